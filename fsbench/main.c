@@ -1,0 +1,47 @@
+/* Subcommand dispatch: the workloads from their table, then the other commands. */
+#include "commands.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const struct fsb_command fsb_commands[] = {
+	{ NULL, NULL, NULL },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: fsbench COMMAND [options]   (fsbench COMMAND --help for its options)\n\n");
+	for (int i = 0; fsb_workloads[i]; i++)
+		fprintf(out, "  %-10s %s\n", fsb_workloads[i]->name, fsb_workloads[i]->summary);
+	for (int i = 0; fsb_commands[i].name; i++)
+		fprintf(out, "  %-10s %s\n", fsb_commands[i].name, fsb_commands[i].summary);
+}
+
+int fsb_main(int argc, char **argv)
+{
+	const struct fsb_workload *wl;
+
+	if (argc < 2) {
+		/* the embedded default: a small-file run on a fresh temporary directory */
+		static char *def[] = { "smallfile", NULL };
+
+		return cmd_workload(fsb_workloads[0], 1, def);
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("fsbench %s\n", FSB_VERSION);
+		return 0;
+	}
+	wl = fsb_workload_find(argv[1]);
+	if (wl)
+		return cmd_workload(wl, argc - 1, argv + 1);
+	for (int i = 0; fsb_commands[i].name; i++)
+		if (!strcmp(argv[1], fsb_commands[i].name))
+			return fsb_commands[i].main(argc - 1, argv + 1);
+	fprintf(stderr, "fsbench: '%s' is not a command\n", argv[1]);
+	usage(stderr);
+	return FSB_EXIT_USAGE;
+}

@@ -1,0 +1,69 @@
+/* Option tables: one declaration per option, one parser for the command line and suite files. */
+#ifndef FSB_OPT_H
+#define FSB_OPT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+enum opt_type {
+	OPT_BOOL,     /* flag; "0/1/true/false" from a suite */
+	OPT_INT,      /* plain integer */
+	OPT_SIZE,     /* bytes: 4096, 4k, 8M, 1G, 2T (binary multiples) */
+	OPT_DURATION, /* nanoseconds: 30 (seconds), 500ms, 10s, 2m, 1h */
+	OPT_STRING,   /* char * */
+	OPT_STRLIST,  /* repeatable: struct opt_strlist */
+	OPT_ENUM,     /* int index into .choices */
+};
+
+#define OPT_MAX_LIST 256
+
+struct opt_strlist {
+	int n;
+	char *v[OPT_MAX_LIST];
+};
+
+struct fsb_opt {
+	const char *name;  /* long name, also the key in suite files and JSON params */
+	int short_name;    /* fs_mark's one-letter flag, or 0 */
+	enum opt_type type;
+	size_t offset;     /* into the workload's config struct */
+	int64_t min, max;  /* inclusive range for numbers */
+	const char *def;   /* default as the user would type it, or NULL */
+	const char *unit;  /* shown in help and kept in JSON param names' docs */
+	const char *help;
+	const char *const *choices; /* OPT_ENUM: NULL-terminated */
+};
+
+/* Longest error message the parser produces. */
+#define OPT_ERR_MAX 512
+
+int opt_parse_size(const char *s, int64_t *ret);
+int opt_parse_duration(const char *s, int64_t *ret_ns);
+int opt_parse_int(const char *s, int64_t *ret);
+
+/* Fills @cfg with every option's default. Returns 0 or -EINVAL (a broken table). */
+int opt_set_defaults(const struct fsb_opt *tbl, void *cfg, char *err, size_t errlen);
+
+/* Sets one option by long name from text. -ENOENT for an unknown name, -EINVAL for a bad value. */
+int opt_set(const struct fsb_opt *tbl, void *cfg, const char *name, const char *value,
+	    char *err, size_t errlen);
+
+/*
+ * Parses argv (argv[0] is the subcommand) against @tbl with getopt_long; stops at the
+ * first non-option. Returns the index of the first unparsed argument, or -EINVAL with
+ * @err set to one line naming the flag and why. "-h/--help" returns -ECANCELED.
+ */
+int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, char *err,
+		   size_t errlen);
+
+void opt_print_help(const struct fsb_opt *tbl, FILE *out);
+
+/* Frees strings the parser duplicated into @cfg. */
+void opt_free(const struct fsb_opt *tbl, void *cfg);
+
+/* Typed access for code that walks a table (JSON params). */
+const struct fsb_opt *opt_find(const struct fsb_opt *tbl, const char *name);
+
+#endif

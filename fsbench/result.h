@@ -1,0 +1,17 @@
+/* Assembles result JSON from finished runs (the CLI layer's view of report/result.h). */
+#ifndef FSB_RESULT_H
+#define FSB_RESULT_H
+
+#include <jansson.h>
+#include "workload.h"
+
+/* A new result document: schema, tool, host, created, config (argv), empty runs[]. */
+json_t *fsb_result_new(int argc, char **argv);
+
+/* The run object: workload, params, summary, ops, per_thread, loops, series. */
+json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tables);
+
+/* Sets the document's top-level "complete" from its runs. */
+void fsb_result_finish(json_t *doc);
+
+#endif

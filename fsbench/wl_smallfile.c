@@ -1,0 +1,631 @@
+/* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
+#include "clock.h"
+#include "common.h"
+#include "workload.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <time.h>
+#include <unistd.h>
+
+/* fs_mark 3.3's sync methods (-S), as bits of what happens when. */
+enum {
+	SF_FSYNC_BEFORE_CLOSE = 0x1,
+	SF_SYNC_SYSCALL = 0x2,
+	SF_FIRST_FILE = 0x4,
+	SF_POST_REVERSE = 0x8,
+	SF_POST_IN_ORDER = 0x10,
+};
+
+const unsigned smallfile_sync_bits[7] = {
+	0,
+	SF_FSYNC_BEFORE_CLOSE,
+	SF_SYNC_SYSCALL | SF_FIRST_FILE,
+	SF_POST_REVERSE,
+	SF_POST_REVERSE | SF_SYNC_SYSCALL,
+	SF_POST_IN_ORDER,
+	SF_POST_IN_ORDER | SF_SYNC_SYSCALL,
+};
+
+static const char *const sync_desc[7] = {
+	"NO SYNC: Test does not issue sync() or fsync() calls.",
+	"INBAND FSYNC: fsync() per file in write loop.",
+	"SYSTEM SYNC/SINGLE FSYNC: Issue sync() after main write loop and 1 file fsync() per subdirectory.",
+	"POST REVERSE: Reopen and fsync() each file in reverse order after main write loop.",
+	"SYNC POST REVERSE: Issue sync() and then reopen and fsync() each file in reverse order after main write loop.",
+	"POST: Reopen and fsync() each file in order after main write loop.",
+	"SYNC POST: Issue sync() and then reopen and fsync() each file in order after main write loop.",
+};
+
+/* fs_mark switches subdirectory every 180 s when -D is given without -N. */
+#define SECS_PER_SUBDIR 180
+#define MAX_NAME_LEN 255
+#define MAX_WRITE_SIZE (1 << 30)
+
+struct smallfile_cfg {
+	struct fsb_common common;
+	int64_t size, wsize, nfiles, per_subdir, subdirs, threads, sync_method, loops;
+	int64_t rand_len, name_len;
+	bool keep, fill, verbose, fdatasync;
+	char *log;
+};
+
+#define O(f) offsetof(struct smallfile_cfg, f)
+static const struct fsb_opt smallfile_opts[] = {
+	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 40, "51200", "bytes", "size of each file", NULL },
+	{ "write-size", 'w', OPT_SIZE, O(wsize), 1, MAX_WRITE_SIZE, "16384", "bytes", "bytes per write() call", NULL },
+	{ "files", 'n', OPT_INT, O(nfiles), 1, 100000000, "1000", "files", "files per thread per loop", NULL },
+	{ "files-per-subdir", 'N', OPT_INT, O(per_subdir), 0, 100000000, "0", "files",
+	  "files written into each subdirectory before moving to the next (round robin); needs -D", NULL },
+	{ "subdirs", 'D', OPT_INT, O(subdirs), 0, 65536, "0", "directories",
+	  "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)", NULL },
+	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads", "total threads (a multiple of the number of -d directories)", NULL },
+	{ "sync", 'S', OPT_INT, O(sync_method), 0, 6, "1", NULL,
+	  "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5", NULL },
+	{ "loops", 'L', OPT_INT, O(loops), 1, 1000000, "1", "loops", "iterations (implies -k, as in fs_mark)", NULL },
+	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after each loop", NULL },
+	{ "random-chars", 'r', OPT_INT, O(rand_len), 0, MAX_NAME_LEN, "24", "characters", "random characters at the end of each file name", NULL },
+	{ "name-length", 'p', OPT_INT, O(name_len), 1, MAX_NAME_LEN, "40", "characters", "total length of each file name", NULL },
+	{ "fill", 'F', OPT_BOOL, O(fill), 0, 1, NULL, NULL, "loop until the filesystem is full (implies -k)", NULL },
+	{ "verbose", 'v', OPT_BOOL, O(verbose), 0, 1, NULL, NULL, "per-operation latency table", NULL },
+	{ "log", 'l', OPT_STRING, O(log), 0, 0, NULL, NULL, "append the table to this file too", NULL },
+	{ "fdatasync", 0, OPT_BOOL, O(fdatasync), 0, 1, NULL, NULL, "use fdatasync() wherever fs_mark uses fsync()", NULL },
+	{ 0 }
+};
+#undef O
+
+struct smallfile_state {
+	int ndirs;
+	char **dirs;           /* absolute or as given */
+	int *dir_fds;          /* [dir * nsub + subdir]; nsub = max(1, -D) */
+	bool *sub_created;     /* we made this subdirectory: we may remove it */
+	int nsub;
+	unsigned sync_bits;
+	enum fsb_op sync_op;
+	uint64_t seed;
+	bool full;             /* -F reached ENOSPC */
+	char *buf;             /* zeroed write buffer shared read-only by all threads */
+};
+
+struct smallfile_thread {
+	uint16_t *subdir_of;   /* per file index in this loop */
+	uint64_t created;      /* files created in this loop (their names can be regenerated) */
+	uint64_t subdir_start_ns;
+	unsigned cur_subdir, in_subdir;
+};
+
+static struct smallfile_state *state(const struct fsb_run *run)
+{
+	return run->priv;
+}
+
+/* splitmix64: names are a pure function of (seed, global file number), never stored. */
+static uint64_t mix64(uint64_t x)
+{
+	x += UINT64_C(0x9e3779b97f4a7c15);
+	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return x ^ (x >> 31);
+}
+
+/*
+ * The name of file @g: fs_mark's shape, (name_len - rand_len) sequential characters then
+ * rand_len random upper-case letters and digits. fs_mark takes the sequential part from
+ * the clock, so names of two threads in the same second collide unless the random part
+ * tells them apart; here it is the file's global number in hex, unique on its own.
+ */
+void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t seed)
+{
+	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	int seq_len = name_len - rand_len;
+	uint64_t r = mix64(seed ^ g), x = g;
+
+	for (int i = seq_len - 1; i >= 0; i--) {
+		out[i] = "0123456789abcdef"[x & 15];
+		x >>= 4;
+	}
+	for (int i = 0; i < rand_len; i++) {
+		if ((i & 7) == 0 && i)
+			r = mix64(r);
+		out[seq_len + i] = alphabet[(r >> ((i & 7) * 8)) % 36];
+	}
+	out[name_len] = 0;
+}
+
+static uint64_t global_number(const struct fsb_run *run, int tid, int loop, uint64_t idx)
+{
+	const struct smallfile_cfg *c = run->cfg;
+
+	return ((uint64_t)loop * (uint64_t)run->nthreads + (uint64_t)tid) * (uint64_t)c->nfiles + idx;
+}
+
+static int smallfile_nthreads(const void *cfg)
+{
+	const struct smallfile_cfg *c = cfg;
+	int nd = c->common.dirs.n ? c->common.dirs.n : 1;
+
+	/* fs_mark: at least one thread per directory */
+	return (int)(c->threads < nd ? nd : c->threads);
+}
+
+static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+static int hex_digits(uint64_t v)
+{
+	int d = 1;
+
+	while (v >>= 4)
+		d++;
+	return d;
+}
+
+static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
+{
+	struct smallfile_cfg *c = run->cfg;
+	struct smallfile_state *s;
+	struct rlimit rl;
+	int nd = c->common.dirs.n, need_fds;
+	uint64_t max_loops;
+
+	if (nd == 0)
+		return fail(err, errlen, -EINVAL, "-d: no directory given");
+	if (c->subdirs == 1)
+		return fail(err, errlen, -EINVAL, "-D: 1 is not allowed; use 0 (none) or 2 or more subdirectories, as fs_mark");
+	if (c->per_subdir && !c->subdirs)
+		return fail(err, errlen, -EINVAL, "-N: needs -D with 2 or more subdirectories");
+	if (c->threads > nd && c->threads % nd)
+		return fail(err, errlen, -EINVAL, "-t: %" PRId64 " threads are not a multiple of the %d directories given with -d", c->threads, nd);
+	if (c->rand_len > c->name_len)
+		return fail(err, errlen, -EINVAL, "-r: %" PRId64 " random characters do not fit in a %" PRId64 "-character name (-p)", c->rand_len, c->name_len);
+	max_loops = c->fill ? 1000000 : (uint64_t)c->loops;
+	if (c->name_len - c->rand_len < 16 && c->rand_len < 12 &&
+	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) > c->name_len - c->rand_len)
+		return fail(err, errlen, -EINVAL, "-p/-r: %" PRId64 " sequential characters cannot number every file uniquely; raise -p or -r", c->name_len - c->rand_len);
+	if (c->loops > 1 || c->fill)
+		c->keep = true; /* fs_mark does the same: -L and -F keep files */
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return fail(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+	run->priv = s;
+	s->ndirs = nd;
+	s->nsub = c->subdirs ? (int)c->subdirs : 1;
+	s->sync_bits = smallfile_sync_bits[c->sync_method];
+	s->sync_op = c->fdatasync ? OP_FDATASYNC : OP_FSYNC;
+	s->seed = mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+
+	need_fds = nd * s->nsub + run->nthreads + 64;
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)need_fds) {
+		rl.rlim_cur = rl.rlim_max < (rlim_t)need_fds ? rl.rlim_max : (rlim_t)need_fds;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		if (rl.rlim_cur < (rlim_t)need_fds)
+			return fail(err, errlen, -EMFILE, "-D: %d directories need %d open files, the limit is %llu", nd * s->nsub, need_fds, (unsigned long long)rl.rlim_cur);
+	}
+
+	s->dirs = c->common.dirs.v;
+	s->dir_fds = malloc(sizeof(int) * (size_t)(nd * s->nsub));
+	s->sub_created = calloc((size_t)(nd * s->nsub), sizeof(bool));
+	s->buf = calloc(1, (size_t)(c->wsize < c->size ? c->wsize : (c->size ? c->size : 1)));
+	if (!s->dir_fds || !s->sub_created || !s->buf)
+		return fail(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+	for (int i = 0; i < nd * s->nsub; i++)
+		s->dir_fds[i] = -1;
+
+	for (int d = 0; d < nd; d++) {
+		int top = open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		if (top < 0)
+			return fail(err, errlen, -errno, "opening directory %s: %s", s->dirs[d], strerror(errno));
+		if (faccessat(top, ".", W_OK | X_OK, AT_EACCESS) < 0) {
+			int e = errno;
+
+			close(top);
+			return fail(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d], strerror(e));
+		}
+		if (!c->subdirs) {
+			s->dir_fds[d] = top;
+			continue;
+		}
+		for (int k = 0; k < s->nsub; k++) {
+			char name[16];
+			int fd;
+
+			snprintf(name, sizeof(name), "%02x", k);
+			if (mkdirat(top, name, 0777) == 0)
+				s->sub_created[d * s->nsub + k] = true;
+			else if (errno != EEXIST) {
+				int e = errno;
+
+				close(top);
+				return fail(err, errlen, -e, "creating subdirectory %s/%s: %s", s->dirs[d], name, strerror(e));
+			}
+			fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+			if (fd < 0) {
+				int e = errno;
+
+				close(top);
+				return fail(err, errlen, -e, "opening subdirectory %s/%s: %s", s->dirs[d], name, strerror(e));
+			}
+			s->dir_fds[d * s->nsub + k] = fd;
+		}
+		close(top);
+	}
+
+	for (int i = 0; i < run->nthreads; i++) {
+		struct smallfile_thread *st = calloc(1, sizeof(*st));
+
+		if (!st || !(st->subdir_of = malloc(sizeof(uint16_t) * (size_t)c->nfiles))) {
+			free(st);
+			return fail(err, errlen, -ENOMEM, "allocating %" PRId64 " file records for thread %d: %s", c->nfiles, i, strerror(ENOMEM));
+		}
+		run->threads[i].priv = st;
+	}
+	run->expected_units = c->fill ? 0 : (uint64_t)c->loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles;
+	return 0;
+}
+
+static int fs_use_pct(int fd)
+{
+	struct statfs sf;
+
+	if (fstatfs(fd, &sf) < 0 || !sf.f_blocks)
+		return -1;
+	return (int)(100.0 * (double)(sf.f_blocks - sf.f_bavail) / (double)sf.f_blocks);
+}
+
+static bool smallfile_want_loop(struct fsb_run *run, int loop)
+{
+	struct smallfile_cfg *c = run->cfg;
+	struct smallfile_state *s = state(run);
+
+	if (!c->fill)
+		return loop < c->loops;
+	if (s->full)
+		return false;
+	/* as fs_mark's check_space: stop when the next loop's files cannot fit */
+	for (int d = 0; d < s->ndirs; d++) {
+		struct statfs sf;
+
+		if (fstatfs(s->dir_fds[d * s->nsub], &sf) == 0 &&
+		    (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize <
+			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads / (uint64_t)s->ndirs)
+			return false;
+	}
+	return true;
+}
+
+static unsigned pick_subdir(struct smallfile_thread *st, const struct smallfile_cfg *c, int nsub)
+{
+	if (!c->subdirs)
+		return 0;
+	if (c->per_subdir) {
+		if (st->in_subdir >= c->per_subdir) {
+			st->cur_subdir = (st->cur_subdir + 1) % (unsigned)nsub;
+			st->in_subdir = 0;
+		}
+		st->in_subdir++;
+		return st->cur_subdir;
+	}
+	if (fsb_now_ns() - st->subdir_start_ns > (uint64_t)SECS_PER_SUBDIR * 1000000000u) {
+		st->cur_subdir = (st->cur_subdir + 1) % (unsigned)nsub;
+		st->subdir_start_ns = fsb_now_ns();
+	}
+	return st->cur_subdir;
+}
+
+static int thread_err(struct fsb_thread *t, int e, const char *what, const char *dir, unsigned sub,
+		      bool has_sub, const char *name)
+{
+	if (has_sub)
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s/%02x/%s: %s", what, dir, sub, name, strerror(e));
+	else
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s/%s: %s", what, dir, name, strerror(e));
+	return -e;
+}
+
+/* Re-opens created file @i and fsyncs it: the post-loop phases of -S 2..6, each call timed. */
+static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
+{
+	struct fsb_run *run = t->run;
+	const struct smallfile_cfg *c = run->cfg;
+	struct smallfile_state *s = state(run);
+	struct smallfile_thread *st = t->priv;
+	int d = t->id % s->ndirs, fd, r, e;
+	unsigned sub = st->subdir_of[i];
+	char name[MAX_NAME_LEN + 1];
+	uint64_t t0, t1;
+
+	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len, s->seed);
+	t0 = fsb_now_ns();
+	fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC);
+	t1 = fsb_now_ns();
+	if (fd < 0)
+		return thread_err(t, errno, "re-opening", s->dirs[d], sub, c->subdirs, name);
+	hist_record(t->hist[OP_OPEN], t1 - t0);
+	t0 = fsb_now_ns();
+	r = c->fdatasync ? fdatasync(fd) : fsync(fd);
+	t1 = fsb_now_ns();
+	e = errno;
+	hist_record(t->hist[s->sync_op], t1 - t0);
+	t0 = fsb_now_ns();
+	close(fd);
+	t1 = fsb_now_ns();
+	hist_record(t->hist[OP_CLOSE], t1 - t0);
+	if (r < 0)
+		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub, c->subdirs, name);
+	return 0;
+}
+
+static int smallfile_thread(struct fsb_thread *t, int loop)
+{
+	struct fsb_run *run = t->run;
+	const struct smallfile_cfg *c = run->cfg;
+	struct smallfile_state *s = state(run);
+	struct smallfile_thread *st = t->priv;
+	struct hist *h_create = t->hist[OP_CREATE], *h_write = t->hist[OP_WRITE];
+	struct hist *h_sync = t->hist[s->sync_op], *h_close = t->hist[OP_CLOSE];
+	int d = t->id % s->ndirs, r = 0;
+	bool per_file_sync = s->sync_bits & SF_FSYNC_BEFORE_CLOSE;
+	char name[MAX_NAME_LEN + 1];
+	uint64_t i, t0, t1;
+
+	st->created = 0;
+	st->in_subdir = 0;
+	st->subdir_start_ns = fsb_now_ns();
+	for (i = 0; i < (uint64_t)c->nfiles && !fsb_should_stop(run); i++) {
+		unsigned sub = pick_subdir(st, c, s->nsub);
+		int dfd = s->dir_fds[d * s->nsub + (int)sub], fd, e;
+		int64_t left = c->size;
+
+		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len, s->seed);
+		st->subdir_of[i] = (uint16_t)sub;
+
+		t0 = fsb_now_ns();
+		fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666);
+		t1 = fsb_now_ns();
+		if (fd < 0) {
+			r = thread_err(t, errno, "creating", s->dirs[d], sub, c->subdirs, name);
+			break;
+		}
+		hist_record(h_create, t1 - t0);
+		st->created = i + 1;
+
+		while (left > 0) {
+			size_t n = (size_t)(left < c->wsize ? left : c->wsize);
+			ssize_t w;
+
+			t0 = fsb_now_ns();
+			w = write(fd, s->buf, n);
+			t1 = fsb_now_ns();
+			if (w < 0 || (size_t)w < n) {
+				/* a short write means the next one would fail with the reason */
+				e = w < 0 ? errno : ENOSPC;
+				r = thread_err(t, e, "writing", s->dirs[d], sub, c->subdirs, name);
+				break;
+			}
+			hist_record(h_write, t1 - t0);
+			left -= w;
+			t->bytes += (uint64_t)w;
+		}
+		if (!r && per_file_sync) {
+			t0 = fsb_now_ns();
+			e = c->fdatasync ? fdatasync(fd) : fsync(fd);
+			t1 = fsb_now_ns();
+			if (e < 0)
+				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub, c->subdirs, name);
+			else
+				hist_record(h_sync, t1 - t0);
+		}
+		t0 = fsb_now_ns();
+		e = close(fd);
+		t1 = fsb_now_ns();
+		if (!r && e < 0)
+			r = thread_err(t, errno, "closing", s->dirs[d], sub, c->subdirs, name);
+		if (r)
+			break;
+		hist_record(h_close, t1 - t0);
+		t->files++;
+		atomic_store_explicit(&t->progress, t->total_files + t->files, memory_order_relaxed);
+	}
+
+	if (r == -ENOSPC && c->fill) {
+		/* -F: a full filesystem is the end of the run, not a failure */
+		s->full = true;
+		atomic_store(&run->stop, 1);
+		r = 0;
+	}
+	/* post-loop phases run on what was created, also when --runtime cut the loop short */
+	if (!r && atomic_load(&run->stop) != 2 && st->created) {
+		if (s->sync_bits & SF_SYNC_SYSCALL) {
+			t0 = fsb_now_ns();
+			sync();
+			t1 = fsb_now_ns();
+			hist_record(t->hist[OP_SYNC], t1 - t0);
+		}
+		if (s->sync_bits & SF_POST_IN_ORDER)
+			for (i = 0; i < t->files && !r; i++)
+				r = post_fsync(t, loop, i);
+		if (s->sync_bits & SF_POST_REVERSE)
+			for (i = t->files; i > 0 && !r; i--)
+				r = post_fsync(t, loop, i - 1);
+		if ((s->sync_bits & SF_FIRST_FILE) && t->files && !r)
+			r = post_fsync(t, loop, 0);
+	}
+	t->t_end = fsb_now_ns();
+
+	if (!c->keep) {
+		bool timed = !r && atomic_load(&run->stop) != 2;
+
+		for (i = 0; i < st->created; i++) {
+			unsigned sub = st->subdir_of[i];
+
+			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len, s->seed);
+			t0 = fsb_now_ns();
+			if (unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0) < 0) {
+				if (!r)
+					r = thread_err(t, errno, "removing", s->dirs[d], sub, c->subdirs, name);
+				continue;
+			}
+			t1 = fsb_now_ns();
+			if (timed)
+				hist_record(t->hist[OP_UNLINK], t1 - t0);
+		}
+	}
+	return r;
+}
+
+static void smallfile_fini(struct fsb_run *run)
+{
+	struct smallfile_state *s = state(run);
+	const struct smallfile_cfg *c = run->cfg;
+
+	if (!s)
+		return;
+	if (s->dir_fds) {
+		for (int d = 0; d < s->ndirs; d++) {
+			int top = c->subdirs ? open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+			for (int k = 0; k < s->nsub; k++) {
+				int i = d * s->nsub + k;
+				char name[16];
+
+				if (s->dir_fds[i] >= 0)
+					close(s->dir_fds[i]);
+				snprintf(name, sizeof(name), "%02x", k);
+				/* only what we made, and only when empty: never the user's files */
+				if (top >= 0 && s->sub_created[i] && !c->keep)
+					unlinkat(top, name, AT_REMOVEDIR);
+			}
+			if (top >= 0)
+				close(top);
+		}
+	}
+	if (run->threads)
+		for (int i = 0; i < run->nthreads; i++) {
+			struct smallfile_thread *st = run->threads[i].priv;
+
+			if (st)
+				free(st->subdir_of);
+			free(st);
+			run->threads[i].priv = NULL;
+		}
+	free(s->dir_fds);
+	free(s->sub_created);
+	free(s->buf);
+	free(s);
+	run->priv = NULL;
+}
+
+static void smallfile_summary_json(const struct fsb_run *run, json_t *summary)
+{
+	double fsmark = 0;
+	uint64_t overhead = 0;
+
+	for (int l = 0; l < run->nloops; l++) {
+		fsmark += run->loops[l].fsmark_files_per_sec;
+		if (run->loops[l].thread_ns > run->loops[l].syscall_ns)
+			overhead += run->loops[l].thread_ns - run->loops[l].syscall_ns;
+	}
+	json_object_set_new(summary, "fs_mark_files_per_sec", json_real(run->nloops ? fsmark / run->nloops : 0));
+	json_object_set_new(summary, "app_overhead_ns", json_integer((json_int_t)overhead));
+	json_object_set_new(summary, "filesystem_full", json_boolean(state(run) && state(run)->full));
+}
+
+static void smallfile_print_header(const struct fsb_run *run, FILE *out)
+{
+	const struct smallfile_cfg *c = run->cfg;
+	time_t now = time(NULL);
+	char when[64];
+
+	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&now));
+	fprintf(out, "#\tVersion %s (fsbench), %d thread(s) starting at %s\n", FSB_VERSION, run->nthreads, when);
+	fprintf(out, "#\tSync method: %s%s\n", sync_desc[c->sync_method], c->fdatasync && c->sync_method ? " (fdatasync instead of fsync)" : "");
+	if (c->subdirs > 1)
+		fprintf(out, "#\tDirectories:  %s across %" PRId64 " subdirectories with %" PRId64 " %s.\n",
+			c->per_subdir ? "Round Robin between directories" : "Time based hash between directories",
+			c->subdirs, c->per_subdir ? c->per_subdir : SECS_PER_SUBDIR,
+			c->per_subdir ? "files per subdirectory" : "seconds per subdirectory");
+	else
+		fprintf(out, "#\tDirectories:  no subdirectories used\n");
+	fprintf(out, "#\tFile names: %" PRId64 " bytes long, (%" PRId64 " initial bytes of sequence number with %" PRId64 " random bytes at end of name)\n",
+		c->name_len, c->name_len - c->rand_len, c->rand_len);
+	fprintf(out, "#\tFiles info: size %" PRId64 " bytes, written with an IO size of %" PRId64 " bytes per write\n", c->size, c->wsize);
+	fprintf(out, "#\tApp overhead is time in microseconds spent in the test not doing file writing related system calls.\n");
+	fprintf(out, "#\tFiles/sec is all files over the wall time from the common start to the last thread's end.\n\n");
+	fprintf(out, "%6s %12s %12s %12s %16s\n", "FSUse%", "Count", "Size", "Files/sec", "App Overhead");
+}
+
+static void smallfile_print_loop(const struct fsb_run *run, int loop, FILE *out)
+{
+	const struct smallfile_cfg *c = run->cfg;
+	const struct fsb_loop *l = &run->loops[loop];
+	uint64_t count = 0, wall = l->end_ns - l->start_ns;
+
+	for (int i = 0; i <= loop; i++)
+		count += run->loops[i].files;
+	fprintf(out, "%6d %12" PRIu64 " %12" PRId64 " %12.1f %16" PRIu64 "\n", l->fsuse_pct, count, c->size,
+		wall ? (double)l->files / ((double)wall / 1e9) : 0.0,
+		(l->thread_ns > l->syscall_ns ? l->thread_ns - l->syscall_ns : 0) / 1000);
+}
+
+static void smallfile_print_end(const struct fsb_run *run, FILE *out)
+{
+	const struct smallfile_cfg *c = run->cfg;
+
+	if (!c->verbose)
+		return;
+	fprintf(out, "\n%-10s %10s %10s %10s %10s %10s %10s   (microseconds)\n", "op", "count", "min", "mean", "p50", "p99", "max");
+	for (int op = 0; op < OP_COUNT; op++) {
+		const struct hist *h = run->total[op];
+
+		if (!h || !h->count)
+			continue;
+		fprintf(out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n", fsb_op_names[op], h->count,
+			(double)h->min / 1e3, hist_mean(h) / 1e3, (double)hist_percentile(h, 50) / 1e3,
+			(double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
+	}
+}
+
+static int smallfile_fsuse(const struct fsb_run *run)
+{
+	const struct smallfile_state *s = state(run);
+
+	return s ? fs_use_pct(s->dir_fds[0]) : -1;
+}
+
+const struct fsb_workload fsb_wl_smallfile = {
+	.name = "smallfile",
+	.summary = "fs_mark-style small files: create, write, fsync, close across subdirectories",
+	.opts = smallfile_opts,
+	.cfg_size = sizeof(struct smallfile_cfg),
+	.unit = "files",
+	.ops = OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) | OP_BIT(OP_FSYNC) |
+	       OP_BIT(OP_FDATASYNC) | OP_BIT(OP_SYNC) | OP_BIT(OP_CLOSE) | OP_BIT(OP_UNLINK),
+	.init = smallfile_init,
+	.want_loop = smallfile_want_loop,
+	.thread = smallfile_thread,
+	.fini = smallfile_fini,
+	.summary_json = smallfile_summary_json,
+	.print_header = smallfile_print_header,
+	.print_loop = smallfile_print_loop,
+	.print_end = smallfile_print_end,
+	.nthreads = smallfile_nthreads,
+	.fs_use = smallfile_fsuse,
+};

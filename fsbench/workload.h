@@ -1,0 +1,132 @@
+/* The workload interface: one file per workload, one const struct each, one ordered table. */
+#ifndef FSB_WORKLOAD_H
+#define FSB_WORKLOAD_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hist.h"
+#include "opt.h"
+
+/* Every timed system call has one of these names; JSON "ops" keys are fsb_op_names[]. */
+enum fsb_op {
+	OP_CREATE,          /* open(O_CREAT) */
+	OP_OPEN,            /* re-open of an existing file (post-loop fsync phases) */
+	OP_WRITE,
+	OP_FSYNC,
+	OP_FDATASYNC,
+	OP_SYNC,
+	OP_CLOSE,
+	OP_UNLINK,
+	OP_SYNC_FILE_RANGE,
+	OP_FADVISE,
+	OP_VICTIM,          /* one whole victim operation (read, or write+fdatasync) */
+	OP_COUNT
+};
+
+extern const char *const fsb_op_names[OP_COUNT];
+#define OP_BIT(op) (1u << (op))
+
+/* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
+#define FSB_MAX_THREADS 1024
+
+struct fsb_run;
+
+struct fsb_thread {
+	struct fsb_run *run;
+	int id;
+	int cpu;                    /* CPU pinned to, or -1 */
+	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
+	_Atomic uint64_t progress;  /* files or bytes done in this run, read by the monitor */
+	uint64_t t_start, t_end;    /* monotonic ns: this loop's start (barrier) and end of work */
+	uint64_t files, bytes;      /* done in the current loop */
+	uint64_t total_files, total_bytes;
+	int err;                    /* negative errno that stopped this thread, or 0 */
+	char errmsg[320];
+	void *priv;                 /* the workload's per-thread state */
+};
+
+/* One loop (-L) of a run, as fs_mark prints one table row per loop. */
+struct fsb_loop {
+	uint64_t start_ns, end_ns;  /* common start, last thread's end of work */
+	uint64_t files, bytes;
+	uint64_t syscall_ns;        /* time in timed calls counted against overhead */
+	uint64_t thread_ns;         /* sum of the threads' own loop times */
+	double fsmark_files_per_sec; /* fs_mark's sum of per-thread rates */
+	int fsuse_pct;
+};
+
+struct fsb_series {
+	uint64_t interval_ns;
+	size_t n, cap;
+	uint64_t *t_ns;    /* end of each interval since the run's start */
+	uint64_t *done;    /* cumulative progress units (files or bytes) at t_ns */
+};
+
+struct fsb_workload {
+	const char *name;
+	const char *summary;
+	const struct fsb_opt *opts;
+	size_t cfg_size;
+	const char *unit;           /* what progress counts: "files" or "bytes" */
+	/* Validates the config and prepares the target; knows run->nthreads. */
+	int (*init)(struct fsb_run *run, char *err, size_t errlen);
+	/* Whether to run loop number @loop (0-based); NULL means exactly one loop. */
+	bool (*want_loop)(struct fsb_run *run, int loop);
+	/* One loop of one worker. Returns 0 or a negative errno with t->errmsg set. */
+	int (*thread)(struct fsb_thread *t, int loop);
+	/* Removes what the run created (unless kept); safe after a failed init or run. */
+	void (*fini)(struct fsb_run *run);
+	/* Workload-specific summary fields and text output (CLI layer). */
+	void (*summary_json)(const struct fsb_run *run, json_t *summary);
+	void (*print_header)(const struct fsb_run *run, FILE *out);
+	void (*print_loop)(const struct fsb_run *run, int loop, FILE *out);
+	void (*print_end)(const struct fsb_run *run, FILE *out);
+	/* How full the target is after a loop (fs_mark's FSUse%), or -1. */
+	int (*fs_use)(const struct fsb_run *run);
+	/* The workload's number of threads, from its config (-t, --threads). */
+	int (*nthreads)(const void *cfg);
+	unsigned ops;               /* OP_BIT()s this workload records */
+};
+
+struct fsb_run {
+	const struct fsb_workload *wl;
+	void *cfg;
+	int nthreads;
+	struct fsb_thread *threads;
+	pthread_rwlock_t gate;      /* the start barrier: held for writing until all are ready */
+	atomic_int stop;            /* set on error, signal or deadline; workers check it */
+	uint64_t runtime_ns;        /* 0: no time bound */
+	uint64_t expected_units;    /* progress units the run will do, for the ETA; 0 unknown */
+	bool quiet, progress;       /* progress: live line on stderr */
+	uint64_t run_start_ns, run_end_ns;
+	struct fsb_loop *loops;
+	int nloops, loops_cap;
+	struct fsb_series series;
+	struct hist *total[OP_COUNT]; /* merged after the run */
+	int err;                    /* first error (negative errno), or 0 */
+	char errmsg[400];
+	int signal;                 /* the signal that stopped the run, or 0 */
+	bool stopped_by_runtime;
+	double cpu_user_s, cpu_sys_s;
+	void *priv;                 /* the workload's per-run state */
+	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
+	void (*on_loop)(struct fsb_run *run, int loop);
+};
+
+extern const struct fsb_workload *const fsb_workloads[];
+const struct fsb_workload *fsb_workload_find(const char *name);
+
+static inline bool fsb_should_stop(struct fsb_run *run)
+{
+	return atomic_load_explicit(&run->stop, memory_order_relaxed) != 0;
+}
+
+/* Records the first error of the run and stops every worker. */
+void fsb_run_fail(struct fsb_run *run, int err, const char *msg);
+
+#endif

@@ -1,0 +1,142 @@
+/* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
+#include "result.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+const double rpt_percentiles[5] = { 50, 90, 99, 99.9, 99.99 };
+const char *const rpt_percentile_keys[5] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+
+json_t *rpt_hist_to_json(const struct hist *h)
+{
+	json_t *o = json_object(), *pct = json_object(), *bins = json_array();
+
+	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
+	json_object_set_new(o, "min_ns", json_integer(h->count ? (json_int_t)h->min : 0));
+	json_object_set_new(o, "max_ns", json_integer((json_int_t)h->max));
+	json_object_set_new(o, "mean_ns", json_real(hist_mean(h)));
+	json_object_set_new(o, "stddev_ns", json_real(hist_stddev(h)));
+	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
+	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
+	for (int i = 0; i < 5; i++)
+		json_object_set_new(pct, rpt_percentile_keys[i],
+				    json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i])));
+	json_object_set_new(o, "percentiles", pct);
+	for (unsigned i = 0; i < HIST_NBINS; i++) {
+		uint64_t lo, hi;
+
+		if (!h->bins[i])
+			continue;
+		hist_bin_bounds(i, &lo, &hi);
+		json_array_append_new(bins, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo, "hi_ns",
+						      (json_int_t)hi, "count", (json_int_t)h->bins[i]));
+	}
+	if (h->overflow)
+		json_array_append_new(bins, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)HIST_RANGE_NS,
+						      "hi_ns", (json_int_t)h->max + 1, "count",
+						      (json_int_t)h->overflow));
+	json_object_set_new(o, "bins", bins);
+	return o;
+}
+
+int rpt_hist_from_json(const json_t *op, struct hist *ret)
+{
+	const json_t *bins = json_object_get(op, "bins"), *b;
+	size_t i;
+
+	hist_init(ret);
+	if (!json_is_array(bins))
+		return -EINVAL;
+	json_array_foreach(bins, i, b)
+	{
+		json_int_t lo = json_integer_value(json_object_get(b, "lo_ns"));
+		json_int_t n = json_integer_value(json_object_get(b, "count"));
+
+		if (lo < 0 || n < 0)
+			return -EINVAL;
+		if ((uint64_t)lo >= HIST_RANGE_NS)
+			ret->overflow += (uint64_t)n;
+		else
+			ret->bins[hist_index((uint64_t)lo)] += (uint64_t)n;
+	}
+	ret->count = (uint64_t)json_integer_value(json_object_get(op, "count"));
+	ret->sum = (uint64_t)json_integer_value(json_object_get(op, "sum_ns"));
+	ret->min = ret->count ? (uint64_t)json_integer_value(json_object_get(op, "min_ns")) : UINT64_MAX;
+	ret->max = (uint64_t)json_integer_value(json_object_get(op, "max_ns"));
+	{
+		double mean = json_number_value(json_object_get(op, "mean_ns"));
+		double sd = json_number_value(json_object_get(op, "stddev_ns"));
+
+		ret->sumsq = ret->count > 1 ? sd * sd * (double)(ret->count - 1) + (double)ret->count * mean * mean :
+					      (double)ret->count * mean * mean;
+	}
+	return 0;
+}
+
+int rpt_json_write_atomic(const json_t *root, const char *path)
+{
+	char *tmp = NULL, *dircopy = NULL;
+	int fd = -1, r = 0, dfd;
+
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
+		return -ENOMEM;
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		r = -errno;
+		free(tmp);
+		return r;
+	}
+	if (json_dumpfd(root, fd, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0)
+		r = errno ? -errno : -EIO;
+	else if (write(fd, "\n", 1) != 1 || fsync(fd) < 0)
+		r = -errno;
+	if (fchmod(fd, 0644) < 0 && !r)
+		r = -errno;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	if (!r && rename(tmp, path) < 0)
+		r = -errno;
+	if (r) {
+		unlink(tmp);
+		free(tmp);
+		return r;
+	}
+	free(tmp);
+	dircopy = strdup(path);
+	if (dircopy) {
+		dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dircopy);
+	}
+	return 0;
+}
+
+int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root = json_load_file(path, 0, &je);
+	const char *schema;
+
+	if (!root) {
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+		return -EPROTO;
+	}
+	schema = json_string_value(json_object_get(root, "schema"));
+	if (!schema || strcmp(schema, RPT_RESULT_SCHEMA)) {
+		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path, schema ? schema : "(none)",
+			 RPT_RESULT_SCHEMA);
+		json_decref(root);
+		return -EPROTO;
+	}
+	*ret = root;
+	return 0;
+}

@@ -1,0 +1,29 @@
+/* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
+#ifndef RPT_RESULT_H
+#define RPT_RESULT_H
+
+#include <jansson.h>
+#include "hist.h"
+
+#define RPT_RESULT_SCHEMA "fsbench-result/1"
+
+/* Percentiles every op object carries, in this order; keys are "p50" ... "p99.99". */
+extern const double rpt_percentiles[5];
+extern const char *const rpt_percentile_keys[5];
+
+/* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, percentiles, bins. */
+json_t *rpt_hist_to_json(const struct hist *h);
+
+/* Rebuilds a histogram from an op object's bins (exact for fsbench's own bins). 0 or -EINVAL. */
+int rpt_hist_from_json(const json_t *op, struct hist *ret);
+
+/*
+ * Writes @root to @path atomically: a temporary file in the same directory, fsync, rename,
+ * fsync of the directory. Returns 0 or -errno; the old file stays if anything fails.
+ */
+int rpt_json_write_atomic(const json_t *root, const char *path);
+
+/* Loads a result file and checks its schema key. 0, -errno, or -EPROTO with @err set. */
+int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+#endif
