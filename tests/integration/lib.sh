@@ -34,7 +34,8 @@ t_expect_eq() {
 t_need_root() { [ "$(id -u)" = 0 ] || t_skip "needs root"; }
 
 # t_mkfs_loop FSTYPE SIZE_MB [mkfs options...]: makes an image in the scratch directory,
-# attaches it to a loop device, makes FSTYPE and mounts it; prints the mount point.
+# attaches it to a loop device, makes FSTYPE and mounts it. Sets T_MNT and T_DEV (call it
+# directly, not in $(...): the cleanup lists must live in this shell).
 t_mkfs_loop() {
 	local fstype=$1 size=$2 img dev mnt
 	shift 2
@@ -51,17 +52,18 @@ t_mkfs_loop() {
 	mnt=$(mktemp -d "$T_SCRATCH/mnt.XXXXXX")
 	mount "$dev" "$mnt" || t_die "mounting $dev on $mnt failed"
 	T_MOUNTS+=("$mnt")
-	echo "$mnt"
+	T_MNT=$mnt
+	T_DEV=$dev
 }
 
-# t_tmpfs SIZE_MB: a private tmpfs; prints its mount point.
+# t_tmpfs SIZE_MB: a private tmpfs; sets T_MNT (call it directly, not in $(...)).
 t_tmpfs() {
 	local mnt
 	t_need_root
 	mnt=$(mktemp -d "$T_SCRATCH/tmpfs.XXXXXX")
 	mount -t tmpfs -o "size=$1m" fsbench-test "$mnt" || t_skip "cannot mount tmpfs"
 	T_MOUNTS+=("$mnt")
-	echo "$mnt"
+	T_MNT=$mnt
 }
 
 # t_json FILE EXPR: evaluates a jq expression on a result file.
