@@ -1,6 +1,7 @@
 /* `fsbench <workload>`: parse, prepare the target, run, print fs_mark's table, write JSON. */
 #include "commands.h"
 #include "common.h"
+#include "ext.h"
 #include "result.h"
 #include "runner.h"
 
@@ -15,16 +16,30 @@
 
 #define MERGED_MAX 128
 
-static int merge_tables(struct fsb_opt *out, const struct fsb_opt *a, const struct fsb_opt *b)
+/* The workload's own table, the common one, then every extension's: one CLI. */
+static int merge_tables(struct fsb_opt *out, const struct fsb_opt *const *tables)
 {
 	int n = 0;
 
-	for (; a->name && n < MERGED_MAX - 1; a++)
-		out[n++] = *a;
-	for (; b->name && n < MERGED_MAX - 1; b++)
-		out[n++] = *b;
+	for (int t = 0; tables[t]; t++)
+		for (const struct fsb_opt *o = tables[t]; o->name && n < MERGED_MAX - 1; o++)
+			out[n++] = *o;
 	out[n] = (struct fsb_opt){ 0 };
 	return n;
+}
+
+#define TABLES_MAX 16
+
+static void collect_tables(const struct fsb_workload *wl, const struct fsb_opt **tables)
+{
+	int n = 0;
+
+	tables[n++] = wl->opts;
+	tables[n++] = fsb_common_opts;
+	for (int i = 0; fsb_exts[i] && n < TABLES_MAX - 1; i++)
+		if (fsb_exts[i]->opts)
+			tables[n++] = fsb_exts[i]->opts;
+	tables[n] = NULL;
 }
 
 static void on_signal(int sig)
@@ -65,7 +80,10 @@ static void print_loop(struct fsb_run *run, int loop)
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 {
 	struct fsb_opt tbl[MERGED_MAX];
-	const struct fsb_opt *tables[] = { wl->opts, fsb_common_opts, NULL };
+	const struct fsb_opt *tables[TABLES_MAX];
+	void *ext_state[TABLES_MAX] = { 0 };
+	bool ext_on[TABLES_MAX] = { 0 };
+	json_t *run_json;
 	struct fsb_run run = { 0 };
 	struct fsb_common *common;
 	char err[OPT_ERR_MAX], tmpdir[4096] = "";
@@ -73,7 +91,8 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	int r, status = FSB_EXIT_OK;
 	json_t *doc = NULL;
 
-	merge_tables(tbl, wl->opts, fsb_common_opts);
+	collect_tables(wl, tables);
+	merge_tables(tbl, tables);
 	cfg = calloc(1, wl->cfg_size);
 	if (!cfg) {
 		fprintf(stderr, "fsbench %s: %s\n", wl->name, strerror(ENOMEM));
@@ -144,6 +163,17 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 		goto out;
 	}
 	fsb_install_signals();
+	for (int i = 0; fsb_exts[i]; i++) {
+		if (!fsb_exts[i]->before)
+			continue;
+		r = fsb_exts[i]->before(&run, common, &ext_state[i], err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
+			status = r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
+			goto out_ext;
+		}
+		ext_on[i] = true;
+	}
 	if (!run.quiet && wl->print_header) {
 		printf("\n# ");
 		for (int i = 0; i < argc; i++)
@@ -159,7 +189,14 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	fflush(stdout);
 
 	doc = fsb_result_new(argc, argv);
-	json_array_append_new(json_object_get(doc, "runs"), fsb_run_json(&run, tables));
+	run_json = fsb_run_json(&run, tables);
+	json_array_append_new(json_object_get(doc, "runs"), run_json);
+	/* extensions stop and restore before the result is judged and written */
+	for (int i = TABLES_MAX - 1; i >= 0; i--)
+		if (ext_on[i]) {
+			fsb_exts[i]->after(&run, common, ext_state[i], run_json);
+			ext_on[i] = false;
+		}
 	fsb_result_finish(doc);
 	if (run.err || run.signal) {
 		fprintf(stderr, "fsbench %s: %s%s\n", wl->name, run.errmsg,
@@ -174,6 +211,10 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 				status = FSB_EXIT_FAIL;
 		}
 	}
+out_ext:
+	for (int i = TABLES_MAX - 1; i >= 0; i--)
+		if (ext_on[i])
+			fsb_exts[i]->after(&run, common, ext_state[i], NULL);
 out:
 	if (wl->fini)
 		wl->fini(&run);

@@ -109,6 +109,19 @@ static void *worker_main(void *arg)
 	struct fsb_run *run = t->run;
 	int r;
 
+	if (t->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(t->cpu, &set);
+		r = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+		if (r) {
+			snprintf(t->errmsg, sizeof(t->errmsg), "pinning thread %d to CPU %d: %s", t->id, t->cpu,
+				 strerror(r));
+			fsb_run_fail(run, -r, t->errmsg);
+		}
+	}
+
 	/* the start gate: every worker blocks here until the runner opens it for all */
 	atomic_fetch_add(&threads_at_gate, 1);
 	pthread_rwlock_rdlock(&run->gate);

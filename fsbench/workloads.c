@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "common.h"
+#include "ext.h"
 #include "workload.h"
 
 extern const struct fsb_workload fsb_wl_smallfile;
@@ -19,6 +20,11 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 			return fsb_workloads[i];
 	return NULL;
 }
+
+/* Extensions around every run; before() runs in this order, after() in reverse. */
+const struct fsb_ext *const fsb_exts[] = {
+	NULL,
+};
 
 #define O(f) offsetof(struct fsb_common, f)
 const struct fsb_opt fsb_common_opts[] = {
