@@ -132,7 +132,8 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	run.quiet = common->quiet;
 	run.progress = !common->quiet && isatty(STDERR_FILENO);
 	if (run.nthreads > FSB_MAX_THREADS) {
-		fprintf(stderr, "fsbench %s: %d threads: at most %d are allowed\n", wl->name, run.nthreads, FSB_MAX_THREADS);
+		fprintf(stderr, "fsbench %s: %d threads: at most %d are allowed\n", wl->name,
+			run.nthreads, FSB_MAX_THREADS);
 		status = FSB_EXIT_USAGE;
 		goto out_cfg;
 	}
@@ -140,9 +141,11 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	if (!common->dirs.n) {
 		const char *base = getenv("TMPDIR");
 
-		snprintf(tmpdir, sizeof(tmpdir), "%s/fsbench.XXXXXX", base && *base ? base : "/var/tmp");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/fsbench.XXXXXX",
+			 base && *base ? base : "/var/tmp");
 		if (!mkdtemp(tmpdir)) {
-			fprintf(stderr, "fsbench %s: creating a temporary directory %s: %s\n", wl->name, tmpdir, strerror(errno));
+			fprintf(stderr, "fsbench %s: creating a temporary directory %s: %s\n",
+				wl->name, tmpdir, strerror(errno));
 			tmpdir[0] = 0;
 			status = FSB_EXIT_FAIL;
 			goto out_cfg;
@@ -152,7 +155,8 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 
 	r = runner_prepare(&run);
 	if (r < 0) {
-		fprintf(stderr, "fsbench %s: preparing %d threads: %s\n", wl->name, run.nthreads, strerror(-r));
+		fprintf(stderr, "fsbench %s: preparing %d threads: %s\n", wl->name, run.nthreads,
+			strerror(-r));
 		status = FSB_EXIT_FAIL;
 		goto out;
 	}
@@ -206,7 +210,8 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	if (common->json) {
 		r = rpt_json_write_atomic(doc, common->json);
 		if (r < 0) {
-			fprintf(stderr, "fsbench %s: writing result %s: %s\n", wl->name, common->json, strerror(-r));
+			fprintf(stderr, "fsbench %s: writing result %s: %s\n", wl->name,
+				common->json, strerror(-r));
 			if (status == FSB_EXIT_OK)
 				status = FSB_EXIT_FAIL;
 		}

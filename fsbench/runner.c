@@ -12,15 +12,20 @@
 volatile sig_atomic_t fsb_signal_received;
 
 const char *const fsb_op_names[OP_COUNT] = {
-	[OP_CREATE] = "create",   [OP_OPEN] = "open",
-	[OP_WRITE] = "write",     [OP_FSYNC] = "fsync",
-	[OP_FDATASYNC] = "fdatasync", [OP_SYNC] = "sync",
-	[OP_CLOSE] = "close",     [OP_UNLINK] = "unlink",
-	[OP_SYNC_FILE_RANGE] = "sync_file_range", [OP_FADVISE] = "fadvise",
+	[OP_CREATE] = "create",
+	[OP_OPEN] = "open",
+	[OP_WRITE] = "write",
+	[OP_FSYNC] = "fsync",
+	[OP_FDATASYNC] = "fdatasync",
+	[OP_SYNC] = "sync",
+	[OP_CLOSE] = "close",
+	[OP_UNLINK] = "unlink",
+	[OP_SYNC_FILE_RANGE] = "sync_file_range",
+	[OP_FADVISE] = "fadvise",
 	[OP_VICTIM] = "victim",
 };
 
-#define MONITOR_TICK_NS 50000000u  /* 50 ms: deadline and signal latency */
+#define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
 
 void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
@@ -116,8 +121,8 @@ static void *worker_main(void *arg)
 		CPU_SET(t->cpu, &set);
 		r = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 		if (r) {
-			snprintf(t->errmsg, sizeof(t->errmsg), "pinning thread %d to CPU %d: %s", t->id, t->cpu,
-				 strerror(r));
+			snprintf(t->errmsg, sizeof(t->errmsg), "pinning thread %d to CPU %d: %s",
+				 t->id, t->cpu, strerror(r));
 			fsb_run_fail(run, -r, t->errmsg);
 		}
 	}
@@ -226,7 +231,8 @@ static void monitor(struct fsb_run *run)
 			atomic_store(&run->stop, 1);
 		}
 		while (now >= next_sample) {
-			series_push(&run->series, next_sample - run->run_start_ns, progress_sum(run));
+			series_push(&run->series, next_sample - run->run_start_ns,
+				    progress_sum(run));
 			next_sample += run->series.interval_ns;
 		}
 		if (run->progress && now >= next_progress) {
