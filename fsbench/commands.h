@@ -12,6 +12,12 @@
 /* `fsbench smallfile|stream ...`: argv[0] is the workload's name. */
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv);
 
+/* `fsbench suite FILE ...`: argv[0] is "suite". */
+int cmd_suite(int argc, char **argv);
+
+/* `fsbench` without arguments: the quick suite (see cmd_suite.c). */
+int cmd_default(void);
+
 struct fsb_command {
 	const char *name;
 	const char *summary;

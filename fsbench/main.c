@@ -5,6 +5,8 @@
 #include <string.h>
 
 const struct fsb_command fsb_commands[] = {
+	{ "suite", "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
+	  cmd_suite },
 	{ NULL, NULL, NULL },
 };
 
@@ -22,12 +24,8 @@ int fsb_main(int argc, char **argv)
 {
 	const struct fsb_workload *wl;
 
-	if (argc < 2) {
-		/* the embedded default: a small-file run on a fresh temporary directory */
-		static char *def[] = { "smallfile", NULL };
-
-		return cmd_workload(fsb_workloads[0], 1, def);
-	}
+	if (argc < 2)
+		return cmd_default();
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;

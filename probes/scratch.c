@@ -1,0 +1,652 @@
+/* Scratch filesystems: sparse image on a loop device (or a user's device), mkfs, mount, undo. */
+#include "scratch.h"
+
+#include <blkid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <libmount.h>
+#include <linux/loop.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Another process may take the free loop device between GET_FREE and CONFIGURE. */
+#define LOOP_ATTACH_TRIES 16
+#define UMOUNT_TRIES 20
+
+static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* Copies as much of @src as fits; names longer than their field are cut, never overrun. */
+static void copy(char *dst, size_t len, const char *src)
+{
+	size_t n = src ? strnlen(src, len - 1) : 0;
+
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+void probe_scratch_init(struct probe_scratch *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->loop_fd = -1;
+}
+
+static void free_argv(char **argv)
+{
+	for (int i = 0; argv[i]; i++) {
+		free(argv[i]);
+		argv[i] = NULL;
+	}
+}
+
+/*
+ * Attaches @ffd to a free loop device. LOOP_CONFIGURE does it in one step, so a crash
+ * cannot leave a loop device without AUTOCLEAR; kernels before 5.8 get the three-step way.
+ */
+static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, size_t errlen)
+{
+	int ctl, r = 0;
+
+	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	if (ctl < 0)
+		return fail(err, errlen, -errno, "opening /dev/loop-control: %s", strerror(errno));
+	for (int tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
+		struct loop_config cfg = { 0 };
+		char dev[64];
+		int nr, lfd;
+
+		nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+		if (nr < 0) {
+			r = fail(err, errlen, -errno, "finding a free loop device: %s",
+				 strerror(errno));
+			break;
+		}
+		snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
+		lfd = open(dev, O_RDWR | O_CLOEXEC);
+		if (lfd < 0) {
+			r = fail(err, errlen, -errno, "opening %s: %s", dev, strerror(errno));
+			break;
+		}
+		cfg.fd = (__u32)ffd;
+		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (dio ? LO_FLAGS_DIRECT_IO : 0);
+		copy((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), s->image);
+		if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0) {
+			snprintf(s->device, sizeof(s->device), "%s", dev);
+			s->loop_fd = lfd;
+			r = 0;
+			break;
+		}
+		r = -errno;
+		if (r == -ENOTTY) {
+			struct loop_info64 info = { 0 };
+
+			/* before 5.8: set the file, then the flags, then direct I/O */
+			if (ioctl(lfd, LOOP_SET_FD, ffd) < 0) {
+				r = -errno;
+				close(lfd);
+				if (r == -EBUSY)
+					continue;
+				r = fail(err, errlen, r, "attaching %s to %s: %s", s->image, dev,
+					 strerror(-r));
+				break;
+			}
+			info.lo_flags = LO_FLAGS_AUTOCLEAR;
+			copy((char *)info.lo_file_name, sizeof(info.lo_file_name), s->image);
+			if (ioctl(lfd, LOOP_SET_STATUS64, &info) < 0) {
+				r = -errno;
+				ioctl(lfd, LOOP_CLR_FD, 0);
+				close(lfd);
+				r = fail(err, errlen, r, "setting AUTOCLEAR on %s: %s", dev,
+					 strerror(-r));
+				break;
+			}
+			if (dio && ioctl(lfd, LOOP_SET_DIRECT_IO, 1UL) < 0)
+				snprintf(s->loop_note, sizeof(s->loop_note),
+					 "LOOP_SET_DIRECT_IO refused: %s", strerror(errno));
+			snprintf(s->device, sizeof(s->device), "%s", dev);
+			s->loop_fd = lfd;
+			r = 0;
+			break;
+		}
+		close(lfd);
+		if (r == -EBUSY)
+			continue;
+		if (dio && r == -EINVAL) {
+			/* the backing file refuses O_DIRECT (tmpfs on old kernels, some FUSE) */
+			snprintf(s->loop_note, sizeof(s->loop_note),
+				 "LOOP_CONFIGURE with LO_FLAGS_DIRECT_IO: %s; attached buffered",
+				 strerror(-r));
+			dio = false;
+			continue;
+		}
+		r = fail(err, errlen, r, "attaching %s to %s: %s", s->image, dev, strerror(-r));
+		break;
+	}
+	close(ctl);
+	if (r == -EBUSY)
+		fail(err, errlen, r, "attaching %s: every free loop device was taken meanwhile",
+		     s->image);
+	return r;
+}
+
+int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size, char *err,
+			size_t errlen)
+{
+	struct loop_info64 info = { 0 };
+	int ffd, r;
+
+	if (!size)
+		return fail(err, errlen, -EINVAL, "image %s: size 0", path);
+	{
+		char d[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
+
+		copy(d, sizeof(d), path);
+		copy(b, sizeof(b), path);
+		if (!realpath(dirname(d), dir))
+			return fail(err, errlen, -errno, "image %s: its directory: %s", path,
+				    strerror(errno));
+		if ((size_t)snprintf(s->image, sizeof(s->image), "%s/%s", dir, basename(b)) >=
+		    sizeof(s->image))
+			return fail(err, errlen, -ENAMETOOLONG, "image %s: %s", path,
+				    strerror(ENAMETOOLONG));
+	}
+	/* O_EXCL: never take over a file that fsbench did not make in this run */
+	ffd = open(s->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (ffd < 0) {
+		r = -errno;
+		fail(err, errlen, r, "creating image %s: %s%s", s->image, strerror(-r),
+		     r == -EEXIST ? " (fsbench only uses an image that it creates)" : "");
+		s->image[0] = 0;
+		return r;
+	}
+	s->image_created = true;
+	if (ftruncate(ffd, (off_t)size) < 0) {
+		r = fail(err, errlen, -errno, "sizing image %s to %llu bytes: %s", s->image,
+			 (unsigned long long)size, strerror(errno));
+		close(ffd);
+		return r;
+	}
+	r = loop_attach(s, ffd, true, err, errlen);
+	close(ffd); /* the loop device holds its own reference */
+	if (r < 0)
+		return r;
+	if (ioctl(s->loop_fd, LOOP_GET_STATUS64, &info) == 0)
+		s->loop_direct_io = info.lo_flags & LO_FLAGS_DIRECT_IO;
+	if (!s->loop_direct_io && !s->loop_note[0])
+		snprintf(s->loop_note, sizeof(s->loop_note),
+			 "the kernel left direct I/O off (the backing filesystem does not "
+			 "allow O_DIRECT at this block size)");
+	return 0;
+}
+
+/* Where @devno is mounted, from /proc/self/mountinfo through libmount, or "" if nowhere. */
+static int mounted_at(dev_t devno, char *ret, size_t len)
+{
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int r = 0;
+
+	*ret = 0;
+	if (!tb || !it) {
+		r = -ENOMEM;
+		goto out;
+	}
+	while (mnt_table_next_fs(tb, it, &fs) == 0)
+		if (mnt_fs_get_devno(fs) == devno) {
+			copy(ret, len, mnt_fs_get_target(fs));
+			break;
+		}
+out:
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return r;
+}
+
+int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
+			 size_t errlen)
+{
+	char where[PATH_MAX];
+	struct stat st;
+	blkid_probe pr;
+	const char *what = NULL, *kind = "";
+	int r;
+
+	if (stat(dev, &st) < 0)
+		return fail(err, errlen, -errno, "device %s: %s", dev, strerror(errno));
+	if (!S_ISBLK(st.st_mode))
+		return fail(err, errlen, -ENOTBLK, "device %s: %s", dev, strerror(ENOTBLK));
+	r = mounted_at(st.st_rdev, where, sizeof(where));
+	if (r < 0)
+		return fail(err, errlen, r, "reading the mount table: %s", strerror(-r));
+	/* a mounted device is refused even with --force: mkfs under a live fs corrupts it */
+	if (where[0])
+		return fail(err, errlen, -EBUSY, "device %s is mounted on %s", dev, where);
+	pr = blkid_new_probe_from_filename(dev);
+	if (!pr)
+		return fail(err, errlen, -errno ? -errno : -EIO, "probing %s with libblkid: %s",
+			    dev, strerror(errno ? errno : EIO));
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
+	r = blkid_do_safeprobe(pr);
+	if (r == 0) {
+		if (blkid_probe_lookup_value(pr, "TYPE", &what, NULL) == 0)
+			kind = "a signature of type ";
+		else if (blkid_probe_lookup_value(pr, "PTTYPE", &what, NULL) == 0)
+			kind = "a partition table of type ";
+		else
+			what = "unknown";
+	} else if (r == -2) {
+		what = "several signatures";
+	}
+	if (what && !force) {
+		r = fail(err, errlen, -EEXIST, "device %s holds %s%s; --force to overwrite it", dev,
+			 kind, what);
+		blkid_free_probe(pr);
+		return r;
+	}
+	blkid_free_probe(pr);
+	if (r == -1)
+		return fail(err, errlen, -EIO, "probing %s with libblkid failed", dev);
+	copy(s->device, sizeof(s->device), dev);
+	return 0;
+}
+
+int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *const *opts,
+			    char **ret_argv, size_t max)
+{
+	static const char lazy[] = "lazy_itable_init=0,lazy_journal_init=0";
+	const char *v[PROBE_SCRATCH_ARGV_MAX];
+	char tool[64], *ext = NULL;
+	bool is_ext = !strncmp(fstype, "ext", 3), e_given = false;
+	size_t n = 0, nopts = 0;
+
+	if (!*fstype || strchr(fstype, '/') || strlen(fstype) > 32)
+		return -EINVAL;
+	while (opts && opts[nopts])
+		nopts++;
+	if (nopts + 6 > max || nopts + 6 > PROBE_SCRATCH_ARGV_MAX)
+		return -E2BIG;
+	snprintf(tool, sizeof(tool), "mkfs.%s", fstype);
+	v[n++] = tool;
+	if (is_ext) {
+		v[n++] = "-F"; /* a regular image or an unpartitioned device: do not ask */
+		v[n++] = "-q";
+	} else if (!strcmp(fstype, "xfs") || !strcmp(fstype, "btrfs")) {
+		v[n++] = "-f";
+		v[n++] = "-q";
+	}
+	for (size_t i = 0; i < nopts; i++) {
+		/* mke2fs keeps only the last -E: lazy init goes into the user's own -E */
+		if (is_ext && !strcmp(fstype, "ext4") && !strcmp(opts[i], "-E") && i + 1 < nopts &&
+		    !strstr(opts[i + 1], "lazy_")) {
+			if (asprintf(&ext, "%s,%s", opts[i + 1], lazy) < 0)
+				return -ENOMEM;
+			v[n++] = opts[i];
+			v[n++] = ext;
+			i++;
+			e_given = true;
+			continue;
+		}
+		if (!strcmp(opts[i], "-E"))
+			e_given = true;
+		v[n++] = opts[i];
+	}
+	/* lazy init would keep writing inode tables during the measurement */
+	if (!strcmp(fstype, "ext4") && !e_given) {
+		v[n++] = "-E";
+		v[n++] = lazy;
+	}
+	v[n++] = device;
+	for (size_t i = 0; i < n; i++) {
+		ret_argv[i] = strdup(v[i]);
+		if (!ret_argv[i]) {
+			free(ext);
+			free_argv(ret_argv);
+			return -ENOMEM;
+		}
+	}
+	ret_argv[n] = NULL;
+	free(ext);
+	return 0;
+}
+
+/*
+ * Runs @argv without a shell and keeps the last line it printed. Returns 0, -ENOENT
+ * when the program is missing, -ECHILD with @err set when it failed.
+ */
+static int run_tool(char *const *argv, char *err, size_t errlen)
+{
+	char out[4096];
+	size_t len = 0;
+	int pfd[2], status, eno[1] = { 0 }, epfd[2];
+	pid_t pid;
+
+	if (pipe2(pfd, O_CLOEXEC) < 0)
+		return fail(err, errlen, -errno, "pipe: %s", strerror(errno));
+	if (pipe2(epfd, O_CLOEXEC) < 0) {
+		int e = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		return fail(err, errlen, -e, "pipe: %s", strerror(e));
+	}
+	pid = fork();
+	if (pid < 0) {
+		int e = errno;
+
+		close(pfd[0]);
+		close(pfd[1]);
+		close(epfd[0]);
+		close(epfd[1]);
+		return fail(err, errlen, -e, "fork: %s", strerror(e));
+	}
+	if (pid == 0) {
+		sigset_t none;
+		int e;
+
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		dup2(pfd[1], STDOUT_FILENO);
+		dup2(pfd[1], STDERR_FILENO);
+		execvp(argv[0], argv);
+		/* the parent tells "not installed" from "failed" by this errno */
+		e = errno;
+		if (write(epfd[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(pfd[1]);
+	close(epfd[1]);
+	for (;;) {
+		char buf[1024];
+		ssize_t n = read(pfd[0], buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		/* keep the tail: the reason is at the end */
+		if (len + (size_t)n >= sizeof(out)) {
+			size_t drop = len + (size_t)n - (sizeof(out) - 1);
+
+			memmove(out, out + drop, len - drop);
+			len -= drop;
+		}
+		memcpy(out + len, buf, (size_t)n);
+		len += (size_t)n;
+	}
+	close(pfd[0]);
+	while (read(epfd[0], eno, sizeof(eno)) < 0 && errno == EINTR)
+		;
+	close(epfd[0]);
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return fail(err, errlen, -errno, "waiting for %s: %s", argv[0],
+				    strerror(errno));
+	if (eno[0])
+		return fail(err, errlen, -eno[0], "running %s: %s", argv[0], strerror(eno[0]));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return 0;
+	out[len] = 0;
+	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
+		out[--len] = 0;
+	{
+		char *last = strrchr(out, '\n');
+
+		last = last ? last + 1 : out;
+		if (WIFSIGNALED(status))
+			return fail(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
+				    WTERMSIG(status), *last ? ": " : "", last);
+		return fail(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
+			    WEXITSTATUS(status), *last ? ": " : "", last);
+	}
+}
+
+/* The type libblkid finds on @dev now, or "" when it finds none. */
+static void blkid_type_of(const char *dev, char *ret, size_t len)
+{
+	blkid_probe pr = blkid_new_probe_from_filename(dev);
+	const char *type = NULL;
+
+	*ret = 0;
+	if (!pr)
+		return;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0)
+		copy(ret, len, type);
+	blkid_free_probe(pr);
+}
+
+int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *const *opts,
+		       char *err, size_t errlen)
+{
+	int r;
+
+	if (!s->device[0])
+		return fail(err, errlen, -ENODEV, "mkfs.%s: no device", fstype);
+	if (s->mounted)
+		return fail(err, errlen, -EBUSY, "mkfs.%s: %s is still mounted", fstype, s->device);
+	free_argv(s->mkfs_argv);
+	s->blkid_type[0] = 0;
+	copy(s->fstype, sizeof(s->fstype), fstype);
+	r = probe_scratch_mkfs_argv(fstype, s->device, opts, s->mkfs_argv, PROBE_SCRATCH_ARGV_MAX);
+	if (r < 0)
+		return fail(err, errlen, r, "mkfs.%s: %s", fstype,
+			    r == -EINVAL ? "not a filesystem type" : strerror(-r));
+	r = run_tool(s->mkfs_argv, err, errlen);
+	if (r < 0)
+		return r;
+	blkid_type_of(s->device, s->blkid_type, sizeof(s->blkid_type));
+	return 0;
+}
+
+/* Options of the mount on @target as libmount reads them back from mountinfo. */
+static void read_back(const char *target, char *ret, size_t len)
+{
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_fs *fs;
+	char *opts;
+
+	*ret = 0;
+	if (!tb)
+		return;
+	fs = mnt_table_find_target(tb, target, MNT_ITER_BACKWARD);
+	opts = fs ? mnt_fs_strdup_options(fs) : NULL;
+	if (opts)
+		copy(ret, len, opts);
+	free(opts);
+	mnt_unref_table(tb);
+}
+
+/* libmount's own sentence for a failed (u)mount, and the errno behind it. */
+static int mnt_failure(struct libmnt_context *cxt, int rc, const char *what, char *err,
+		       size_t errlen)
+{
+	char msg[512] = "";
+	int e = 0;
+
+	if (mnt_context_syscall_called(cxt))
+		e = mnt_context_get_syscall_errno(cxt);
+	mnt_context_get_excode(cxt, rc, msg, sizeof(msg));
+	if (!msg[0])
+		snprintf(msg, sizeof(msg), "%s", strerror(e ? e : EINVAL));
+	return fail(err, errlen, -(e ? e : EINVAL), "%s: %s", what, msg);
+}
+
+int probe_scratch_mount(struct probe_scratch *s, const char *dir, const char *options, char *err,
+			size_t errlen)
+{
+	struct libmnt_context *cxt;
+	char what[sizeof(s->device) + sizeof(s->mountpoint) + sizeof(s->mount_options) + 64];
+	int rc;
+
+	if (s->mounted)
+		return fail(err, errlen, -EBUSY, "%s is already mounted on %s", s->device,
+			    s->mountpoint);
+	if (!s->mountpoint_created) {
+		snprintf(s->mountpoint, sizeof(s->mountpoint), "%s/fsbench-mnt.XXXXXX",
+			 dir && *dir ? dir : "/tmp");
+		if (!mkdtemp(s->mountpoint)) {
+			rc = fail(err, errlen, -errno, "creating mount point %s: %s", s->mountpoint,
+				  strerror(errno));
+			s->mountpoint[0] = 0;
+			return rc;
+		}
+		s->mountpoint_created = true;
+	}
+	copy(s->mount_options, sizeof(s->mount_options), options);
+	s->mount_options_read[0] = 0;
+	cxt = mnt_new_context();
+	if (!cxt)
+		return fail(err, errlen, -ENOMEM, "mounting %s: %s", s->device, strerror(ENOMEM));
+	/* fsbench owns this mount: fstab and mount helpers have no say */
+	mnt_context_disable_helpers(cxt, 1);
+	mnt_context_set_source(cxt, s->device);
+	mnt_context_set_target(cxt, s->mountpoint);
+	if (s->fstype[0])
+		mnt_context_set_fstype(cxt, s->fstype);
+	if (options && *options)
+		mnt_context_set_options(cxt, options);
+	rc = mnt_context_mount(cxt);
+	if (rc != 0) {
+		snprintf(what, sizeof(what), "mounting %s (%s, %s) on %s", s->device, s->fstype,
+			 options && *options ? options : "defaults", s->mountpoint);
+		rc = mnt_failure(cxt, rc, what, err, errlen);
+		mnt_free_context(cxt);
+		return rc;
+	}
+	mnt_free_context(cxt);
+	s->mounted = true;
+	read_back(s->mountpoint, s->mount_options_read, sizeof(s->mount_options_read));
+	return 0;
+}
+
+int probe_scratch_umount(struct probe_scratch *s, char *err, size_t errlen)
+{
+	char what[PATH_MAX + 32];
+	int rc = 0;
+
+	if (!s->mounted)
+		return 0;
+	snprintf(what, sizeof(what), "unmounting %s", s->mountpoint);
+	for (int tries = 0; tries < UMOUNT_TRIES; tries++) {
+		struct libmnt_context *cxt = mnt_new_context();
+		struct timespec pause = { 0, 100000000 };
+
+		if (!cxt)
+			return fail(err, errlen, -ENOMEM, "%s: %s", what, strerror(ENOMEM));
+		mnt_context_disable_helpers(cxt, 1);
+		mnt_context_set_target(cxt, s->mountpoint);
+		rc = mnt_context_umount(cxt);
+		if (rc == 0) {
+			mnt_free_context(cxt);
+			s->mounted = false;
+			return 0;
+		}
+		rc = mnt_failure(cxt, rc, what, err, errlen);
+		mnt_free_context(cxt);
+		/* a file closed a moment ago (a victim thread, udev's blkid) may still pin it */
+		if (rc != -EBUSY)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	return rc;
+}
+
+int probe_scratch_release(struct probe_scratch *s, char *err, size_t errlen)
+{
+	int r;
+
+	r = probe_scratch_umount(s, err, errlen);
+	if (s->mounted) {
+		/* still busy after retries: detach it so nothing stays mounted */
+		struct libmnt_context *cxt = mnt_new_context();
+
+		if (cxt) {
+			mnt_context_disable_helpers(cxt, 1);
+			mnt_context_enable_lazy(cxt, 1);
+			mnt_context_set_target(cxt, s->mountpoint);
+			if (mnt_context_umount(cxt) == 0)
+				s->mounted = false;
+			mnt_free_context(cxt);
+		}
+	}
+	if (s->mountpoint_created && !s->mounted) {
+		if (rmdir(s->mountpoint) < 0 && !r)
+			r = fail(err, errlen, -errno, "removing mount point %s: %s", s->mountpoint,
+				 strerror(errno));
+		s->mountpoint_created = false;
+	}
+	if (s->loop_fd >= 0) {
+		/* with AUTOCLEAR the kernel detaches on our close even if this is refused */
+		if (ioctl(s->loop_fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO && !r)
+			r = fail(err, errlen, -errno, "detaching %s: %s", s->device,
+				 strerror(errno));
+		close(s->loop_fd);
+		s->loop_fd = -1;
+	}
+	if (s->image_created && !s->keep_image) {
+		if (unlink(s->image) < 0 && !r)
+			r = fail(err, errlen, -errno, "removing image %s: %s", s->image,
+				 strerror(errno));
+		s->image_created = false;
+	}
+	free_argv(s->mkfs_argv);
+	return r;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s && *s ? json_string(s) : json_null();
+}
+
+json_t *probe_scratch_json(const struct probe_scratch *s)
+{
+	json_t *o = json_object(), *argv = json_array();
+	const char *dev = s->device;
+
+	for (int i = 0; s->mkfs_argv[i]; i++)
+		json_array_append_new(argv, json_string(s->mkfs_argv[i]));
+	if (!strncmp(dev, "/dev/", 5))
+		dev += 5;
+	json_object_set_new(o, "source", str_or_null(s->device));
+	json_object_set_new(o, "device", str_or_null(dev));
+	json_object_set_new(o, "mountpoint", str_or_null(s->mounted ? s->mountpoint : NULL));
+	json_object_set_new(o, "fstype", str_or_null(s->fstype));
+	json_object_set_new(o, "blkid_type", str_or_null(s->blkid_type));
+	json_object_set_new(o, "mount_options", str_or_null(s->mount_options_read));
+	json_object_set_new(o, "mount_options_requested", json_string(s->mount_options));
+	json_object_set_new(o, "mkfs", argv);
+	if (s->image[0]) {
+		json_object_set_new(o, "image", json_string(s->image));
+		json_object_set_new(o, "loop_backing_file", json_string(s->image));
+		json_object_set_new(o, "loop_direct_io", json_boolean(s->loop_direct_io));
+		json_object_set_new(o, "loop",
+				    json_pack("{s:s,s:b,s:o,s:b}", "backing_file", s->image,
+					      "direct_io", s->loop_direct_io, "direct_io_note",
+					      str_or_null(s->loop_note), "autoclear", 1));
+	}
+	return o;
+}
