@@ -1,10 +1,12 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "commands.h"
+#include "cmd_compare.h"
 
 #include <stdio.h>
 #include <string.h>
 
 const struct fsb_command fsb_commands[] = {
+	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
 	{ NULL, NULL, NULL },
 };
 
