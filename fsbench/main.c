@@ -7,6 +7,7 @@
 
 const struct fsb_command fsb_commands[] = {
 	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
+	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
 	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...", cmd_export },
 	{ NULL, NULL, NULL },
 };
