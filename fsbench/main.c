@@ -1,10 +1,15 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "commands.h"
+#include "cmd_compare.h"
 
 #include <stdio.h>
 #include <string.h>
 
 const struct fsb_command fsb_commands[] = {
+	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
+	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
+	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...",
+	  cmd_export },
 	{ NULL, NULL, NULL },
 };
 
