@@ -1,5 +1,6 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "commands.h"
+#include "cmd_compare.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -7,6 +8,10 @@
 const struct fsb_command fsb_commands[] = {
 	{ "suite", "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
 	  cmd_suite },
+	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
+	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
+	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...",
+	  cmd_export },
 	{ NULL, NULL, NULL },
 };
 

@@ -99,13 +99,9 @@ static uint64_t thread_syscall_ns(const struct fsb_thread *t)
 	return sum;
 }
 
-static atomic_int threads_done;
-static atomic_int threads_at_gate;
-
 static bool gate_waiters_ready(struct fsb_run *run, int started)
 {
-	(void)run;
-	return atomic_load(&threads_at_gate) >= started;
+	return atomic_load(&run->threads_at_gate) >= started;
 }
 
 static void *worker_main(void *arg)
@@ -128,13 +124,13 @@ static void *worker_main(void *arg)
 	}
 
 	/* the start gate: every worker blocks here until the runner opens it for all */
-	atomic_fetch_add(&threads_at_gate, 1);
+	atomic_fetch_add(&run->threads_at_gate, 1);
 	pthread_rwlock_rdlock(&run->gate);
 	pthread_rwlock_unlock(&run->gate);
 	t->t_start = fsb_now_ns();
 	if (fsb_should_stop(run)) {
 		t->t_end = t->t_start;
-		atomic_fetch_add(&threads_done, 1);
+		atomic_fetch_add(&run->threads_done, 1);
 		return NULL;
 	}
 	r = run->wl->thread(t, run->nloops);
@@ -144,7 +140,7 @@ static void *worker_main(void *arg)
 		t->err = r;
 		fsb_run_fail(run, r, t->errmsg);
 	}
-	atomic_fetch_add(&threads_done, 1);
+	atomic_fetch_add(&run->threads_done, 1);
 	return NULL;
 }
 
@@ -212,7 +208,7 @@ static void monitor(struct fsb_run *run)
 	uint64_t next_progress = fsb_now_ns() + PROGRESS_TICK_NS;
 	struct timespec tick = { 0, MONITOR_TICK_NS };
 
-	while (atomic_load(&threads_done) < run->nthreads) {
+	while (atomic_load(&run->threads_done) < run->nthreads) {
 		uint64_t now;
 
 		nanosleep(&tick, NULL);
@@ -275,8 +271,8 @@ static int run_one_loop(struct fsb_run *run)
 	if (r)
 		goto out;
 	pthread_rwlock_wrlock(&run->gate);
-	atomic_store(&threads_done, 0);
-	atomic_store(&threads_at_gate, 0);
+	atomic_store(&run->threads_done, 0);
+	atomic_store(&run->threads_at_gate, 0);
 	for (int i = 0; i < run->nthreads; i++) {
 		struct fsb_thread *t = &run->threads[i];
 
@@ -294,7 +290,7 @@ static int run_one_loop(struct fsb_run *run)
 
 		snprintf(msg, sizeof(msg), "starting worker thread %d: %s", started, strerror(-r));
 		fsb_run_fail(run, r, msg);
-		atomic_fetch_add(&threads_done, run->nthreads - started);
+		atomic_fetch_add(&run->threads_done, run->nthreads - started);
 	}
 	/* let the workers reach the gate, so that opening it starts them together */
 	while (!gate_waiters_ready(run, started))

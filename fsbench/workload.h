@@ -99,7 +99,8 @@ struct fsb_run {
 	int nthreads;
 	struct fsb_thread *threads;
 	pthread_rwlock_t gate; /* the start barrier: held for writing until all are ready */
-	atomic_int stop; /* set on error, signal or deadline; workers check it */
+	atomic_int stop; /* 1: runtime reached, 2: failure or signal; workers check it */
+	atomic_int threads_at_gate, threads_done;
 	uint64_t runtime_ns; /* 0: no time bound */
 	uint64_t expected_units; /* progress units the run will do, for the ETA; 0 unknown */
 	bool quiet, progress; /* progress: live line on stderr */

@@ -68,6 +68,14 @@ t_expect_eq "row Count" 50 "$(tail -1 "$T_SCRATCH/out" | awk '{print $2}')"
 t_expect_eq "--quiet output" "" "$(cat "$T_SCRATCH/out")"
 "$FSBENCH" smallfile -d "$d" -s 1k -n 50 -v | grep -q '^fsync ' || t_fail "-v prints no fsync row"
 
+# --- live progress on a terminal (script gives the run a pty), never on a pipe
+if command -v script >/dev/null; then
+	script -qec "$FSBENCH smallfile -d $d -s 1k -n 200000 -S 0 --runtime 2 >/dev/null" /dev/null >"$T_SCRATCH/tty" 2>&1
+	grep -q "files/s" "$T_SCRATCH/tty" || t_fail "no progress line on a terminal"
+	grep -q "ETA" "$T_SCRATCH/tty" || t_fail "no ETA on a terminal"
+	rm -rf "${d:?}"/*
+fi
+
 # --- fsbench removes only what it created
 mkdir -p "$d/00"
 echo mine >"$d/00/user-file"

@@ -1,0 +1,590 @@
+/* The HTML report: one self-contained page (inline SVG from gnuplot, tables) from results and a comparison. */
+#include "html.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hist.h"
+#include "result.h"
+
+#define MAX_GROUPS 32
+
+struct page {
+	FILE *out;
+	const struct rpt_html_opts *o;
+	char dir[256]; /* temporary directory for data, scripts and SVG */
+	int nplots; /* plots attempted, to number files and SVG ids */
+	int drawn;
+};
+
+static const char *str_or(const char *s)
+{
+	return s ? s : "";
+}
+
+static void esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+/* Gnuplot titles: double-quoted strings where " and \ need escaping and @ & _ ^ are safe without enhanced text. */
+static void gp_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static int run_gnuplot(const char *prog, const char *script)
+{
+	pid_t pid = fork();
+	int st;
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0) {
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		execlp(prog, prog, script, (char *)NULL);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) < 0)
+		return -errno;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
+}
+
+/* Copies an SVG file into the page without its XML prolog, with ids made unique to plot @n. */
+static int inline_svg(FILE *out, const char *path, int n)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = NULL, *p, *start;
+	size_t cap = 0, len;
+	char pref[16];
+
+	if (!f)
+		return -errno;
+	len = 0;
+	for (;;) {
+		char chunk[8192];
+		size_t r = fread(chunk, 1, sizeof(chunk), f);
+		char *nb;
+
+		if (!r)
+			break;
+		nb = realloc(buf, cap + r + 1);
+		if (!nb) {
+			free(buf);
+			fclose(f);
+			return -ENOMEM;
+		}
+		buf = nb;
+		memcpy(buf + cap, chunk, r);
+		cap += r;
+		buf[cap] = 0;
+	}
+	fclose(f);
+	if (!buf)
+		return -EIO;
+	start = strstr(buf, "<svg");
+	if (!start) {
+		free(buf);
+		return -EIO;
+	}
+	snprintf(pref, sizeof(pref), "p%d", n);
+	/* gnuplot names its markers gpPt0... in every file; in one page they would collide */
+	for (p = start; *p; p++) {
+		if (!strncmp(p, "id='gp", 6) || !strncmp(p, "id=\"gp", 6)) {
+			fprintf(out, "%.4s%s", p, pref);
+			p += 3;
+			continue;
+		}
+		if (!strncmp(p, "#gp", 3)) {
+			fprintf(out, "#%s", pref);
+			continue;
+		}
+		fputc(*p, out);
+	}
+	(void)len;
+	free(buf);
+	return 0;
+}
+
+/*
+ * One plot: @data is gnuplot's inline data already written into @script_body by the
+ * caller, which also set the terminal-independent settings. Emits a <figure>.
+ */
+static void plot(struct page *pg, const char *caption, const char *script_body)
+{
+	char script[320], svg[320];
+	FILE *f;
+	int n = ++pg->nplots;
+
+	if (!pg->o->gnuplot)
+		return;
+	snprintf(script, sizeof(script), "%s/plot%d.gp", pg->dir, n);
+	snprintf(svg, sizeof(svg), "%s/plot%d.svg", pg->dir, n);
+	f = fopen(script, "w");
+	if (!f)
+		return;
+	fprintf(f,
+		"set terminal svg size 760,380 font \"sans,11\" background \"white\"\nset output ");
+	gp_str(f, svg);
+	fprintf(f, "\nset grid\nset key outside right top\nset title ");
+	gp_str(f, caption);
+	fprintf(f, " noenhanced\n%s", script_body);
+	fclose(f);
+	fprintf(pg->out, "<figure>\n");
+	if (run_gnuplot(pg->o->gnuplot, script) == 0 && inline_svg(pg->out, svg, n) == 0)
+		pg->drawn++;
+	else
+		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
+	fprintf(pg->out, "<figcaption>");
+	esc(pg->out, caption);
+	fprintf(pg->out, "</figcaption></figure>\n");
+}
+
+/* A run's group in the plots: its filesystem when it has coords, else its workload (and file when several). */
+static void group_name(const json_t *run, const char *path, size_t ndocs, char *buf, size_t len)
+{
+	const char *fs = json_string_value(json_object_get(json_object_get(run, "coords"), "fs"));
+	char *copy;
+
+	if (fs) {
+		snprintf(buf, len, "%s", fs);
+		return;
+	}
+	copy = strdup(path);
+	if (ndocs > 1 && copy)
+		snprintf(buf, len, "%s %s", basename(copy),
+			 json_string_value(json_object_get(run, "workload")));
+	else
+		snprintf(buf, len, "%s", json_string_value(json_object_get(run, "workload")));
+	free(copy);
+}
+
+struct group {
+	char name[128];
+	struct hist *h[16]; /* per op, merged over the group's complete runs */
+	const char *ops[16];
+	int nops;
+	double tsum[2][65],
+		tn[2][65]; /* throughput by thread count (1..64): [0] files/s, [1] MB/s */
+};
+
+static struct group *group_get(struct group *g, int *n, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(g[i].name, name))
+			return &g[i];
+	if (*n >= MAX_GROUPS)
+		return NULL;
+	memset(&g[*n], 0, sizeof(g[*n]));
+	snprintf(g[*n].name, sizeof(g[*n].name), "%s", name);
+	return &g[(*n)++];
+}
+
+static bool has_threads(const struct group *g, bool bytes)
+{
+	for (int t = 1; t <= 64; t++)
+		if (g->tn[bytes][t])
+			return true;
+	return false;
+}
+
+static void throughput_plot(struct page *pg, struct group *g, int ng, bool bytes)
+{
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&body, &blen);
+	int any = 0;
+
+	if (!f)
+		return;
+	fprintf(f,
+		"set xlabel \"threads\"\nset ylabel \"%s\"\nset logscale x 2\nset yrange [0:*]\nplot ",
+		bytes ? "MB/s" : "files/s");
+	for (int i = 0; i < ng; i++) {
+		if (!has_threads(&g[i], bytes))
+			continue;
+		fprintf(f, "%s'-' using 1:2 with linespoints lw 2 title ", any++ ? ", " : "");
+		gp_str(f, g[i].name);
+		fprintf(f, " noenhanced");
+	}
+	fprintf(f, "\n");
+	for (int i = 0; i < ng; i++) {
+		if (!has_threads(&g[i], bytes))
+			continue;
+		for (int t = 1; t <= 64; t++)
+			if (g[i].tn[bytes][t])
+				fprintf(f, "%d %.6g\n", t, g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+		fprintf(f, "e\n");
+	}
+	fclose(f);
+	if (any)
+		plot(pg, bytes ? "MB/s against threads" : "files/s against threads", body);
+	free(body);
+}
+
+static void cdf_plots(struct page *pg, struct group *g, int ng)
+{
+	static const char *const ops[] = { "create",	"open",	  "write",	     "fsync",
+					   "fdatasync", "sync",	  "sync_file_range", "fadvise",
+					   "close",	"unlink", "victim",	     NULL };
+
+	for (int o = 0; ops[o]; o++) {
+		char *body = NULL, cap[128];
+		size_t blen = 0;
+		FILE *f = open_memstream(&body, &blen);
+		int any = 0;
+
+		if (!f)
+			return;
+		fprintf(f,
+			"set xlabel \"latency (us)\"\nset ylabel \"fraction of calls\"\nset logscale x\n"
+			"set yrange [0:1]\nset key right bottom inside\nplot ");
+		for (int i = 0; i < ng; i++)
+			for (int k = 0; k < g[i].nops; k++)
+				if (!strcmp(g[i].ops[k], ops[o]) && g[i].h[k]->count) {
+					fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
+						any++ ? ", " : "");
+					gp_str(f, g[i].name);
+					fprintf(f, " noenhanced");
+				}
+		fprintf(f, "\n");
+		for (int i = 0; i < ng; i++)
+			for (int k = 0; k < g[i].nops; k++) {
+				const struct hist *h = g[i].h[k];
+				uint64_t cum = 0;
+
+				if (strcmp(g[i].ops[k], ops[o]) || !h->count)
+					continue;
+				for (unsigned b = 0; b < HIST_NBINS; b++) {
+					uint64_t lo, hi;
+
+					if (!h->bins[b])
+						continue;
+					hist_bin_bounds(b, &lo, &hi);
+					cum += h->bins[b];
+					fprintf(f, "%.6g %.6g\n", (double)hi / 1000,
+						(double)cum / (double)h->count);
+				}
+				fprintf(f, "e\n");
+			}
+		fclose(f);
+		snprintf(cap, sizeof(cap), "%s latency CDF", ops[o]);
+		if (any)
+			plot(pg, cap, body);
+		free(body);
+	}
+}
+
+/* MB/s over time from series.done, and Dirty/Writeback from kernel.samples, for each byte-counting run. */
+static void time_plots(struct page *pg, json_t *const *docs, const char *const *paths, size_t ndocs)
+{
+	for (size_t d = 0; d < ndocs; d++) {
+		const json_t *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(docs[d], "runs"), r, run)
+		{
+			const json_t *series = json_object_get(run, "series"), *ks;
+			const json_t *t = json_object_get(series, "t_ns"),
+				     *done = json_object_get(series, "done");
+			char name[128], cap[256], *body = NULL;
+			size_t blen = 0;
+			FILE *f;
+
+			if (strcmp(str_or(json_string_value(json_object_get(series, "unit"))),
+				   "bytes") ||
+			    json_array_size(t) < 2)
+				continue;
+			group_name(run, paths[d], ndocs, name, sizeof(name));
+			f = open_memstream(&body, &blen);
+			if (!f)
+				return;
+			fprintf(f,
+				"set xlabel \"time (s)\"\nset ylabel \"MB/s\"\nset yrange [0:*]\n"
+				"plot '-' using 1:2 with steps lw 2 title \"written\"\n");
+			for (size_t i = 1; i < json_array_size(t); i++) {
+				double t0 = (double)json_integer_value(json_array_get(t, i - 1)),
+				       t1 = (double)json_integer_value(json_array_get(t, i));
+				double d0 = (double)json_integer_value(json_array_get(done, i - 1)),
+				       d1 = (double)json_integer_value(json_array_get(done, i));
+
+				/* the interval's rate from its start; the last one repeated at the end closes the step */
+				if (t1 > t0) {
+					fprintf(f, "%.6g %.6g\n", t0 / 1e9,
+						(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
+					if (i + 1 == json_array_size(t))
+						fprintf(f, "%.6g %.6g\n", t1 / 1e9,
+							(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
+				}
+			}
+			fprintf(f, "e\n");
+			fclose(f);
+			snprintf(cap, sizeof(cap), "%s run %zu: throughput over time", name, r);
+			plot(pg, cap, body);
+			free(body);
+			body = NULL;
+
+			ks = json_object_get(json_object_get(run, "kernel"), "samples");
+			t = json_object_get(ks, "t_ns");
+			if (json_array_size(t) < 2)
+				continue;
+			f = open_memstream(&body, &blen);
+			if (!f)
+				return;
+			fprintf(f,
+				"set xlabel \"time (s)\"\nset ylabel \"MiB\"\nset yrange [0:*]\n"
+				"plot '-' using 1:2 with lines lw 2 title \"Dirty\", '-' using 1:2 with lines lw 2 title \"Writeback\"\n");
+			for (int which = 0; which < 2; which++) {
+				const json_t *v = json_object_get(ks, which ? "writeback_bytes" :
+									      "dirty_bytes");
+
+				for (size_t i = 0; i < json_array_size(t); i++)
+					fprintf(f, "%.6g %.6g\n",
+						(double)json_integer_value(json_array_get(t, i)) /
+							1e9,
+						json_number_value(json_array_get(v, i)) / 1048576);
+				fprintf(f, "e\n");
+			}
+			fclose(f);
+			snprintf(cap, sizeof(cap), "%s run %zu: Dirty and Writeback over time",
+				 name, r);
+			plot(pg, cap, body);
+			free(body);
+		}
+	}
+}
+
+static void compare_table(FILE *out, const json_t *cmp)
+{
+	const json_t *sides = json_object_get(cmp, "sides"), *s, *m, *st, *c;
+	size_t i, j, k;
+
+	fprintf(out,
+		"<h2>Comparison</h2>\n<table class=\"cmp\"><tr><th>sample</th><th>metric</th><th>unit</th>");
+	json_array_foreach(sides, k, s)
+	{
+		fprintf(out, "<th>");
+		esc(out, json_string_value(json_object_get(s, "name")));
+		fprintf(out, " (mean ± 95%% CI, n)</th>");
+	}
+	for (k = 1; k < json_array_size(sides); k++)
+		fprintf(out, "<th>change</th><th>p</th><th>verdict</th>");
+	fprintf(out, "</tr>\n");
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		fprintf(out, "<tr><td>");
+		esc(out, json_string_value(json_object_get(s, "label")));
+		fprintf(out, "</td><td>");
+		esc(out, json_string_value(json_object_get(m, "name")));
+		fprintf(out, "</td><td>");
+		esc(out, json_string_value(json_object_get(m, "unit")));
+		fprintf(out, "</td>");
+		json_array_foreach(json_object_get(m, "sides"), k, st)
+		{
+			double mean = json_number_value(json_object_get(st, "mean"));
+			const json_t *ci = json_object_get(st, "ci95");
+
+			fprintf(out, "<td class=\"num\">%.4g ± %.2g (%lld)</td>", mean,
+				json_number_value(json_array_get(ci, 1)) - mean,
+				(long long)json_integer_value(json_object_get(st, "n")));
+		}
+		json_array_foreach(json_object_get(m, "comparisons"), k, c)
+		{
+			const char *v = json_string_value(json_object_get(c, "verdict"));
+
+			fprintf(out,
+				"<td class=\"num\">%+.1f%%</td><td class=\"num\">%.3g</td><td class=\"%s\">%s</td>",
+				json_number_value(json_object_get(c, "change_pct")),
+				json_number_value(json_object_get(c, "p")), v ? v : "", v ? v : "");
+		}
+		fprintf(out, "</tr>\n");
+	}
+	fprintf(out, "</table>\n");
+}
+
+static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	return type == FTW_DP ? rmdir(path) : unlink(path);
+}
+
+/* The page's own check, read by tests through a headless browser: every SVG has a size. */
+static const char page_check_js[] =
+	"<script>\n"
+	"window.addEventListener('error', function () { document.body.dataset.jsErrors = 'yes'; });\n"
+	"window.addEventListener('load', function () {\n"
+	"  var svgs = document.querySelectorAll('figure svg'), ok = 0;\n"
+	"  for (var i = 0; i < svgs.length; i++) {\n"
+	"    var r = svgs[i].getBoundingClientRect();\n"
+	"    if (r.width > 0 && r.height > 0 && svgs[i].querySelector('path')) ok++;\n"
+	"  }\n"
+	"  document.body.dataset.svgCount = svgs.length;\n"
+	"  document.body.dataset.plots = svgs.length && ok === svgs.length ? 'ok' : (svgs.length ? 'broken' : 'none');\n"
+	"});\n"
+	"</script>\n";
+
+int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, const json_t *cmp,
+		   const struct rpt_html_opts *o, FILE *out, int *ret_plotted)
+{
+	struct page pg = { .out = out, .o = o };
+	struct group *g = calloc(MAX_GROUPS, sizeof(*g));
+	int ng = 0, e = 0;
+	const char *tmp = getenv("TMPDIR");
+
+	if (!g)
+		return -ENOMEM;
+	snprintf(pg.dir, sizeof(pg.dir), "%s/fsbench-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (o->gnuplot && !mkdtemp(pg.dir)) {
+		free(g);
+		return -errno;
+	}
+	for (size_t d = 0; d < ndocs; d++) {
+		const json_t *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(docs[d], "runs"), r, run)
+		{
+			char name[128];
+			struct group *gr;
+			const json_t *sum = json_object_get(run, "summary"), *op;
+			const char *opname;
+			json_int_t th = json_integer_value(json_object_get(run, "threads"));
+			int bytes;
+
+			if (!json_is_true(json_object_get(sum, "complete")))
+				continue;
+			group_name(run, paths[d], ndocs, name, sizeof(name));
+			gr = group_get(g, &ng, name);
+			if (!gr)
+				continue;
+			bytes = !strcmp(str_or(json_string_value(json_object_get(
+						json_object_get(run, "series"), "unit"))),
+					"bytes");
+			if (th >= 1 && th <= 64) {
+				gr->tsum[bytes][th] +=
+					bytes ? json_number_value(
+							json_object_get(sum, "bytes_per_sec")) /
+							1e6 :
+						json_number_value(
+							json_object_get(sum, "files_per_sec"));
+				gr->tn[bytes][th]++;
+			}
+			json_object_foreach((json_t *)json_object_get(run, "ops"), opname, op)
+			{
+				struct hist one;
+				int k;
+
+				for (k = 0; k < gr->nops && strcmp(gr->ops[k], opname); k++)
+					;
+				if (k == gr->nops) {
+					if (k == 16)
+						continue;
+					gr->h[k] = malloc(sizeof(struct hist));
+					if (!gr->h[k]) {
+						e = -ENOMEM;
+						goto out;
+					}
+					hist_init(gr->h[k]);
+					gr->ops[gr->nops++] = opname;
+				}
+				if (rpt_hist_from_json(op, &one) == 0)
+					hist_add(gr->h[k], &one);
+			}
+		}
+	}
+
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>");
+	esc(out, o->title);
+	fprintf(out,
+		"</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}\n"
+		"table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px}\n"
+		"td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}\n"
+		".regression{background:#f8d0d0;font-weight:bold}.improvement{background:#d0f0d0}\n"
+		".noisy{background:#fff3c4}.insufficient{color:#888}.warn{background:#fff3c4;padding:.5em}\n"
+		"figure{margin:1em 0}figcaption{font-size:90%%;color:#555}\n</style></head>\n<body>\n<h1>");
+	esc(out, o->title);
+	fprintf(out, "</h1>\n<p>Inputs:");
+	for (size_t d = 0; d < ndocs; d++) {
+		fprintf(out, " <code>");
+		esc(out, paths[d]);
+		fprintf(out, "</code>");
+	}
+	fprintf(out, "</p>\n");
+	if (!o->gnuplot)
+		fprintf(out,
+			"<p class=\"warn\">gnuplot is not installed: plots were skipped; the tables below hold the "
+			"numbers.</p>\n");
+
+	fprintf(out, "<h2>Throughput against threads</h2>\n");
+	throughput_plot(&pg, g, ng, false);
+	throughput_plot(&pg, g, ng, true);
+	fprintf(out,
+		"<table><tr><th>group</th><th>threads</th><th>mean</th><th>unit</th><th>runs</th></tr>\n");
+	for (int b = 0; b < 2; b++)
+		for (int i = 0; i < ng; i++)
+			for (int t = 1; t <= 64; t++)
+				if (g[i].tn[b][t]) {
+					fprintf(out, "<tr><td>");
+					esc(out, g[i].name);
+					fprintf(out,
+						"</td><td class=\"num\">%d</td><td class=\"num\">%.5g</td><td>%s</td>"
+						"<td class=\"num\">%.0f</td></tr>\n",
+						t, g[i].tsum[b][t] / g[i].tn[b][t],
+						b ? "MB/s" : "files/s", g[i].tn[b][t]);
+				}
+	fprintf(out, "</table>\n<h2>Latency distributions</h2>\n");
+	cdf_plots(&pg, g, ng);
+	fprintf(out, "<h2>Streaming runs over time</h2>\n");
+	time_plots(&pg, docs, paths, ndocs);
+	if (cmp)
+		compare_table(out, cmp);
+	fprintf(out, "%s</body></html>\n", page_check_js);
+	if (ferror(out))
+		e = -EIO;
+out:
+	for (int i = 0; i < ng; i++)
+		for (int k = 0; k < g[i].nops; k++)
+			free(g[i].h[k]);
+	free(g);
+	if (o->gnuplot)
+		nftw(pg.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	*ret_plotted = pg.drawn;
+	return e;
+}

@@ -1,0 +1,23 @@
+/* The HTML report: one self-contained page (inline SVG from gnuplot, tables) from results and a comparison. */
+#ifndef RPT_HTML_H
+#define RPT_HTML_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <jansson.h>
+
+struct rpt_html_opts {
+	const char *title;
+	const char *gnuplot; /* program to run; NULL: plots are skipped and the page says so */
+};
+
+/*
+ * Writes the page for @ndocs result documents (@paths name them) and the comparison @cmp
+ * (may be NULL) to @out. *@ret_plotted is the number of plots drawn. Returns 0, -ENOMEM,
+ * -EIO, or the -errno of a temporary file; a gnuplot failure leaves that plot out and is
+ * noted in the page.
+ */
+int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, const json_t *cmp,
+		   const struct rpt_html_opts *o, FILE *out, int *ret_plotted);
+
+#endif

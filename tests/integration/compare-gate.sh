@@ -1,0 +1,68 @@
+#!/bin/bash
+# fsbench compare --gate end to end: real runs, a doctored 30 % regression (exit 1), unusable input (exit 2).
+. "$(dirname "$0")/lib.sh"
+S=$T_SCRATCH
+SCHEMA=$SRCDIR/report/schema/fsbench-compare-1.schema.json
+VALIDATE=$SRCDIR/tests/tools/validate-json
+
+for side in a b; do
+	for r in 1 2 3; do
+		"$FSBENCH" smallfile -s 4k -n 200 -t 1 --quiet --json "$S/$side$r.json" >/dev/null ||
+			t_die "fsbench smallfile run $side$r failed"
+	done
+done
+
+# two real samples: noise may or may not look like a change, but the input is usable
+"$FSBENCH" compare --gate --json "$S/real.json" "$S"/a?.json --candidate "$S"/b?.json >"$S/real.txt" 2>"$S/real.err"
+rc=$?
+[ $rc = 0 ] || [ $rc = 1 ] && t_ok "real runs gated with exit $rc" || t_fail "real runs: exit $rc: $(cat "$S/real.err")"
+grep -q '^files_per_sec (files/s, higher is better)' "$S/real.txt" && t_ok "text table has files/s" ||
+	t_fail "no files/s table in: $(head -5 "$S/real.txt")"
+"$VALIDATE" "$SCHEMA" "$S/real.json" && t_ok "compare JSON valid against its schema" || t_fail "compare JSON invalid"
+t_expect_eq "compare schema key" "fsbench-compare/1" "$(t_json "$S/real.json" .schema)"
+t_expect_eq "samples (dir differs, still one sample)" 1 "$(t_json "$S/real.json" '.samples | length')"
+
+# Doctored pair from one real run: the VM's run-to-run noise (CoV up to 50 % here) would
+# make any real 30 % drop unprovable with 3 runs, so the spread is fixed at +-1 % and the
+# candidate is the same files scaled down by 30 %.
+i=0
+for j in 0.99 1.00 1.01; do
+	i=$((i + 1))
+	jq ".runs[0].summary.files_per_sec *= $j" "$S/a1.json" >"$S/base$i.json"
+	jq ".runs[0].summary.files_per_sec *= 0.7" "$S/base$i.json" >"$S/slow$i.json"
+done
+"$FSBENCH" compare --gate --format markdown --json "$S/doc.json" "$S"/base?.json --candidate "$S"/slow?.json >"$S/doc.md" 2>"$S/doc.err"
+t_expect_eq "doctored -30 % candidate: exit" 1 $?
+t_expect_eq "files_per_sec verdict" regression \
+	"$(t_json "$S/doc.json" '.samples[0].metrics[] | select(.name == "files_per_sec") | .comparisons[0].verdict')"
+t_expect_eq "regressed" true "$(t_json "$S/doc.json" .regressed)"
+grep -q '\*\*regression\*\*' "$S/doc.md" && t_ok "markdown marks the regression" || t_fail "markdown: $(head -8 "$S/doc.md")"
+grep -q 'gate: 1 regression' "$S/doc.err" && t_ok "stderr says why the gate failed" || t_fail "stderr: $(cat "$S/doc.err")"
+"$VALIDATE" "$SCHEMA" "$S/doc.json" && t_ok "doctored compare JSON valid" || t_fail "doctored compare JSON invalid"
+
+# the same files against themselves pass; a gate file can take files/s out of the gate
+"$FSBENCH" compare --gate "$S"/base?.json --candidate "$S"/base?.json >/dev/null 2>&1
+t_expect_eq "A/A on identical files: exit" 0 $?
+echo '{"metrics": {"files_per_sec": {"gate": false}}}' >"$S/gate.json"
+"$FSBENCH" compare --gate-file "$S/gate.json" "$S"/base?.json --candidate "$S"/slow?.json >/dev/null 2>&1
+t_expect_eq "regression outside the gate file's gate: exit" 0 $?
+echo '{"metrics": {"files_per_sec": {"treshold_pct": 3}}}' >"$S/badgate.json"
+"$FSBENCH" compare --gate-file "$S/badgate.json" "$S"/base?.json --candidate "$S"/slow?.json >/dev/null 2>"$S/err"
+t_expect_eq "misspelt gate file key: exit" 2 $?
+grep -q "badgate.json.*treshold_pct" "$S/err" && t_ok "gate file error names file and key" || t_fail "$(cat "$S/err")"
+
+# unusable input: exit 2 and the file named
+printf '{"schema": "fsbench-result/1", "runs": [' >"$S/broken.json"
+"$FSBENCH" compare --gate "$S"/a?.json --candidate "$S/broken.json" >/dev/null 2>"$S/err"
+t_expect_eq "bad JSON: exit" 2 $?
+grep -q "broken.json" "$S/err" && t_ok "bad JSON error names the file" || t_fail "error: $(cat "$S/err")"
+echo '{"schema": "something-else/3", "runs": []}' >"$S/other.json"
+"$FSBENCH" compare --gate "$S"/a?.json --candidate "$S/other.json" >/dev/null 2>"$S/err"
+t_expect_eq "schema mismatch: exit" 2 $?
+grep -q "other.json: schema is 'something-else/3'" "$S/err" && t_ok "schema mismatch said plainly" || t_fail "$(cat "$S/err")"
+"$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/other-n.json" >/dev/null || t_die "run failed"
+"$FSBENCH" compare --gate "$S"/a?.json --candidate "$S/other-n.json" >/dev/null 2>"$S/err"
+t_expect_eq "unmatched runs: exit" 2 $?
+grep -q "has no match on side 'candidate'.*files=200 vs 100" "$S/err" && t_ok "unmatched runs: file and reason" ||
+	t_fail "$(cat "$S/err")"
+t_done

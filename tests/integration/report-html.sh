@@ -1,0 +1,61 @@
+#!/bin/bash
+# fsbench report: a self-contained page whose SVG plots render in headless Chromium; tables without gnuplot.
+. "$(dirname "$0")/lib.sh"
+S=$T_SCRATCH
+
+for r in 1 2 3; do
+	"$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
+done
+# A suite-shaped result (coords on two filesystems, three thread counts) and one streaming
+# run with kernel samples, built from a real run: suites and stream land in other branches.
+jq '
+ def mk(fs; t; rep; r): r | .threads = t
+   | .coords = {fs: fs, workload: "smallfile", threads: t, repetition: rep, cell: (fs + "/smallfile/t=" + (t|tostring))}
+   | .summary.files_per_sec *= (if fs == "xfs" then 1.3 else 1 end) * t * (1 + rep / 100);
+ .runs[0] as $r | .runs = [("ext4", "xfs") as $fs | (1, 2, 4) as $t | range(0; 3) as $rep | mk($fs; $t; $rep; $r)]
+ | .runs += [$r | .workload = "stream" | .coords = {fs: "ext4", workload: "stream", threads: 1, repetition: 0, cell: "ext4/stream/t=1"}
+   | .series = {interval_ns: 1000000000, unit: "bytes", t_ns: [0, 1000000000, 2000000000, 3000000000], done: [0, 100000000, 180000000, 300000000]}
+   | .summary.bytes_per_sec = 100000000
+   | .kernel = {write_amplification: 1.02, dirty_max_bytes: 200000000, writeback_max_bytes: 50000000,
+                samples: {t_ns: [0, 1000000000, 2000000000, 3000000000], dirty_bytes: [0, 150000000, 200000000, 20000000],
+                          writeback_bytes: [0, 20000000, 50000000, 10000000]}}]
+' "$S/r1.json" >"$S/suite.json" || t_die "building the suite-shaped result"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-1.schema.json" "$S/suite.json" ||
+	t_die "the suite-shaped result is not a valid fsbench-result/1"
+
+"$FSBENCH" report -o "$S/suite.html" "$S/suite.json" 2>"$S/err" || t_die "report failed: $(cat "$S/err")"
+"$FSBENCH" report -o "$S/runs.html" "$S"/r?.json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
+if command -v gnuplot >/dev/null; then
+	# files/s vs threads, MB/s vs threads, 5 latency CDFs, throughput and Dirty/Writeback over time
+	t_expect_eq "inline SVG plots in the suite page" 9 "$(grep -c '^<svg' "$S/suite.html")"
+fi
+grep -q 'class="regression"\|class="improvement"' "$S/suite.html" && t_ok "comparison table has verdicts" || t_fail "no verdicts"
+t_expect_eq "external resources (src/href to http, <link>)" 0 \
+	"$(grep -cE '(src|href)="https?:|<link ' "$S/suite.html")"
+
+# without gnuplot: said on stderr and in the page, tables still there
+PATH=/nonexistent "$FSBENCH" report -o "$S/noplot.html" "$S/suite.json" 2>"$S/err2"
+t_expect_eq "report without gnuplot: exit" 0 $?
+grep -q 'gnuplot is not installed' "$S/err2" && t_ok "stderr says gnuplot is missing" || t_fail "stderr: $(cat "$S/err2")"
+grep -q 'gnuplot is not installed' "$S/noplot.html" && t_ok "page says gnuplot is missing" || t_fail "page does not say so"
+grep -q '<td>xfs</td><td class="num">4</td>' "$S/noplot.html" && t_ok "throughput table without plots" || t_fail "no table"
+
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"
+command -v gnuplot >/dev/null || t_skip "gnuplot is not installed: no plots to render"
+for page in suite runs; do
+	profile=$(mktemp -d "$S/chrome.XXXXXX")
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+		--virtual-time-budget=5000 --dump-dom "file://$S/$page.html" >"$S/$page.dom" 2>"$S/chrome.err"
+	body=$(grep -o '<body[^>]*>' "$S/$page.dom")
+	case $body in
+	*'data-plots="ok"'*) t_ok "$page: every plot has a size and paths ($body)" ;;
+	*) t_fail "$page: plots did not render: '$body'; $(tail -3 "$S/chrome.err")" ;;
+	esac
+	case $body in
+	*data-js-errors*) t_fail "$page: script errors in the page" ;;
+	*) t_ok "$page: no script errors" ;;
+	esac
+done
+t_done

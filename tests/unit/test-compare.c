@@ -1,0 +1,339 @@
+/* Unit tests of report/compare: verdict rules, A/A false alarms, power on a 10 % regression, sample matching. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "compare.h"
+
+static const struct rpt_rule rule = { RPT_DEFAULT_ALPHA, RPT_DEFAULT_THRESHOLD_PCT,
+				      RPT_DEFAULT_NOISE_COV_PCT, true };
+
+static void draw(gsl_rng *r, double *x, size_t n, double mean, double cov)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = mean + gsl_ran_gaussian(r, mean * cov);
+}
+
+/* Identical distributions, 5 samples a side, 2 % CoV: the gate must pass at least 95 % of the time. */
+static void aa_passes_the_gate(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int pass = 0, trials = 2000, lat_pass = 0;
+
+	(void)state;
+	gsl_rng_set(r, 20240601);
+	for (int t = 0; t < trials; t++) {
+		double a[5], b[5];
+		struct rpt_judgement j;
+
+		draw(r, a, 5, 1000, 0.02);
+		draw(r, b, 5, 1000, 0.02);
+		assert_int_equal(rpt_judge(a, 5, b, 5, RPT_HIGHER_IS_BETTER, RPT_KIND_THROUGHPUT,
+					   RPT_TEST_AUTO, &rule, &j),
+				 0);
+		pass += j.verdict != RPT_REGRESSION;
+		/* skewed latency-like data through the rank test */
+		for (int i = 0; i < 5; i++) {
+			a[i] = gsl_ran_lognormal(r, log(1000), 0.3);
+			b[i] = gsl_ran_lognormal(r, log(1000), 0.3);
+		}
+		assert_int_equal(rpt_judge(a, 5, b, 5, RPT_LOWER_IS_BETTER, RPT_KIND_LATENCY,
+					   RPT_TEST_AUTO, &rule, &j),
+				 0);
+		assert_int_equal(j.test.kind, RPT_TEST_MANN_WHITNEY);
+		lat_pass += j.verdict != RPT_REGRESSION;
+	}
+	gsl_rng_free(r);
+	print_message("A/A: %d/%d throughput and %d/%d latency comparisons passed\n", pass, trials,
+		      lat_pass, trials);
+	assert_true(pass >= trials * 95 / 100);
+	assert_true(lat_pass >= trials * 95 / 100);
+}
+
+/* A 10 % drop with 5 samples a side and 2 % CoV is a regression (in every trial of this seed, and >= 99 % by design). */
+static void ten_percent_regression_is_caught(void **state)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	int caught = 0, trials = 500;
+
+	(void)state;
+	gsl_rng_set(r, 7);
+	for (int t = 0; t < trials; t++) {
+		double a[5], b[5];
+		struct rpt_judgement j;
+
+		draw(r, a, 5, 1000, 0.02);
+		draw(r, b, 5, 900, 0.02);
+		assert_int_equal(rpt_judge(a, 5, b, 5, RPT_HIGHER_IS_BETTER, RPT_KIND_THROUGHPUT,
+					   RPT_TEST_AUTO, &rule, &j),
+				 0);
+		caught += j.verdict == RPT_REGRESSION;
+	}
+	gsl_rng_free(r);
+	assert_true(caught >= trials * 99 / 100);
+}
+
+static void verdict_rules(void **state)
+{
+	static const double base[] = { 100, 101, 99, 100, 100 }, up[] = { 120, 121, 119, 120, 120 };
+	static const double small[] = { 102, 103, 101, 102, 102 },
+			    noisy[] = { 70, 130, 100, 85, 115 };
+	struct rpt_judgement j;
+	struct rpt_rule strict = rule;
+
+	(void)state;
+	/* fewer than 3 on a side */
+	assert_int_equal(rpt_judge(base, 2, up, 5, RPT_HIGHER_IS_BETTER, RPT_KIND_THROUGHPUT,
+				   RPT_TEST_AUTO, &rule, &j),
+			 0);
+	assert_int_equal(j.verdict, RPT_INSUFFICIENT);
+	/* +20 %: good for throughput, bad for latency */
+	assert_int_equal(rpt_judge(base, 5, up, 5, RPT_HIGHER_IS_BETTER, RPT_KIND_THROUGHPUT,
+				   RPT_TEST_AUTO, &rule, &j),
+			 0);
+	assert_int_equal(j.verdict, RPT_IMPROVEMENT);
+	assert_true(fabs(j.change_pct - 20) < 1e-9);
+	assert_int_equal(rpt_judge(base, 5, up, 5, RPT_LOWER_IS_BETTER, RPT_KIND_LATENCY,
+				   RPT_TEST_AUTO, &rule, &j),
+			 0);
+	assert_int_equal(j.verdict, RPT_REGRESSION);
+	assert_int_equal(j.test.kind, RPT_TEST_MANN_WHITNEY);
+	assert_true(j.p_welch < 0.001);
+	/* +2 %, significant but under the 5 % threshold: unchanged; with a 1 % threshold: regression */
+	assert_int_equal(rpt_judge(base, 5, small, 5, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+				   RPT_TEST_AUTO, &rule, &j),
+			 0);
+	assert_true(j.test.p < 0.05);
+	assert_int_equal(j.verdict, RPT_UNCHANGED);
+	strict.threshold_pct = 1;
+	assert_int_equal(rpt_judge(base, 5, small, 5, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+				   RPT_TEST_AUTO, &strict, &j),
+			 0);
+	assert_int_equal(j.verdict, RPT_REGRESSION);
+	/* no significant change, CoV 21 %: noisy, not unchanged */
+	assert_int_equal(rpt_judge(base, 5, noisy, 5, RPT_HIGHER_IS_BETTER, RPT_KIND_THROUGHPUT,
+				   RPT_TEST_AUTO, &rule, &j),
+			 0);
+	assert_int_equal(j.verdict, RPT_NOISY);
+	/* latency with 3 a side falls back to Welch: the rank test could not reach p < 0.05 */
+	assert_int_equal(rpt_judge(base, 3, up, 3, RPT_LOWER_IS_BETTER, RPT_KIND_LATENCY,
+				   RPT_TEST_AUTO, &rule, &j),
+			 0);
+	assert_int_equal(j.test.kind, RPT_TEST_WELCH);
+	assert_int_equal(j.verdict, RPT_REGRESSION);
+}
+
+/* A result run as fsbench writes it, reduced to what compare reads. */
+static json_t *mkrun(const char *dir, int files, double fps, double fsync_p99, bool complete,
+		     const char *fs, int rep)
+{
+	json_t *run = json_pack(
+		"{s:s,s:i,s:{s:[s],s:i,s:n},s:{s:b,s:f},s:{s:{s:{s:I,s:I}}},s:{s:s}}", "workload",
+		"smallfile", "threads", 2, "params", "dir", dir, "files", files, "log", "summary",
+		"complete", complete, "files_per_sec", fps, "ops", "fsync", "percentiles", "p50",
+		(json_int_t)100000, "p99", (json_int_t)fsync_p99, "series", "unit", "files");
+
+	if (!complete)
+		json_object_set_new(json_object_get(run, "summary"), "error",
+				    json_string("No space left on device"));
+	if (fs)
+		json_object_set_new(run, "coords",
+				    json_pack("{s:s,s:s,s:i,s:i,s:s}", "fs", fs, "workload",
+					      "smallfile", "threads", 2, "repetition", rep, "cell",
+					      "x"));
+	return run;
+}
+
+struct fixture {
+	json_t *runs[16];
+	struct rpt_run_ref refs[16];
+	size_t n;
+};
+
+static void add(struct fixture *f, json_t *run, const char *file, int side)
+{
+	f->runs[f->n] = run;
+	f->refs[f->n] =
+		(struct rpt_run_ref){ .run = run, .file = file, .index = f->n, .side = side };
+	f->n++;
+}
+
+static void fixture_free(struct fixture *f)
+{
+	for (size_t i = 0; i < f->n; i++)
+		json_decref(f->runs[i]);
+}
+
+static const json_t *metric(const json_t *cmp, const char *name)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(
+		json_object_get(json_array_get(json_object_get(cmp, "samples"), 0), "metrics"), i,
+		m) if (!strcmp(json_string_value(json_object_get(m, "name")), name)) return m;
+	return NULL;
+}
+
+static const char *verdict(const json_t *cmp, const char *name)
+{
+	return json_string_value(json_object_get(
+		json_array_get(json_object_get(metric(cmp, name), "comparisons"), 0), "verdict"));
+}
+
+static const char *const sides[] = { "baseline", "candidate" };
+
+static void build_matches_runs_ignoring_dir(void **state)
+{
+	static const double fa[] = { 1000, 1010, 990 }, fb[] = { 700, 707, 693 };
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	char err[512];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	for (int i = 0; i < 3; i++) {
+		char d[32];
+
+		snprintf(d, sizeof(d), "/tmp/a%d", i);
+		add(&f, mkrun(d, 100, fa[i], 2e6, true, NULL, 0), "a.json", 0);
+		snprintf(d, sizeof(d), "/tmp/b%d", i);
+		add(&f, mkrun(d, 100, fb[i], 2e6 + i, true, NULL, 0), "b.json", 1);
+	}
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 1);
+	assert_string_equal(json_string_value(json_object_get(cmp, "schema")), RPT_COMPARE_SCHEMA);
+	assert_string_equal(verdict(cmp, "files_per_sec"), "regression");
+	assert_string_equal(
+		json_string_value(json_object_get(metric(cmp, "files_per_sec"), "unit")),
+		"files/s");
+	assert_string_equal(json_string_value(json_object_get(metric(cmp, "fsync.p99"), "unit")),
+			    "us");
+	assert_string_equal(verdict(cmp, "fsync.p99"), "unchanged");
+	assert_null(metric(cmp, "bytes_per_sec"));
+	assert_true(json_is_true(json_object_get(cmp, "regressed")));
+	assert_int_equal(rpt_compare_count(cmp, RPT_REGRESSION, true), 1);
+	json_decref(cmp);
+
+	/* the gate file takes files/s out of the gate; the verdict stays */
+	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "files_*", "gate", 0);
+	assert_int_equal(rpt_gate_check(o.gate, err, sizeof(err)), 0);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_string_equal(verdict(cmp, "files_per_sec"), "regression");
+	assert_true(json_is_false(json_object_get(cmp, "regressed")));
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+
+	/* a 31 % threshold for files/s: the 30 % drop no longer counts */
+	o.gate = json_pack("{s:{s:{s:f}}}", "metrics", "files_per_sec", "threshold_pct", 31.0);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_string_equal(verdict(cmp, "files_per_sec"), "unchanged");
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+	fixture_free(&f);
+}
+
+static void build_rejects_bad_gate_files(void **state)
+{
+	json_t *g = json_pack("{s:f}", "alpha", 2.0);
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rpt_gate_check(g, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "alpha"));
+	json_decref(g);
+	g = json_pack("{s:{s:{s:i}}}", "metrics", "files_per_sec", "treshold", 3);
+	assert_int_equal(rpt_gate_check(g, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "treshold"));
+	json_decref(g);
+}
+
+static void build_unmatched_and_incomplete(void **state)
+{
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	char err[512];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	for (int i = 0; i < 3; i++)
+		add(&f, mkrun("/a", 100, 1000 + i, 2e6, true, NULL, 0), "a.json", 0);
+	add(&f, mkrun("/b", 200, 1000, 2e6, true, NULL, 0), "b.json", 1);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)),
+			 -EPROTO);
+	assert_non_null(strstr(err, "a.json: run 0"));
+	assert_non_null(strstr(err, "files=100 vs 200"));
+	o.allow_unmatched = true;
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "unmatched")), 2);
+	json_decref(cmp);
+	fixture_free(&f);
+
+	/* an incomplete run is left out and listed: 2 complete runs are too few */
+	memset(&f, 0, sizeof(f));
+	o.allow_unmatched = false;
+	for (int i = 0; i < 3; i++) {
+		add(&f, mkrun("/a", 100, 1000 + i, 2e6, true, NULL, 0), "a.json", 0);
+		add(&f, mkrun("/b", 100, 1000 + i, 2e6, i != 1, NULL, 0), "b.json", 1);
+	}
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "excluded")), 1);
+	assert_string_equal(json_string_value(json_object_get(
+				    json_array_get(json_object_get(cmp, "excluded"), 0), "reason")),
+			    "No space left on device");
+	assert_string_equal(verdict(cmp, "files_per_sec"), "insufficient");
+	json_decref(cmp);
+	fixture_free(&f);
+}
+
+/* One suite result across filesystems: coords.fs is the side, repetitions are samples. */
+static void build_across_coords(void **state)
+{
+	static const char *const fs[] = { "ext4", "xfs" };
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	char err[512];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	o.across = "fs";
+	for (int r = 0; r < 3; r++) {
+		add(&f, mkrun("/x", 100, 1000 + r, 2e6, true, "ext4", r), "suite.json", 0);
+		add(&f, mkrun("/y", 100, 2000 + r, 2e6, true, "xfs", r), "suite.json", 1);
+	}
+	assert_int_equal(rpt_compare_build(fs, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 1);
+	assert_string_equal(verdict(cmp, "files_per_sec"), "improvement");
+	assert_null(json_object_get(
+		json_object_get(json_array_get(json_object_get(cmp, "samples"), 0), "key"), "fs"));
+	json_decref(cmp);
+	fixture_free(&f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(aa_passes_the_gate),
+		cmocka_unit_test(ten_percent_regression_is_caught),
+		cmocka_unit_test(verdict_rules),
+		cmocka_unit_test(build_matches_runs_ignoring_dir),
+		cmocka_unit_test(build_rejects_bad_gate_files),
+		cmocka_unit_test(build_unmatched_and_incomplete),
+		cmocka_unit_test(build_across_coords),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
