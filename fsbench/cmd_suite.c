@@ -286,21 +286,17 @@ static void print_table(struct suite_ctx *x)
 
 				json_array_foreach(runs, i, run)
 				{
-					json_t *co = json_object_get(run, "coords");
+					const char *cell = json_string_value(json_object_get(
+						json_object_get(run, "coords"), "cell"));
+					const struct suite_cell *rc = NULL;
 					char col[256];
-					struct suite_cell tmp = { 0 };
 
-					if (json_integer_value(json_object_get(co, "threads")) !=
-						    th[t] ||
-					    strcmp(json_string_value(
-							   json_object_get(co, "workload_label")),
-						   x->s.wl[w].label))
+					for (int ci = 0; ci < x->ncells && !rc; ci++)
+						if (cell && !strcmp(x->cells[ci].name, cell))
+							rc = &x->cells[ci];
+					if (!rc || rc->wl != w || rc->threads != th[t])
 						continue;
-					snprintf(tmp.name, sizeof(tmp.name), "%s",
-						 json_string_value(json_object_get(co, "cell")));
-					tmp.wl = w;
-					tmp.threads = th[t];
-					column_name(x, &tmp, col, sizeof(col));
+					column_name(x, rc, col, sizeof(col));
 					if (strcmp(col, cols[k]) ||
 					    !json_is_true(json_object_get(
 						    json_object_get(run, "summary"), "complete")))

@@ -612,6 +612,11 @@ static char *auto_label(const char *base, const char *detail, int idx)
 
 static void label_filesystems(struct suite *s)
 {
+	bool given[SUITE_MAX_FS];
+
+	/* an entry with its own label leaves the type to the others */
+	for (int i = 0; i < s->nfs; i++)
+		given[i] = s->fs[i].label != NULL;
 	for (int i = 0; i < s->nfs; i++) {
 		struct suite_fs *fs = &s->fs[i];
 		bool same_mount = false;
@@ -620,7 +625,7 @@ static void label_filesystems(struct suite *s)
 		if (fs->label)
 			continue;
 		for (int j = 0; j < s->nfs; j++)
-			if (j != i && !strcmp(s->fs[j].type, fs->type)) {
+			if (j != i && !given[j] && !strcmp(s->fs[j].type, fs->type)) {
 				same++;
 				if (!strcmp(s->fs[j].mount_options, fs->mount_options))
 					same_mount = true;
@@ -636,6 +641,10 @@ static void label_filesystems(struct suite *s)
 
 static void label_workloads(struct suite *s)
 {
+	bool given[SUITE_MAX_WORKLOADS];
+
+	for (int i = 0; i < s->nwl; i++)
+		given[i] = s->wl[i].label != NULL;
 	for (int i = 0; i < s->nwl; i++) {
 		struct suite_workload *w = &s->wl[i];
 		char detail[256] = "";
@@ -644,7 +653,7 @@ static void label_workloads(struct suite *s)
 		if (w->label)
 			continue;
 		for (int j = 0; j < s->nwl; j++)
-			if (j != i && s->wl[j].wl == w->wl)
+			if (j != i && !given[j] && s->wl[j].wl == w->wl)
 				dup = true;
 		if (!dup) {
 			w->label = xstrdup(w->wl->name);
@@ -657,7 +666,7 @@ static void label_workloads(struct suite *s)
 			for (int j = 0; j < s->nwl; j++) {
 				json_t *o = json_object_get(s->wl[j].params, w->pname[k]);
 
-				if (j != i && s->wl[j].wl == w->wl &&
+				if (j != i && !given[j] && s->wl[j].wl == w->wl &&
 				    !json_equal(o, json_object_get(w->params, w->pname[k])))
 					differs = true;
 			}
@@ -728,8 +737,26 @@ static int validate_jobs(struct parse *p, struct suite *s)
 	return r;
 }
 
+static bool same_fs(const struct suite_fs *a, const struct suite_fs *b)
+{
+	return !strcmp(a->type, b->type) && !strcmp(a->mkfs_options, b->mkfs_options) &&
+	       !strcmp(a->mount_options, b->mount_options) && a->nbarrier == b->nbarrier &&
+	       !memcmp(a->barrier, b->barrier, sizeof(a->barrier));
+}
+
 static int check_unique(struct parse *p, struct suite *s)
 {
+	for (int i = 0; i < s->nfs; i++)
+		for (int j = 0; j < i; j++)
+			if (same_fs(&s->fs[i], &s->fs[j])) {
+				char path[64];
+
+				snprintf(path, sizeof(path), "filesystems[%d]", i);
+				return fail_at(
+					p, path, false,
+					"the same filesystem as filesystems[%d]: the cells would repeat; use \"repetitions\"",
+					j);
+			}
 	for (int i = 0; i < s->nfs; i++)
 		for (int j = 0; j < i; j++)
 			if (!strcmp(s->fs[i].label, s->fs[j].label)) {
@@ -1213,14 +1240,15 @@ json_t *suite_coords(const struct suite *s, const struct suite_cell *c, int repe
 	const struct suite_fs *fs = &s->fs[c->fs];
 	const struct suite_workload *w = &s->wl[c->wl];
 
-	return json_pack("{s:s,s:s,s:s,s:s,s:o,s:o,s:o,s:s,s:s,s:O,s:i,s:i,s:s}", "fs", fs->type,
-			 "fs_label", fs->label, "mkfs_options", fs->mkfs_options, "mount_options",
-			 c->mount_options, "barrier",
-			 c->barrier >= 0 ? json_integer(c->barrier) : json_null(), "knob_set",
-			 c->ks >= 0 ? json_string(s->ks[c->ks].name) : json_null(), "knobs",
-			 c->ks >= 0 ? json_deep_copy(s->ks[c->ks].map) : json_object(), "workload",
-			 w->wl->name, "workload_label", w->label, "params", w->params, "threads",
-			 c->threads, "repetition", repetition, "cell", c->name);
+	/* labels live only in the cell's name: coords hold what was run, so compare --across fs
+	 * lines up ext4 and xfs cells that differ in nothing else */
+	return json_pack("{s:s,s:s,s:s,s:o,s:o,s:o,s:s,s:O,s:i,s:i,s:s}", "fs", fs->type,
+			 "mkfs_options", fs->mkfs_options, "mount_options", c->mount_options,
+			 "barrier", c->barrier >= 0 ? json_integer(c->barrier) : json_null(),
+			 "knob_set", c->ks >= 0 ? json_string(s->ks[c->ks].name) : json_null(),
+			 "knobs", c->ks >= 0 ? json_deep_copy(s->ks[c->ks].map) : json_object(),
+			 "workload", w->wl->name, "params", w->params, "threads", c->threads,
+			 "repetition", repetition, "cell", c->name);
 }
 
 json_t *suite_json(const struct suite *s, const struct suite_cell *cells, int n)

@@ -1,0 +1,349 @@
+/* Unit tests of suite files: parsing, positioned errors, labels, matrix expansion, mkfs argv. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "../../probes/scratch.h"
+#include "suite.h"
+
+#ifndef FIXTURES
+#define FIXTURES "tests/fixtures/suites"
+#endif
+
+static char err[1024];
+
+static int load(struct suite *s, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
+	err[0] = 0;
+	return suite_load(s, path, err, sizeof(err));
+}
+
+static int parse(struct suite *s, const char *text)
+{
+	err[0] = 0;
+	return suite_parse(s, "t.json", text, strlen(text), err, sizeof(err));
+}
+
+/* The message must point at FILE:LINE:COL and name the JSON path. */
+static void assert_err(const char *file_line_col, const char *path, const char *what)
+{
+	char *at = strstr(err, file_line_col);
+
+	if (!at || !strstr(err, path) || !strstr(err, what))
+		fail_msg("error '%s' lacks '%s' / '%s' / '%s'", err, file_line_col, path, what);
+	/* file:line:col comes first (after the fixture directory), so editors can jump to it */
+	assert_null(memchr(err, ' ', (size_t)(at - err)));
+}
+
+static void test_good(void **state)
+{
+	struct suite s;
+	struct suite_cell *cells;
+	int n, skipped = 0;
+
+	(void)state;
+	assert_int_equal(load(&s, "good.json"), 0);
+	assert_string_equal(s.name, "good");
+	assert_string_equal(s.description, "a good suite: every kind of entry");
+	assert_int_equal(s.nfs, 5);
+	assert_int_equal(s.nwl, 2);
+	assert_int_equal(s.repetitions, 3);
+	assert_int_equal(s.image_size, INT64_C(1) << 30);
+	assert_int_equal(s.nthreads, 2);
+	/* ambiguous types are told apart by what differs; a given label leaves "xfs" alone */
+	assert_string_equal(s.fs[0].label, "xfs");
+	assert_string_equal(s.fs[2].label, "ext3:data=ordered");
+	assert_string_equal(s.fs[3].label, "ext3:data=journal");
+	assert_string_equal(s.fs[3].mkfs_argv[0], "-J");
+	assert_string_equal(s.fs[3].mkfs_argv[1], "size=64");
+	assert_null(s.fs[3].mkfs_argv[2]);
+	assert_string_equal(s.wl[1].label, "smallfile:sync=0");
+
+	assert_int_equal(suite_expand(&s, &cells, &n, err, sizeof(err)), 0);
+	/* 5 filesystem entries, ext4 twice for barriers: 6 x (2 threads + 1 thread) */
+	assert_int_equal(n, 18);
+	assert_string_equal(cells[0].name,
+			    "xfs/smallfile:files-per-subdir=50,subdirs=64,sync=1/t=1");
+	assert_string_equal(cells[2].name, "xfs/smallfile:sync=0/t=8");
+	assert_int_equal(cells[2].threads, 8);
+	assert_string_equal(cells[3].name,
+			    "ext4/barrier=1/smallfile:files-per-subdir=50,subdirs=64,sync=1/t=1");
+	assert_string_equal(cells[3].mount_options, "barrier=1");
+	assert_string_equal(cells[6].mount_options, "barrier=0");
+	assert_int_equal(cells[6].barrier, 0);
+	assert_string_equal(cells[9].mount_options, "data=ordered");
+	assert_string_equal(cells[12].mount_options, "data=journal");
+	for (int i = 0; i < n; i++) {
+		if (cells[i].skip) {
+			skipped++;
+			assert_string_equal(s.fs[cells[i].fs].label, "xfs-nb");
+		}
+		assert_null(cells[i].skip ? NULL : strstr(cells[i].name, "xfs-nb"));
+	}
+	assert_int_equal(skipped, 3);
+	free(cells);
+	suite_free(&s);
+}
+
+static void test_coords(void **state)
+{
+	struct suite s;
+	struct suite_cell *cells;
+	struct fsb_job job;
+	json_t *co;
+	int n;
+
+	(void)state;
+	assert_int_equal(load(&s, "good.json"), 0);
+	assert_int_equal(suite_expand(&s, &cells, &n, err, sizeof(err)), 0);
+	co = suite_coords(&s, &cells[7], 2);
+	assert_string_equal(json_string_value(json_object_get(co, "fs")), "ext4");
+	assert_int_equal(json_integer_value(json_object_get(co, "barrier")), 0);
+	assert_int_equal(json_integer_value(json_object_get(co, "threads")), 2);
+	assert_int_equal(json_integer_value(json_object_get(co, "repetition")), 2);
+	assert_string_equal(json_string_value(json_object_get(co, "cell")), cells[7].name);
+	assert_string_equal(json_string_value(json_object_get(co, "mount_options")), "barrier=0");
+	assert_true(json_is_null(json_object_get(co, "knob_set")));
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(co, "params"), "size")), "4k");
+	json_decref(co);
+
+	/* the job carries the cell's values through the option tables */
+	assert_int_equal(suite_job(&s, &cells[7], &job, err, sizeof(err)), 0);
+	fsb_job_free(&job);
+	free(cells);
+	suite_free(&s);
+}
+
+static void test_unknown_key(void **state)
+{
+	struct suite s;
+
+	(void)state;
+	assert_int_equal(load(&s, "unknown-key.json"), -EINVAL);
+	assert_err("unknown-key.json:4:7: ", "filesystems[0].mount_option", "unknown key");
+	assert_non_null(strstr(err, "mount_options")); /* says what was expected */
+	suite_free(&s);
+}
+
+static void test_bad_unit(void **state)
+{
+	struct suite s;
+
+	(void)state;
+	assert_int_equal(load(&s, "bad-unit.json"), -EINVAL);
+	/* points at the value, not the key */
+	assert_err("bad-unit.json:5:40: ", "workloads[0].params.size", "'4q' is not a size");
+	suite_free(&s);
+}
+
+static void test_bad_type(void **state)
+{
+	struct suite s;
+
+	(void)state;
+	assert_int_equal(load(&s, "bad-type.json"), -EINVAL);
+	assert_err("bad-type.json:4:14: ", "threads", "expected a non-empty array");
+	suite_free(&s);
+}
+
+static void test_syntax(void **state)
+{
+	struct suite s;
+
+	(void)state;
+	assert_int_equal(load(&s, "syntax.json"), -EINVAL);
+	assert_non_null(strstr(err, "syntax.json:4:"));
+	suite_free(&s);
+}
+
+static void test_semantic_errors(void **state)
+{
+	struct suite s;
+
+	(void)state;
+	assert_int_equal(
+		parse(&s, "{\"filesystems\":[\"ext4\"],\n \"workloads\":[{\"name\":\"nope\"}]}"),
+		-EINVAL);
+	assert_err("t.json:2:23: ", "workloads[0].name", "no workload 'nope'");
+	suite_free(&s);
+
+	assert_int_equal(parse(&s,
+			       "{\"filesystems\":[\"ext4\"],\"workloads\":[{\"name\":\"smallfile\","
+			       "\"params\":{\"bogus\":1}}]}"),
+			 -EINVAL);
+	assert_err("t.json:1:", "workloads[0].params.bogus", "smallfile has no option 'bogus'");
+	suite_free(&s);
+
+	/* a range error comes from the option table exactly as on the command line */
+	assert_int_equal(parse(&s,
+			       "{\"filesystems\":[\"ext4\"],\"workloads\":[{\"name\":\"smallfile\","
+			       "\"params\":{\"sync\":9}}]}"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "workloads[0].params.sync"));
+	suite_free(&s);
+
+	assert_int_equal(parse(&s,
+			       "{\"filesystems\":[\"ext4\"],\"workloads\":[{\"name\":\"smallfile\","
+			       "\"params\":{\"threads\":2}}]}"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "set by the suite itself"));
+	suite_free(&s);
+
+	assert_int_equal(parse(&s, "{\"filesystems\":[{\"type\":\"ext4\",\"barrier\":\"maybe\"}],"
+				   "\"workloads\":[{\"name\":\"smallfile\"}]}"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "filesystems[0].barrier"));
+	suite_free(&s);
+
+	assert_int_equal(
+		parse(&s, "{\"filesystems\":[\"ext4\"],\"workloads\":[{\"name\":\"smallfile\"}],"
+			  "\"image_size\":\"1x\"}"),
+		-EINVAL);
+	assert_non_null(strstr(err, "image_size"));
+	suite_free(&s);
+
+	assert_int_equal(parse(&s, "{\"filesystems\":[\"ext4\", \"ext4\"],"
+				   "\"workloads\":[{\"name\":\"smallfile\"}]}"),
+			 -EINVAL);
+	assert_err("t.json:1:25: ", "filesystems[1]", "the same filesystem as filesystems[0]");
+	suite_free(&s);
+
+	assert_int_equal(parse(&s,
+			       "{\"filesystems\":[\"ext4\", {\"type\":\"xfs\",\"label\":\"ext4\"}],"
+			       "\"workloads\":[{\"name\":\"smallfile\"}]}"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "give it a \"label\""));
+	suite_free(&s);
+
+	assert_int_equal(parse(&s, "{\"filesystems\":[],\"workloads\":[{\"name\":\"smallfile\"}]}"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "filesystems: expected a non-empty array"));
+	suite_free(&s);
+
+	assert_int_equal(parse(&s, "[1]"), -EINVAL);
+	assert_non_null(strstr(err, "expected an object"));
+	suite_free(&s);
+}
+
+static void test_knob_sets(void **state)
+{
+	struct suite s;
+	struct suite_cell *cells;
+	int n, r;
+
+	(void)state;
+	r = load(&s, "knobs.json");
+	if (r < 0) {
+		/* a build without the knobs extension must say so where the knob is */
+		assert_err("knobs.json:4:35: ", "knob_sets[0].knobs.write_cache", "--knob");
+		suite_free(&s);
+		return;
+	}
+	assert_int_equal(s.nks, 2);
+	assert_string_equal(s.ks[1].knob[0], "write_cache=write through");
+	assert_int_equal(suite_expand(&s, &cells, &n, err, sizeof(err)), 0);
+	assert_int_equal(n, 2);
+	/* several knob sets are a dimension, named in the cell */
+	assert_string_equal(cells[0].name, "ext4/wc-on/smallfile/t=1");
+	assert_string_equal(cells[1].name, "ext4/wc-off/smallfile/t=1");
+	free(cells);
+	suite_free(&s);
+}
+
+static void test_overrides(void **state)
+{
+	struct suite s;
+	struct suite_cell *cells;
+	int n;
+
+	(void)state;
+	assert_int_equal(load(&s, "good.json"), 0);
+	assert_int_equal(suite_select_fs(&s, "zfs", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "'zfs' is not in suite"));
+	/* by type (both ext3 entries) or by label */
+	assert_int_equal(suite_select_fs(&s, "ext3,xfs-nb", err, sizeof(err)), 0);
+	assert_int_equal(s.nfs, 3);
+	assert_string_equal(s.fs[0].label, "ext3:data=ordered");
+	assert_string_equal(s.fs[2].label, "xfs-nb");
+	assert_int_equal(suite_set_threads(&s, "1,x", err, sizeof(err)), -EINVAL);
+	assert_int_equal(suite_set_threads(&s, "4,16", err, sizeof(err)), 0);
+	assert_int_equal(suite_expand(&s, &cells, &n, err, sizeof(err)), 0);
+	/* --threads replaces the workloads' own lists too: 3 fs x 2 workloads x 2 */
+	assert_int_equal(n, 12);
+	assert_int_equal(cells[1].threads, 16);
+	assert_int_equal(cells[3].threads, 16);
+	free(cells);
+	suite_free(&s);
+}
+
+static void test_barrier_options(void **state)
+{
+	const char *o;
+
+	(void)state;
+	assert_int_equal(suite_barrier_option("ext3", 0, &o), 0);
+	assert_string_equal(o, "barrier=0");
+	assert_int_equal(suite_barrier_option("btrfs", 0, &o), 0);
+	assert_string_equal(o, "nobarrier");
+	assert_int_equal(suite_barrier_option("xfs", 1, &o), 0);
+	assert_string_equal(o, "");
+	assert_int_equal(suite_barrier_option("xfs", 0, &o), -EOPNOTSUPP);
+}
+
+static void test_mkfs_argv(void **state)
+{
+	char *argv[PROBE_SCRATCH_ARGV_MAX];
+	const char *opts[] = { "-E", "stride=16", "-b", "4096", NULL };
+
+	(void)state;
+	assert_int_equal(probe_scratch_mkfs_argv("ext4", "/dev/loop9", NULL, argv, 16), 0);
+	assert_string_equal(argv[0], "mkfs.ext4");
+	assert_string_equal(argv[3], "-E");
+	assert_string_equal(argv[4], "lazy_itable_init=0,lazy_journal_init=0");
+	assert_string_equal(argv[5], "/dev/loop9");
+	assert_null(argv[6]);
+	for (int i = 0; argv[i]; i++)
+		free(argv[i]);
+	/* mke2fs keeps only the last -E: lazy init joins the user's */
+	assert_int_equal(probe_scratch_mkfs_argv("ext4", "D", opts, argv, 16), 0);
+	assert_string_equal(argv[4], "stride=16,lazy_itable_init=0,lazy_journal_init=0");
+	assert_string_equal(argv[5], "-b");
+	assert_string_equal(argv[7], "D");
+	assert_null(argv[8]);
+	for (int i = 0; argv[i]; i++)
+		free(argv[i]);
+	assert_int_equal(probe_scratch_mkfs_argv("xfs", "D", NULL, argv, 16), 0);
+	assert_string_equal(argv[1], "-f");
+	for (int i = 0; argv[i]; i++)
+		free(argv[i]);
+	assert_int_equal(probe_scratch_mkfs_argv("../x", "D", NULL, argv, 16), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_good),
+		cmocka_unit_test(test_coords),
+		cmocka_unit_test(test_unknown_key),
+		cmocka_unit_test(test_bad_unit),
+		cmocka_unit_test(test_bad_type),
+		cmocka_unit_test(test_syntax),
+		cmocka_unit_test(test_semantic_errors),
+		cmocka_unit_test(test_knob_sets),
+		cmocka_unit_test(test_overrides),
+		cmocka_unit_test(test_barrier_options),
+		cmocka_unit_test(test_mkfs_argv),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
