@@ -6,10 +6,10 @@
 
 struct fsb_common {
 	struct opt_strlist dirs; /* -d: where to write; none: a fresh temporary directory */
-	char *json;           /* result file */
-	int64_t runtime_ns;   /* 0: until the work is done */
+	char *json; /* result file */
+	int64_t runtime_ns; /* 0: until the work is done */
 	bool quiet;
-	int64_t interval_ns;  /* time-series interval */
+	int64_t interval_ns; /* time-series interval */
 };
 
 extern const struct fsb_opt fsb_common_opts[];
