@@ -50,7 +50,8 @@ int probe_diskstats_parse(const char *text, const char *name, struct probe_disks
 		char dev[64];
 		int off = 0;
 
-		if (sscanf(line, " %u %u %63s%n", &d.major, &d.minor, dev, &off) == 3 && !strcmp(dev, name)) {
+		if (sscanf(line, " %u %u %63s%n", &d.major, &d.minor, dev, &off) == 3 &&
+		    !strcmp(dev, name)) {
 			int r = parse_line(line + off, &d);
 
 			if (r < 0)
@@ -121,10 +122,13 @@ json_t *probe_diskstats_delta_json(const struct probe_diskstats *a, const struct
 	q = delta(a, b, DS_QUEUE_MS, 1000000, &queue_ns);
 	json_object_set_new(o, "queue_ns", q);
 	json_object_set_new(o, "mean_queue_depth",
-			    json_is_integer(q) && elapsed ? json_real((double)queue_ns / (double)elapsed) : json_null());
+			    json_is_integer(q) && elapsed ?
+				    json_real((double)queue_ns / (double)elapsed) :
+				    json_null());
 	json_object_set_new(o, "elapsed_ns", json_integer((json_int_t)elapsed));
 	json_object_set_new(o, "read_bytes", delta(a, b, DS_SECTORS_READ, 512, &x));
 	json_object_set_new(o, "read_ios", delta(a, b, DS_READS, 1, &x));
-	json_object_set_new(o, "fields", json_integer(a->nfields < b->nfields ? a->nfields : b->nfields));
+	json_object_set_new(o, "fields",
+			    json_integer(a->nfields < b->nfields ? a->nfields : b->nfields));
 	return o;
 }

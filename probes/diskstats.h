@@ -20,8 +20,8 @@ enum probe_ds_field {
 	DS_SECTORS_WRITTEN,
 	DS_WRITE_MS,
 	DS_IN_FLIGHT,
-	DS_IO_MS,          /* io_ticks: time with at least one request in flight */
-	DS_QUEUE_MS,       /* time_in_queue: weighted by the number in flight */
+	DS_IO_MS, /* io_ticks: time with at least one request in flight */
+	DS_QUEUE_MS, /* time_in_queue: weighted by the number in flight */
 	DS_DISCARDS,
 	DS_DISCARDS_MERGED,
 	DS_SECTORS_DISCARDED,
@@ -34,9 +34,9 @@ enum probe_ds_field {
 struct probe_diskstats {
 	char name[64];
 	unsigned major, minor;
-	int nfields;            /* how many of v[] the kernel gave: 11, 15 or 17 */
+	int nfields; /* how many of v[] the kernel gave: 11, 15 or 17 */
 	uint64_t v[DS_FIELDS];
-	uint64_t t_ns;          /* CLOCK_MONOTONIC when read */
+	uint64_t t_ns; /* CLOCK_MONOTONIC when read */
 };
 
 /*
@@ -55,6 +55,7 @@ int probe_diskstats_read(const char *root, const char *name, struct probe_diskst
  * kernel does not give, or a counter that went backwards (device re-created), is null,
  * never 0. NULL on allocation failure.
  */
-json_t *probe_diskstats_delta_json(const struct probe_diskstats *a, const struct probe_diskstats *b);
+json_t *probe_diskstats_delta_json(const struct probe_diskstats *a,
+				   const struct probe_diskstats *b);
 
 #endif

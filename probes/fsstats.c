@@ -56,7 +56,8 @@ static int parse_jbd2(char *text, struct probe_fs_snap *s)
 	unsigned long long tid, req, max;
 	char *line, *save = NULL;
 
-	if (sscanf(text, "%llu transactions (%llu requested), each up to %llu blocks", &tid, &req, &max) != 3)
+	if (sscanf(text, "%llu transactions (%llu requested), each up to %llu blocks", &tid, &req,
+		   &max) != 3)
 		return -EBADMSG;
 	add(s, "transactions", tid);
 	add(s, "requested_transactions", req);
@@ -92,9 +93,10 @@ static const struct {
 	const char *cols[10];
 } xfs_lines[] = {
 	{ "log", { "log_writes", "log_blocks", "log_noiclogs", "log_forces", "log_force_sleeps" } },
-	{ "push_ail", { "push_ail_try_logspace", "push_ail_sleep_logspace", "push_ail_pushes", "push_ail_success",
-			"push_ail_pushbuf", "push_ail_pinned", "push_ail_locked", "push_ail_flushing",
-			"push_ail_restarts", "push_ail_flush" } },
+	{ "push_ail",
+	  { "push_ail_try_logspace", "push_ail_sleep_logspace", "push_ail_pushes",
+	    "push_ail_success", "push_ail_pushbuf", "push_ail_pinned", "push_ail_locked",
+	    "push_ail_flushing", "push_ail_restarts", "push_ail_flush" } },
 	{ "xpc", { "xstrat_bytes", "write_bytes", "read_bytes" } },
 };
 
@@ -126,8 +128,8 @@ static int parse_xfs(char *text, struct probe_fs_snap *s)
 
 static int parse_btrfs(char *text, struct probe_fs_snap *s)
 {
-	static const char *const keys[] = { "commits", "cur_commit_ms", "last_commit_ms", "max_commit_ms",
-					    "total_commit_ms" };
+	static const char *const keys[] = { "commits", "cur_commit_ms", "last_commit_ms",
+					    "max_commit_ms", "total_commit_ms" };
 	char *line, *save = NULL;
 	bool any = false;
 
@@ -179,7 +181,8 @@ static int find_btrfs(const char *root, const struct probe_target *t, char *out,
 
 	if (probe_path(dir, sizeof(dir), "%s/sys/fs/btrfs", root) < 0)
 		return -ENAMETOOLONG;
-	if (t->uuid[0] && probe_path(p, sizeof(p), "%s/%s", dir, t->uuid) == 0 && access(p, F_OK) == 0)
+	if (t->uuid[0] && probe_path(p, sizeof(p), "%s/%s", dir, t->uuid) == 0 &&
+	    access(p, F_OK) == 0)
 		return probe_path(out, len, "%s/commit_stats", p);
 	d = opendir(dir);
 	if (!d)
@@ -216,15 +219,19 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 		probe_strcpy(s->kind, sizeof(s->kind), "jbd2");
 		parse = parse_jbd2;
 		if (!t->has_block_device)
-			unavailable(s, "%s without a block device has no jbd2 statistics", t->fstype);
+			unavailable(s, "%s without a block device has no jbd2 statistics",
+				    t->fstype);
 		else if (find_jbd2(root, t->device, s->source, sizeof(s->source)) < 0)
-			unavailable(s, "no /proc/fs/jbd2/%s-*: the filesystem has no journal (or jbd2 is not loaded)",
-				    t->device);
+			unavailable(
+				s,
+				"no /proc/fs/jbd2/%s-*: the filesystem has no journal (or jbd2 is not loaded)",
+				t->device);
 	} else if (!strcmp(t->fstype, "xfs")) {
 		probe_strcpy(s->kind, sizeof(s->kind), "xfs");
 		parse = parse_xfs;
-		if (!t->has_block_device || probe_path(s->source, sizeof(s->source), "%s/sys/fs/xfs/%s/stats/stats",
-						       root, t->device) < 0)
+		if (!t->has_block_device ||
+		    probe_path(s->source, sizeof(s->source), "%s/sys/fs/xfs/%s/stats/stats", root,
+			       t->device) < 0)
 			unavailable(s, "%s", "no xfs device name to find its statistics by");
 	} else if (!strcmp(t->fstype, "btrfs")) {
 		probe_strcpy(s->kind, sizeof(s->kind), "btrfs");
@@ -245,9 +252,12 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 		}
 		n = probe_read_file(s->source, buf, STATS_MAX);
 		if (n == -ENOENT && !strcmp(s->kind, "btrfs"))
-			unavailable(s, "%s", "no commit_stats: Linux before 6.0 does not have them");
+			unavailable(s, "%s",
+				    "no commit_stats: Linux before 6.0 does not have them");
 		else if (n == -ENOENT && !strcmp(s->kind, "xfs"))
-			unavailable(s, "%s", "no per-filesystem stats: the kernel lacks CONFIG_XFS_STATS or predates them");
+			unavailable(
+				s, "%s",
+				"no per-filesystem stats: the kernel lacks CONFIG_XFS_STATS or predates them");
 		else if (n < 0)
 			unavailable(s, "cannot read it: %s", strerror((int)-n));
 		else if (parse(buf, s) < 0)
@@ -277,7 +287,8 @@ static json_t *value(const struct probe_fs_snap *s, const char *name, uint64_t s
 {
 	uint64_t x;
 
-	return probe_fs_snap_get(s, name, &x) < 0 ? json_null() : json_integer((json_int_t)(x * scale));
+	return probe_fs_snap_get(s, name, &x) < 0 ? json_null() :
+						    json_integer((json_int_t)(x * scale));
 }
 
 static json_t *raw(const struct probe_fs_snap *s)
@@ -290,13 +301,15 @@ static json_t *raw(const struct probe_fs_snap *s)
 }
 
 /* The mean over the run of a per-transaction mean the kernel keeps since mount. */
-static json_t *run_mean(const struct probe_fs_snap *a, const struct probe_fs_snap *b, const char *name)
+static json_t *run_mean(const struct probe_fs_snap *a, const struct probe_fs_snap *b,
+			const char *name)
 {
 	uint64_t na, nb, ma, mb;
 	double total;
 
-	if (probe_fs_snap_get(a, "transactions", &na) < 0 || probe_fs_snap_get(b, "transactions", &nb) < 0 ||
-	    nb <= na || probe_fs_snap_get(b, name, &mb) < 0)
+	if (probe_fs_snap_get(a, "transactions", &na) < 0 ||
+	    probe_fs_snap_get(b, "transactions", &nb) < 0 || nb <= na ||
+	    probe_fs_snap_get(b, name, &mb) < 0)
 		return json_null();
 	/* with no transaction before, the kernel prints no averages at all */
 	if (probe_fs_snap_get(a, name, &ma) < 0)
@@ -311,14 +324,17 @@ static void jbd2_json(json_t *o, const struct probe_fs_snap *a, const struct pro
 
 	json_object_set_new(o, "transactions", delta(a, b, "transactions", 1));
 	json_object_set_new(o, "requested_transactions", delta(a, b, "requested_transactions", 1));
-	json_object_set_new(o, "handles_per_transaction", run_mean(a, b, "handles_per_transaction"));
+	json_object_set_new(o, "handles_per_transaction",
+			    run_mean(a, b, "handles_per_transaction"));
 	json_object_set_new(o, "blocks_per_transaction", run_mean(a, b, "blocks_per_transaction"));
-	json_object_set_new(o, "logged_blocks_per_transaction", run_mean(a, b, "logged_blocks_per_transaction"));
+	json_object_set_new(o, "logged_blocks_per_transaction",
+			    run_mean(a, b, "logged_blocks_per_transaction"));
 	probe_fs_snap_get(a, "transactions", &na);
 	probe_fs_snap_get(b, "transactions", &nb);
 	/* each printed mean is truncated by less than 1, so the rebuilt total is off by < na + nb */
 	json_object_set_new(o, "per_transaction_uncertainty",
-			    nb > na ? json_real((double)(na + nb) / (double)(nb - na)) : json_null());
+			    nb > na ? json_real((double)(na + nb) / (double)(nb - na)) :
+				      json_null());
 	json_object_set_new(o, "average_commit_time_ns", value(b, "commit_time_ns", 1));
 }
 
@@ -341,10 +357,12 @@ static void btrfs_json(json_t *o, const struct probe_fs_snap *a, const struct pr
 
 	json_object_set_new(o, "commits", delta(a, b, "commits", 1));
 	json_object_set_new(o, "total_commit_ns", delta(a, b, "total_commit_ms", 1000000));
-	if (probe_fs_snap_get(a, "commits", &ca) == 0 && probe_fs_snap_get(b, "commits", &cb) == 0 &&
-	    probe_fs_snap_get(a, "total_commit_ms", &ta) == 0 && probe_fs_snap_get(b, "total_commit_ms", &tb) == 0 &&
-	    cb > ca && tb >= ta)
-		json_object_set_new(o, "mean_commit_ns", json_real((double)(tb - ta) * 1e6 / (double)(cb - ca)));
+	if (probe_fs_snap_get(a, "commits", &ca) == 0 &&
+	    probe_fs_snap_get(b, "commits", &cb) == 0 &&
+	    probe_fs_snap_get(a, "total_commit_ms", &ta) == 0 &&
+	    probe_fs_snap_get(b, "total_commit_ms", &tb) == 0 && cb > ca && tb >= ta)
+		json_object_set_new(o, "mean_commit_ns",
+				    json_real((double)(tb - ta) * 1e6 / (double)(cb - ca)));
 	else
 		json_object_set_new(o, "mean_commit_ns", json_null());
 	json_object_set_new(o, "last_commit_ns", value(b, "last_commit_ms", 1000000));
@@ -362,7 +380,9 @@ json_t *probe_fsstats_json(const struct probe_fs_snap *a, const struct probe_fs_
 	}
 	json_object_set_new(o, "source", b->source[0] ? json_string(b->source) : json_null());
 	if (!a->available || !b->available || strcmp(a->kind, b->kind)) {
-		const char *why = !b->available ? b->reason : !a->available ? a->reason : "the filesystem changed";
+		const char *why = !b->available ? b->reason :
+				  !a->available ? a->reason :
+						  "the filesystem changed";
 
 		json_object_set_new(o, "available", json_false());
 		json_object_set_new(o, "reason", json_string(why));

@@ -20,9 +20,9 @@
  */
 struct probe_fs_snap {
 	char kind[64];
-	char source[PATH_MAX];          /* the file read, or empty */
+	char source[PATH_MAX]; /* the file read, or empty */
 	bool available;
-	char reason[256];               /* why not available */
+	char reason[256]; /* why not available */
 	int n;
 	const char *name[PROBE_FS_MAX_VALUES]; /* static strings */
 	uint64_t v[PROBE_FS_MAX_VALUES];

@@ -12,16 +12,16 @@
 
 struct probe_sampler {
 	char meminfo[PATH_MAX];
-	char inflight[PATH_MAX];        /* empty: no device */
+	char inflight[PATH_MAX]; /* empty: no device */
 	uint64_t interval_ns, start_ns;
 	pthread_t thread;
 	bool running;
-	pthread_mutex_t lock;           /* guards stop, with wake */
+	pthread_mutex_t lock; /* guards stop, with wake */
 	pthread_cond_t wake;
 	bool stop;
 	/* written by the thread only; read after join */
 	size_t n, cap;
-	unsigned stride, tick;          /* store every stride-th tick */
+	unsigned stride, tick; /* store every stride-th tick */
 	uint64_t *t_ns, *dirty, *writeback, *in_r, *in_w;
 	struct probe_sampler_max max;
 	uint64_t errors;
@@ -321,7 +321,8 @@ json_t *probe_sampler_json(const struct probe_sampler *s)
 
 	if (!o)
 		return NULL;
-	json_object_set_new(o, "interval_ns", json_integer((json_int_t)(s->interval_ns * s->stride)));
+	json_object_set_new(o, "interval_ns",
+			    json_integer((json_int_t)(s->interval_ns * s->stride)));
 	json_object_set_new(o, "decimated", json_boolean(s->stride > 1));
 	json_object_set_new(o, "t_ns", array_of(s->t_ns, s->n));
 	json_object_set_new(o, "dirty_bytes", array_of(s->dirty, s->n));

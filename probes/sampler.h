@@ -26,9 +26,9 @@ struct probe_sample {
 int probe_sample_read(const char *root, const char *disk_sysfs, struct probe_sample *ret);
 
 struct probe_sampler_max {
-	uint64_t samples;               /* ticks read (stored or not) */
+	uint64_t samples; /* ticks read (stored or not) */
 	uint64_t dirty_bytes, writeback_bytes;
-	uint64_t inflight;              /* largest read + write in one sample */
+	uint64_t inflight; /* largest read + write in one sample */
 	uint64_t inflight_read, inflight_write;
 	bool has_inflight;
 };

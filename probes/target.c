@@ -80,11 +80,13 @@ static void resolve_disk(const char *root, struct probe_target *t)
 {
 	char p[PATH_MAX], real[PATH_MAX + 16];
 
-	t->partition = probe_path(p, sizeof(p), "%s/sys/class/block/%s/partition", root, t->device) == 0 &&
-		       exists(p);
+	t->partition =
+		probe_path(p, sizeof(p), "%s/sys/class/block/%s/partition", root, t->device) == 0 &&
+		exists(p);
 	COPY(t->disk, t->device);
 	if (t->partition) {
-		if (probe_path(p, sizeof(p), "%s/sys/class/block/%s", root, t->device) == 0 && realpath(p, real)) {
+		if (probe_path(p, sizeof(p), "%s/sys/class/block/%s", root, t->device) == 0 &&
+		    realpath(p, real)) {
 			char *slash = strrchr(real, '/');
 
 			if (slash) {
@@ -177,10 +179,14 @@ static void note_no_device(struct libmnt_fs *fs, struct probe_target *t)
 
 		if (mnt_fs_get_option(fs, "upperdir", &val, &vlen) == 0 && val)
 			snprintf(upper, sizeof(upper), "%.*s", (int)vlen, val);
-		append_note(t, "overlay has no block device of its own; writes go to its upper layer %s",
-			    upper[0] ? upper : "(unknown)");
+		append_note(
+			t,
+			"overlay has no block device of its own; writes go to its upper layer %s",
+			upper[0] ? upper : "(unknown)");
 	} else if (!strncmp(t->fstype, "fuse", 4)) {
-		append_note(t, "%s is a FUSE filesystem with no block device the kernel can account", t->fstype);
+		append_note(t,
+			    "%s is a FUSE filesystem with no block device the kernel can account",
+			    t->fstype);
 	} else if (mnt_fs_is_netfs(fs)) {
 		append_note(t, "%s is a network filesystem: no local block device", t->fstype);
 	} else {
@@ -293,10 +299,13 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 		append_note(t, "btrfs subvolume %s", t->subvol);
 	/* btrfs gives each subvolume its own anonymous st_dev, so a mismatch says nothing there */
 	if (live && strcmp(t->fstype, "btrfs") && st.st_dev != mnt_fs_get_devno(fs))
-		append_note(t, "the path's st_dev differs from that of its mount on %s: matched by path",
-			    t->mountpoint);
+		append_note(
+			t,
+			"the path's st_dev differs from that of its mount on %s: matched by path",
+			t->mountpoint);
 
-	if (t->major && name_from_devno(root, t->major, t->minor, t->device, sizeof(t->device)) == 0) {
+	if (t->major &&
+	    name_from_devno(root, t->major, t->minor, t->device, sizeof(t->device)) == 0) {
 		t->has_block_device = true;
 		t->dev_major = t->major;
 		t->dev_minor = t->minor;
@@ -304,7 +313,9 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 		t->has_block_device = true;
 		read_devno(root, t->device, &t->dev_major, &t->dev_minor);
 		if (!strcmp(t->fstype, "btrfs"))
-			append_note(t, "btrfs may span more devices than %s; figures are for this one", t->device);
+			append_note(t,
+				    "btrfs may span more devices than %s; figures are for this one",
+				    t->device);
 	} else {
 		t->device[0] = 0;
 	}
@@ -365,7 +376,9 @@ json_t *probe_target_json(const struct probe_target *t)
 	json_object_set_new(o, "disk_sysfs", str_or_null(t->disk_sysfs));
 	json_object_set_new(o, "partition", json_boolean(t->partition));
 	json_object_set_new(o, "loop_backing_file", str_or_null(t->loop_backing_file));
-	json_object_set_new(o, "loop_direct_io", t->loop_backing_file[0] ? json_boolean(t->loop_direct_io) : json_null());
+	json_object_set_new(o, "loop_direct_io",
+			    t->loop_backing_file[0] ? json_boolean(t->loop_direct_io) :
+						      json_null());
 	json_object_set_new(o, "blkid_type", str_or_null(t->blkid_type));
 	json_object_set_new(o, "uuid", str_or_null(t->uuid));
 	json_object_set_new(o, "note", str_or_null(t->note));

@@ -7,25 +7,25 @@
 #include <stdbool.h>
 
 struct probe_target {
-	char path[PATH_MAX];          /* as given, made absolute */
+	char path[PATH_MAX]; /* as given, made absolute */
 	char mountpoint[PATH_MAX];
-	char fstype[64];              /* as mountinfo says */
-	char mount_options[1024];     /* VFS + fs options, as libmount reads them back */
-	char source[PATH_MAX];        /* mount source: /dev/loop3, tmpfs, overlay... */
-	char fsroot[PATH_MAX];        /* root of the mount inside the fs: bind mounts, btrfs subvolumes */
-	bool bind;                    /* fsroot is not "/" (and not a btrfs subvolume root) */
-	char subvol[256];             /* btrfs subvol= when present */
-	unsigned major, minor;        /* of the filesystem (mountinfo), 0:0 if unknown */
-	bool has_block_device;        /* false for tmpfs, overlay, fuse... */
-	char device[64];              /* kernel name: loop3, sda2, nvme0n1p1 */
+	char fstype[64]; /* as mountinfo says */
+	char mount_options[1024]; /* VFS + fs options, as libmount reads them back */
+	char source[PATH_MAX]; /* mount source: /dev/loop3, tmpfs, overlay... */
+	char fsroot[PATH_MAX]; /* root of the mount inside the fs: bind mounts, btrfs subvolumes */
+	bool bind; /* fsroot is not "/" (and not a btrfs subvolume root) */
+	char subvol[256]; /* btrfs subvol= when present */
+	unsigned major, minor; /* of the filesystem (mountinfo), 0:0 if unknown */
+	bool has_block_device; /* false for tmpfs, overlay, fuse... */
+	char device[64]; /* kernel name: loop3, sda2, nvme0n1p1 */
 	unsigned dev_major, dev_minor; /* of the block device (differs from major:minor on btrfs) */
-	char disk[64];                /* whole disk: sda, loop3 */
-	char disk_sysfs[PATH_MAX];    /* <root>/sys/block/<disk> */
+	char disk[64]; /* whole disk: sda, loop3 */
+	char disk_sysfs[PATH_MAX]; /* <root>/sys/block/<disk> */
 	bool partition;
 	char loop_backing_file[PATH_MAX]; /* loop devices: loop/backing_file */
-	bool loop_direct_io;          /* loop/dio */
-	char blkid_type[64], uuid[64];    /* libblkid on the device, when readable */
-	char note[256];               /* plain words: "tmpfs has no block device", "bind mount of /x" */
+	bool loop_direct_io; /* loop/dio */
+	char blkid_type[64], uuid[64]; /* libblkid on the device, when readable */
+	char note[256]; /* plain words: "tmpfs has no block device", "bind mount of /x" */
 };
 
 /*

@@ -108,7 +108,8 @@ static void test_exact_name(void **state)
 	assert_int_equal(a.v[DS_READS], 9120);
 	read_at("diskstats/k4.4", "sda1", &a);
 	assert_int_equal(a.v[DS_READS], 120);
-	assert_int_equal(probe_diskstats_parse("   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", "sd", &a), -ENOENT);
+	assert_int_equal(probe_diskstats_parse("   8 0 sda 1 2 3 4 5 6 7 8 9 10 11\n", "sd", &a),
+			 -ENOENT);
 }
 
 static void test_errors(void **state)
@@ -117,7 +118,8 @@ static void test_errors(void **state)
 	char root[PATH_MAX];
 
 	(void)state;
-	assert_int_equal(probe_diskstats_parse("   8 0 sda 1 2 3 4 5 6 7 8 9 10\n", "sda", &a), -EBADMSG);
+	assert_int_equal(probe_diskstats_parse("   8 0 sda 1 2 3 4 5 6 7 8 9 10\n", "sda", &a),
+			 -EBADMSG);
 	assert_int_equal(probe_diskstats_parse("", "sda", &a), -ENOENT);
 	snprintf(root, sizeof(root), "%s/diskstats/k4.4", fx);
 	assert_int_equal(probe_diskstats_read(root, "vdz", &a), -ENOENT);
@@ -144,12 +146,9 @@ static void test_backwards(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_delta_20_fields),
-		cmocka_unit_test(test_11_fields),
-		cmocka_unit_test(test_15_fields),
-		cmocka_unit_test(test_exact_name),
-		cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_backwards),
+		cmocka_unit_test(test_delta_20_fields), cmocka_unit_test(test_11_fields),
+		cmocka_unit_test(test_15_fields),	cmocka_unit_test(test_exact_name),
+		cmocka_unit_test(test_errors),		cmocka_unit_test(test_backwards),
 	};
 
 	fx = getenv("FSB_FIXTURES");

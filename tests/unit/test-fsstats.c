@@ -73,7 +73,8 @@ static void test_jbd2(void **state)
 
 	(void)state;
 	assert_true(json_is_true(json_object_get(o, "available")));
-	assert_non_null(strstr(json_string_value(json_object_get(o, "source")), "/proc/fs/jbd2/loop1-8/info"));
+	assert_non_null(strstr(json_string_value(json_object_get(o, "source")),
+			       "/proc/fs/jbd2/loop1-8/info"));
 	assert_int_equal(jint(o, "transactions"), 201);
 	assert_int_equal(jint(o, "requested_transactions"), 201);
 	/* 3 x 202 handles after, 14 x 1 before: 592 handles in 201 transactions */
@@ -146,7 +147,8 @@ static void test_btrfs(void **state)
 	json_decref(o);
 }
 
-static void expect_absent(const char *sub, struct probe_target *t, const char *kind, const char *reason)
+static void expect_absent(const char *sub, struct probe_target *t, const char *kind,
+			  const char *reason)
 {
 	char root[PATH_MAX];
 	struct probe_fs_snap s;
@@ -208,12 +210,9 @@ static void test_vanished(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_jbd2),
-		cmocka_unit_test(test_jbd2_fresh),
-		cmocka_unit_test(test_xfs),
-		cmocka_unit_test(test_btrfs),
-		cmocka_unit_test(test_absent),
-		cmocka_unit_test(test_vanished),
+		cmocka_unit_test(test_jbd2),   cmocka_unit_test(test_jbd2_fresh),
+		cmocka_unit_test(test_xfs),    cmocka_unit_test(test_btrfs),
+		cmocka_unit_test(test_absent), cmocka_unit_test(test_vanished),
 	};
 
 	fx = getenv("FSB_FIXTURES");

@@ -98,7 +98,8 @@ static void test_thread_fixture(void **state)
 	assert_int_equal(json_array_size(json_object_get(o, "inflight_write")), n);
 	assert_int_equal(json_integer_value(json_array_get(t, 0)), 0);
 	for (size_t i = 1; i < n; i++)
-		assert_true(json_integer_value(json_array_get(t, i)) > json_integer_value(json_array_get(t, i - 1)));
+		assert_true(json_integer_value(json_array_get(t, i)) >
+			    json_integer_value(json_array_get(t, i - 1)));
 	assert_int_equal(json_integer_value(json_array_get(d, n - 1)), 262144 * 1024);
 	assert_int_equal(json_integer_value(json_object_get(o, "interval_ns")), 10000000);
 	assert_true(json_is_false(json_object_get(o, "decimated")));
@@ -128,7 +129,8 @@ static void test_decimation(void **state)
 	assert_true(json_is_true(json_object_get(o, "decimated")));
 	assert_true(json_integer_value(json_object_get(o, "interval_ns")) >= 2000000);
 	for (size_t i = 1; i < n; i++)
-		assert_true(json_integer_value(json_array_get(t, i)) > json_integer_value(json_array_get(t, i - 1)));
+		assert_true(json_integer_value(json_array_get(t, i)) >
+			    json_integer_value(json_array_get(t, i - 1)));
 	/* the last sample is the one taken at stop */
 	assert_true(json_integer_value(json_array_get(t, n - 1)) >= 90000000);
 	/* no device: no in-flight series */
@@ -156,10 +158,8 @@ static void test_stop_is_prompt(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_one),
-		cmocka_unit_test(test_read_errors),
-		cmocka_unit_test(test_thread_fixture),
-		cmocka_unit_test(test_decimation),
+		cmocka_unit_test(test_read_one),       cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_thread_fixture), cmocka_unit_test(test_decimation),
 		cmocka_unit_test(test_stop_is_prompt),
 	};
 
