@@ -10,6 +10,7 @@ struct fsb_common {
 	int64_t runtime_ns; /* 0: until the work is done */
 	bool quiet;
 	int64_t interval_ns; /* time-series interval */
+	int64_t sample_interval_ns; /* kernel sampler (ext_kernel.c): Dirty, Writeback, in-flight */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

@@ -6,6 +6,7 @@
 #include "workload.h"
 
 extern const struct fsb_workload fsb_wl_smallfile;
+extern const struct fsb_ext fsb_ext_kernel;
 
 /* Order is the order of `fsbench --help`. */
 const struct fsb_workload *const fsb_workloads[] = {
@@ -23,6 +24,7 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 
 /* Extensions around every run; before() runs in this order, after() in reverse. */
 const struct fsb_ext *const fsb_exts[] = {
+	&fsb_ext_kernel, /* last: its snapshots bracket the run, not the others' set-up (victim file) */
 	NULL,
 };
 
