@@ -6,10 +6,12 @@
 #include "workload.h"
 
 extern const struct fsb_workload fsb_wl_smallfile;
+extern const struct fsb_workload fsb_wl_stream;
 
 /* Order is the order of `fsbench --help`. */
 const struct fsb_workload *const fsb_workloads[] = {
 	&fsb_wl_smallfile,
+	&fsb_wl_stream,
 	NULL,
 };
 
