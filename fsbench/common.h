@@ -10,6 +10,7 @@ struct fsb_common {
 	int64_t runtime_ns;   /* 0: until the work is done */
 	bool quiet;
 	int64_t interval_ns;  /* time-series interval */
+	struct { int mode; int64_t rate; } victim; /* --victim, --victim-rate (ext_victim.c) */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

@@ -24,7 +24,11 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 }
 
 /* Extensions around every run; before() runs in this order, after() in reverse. */
+extern const struct fsb_ext fsb_ext_victim;
+
 const struct fsb_ext *const fsb_exts[] = {
+	/* last, so that it starts after anything that changes the target or pins threads */
+	&fsb_ext_victim,
 	NULL,
 };
 
