@@ -213,8 +213,10 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 			return fail(err, errlen, -e, "--victim read: writing %s/%s: %s", v->dir, v->name, strerror(e));
 		}
 	}
-	if (fsync(wfd) < 0)
-		return fail(err, errlen, -errno, "--victim read: fsync of %s/%s: %s", v->dir, v->name, strerror(errno));
+	if (fsync(wfd) < 0) {
+		e = errno;
+		return fail(err, errlen, -e, "--victim read: fsync of %s/%s: %s", v->dir, v->name, strerror(e));
+	}
 	e = posix_fadvise(wfd, 0, 0, POSIX_FADV_DONTNEED);
 	if (e)
 		return fail(err, errlen, -e, "--victim read: evicting %s/%s: %s", v->dir, v->name, strerror(e));
@@ -224,7 +226,7 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err, size_t errlen)
 {
 	struct victim *v;
-	int wfd, r;
+	int wfd, r, e;
 
 	*ret_state = NULL;
 	if (c->victim.mode == VICTIM_NONE)
@@ -249,14 +251,16 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	memset(v->buf, 0x5a, VICTIM_IO);
 	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (v->dfd < 0) {
-		r = fail(err, errlen, -errno, "--victim: opening directory %s: %s", v->dir, strerror(errno));
+		e = errno;
+		r = fail(err, errlen, -e, "--victim: opening directory %s: %s", v->dir, strerror(e));
 		victim_free(v);
 		return r;
 	}
 	snprintf(v->name, sizeof(v->name), "fsbench-victim.%d", (int)getpid());
 	wfd = openat(v->dfd, v->name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (wfd < 0) {
-		r = fail(err, errlen, -errno, "--victim: creating %s/%s: %s", v->dir, v->name, strerror(errno));
+		e = errno;
+		r = fail(err, errlen, -e, "--victim: creating %s/%s: %s", v->dir, v->name, strerror(e));
 		victim_free(v);
 		return r;
 	}

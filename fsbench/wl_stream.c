@@ -194,8 +194,10 @@ static int dio_alignment(int dfd, const char *dir, uint64_t *ret_off, uint64_t *
 			}
 		}
 		/* no O_TMPFILE here: creating the real file will tell whether O_DIRECT works */
-		if (fstat(dfd, &st) < 0)
-			return fail(err, errlen, -errno, "--mode odirect: examining %s: %s", dir, strerror(errno));
+		if (fstat(dfd, &st) < 0) {
+			e = errno;
+			return fail(err, errlen, -e, "--mode odirect: examining %s: %s", dir, strerror(e));
+		}
 		off = device_block_size(dfd);
 		*ret_off = off ? off : (uint64_t)st.st_blksize;
 		*ret_mem = *ret_off;
@@ -264,11 +266,17 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	for (int d = 0; d < nd; d++) {
 		const char *dir = c->common.dirs.v[d];
 
+		int e;
+
 		s->dir_fds[d] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (s->dir_fds[d] < 0)
-			return fail(err, errlen, -errno, "opening directory %s: %s", dir, strerror(errno));
-		if (faccessat(s->dir_fds[d], ".", W_OK | X_OK, AT_EACCESS) < 0)
-			return fail(err, errlen, -errno, "directory %s is not writable: %s", dir, strerror(errno));
+		if (s->dir_fds[d] < 0) {
+			e = errno;
+			return fail(err, errlen, -e, "opening directory %s: %s", dir, strerror(e));
+		}
+		if (faccessat(s->dir_fds[d], ".", W_OK | X_OK, AT_EACCESS) < 0) {
+			e = errno;
+			return fail(err, errlen, -e, "directory %s is not writable: %s", dir, strerror(e));
+		}
 		if (c->mode == SM_ODIRECT) {
 			uint64_t o, m;
 			int r = dio_alignment(s->dir_fds[d], dir, &o, &m, err, errlen);
