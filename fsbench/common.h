@@ -11,6 +11,10 @@ struct fsb_common {
 	bool quiet;
 	int64_t interval_ns; /* time-series interval */
 	int64_t sample_interval_ns; /* kernel sampler (ext_kernel.c): Dirty, Writeback, in-flight */
+	struct {
+		int mode;
+		int64_t rate;
+	} victim; /* --victim, --victim-rate (ext_victim.c) */
 };
 
 extern const struct fsb_opt fsb_common_opts[];
