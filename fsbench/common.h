@@ -10,6 +10,9 @@ struct fsb_common {
 	int64_t runtime_ns;   /* 0: until the work is done */
 	bool quiet;
 	int64_t interval_ns;  /* time-series interval */
+	struct opt_strlist knobs; /* --knob NAME=VALUE (ext_knobs.c) */
+	char *cpus;           /* --cpus LIST (ext_pin.c) */
+	int pin;              /* --pin: enum probe_pin */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

@@ -6,6 +6,8 @@
 #include "workload.h"
 
 extern const struct fsb_workload fsb_wl_smallfile;
+extern const struct fsb_ext fsb_ext_pin;
+extern const struct fsb_ext fsb_ext_knobs;
 
 /* Order is the order of `fsbench --help`. */
 const struct fsb_workload *const fsb_workloads[] = {
@@ -23,6 +25,9 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 
 /* Extensions around every run; before() runs in this order, after() in reverse. */
 const struct fsb_ext *const fsb_exts[] = {
+	&fsb_ext_pin,
+	/* knobs are applied last and so restored first, right after the workload stops */
+	&fsb_ext_knobs,
 	NULL,
 };
 

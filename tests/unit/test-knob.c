@@ -57,7 +57,9 @@ static int setup(void **st)
 	snprintf(root, sizeof(root), "%s/fsbench-knob.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		return -1;
-	snprintf(cmd, sizeof(cmd), "cp -a '%s/knobs-sysfs/.' '%s/'", FSB_FIXTURES, root);
+	if (!getenv("FSB_FIXTURES"))
+		return -1;
+	snprintf(cmd, sizeof(cmd), "cp -a '%s/knobs-sysfs/.' '%s/'", getenv("FSB_FIXTURES"), root);
 	if (system(cmd) != 0)
 		return -1;
 	snprintf(state, sizeof(state), "%s/state", root);
