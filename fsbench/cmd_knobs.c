@@ -38,12 +38,22 @@ static const struct fsb_opt restore_opts[] = {
 };
 #undef O
 
+static void knobs_help(void)
+{
+	printf("\nknobs (also for --knob NAME=VALUE of a run, which restores them afterwards):\n");
+	for (const struct knob_def *d = knob_defs; d->name; d++)
+		printf("  %-26s %s [%s]\n", d->scope == KNOB_SCOPE_IOSCHED ? "iosched/NAME" : d->name, d->help,
+		       knob_touch_name(d->touch));
+	printf("\nOld values of a run's knobs go to a journal in %s ($FSBENCH_STATE_DIR) before they\n"
+	       "change; `fsbench restore` replays journals of runs that died.\n", journal_state_dir());
+}
+
 /*
  * Options may come before or after the one positional argument: each positional becomes
  * the argv[0] of the next parse. Returns the positional (or NULL), or sets *ret_status.
  */
 static const char *parse(const char *cmd, const char *usage, const struct fsb_opt *tbl, void *cfg,
-			 int argc, char **argv, int *ret_status)
+			 int argc, char **argv, void (*more_help)(void), int *ret_status)
 {
 	const char *pos = NULL;
 	char err[OPT_ERR_MAX];
@@ -60,6 +70,8 @@ static const char *parse(const char *cmd, const char *usage, const struct fsb_op
 		if (r == -ECANCELED) {
 			printf("usage: fsbench %s\n\n", usage);
 			opt_print_help(tbl, stdout);
+			if (more_help)
+				more_help();
 			*ret_status = FSB_EXIT_OK;
 			return NULL;
 		}
@@ -147,7 +159,7 @@ int fsb_cmd_info(int argc, char **argv)
 	const char *path;
 	int status;
 
-	path = parse("info", "info PATH [--json]", info_opts, &cfg, argc, argv, &status);
+	path = parse("info", "info PATH [--json]", info_opts, &cfg, argc, argv, NULL, &status);
 	if (status >= 0)
 		return status;
 	if (!path) {
@@ -207,6 +219,9 @@ int fsb_cmd_info(int argc, char **argv)
 	}
 	printf("knobs:\n");
 	print_knobs(values);
+	if (kt.disk[0] && !kt.scsi_dir[0])
+		printf("  %-26s %-16s %s\n", "drive_cache", "-",
+		       "not a SCSI/SATA disk: no drive cache to switch (write_cache only decides flushes)");
 	if (topo)
 		printf("topology         %lld packages, %lld NUMA nodes, %lld cores, %lld PUs (allowed: %s)\n",
 		       (long long)json_integer_value(json_object_get(topo, "packages")),
@@ -235,7 +250,7 @@ int fsb_cmd_knobs(int argc, char **argv)
 	int status, r;
 
 	path = parse("knobs", "knobs PATH [--set NAME=VALUE ...] [--json]", knobs_opts, &cfg, argc, argv,
-		     &status);
+		     knobs_help, &status);
 	if (status >= 0)
 		goto out;
 	status = FSB_EXIT_OK;
@@ -317,7 +332,7 @@ int fsb_cmd_restore(int argc, char **argv)
 	size_t i;
 	int status, r, done = 0;
 
-	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, &status);
+	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, NULL, &status);
 	if (status >= 0)
 		return status;
 	if (extra) {

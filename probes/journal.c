@@ -12,6 +12,8 @@
 
 #define JOURNAL_MAX_BYTES (4u << 20) /* far beyond any real journal; bounds a corrupt one */
 
+static unsigned journal_seq;
+
 const char *journal_state_dir(void)
 {
 	const char *d = getenv("FSBENCH_STATE_DIR");
@@ -99,12 +101,17 @@ int journal_open(const char *dir, struct journal **ret)
 	if (!j)
 		return -ENOMEM;
 	snprintf(j->dir, sizeof(j->dir), "%s", dir);
-	snprintf(j->path, sizeof(j->path), "%s/journal-%d.jsonl", dir, (int)getpid());
 	j->entries = json_array();
-	j->fd = open(j->path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0600);
-	if (j->fd < 0) {
-		r = -errno;
-		goto fail;
+	/* a journal a former run of this process could not restore must survive: never reuse */
+	for (;;) {
+		snprintf(j->path, sizeof(j->path), "%s/journal-%d-%u.jsonl", dir, (int)getpid(), journal_seq++);
+		j->fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		if (j->fd >= 0)
+			break;
+		if (errno != EEXIST || journal_seq > 100000) {
+			r = -errno;
+			goto fail;
+		}
 	}
 	hdr = json_pack("{s:s,s:i,s:I}", "journal", JOURNAL_SCHEMA, "pid", (int)getpid(), "start",
 			(json_int_t)journal_proc_start(getpid()));

@@ -7,8 +7,8 @@
 #include <sys/types.h>
 
 /*
- * One journal file per fsbench process, "<dir>/journal-<pid>.jsonl", so concurrent runs
- * never share one. The first line is a header naming the process (pid and its start time
+ * One journal file per fsbench process and run, "<dir>/journal-<pid>-<n>.jsonl", so
+ * concurrent runs never share one. The first line is a header naming the process (pid and its start time
  * from /proc/<pid>/stat, so a reused pid does not look alive); each further line is one
  * entry (see knob.h for what an entry holds). Lines are appended and fdatasync'ed one by
  * one; a torn last line after a crash is ignored on load, which is safe because the knob

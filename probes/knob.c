@@ -724,6 +724,7 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			fail(err, errlen, r, "%s: reading it: %s", c->name, strerror(-r));
 			goto rollback;
 		}
+		r = 0;
 		/* journalled before the scheduler, so restored after it: the switch resets it */
 		if (!strcmp(c->name, "scheduler") && knob_read(b->t, "nr_requests", cur, sizeof(cur)) == 0)
 			r = journal_knob(j, b->t, "nr_requests");

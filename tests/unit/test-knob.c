@@ -328,6 +328,57 @@ static void test_scheduler_switch_restores_nr_requests(void **st)
 	journal_close(j);
 }
 
+static void test_tunable_of_new_scheduler_refused(void **st)
+{
+	struct knob_target t;
+	struct knob_batch b = { .t = &t };
+	struct journal *j = new_journal();
+	char err[512], v[64];
+
+	(void)st;
+	target("sda", NULL, NULL, &t);
+	/* bfq's files appear only once it is active: the write decides, and undoes the switch */
+	assert_int_equal(knob_batch_add(&b, "iosched/slice_idle", err, sizeof(err)), -EINVAL);
+	assert_int_equal(knob_batch_add(&b, "iosched/slice_idle=0", err, sizeof(err)), 0);
+	assert_int_equal(knob_batch_add(&b, "scheduler=bfq", err, sizeof(err)), 0);
+	assert_int_equal(knob_batch_validate(&b, err, sizeof(err)), 0);
+	assert_int_equal(knob_batch_apply(&b, j, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "iosched/slice_idle=0"));
+	slurp("/sys/block/sda/queue/scheduler", v, sizeof(v));
+	assert_string_equal(v, "mq-deadline");
+	journal_remove(j);
+	journal_close(j);
+}
+
+static void test_journals_per_process_and_run(void **st)
+{
+	struct journal *a = new_journal(), *b = new_journal();
+	json_t *list, *e = json_pack("{s:s}", "knob", "x");
+	pid_t child;
+	int status;
+
+	(void)st;
+	assert_string_not_equal(a->path, b->path);
+	child = fork();
+	if (child == 0) {
+		struct journal *c = NULL;
+
+		/* a concurrent run: its own file, left behind as by kill -9 */
+		_exit(journal_open(state, &c) == 0 && journal_append(c, e) == 0 ? 0 : 1);
+	}
+	waitpid(child, &status, 0);
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(journal_append(a, e), 0);
+	assert_int_equal(journal_list(state, &list), 0);
+	assert_int_equal(json_array_size(list), 3);
+	json_decref(list);
+	json_decref(e);
+	journal_remove(a);
+	journal_remove(b);
+	journal_close(a);
+	journal_close(b);
+}
+
 static void test_vm_pair(void **st)
 {
 	struct knob_target t;
@@ -501,6 +552,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_apply_journal_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_value_rolls_back, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_scheduler_switch_restores_nr_requests, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_tunable_of_new_scheduler_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journals_per_process_and_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_pair, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_mismatch_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mount_entry_identity, setup, teardown),
