@@ -122,8 +122,7 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 		r = fail(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	for (int i = 0; i < n; i++)
-		sets[i] = hwloc_bitmap_alloc();
+	/* hwloc_distrib allocates the sets itself */
 	root = hwloc_get_root_obj(topo);
 	/* more threads than PUs wrap around: thread i goes where thread i % npu went */
 	if (hwloc_distrib(topo, &root, 1, sets, (unsigned)(n < npu ? n : npu), INT_MAX, 0) < 0) {
