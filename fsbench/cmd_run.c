@@ -1,7 +1,8 @@
-/* `fsbench <workload>`: parse, prepare the target, run, print fs_mark's table, write JSON. */
+/* `fsbench <workload>` and the job API under it: parse, prepare, run, print, write JSON. */
 #include "commands.h"
 #include "common.h"
 #include "ext.h"
+#include "job.h"
 #include "result.h"
 #include "runner.h"
 
@@ -13,34 +14,6 @@
 #include <unistd.h>
 
 #include "../report/result.h"
-
-#define MERGED_MAX 128
-
-/* The workload's own table, the common one, then every extension's: one CLI. */
-static int merge_tables(struct fsb_opt *out, const struct fsb_opt *const *tables)
-{
-	int n = 0;
-
-	for (int t = 0; tables[t]; t++)
-		for (const struct fsb_opt *o = tables[t]; o->name && n < MERGED_MAX - 1; o++)
-			out[n++] = *o;
-	out[n] = (struct fsb_opt){ 0 };
-	return n;
-}
-
-#define TABLES_MAX 16
-
-static void collect_tables(const struct fsb_workload *wl, const struct fsb_opt **tables)
-{
-	int n = 0;
-
-	tables[n++] = wl->opts;
-	tables[n++] = fsb_common_opts;
-	for (int i = 0; fsb_exts[i] && n < TABLES_MAX - 1; i++)
-		if (fsb_exts[i]->opts)
-			tables[n++] = fsb_exts[i]->opts;
-	tables[n] = NULL;
-}
 
 static void on_signal(int sig)
 {
@@ -70,6 +43,46 @@ static void remove_tree(const char *path)
 	nftw(path, rm_entry, 64, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
+int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, size_t errlen)
+{
+	int nt = 0, n = 0;
+
+	memset(job, 0, sizeof(*job));
+	job->wl = wl;
+	job->tables[nt++] = wl->opts;
+	job->tables[nt++] = fsb_common_opts;
+	for (int i = 0; fsb_exts[i] && nt < FSB_JOB_TABLES_MAX - 1; i++)
+		if (fsb_exts[i]->opts)
+			job->tables[nt++] = fsb_exts[i]->opts;
+	for (int t = 0; job->tables[t]; t++)
+		for (const struct fsb_opt *o = job->tables[t]; o->name; o++) {
+			if (n == FSB_JOB_OPTS_MAX - 1) {
+				snprintf(err, errlen, "too many options");
+				return -E2BIG;
+			}
+			job->tbl[n++] = *o;
+		}
+	job->cfg = calloc(1, wl->cfg_size);
+	if (!job->cfg) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return opt_set_defaults(job->tbl, job->cfg, err, errlen);
+}
+
+int fsb_job_set(struct fsb_job *job, const char *name, const char *value, char *err, size_t errlen)
+{
+	return opt_set(job->tbl, job->cfg, name, value, err, errlen);
+}
+
+void fsb_job_free(struct fsb_job *job)
+{
+	if (job->cfg)
+		opt_free(job->tbl, job->cfg);
+	free(job->cfg);
+	job->cfg = NULL;
+}
+
 static void print_loop(struct fsb_run *run, int loop)
 {
 	if (run->wl->print_loop)
@@ -77,88 +90,58 @@ static void print_loop(struct fsb_run *run, int loop)
 	fflush(stdout);
 }
 
-int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
+int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, char *err,
+		size_t errlen)
 {
-	struct fsb_opt tbl[MERGED_MAX];
-	const struct fsb_opt *tables[TABLES_MAX];
-	void *ext_state[TABLES_MAX] = { 0 };
-	bool ext_on[TABLES_MAX] = { 0 };
-	json_t *run_json;
+	const struct fsb_workload *wl = job->wl;
+	struct fsb_common *common = job->cfg;
 	struct fsb_run run = { 0 };
-	struct fsb_common *common;
-	char err[OPT_ERR_MAX], tmpdir[4096] = "";
-	void *cfg;
+	void *ext_state[FSB_JOB_TABLES_MAX] = { 0 };
+	bool ext_on[FSB_JOB_TABLES_MAX] = { 0 };
+	char tmpdir[4096] = "";
+	json_t *run_json = NULL;
 	int r, status = FSB_EXIT_OK;
-	json_t *doc = NULL;
 
-	collect_tables(wl, tables);
-	merge_tables(tbl, tables);
-	cfg = calloc(1, wl->cfg_size);
-	if (!cfg) {
-		fprintf(stderr, "fsbench %s: %s\n", wl->name, strerror(ENOMEM));
-		return FSB_EXIT_FAIL;
-	}
-	common = cfg;
-	if (opt_set_defaults(tbl, cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench %s: defaults: %s\n", wl->name, err);
-		status = FSB_EXIT_FAIL;
-		goto out_cfg;
-	}
-	r = opt_parse_argv(tbl, cfg, argc, argv, err, sizeof(err));
-	if (r == -ECANCELED) {
-		printf("usage: fsbench %s [options]\n%s\n\n", wl->name, wl->summary);
-		opt_print_help(tbl, stdout);
-		goto out_cfg;
-	}
-	if (r < 0 || r < argc) {
-		if (r >= 0)
-			snprintf(err, sizeof(err), "unexpected argument '%s'", argv[r]);
-		fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
-		status = FSB_EXIT_USAGE;
-		goto out_cfg;
-	}
+	*ret_run = NULL;
 	for (int i = 0; i < common->dirs.n; i++)
 		if (!*common->dirs.v[i]) {
-			fprintf(stderr, "fsbench %s: -d: empty directory name\n", wl->name);
-			status = FSB_EXIT_USAGE;
-			goto out_cfg;
+			snprintf(err, errlen, "-d: empty directory name");
+			return FSB_EXIT_USAGE;
 		}
-
 	run.wl = wl;
-	run.cfg = cfg;
-	run.nthreads = wl->nthreads ? wl->nthreads(cfg) : 1;
+	run.cfg = job->cfg;
+	run.nthreads = wl->nthreads ? wl->nthreads(job->cfg) : 1;
 	run.runtime_ns = (uint64_t)common->runtime_ns;
 	run.series.interval_ns = (uint64_t)common->interval_ns;
 	run.quiet = common->quiet;
 	run.progress = !common->quiet && isatty(STDERR_FILENO);
 	if (run.nthreads > FSB_MAX_THREADS) {
-		fprintf(stderr, "fsbench %s: %d threads: at most %d are allowed\n", wl->name, run.nthreads, FSB_MAX_THREADS);
-		status = FSB_EXIT_USAGE;
-		goto out_cfg;
+		snprintf(err, errlen, "%d threads: at most %d are allowed", run.nthreads,
+			 FSB_MAX_THREADS);
+		return FSB_EXIT_USAGE;
 	}
 
 	if (!common->dirs.n) {
 		const char *base = getenv("TMPDIR");
 
-		snprintf(tmpdir, sizeof(tmpdir), "%s/fsbench.XXXXXX", base && *base ? base : "/var/tmp");
+		snprintf(tmpdir, sizeof(tmpdir), "%s/fsbench.XXXXXX",
+			 base && *base ? base : "/var/tmp");
 		if (!mkdtemp(tmpdir)) {
-			fprintf(stderr, "fsbench %s: creating a temporary directory %s: %s\n", wl->name, tmpdir, strerror(errno));
-			tmpdir[0] = 0;
-			status = FSB_EXIT_FAIL;
-			goto out_cfg;
+			snprintf(err, errlen, "creating a temporary directory %s: %s", tmpdir,
+				 strerror(errno));
+			return FSB_EXIT_FAIL;
 		}
 		common->dirs.v[common->dirs.n++] = strdup(tmpdir);
 	}
 
 	r = runner_prepare(&run);
 	if (r < 0) {
-		fprintf(stderr, "fsbench %s: preparing %d threads: %s\n", wl->name, run.nthreads, strerror(-r));
+		snprintf(err, errlen, "preparing %d threads: %s", run.nthreads, strerror(-r));
 		status = FSB_EXIT_FAIL;
 		goto out;
 	}
-	r = wl->init(&run, err, sizeof(err));
+	r = wl->init(&run, err, errlen);
 	if (r < 0) {
-		fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
 		status = r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
 		goto out;
 	}
@@ -166,64 +149,107 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	for (int i = 0; fsb_exts[i]; i++) {
 		if (!fsb_exts[i]->before)
 			continue;
-		r = fsb_exts[i]->before(&run, common, &ext_state[i], err, sizeof(err));
+		r = fsb_exts[i]->before(&run, common, &ext_state[i], err, errlen);
 		if (r < 0) {
-			fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
 			status = r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
 			goto out_ext;
 		}
 		ext_on[i] = true;
 	}
-	if (!run.quiet && wl->print_header) {
+	if (job->print && !run.quiet && wl->print_header) {
 		printf("\n# ");
 		for (int i = 0; i < argc; i++)
-			printf(" %s ", i ? argv[i] : "fsbench smallfile");
+			printf(" %s ", i ? argv[i] : wl->name);
 		printf("\n");
 		wl->print_header(&run, stdout);
 		fflush(stdout);
 		run.on_loop = print_loop;
 	}
-	r = runner_run(&run);
-	if (!run.quiet && wl->print_end)
+	runner_run(&run);
+	if (job->print && !run.quiet && wl->print_end)
 		wl->print_end(&run, stdout);
 	fflush(stdout);
 
-	doc = fsb_result_new(argc, argv);
-	run_json = fsb_run_json(&run, tables);
-	json_array_append_new(json_object_get(doc, "runs"), run_json);
+	run_json = fsb_run_json(&run, job->tables);
 	/* extensions stop and restore before the result is judged and written */
-	for (int i = TABLES_MAX - 1; i >= 0; i--)
+	for (int i = FSB_JOB_TABLES_MAX - 1; i >= 0; i--)
 		if (ext_on[i]) {
 			fsb_exts[i]->after(&run, common, ext_state[i], run_json);
 			ext_on[i] = false;
 		}
-	fsb_result_finish(doc);
 	if (run.err || run.signal) {
-		fprintf(stderr, "fsbench %s: %s%s\n", wl->name, run.errmsg,
-			common->json ? "; the partial result is marked incomplete" : "");
+		snprintf(err, errlen, "%s", run.errmsg);
 		status = run.signal ? 128 + run.signal : FSB_EXIT_FAIL;
 	}
-	if (common->json) {
-		r = rpt_json_write_atomic(doc, common->json);
-		if (r < 0) {
-			fprintf(stderr, "fsbench %s: writing result %s: %s\n", wl->name, common->json, strerror(-r));
-			if (status == FSB_EXIT_OK)
-				status = FSB_EXIT_FAIL;
-		}
-	}
+	*ret_run = run_json;
 out_ext:
-	for (int i = TABLES_MAX - 1; i >= 0; i--)
+	for (int i = FSB_JOB_TABLES_MAX - 1; i >= 0; i--)
 		if (ext_on[i])
 			fsb_exts[i]->after(&run, common, ext_state[i], NULL);
 out:
 	if (wl->fini)
 		wl->fini(&run);
 	runner_free(&run);
-	if (tmpdir[0])
+	if (tmpdir[0]) {
 		remove_tree(tmpdir);
-out_cfg:
-	json_decref(doc);
-	opt_free(tbl, cfg);
-	free(cfg);
+		/* the directory is gone: do not leave its name as the run's -d */
+		free(common->dirs.v[--common->dirs.n]);
+	}
+	return status;
+}
+
+int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
+{
+	struct fsb_job job;
+	char err[OPT_ERR_MAX];
+	json_t *doc = NULL, *run = NULL;
+	int r, status;
+
+	r = fsb_job_init(&job, wl, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
+		fsb_job_free(&job);
+		return FSB_EXIT_FAIL;
+	}
+	r = opt_parse_argv(job.tbl, job.cfg, argc, argv, err, sizeof(err));
+	if (r == -ECANCELED) {
+		printf("usage: fsbench %s [options]\n%s\n\n", wl->name, wl->summary);
+		opt_print_help(job.tbl, stdout);
+		fsb_job_free(&job);
+		return FSB_EXIT_OK;
+	}
+	if (r >= 0 && r < argc) {
+		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[r]);
+		r = -EINVAL;
+	}
+	if (r < 0) {
+		fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
+		fsb_job_free(&job);
+		return FSB_EXIT_USAGE;
+	}
+
+	job.print = true;
+	status = fsb_job_run(&job, argc, argv, &run, err, sizeof(err));
+	if (status != FSB_EXIT_OK)
+		fprintf(stderr, "fsbench %s: %s%s\n", wl->name, err,
+			run && fsb_job_common(&job)->json ?
+				"; the partial result is marked incomplete" :
+				"");
+	if (run && fsb_job_common(&job)->json) {
+		doc = fsb_result_new(argc, argv);
+		json_array_append_new(json_object_get(doc, "runs"), run);
+		fsb_result_finish(doc);
+		r = rpt_json_write_atomic(doc, fsb_job_common(&job)->json);
+		if (r < 0) {
+			fprintf(stderr, "fsbench %s: writing result %s: %s\n", wl->name,
+				fsb_job_common(&job)->json, strerror(-r));
+			if (status == FSB_EXIT_OK)
+				status = FSB_EXIT_FAIL;
+		}
+		json_decref(doc);
+	} else {
+		json_decref(run);
+	}
+	fsb_job_free(&job);
 	return status;
 }

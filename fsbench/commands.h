@@ -6,8 +6,8 @@
 
 /* Exit statuses shared by every command. */
 #define FSB_EXIT_OK 0
-#define FSB_EXIT_FAIL 1   /* the run failed or is incomplete (ENOSPC, EIO...) */
-#define FSB_EXIT_USAGE 2  /* bad flags or values; nothing was created */
+#define FSB_EXIT_FAIL 1 /* the run failed or is incomplete (ENOSPC, EIO...) */
+#define FSB_EXIT_USAGE 2 /* bad flags or values; nothing was created */
 
 /* `fsbench smallfile|stream ...`: argv[0] is the workload's name. */
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv);

@@ -6,13 +6,14 @@
 
 struct fsb_common {
 	struct opt_strlist dirs; /* -d: where to write; none: a fresh temporary directory */
-	char *json;           /* result file */
-	int64_t runtime_ns;   /* 0: until the work is done */
+	char *json; /* result file */
+	int64_t runtime_ns; /* 0: until the work is done */
 	bool quiet;
-	int64_t interval_ns;  /* time-series interval */
+	int64_t interval_ns; /* time-series interval */
+	int64_t sample_interval_ns; /* kernel sampler (ext_kernel.c): Dirty, Writeback, in-flight */
 	struct opt_strlist knobs; /* --knob NAME=VALUE (ext_knobs.c) */
-	char *cpus;           /* --cpus LIST (ext_pin.c) */
-	int pin;              /* --pin: enum probe_pin */
+	char *cpus; /* --cpus LIST (ext_pin.c) */
+	int pin; /* --pin: enum probe_pin */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

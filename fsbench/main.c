@@ -17,7 +17,8 @@ const struct fsb_command fsb_commands[] = {
 
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: fsbench COMMAND [options]   (fsbench COMMAND --help for its options)\n\n");
+	fprintf(out,
+		"usage: fsbench COMMAND [options]   (fsbench COMMAND --help for its options)\n\n");
 	for (int i = 0; fsb_workloads[i]; i++)
 		fprintf(out, "  %-10s %s\n", fsb_workloads[i]->name, fsb_workloads[i]->summary);
 	for (int i = 0; fsb_commands[i].name; i++)

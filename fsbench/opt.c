@@ -67,9 +67,9 @@ static int scaled(const char *s, const char *const *suffixes, const uint64_t *mu
 
 int opt_parse_size(const char *s, int64_t *ret)
 {
-	static const char *const suf[] = { "b", "k", "kb", "kib", "m", "mb", "mib", "g", "gb",
-					   "gib", "t", "tb", "tib", NULL };
-	static const uint64_t mult[] = { 1, 1ull << 10, 1ull << 10, 1ull << 10, 1ull << 20,
+	static const char *const suf[] = { "b", "k",  "kb",  "kib", "m",  "mb",	 "mib",
+					   "g", "gb", "gib", "t",   "tb", "tib", NULL };
+	static const uint64_t mult[] = { 1,	     1ull << 10, 1ull << 10, 1ull << 10, 1ull << 20,
 					 1ull << 20, 1ull << 20, 1ull << 30, 1ull << 30, 1ull << 30,
 					 1ull << 40, 1ull << 40, 1ull << 40 };
 
@@ -79,8 +79,9 @@ int opt_parse_size(const char *s, int64_t *ret)
 int opt_parse_duration(const char *s, int64_t *ret_ns)
 {
 	static const char *const suf[] = { "ns", "us", "ms", "s", "m", "min", "h", NULL };
-	static const uint64_t mult[] = { 1, 1000, 1000000, 1000000000ull, 60000000000ull,
-					 60000000000ull, 3600000000000ull };
+	static const uint64_t mult[] = {
+		1, 1000, 1000000, 1000000000ull, 60000000000ull, 60000000000ull, 3600000000000ull
+	};
 	/* a bare number is seconds, as in fio's runtime= and fs_mark users' habits */
 	static const char *const suf_s[] = { NULL };
 	int64_t v;
@@ -150,8 +151,9 @@ static int set_value(const struct fsb_opt *o, void *cfg, const char *value, char
 				    o->type == OPT_SIZE ? "a size (like 4096, 4k, 8M, 1G)" :
 							  "a duration (like 30, 500ms, 10s, 2m)");
 		if (v < o->min || v > o->max)
-			return fail(err, errlen, "%s: %s is out of range %" PRId64 "..%" PRId64 "%s%s",
-				    fl, value, o->min, o->max, o->unit ? " " : "",
+			return fail(err, errlen,
+				    "%s: %s is out of range %" PRId64 "..%" PRId64 "%s%s", fl,
+				    value, o->min, o->max, o->unit ? " " : "",
 				    o->unit ? o->unit : "");
 		*(int64_t *)field = v;
 		return 0;
@@ -215,8 +217,8 @@ int opt_set_defaults(const struct fsb_opt *tbl, void *cfg, char *err, size_t err
 	return 0;
 }
 
-int opt_set(const struct fsb_opt *tbl, void *cfg, const char *name, const char *value,
-	    char *err, size_t errlen)
+int opt_set(const struct fsb_opt *tbl, void *cfg, const char *name, const char *value, char *err,
+	    size_t errlen)
 {
 	const struct fsb_opt *o = opt_find(tbl, name);
 
@@ -238,7 +240,8 @@ int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, 
 	for (const struct fsb_opt *o = tbl; o->name; o++, n++) {
 		if (n >= OPT_TABLE_MAX)
 			return fail(err, errlen, "option table too large");
-		lo[n] = (struct option){ o->name, o->type == OPT_BOOL ? no_argument : required_argument,
+		lo[n] = (struct option){ o->name,
+					 o->type == OPT_BOOL ? no_argument : required_argument,
 					 NULL, 0x1000 + (int)n };
 		if (o->short_name) {
 			so[sl++] = (char)o->short_name;
@@ -262,7 +265,8 @@ int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, 
 					fail(err, errlen, "%s: unknown option", argv[optind - 1]);
 		if (c == ':')
 			return optopt ? fail(err, errlen, "-%c: a value is required", optopt) :
-					fail(err, errlen, "%s: a value is required", argv[optind - 1]);
+					fail(err, errlen, "%s: a value is required",
+					     argv[optind - 1]);
 		if (c >= 0x1000)
 			o = &tbl[c - 0x1000];
 		else

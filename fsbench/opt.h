@@ -8,13 +8,13 @@
 #include <stdio.h>
 
 enum opt_type {
-	OPT_BOOL,     /* flag; "0/1/true/false" from a suite */
-	OPT_INT,      /* plain integer */
-	OPT_SIZE,     /* bytes: 4096, 4k, 8M, 1G, 2T (binary multiples) */
+	OPT_BOOL, /* flag; "0/1/true/false" from a suite */
+	OPT_INT, /* plain integer */
+	OPT_SIZE, /* bytes: 4096, 4k, 8M, 1G, 2T (binary multiples) */
 	OPT_DURATION, /* nanoseconds: 30 (seconds), 500ms, 10s, 2m, 1h */
-	OPT_STRING,   /* char * */
-	OPT_STRLIST,  /* repeatable: struct opt_strlist */
-	OPT_ENUM,     /* int index into .choices */
+	OPT_STRING, /* char * */
+	OPT_STRLIST, /* repeatable: struct opt_strlist */
+	OPT_ENUM, /* int index into .choices */
 };
 
 #define OPT_MAX_LIST 256
@@ -25,13 +25,13 @@ struct opt_strlist {
 };
 
 struct fsb_opt {
-	const char *name;  /* long name, also the key in suite files and JSON params */
-	int short_name;    /* fs_mark's one-letter flag, or 0 */
+	const char *name; /* long name, also the key in suite files and JSON params */
+	int short_name; /* fs_mark's one-letter flag, or 0 */
 	enum opt_type type;
-	size_t offset;     /* into the workload's config struct */
-	int64_t min, max;  /* inclusive range for numbers */
-	const char *def;   /* default as the user would type it, or NULL */
-	const char *unit;  /* shown in help and kept in JSON param names' docs */
+	size_t offset; /* into the workload's config struct */
+	int64_t min, max; /* inclusive range for numbers */
+	const char *def; /* default as the user would type it, or NULL */
+	const char *unit; /* shown in help and kept in JSON param names' docs */
 	const char *help;
 	const char *const *choices; /* OPT_ENUM: NULL-terminated */
 };
@@ -47,8 +47,8 @@ int opt_parse_int(const char *s, int64_t *ret);
 int opt_set_defaults(const struct fsb_opt *tbl, void *cfg, char *err, size_t errlen);
 
 /* Sets one option by long name from text. -ENOENT for an unknown name, -EINVAL for a bad value. */
-int opt_set(const struct fsb_opt *tbl, void *cfg, const char *name, const char *value,
-	    char *err, size_t errlen);
+int opt_set(const struct fsb_opt *tbl, void *cfg, const char *name, const char *value, char *err,
+	    size_t errlen);
 
 /*
  * Parses argv (argv[0] is the subcommand) against @tbl with getopt_long; stops at the

@@ -19,7 +19,8 @@ json_t *fsb_result_new(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(av, json_string(argv[i]));
 	json_object_set_new(doc, "schema", json_string(RPT_RESULT_SCHEMA));
-	json_object_set_new(doc, "tool", json_pack("{s:s,s:s}", "name", "fsbench", "version", FSB_VERSION));
+	json_object_set_new(doc, "tool",
+			    json_pack("{s:s,s:s}", "name", "fsbench", "version", FSB_VERSION));
 	json_object_set_new(doc, "created", json_string(when));
 	json_object_set_new(doc, "host", probe_host_json(NULL));
 	json_object_set_new(json_object_get(doc, "host"), "topology", probe_topology_json());
@@ -78,10 +79,9 @@ static json_t *ops_json(struct hist *const *hists)
 static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run)
 {
 	json_t *o = json_object(), *ops = json_object();
-	uint64_t busy = 0;
+	uint64_t busy;
 
-	for (int l = 0; l < run->nloops; l++)
-		(void)l;
+	(void)run;
 	busy = t->t_end > t->t_start ? t->t_end - t->t_start : 0;
 	json_object_set_new(o, "thread", json_integer(t->id));
 	json_object_set_new(o, "cpu", json_integer(t->cpu));
@@ -96,9 +96,10 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 		if (!h || !h->count)
 			continue;
 		json_object_set_new(ops, fsb_op_names[op],
-				    json_pack("{s:I,s:f,s:I,s:I}", "count", (json_int_t)h->count, "mean_ns",
-					      hist_mean(h), "p99_ns", (json_int_t)hist_percentile(h, 99),
-					      "max_ns", (json_int_t)h->max));
+				    json_pack("{s:I,s:f,s:I,s:I}", "count", (json_int_t)h->count,
+					      "mean_ns", hist_mean(h), "p99_ns",
+					      (json_int_t)hist_percentile(h, 99), "max_ns",
+					      (json_int_t)h->max));
 	}
 	json_object_set_new(o, "ops", ops);
 	return o;
@@ -125,11 +126,14 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 		wall += w;
 		json_array_append_new(
 			loops, json_pack("{s:i,s:I,s:I,s:I,s:f,s:f,s:I,s:i}", "loop", l, "files",
-					 (json_int_t)lp->files, "bytes", (json_int_t)lp->bytes, "elapsed_ns",
-					 (json_int_t)w, "files_per_sec",
-					 w ? (double)lp->files / ((double)w / 1e9) : 0.0, "fs_mark_files_per_sec",
-					 lp->fsmark_files_per_sec, "app_overhead_ns",
-					 (json_int_t)(lp->thread_ns > lp->syscall_ns ? lp->thread_ns - lp->syscall_ns : 0),
+					 (json_int_t)lp->files, "bytes", (json_int_t)lp->bytes,
+					 "elapsed_ns", (json_int_t)w, "files_per_sec",
+					 w ? (double)lp->files / ((double)w / 1e9) : 0.0,
+					 "fs_mark_files_per_sec", lp->fsmark_files_per_sec,
+					 "app_overhead_ns",
+					 (json_int_t)(lp->thread_ns > lp->syscall_ns ?
+							      lp->thread_ns - lp->syscall_ns :
+							      0),
 					 "fsuse_pct", lp->fsuse_pct));
 	}
 	json_object_set_new(o, "workload", json_string(run->wl->name));
@@ -138,12 +142,15 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 	json_object_set_new(sum, "files", json_integer((json_int_t)files));
 	json_object_set_new(sum, "bytes", json_integer((json_int_t)bytes));
 	json_object_set_new(sum, "elapsed_ns", json_integer((json_int_t)wall));
-	json_object_set_new(sum, "files_per_sec", json_real(wall ? (double)files / ((double)wall / 1e9) : 0));
-	json_object_set_new(sum, "bytes_per_sec", json_real(wall ? (double)bytes / ((double)wall / 1e9) : 0));
+	json_object_set_new(sum, "files_per_sec",
+			    json_real(wall ? (double)files / ((double)wall / 1e9) : 0));
+	json_object_set_new(sum, "bytes_per_sec",
+			    json_real(wall ? (double)bytes / ((double)wall / 1e9) : 0));
 	json_object_set_new(sum, "loops", json_integer(run->nloops));
 	json_object_set_new(sum, "complete", json_boolean(complete));
 	if (!complete)
-		json_object_set_new(sum, "error", json_string(run->errmsg[0] ? run->errmsg : "incomplete"));
+		json_object_set_new(sum, "error",
+				    json_string(run->errmsg[0] ? run->errmsg : "incomplete"));
 	json_object_set_new(sum, "stopped_by_runtime", json_boolean(run->stopped_by_runtime));
 	json_object_set_new(sum, "cpu_user_s", json_real(run->cpu_user_s));
 	json_object_set_new(sum, "cpu_sys_s", json_real(run->cpu_sys_s));
@@ -159,7 +166,8 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 		json_array_append_new(st, json_integer((json_int_t)run->series.t_ns[i]));
 		json_array_append_new(sd, json_integer((json_int_t)run->series.done[i]));
 	}
-	json_object_set_new(series, "interval_ns", json_integer((json_int_t)run->series.interval_ns));
+	json_object_set_new(series, "interval_ns",
+			    json_integer((json_int_t)run->series.interval_ns));
 	json_object_set_new(series, "unit", json_string(run->wl->unit));
 	json_object_set_new(series, "t_ns", st);
 	json_object_set_new(series, "done", sd);

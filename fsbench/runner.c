@@ -12,15 +12,20 @@
 volatile sig_atomic_t fsb_signal_received;
 
 const char *const fsb_op_names[OP_COUNT] = {
-	[OP_CREATE] = "create",   [OP_OPEN] = "open",
-	[OP_WRITE] = "write",     [OP_FSYNC] = "fsync",
-	[OP_FDATASYNC] = "fdatasync", [OP_SYNC] = "sync",
-	[OP_CLOSE] = "close",     [OP_UNLINK] = "unlink",
-	[OP_SYNC_FILE_RANGE] = "sync_file_range", [OP_FADVISE] = "fadvise",
+	[OP_CREATE] = "create",
+	[OP_OPEN] = "open",
+	[OP_WRITE] = "write",
+	[OP_FSYNC] = "fsync",
+	[OP_FDATASYNC] = "fdatasync",
+	[OP_SYNC] = "sync",
+	[OP_CLOSE] = "close",
+	[OP_UNLINK] = "unlink",
+	[OP_SYNC_FILE_RANGE] = "sync_file_range",
+	[OP_FADVISE] = "fadvise",
 	[OP_VICTIM] = "victim",
 };
 
-#define MONITOR_TICK_NS 50000000u  /* 50 ms: deadline and signal latency */
+#define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
 
 void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
@@ -94,13 +99,9 @@ static uint64_t thread_syscall_ns(const struct fsb_thread *t)
 	return sum;
 }
 
-static atomic_int threads_done;
-static atomic_int threads_at_gate;
-
 static bool gate_waiters_ready(struct fsb_run *run, int started)
 {
-	(void)run;
-	return atomic_load(&threads_at_gate) >= started;
+	return atomic_load(&run->threads_at_gate) >= started;
 }
 
 static void *worker_main(void *arg)
@@ -116,20 +117,20 @@ static void *worker_main(void *arg)
 		CPU_SET(t->cpu, &set);
 		r = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
 		if (r) {
-			snprintf(t->errmsg, sizeof(t->errmsg), "pinning thread %d to CPU %d: %s", t->id, t->cpu,
-				 strerror(r));
+			snprintf(t->errmsg, sizeof(t->errmsg), "pinning thread %d to CPU %d: %s",
+				 t->id, t->cpu, strerror(r));
 			fsb_run_fail(run, -r, t->errmsg);
 		}
 	}
 
 	/* the start gate: every worker blocks here until the runner opens it for all */
-	atomic_fetch_add(&threads_at_gate, 1);
+	atomic_fetch_add(&run->threads_at_gate, 1);
 	pthread_rwlock_rdlock(&run->gate);
 	pthread_rwlock_unlock(&run->gate);
 	t->t_start = fsb_now_ns();
 	if (fsb_should_stop(run)) {
 		t->t_end = t->t_start;
-		atomic_fetch_add(&threads_done, 1);
+		atomic_fetch_add(&run->threads_done, 1);
 		return NULL;
 	}
 	r = run->wl->thread(t, run->nloops);
@@ -139,7 +140,7 @@ static void *worker_main(void *arg)
 		t->err = r;
 		fsb_run_fail(run, r, t->errmsg);
 	}
-	atomic_fetch_add(&threads_done, 1);
+	atomic_fetch_add(&run->threads_done, 1);
 	return NULL;
 }
 
@@ -207,7 +208,7 @@ static void monitor(struct fsb_run *run)
 	uint64_t next_progress = fsb_now_ns() + PROGRESS_TICK_NS;
 	struct timespec tick = { 0, MONITOR_TICK_NS };
 
-	while (atomic_load(&threads_done) < run->nthreads) {
+	while (atomic_load(&run->threads_done) < run->nthreads) {
 		uint64_t now;
 
 		nanosleep(&tick, NULL);
@@ -226,7 +227,8 @@ static void monitor(struct fsb_run *run)
 			atomic_store(&run->stop, 1);
 		}
 		while (now >= next_sample) {
-			series_push(&run->series, next_sample - run->run_start_ns, progress_sum(run));
+			series_push(&run->series, next_sample - run->run_start_ns,
+				    progress_sum(run));
 			next_sample += run->series.interval_ns;
 		}
 		if (run->progress && now >= next_progress) {
@@ -269,8 +271,8 @@ static int run_one_loop(struct fsb_run *run)
 	if (r)
 		goto out;
 	pthread_rwlock_wrlock(&run->gate);
-	atomic_store(&threads_done, 0);
-	atomic_store(&threads_at_gate, 0);
+	atomic_store(&run->threads_done, 0);
+	atomic_store(&run->threads_at_gate, 0);
 	for (int i = 0; i < run->nthreads; i++) {
 		struct fsb_thread *t = &run->threads[i];
 
@@ -288,7 +290,7 @@ static int run_one_loop(struct fsb_run *run)
 
 		snprintf(msg, sizeof(msg), "starting worker thread %d: %s", started, strerror(-r));
 		fsb_run_fail(run, r, msg);
-		atomic_fetch_add(&threads_done, run->nthreads - started);
+		atomic_fetch_add(&run->threads_done, run->nthreads - started);
 	}
 	/* let the workers reach the gate, so that opening it starts them together */
 	while (!gate_waiters_ready(run, started))

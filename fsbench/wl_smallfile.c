@@ -1,6 +1,7 @@
 /* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
 #include "clock.h"
 #include "common.h"
+#include "smallfile.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -14,15 +15,6 @@
 #include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
-
-/* fs_mark 3.3's sync methods (-S), as bits of what happens when. */
-enum {
-	SF_FSYNC_BEFORE_CLOSE = 0x1,
-	SF_SYNC_SYSCALL = 0x2,
-	SF_FIRST_FILE = 0x4,
-	SF_POST_REVERSE = 0x8,
-	SF_POST_IN_ORDER = 0x10,
-};
 
 const unsigned smallfile_sync_bits[7] = {
 	0,
@@ -59,44 +51,59 @@ struct smallfile_cfg {
 
 #define O(f) offsetof(struct smallfile_cfg, f)
 static const struct fsb_opt smallfile_opts[] = {
-	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 40, "51200", "bytes", "size of each file", NULL },
-	{ "write-size", 'w', OPT_SIZE, O(wsize), 1, MAX_WRITE_SIZE, "16384", "bytes", "bytes per write() call", NULL },
-	{ "files", 'n', OPT_INT, O(nfiles), 1, 100000000, "1000", "files", "files per thread per loop", NULL },
+	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 40, "51200", "bytes",
+	  "size of each file", NULL },
+	{ "write-size", 'w', OPT_SIZE, O(wsize), 1, MAX_WRITE_SIZE, "16384", "bytes",
+	  "bytes per write() call", NULL },
+	{ "files", 'n', OPT_INT, O(nfiles), 1, 100000000, "1000", "files",
+	  "files per thread per loop", NULL },
 	{ "files-per-subdir", 'N', OPT_INT, O(per_subdir), 0, 100000000, "0", "files",
-	  "files written into each subdirectory before moving to the next (round robin); needs -D", NULL },
+	  "files written into each subdirectory before moving to the next (round robin); needs -D",
+	  NULL },
 	{ "subdirs", 'D', OPT_INT, O(subdirs), 0, 65536, "0", "directories",
 	  "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)", NULL },
-	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads", "total threads (a multiple of the number of -d directories)", NULL },
+	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads",
+	  "total threads (a multiple of the number of -d directories)", NULL },
 	{ "sync", 'S', OPT_INT, O(sync_method), 0, 6, "1", NULL,
-	  "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5", NULL },
-	{ "loops", 'L', OPT_INT, O(loops), 1, 1000000, "1", "loops", "iterations (implies -k, as in fs_mark)", NULL },
-	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after each loop", NULL },
-	{ "random-chars", 'r', OPT_INT, O(rand_len), 0, MAX_NAME_LEN, "24", "characters", "random characters at the end of each file name", NULL },
-	{ "name-length", 'p', OPT_INT, O(name_len), 1, MAX_NAME_LEN, "40", "characters", "total length of each file name", NULL },
-	{ "fill", 'F', OPT_BOOL, O(fill), 0, 1, NULL, NULL, "loop until the filesystem is full (implies -k)", NULL },
-	{ "verbose", 'v', OPT_BOOL, O(verbose), 0, 1, NULL, NULL, "per-operation latency table", NULL },
-	{ "log", 'l', OPT_STRING, O(log), 0, 0, NULL, NULL, "append the table to this file too", NULL },
-	{ "fdatasync", 0, OPT_BOOL, O(fdatasync), 0, 1, NULL, NULL, "use fdatasync() wherever fs_mark uses fsync()", NULL },
+	  "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5",
+	  NULL },
+	{ "loops", 'L', OPT_INT, O(loops), 1, 1000000, "1", "loops",
+	  "iterations (implies -k, as in fs_mark)", NULL },
+	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after each loop",
+	  NULL },
+	{ "random-chars", 'r', OPT_INT, O(rand_len), 0, MAX_NAME_LEN, "24", "characters",
+	  "random characters at the end of each file name", NULL },
+	{ "name-length", 'p', OPT_INT, O(name_len), 1, MAX_NAME_LEN, "40", "characters",
+	  "total length of each file name", NULL },
+	{ "fill", 'F', OPT_BOOL, O(fill), 0, 1, NULL, NULL,
+	  "loop until the filesystem is full (implies -k)", NULL },
+	{ "verbose", 'v', OPT_BOOL, O(verbose), 0, 1, NULL, NULL, "per-operation latency table",
+	  NULL },
+	{ "log", 'l', OPT_STRING, O(log), 0, 0, NULL, NULL, "append the table to this file too",
+	  NULL },
+	{ "fdatasync", 0, OPT_BOOL, O(fdatasync), 0, 1, NULL, NULL,
+	  "use fdatasync() wherever fs_mark uses fsync()", NULL },
 	{ 0 }
 };
 #undef O
 
 struct smallfile_state {
 	int ndirs;
-	char **dirs;           /* absolute or as given */
-	int *dir_fds;          /* [dir * nsub + subdir]; nsub = max(1, -D) */
-	bool *sub_created;     /* we made this subdirectory: we may remove it */
+	char **dirs; /* absolute or as given */
+	int *dir_fds; /* [dir * nsub + subdir]; nsub = max(1, -D) */
+	bool *sub_created; /* we made this subdirectory: we may remove it */
 	int nsub;
 	unsigned sync_bits;
 	enum fsb_op sync_op;
 	uint64_t seed;
-	bool full;             /* -F reached ENOSPC */
-	char *buf;             /* zeroed write buffer shared read-only by all threads */
+	bool full; /* -F reached ENOSPC */
+	char *buf; /* zeroed write buffer shared read-only by all threads */
+	FILE *log; /* -l: fs_mark's log, appended to */
 };
 
 struct smallfile_thread {
-	uint16_t *subdir_of;   /* per file index in this loop */
-	uint64_t created;      /* files created in this loop (their names can be regenerated) */
+	uint16_t *subdir_of; /* per file index in this loop */
+	uint64_t created; /* files created in this loop (their names can be regenerated) */
 	uint64_t subdir_start_ns;
 	unsigned cur_subdir, in_subdir;
 };
@@ -143,7 +150,8 @@ static uint64_t global_number(const struct fsb_run *run, int tid, int loop, uint
 {
 	const struct smallfile_cfg *c = run->cfg;
 
-	return ((uint64_t)loop * (uint64_t)run->nthreads + (uint64_t)tid) * (uint64_t)c->nfiles + idx;
+	return ((uint64_t)loop * (uint64_t)run->nthreads + (uint64_t)tid) * (uint64_t)c->nfiles +
+	       idx;
 }
 
 static int smallfile_nthreads(const void *cfg)
@@ -187,17 +195,30 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	if (nd == 0)
 		return fail(err, errlen, -EINVAL, "-d: no directory given");
 	if (c->subdirs == 1)
-		return fail(err, errlen, -EINVAL, "-D: 1 is not allowed; use 0 (none) or 2 or more subdirectories, as fs_mark");
+		return fail(
+			err, errlen, -EINVAL,
+			"-D: 1 is not allowed; use 0 (none) or 2 or more subdirectories, as fs_mark");
 	if (c->per_subdir && !c->subdirs)
 		return fail(err, errlen, -EINVAL, "-N: needs -D with 2 or more subdirectories");
 	if (c->threads > nd && c->threads % nd)
-		return fail(err, errlen, -EINVAL, "-t: %" PRId64 " threads are not a multiple of the %d directories given with -d", c->threads, nd);
+		return fail(err, errlen, -EINVAL,
+			    "-t: %" PRId64
+			    " threads are not a multiple of the %d directories given with -d",
+			    c->threads, nd);
 	if (c->rand_len > c->name_len)
-		return fail(err, errlen, -EINVAL, "-r: %" PRId64 " random characters do not fit in a %" PRId64 "-character name (-p)", c->rand_len, c->name_len);
+		return fail(err, errlen, -EINVAL,
+			    "-r: %" PRId64 " random characters do not fit in a %" PRId64
+			    "-character name (-p)",
+			    c->rand_len, c->name_len);
 	max_loops = c->fill ? 1000000 : (uint64_t)c->loops;
 	if (c->name_len - c->rand_len < 16 && c->rand_len < 12 &&
-	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) > c->name_len - c->rand_len)
-		return fail(err, errlen, -EINVAL, "-p/-r: %" PRId64 " sequential characters cannot number every file uniquely; raise -p or -r", c->name_len - c->rand_len);
+	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) >
+		    c->name_len - c->rand_len)
+		return fail(
+			err, errlen, -EINVAL,
+			"-p/-r: %" PRId64
+			" sequential characters cannot number every file uniquely; raise -p or -r",
+			c->name_len - c->rand_len);
 	if (c->loops > 1 || c->fill)
 		c->keep = true; /* fs_mark does the same: -L and -F keep files */
 
@@ -216,7 +237,9 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 		rl.rlim_cur = rl.rlim_max < (rlim_t)need_fds ? rl.rlim_max : (rlim_t)need_fds;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		if (rl.rlim_cur < (rlim_t)need_fds)
-			return fail(err, errlen, -EMFILE, "-D: %d directories need %d open files, the limit is %llu", nd * s->nsub, need_fds, (unsigned long long)rl.rlim_cur);
+			return fail(err, errlen, -EMFILE,
+				    "-D: %d directories need %d open files, the limit is %llu",
+				    nd * s->nsub, need_fds, (unsigned long long)rl.rlim_cur);
 	}
 
 	s->dirs = c->common.dirs.v;
@@ -232,12 +255,14 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 		int top = open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (top < 0)
-			return fail(err, errlen, -errno, "opening directory %s: %s", s->dirs[d], strerror(errno));
+			return fail(err, errlen, -errno, "opening directory %s: %s", s->dirs[d],
+				    strerror(errno));
 		if (faccessat(top, ".", W_OK | X_OK, AT_EACCESS) < 0) {
 			int e = errno;
 
 			close(top);
-			return fail(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d], strerror(e));
+			return fail(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d],
+				    strerror(e));
 		}
 		if (!c->subdirs) {
 			s->dir_fds[d] = top;
@@ -254,14 +279,16 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 				int e = errno;
 
 				close(top);
-				return fail(err, errlen, -e, "creating subdirectory %s/%s: %s", s->dirs[d], name, strerror(e));
+				return fail(err, errlen, -e, "creating subdirectory %s/%s: %s",
+					    s->dirs[d], name, strerror(e));
 			}
 			fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 			if (fd < 0) {
 				int e = errno;
 
 				close(top);
-				return fail(err, errlen, -e, "opening subdirectory %s/%s: %s", s->dirs[d], name, strerror(e));
+				return fail(err, errlen, -e, "opening subdirectory %s/%s: %s",
+					    s->dirs[d], name, strerror(e));
 			}
 			s->dir_fds[d * s->nsub + k] = fd;
 		}
@@ -273,11 +300,20 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 
 		if (!st || !(st->subdir_of = malloc(sizeof(uint16_t) * (size_t)c->nfiles))) {
 			free(st);
-			return fail(err, errlen, -ENOMEM, "allocating %" PRId64 " file records for thread %d: %s", c->nfiles, i, strerror(ENOMEM));
+			return fail(err, errlen, -ENOMEM,
+				    "allocating %" PRId64 " file records for thread %d: %s",
+				    c->nfiles, i, strerror(ENOMEM));
 		}
 		run->threads[i].priv = st;
 	}
-	run->expected_units = c->fill ? 0 : (uint64_t)c->loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles;
+	if (c->log) {
+		s->log = fopen(c->log, "ae");
+		if (!s->log)
+			return fail(err, errlen, -errno, "-l: opening log file %s: %s", c->log,
+				    strerror(errno));
+	}
+	run->expected_units =
+		c->fill ? 0 : (uint64_t)c->loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles;
 	return 0;
 }
 
@@ -305,7 +341,8 @@ static bool smallfile_want_loop(struct fsb_run *run, int loop)
 
 		if (fstatfs(s->dir_fds[d * s->nsub], &sf) == 0 &&
 		    (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize <
-			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads / (uint64_t)s->ndirs)
+			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads /
+				    (uint64_t)s->ndirs)
 			return false;
 	}
 	return true;
@@ -334,9 +371,11 @@ static int thread_err(struct fsb_thread *t, int e, const char *what, const char 
 		      bool has_sub, const char *name)
 {
 	if (has_sub)
-		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s/%02x/%s: %s", what, dir, sub, name, strerror(e));
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s/%02x/%s: %s", what, dir, sub, name,
+			 strerror(e));
 	else
-		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s/%s: %s", what, dir, name, strerror(e));
+		snprintf(t->errmsg, sizeof(t->errmsg), "%s %s/%s: %s", what, dir, name,
+			 strerror(e));
 	return -e;
 }
 
@@ -352,7 +391,8 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 	char name[MAX_NAME_LEN + 1];
 	uint64_t t0, t1;
 
-	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len, s->seed);
+	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len,
+		       s->seed);
 	t0 = fsb_now_ns();
 	fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC);
 	t1 = fsb_now_ns();
@@ -369,7 +409,8 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 	t1 = fsb_now_ns();
 	hist_record(t->hist[OP_CLOSE], t1 - t0);
 	if (r < 0)
-		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub, c->subdirs, name);
+		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub,
+				  c->subdirs, name);
 	return 0;
 }
 
@@ -394,7 +435,8 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 		int dfd = s->dir_fds[d * s->nsub + (int)sub], fd, e;
 		int64_t left = c->size;
 
-		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len, s->seed);
+		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
+			       (int)c->rand_len, s->seed);
 		st->subdir_of[i] = (uint16_t)sub;
 
 		t0 = fsb_now_ns();
@@ -429,7 +471,8 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			e = c->fdatasync ? fdatasync(fd) : fsync(fd);
 			t1 = fsb_now_ns();
 			if (e < 0)
-				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub, c->subdirs, name);
+				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of",
+					       s->dirs[d], sub, c->subdirs, name);
 			else
 				hist_record(h_sync, t1 - t0);
 		}
@@ -442,7 +485,8 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			break;
 		hist_record(h_close, t1 - t0);
 		t->files++;
-		atomic_store_explicit(&t->progress, t->total_files + t->files, memory_order_relaxed);
+		atomic_store_explicit(&t->progress, t->total_files + t->files,
+				      memory_order_relaxed);
 	}
 
 	if (r == -ENOSPC && c->fill) {
@@ -476,11 +520,13 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 		for (i = 0; i < st->created; i++) {
 			unsigned sub = st->subdir_of[i];
 
-			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len, s->seed);
+			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
+				       (int)c->rand_len, s->seed);
 			t0 = fsb_now_ns();
 			if (unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0) < 0) {
 				if (!r)
-					r = thread_err(t, errno, "removing", s->dirs[d], sub, c->subdirs, name);
+					r = thread_err(t, errno, "removing", s->dirs[d], sub,
+						       c->subdirs, name);
 				continue;
 			}
 			t1 = fsb_now_ns();
@@ -500,7 +546,9 @@ static void smallfile_fini(struct fsb_run *run)
 		return;
 	if (s->dir_fds) {
 		for (int d = 0; d < s->ndirs; d++) {
-			int top = c->subdirs ? open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+			int top = c->subdirs ?
+					  open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
+					  -1;
 
 			for (int k = 0; k < s->nsub; k++) {
 				int i = d * s->nsub + k;
@@ -509,8 +557,8 @@ static void smallfile_fini(struct fsb_run *run)
 				if (s->dir_fds[i] >= 0)
 					close(s->dir_fds[i]);
 				snprintf(name, sizeof(name), "%02x", k);
-				/* only what we made, and only when empty: never the user's files */
-				if (top >= 0 && s->sub_created[i] && !c->keep)
+				/* only what we made, and rmdir only succeeds when empty: never the user's files */
+				if (top >= 0 && s->sub_created[i])
 					unlinkat(top, name, AT_REMOVEDIR);
 			}
 			if (top >= 0)
@@ -526,6 +574,8 @@ static void smallfile_fini(struct fsb_run *run)
 			free(st);
 			run->threads[i].priv = NULL;
 		}
+	if (s->log)
+		fclose(s->log);
 	free(s->dir_fds);
 	free(s->sub_created);
 	free(s->buf);
@@ -543,9 +593,30 @@ static void smallfile_summary_json(const struct fsb_run *run, json_t *summary)
 		if (run->loops[l].thread_ns > run->loops[l].syscall_ns)
 			overhead += run->loops[l].thread_ns - run->loops[l].syscall_ns;
 	}
-	json_object_set_new(summary, "fs_mark_files_per_sec", json_real(run->nloops ? fsmark / run->nloops : 0));
+	json_object_set_new(summary, "fs_mark_files_per_sec",
+			    json_real(run->nloops ? fsmark / run->nloops : 0));
 	json_object_set_new(summary, "app_overhead_ns", json_integer((json_int_t)overhead));
-	json_object_set_new(summary, "filesystem_full", json_boolean(state(run) && state(run)->full));
+	json_object_set_new(summary, "filesystem_full",
+			    json_boolean(state(run) && state(run)->full));
+}
+
+/* fs_mark writes its table to stdout and to the -l log alike. */
+static void out_printf(const struct fsb_run *run, FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void out_printf(const struct fsb_run *run, FILE *out, const char *fmt, ...)
+{
+	const struct smallfile_state *s = state(run);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(out, fmt, ap);
+	va_end(ap);
+	if (s && s->log) {
+		va_start(ap, fmt);
+		vfprintf(s->log, fmt, ap);
+		va_end(ap);
+		fflush(s->log);
+	}
 }
 
 static void smallfile_print_header(const struct fsb_run *run, FILE *out)
@@ -555,21 +626,37 @@ static void smallfile_print_header(const struct fsb_run *run, FILE *out)
 	char when[64];
 
 	strftime(when, sizeof(when), "%a %b %e %H:%M:%S %Y", localtime(&now));
-	fprintf(out, "#\tVersion %s (fsbench), %d thread(s) starting at %s\n", FSB_VERSION, run->nthreads, when);
-	fprintf(out, "#\tSync method: %s%s\n", sync_desc[c->sync_method], c->fdatasync && c->sync_method ? " (fdatasync instead of fsync)" : "");
+	out_printf(run, out, "#\tVersion %s (fsbench), %d thread(s) starting at %s\n", FSB_VERSION,
+		   run->nthreads, when);
+	out_printf(run, out, "#\tSync method: %s%s\n", sync_desc[c->sync_method],
+		   c->fdatasync && c->sync_method ? " (fdatasync instead of fsync)" : "");
 	if (c->subdirs > 1)
-		fprintf(out, "#\tDirectories:  %s across %" PRId64 " subdirectories with %" PRId64 " %s.\n",
-			c->per_subdir ? "Round Robin between directories" : "Time based hash between directories",
-			c->subdirs, c->per_subdir ? c->per_subdir : SECS_PER_SUBDIR,
-			c->per_subdir ? "files per subdirectory" : "seconds per subdirectory");
+		out_printf(run, out,
+			   "#\tDirectories:  %s across %" PRId64 " subdirectories with %" PRId64
+			   " %s.\n",
+			   c->per_subdir ? "Round Robin between directories" :
+					   "Time based hash between directories",
+			   c->subdirs, c->per_subdir ? c->per_subdir : SECS_PER_SUBDIR,
+			   c->per_subdir ? "files per subdirectory" : "seconds per subdirectory");
 	else
-		fprintf(out, "#\tDirectories:  no subdirectories used\n");
-	fprintf(out, "#\tFile names: %" PRId64 " bytes long, (%" PRId64 " initial bytes of sequence number with %" PRId64 " random bytes at end of name)\n",
-		c->name_len, c->name_len - c->rand_len, c->rand_len);
-	fprintf(out, "#\tFiles info: size %" PRId64 " bytes, written with an IO size of %" PRId64 " bytes per write\n", c->size, c->wsize);
-	fprintf(out, "#\tApp overhead is time in microseconds spent in the test not doing file writing related system calls.\n");
-	fprintf(out, "#\tFiles/sec is all files over the wall time from the common start to the last thread's end.\n\n");
-	fprintf(out, "%6s %12s %12s %12s %16s\n", "FSUse%", "Count", "Size", "Files/sec", "App Overhead");
+		out_printf(run, out, "#\tDirectories:  no subdirectories used\n");
+	out_printf(run, out,
+		   "#\tFile names: %" PRId64 " bytes long, (%" PRId64
+		   " initial bytes of sequence number with %" PRId64
+		   " random bytes at end of name)\n",
+		   c->name_len, c->name_len - c->rand_len, c->rand_len);
+	out_printf(run, out,
+		   "#\tFiles info: size %" PRId64 " bytes, written with an IO size of %" PRId64
+		   " bytes per write\n",
+		   c->size, c->wsize);
+	out_printf(
+		run, out,
+		"#\tApp overhead is time in microseconds spent in the test not doing file writing related system calls.\n");
+	out_printf(
+		run, out,
+		"#\tFiles/sec is all files over the wall time from the common start to the last thread's end.\n\n");
+	out_printf(run, out, "%6s %12s %12s %12s %16s\n", "FSUse%", "Count", "Size", "Files/sec",
+		   "App Overhead");
 }
 
 static void smallfile_print_loop(const struct fsb_run *run, int loop, FILE *out)
@@ -580,9 +667,9 @@ static void smallfile_print_loop(const struct fsb_run *run, int loop, FILE *out)
 
 	for (int i = 0; i <= loop; i++)
 		count += run->loops[i].files;
-	fprintf(out, "%6d %12" PRIu64 " %12" PRId64 " %12.1f %16" PRIu64 "\n", l->fsuse_pct, count, c->size,
-		wall ? (double)l->files / ((double)wall / 1e9) : 0.0,
-		(l->thread_ns > l->syscall_ns ? l->thread_ns - l->syscall_ns : 0) / 1000);
+	out_printf(run, out, "%6d %12" PRIu64 " %12" PRId64 " %12.1f %16" PRIu64 "\n", l->fsuse_pct,
+		   count, c->size, wall ? (double)l->files / ((double)wall / 1e9) : 0.0,
+		   (l->thread_ns > l->syscall_ns ? l->thread_ns - l->syscall_ns : 0) / 1000);
 }
 
 static void smallfile_print_end(const struct fsb_run *run, FILE *out)
@@ -591,15 +678,17 @@ static void smallfile_print_end(const struct fsb_run *run, FILE *out)
 
 	if (!c->verbose)
 		return;
-	fprintf(out, "\n%-10s %10s %10s %10s %10s %10s %10s   (microseconds)\n", "op", "count", "min", "mean", "p50", "p99", "max");
+	out_printf(run, out, "\n%-10s %10s %10s %10s %10s %10s %10s   (microseconds)\n", "op",
+		   "count", "min", "mean", "p50", "p99", "max");
 	for (int op = 0; op < OP_COUNT; op++) {
 		const struct hist *h = run->total[op];
 
 		if (!h || !h->count)
 			continue;
-		fprintf(out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n", fsb_op_names[op], h->count,
-			(double)h->min / 1e3, hist_mean(h) / 1e3, (double)hist_percentile(h, 50) / 1e3,
-			(double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
+		out_printf(run, out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
+			   fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			   (double)hist_percentile(h, 50) / 1e3,
+			   (double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
 	}
 }
 

@@ -14,8 +14,8 @@
 
 /* Every timed system call has one of these names; JSON "ops" keys are fsb_op_names[]. */
 enum fsb_op {
-	OP_CREATE,          /* open(O_CREAT) */
-	OP_OPEN,            /* re-open of an existing file (post-loop fsync phases) */
+	OP_CREATE, /* open(O_CREAT) */
+	OP_OPEN, /* re-open of an existing file (post-loop fsync phases) */
 	OP_WRITE,
 	OP_FSYNC,
 	OP_FDATASYNC,
@@ -24,7 +24,7 @@ enum fsb_op {
 	OP_UNLINK,
 	OP_SYNC_FILE_RANGE,
 	OP_FADVISE,
-	OP_VICTIM,          /* one whole victim operation (read, or write+fdatasync) */
+	OP_VICTIM, /* one whole victim operation (read, or write+fdatasync) */
 	OP_COUNT
 };
 
@@ -39,23 +39,23 @@ struct fsb_run;
 struct fsb_thread {
 	struct fsb_run *run;
 	int id;
-	int cpu;                    /* CPU pinned to, or -1 */
+	int cpu; /* CPU pinned to, or -1 */
 	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
-	_Atomic uint64_t progress;  /* files or bytes done in this run, read by the monitor */
-	uint64_t t_start, t_end;    /* monotonic ns: this loop's start (barrier) and end of work */
-	uint64_t files, bytes;      /* done in the current loop */
+	_Atomic uint64_t progress; /* files or bytes done in this run, read by the monitor */
+	uint64_t t_start, t_end; /* monotonic ns: this loop's start (barrier) and end of work */
+	uint64_t files, bytes; /* done in the current loop */
 	uint64_t total_files, total_bytes;
-	int err;                    /* negative errno that stopped this thread, or 0 */
+	int err; /* negative errno that stopped this thread, or 0 */
 	char errmsg[320];
-	void *priv;                 /* the workload's per-thread state */
+	void *priv; /* the workload's per-thread state */
 };
 
 /* One loop (-L) of a run, as fs_mark prints one table row per loop. */
 struct fsb_loop {
-	uint64_t start_ns, end_ns;  /* common start, last thread's end of work */
+	uint64_t start_ns, end_ns; /* common start, last thread's end of work */
 	uint64_t files, bytes;
-	uint64_t syscall_ns;        /* time in timed calls counted against overhead */
-	uint64_t thread_ns;         /* sum of the threads' own loop times */
+	uint64_t syscall_ns; /* time in timed calls counted against overhead */
+	uint64_t thread_ns; /* sum of the threads' own loop times */
 	double fsmark_files_per_sec; /* fs_mark's sum of per-thread rates */
 	int fsuse_pct;
 };
@@ -63,8 +63,8 @@ struct fsb_loop {
 struct fsb_series {
 	uint64_t interval_ns;
 	size_t n, cap;
-	uint64_t *t_ns;    /* end of each interval since the run's start */
-	uint64_t *done;    /* cumulative progress units (files or bytes) at t_ns */
+	uint64_t *t_ns; /* end of each interval since the run's start */
+	uint64_t *done; /* cumulative progress units (files or bytes) at t_ns */
 };
 
 struct fsb_workload {
@@ -72,7 +72,7 @@ struct fsb_workload {
 	const char *summary;
 	const struct fsb_opt *opts;
 	size_t cfg_size;
-	const char *unit;           /* what progress counts: "files" or "bytes" */
+	const char *unit; /* what progress counts: "files" or "bytes" */
 	/* Validates the config and prepares the target; knows run->nthreads. */
 	int (*init)(struct fsb_run *run, char *err, size_t errlen);
 	/* Whether to run loop number @loop (0-based); NULL means exactly one loop. */
@@ -90,7 +90,7 @@ struct fsb_workload {
 	int (*fs_use)(const struct fsb_run *run);
 	/* The workload's number of threads, from its config (-t, --threads). */
 	int (*nthreads)(const void *cfg);
-	unsigned ops;               /* OP_BIT()s this workload records */
+	unsigned ops; /* OP_BIT()s this workload records */
 };
 
 struct fsb_run {
@@ -98,22 +98,23 @@ struct fsb_run {
 	void *cfg;
 	int nthreads;
 	struct fsb_thread *threads;
-	pthread_rwlock_t gate;      /* the start barrier: held for writing until all are ready */
-	atomic_int stop;            /* set on error, signal or deadline; workers check it */
-	uint64_t runtime_ns;        /* 0: no time bound */
-	uint64_t expected_units;    /* progress units the run will do, for the ETA; 0 unknown */
-	bool quiet, progress;       /* progress: live line on stderr */
+	pthread_rwlock_t gate; /* the start barrier: held for writing until all are ready */
+	atomic_int stop; /* 1: runtime reached, 2: failure or signal; workers check it */
+	atomic_int threads_at_gate, threads_done;
+	uint64_t runtime_ns; /* 0: no time bound */
+	uint64_t expected_units; /* progress units the run will do, for the ETA; 0 unknown */
+	bool quiet, progress; /* progress: live line on stderr */
 	uint64_t run_start_ns, run_end_ns;
 	struct fsb_loop *loops;
 	int nloops, loops_cap;
 	struct fsb_series series;
 	struct hist *total[OP_COUNT]; /* merged after the run */
-	int err;                    /* first error (negative errno), or 0 */
+	int err; /* first error (negative errno), or 0 */
 	char errmsg[400];
-	int signal;                 /* the signal that stopped the run, or 0 */
+	int signal; /* the signal that stopped the run, or 0 */
 	bool stopped_by_runtime;
 	double cpu_user_s, cpu_sys_s;
-	void *priv;                 /* the workload's per-run state */
+	void *priv; /* the workload's per-run state */
 	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
 	void (*on_loop)(struct fsb_run *run, int loop);
 };

@@ -8,6 +8,7 @@
 extern const struct fsb_workload fsb_wl_smallfile;
 extern const struct fsb_ext fsb_ext_pin;
 extern const struct fsb_ext fsb_ext_knobs;
+extern const struct fsb_ext fsb_ext_kernel;
 
 /* Order is the order of `fsbench --help`. */
 const struct fsb_workload *const fsb_workloads[] = {
@@ -28,19 +29,24 @@ const struct fsb_ext *const fsb_exts[] = {
 	&fsb_ext_pin,
 	/* knobs are applied last and so restored first, right after the workload stops */
 	&fsb_ext_knobs,
+	&fsb_ext_kernel, /* last: its snapshots bracket the run, not the others' set-up (victim file) */
 	NULL,
 };
 
 #define O(f) offsetof(struct fsb_common, f)
 const struct fsb_opt fsb_common_opts[] = {
 	{ "dir", 'd', OPT_STRLIST, O(dirs), 0, 0, NULL, NULL,
-	  "directory to write in; repeat for several (threads are divided among them); default: a fresh temporary directory, removed afterwards", NULL },
-	{ "json", 0, OPT_STRING, O(json), 0, 0, NULL, NULL, "write the result (fsbench-result/1) to this file", NULL },
+	  "directory to write in; repeat for several (threads are divided among them); default: a fresh temporary directory, removed afterwards",
+	  NULL },
+	{ "json", 0, OPT_STRING, O(json), 0, 0, NULL, NULL,
+	  "write the result (fsbench-result/1) to this file", NULL },
 	{ "runtime", 0, OPT_DURATION, O(runtime_ns), 0, INT64_C(31) * 86400 * 1000000000, "0", "ns",
-	  "stop after this long (30, 500ms, 2m), or when the work is done, whichever is first; 0: no bound", NULL },
-	{ "quiet", 0, OPT_BOOL, O(quiet), 0, 1, NULL, NULL, "no live progress and no table; errors only", NULL },
-	{ "interval", 0, OPT_DURATION, O(interval_ns), 10000000, INT64_C(3600) * 1000000000, "1s", "ns",
-	  "time-series interval of the result", NULL },
+	  "stop after this long (30, 500ms, 2m), or when the work is done, whichever is first; 0: no bound",
+	  NULL },
+	{ "quiet", 0, OPT_BOOL, O(quiet), 0, 1, NULL, NULL,
+	  "no live progress and no table; errors only", NULL },
+	{ "interval", 0, OPT_DURATION, O(interval_ns), 10000000, INT64_C(3600) * 1000000000, "1s",
+	  "ns", "time-series interval of the result", NULL },
 	{ 0 }
 };
 #undef O

@@ -62,7 +62,8 @@ json_t *probe_host_json(const char *root)
 
 		while (fgets(line, sizeof(line), f))
 			if (sscanf(line, "MemTotal: %llu kB", &kb) == 1) {
-				json_object_set_new(o, "memory_bytes", json_integer((json_int_t)(kb * 1024)));
+				json_object_set_new(o, "memory_bytes",
+						    json_integer((json_int_t)(kb * 1024)));
 				break;
 			}
 		fclose(f);

@@ -25,8 +25,9 @@ json_t *rpt_hist_to_json(const struct hist *h)
 	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
 	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
 	for (int i = 0; i < 5; i++)
-		json_object_set_new(pct, rpt_percentile_keys[i],
-				    json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i])));
+		json_object_set_new(
+			pct, rpt_percentile_keys[i],
+			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i])));
 	json_object_set_new(o, "percentiles", pct);
 	for (unsigned i = 0; i < HIST_NBINS; i++) {
 		uint64_t lo, hi;
@@ -34,13 +35,15 @@ json_t *rpt_hist_to_json(const struct hist *h)
 		if (!h->bins[i])
 			continue;
 		hist_bin_bounds(i, &lo, &hi);
-		json_array_append_new(bins, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo, "hi_ns",
-						      (json_int_t)hi, "count", (json_int_t)h->bins[i]));
+		json_array_append_new(bins,
+				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo, "hi_ns",
+						(json_int_t)hi, "count", (json_int_t)h->bins[i]));
 	}
 	if (h->overflow)
-		json_array_append_new(bins, json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)HIST_RANGE_NS,
-						      "hi_ns", (json_int_t)h->max + 1, "count",
-						      (json_int_t)h->overflow));
+		json_array_append_new(bins,
+				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)HIST_RANGE_NS,
+						"hi_ns", (json_int_t)h->max + 1, "count",
+						(json_int_t)h->overflow));
 	json_object_set_new(o, "bins", bins);
 	return o;
 }
@@ -67,13 +70,15 @@ int rpt_hist_from_json(const json_t *op, struct hist *ret)
 	}
 	ret->count = (uint64_t)json_integer_value(json_object_get(op, "count"));
 	ret->sum = (uint64_t)json_integer_value(json_object_get(op, "sum_ns"));
-	ret->min = ret->count ? (uint64_t)json_integer_value(json_object_get(op, "min_ns")) : UINT64_MAX;
+	ret->min = ret->count ? (uint64_t)json_integer_value(json_object_get(op, "min_ns")) :
+				UINT64_MAX;
 	ret->max = (uint64_t)json_integer_value(json_object_get(op, "max_ns"));
 	{
 		double mean = json_number_value(json_object_get(op, "mean_ns"));
 		double sd = json_number_value(json_object_get(op, "stddev_ns"));
 
-		ret->sumsq = ret->count > 1 ? sd * sd * (double)(ret->count - 1) + (double)ret->count * mean * mean :
+		ret->sumsq = ret->count > 1 ? sd * sd * (double)(ret->count - 1) +
+						      (double)ret->count * mean * mean :
 					      (double)ret->count * mean * mean;
 	}
 	return 0;
@@ -132,8 +137,8 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (!schema || strcmp(schema, RPT_RESULT_SCHEMA)) {
-		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path, schema ? schema : "(none)",
-			 RPT_RESULT_SCHEMA);
+		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
+			 schema ? schema : "(none)", RPT_RESULT_SCHEMA);
 		json_decref(root);
 		return -EPROTO;
 	}

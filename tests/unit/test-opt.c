@@ -1,1 +1,215 @@
-int main(void){return 0;}
+/* Option and unit parsing, fs_mark flag compatibility, file names, sync-method table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opt.h"
+#include "smallfile.h"
+#include "workload.h"
+
+static void test_sizes(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(opt_parse_size("4096", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(opt_parse_size("4k", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(opt_parse_size("8M", &v), 0);
+	assert_int_equal(v, 8 << 20);
+	assert_int_equal(opt_parse_size("1G", &v), 0);
+	assert_int_equal(v, 1 << 30);
+	assert_int_equal(opt_parse_size("2GiB", &v), 0);
+	assert_int_equal(v, INT64_C(2) << 30);
+	assert_int_equal(opt_parse_size("5T", &v), 0);
+	assert_int_equal(v, INT64_C(5) << 40);
+	assert_int_equal(opt_parse_size("4x", &v), -EINVAL);
+	assert_int_equal(opt_parse_size("", &v), -EINVAL);
+	assert_int_equal(opt_parse_size("-1", &v), -EINVAL);
+	assert_int_equal(opt_parse_size("k", &v), -EINVAL);
+	assert_int_equal(opt_parse_size("99999999999T", &v), -ERANGE);
+}
+
+static void test_durations(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(opt_parse_duration("30", &v), 0);
+	assert_int_equal(v, INT64_C(30) * 1000000000);
+	assert_int_equal(opt_parse_duration("500ms", &v), 0);
+	assert_int_equal(v, 500000000);
+	assert_int_equal(opt_parse_duration("2m", &v), 0);
+	assert_int_equal(v, INT64_C(120) * 1000000000);
+	assert_int_equal(opt_parse_duration("1h", &v), 0);
+	assert_int_equal(v, INT64_C(3600) * 1000000000);
+	assert_int_equal(opt_parse_duration("10parsecs", &v), -EINVAL);
+}
+
+struct cfg {
+	int64_t n, size;
+	bool flag;
+	char *name;
+	struct opt_strlist dirs;
+	int mode;
+};
+
+static const char *const modes[] = { "a", "bb", NULL };
+static const struct fsb_opt tbl[] = {
+	{ "files", 'n', OPT_INT, offsetof(struct cfg, n), 1, 100, "10", NULL, "n", NULL },
+	{ "size", 's', OPT_SIZE, offsetof(struct cfg, size), 0, 1 << 20, "4k", "bytes", "s", NULL },
+	{ "keep", 'k', OPT_BOOL, offsetof(struct cfg, flag), 0, 1, NULL, NULL, "k", NULL },
+	{ "name", 0, OPT_STRING, offsetof(struct cfg, name), 0, 0, "x", NULL, "name", NULL },
+	{ "dir", 'd', OPT_STRLIST, offsetof(struct cfg, dirs), 0, 0, NULL, NULL, "d", NULL },
+	{ "mode", 0, OPT_ENUM, offsetof(struct cfg, mode), 0, 0, "a", NULL, "m", modes },
+	{ 0 }
+};
+
+static int parse(struct cfg *c, char *err, int argc, char **argv)
+{
+	memset(c, 0, sizeof(*c));
+	assert_int_equal(opt_set_defaults(tbl, c, err, OPT_ERR_MAX), 0);
+	return opt_parse_argv(tbl, c, argc, argv, err, OPT_ERR_MAX);
+}
+
+static void test_argv_fs_mark_style(void **state)
+{
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+	char *argv[] = { "x",  "-d", "/a", "-s",     "8k", "-n", "50",
+			 "-d", "/b", "-k", "--mode", "bb", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&c, err, 12, argv), 12);
+	assert_int_equal(c.size, 8192);
+	assert_int_equal(c.n, 50);
+	assert_true(c.flag);
+	assert_int_equal(c.dirs.n, 2);
+	assert_string_equal(c.dirs.v[1], "/b");
+	assert_int_equal(c.mode, 1);
+	assert_string_equal(c.name, "x");
+	opt_free(tbl, &c);
+}
+
+static void test_argv_errors_name_the_flag(void **state)
+{
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+	char *a1[] = { "x", "-n", "101", NULL };
+	char *a2[] = { "x", "-s", "4q", NULL };
+	char *a3[] = { "x", "-Z", NULL };
+	char *a4[] = { "x", "--mode", "c", NULL };
+	char *a5[] = { "x", "-n", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&c, err, 3, a1), -EINVAL);
+	assert_non_null(strstr(err, "-n"));
+	assert_non_null(strstr(err, "out of range 1..100"));
+	opt_free(tbl, &c);
+	assert_int_equal(parse(&c, err, 3, a2), -EINVAL);
+	assert_non_null(strstr(err, "-s: '4q' is not a size"));
+	opt_free(tbl, &c);
+	assert_int_equal(parse(&c, err, 2, a3), -EINVAL);
+	assert_non_null(strstr(err, "-Z: unknown option"));
+	opt_free(tbl, &c);
+	assert_int_equal(parse(&c, err, 3, a4), -EINVAL);
+	assert_non_null(strstr(err, "not one of a, bb"));
+	opt_free(tbl, &c);
+	assert_int_equal(parse(&c, err, 2, a5), -EINVAL);
+	assert_non_null(strstr(err, "-n: a value is required"));
+	opt_free(tbl, &c);
+}
+
+static void test_set_by_name(void **state)
+{
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+	char *argv[] = { "x", NULL };
+
+	(void)state;
+	parse(&c, err, 1, argv);
+	assert_int_equal(opt_set(tbl, &c, "size", "1M", err, sizeof(err)), 0);
+	assert_int_equal(c.size, 1 << 20);
+	assert_int_equal(opt_set(tbl, &c, "nosuch", "1", err, sizeof(err)), -ENOENT);
+	assert_int_equal(opt_set(tbl, &c, "keep", "maybe", err, sizeof(err)), -EINVAL);
+	opt_free(tbl, &c);
+}
+
+static void test_smallfile_flags(void **state)
+{
+	const struct fsb_workload *wl = fsb_workload_find("smallfile");
+	const char *flags = "sdwnNDtSLkrpFvl";
+
+	(void)state;
+	assert_non_null(wl);
+	/* every fs_mark 3.3 flag is accepted with its letter (-d lives in the common table) */
+	for (const char *f = flags; *f; f++) {
+		bool found = false;
+
+		for (const struct fsb_opt *o = wl->opts; o->name; o++)
+			found |= o->short_name == *f;
+		if (*f == 'd')
+			found = true;
+		if (!found)
+			fail_msg("fs_mark flag -%c is missing", *f);
+	}
+}
+
+static void test_names(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	smallfile_name(a, 0x1234, 40, 24, 42);
+	assert_int_equal(strlen(a), 40);
+	assert_memory_equal(a, "0000000000001234", 16);
+	for (int i = 16; i < 40; i++)
+		assert_true((a[i] >= 'A' && a[i] <= 'Z') || (a[i] >= '0' && a[i] <= '9'));
+	/* same file number and seed: same name (so post-loop phases can find it again) */
+	smallfile_name(b, 0x1234, 40, 24, 42);
+	assert_string_equal(a, b);
+	smallfile_name(b, 0x1235, 40, 24, 42);
+	assert_string_not_equal(a, b);
+	/* no random part: names are the sequence number alone, still unique */
+	smallfile_name(a, 7, 8, 0, 1);
+	assert_string_equal(a, "00000007");
+	/* long names beyond fs_mark's 40-byte path limits */
+	smallfile_name(a, 1, 60, 10, 1);
+	assert_int_equal(strlen(a), 60);
+}
+
+static void test_sync_methods(void **state)
+{
+	(void)state;
+	/* fs_mark 3.3's fs_mark.h, -S 0..6 */
+	assert_int_equal(smallfile_sync_bits[0], 0);
+	assert_int_equal(smallfile_sync_bits[1], SF_FSYNC_BEFORE_CLOSE);
+	assert_int_equal(smallfile_sync_bits[2], SF_SYNC_SYSCALL | SF_FIRST_FILE);
+	assert_int_equal(smallfile_sync_bits[3], SF_POST_REVERSE);
+	assert_int_equal(smallfile_sync_bits[4], SF_POST_REVERSE | SF_SYNC_SYSCALL);
+	assert_int_equal(smallfile_sync_bits[5], SF_POST_IN_ORDER);
+	assert_int_equal(smallfile_sync_bits[6], SF_POST_IN_ORDER | SF_SYNC_SYSCALL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_durations),
+		cmocka_unit_test(test_argv_fs_mark_style),
+		cmocka_unit_test(test_argv_errors_name_the_flag),
+		cmocka_unit_test(test_set_by_name),
+		cmocka_unit_test(test_smallfile_flags),
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_sync_methods),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,75 @@
+/* The reference for ci/bench-overhead: open/write/fsync/close and nothing else. */
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static const char *dir;
+static long nfiles, size;
+static pthread_barrier_t bar;
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void *worker(void *arg)
+{
+	long id = (long)arg;
+	char path[4096], *buf = calloc(1, (size_t)size);
+
+	pthread_barrier_wait(&bar);
+	for (long i = 0; i < nfiles; i++) {
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/t%ld-%ld", dir, id, i);
+		fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0666);
+		if (fd < 0 || write(fd, buf, (size_t)size) != size || fsync(fd) < 0) {
+			perror(path);
+			exit(1);
+		}
+		close(fd);
+	}
+	free(buf);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t tids[256];
+	long threads;
+	double t0, t1;
+	char path[4096];
+
+	if (argc != 5) {
+		fprintf(stderr, "usage: bareloop DIR FILES_PER_THREAD SIZE THREADS\n");
+		return 2;
+	}
+	dir = argv[1];
+	nfiles = atol(argv[2]);
+	size = atol(argv[3]);
+	threads = atol(argv[4]);
+	if (threads < 1 || threads > 256)
+		return 2;
+	pthread_barrier_init(&bar, NULL, (unsigned)threads + 1);
+	for (long i = 0; i < threads; i++)
+		pthread_create(&tids[i], NULL, worker, (void *)i);
+	pthread_barrier_wait(&bar);
+	t0 = now();
+	for (long i = 0; i < threads; i++)
+		pthread_join(tids[i], NULL);
+	t1 = now();
+	printf("%.1f\n", (double)(nfiles * threads) / (t1 - t0));
+	for (long t = 0; t < threads; t++)
+		for (long i = 0; i < nfiles; i++) {
+			snprintf(path, sizeof(path), "%s/t%ld-%ld", dir, t, i);
+			unlink(path);
+		}
+	return 0;
+}
