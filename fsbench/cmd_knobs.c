@@ -18,10 +18,9 @@ struct knobs_cfg {
 };
 
 #define O(f) offsetof(struct knobs_cfg, f)
-static const struct fsb_opt info_opts[] = {
-	{ "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL, "print JSON instead of text", NULL },
-	{ 0 }
-};
+static const struct fsb_opt info_opts[] = { { "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL,
+					      "print JSON instead of text", NULL },
+					    { 0 } };
 static const struct fsb_opt knobs_opts[] = {
 	{ "set", 0, OPT_STRLIST, O(set), 0, 0, NULL, "NAME=VALUE",
 	  "set a knob (repeatable); all are validated first and a refused one undoes the others. "
@@ -33,7 +32,8 @@ static const struct fsb_opt knobs_opts[] = {
 static const struct fsb_opt restore_opts[] = {
 	{ "discard", 0, OPT_BOOL, O(discard), 0, 1, NULL, NULL,
 	  "remove the journals of dead runs whose entries cannot be restored (a device that is gone), "
-	  "after trying", NULL },
+	  "after trying",
+	  NULL },
 	{ 0 }
 };
 #undef O
@@ -42,10 +42,12 @@ static void knobs_help(void)
 {
 	printf("\nknobs (also for --knob NAME=VALUE of a run, which restores them afterwards):\n");
 	for (const struct knob_def *d = knob_defs; d->name; d++)
-		printf("  %-26s %s [%s]\n", d->scope == KNOB_SCOPE_IOSCHED ? "iosched/NAME" : d->name, d->help,
+		printf("  %-26s %s [%s]\n",
+		       d->scope == KNOB_SCOPE_IOSCHED ? "iosched/NAME" : d->name, d->help,
 		       knob_touch_name(d->touch));
 	printf("\nOld values of a run's knobs go to a journal in %s ($FSBENCH_STATE_DIR) before they\n"
-	       "change; `fsbench restore` replays journals of runs that died.\n", journal_state_dir());
+	       "change; `fsbench restore` replays journals of runs that died.\n",
+	       journal_state_dir());
 }
 
 /*
@@ -114,11 +116,15 @@ static void print_knobs(const json_t *values)
 	const char *name;
 	json_t *v;
 
-	json_object_foreach((json_t *)values, name, v) {
+	json_object_foreach((json_t *)values, name, v)
+	{
 		const struct knob_def *d = knob_def_find(name);
 		char *s = json_dumps(v, JSON_ENCODE_ANY);
 
-		printf("  %-26s %-16s %s\n", name, json_is_string(v) ? json_string_value(v) : s ? s : "?",
+		printf("  %-26s %-16s %s\n", name,
+		       json_is_string(v) ? json_string_value(v) :
+		       s		 ? s :
+					   "?",
 		       d ? touch_words(d) : "");
 		free(s);
 	}
@@ -129,7 +135,8 @@ static json_t *touches_json(const json_t *values)
 	json_t *o = json_object(), *v;
 	const char *name;
 
-	json_object_foreach((json_t *)values, name, v) {
+	json_object_foreach((json_t *)values, name, v)
+	{
 		const struct knob_def *d = knob_def_find(name);
 
 		if (d)
@@ -174,8 +181,9 @@ int fsb_cmd_info(int argc, char **argv)
 	values = knob_values_json(&kt);
 	topo = probe_topology_json();
 	if (cfg.json) {
-		json_t *o = json_pack("{s:o,s:o,s:O,s:o,s:o*}", "target", probe_target_json(&pt), "device", dev,
-				      "knobs", values, "touches", touches_json(values), "topology", topo);
+		json_t *o = json_pack("{s:o,s:o,s:O,s:o,s:o*}", "target", probe_target_json(&pt),
+				      "device", dev, "knobs", values, "touches",
+				      touches_json(values), "topology", topo);
 
 		print_json(o);
 		json_decref(o);
@@ -202,12 +210,12 @@ int fsb_cmd_info(int argc, char **argv)
 			printf("loop backing     %s\n", kt.backing_file);
 		if (json_array_size(sl)) {
 			printf("stacked on      ");
-			json_array_foreach(sl, i, s)
-				printf(" %s", json_string_value(s));
+			json_array_foreach(sl, i, s) printf(" %s", json_string_value(s));
 			printf("\n");
 		}
 		if (json_object_get(dev, "rotational"))
-			printf("rotational       %s\n", json_is_true(json_object_get(dev, "rotational")) ? "yes" : "no");
+			printf("rotational       %s\n",
+			       json_is_true(json_object_get(dev, "rotational")) ? "yes" : "no");
 		printf("block size       logical %lld, physical %lld\n",
 		       (long long)json_integer_value(json_object_get(dev, "logical_block_size")),
 		       (long long)json_integer_value(json_object_get(dev, "physical_block_size")));
@@ -249,13 +257,14 @@ int fsb_cmd_knobs(int argc, char **argv)
 	const char *path;
 	int status, r;
 
-	path = parse("knobs", "knobs PATH [--set NAME=VALUE ...] [--json]", knobs_opts, &cfg, argc, argv,
-		     knobs_help, &status);
+	path = parse("knobs", "knobs PATH [--set NAME=VALUE ...] [--json]", knobs_opts, &cfg, argc,
+		     argv, knobs_help, &status);
 	if (status >= 0)
 		goto out;
 	status = FSB_EXIT_OK;
 	if (!path) {
-		fprintf(stderr, "fsbench knobs: which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]\n");
+		fprintf(stderr,
+			"fsbench knobs: which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]\n");
 		status = FSB_EXIT_USAGE;
 		goto out;
 	}
@@ -285,8 +294,8 @@ int fsb_cmd_knobs(int argc, char **argv)
 		r = fsb_knobs_check_stale(err, sizeof(err));
 		/* journalled only while the batch is in flight: a crash half-way can be undone */
 		if (r == 0 && (r = journal_open(journal_state_dir(), &j)) < 0)
-			snprintf(err, sizeof(err), "creating the restore journal in %s: %s", journal_state_dir(),
-				 strerror(-r));
+			snprintf(err, sizeof(err), "creating the restore journal in %s: %s",
+				 journal_state_dir(), strerror(-r));
 		if (r == 0)
 			r = knob_batch_apply(b, j, err, sizeof(err));
 		if (j)
@@ -299,7 +308,8 @@ int fsb_cmd_knobs(int argc, char **argv)
 		}
 		for (int i = 0; i < b->n; i++)
 			if (!cfg.json)
-				printf("%s: %s -> %s\n", b->ch[i].name, b->ch[i].before, b->ch[i].applied);
+				printf("%s: %s -> %s\n", b->ch[i].name, b->ch[i].before,
+				       b->ch[i].applied);
 	}
 	values = knob_values_json(&kt);
 	if (cfg.json) {
@@ -311,7 +321,8 @@ int fsb_cmd_knobs(int argc, char **argv)
 		print_json(o);
 		json_decref(o);
 	} else if (!b) {
-		printf("%s on %s (%s%s%s):\n", pt.mountpoint, kt.disk[0] ? kt.disk : "no block device", pt.fstype,
+		printf("%s on %s (%s%s%s):\n", pt.mountpoint,
+		       kt.disk[0] ? kt.disk : "no block device", pt.fstype,
 		       kt.nslaves ? ", stacked" : "", kt.backing_file[0] ? ", loop" : "");
 		print_knobs(values);
 	}
@@ -332,7 +343,8 @@ int fsb_cmd_restore(int argc, char **argv)
 	size_t i;
 	int status, r, done = 0;
 
-	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, NULL, &status);
+	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, NULL,
+		      &status);
 	if (status >= 0)
 		return status;
 	if (extra) {
@@ -345,7 +357,8 @@ int fsb_cmd_restore(int argc, char **argv)
 		fprintf(stderr, "fsbench restore: reading %s: %s\n", dir, strerror(-r));
 		return FSB_EXIT_FAIL;
 	}
-	json_array_foreach(paths, i, p) {
+	json_array_foreach(paths, i, p)
+	{
 		const char *path = json_string_value(p);
 		json_t *hdr, *entries, *results, *res;
 		size_t k;
@@ -359,35 +372,42 @@ int fsb_cmd_restore(int argc, char **argv)
 		}
 		pid = (long long)json_integer_value(json_object_get(hdr, "pid"));
 		if (journal_owner_alive(hdr)) {
-			printf("%s: pid %lld still runs and restores its own knobs: skipped\n", path, pid);
+			printf("%s: pid %lld still runs and restores its own knobs: skipped\n",
+			       path, pid);
 			json_decref(hdr);
 			json_decref(entries);
 			continue;
 		}
 		results = json_array();
 		r = knob_entries_restore("", entries, 0, results);
-		json_array_foreach(results, k, res) {
+		json_array_foreach(results, k, res)
+		{
 			const char *st = json_string_value(json_object_get(res, "status"));
 			char *v = json_dumps(json_object_get(res, "value"), JSON_ENCODE_ANY);
 
 			if (!strcmp(st, "restored"))
 				printf("%s=%s: restored (from the run of pid %lld)\n",
-				       json_string_value(json_object_get(res, "knob")), v ? v : "?", pid);
+				       json_string_value(json_object_get(res, "knob")), v ? v : "?",
+				       pid);
 			else
 				fprintf(stderr, "fsbench restore: %s=%s: %s: %s\n",
-					json_string_value(json_object_get(res, "knob")), v ? v : "?", st,
+					json_string_value(json_object_get(res, "knob")),
+					v ? v : "?", st,
 					json_string_value(json_object_get(res, "error")));
 			free(v);
 		}
 		if (r == 0 || cfg.discard) {
 			if (remove(path) < 0) {
-				fprintf(stderr, "fsbench restore: removing %s: %s\n", path, strerror(errno));
+				fprintf(stderr, "fsbench restore: removing %s: %s\n", path,
+					strerror(errno));
 				status = FSB_EXIT_FAIL;
 			} else if (r < 0) {
-				printf("%s: removed with entries that could not be restored (--discard)\n", path);
+				printf("%s: removed with entries that could not be restored (--discard)\n",
+				       path);
 			}
 		} else {
-			fprintf(stderr, "fsbench restore: %s stays: not everything was restored%s\n", path,
+			fprintf(stderr,
+				"fsbench restore: %s stays: not everything was restored%s\n", path,
 				r == -ESTALE ? " (a device changed; --discard drops it)" : "");
 			status = FSB_EXIT_FAIL;
 		}

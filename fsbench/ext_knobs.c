@@ -9,19 +9,21 @@
 
 #include "journal.h"
 
-int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt, char *err,
-		    size_t errlen)
+int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt,
+		    char *err, size_t errlen)
 {
 	int r = probe_target_resolve(NULL, path, ret_pt);
 
 	if (r < 0) {
-		snprintf(err, errlen, "resolving %s to its mount and device: %s", path, strerror(-r));
+		snprintf(err, errlen, "resolving %s to its mount and device: %s", path,
+			 strerror(-r));
 		return r;
 	}
-	r = knob_target_init(NULL, ret_pt->has_block_device ? ret_pt->disk : NULL, ret_pt->mountpoint,
-			     ret_pt->fstype, ret_kt);
+	r = knob_target_init(NULL, ret_pt->has_block_device ? ret_pt->disk : NULL,
+			     ret_pt->mountpoint, ret_pt->fstype, ret_kt);
 	if (r < 0)
-		snprintf(err, errlen, "reading /sys/block/%s for %s: %s", ret_pt->disk, path, strerror(-r));
+		snprintf(err, errlen, "reading /sys/block/%s for %s: %s", ret_pt->disk, path,
+			 strerror(-r));
 	return r;
 }
 
@@ -34,15 +36,18 @@ int fsb_knobs_check_stale(char *err, size_t errlen)
 
 	if (journal_list(dir, &paths) < 0)
 		return 0; /* an unreadable state directory is reported when the journal is opened */
-	json_array_foreach(paths, i, p) {
+	json_array_foreach(paths, i, p)
+	{
 		json_t *hdr, *entries;
 
 		if (journal_load(json_string_value(p), &hdr, &entries) < 0)
 			continue;
 		if (!journal_owner_alive(hdr) && json_array_size(entries)) {
-			snprintf(err, errlen,
-				 "%s holds knob values of a run that died (pid %lld): run `fsbench restore` first",
-				 json_string_value(p), (long long)json_integer_value(json_object_get(hdr, "pid")));
+			snprintf(
+				err, errlen,
+				"%s holds knob values of a run that died (pid %lld): run `fsbench restore` first",
+				json_string_value(p),
+				(long long)json_integer_value(json_object_get(hdr, "pid")));
 			r = -EBUSY;
 		}
 		json_decref(hdr);
@@ -62,7 +67,8 @@ struct knobs_state {
 	json_t *before;
 };
 
-static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err, size_t errlen)
+static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
+			size_t errlen)
 {
 	struct knobs_state *s;
 	int r;
@@ -96,8 +102,8 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 		if (r == 0) {
 			r = journal_open(journal_state_dir(), &s->j);
 			if (r < 0)
-				snprintf(err, errlen, "creating the restore journal in %s: %s", journal_state_dir(),
-					 strerror(-r));
+				snprintf(err, errlen, "creating the restore journal in %s: %s",
+					 journal_state_dir(), strerror(-r));
 		}
 		if (r == 0) {
 			r = knob_batch_apply(&s->batch, s->j, err, errlen);
@@ -134,18 +140,18 @@ static void knobs_after(struct fsb_run *run, struct fsb_common *c, void *state, 
 			journal_remove(s->j);
 		} else {
 			restored = false;
-			json_array_foreach(results, i, res)
-				if (json_object_get(res, "error"))
-					fprintf(stderr, "fsbench: restoring %s: %s; the journal %s stays for `fsbench restore`\n",
-						json_string_value(json_object_get(res, "knob")),
-						json_string_value(json_object_get(res, "error")), s->j->path);
+			json_array_foreach(results, i, res) if (json_object_get(res, "error")) fprintf(
+				stderr,
+				"fsbench: restoring %s: %s; the journal %s stays for `fsbench restore`\n",
+				json_string_value(json_object_get(res, "knob")),
+				json_string_value(json_object_get(res, "error")), s->j->path);
 		}
 		s->j = journal_close(s->j);
 	}
 	if (run_json) {
 		o = json_pack("{s:O,s:o,s:o,s:o,s:b}", "before", s->before, "applied",
-			      knob_batch_applied_json(&s->batch), "after", knob_values_json(&s->kt), "touched",
-			      knob_batch_touched_json(&s->batch), "restored", restored);
+			      knob_batch_applied_json(&s->batch), "after", knob_values_json(&s->kt),
+			      "touched", knob_batch_touched_json(&s->batch), "restored", restored);
 		if (o && s->kt.disk[0])
 			json_object_set_new(o, "disk", json_string(s->kt.disk));
 		if (o && !restored)

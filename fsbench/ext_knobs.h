@@ -11,8 +11,8 @@
  * Resolves @path on the live system to its mount and whole disk (probes/target.h) and
  * the knob target of that disk and mount. Returns 0 or -errno with @err set.
  */
-int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt, char *err,
-		    size_t errlen);
+int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt,
+		    char *err, size_t errlen);
 
 /*
  * Refuses to change knobs while a journal of a process that died still holds old values

@@ -6,7 +6,8 @@
 
 #include "topology.h"
 
-static int pin_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err, size_t errlen)
+static int pin_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
+		      size_t errlen)
 {
 	int *cpus, r;
 
@@ -39,7 +40,8 @@ static const char *const pin_choices[] = { "none", "compact", "scatter", NULL };
 #define O(f) offsetof(struct fsb_common, f)
 static const struct fsb_opt pin_opts[] = {
 	{ "cpus", 0, OPT_STRING, O(cpus), 0, 0, NULL, "LIST",
-	  "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them", NULL },
+	  "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them",
+	  NULL },
 	{ "pin", 0, OPT_ENUM, O(pin), 0, 2, "none", NULL,
 	  "place worker threads: none (the scheduler decides), compact (fill a core's PUs first), "
 	  "scatter (spread over packages and cores); each thread's CPU is in the result",

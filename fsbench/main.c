@@ -11,7 +11,8 @@ int fsb_cmd_restore(int argc, char **argv);
 const struct fsb_command fsb_commands[] = {
 	{ "info", "what lies under a path: mount, device, knobs, topology", fsb_cmd_info },
 	{ "knobs", "show or set the queue, drive, mount and vm knobs under a path", fsb_cmd_knobs },
-	{ "restore", "put back the knobs an interrupted run changed, from the restore journal", fsb_cmd_restore },
+	{ "restore", "put back the knobs an interrupted run changed, from the restore journal",
+	  fsb_cmd_restore },
 	{ NULL, NULL, NULL },
 };
 

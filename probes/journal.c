@@ -104,7 +104,8 @@ int journal_open(const char *dir, struct journal **ret)
 	j->entries = json_array();
 	/* a journal a former run of this process could not restore must survive: never reuse */
 	for (;;) {
-		snprintf(j->path, sizeof(j->path), "%s/journal-%d-%u.jsonl", dir, (int)getpid(), journal_seq++);
+		snprintf(j->path, sizeof(j->path), "%s/journal-%d-%u.jsonl", dir, (int)getpid(),
+			 journal_seq++);
 		j->fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
 		if (j->fd >= 0)
 			break;
@@ -199,7 +200,8 @@ int journal_load(const char *path, json_t **ret_header, json_t **ret_entries)
 		}
 		if (!hdr) {
 			if (!json_is_string(json_object_get(o, "journal")) ||
-			    strcmp(json_string_value(json_object_get(o, "journal")), JOURNAL_SCHEMA)) {
+			    strcmp(json_string_value(json_object_get(o, "journal")),
+				   JOURNAL_SCHEMA)) {
 				json_decref(o);
 				break;
 			}

@@ -24,18 +24,18 @@
 const struct knob_def knob_defs[] = {
 	{ "scheduler", KNOB_SCOPE_QUEUE, "scheduler", KNOB_SELECT, 0, 0, KNOB_TOUCH_KERNEL, NULL,
 	  "I/O scheduler, one of those the queue lists" },
-	{ "nr_requests", KNOB_SCOPE_QUEUE, "nr_requests", KNOB_INT, 4, 65536, KNOB_TOUCH_KERNEL, NULL,
-	  "requests the scheduler may hold (reset by a scheduler switch)" },
+	{ "nr_requests", KNOB_SCOPE_QUEUE, "nr_requests", KNOB_INT, 4, 65536, KNOB_TOUCH_KERNEL,
+	  NULL, "requests the scheduler may hold (reset by a scheduler switch)" },
 	{ "write_cache", KNOB_SCOPE_QUEUE, "write_cache", KNOB_CACHE, 0, 0, KNOB_TOUCH_KERNEL, NULL,
 	  "whether the kernel sends flushes (FUA/cache flush); does not switch the drive's cache" },
 	{ "drive_cache", KNOB_SCOPE_DRIVE, "cache_type", KNOB_CACHE, 0, 0, KNOB_TOUCH_DRIVE, NULL,
 	  "the SCSI/SATA drive's own write cache (MODE SELECT): switches the drive" },
-	{ "read_ahead_kb", KNOB_SCOPE_QUEUE, "read_ahead_kb", KNOB_INT, 0, 1 << 20, KNOB_TOUCH_KERNEL, NULL,
-	  "read-ahead window" },
-	{ "wbt_lat_usec", KNOB_SCOPE_QUEUE, "wbt_lat_usec", KNOB_INT, -1, LL_BIG, KNOB_TOUCH_KERNEL, NULL,
-	  "writeback throttling target latency; 0 off, -1 the kernel's default" },
-	{ "max_sectors_kb", KNOB_SCOPE_QUEUE, "max_sectors_kb", KNOB_INT, 4, 0, KNOB_TOUCH_KERNEL, NULL,
-	  "largest request the block layer builds (at most max_hw_sectors_kb)" },
+	{ "read_ahead_kb", KNOB_SCOPE_QUEUE, "read_ahead_kb", KNOB_INT, 0, 1 << 20,
+	  KNOB_TOUCH_KERNEL, NULL, "read-ahead window" },
+	{ "wbt_lat_usec", KNOB_SCOPE_QUEUE, "wbt_lat_usec", KNOB_INT, -1, LL_BIG, KNOB_TOUCH_KERNEL,
+	  NULL, "writeback throttling target latency; 0 off, -1 the kernel's default" },
+	{ "max_sectors_kb", KNOB_SCOPE_QUEUE, "max_sectors_kb", KNOB_INT, 4, 0, KNOB_TOUCH_KERNEL,
+	  NULL, "largest request the block layer builds (at most max_hw_sectors_kb)" },
 	{ "nomerges", KNOB_SCOPE_QUEUE, "nomerges", KNOB_INT, 0, 2, KNOB_TOUCH_KERNEL, NULL,
 	  "0 merge, 1 only simple merges, 2 no merges" },
 	{ "rq_affinity", KNOB_SCOPE_QUEUE, "rq_affinity", KNOB_INT, 0, 2, KNOB_TOUCH_KERNEL, NULL,
@@ -44,18 +44,19 @@ const struct knob_def knob_defs[] = {
 	  "a tunable of the active scheduler (queue/iosched/)" },
 	{ "barrier", KNOB_SCOPE_MOUNT, NULL, KNOB_BOOL, 0, 1, KNOB_TOUCH_MOUNT, NULL,
 	  "write barriers (ext3/ext4 barrier=, btrfs [no]barrier), changed by remount" },
-	{ "dirty_ratio", KNOB_SCOPE_VM, "dirty_ratio", KNOB_INT, 0, 100, KNOB_TOUCH_KERNEL, "dirty_bytes",
-	  "% of memory dirty before writers are throttled" },
+	{ "dirty_ratio", KNOB_SCOPE_VM, "dirty_ratio", KNOB_INT, 0, 100, KNOB_TOUCH_KERNEL,
+	  "dirty_bytes", "% of memory dirty before writers are throttled" },
 	{ "dirty_background_ratio", KNOB_SCOPE_VM, "dirty_background_ratio", KNOB_INT, 0, 100,
-	  KNOB_TOUCH_KERNEL, "dirty_background_bytes", "% of memory dirty before background writeback" },
-	{ "dirty_bytes", KNOB_SCOPE_VM, "dirty_bytes", KNOB_INT, 8192, LL_BIG, KNOB_TOUCH_KERNEL, "dirty_ratio",
-	  "bytes dirty before writers are throttled (zeroes dirty_ratio)" },
+	  KNOB_TOUCH_KERNEL, "dirty_background_bytes",
+	  "% of memory dirty before background writeback" },
+	{ "dirty_bytes", KNOB_SCOPE_VM, "dirty_bytes", KNOB_INT, 8192, LL_BIG, KNOB_TOUCH_KERNEL,
+	  "dirty_ratio", "bytes dirty before writers are throttled (zeroes dirty_ratio)" },
 	{ "dirty_background_bytes", KNOB_SCOPE_VM, "dirty_background_bytes", KNOB_INT, 1, LL_BIG,
 	  KNOB_TOUCH_KERNEL, "dirty_background_ratio", "bytes dirty before background writeback" },
 	{ "dirty_expire_centisecs", KNOB_SCOPE_VM, "dirty_expire_centisecs", KNOB_INT, 0, INT_MAX,
 	  KNOB_TOUCH_KERNEL, NULL, "age at which dirty data is written back" },
-	{ "dirty_writeback_centisecs", KNOB_SCOPE_VM, "dirty_writeback_centisecs", KNOB_INT, 0, INT_MAX,
-	  KNOB_TOUCH_KERNEL, NULL, "period of the flusher threads; 0 off" },
+	{ "dirty_writeback_centisecs", KNOB_SCOPE_VM, "dirty_writeback_centisecs", KNOB_INT, 0,
+	  INT_MAX, KNOB_TOUCH_KERNEL, NULL, "period of the flusher threads; 0 off" },
 	{ NULL, 0, NULL, 0, 0, 0, 0, NULL, NULL },
 };
 
@@ -69,7 +70,8 @@ const struct knob_def *knob_def_find(const char *name)
 			return NULL;
 	}
 	for (const struct knob_def *d = knob_defs; d->name; d++)
-		if (d->scope == KNOB_SCOPE_IOSCHED ? !strncmp(name, "iosched/", 8) : !strcmp(name, d->name))
+		if (d->scope == KNOB_SCOPE_IOSCHED ? !strncmp(name, "iosched/", 8) :
+						     !strcmp(name, d->name))
 			return d;
 	return NULL;
 }
@@ -247,9 +249,11 @@ static int mount_lookup(const char *root, const char *mountpoint, char *ret_dev,
 		snprintf(ret_dev, devlen, "%u:%u", major(dev), minor(dev));
 	}
 	if (ret_fstype)
-		snprintf(ret_fstype, fslen, "%s", mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "");
+		snprintf(ret_fstype, fslen, "%s",
+			 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "");
 	if (ret_source)
-		snprintf(ret_source, srclen, "%s", mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "");
+		snprintf(ret_source, srclen, "%s",
+			 mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "");
 	if (ret_opts) {
 		char *o = mnt_fs_strdup_options(fs);
 
@@ -307,8 +311,8 @@ static int remount(const char *root, const char *mountpoint, const char *opt)
 	return r;
 }
 
-int knob_target_init(const char *root, const char *disk, const char *mountpoint,
-		     const char *fstype, struct knob_target *ret)
+int knob_target_init(const char *root, const char *disk, const char *mountpoint, const char *fstype,
+		     struct knob_target *ret)
 {
 	struct knob_target t;
 	char buf[256], rel[PATH_MAX + 128];
@@ -343,7 +347,8 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		d = opendir(rel);
 		while (d && (de = readdir(d)) && t.nslaves < KNOB_MAX_SLAVES)
 			if (de->d_name[0] != '.')
-				snprintf(t.slaves[t.nslaves++], sizeof(t.slaves[0]), "%.63s", de->d_name);
+				snprintf(t.slaves[t.nslaves++], sizeof(t.slaves[0]), "%.63s",
+					 de->d_name);
 		if (d)
 			closedir(d);
 		/* the drive's cache lives with its SCSI disk, one per sd device */
@@ -351,7 +356,8 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		d = opendir(rel);
 		while (d && (de = readdir(d)))
 			if (de->d_name[0] != '.') {
-				snprintf(t.scsi_dir, sizeof(t.scsi_dir), "/sys/block/%s/device/scsi_disk/%.64s", t.disk,
+				snprintf(t.scsi_dir, sizeof(t.scsi_dir),
+					 "/sys/block/%s/device/scsi_disk/%.64s", t.disk,
 					 de->d_name);
 				break;
 			}
@@ -361,8 +367,8 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 	if (mountpoint && *mountpoint) {
 		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", mountpoint);
 		r = mount_lookup(t.root, mountpoint, t.mnt_dev, sizeof(t.mnt_dev), t.fstype,
-				 sizeof(t.fstype), t.mnt_source, sizeof(t.mnt_source), t.mnt_options,
-				 sizeof(t.mnt_options));
+				 sizeof(t.fstype), t.mnt_source, sizeof(t.mnt_source),
+				 t.mnt_options, sizeof(t.mnt_options));
 		if (r < 0)
 			t.mnt_dev[0] = 0;
 	}
@@ -385,7 +391,8 @@ int knob_read(const struct knob_target *t, const char *name, char *ret, size_t l
 			return -ENOENT;
 		if (!barrier_option(t->fstype, true))
 			return -EOPNOTSUPP;
-		r = mount_lookup(t->root, t->mountpoint, NULL, 0, NULL, 0, NULL, 0, opts, sizeof(opts));
+		r = mount_lookup(t->root, t->mountpoint, NULL, 0, NULL, 0, NULL, 0, opts,
+				 sizeof(opts));
 		if (r < 0)
 			return r;
 		snprintf(ret, len, "%d", barrier_on(opts));
@@ -425,21 +432,25 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 	int r;
 
 	if (!d)
-		return fail(err, errlen, -ENOENT, "%s: no such knob (see fsbench knobs --help)", name);
+		return fail(err, errlen, -ENOENT, "%s: no such knob (see fsbench knobs --help)",
+			    name);
 	r = knob_read(t, name, cur, sizeof(cur));
 	if (r == -EOPNOTSUPP)
 		return fail(err, errlen, r, "%s: %s has no barrier mount option", name,
 			    t->fstype[0] ? t->fstype : "this filesystem");
 	if (r == -ENOENT && d->scope == KNOB_SCOPE_IOSCHED && t->disk[0])
-		return fail(err, errlen, r, "%s: the active scheduler of %s has no such tunable", name, t->disk);
+		return fail(err, errlen, r, "%s: the active scheduler of %s has no such tunable",
+			    name, t->disk);
 	if (r < 0)
-		return fail(err, errlen, r, "%s: %s%s%s", name,
-			    r == -ENOENT ? "not available for " : "reading it: ",
-			    r == -ENOENT ? (d->scope == KNOB_SCOPE_DRIVE ? "a device that is not SCSI/SATA: " :
-					    d->scope == KNOB_SCOPE_MOUNT ? "a target without a mount: " :
-									    "this target: ")
-					 : "",
-			    t->disk[0] ? t->disk : (r == -ENOENT ? "no block device" : strerror(-r)));
+		return fail(
+			err, errlen, r, "%s: %s%s%s", name,
+			r == -ENOENT ? "not available for " : "reading it: ",
+			r == -ENOENT ?
+				(d->scope == KNOB_SCOPE_DRIVE ? "a device that is not SCSI/SATA: " :
+				 d->scope == KNOB_SCOPE_MOUNT ? "a target without a mount: " :
+								"this target: ") :
+				"",
+			t->disk[0] ? t->disk : (r == -ENOENT ? "no block device" : strerror(-r)));
 	switch (d->type) {
 	case KNOB_SELECT:
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, d->file);
@@ -447,26 +458,30 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 		if (r < 0)
 			return fail(err, errlen, r, "%s: reading %s: %s", name, rel, strerror(-r));
 		if (!*value || strchr(value, ' ') || !select_lists(buf, value))
-			return fail(err, errlen, -EINVAL, "%s: '%s' is not one of those %s offers: %s", name,
-				    value, t->disk, buf);
+			return fail(err, errlen, -EINVAL,
+				    "%s: '%s' is not one of those %s offers: %s", name, value,
+				    t->disk, buf);
 		snprintf(ret, len, "%s", value);
 		return 0;
 	case KNOB_CACHE:
 		if (!strcmp(value, "write back") || !strcmp(value, "on") || !strcmp(value, "1") ||
 		    !strcmp(value, "wb") || !strcmp(value, "write-back"))
 			snprintf(ret, len, "write back");
-		else if (!strcmp(value, "write through") || !strcmp(value, "off") || !strcmp(value, "0") ||
-			 !strcmp(value, "wt") || !strcmp(value, "write-through"))
+		else if (!strcmp(value, "write through") || !strcmp(value, "off") ||
+			 !strcmp(value, "0") || !strcmp(value, "wt") ||
+			 !strcmp(value, "write-through"))
 			snprintf(ret, len, "write through");
 		else
-			return fail(err, errlen, -EINVAL,
-				    "%s: '%s' is not a cache mode (use 'write back'/on or 'write through'/off)",
-				    name, value);
+			return fail(
+				err, errlen, -EINVAL,
+				"%s: '%s' is not a cache mode (use 'write back'/on or 'write through'/off)",
+				name, value);
 		return 0;
 	case KNOB_BOOL:
 		if (!strcmp(value, "1") || !strcasecmp(value, "on") || !strcasecmp(value, "true"))
 			snprintf(ret, len, "1");
-		else if (!strcmp(value, "0") || !strcasecmp(value, "off") || !strcasecmp(value, "false"))
+		else if (!strcmp(value, "0") || !strcasecmp(value, "off") ||
+			 !strcasecmp(value, "false"))
 			snprintf(ret, len, "0");
 		else
 			return fail(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
@@ -483,8 +498,8 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 			max = LL_BIG;
 	}
 	if (v < d->min || v > max)
-		return fail(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v, d->min,
-			    max);
+		return fail(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v,
+			    d->min, max);
 	snprintf(ret, len, "%lld", v);
 	return 0;
 }
@@ -534,8 +549,8 @@ json_t *knob_target_json(const struct knob_target *t)
 	json_t *o = json_object(), *sl;
 	char rel[PATH_MAX + 64], buf[256];
 	long long n;
-	static const char *const files[] = { "rotational", "logical_block_size", "physical_block_size",
-					      "max_hw_sectors_kb", NULL };
+	static const char *const files[] = { "rotational", "logical_block_size",
+					     "physical_block_size", "max_hw_sectors_kb", NULL };
 
 	if (!t->disk[0])
 		return o;
@@ -547,8 +562,9 @@ json_t *knob_target_json(const struct knob_target *t)
 	for (int i = 0; files[i]; i++) {
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, files[i]);
 		if (read_under(t->root, rel, buf, sizeof(buf)) == 0 && parse_ll(buf, &n) == 0)
-			json_object_set_new(o, files[i], strcmp(files[i], "rotational") ? json_integer(n) :
-											 json_boolean(n));
+			json_object_set_new(o, files[i],
+					    strcmp(files[i], "rotational") ? json_integer(n) :
+									     json_boolean(n));
 	}
 	sl = json_array();
 	for (int i = 0; i < t->nslaves; i++)
@@ -578,7 +594,8 @@ int knob_batch_add(struct knob_batch *b, const char *assignment, char *err, size
 	snprintf(c->value, sizeof(c->value), "%s", eq + 1);
 	c->def = knob_def_find(c->name);
 	if (!c->def)
-		return fail(err, errlen, -EINVAL, "%s: no such knob (see fsbench knobs --help)", c->name);
+		return fail(err, errlen, -EINVAL, "%s: no such knob (see fsbench knobs --help)",
+			    c->name);
 	for (int i = 0; i < b->n; i++)
 		if (!strcmp(b->ch[i].name, c->name))
 			return fail(err, errlen, -EINVAL, "%s: given twice", c->name);
@@ -608,9 +625,11 @@ int knob_batch_validate(struct knob_batch *b, char *err, size_t errlen)
 
 		/* a scheduler chosen in this batch has its own files: the kernel decides */
 		if (c->def->scope == KNOB_SCOPE_IOSCHED && sched && b->t->disk[0] &&
-		    knob_read(b->t, "scheduler", cur, sizeof(cur)) == 0 && strcmp(cur, sched->value)) {
+		    knob_read(b->t, "scheduler", cur, sizeof(cur)) == 0 &&
+		    strcmp(cur, sched->value)) {
 			if (parse_ll(c->value, &v) < 0)
-				return fail(err, errlen, -EINVAL, "%s: '%s' is not an integer", c->name, c->value);
+				return fail(err, errlen, -EINVAL, "%s: '%s' is not an integer",
+					    c->name, c->value);
 			c->before[0] = 0;
 			continue;
 		}
@@ -637,9 +656,10 @@ static int entry_for(const struct knob_target *t, const char *name, json_t **ret
 	if (r < 0)
 		return r;
 	if (d->scope == KNOB_SCOPE_MOUNT) {
-		e = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", name, "kind", "mount", "value", cur,
-			      "mountpoint", t->mountpoint, "fstype", t->fstype, "mnt_dev", t->mnt_dev,
-			      "source", t->mnt_source, "option", barrier_option(t->fstype, cur[0] == '1'));
+		e = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", name, "kind", "mount",
+			      "value", cur, "mountpoint", t->mountpoint, "fstype", t->fstype,
+			      "mnt_dev", t->mnt_dev, "source", t->mnt_source, "option",
+			      barrier_option(t->fstype, cur[0] == '1'));
 		if (!e)
 			return -ENOMEM;
 		*ret = e;
@@ -692,7 +712,8 @@ static int change_write(const struct knob_target *t, const struct knob_change *c
 	int r;
 
 	if (c->def->scope == KNOB_SCOPE_MOUNT)
-		return remount(t->root, t->mountpoint, barrier_option(t->fstype, c->value[0] == '1'));
+		return remount(t->root, t->mountpoint,
+			       barrier_option(t->fstype, c->value[0] == '1'));
 	r = knob_path(t, c->def, c->name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
@@ -726,19 +747,22 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 		}
 		r = 0;
 		/* journalled before the scheduler, so restored after it: the switch resets it */
-		if (!strcmp(c->name, "scheduler") && knob_read(b->t, "nr_requests", cur, sizeof(cur)) == 0)
+		if (!strcmp(c->name, "scheduler") &&
+		    knob_read(b->t, "nr_requests", cur, sizeof(cur)) == 0)
 			r = journal_knob(j, b->t, "nr_requests");
 		/* an iosched/ file of a scheduler chosen in this batch has nothing to restore */
-		if (r >= 0 && (c->def->scope != KNOB_SCOPE_IOSCHED || knob_read(b->t, c->name, cur, sizeof(cur)) == 0))
+		if (r >= 0 && (c->def->scope != KNOB_SCOPE_IOSCHED ||
+			       knob_read(b->t, c->name, cur, sizeof(cur)) == 0))
 			r = journal_knob(j, b->t, c->name);
 		if (r < 0) {
-			fail(err, errlen, r, "writing the restore journal %s: %s", j->path, strerror(-r));
+			fail(err, errlen, r, "writing the restore journal %s: %s", j->path,
+			     strerror(-r));
 			goto rollback;
 		}
 		r = change_write(b->t, c);
 		if (r < 0 && c->def->scope == KNOB_SCOPE_MOUNT) {
-			fail(err, errlen, r, "barrier=%s on %s %s: %s: remounting with '%s': %s", c->value,
-			     b->t->fstype, b->t->mountpoint,
+			fail(err, errlen, r, "barrier=%s on %s %s: %s: remounting with '%s': %s",
+			     c->value, b->t->fstype, b->t->mountpoint,
 			     r == -EINVAL ? "unsupported, the kernel refused it" : "failed",
 			     barrier_option(b->t->fstype, c->value[0] == '1'), strerror(-r));
 			if (r == -EINVAL)
@@ -746,8 +770,9 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			goto rollback;
 		}
 		if (r < 0) {
-			fail(err, errlen, r, "setting %s=%s on %s: the kernel refused it: %s", c->name, c->value,
-			     c->def->scope == KNOB_SCOPE_VM ? "vm" : b->t->disk, strerror(-r));
+			fail(err, errlen, r, "setting %s=%s on %s: the kernel refused it: %s",
+			     c->name, c->value, c->def->scope == KNOB_SCOPE_VM ? "vm" : b->t->disk,
+			     strerror(-r));
 			goto rollback;
 		}
 		c->written = true;
@@ -767,7 +792,9 @@ json_t *knob_batch_applied_json(const struct knob_batch *b)
 
 	for (int i = 0; i < b->n; i++)
 		json_object_set_new(o, b->ch[i].name,
-				    value_json(b->ch[i].def, b->ch[i].applied[0] ? b->ch[i].applied : b->ch[i].value));
+				    value_json(b->ch[i].def, b->ch[i].applied[0] ?
+								     b->ch[i].applied :
+								     b->ch[i].value));
 	return o;
 }
 
@@ -776,7 +803,8 @@ json_t *knob_batch_touched_json(const struct knob_batch *b)
 	json_t *o = json_object();
 
 	for (int i = 0; i < b->n; i++)
-		json_object_set_new(o, b->ch[i].name, json_string(knob_touch_name(b->ch[i].def->touch)));
+		json_object_set_new(o, b->ch[i].name,
+				    json_string(knob_touch_name(b->ch[i].def->touch)));
 	return o;
 }
 
@@ -796,17 +824,20 @@ static int identity_check(const char *root, json_t *e, char *err, size_t errlen)
 	snprintf(rel, sizeof(rel), "/sys/block/%s/dev", disk);
 	r = read_under(root, rel, buf, sizeof(buf));
 	if (r < 0)
-		return fail(err, errlen, -ESTALE, "%s is gone (%s): not writing to it", disk, strerror(-r));
+		return fail(err, errlen, -ESTALE, "%s is gone (%s): not writing to it", disk,
+			    strerror(-r));
 	if (!dev || strcmp(buf, dev))
-		return fail(err, errlen, -ESTALE, "%s is now %s, the journal saw %s: not writing to it", disk,
-			    buf, dev ? dev : "?");
+		return fail(err, errlen, -ESTALE,
+			    "%s is now %s, the journal saw %s: not writing to it", disk, buf,
+			    dev ? dev : "?");
 	if (json_is_integer(seq)) {
 		snprintf(rel, sizeof(rel), "/sys/block/%s/diskseq", disk);
 		if (read_under(root, rel, buf, sizeof(buf)) == 0 &&
 		    strtoll(buf, NULL, 10) != json_integer_value(seq))
-			return fail(err, errlen, -ESTALE,
-				    "%s has diskseq %s, the journal saw %lld: another device now, not writing to it",
-				    disk, buf, (long long)json_integer_value(seq));
+			return fail(
+				err, errlen, -ESTALE,
+				"%s has diskseq %s, the journal saw %lld: another device now, not writing to it",
+				disk, buf, (long long)json_integer_value(seq));
 	}
 	return 0;
 }
@@ -831,7 +862,8 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 			return r;
 		r = write_under(root, path, value);
 		if (r < 0)
-			return fail(err, errlen, r, "writing %s to %s: %s", value, path, strerror(-r));
+			return fail(err, errlen, r, "writing %s to %s: %s", value, path,
+				    strerror(-r));
 		return 0;
 	}
 	if (!strcmp(kind, "mount")) {
@@ -843,19 +875,22 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 
 		if (!mp || !fst || !mdev || !opt)
 			return fail(err, errlen, -EBADMSG, "malformed journal entry");
-		r = mount_lookup(root, mp, dev, sizeof(dev), fstype, sizeof(fstype), NULL, 0, opts, sizeof(opts));
+		r = mount_lookup(root, mp, dev, sizeof(dev), fstype, sizeof(fstype), NULL, 0, opts,
+				 sizeof(opts));
 		if (r < 0)
-			return fail(err, errlen, -ESTALE, "%s is no longer mounted: not remounting", mp);
+			return fail(err, errlen, -ESTALE, "%s is no longer mounted: not remounting",
+				    mp);
 		if (strcmp(dev, mdev) || strcmp(fstype, fst))
 			return fail(err, errlen, -ESTALE,
-				    "%s is now %s on %s, the journal saw %s on %s: not remounting", mp, fstype, dev,
-				    fst, mdev);
+				    "%s is now %s on %s, the journal saw %s on %s: not remounting",
+				    mp, fstype, dev, fst, mdev);
 		/* nothing to do is the common case of a second replay */
 		if (barrier_on(opts) == (value[0] == '1'))
 			return 0;
 		r = remount(root, mp, opt);
 		if (r < 0)
-			return fail(err, errlen, r, "remounting %s with %s: %s", mp, opt, strerror(-r));
+			return fail(err, errlen, r, "remounting %s with %s: %s", mp, opt,
+				    strerror(-r));
 		return 0;
 	}
 	return fail(err, errlen, -EBADMSG, "journal entry of unknown kind '%s'", kind);
@@ -874,9 +909,12 @@ int knob_entries_restore(const char *root, json_t *entries, size_t from, json_t 
 		if (r < 0 && !first)
 			first = r;
 		if (results) {
-			json_t *res = json_pack("{s:O?,s:O?,s:s}", "knob", json_object_get(e, "knob"), "value",
+			json_t *res = json_pack("{s:O?,s:O?,s:s}", "knob",
+						json_object_get(e, "knob"), "value",
 						json_object_get(e, "value"), "status",
-						!r ? "restored" : r == -ESTALE ? "refused" : "failed");
+						!r	     ? "restored" :
+						r == -ESTALE ? "refused" :
+							       "failed");
 
 			if (res && r < 0)
 				json_object_set_new(res, "error", json_string(err));

@@ -10,11 +10,11 @@
 #include "journal.h"
 
 enum knob_scope {
-	KNOB_SCOPE_QUEUE,   /* <disk>/queue/<file> */
+	KNOB_SCOPE_QUEUE, /* <disk>/queue/<file> */
 	KNOB_SCOPE_IOSCHED, /* <disk>/queue/iosched/<file> of the active scheduler */
-	KNOB_SCOPE_DRIVE,   /* <disk>/device/scsi_disk/<h:c:t:l>/<file> */
-	KNOB_SCOPE_VM,      /* /proc/sys/vm/<file> */
-	KNOB_SCOPE_MOUNT,   /* a mount option, changed by remount */
+	KNOB_SCOPE_DRIVE, /* <disk>/device/scsi_disk/<h:c:t:l>/<file> */
+	KNOB_SCOPE_VM, /* /proc/sys/vm/<file> */
+	KNOB_SCOPE_MOUNT, /* a mount option, changed by remount */
 };
 
 /* What a change really changes: the kernel's behaviour, the drive's own setting, a mount. */
@@ -25,10 +25,10 @@ enum knob_touch {
 };
 
 enum knob_type {
-	KNOB_INT,    /* decimal in [min, max] */
+	KNOB_INT, /* decimal in [min, max] */
 	KNOB_SELECT, /* one of the words the file lists, the active one in [brackets] */
-	KNOB_CACHE,  /* "write back" | "write through" (aliases on/off, 1/0, wb/wt) */
-	KNOB_BOOL,   /* 0 | 1 (aliases on/off, true/false) */
+	KNOB_CACHE, /* "write back" | "write through" (aliases on/off, 1/0, wb/wt) */
+	KNOB_BOOL, /* 0 | 1 (aliases on/off, true/false) */
 };
 
 struct knob_def {
@@ -65,19 +65,19 @@ const char *knob_touch_name(enum knob_touch touch);
  */
 struct knob_target {
 	char root[1024];
-	char disk[64];          /* top whole-disk device ("sda", "loop3", "dm-0"), "" if none */
+	char disk[64]; /* top whole-disk device ("sda", "loop3", "dm-0"), "" if none */
 	char disk_dir[PATH_MAX]; /* "/sys/block/<disk>" */
-	unsigned major, minor;  /* of @disk */
-	long long diskseq;      /* -1 where the kernel has none */
+	unsigned major, minor; /* of @disk */
+	long long diskseq; /* -1 where the kernel has none */
 	char scsi_dir[PATH_MAX]; /* "/sys/block/<disk>/device/scsi_disk/<h:c:t:l>", "" if not SCSI */
 	char slaves[KNOB_MAX_SLAVES][64]; /* devices below a stacked @disk (dm, md) */
 	int nslaves;
 	char backing_file[PATH_MAX]; /* what a loop device reads and writes, "" otherwise */
-	char mountpoint[PATH_MAX];  /* "" if not known */
+	char mountpoint[PATH_MAX]; /* "" if not known */
 	char fstype[64];
-	char mnt_dev[32];           /* "maj:min" of the mount from mountinfo */
+	char mnt_dev[32]; /* "maj:min" of the mount from mountinfo */
 	char mnt_source[PATH_MAX];
-	char mnt_options[1024];     /* VFS and fs options together, as mount(8) shows them */
+	char mnt_options[1024]; /* VFS and fs options together, as mount(8) shows them */
 };
 
 /*
@@ -87,8 +87,8 @@ struct knob_target {
  * <root>/proc/self/mountinfo. Returns 0, -ENOENT when @disk is not in <root>/sys/block,
  * or -errno.
  */
-int knob_target_init(const char *root, const char *disk, const char *mountpoint,
-		     const char *fstype, struct knob_target *ret);
+int knob_target_init(const char *root, const char *disk, const char *mountpoint, const char *fstype,
+		     struct knob_target *ret);
 
 /*
  * The current value of knob @name in canonical form (the active scheduler's name, "write
@@ -117,10 +117,10 @@ json_t *knob_target_json(const struct knob_target *t);
 struct knob_change {
 	const struct knob_def *def;
 	char name[80];
-	char value[KNOB_VALUE_MAX];   /* validated, canonical */
-	char before[KNOB_VALUE_MAX];  /* when the batch was validated */
+	char value[KNOB_VALUE_MAX]; /* validated, canonical */
+	char before[KNOB_VALUE_MAX]; /* when the batch was validated */
 	char applied[KNOB_VALUE_MAX]; /* read back after writing (the kernel may round) */
-	bool written;                 /* differed from @before, so it was written */
+	bool written; /* differed from @before, so it was written */
 };
 
 /* A set of changes validated together and applied all or none. */

@@ -34,10 +34,12 @@ json_t *probe_topology_json(void)
 	if (load(&topo) < 0)
 		return NULL;
 	hwloc_bitmap_list_asprintf(&allowed, hwloc_topology_get_allowed_cpuset(topo));
-	o = json_pack("{s:i,s:i,s:i,s:i,s:s}", "packages", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE),
-		      "numa_nodes", hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE), "cores",
+	o = json_pack("{s:i,s:i,s:i,s:i,s:s}", "packages",
+		      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE), "numa_nodes",
+		      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE), "cores",
 		      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE), "pus",
-		      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), "allowed_cpus", allowed ? allowed : "");
+		      hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU), "allowed_cpus",
+		      allowed ? allowed : "");
 	free(allowed);
 	hwloc_topology_destroy(topo);
 	return o;
@@ -80,16 +82,19 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 	if (cpulist && *cpulist) {
 		hwloc_bitmap_t want = hwloc_bitmap_alloc();
 
-		if (!want || hwloc_bitmap_list_sscanf(want, cpulist) < 0 || hwloc_bitmap_iszero(want)) {
+		if (!want || hwloc_bitmap_list_sscanf(want, cpulist) < 0 ||
+		    hwloc_bitmap_iszero(want)) {
 			hwloc_bitmap_free(want);
-			r = fail(err, errlen, -EINVAL, "--cpus '%s': not a CPU list like 0-3,6", cpulist);
+			r = fail(err, errlen, -EINVAL, "--cpus '%s': not a CPU list like 0-3,6",
+				 cpulist);
 			goto out;
 		}
 		if (!hwloc_bitmap_isincluded(want, set)) {
 			char *have = NULL;
 
 			hwloc_bitmap_list_asprintf(&have, set);
-			r = fail(err, errlen, -EINVAL, "--cpus '%s': this process may only use CPUs %s", cpulist,
+			r = fail(err, errlen, -EINVAL,
+				 "--cpus '%s': this process may only use CPUs %s", cpulist,
 				 have ? have : "?");
 			free(have);
 			hwloc_bitmap_free(want);
@@ -102,8 +107,8 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 	}
 	/* from here on only the chosen CPUs exist: compact and scatter both work inside them */
 	if (hwloc_topology_restrict(topo, set, 0) < 0) {
-		r = fail(err, errlen, -errno, "restricting the topology to %s: %s", cpulist ? cpulist : "the allowed CPUs",
-			 strerror(errno));
+		r = fail(err, errlen, -errno, "restricting the topology to %s: %s",
+			 cpulist ? cpulist : "the allowed CPUs", strerror(errno));
 		goto out;
 	}
 	npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
@@ -113,7 +118,9 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 	}
 	if (pin == PROBE_PIN_COMPACT) {
 		for (int i = 0; i < n; i++)
-			ret_cpus[i] = (int)hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)(i % npu))->os_index;
+			ret_cpus[i] =
+				(int)hwloc_get_obj_by_type(topo, HWLOC_OBJ_PU, (unsigned)(i % npu))
+					->os_index;
 		r = 0;
 		goto out;
 	}

@@ -5,7 +5,7 @@
 #include <jansson.h>
 
 enum probe_pin {
-	PROBE_PIN_NONE,    /* no pinning (with a CPU list: as compact) */
+	PROBE_PIN_NONE, /* no pinning (with a CPU list: as compact) */
 	PROBE_PIN_COMPACT, /* fill PUs in hwloc's logical order: siblings of a core first */
 	PROBE_PIN_SCATTER, /* spread over packages, then cores, then PUs (hwloc_distrib) */
 };

@@ -54,7 +54,8 @@ static int setup(void **st)
 	char cmd[PATH_MAX * 3];
 
 	(void)st;
-	snprintf(root, sizeof(root), "%s/fsbench-knob.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	snprintf(root, sizeof(root), "%s/fsbench-knob.XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
 	if (!mkdtemp(root))
 		return -1;
 	if (!getenv("FSB_FIXTURES"))
@@ -125,7 +126,8 @@ static void expect_valid(const struct knob_target *t, const char *name, const ch
 	assert_string_equal(out, canon);
 }
 
-static void expect_invalid(const struct knob_target *t, const char *name, const char *value, int want)
+static void expect_invalid(const struct knob_target *t, const char *name, const char *value,
+			   int want)
 {
 	char out[KNOB_VALUE_MAX], err[512] = "";
 
@@ -245,9 +247,12 @@ static void test_apply_journal_restore(void **st)
 	assert_int_equal(json_integer_value(json_object_get(hdr, "pid")), getpid());
 	assert_true(journal_owner_alive(hdr));
 	assert_int_equal(json_array_size(entries), 3);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(entries, 0), "value")), "64");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(entries, 0), "dev")), "8:0");
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(entries, 0), "diskseq")), 5);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(entries, 0), "value")),
+			    "64");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(entries, 0), "dev")),
+			    "8:0");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(entries, 0), "diskseq")),
+			 5);
 
 	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
 	assert_int_equal(json_array_size(results), 3);
@@ -313,10 +318,12 @@ static void test_scheduler_switch_restores_nr_requests(void **st)
 	assert_int_equal(knob_batch_validate(&b, err, sizeof(err)), 0);
 	assert_int_equal(knob_batch_apply(&b, j, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(j->entries), 3);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(j->entries, 0), "knob")),
-			    "nr_requests");
-	assert_string_equal(json_string_value(json_object_get(json_array_get(j->entries, 1), "knob")),
-			    "scheduler");
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(j->entries, 0), "knob")),
+		"nr_requests");
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(j->entries, 1), "knob")),
+		"scheduler");
 	/* what a real scheduler switch does: nr_requests goes to the new scheduler's default */
 	put("/sys/block/sda/queue/nr_requests", "256");
 	assert_int_equal(knob_entries_restore(root, j->entries, 0, NULL), 0);
@@ -417,8 +424,12 @@ static void test_identity_mismatch_refused(void **st)
 	/* the loop device was detached and attached to something else: new diskseq */
 	put("/sys/block/loop3/diskseq", "43\n");
 	assert_int_equal(knob_entries_restore(root, j->entries, 0, results), -ESTALE);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(results, 0), "status")), "refused");
-	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(results, 0), "error")), "diskseq"));
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(results, 0), "status")),
+		"refused");
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_array_get(results, 0), "error")),
+		       "diskseq"));
 	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
 	assert_string_equal(v, "64");
 	/* same diskseq, other major:minor: refused too */
@@ -440,11 +451,14 @@ static void test_mount_entry_identity(void **st)
 
 	(void)st;
 	/* the mount at /srv/ext4 is 8:3; a journal that saw 8:9 there must not remount it */
-	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", "barrier", "kind",
-						 "mount", "value", "1", "mountpoint", "/srv/ext4", "fstype",
-						 "ext4", "mnt_dev", "8:9", "option", "barrier=1"));
+	json_array_append_new(entries,
+			      json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", "barrier", "kind",
+					"mount", "value", "1", "mountpoint", "/srv/ext4", "fstype",
+					"ext4", "mnt_dev", "8:9", "option", "barrier=1"));
 	assert_int_equal(knob_entries_restore(root, entries, 0, results), -ESTALE);
-	assert_string_equal(json_string_value(json_object_get(json_array_get(results, 0), "status")), "refused");
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(results, 0), "status")),
+		"refused");
 	/* and one already in the journalled state needs no remount at all */
 	json_object_set_new(json_array_get(entries, 0), "mnt_dev", json_string("8:3"));
 	json_object_set_new(json_array_get(entries, 0), "value", json_string("0"));
@@ -471,7 +485,8 @@ static void test_journal_torn_and_dead(void **st)
 	f = fopen(path, "we");
 	assert_non_null(f);
 	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":%d,\"start\":12345}\n", (int)child);
-	fprintf(f, "{\"knob\":\"nr_requests\",\"kind\":\"file\",\"path\":\"/sys/block/sda/queue/nr_requests\",\"value\":\"64\"}\n");
+	fprintf(f,
+		"{\"knob\":\"nr_requests\",\"kind\":\"file\",\"path\":\"/sys/block/sda/queue/nr_requests\",\"value\":\"64\"}\n");
 	fprintf(f, "{\"knob\":\"read_ahe");
 	fclose(f);
 	snprintf(other, sizeof(other), "%s/unrelated.txt", state);
@@ -529,10 +544,14 @@ static void test_topology_place(void **st)
 	assert_int_equal(probe_topology_place("0", PROBE_PIN_NONE, 3, cpus, err, sizeof(err)), 0);
 	assert_int_equal(cpus[0], 0);
 	assert_int_equal(cpus[2], 0);
-	assert_int_equal(probe_topology_place("0-", PROBE_PIN_COMPACT, 2, cpus, err, sizeof(err)), -EINVAL);
-	assert_int_equal(probe_topology_place("100000", PROBE_PIN_COMPACT, 2, cpus, err, sizeof(err)), -EINVAL);
+	assert_int_equal(probe_topology_place("0-", PROBE_PIN_COMPACT, 2, cpus, err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(probe_topology_place("100000", PROBE_PIN_COMPACT, 2, cpus, err,
+					      sizeof(err)),
+			 -EINVAL);
 	assert_non_null(strstr(err, "100000"));
-	assert_int_equal(probe_topology_place(NULL, PROBE_PIN_SCATTER, 4, cpus, err, sizeof(err)), 0);
+	assert_int_equal(probe_topology_place(NULL, PROBE_PIN_SCATTER, 4, cpus, err, sizeof(err)),
+			 0);
 	for (int i = 0; i < 4; i++)
 		assert_true(cpus[i] >= 0 && cpus[i] < sysconf(_SC_NPROCESSORS_CONF));
 	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
@@ -548,11 +567,14 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_target_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_validate, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_batch_validate_is_all_or_nothing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_batch_validate_is_all_or_nothing, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_apply_journal_restore, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_refused_value_rolls_back, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_scheduler_switch_restores_nr_requests, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_tunable_of_new_scheduler_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_scheduler_switch_restores_nr_requests, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_tunable_of_new_scheduler_refused, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_journals_per_process_and_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_pair, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_identity_mismatch_refused, setup, teardown),
