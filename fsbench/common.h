@@ -15,6 +15,9 @@ struct fsb_common {
 		int mode;
 		int64_t rate;
 	} victim; /* --victim, --victim-rate (ext_victim.c) */
+	struct opt_strlist knobs; /* --knob NAME=VALUE (ext_knobs.c) */
+	char *cpus; /* --cpus LIST (ext_pin.c) */
+	int pin; /* --pin: enum probe_pin */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

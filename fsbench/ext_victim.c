@@ -41,7 +41,8 @@ static const struct fsb_opt victim_opts[] = {
 	  "its latencies are op 'victim'",
 	  victim_modes },
 	{ "victim-rate", 0, OPT_INT, O(victim.rate), 1, 10000, "10", "ops/s",
-	  "victim operations per second, on a fixed schedule (late ones are skipped and counted)", NULL },
+	  "victim operations per second, on a fixed schedule (late ones are skipped and counted)",
+	  NULL },
 	{ 0 }
 };
 #undef O
@@ -52,20 +53,21 @@ struct victim {
 	int64_t rate;
 	uint64_t period_ns;
 	const char *dir;
-	int dfd, fd;           /* read: an O_DIRECT descriptor; fsync: the file written */
-	bool created;          /* we made the file: we may remove it */
+	int dfd, fd; /* read: an O_DIRECT descriptor; fsync: the file written */
+	bool created; /* we made the file: we may remove it */
 	char name[64];
-	char *buf;             /* aligned for O_DIRECT */
+	char *buf; /* aligned for O_DIRECT */
 	struct hist *h;
 	pthread_t tid;
 	bool started;
 	atomic_int stop;
-	uint64_t missed;       /* scheduled operations skipped because the previous one ran late */
+	uint64_t missed; /* scheduled operations skipped because the previous one ran late */
 	int err;
 	char errmsg[320];
 };
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
 {
 	va_list ap;
@@ -103,7 +105,8 @@ static struct victim *victim_free(struct victim *v)
 static void victim_error(struct victim *v, int e, const char *what)
 {
 	v->err = -e;
-	snprintf(v->errmsg, sizeof(v->errmsg), "victim: %s %s/%s: %s", what, v->dir, v->name, strerror(e));
+	snprintf(v->errmsg, sizeof(v->errmsg), "victim: %s %s/%s: %s", what, v->dir, v->name,
+		 strerror(e));
 }
 
 static int victim_read(struct victim *v, uint64_t *rnd)
@@ -141,7 +144,8 @@ static int victim_fsync(struct victim *v)
 		r = fdatasync(v->fd);
 	t1 = fsb_now_ns();
 	if (n != VICTIM_IO || r < 0) {
-		victim_error(v, n < 0 || r < 0 ? errno : ENOSPC, n != VICTIM_IO ? "writing" : "fdatasync of");
+		victim_error(v, n < 0 || r < 0 ? errno : ENOSPC,
+			     n != VICTIM_IO ? "writing" : "fdatasync of");
 		return v->err;
 	}
 	hist_record(v->h, t1 - t0);
@@ -198,11 +202,12 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 	if (v->fd < 0) {
 		e = errno;
 		if (e == EINVAL)
-			return fail(err, errlen, -EINVAL,
-				    "--victim read: the filesystem under %s refuses O_DIRECT (%s); use --victim fsync there",
-				    v->dir, strerror(e));
-		return fail(err, errlen, -e, "--victim read: opening %s/%s with O_DIRECT: %s", v->dir, v->name,
-			    strerror(e));
+			return fail(
+				err, errlen, -EINVAL,
+				"--victim read: the filesystem under %s refuses O_DIRECT (%s); use --victim fsync there",
+				v->dir, strerror(e));
+		return fail(err, errlen, -e, "--victim read: opening %s/%s with O_DIRECT: %s",
+			    v->dir, v->name, strerror(e));
 	}
 	memset(v->buf, 0x5a, VICTIM_FILL_BUF);
 	for (uint64_t off = 0; off < VICTIM_FILE_SIZE; off += VICTIM_FILL_BUF) {
@@ -210,20 +215,24 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 
 		if (n != (ssize_t)VICTIM_FILL_BUF) {
 			e = n < 0 ? errno : ENOSPC;
-			return fail(err, errlen, -e, "--victim read: writing %s/%s: %s", v->dir, v->name, strerror(e));
+			return fail(err, errlen, -e, "--victim read: writing %s/%s: %s", v->dir,
+				    v->name, strerror(e));
 		}
 	}
 	if (fsync(wfd) < 0) {
 		e = errno;
-		return fail(err, errlen, -e, "--victim read: fsync of %s/%s: %s", v->dir, v->name, strerror(e));
+		return fail(err, errlen, -e, "--victim read: fsync of %s/%s: %s", v->dir, v->name,
+			    strerror(e));
 	}
 	e = posix_fadvise(wfd, 0, 0, POSIX_FADV_DONTNEED);
 	if (e)
-		return fail(err, errlen, -e, "--victim read: evicting %s/%s: %s", v->dir, v->name, strerror(e));
+		return fail(err, errlen, -e, "--victim read: evicting %s/%s: %s", v->dir, v->name,
+			    strerror(e));
 	return 0;
 }
 
-static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err, size_t errlen)
+static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
+			 size_t errlen)
 {
 	struct victim *v;
 	int wfd, r, e;
@@ -252,7 +261,8 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (v->dfd < 0) {
 		e = errno;
-		r = fail(err, errlen, -e, "--victim: opening directory %s: %s", v->dir, strerror(e));
+		r = fail(err, errlen, -e, "--victim: opening directory %s: %s", v->dir,
+			 strerror(e));
 		victim_free(v);
 		return r;
 	}
@@ -260,7 +270,8 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	wfd = openat(v->dfd, v->name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (wfd < 0) {
 		e = errno;
-		r = fail(err, errlen, -e, "--victim: creating %s/%s: %s", v->dir, v->name, strerror(e));
+		r = fail(err, errlen, -e, "--victim: creating %s/%s: %s", v->dir, v->name,
+			 strerror(e));
 		victim_free(v);
 		return r;
 	}
@@ -303,8 +314,9 @@ static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state,
 
 		if (ops && v->h->count)
 			json_object_set_new(ops, "victim", rpt_hist_to_json(v->h));
-		o = json_pack("{s:s,s:I,s:I,s:I}", "mode", victim_modes[v->mode], "rate", (json_int_t)v->rate,
-			      "count", (json_int_t)v->h->count, "missed_deadlines", (json_int_t)v->missed);
+		o = json_pack("{s:s,s:I,s:I,s:I}", "mode", victim_modes[v->mode], "rate",
+			      (json_int_t)v->rate, "count", (json_int_t)v->h->count,
+			      "missed_deadlines", (json_int_t)v->missed);
 		if (v->err)
 			json_object_set_new(o, "error", json_string(v->errmsg));
 		json_object_set_new(run_json, "victim", o);

@@ -5,11 +5,19 @@
 #include <stdio.h>
 #include <string.h>
 
+int fsb_cmd_info(int argc, char **argv);
+int fsb_cmd_knobs(int argc, char **argv);
+int fsb_cmd_restore(int argc, char **argv);
+
 const struct fsb_command fsb_commands[] = {
 	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
 	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
 	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...",
 	  cmd_export },
+	{ "info", "what lies under a path: mount, device, knobs, topology", fsb_cmd_info },
+	{ "knobs", "show or set the queue, drive, mount and vm knobs under a path", fsb_cmd_knobs },
+	{ "restore", "put back the knobs an interrupted run changed, from the restore journal",
+	  fsb_cmd_restore },
 	{ NULL, NULL, NULL },
 };
 

@@ -31,8 +31,8 @@ enum stream_mode {
 };
 
 static const char *const stream_modes[] = {
-	"buffered", "fdatasync", "writebehind", "writebehind-dontneed", "fadvise", "fsync-each", "osync",
-	"odirect", NULL,
+	"buffered", "fdatasync", "writebehind", "writebehind-dontneed", "fadvise", "fsync-each",
+	"osync",    "odirect",	 NULL,
 };
 
 /* write() moves at most 0x7ffff000 bytes per call; 1 GiB keeps one chunk one call. */
@@ -67,17 +67,17 @@ static const struct fsb_opt stream_opts[] = {
 #undef O
 
 struct stream_state {
-	uint64_t size;         /* per thread; STREAM_UNBOUNDED with --size 0 */
+	uint64_t size; /* per thread; STREAM_UNBOUNDED with --size 0 */
 	uint64_t chunk;
 	uint64_t nchunks;
-	char *buf;             /* one chunk, aligned for O_DIRECT, shared read-only by the writers */
-	int *dir_fds;          /* per -d directory */
+	char *buf; /* one chunk, aligned for O_DIRECT, shared read-only by the writers */
+	int *dir_fds; /* per -d directory */
 	int ndirs;
 };
 
 struct stream_thread {
 	int fd;
-	bool created;          /* we made the file: we may remove it */
+	bool created; /* we made the file: we may remove it */
 	char name[64];
 };
 
@@ -111,7 +111,8 @@ int stream_chunk(uint64_t size, uint64_t chunk, uint64_t i, struct stream_range 
 	return 0;
 }
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
 {
 	va_list ap;
@@ -189,14 +190,16 @@ static int dio_alignment(int dfd, const char *dir, uint64_t *ret_off, uint64_t *
 
 			if (plain >= 0) {
 				close(plain);
-				return fail(err, errlen, -EINVAL, "--mode odirect: %s refuses O_DIRECT in %s: %s",
+				return fail(err, errlen, -EINVAL,
+					    "--mode odirect: %s refuses O_DIRECT in %s: %s",
 					    fs_name(dfd), dir, strerror(e));
 			}
 		}
 		/* no O_TMPFILE here: creating the real file will tell whether O_DIRECT works */
 		if (fstat(dfd, &st) < 0) {
 			e = errno;
-			return fail(err, errlen, -e, "--mode odirect: examining %s: %s", dir, strerror(e));
+			return fail(err, errlen, -e, "--mode odirect: examining %s: %s", dir,
+				    strerror(e));
 		}
 		off = device_block_size(dfd);
 		*ret_off = off ? off : (uint64_t)st.st_blksize;
@@ -207,10 +210,12 @@ static int dio_alignment(int dfd, const char *dir, uint64_t *ret_off, uint64_t *
 	{
 		struct statx stx;
 
-		if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 && (stx.stx_mask & STATX_DIOALIGN)) {
+		if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+		    (stx.stx_mask & STATX_DIOALIGN)) {
 			if (!stx.stx_dio_offset_align) {
 				close(fd);
-				return fail(err, errlen, -EINVAL, "--mode odirect: %s refuses O_DIRECT in %s",
+				return fail(err, errlen, -EINVAL,
+					    "--mode odirect: %s refuses O_DIRECT in %s",
 					    fs_name(dfd), dir);
 			}
 			off = stx.stx_dio_offset_align;
@@ -241,13 +246,16 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 		return fail(err, errlen, -EINVAL, "-d: no directory given");
 	if (c->threads > nd && c->threads % nd)
 		return fail(err, errlen, -EINVAL,
-			    "--threads: %" PRId64 " threads are not a multiple of the %d directories given with -d",
+			    "--threads: %" PRId64
+			    " threads are not a multiple of the %d directories given with -d",
 			    c->threads, nd);
 	if (c->size == 0 && c->common.runtime_ns == 0)
-		return fail(err, errlen, -EINVAL, "--size 0 means until --runtime, and no --runtime was given");
+		return fail(err, errlen, -EINVAL,
+			    "--size 0 means until --runtime, and no --runtime was given");
 	if (c->size && c->size < c->chunk)
 		return fail(err, errlen, -EINVAL,
-			    "--size: %" PRId64 " bytes per thread are less than one chunk (--chunk %" PRId64 ")",
+			    "--size: %" PRId64
+			    " bytes per thread are less than one chunk (--chunk %" PRId64 ")",
 			    c->size, c->chunk);
 
 	s = calloc(1, sizeof(*s));
@@ -275,7 +283,8 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 		}
 		if (faccessat(s->dir_fds[d], ".", W_OK | X_OK, AT_EACCESS) < 0) {
 			e = errno;
-			return fail(err, errlen, -e, "directory %s is not writable: %s", dir, strerror(e));
+			return fail(err, errlen, -e, "directory %s is not writable: %s", dir,
+				    strerror(e));
 		}
 		if (c->mode == SM_ODIRECT) {
 			uint64_t o, m;
@@ -285,12 +294,14 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 				return r;
 			if ((uint64_t)c->chunk % o)
 				return fail(err, errlen, -EINVAL,
-					    "--chunk: %" PRId64 " bytes is not a multiple of %" PRIu64
+					    "--chunk: %" PRId64
+					    " bytes is not a multiple of %" PRIu64
 					    ", the O_DIRECT alignment (logical block size) in %s",
 					    c->chunk, o, dir);
 			if (s->size != STREAM_UNBOUNDED && s->size % o)
 				return fail(err, errlen, -EINVAL,
-					    "--size: %" PRIu64 " bytes is not a multiple of %" PRIu64
+					    "--size: %" PRIu64
+					    " bytes is not a multiple of %" PRIu64
 					    ", the O_DIRECT alignment (logical block size) in %s",
 					    s->size, o, dir);
 			off_align = o > off_align ? o : off_align;
@@ -302,8 +313,8 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	while (buf_align < mem_align)
 		buf_align <<= 1;
 	if (posix_memalign((void **)&s->buf, buf_align, (size_t)s->chunk))
-		return fail(err, errlen, -ENOMEM, "allocating a %" PRIu64 "-byte write buffer: %s", s->chunk,
-			    strerror(ENOMEM));
+		return fail(err, errlen, -ENOMEM, "allocating a %" PRIu64 "-byte write buffer: %s",
+			    s->chunk, strerror(ENOMEM));
 	/* not zeros: compressing or deduplicating filesystems must write what dd would */
 	for (uint64_t i = 0, x = (uint64_t)getpid(); i + 8 <= s->chunk; i += 8) {
 		x ^= x << 13;
@@ -322,7 +333,8 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 		int d = i % nd, e;
 
 		if (!st)
-			return fail(err, errlen, -ENOMEM, "allocating thread %d: %s", i, strerror(ENOMEM));
+			return fail(err, errlen, -ENOMEM, "allocating thread %d: %s", i,
+				    strerror(ENOMEM));
 		st->fd = -1;
 		run->threads[i].priv = st;
 		snprintf(st->name, sizeof(st->name), "fsbench-stream.%d.%d", (int)getpid(), i);
@@ -335,11 +347,13 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 			 */
 			if (e == EINVAL && c->mode == SM_ODIRECT) {
 				unlinkat(s->dir_fds[d], st->name, 0);
-				return fail(err, errlen, -EINVAL, "--mode odirect: %s refuses O_DIRECT in %s: %s",
-					    fs_name(s->dir_fds[d]), c->common.dirs.v[d], strerror(e));
+				return fail(err, errlen, -EINVAL,
+					    "--mode odirect: %s refuses O_DIRECT in %s: %s",
+					    fs_name(s->dir_fds[d]), c->common.dirs.v[d],
+					    strerror(e));
 			}
-			return fail(err, errlen, -e, "creating %s/%s: %s", c->common.dirs.v[d], st->name,
-				    strerror(e));
+			return fail(err, errlen, -e, "creating %s/%s: %s", c->common.dirs.v[d],
+				    st->name, strerror(e));
 		}
 		st->created = true;
 	}
@@ -400,7 +414,8 @@ static int timed_fdatasync(struct fsb_thread *t, int fd, uint64_t end)
 	return 0;
 }
 
-#define SFR_WAIT_ALL (SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER)
+#define SFR_WAIT_ALL \
+	(SYNC_FILE_RANGE_WAIT_BEFORE | SYNC_FILE_RANGE_WRITE | SYNC_FILE_RANGE_WAIT_AFTER)
 
 /* What follows the write of chunk @cur (@prev is chunk i-1, NULL for the first). */
 static int after_write(struct fsb_thread *t, int mode, int fd, const struct stream_range *cur,
@@ -494,7 +509,8 @@ static int stream_thread(struct fsb_thread *t, int loop)
 			break;
 		}
 		t->bytes += (uint64_t)w;
-		atomic_store_explicit(&t->progress, t->total_bytes + t->bytes, memory_order_relaxed);
+		atomic_store_explicit(&t->progress, t->total_bytes + t->bytes,
+				      memory_order_relaxed);
 		if ((uint64_t)w < cur.len) {
 			/* a short write to a regular file: the next one would fail with the reason */
 			r = thread_err(t, ENOSPC, "writing", cur.off + (uint64_t)w);
@@ -564,8 +580,10 @@ static void stream_summary_json(const struct fsb_run *run, json_t *summary)
 	}
 	for (int i = 0; i < run->nthreads; i++)
 		json_array_append_new(per, json_real(thread_mb_per_sec(&run->threads[i])));
-	json_object_set_new(summary, "bytes_per_sec", json_real(wall ? (double)bytes / ((double)wall / 1e9) : 0));
-	json_object_set_new(summary, "mb_per_sec", json_real(wall ? (double)bytes / 1e6 / ((double)wall / 1e9) : 0));
+	json_object_set_new(summary, "bytes_per_sec",
+			    json_real(wall ? (double)bytes / ((double)wall / 1e9) : 0));
+	json_object_set_new(summary, "mb_per_sec",
+			    json_real(wall ? (double)bytes / 1e6 / ((double)wall / 1e9) : 0));
 	json_object_set_new(summary, "per_thread_mb_per_sec", per);
 }
 
@@ -585,30 +603,34 @@ static void stream_print_end(const struct fsb_run *run, FILE *out)
 		const struct fsb_thread *t = &run->threads[i];
 
 		fprintf(out, "%8d %16" PRIu64 " %10.3f %10.1f\n", i, t->total_bytes,
-			t->t_end > t->t_start ? (double)(t->t_end - t->t_start) / 1e9 : 0.0, thread_mb_per_sec(t));
+			t->t_end > t->t_start ? (double)(t->t_end - t->t_start) / 1e9 : 0.0,
+			thread_mb_per_sec(t));
 	}
 	fprintf(out, "%8s %16" PRIu64 " %10.3f %10.1f\n", "total", bytes, (double)wall / 1e9,
 		wall ? (double)bytes / 1e6 / ((double)wall / 1e9) : 0.0);
-	fprintf(out, "\n%-16s %10s %10s %10s %10s %10s %10s   (microseconds)\n", "op", "count", "min", "mean",
-		"p50", "p99", "max");
+	fprintf(out, "\n%-16s %10s %10s %10s %10s %10s %10s   (microseconds)\n", "op", "count",
+		"min", "mean", "p50", "p99", "max");
 	for (int op = 0; op < OP_COUNT; op++) {
 		const struct hist *h = run->total[op];
 
 		if (!h || !h->count)
 			continue;
-		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n", fsb_op_names[op], h->count,
-			(double)h->min / 1e3, hist_mean(h) / 1e3, (double)hist_percentile(h, 50) / 1e3,
-			(double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
+		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
+			fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
+			(double)h->max / 1e3);
 	}
 }
 
 const struct fsb_workload fsb_wl_stream = {
 	.name = "stream",
-	.summary = "dd-like sequential writers, one file per thread, with or without sync_file_range write-behind",
+	.summary =
+		"dd-like sequential writers, one file per thread, with or without sync_file_range write-behind",
 	.opts = stream_opts,
 	.cfg_size = sizeof(struct stream_cfg),
 	.unit = "bytes",
-	.ops = OP_BIT(OP_WRITE) | OP_BIT(OP_SYNC_FILE_RANGE) | OP_BIT(OP_FADVISE) | OP_BIT(OP_FDATASYNC),
+	.ops = OP_BIT(OP_WRITE) | OP_BIT(OP_SYNC_FILE_RANGE) | OP_BIT(OP_FADVISE) |
+	       OP_BIT(OP_FDATASYNC),
 	.init = stream_init,
 	.thread = stream_thread,
 	.fini = stream_fini,

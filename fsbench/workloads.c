@@ -6,6 +6,8 @@
 #include "workload.h"
 
 extern const struct fsb_workload fsb_wl_smallfile;
+extern const struct fsb_ext fsb_ext_pin;
+extern const struct fsb_ext fsb_ext_knobs;
 extern const struct fsb_ext fsb_ext_kernel;
 extern const struct fsb_workload fsb_wl_stream;
 
@@ -28,6 +30,9 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 extern const struct fsb_ext fsb_ext_victim;
 
 const struct fsb_ext *const fsb_exts[] = {
+	&fsb_ext_pin,
+	/* knobs are restored (after() runs in reverse) right after the victim and sampler stop */
+	&fsb_ext_knobs,
 	/* after anything that changes the target or pins threads */
 	&fsb_ext_victim,
 	&fsb_ext_kernel, /* last: its snapshots bracket the run, not the others' set-up (victim file) */
