@@ -10,6 +10,14 @@ struct fsb_common {
 	int64_t runtime_ns; /* 0: until the work is done */
 	bool quiet;
 	int64_t interval_ns; /* time-series interval */
+	int64_t sample_interval_ns; /* kernel sampler (ext_kernel.c): Dirty, Writeback, in-flight */
+	struct {
+		int mode;
+		int64_t rate;
+	} victim; /* --victim, --victim-rate (ext_victim.c) */
+	struct opt_strlist knobs; /* --knob NAME=VALUE (ext_knobs.c) */
+	char *cpus; /* --cpus LIST (ext_pin.c) */
+	int pin; /* --pin: enum probe_pin */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

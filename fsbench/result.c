@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "host.h"
+#include "topology.h"
 #include "result.h"
 #include "../report/result.h"
 
@@ -22,6 +23,7 @@ json_t *fsb_result_new(int argc, char **argv)
 			    json_pack("{s:s,s:s}", "name", "fsbench", "version", FSB_VERSION));
 	json_object_set_new(doc, "created", json_string(when));
 	json_object_set_new(doc, "host", probe_host_json(NULL));
+	json_object_set_new(json_object_get(doc, "host"), "topology", probe_topology_json());
 	json_object_set_new(doc, "config", json_pack("{s:o}", "argv", av));
 	json_object_set_new(doc, "runs", json_array());
 	json_object_set_new(doc, "complete", json_true());

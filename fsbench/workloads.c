@@ -6,10 +6,15 @@
 #include "workload.h"
 
 extern const struct fsb_workload fsb_wl_smallfile;
+extern const struct fsb_ext fsb_ext_pin;
+extern const struct fsb_ext fsb_ext_knobs;
+extern const struct fsb_ext fsb_ext_kernel;
+extern const struct fsb_workload fsb_wl_stream;
 
 /* Order is the order of `fsbench --help`. */
 const struct fsb_workload *const fsb_workloads[] = {
 	&fsb_wl_smallfile,
+	&fsb_wl_stream,
 	NULL,
 };
 
@@ -22,7 +27,15 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 }
 
 /* Extensions around every run; before() runs in this order, after() in reverse. */
+extern const struct fsb_ext fsb_ext_victim;
+
 const struct fsb_ext *const fsb_exts[] = {
+	&fsb_ext_pin,
+	/* knobs are restored (after() runs in reverse) right after the victim and sampler stop */
+	&fsb_ext_knobs,
+	/* after anything that changes the target or pins threads */
+	&fsb_ext_victim,
+	&fsb_ext_kernel, /* last: its snapshots bracket the run, not the others' set-up (victim file) */
 	NULL,
 };
 

@@ -12,17 +12,15 @@
 #include "../../probes/scratch.h"
 #include "suite.h"
 
-#ifndef FIXTURES
-#define FIXTURES "tests/fixtures/suites"
-#endif
-
 static char err[1024];
 
 static int load(struct suite *s, const char *name)
 {
+	const char *dir = getenv("FSB_FIXTURES");
 	char path[512];
 
-	snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
+	/* meson passes the fixture tree; by hand, run from the source directory */
+	snprintf(path, sizeof(path), "%s/suites/%s", dir ? dir : "tests/fixtures", name);
 	err[0] = 0;
 	return suite_load(s, path, err, sizeof(err));
 }

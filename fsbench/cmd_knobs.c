@@ -1,0 +1,423 @@
+/* `fsbench info`, `fsbench knobs` and `fsbench restore`: look at, set and put back knobs. */
+#include "commands.h"
+#include "ext_knobs.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "journal.h"
+#include "opt.h"
+#include "topology.h"
+
+struct knobs_cfg {
+	bool json;
+	struct opt_strlist set;
+	bool discard;
+};
+
+#define O(f) offsetof(struct knobs_cfg, f)
+static const struct fsb_opt info_opts[] = { { "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL,
+					      "print JSON instead of text", NULL },
+					    { 0 } };
+static const struct fsb_opt knobs_opts[] = {
+	{ "set", 0, OPT_STRLIST, O(set), 0, 0, NULL, "NAME=VALUE",
+	  "set a knob (repeatable); all are validated first and a refused one undoes the others. "
+	  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards",
+	  NULL },
+	{ "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL, "print JSON instead of text", NULL },
+	{ 0 }
+};
+static const struct fsb_opt restore_opts[] = {
+	{ "discard", 0, OPT_BOOL, O(discard), 0, 1, NULL, NULL,
+	  "remove the journals of dead runs whose entries cannot be restored (a device that is gone), "
+	  "after trying",
+	  NULL },
+	{ 0 }
+};
+#undef O
+
+static void knobs_help(void)
+{
+	printf("\nknobs (also for --knob NAME=VALUE of a run, which restores them afterwards):\n");
+	for (const struct knob_def *d = knob_defs; d->name; d++)
+		printf("  %-26s %s [%s]\n",
+		       d->scope == KNOB_SCOPE_IOSCHED ? "iosched/NAME" : d->name, d->help,
+		       knob_touch_name(d->touch));
+	printf("\nOld values of a run's knobs go to a journal in %s ($FSBENCH_STATE_DIR) before they\n"
+	       "change; `fsbench restore` replays journals of runs that died.\n",
+	       journal_state_dir());
+}
+
+/*
+ * Options may come before or after the one positional argument: each positional becomes
+ * the argv[0] of the next parse. Returns the positional (or NULL), or sets *ret_status.
+ */
+static const char *parse(const char *cmd, const char *usage, const struct fsb_opt *tbl, void *cfg,
+			 int argc, char **argv, void (*more_help)(void), int *ret_status)
+{
+	const char *pos = NULL;
+	char err[OPT_ERR_MAX];
+	int r;
+
+	*ret_status = -1;
+	if (opt_set_defaults(tbl, cfg, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+		*ret_status = FSB_EXIT_FAIL;
+		return NULL;
+	}
+	for (;;) {
+		r = opt_parse_argv(tbl, cfg, argc, argv, err, sizeof(err));
+		if (r == -ECANCELED) {
+			printf("usage: fsbench %s\n\n", usage);
+			opt_print_help(tbl, stdout);
+			if (more_help)
+				more_help();
+			*ret_status = FSB_EXIT_OK;
+			return NULL;
+		}
+		if (r < 0) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			*ret_status = FSB_EXIT_USAGE;
+			return NULL;
+		}
+		if (r >= argc)
+			return pos;
+		if (pos) {
+			fprintf(stderr, "fsbench %s: unexpected argument '%s'\n", cmd, argv[r]);
+			*ret_status = FSB_EXIT_USAGE;
+			return NULL;
+		}
+		pos = argv[r];
+		argc -= r;
+		argv += r;
+	}
+}
+
+/* Why a knob's change matters, as `info` and `knobs` say it next to its value. */
+static const char *touch_words(const struct knob_def *d)
+{
+	if (!strcmp(d->name, "write_cache"))
+		return "kernel: whether it sends flushes; the drive's cache is unchanged";
+	switch (d->touch) {
+	case KNOB_TOUCH_DRIVE:
+		return "drive: switches the drive's own write cache";
+	case KNOB_TOUCH_MOUNT:
+		return "mount: remount option";
+	case KNOB_TOUCH_KERNEL:
+		break;
+	}
+	return "kernel";
+}
+
+static void print_knobs(const json_t *values)
+{
+	const char *name;
+	json_t *v;
+
+	json_object_foreach((json_t *)values, name, v)
+	{
+		const struct knob_def *d = knob_def_find(name);
+		char *s = json_dumps(v, JSON_ENCODE_ANY);
+
+		printf("  %-26s %-16s %s\n", name,
+		       json_is_string(v) ? json_string_value(v) :
+		       s		 ? s :
+					   "?",
+		       d ? touch_words(d) : "");
+		free(s);
+	}
+}
+
+static json_t *touches_json(const json_t *values)
+{
+	json_t *o = json_object(), *v;
+	const char *name;
+
+	json_object_foreach((json_t *)values, name, v)
+	{
+		const struct knob_def *d = knob_def_find(name);
+
+		if (d)
+			json_object_set_new(o, name, json_string(knob_touch_name(d->touch)));
+	}
+	return o;
+}
+
+static void print_json(json_t *o)
+{
+	char *s = json_dumps(o, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+
+	if (s)
+		puts(s);
+	free(s);
+}
+
+/* main.c lists it in fsb_commands[] */
+int fsb_cmd_info(int argc, char **argv);
+int fsb_cmd_info(int argc, char **argv)
+{
+	struct knobs_cfg cfg = { 0 };
+	struct probe_target pt;
+	struct knob_target kt;
+	json_t *dev, *values, *topo;
+	char err[512];
+	const char *path;
+	int status;
+
+	path = parse("info", "info PATH [--json]", info_opts, &cfg, argc, argv, NULL, &status);
+	if (status >= 0)
+		return status;
+	if (!path) {
+		fprintf(stderr, "fsbench info: which path? usage: fsbench info PATH [--json]\n");
+		return FSB_EXIT_USAGE;
+	}
+	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fsbench info: %s\n", err);
+		return FSB_EXIT_FAIL;
+	}
+	dev = knob_target_json(&kt);
+	values = knob_values_json(&kt);
+	topo = probe_topology_json();
+	if (cfg.json) {
+		json_t *o = json_pack("{s:o,s:o,s:O,s:o,s:o*}", "target", probe_target_json(&pt),
+				      "device", dev, "knobs", values, "touches",
+				      touches_json(values), "topology", topo);
+
+		print_json(o);
+		json_decref(o);
+		json_decref(values);
+		return FSB_EXIT_OK;
+	}
+	printf("path             %s\n", pt.path);
+	printf("mount point      %s\n", pt.mountpoint);
+	printf("fs type          %s\n", pt.fstype);
+	printf("mount options    %s\n", pt.mount_options);
+	printf("source           %s\n", pt.source);
+	if (pt.has_block_device) {
+		json_t *sl = json_object_get(dev, "slaves");
+		size_t i;
+		json_t *s;
+
+		printf("device           %s (%u:%u)%s\n", pt.device, pt.dev_major, pt.dev_minor,
+		       pt.partition ? ", a partition" : "");
+		printf("whole disk       %s (%u:%u", kt.disk, kt.major, kt.minor);
+		if (kt.diskseq >= 0)
+			printf(", diskseq %lld", kt.diskseq);
+		printf(")\n");
+		if (kt.backing_file[0])
+			printf("loop backing     %s\n", kt.backing_file);
+		if (json_array_size(sl)) {
+			printf("stacked on      ");
+			json_array_foreach(sl, i, s) printf(" %s", json_string_value(s));
+			printf("\n");
+		}
+		if (json_object_get(dev, "rotational"))
+			printf("rotational       %s\n",
+			       json_is_true(json_object_get(dev, "rotational")) ? "yes" : "no");
+		printf("block size       logical %lld, physical %lld\n",
+		       (long long)json_integer_value(json_object_get(dev, "logical_block_size")),
+		       (long long)json_integer_value(json_object_get(dev, "physical_block_size")));
+		if (kt.scsi_dir[0])
+			printf("SCSI disk        %s (drive_cache switches the drive's cache)\n",
+			       json_string_value(json_object_get(dev, "scsi_disk")));
+	} else {
+		printf("device           none%s%s\n", pt.note[0] ? ": " : "", pt.note);
+	}
+	printf("knobs:\n");
+	print_knobs(values);
+	if (kt.disk[0] && !kt.scsi_dir[0])
+		printf("  %-26s %-16s %s\n", "drive_cache", "-",
+		       "not a SCSI/SATA disk: no drive cache to switch (write_cache only decides flushes)");
+	if (topo)
+		printf("topology         %lld packages, %lld NUMA nodes, %lld cores, %lld PUs (allowed: %s)\n",
+		       (long long)json_integer_value(json_object_get(topo, "packages")),
+		       (long long)json_integer_value(json_object_get(topo, "numa_nodes")),
+		       (long long)json_integer_value(json_object_get(topo, "cores")),
+		       (long long)json_integer_value(json_object_get(topo, "pus")),
+		       json_string_value(json_object_get(topo, "allowed_cpus")));
+	json_decref(dev);
+	json_decref(values);
+	json_decref(topo);
+	return FSB_EXIT_OK;
+}
+
+/* main.c lists it in fsb_commands[] */
+int fsb_cmd_knobs(int argc, char **argv);
+int fsb_cmd_knobs(int argc, char **argv)
+{
+	struct knobs_cfg cfg = { 0 };
+	struct probe_target pt;
+	struct knob_target kt;
+	struct knob_batch *b = NULL;
+	struct journal *j = NULL;
+	json_t *values;
+	char err[512];
+	const char *path;
+	int status, r;
+
+	path = parse("knobs", "knobs PATH [--set NAME=VALUE ...] [--json]", knobs_opts, &cfg, argc,
+		     argv, knobs_help, &status);
+	if (status >= 0)
+		goto out;
+	status = FSB_EXIT_OK;
+	if (!path) {
+		fprintf(stderr,
+			"fsbench knobs: which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]\n");
+		status = FSB_EXIT_USAGE;
+		goto out;
+	}
+	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0) {
+		fprintf(stderr, "fsbench knobs: %s\n", err);
+		status = FSB_EXIT_FAIL;
+		goto out;
+	}
+	if (cfg.set.n) {
+		b = calloc(1, sizeof(*b));
+		if (!b) {
+			fprintf(stderr, "fsbench knobs: %s\n", strerror(ENOMEM));
+			status = FSB_EXIT_FAIL;
+			goto out;
+		}
+		b->t = &kt;
+		r = 0;
+		for (int i = 0; i < cfg.set.n && r == 0; i++)
+			r = knob_batch_add(b, cfg.set.v[i], err, sizeof(err));
+		if (r == 0)
+			r = knob_batch_validate(b, err, sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "fsbench knobs: %s\n", err);
+			status = FSB_EXIT_USAGE;
+			goto out;
+		}
+		r = fsb_knobs_check_stale(err, sizeof(err));
+		/* journalled only while the batch is in flight: a crash half-way can be undone */
+		if (r == 0 && (r = journal_open(journal_state_dir(), &j)) < 0)
+			snprintf(err, sizeof(err), "creating the restore journal in %s: %s",
+				 journal_state_dir(), strerror(-r));
+		if (r == 0)
+			r = knob_batch_apply(b, j, err, sizeof(err));
+		if (j)
+			journal_remove(j);
+		j = journal_close(j);
+		if (r < 0) {
+			fprintf(stderr, "fsbench knobs: %s; nothing was changed\n", err);
+			status = FSB_EXIT_FAIL;
+			goto out;
+		}
+		for (int i = 0; i < b->n; i++)
+			if (!cfg.json)
+				printf("%s: %s -> %s\n", b->ch[i].name, b->ch[i].before,
+				       b->ch[i].applied);
+	}
+	values = knob_values_json(&kt);
+	if (cfg.json) {
+		json_t *o = json_pack("{s:s,s:O,s:o}", "disk", kt.disk, "knobs", values, "touches",
+				      touches_json(values));
+
+		if (b)
+			json_object_set_new(o, "applied", knob_batch_applied_json(b));
+		print_json(o);
+		json_decref(o);
+	} else if (!b) {
+		printf("%s on %s (%s%s%s):\n", pt.mountpoint,
+		       kt.disk[0] ? kt.disk : "no block device", pt.fstype,
+		       kt.nslaves ? ", stacked" : "", kt.backing_file[0] ? ", loop" : "");
+		print_knobs(values);
+	}
+	json_decref(values);
+out:
+	free(b);
+	opt_free(knobs_opts, &cfg);
+	return status;
+}
+
+/* main.c lists it in fsb_commands[] */
+int fsb_cmd_restore(int argc, char **argv);
+int fsb_cmd_restore(int argc, char **argv)
+{
+	struct knobs_cfg cfg = { 0 };
+	const char *dir = journal_state_dir(), *extra;
+	json_t *paths, *p;
+	size_t i;
+	int status, r, done = 0;
+
+	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, NULL,
+		      &status);
+	if (status >= 0)
+		return status;
+	if (extra) {
+		fprintf(stderr, "fsbench restore: unexpected argument '%s'\n", extra);
+		return FSB_EXIT_USAGE;
+	}
+	status = FSB_EXIT_OK;
+	r = journal_list(dir, &paths);
+	if (r < 0) {
+		fprintf(stderr, "fsbench restore: reading %s: %s\n", dir, strerror(-r));
+		return FSB_EXIT_FAIL;
+	}
+	json_array_foreach(paths, i, p)
+	{
+		const char *path = json_string_value(p);
+		json_t *hdr, *entries, *results, *res;
+		size_t k;
+		long long pid;
+
+		r = journal_load(path, &hdr, &entries);
+		if (r < 0) {
+			fprintf(stderr, "fsbench restore: reading %s: %s\n", path, strerror(-r));
+			status = FSB_EXIT_FAIL;
+			continue;
+		}
+		pid = (long long)json_integer_value(json_object_get(hdr, "pid"));
+		if (journal_owner_alive(hdr)) {
+			printf("%s: pid %lld still runs and restores its own knobs: skipped\n",
+			       path, pid);
+			json_decref(hdr);
+			json_decref(entries);
+			continue;
+		}
+		results = json_array();
+		r = knob_entries_restore("", entries, 0, results);
+		json_array_foreach(results, k, res)
+		{
+			const char *st = json_string_value(json_object_get(res, "status"));
+			char *v = json_dumps(json_object_get(res, "value"), JSON_ENCODE_ANY);
+
+			if (!strcmp(st, "restored"))
+				printf("%s=%s: restored (from the run of pid %lld)\n",
+				       json_string_value(json_object_get(res, "knob")), v ? v : "?",
+				       pid);
+			else
+				fprintf(stderr, "fsbench restore: %s=%s: %s: %s\n",
+					json_string_value(json_object_get(res, "knob")),
+					v ? v : "?", st,
+					json_string_value(json_object_get(res, "error")));
+			free(v);
+		}
+		if (r == 0 || cfg.discard) {
+			if (remove(path) < 0) {
+				fprintf(stderr, "fsbench restore: removing %s: %s\n", path,
+					strerror(errno));
+				status = FSB_EXIT_FAIL;
+			} else if (r < 0) {
+				printf("%s: removed with entries that could not be restored (--discard)\n",
+				       path);
+			}
+		} else {
+			fprintf(stderr,
+				"fsbench restore: %s stays: not everything was restored%s\n", path,
+				r == -ESTALE ? " (a device changed; --discard drops it)" : "");
+			status = FSB_EXIT_FAIL;
+		}
+		done++;
+		json_decref(results);
+		json_decref(hdr);
+		json_decref(entries);
+	}
+	if (!done && status == FSB_EXIT_OK)
+		printf("nothing to restore in %s\n", dir);
+	json_decref(paths);
+	return status;
+}

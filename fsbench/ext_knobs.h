@@ -1,0 +1,23 @@
+/* What `info`, `knobs`, `restore` and the --knob extension share: path to knob target. */
+#ifndef FSB_EXT_KNOBS_H
+#define FSB_EXT_KNOBS_H
+
+#include <stddef.h>
+
+#include "knob.h"
+#include "target.h"
+
+/*
+ * Resolves @path on the live system to its mount and whole disk (probes/target.h) and
+ * the knob target of that disk and mount. Returns 0 or -errno with @err set.
+ */
+int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt,
+		    char *err, size_t errlen);
+
+/*
+ * Refuses to change knobs while a journal of a process that died still holds old values
+ * (they would be recorded as "before" and lost): -EBUSY with @err naming the journal.
+ */
+int fsb_knobs_check_stale(char *err, size_t errlen);
+
+#endif

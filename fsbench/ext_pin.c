@@ -1,0 +1,58 @@
+/* The --cpus/--pin extension: places each worker thread on a CPU chosen from the hwloc topology. */
+#include "ext.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "topology.h"
+
+static int pin_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
+		      size_t errlen)
+{
+	int *cpus, r;
+
+	*ret_state = NULL;
+	cpus = calloc((size_t)run->nthreads, sizeof(*cpus));
+	if (!cpus)
+		return -ENOMEM;
+	r = probe_topology_place(c->cpus, (enum probe_pin)c->pin, run->nthreads, cpus, err, errlen);
+	if (r == 0)
+		/* the runner pins a worker whose cpu is >= 0; per_thread[].cpu records it */
+		for (int i = 0; i < run->nthreads; i++)
+			run->threads[i].cpu = cpus[i];
+	free(cpus);
+	return r;
+}
+
+static void pin_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+{
+	static const char *const names[] = { "none", "compact", "scatter" };
+
+	(void)run;
+	(void)state;
+	if (run_json)
+		json_object_set_new(run_json, "pinning",
+				    json_pack("{s:s,s:s?}", "pin", names[c->pin], "cpus", c->cpus));
+}
+
+static const char *const pin_choices[] = { "none", "compact", "scatter", NULL };
+
+#define O(f) offsetof(struct fsb_common, f)
+static const struct fsb_opt pin_opts[] = {
+	{ "cpus", 0, OPT_STRING, O(cpus), 0, 0, NULL, "LIST",
+	  "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them",
+	  NULL },
+	{ "pin", 0, OPT_ENUM, O(pin), 0, 2, "none", NULL,
+	  "place worker threads: none (the scheduler decides), compact (fill a core's PUs first), "
+	  "scatter (spread over packages and cores); each thread's CPU is in the result",
+	  pin_choices },
+	{ 0 }
+};
+#undef O
+
+const struct fsb_ext fsb_ext_pin = {
+	.name = "pin",
+	.opts = pin_opts,
+	.before = pin_before,
+	.after = pin_after,
+};

@@ -1,0 +1,290 @@
+/* The restore journal (see journal.h): append-only JSON lines, durable before each change. */
+#include "journal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define JOURNAL_MAX_BYTES (4u << 20) /* far beyond any real journal; bounds a corrupt one */
+
+static unsigned journal_seq;
+
+const char *journal_state_dir(void)
+{
+	const char *d = getenv("FSBENCH_STATE_DIR");
+
+	return d && *d ? d : "/run/fsbench";
+}
+
+unsigned long long journal_proc_start(pid_t pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long start = 0;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = 0;
+	/* comm may hold spaces and parentheses: fields restart after the last ')' */
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	p++;
+	/* starttime is field 22; after ')' we are before field 3 */
+	for (int field = 3; field < 22 && p; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		start = strtoull(p + 1, NULL, 10);
+	return start;
+}
+
+static int fsync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (fsync(fd) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int write_line(int fd, json_t *o)
+{
+	char *s = json_dumps(o, JSON_COMPACT | JSON_SORT_KEYS);
+	size_t len, off = 0;
+	int r = 0;
+
+	if (!s)
+		return -ENOMEM;
+	len = strlen(s);
+	s[len++] = '\n'; /* json_dumps leaves room: we replace the NUL */
+	while (off < len) {
+		ssize_t w = write(fd, s + off, len - off);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			r = -errno;
+			break;
+		}
+		off += (size_t)w;
+	}
+	free(s);
+	if (!r && fdatasync(fd) < 0)
+		r = -errno;
+	return r;
+}
+
+int journal_open(const char *dir, struct journal **ret)
+{
+	struct journal *j;
+	json_t *hdr;
+	int r;
+
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	j = calloc(1, sizeof(*j));
+	if (!j)
+		return -ENOMEM;
+	snprintf(j->dir, sizeof(j->dir), "%s", dir);
+	j->entries = json_array();
+	/* a journal a former run of this process could not restore must survive: never reuse */
+	for (;;) {
+		snprintf(j->path, sizeof(j->path), "%s/journal-%d-%u.jsonl", dir, (int)getpid(),
+			 journal_seq++);
+		j->fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		if (j->fd >= 0)
+			break;
+		if (errno != EEXIST || journal_seq > 100000) {
+			r = -errno;
+			goto fail;
+		}
+	}
+	hdr = json_pack("{s:s,s:i,s:I}", "journal", JOURNAL_SCHEMA, "pid", (int)getpid(), "start",
+			(json_int_t)journal_proc_start(getpid()));
+	r = hdr ? write_line(j->fd, hdr) : -ENOMEM;
+	json_decref(hdr);
+	if (!r && fsync(j->fd) < 0)
+		r = -errno;
+	if (!r)
+		r = fsync_dir(dir);
+	if (r < 0) {
+		unlink(j->path);
+		goto fail;
+	}
+	*ret = j;
+	return 0;
+fail:
+	if (j->fd >= 0)
+		close(j->fd);
+	json_decref(j->entries);
+	free(j);
+	return r;
+}
+
+int journal_append(struct journal *j, json_t *entry)
+{
+	int r = write_line(j->fd, entry);
+
+	if (!r)
+		json_array_append(j->entries, entry);
+	return r;
+}
+
+int journal_remove(struct journal *j)
+{
+	if (unlink(j->path) < 0 && errno != ENOENT)
+		return -errno;
+	return fsync_dir(j->dir);
+}
+
+struct journal *journal_close(struct journal *j)
+{
+	if (!j)
+		return NULL;
+	if (j->fd >= 0)
+		close(j->fd);
+	json_decref(j->entries);
+	free(j);
+	return NULL;
+}
+
+int journal_load(const char *path, json_t **ret_header, json_t **ret_entries)
+{
+	char *buf, *line, *save = NULL;
+	json_t *hdr = NULL, *entries;
+	struct stat st;
+	ssize_t n;
+	size_t off = 0;
+	int fd, r = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || st.st_size > JOURNAL_MAX_BYTES) {
+		r = st.st_size > JOURNAL_MAX_BYTES ? -EFBIG : -errno;
+		close(fd);
+		return r;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (!buf) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while (off < (size_t)st.st_size && (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	buf[off] = 0;
+	entries = json_array();
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		json_t *o = json_loads(line, 0, NULL);
+
+		/* a torn line can only be the last one: its knob was never changed */
+		if (!o || !json_is_object(o)) {
+			json_decref(o);
+			continue;
+		}
+		if (!hdr) {
+			if (!json_is_string(json_object_get(o, "journal")) ||
+			    strcmp(json_string_value(json_object_get(o, "journal")),
+				   JOURNAL_SCHEMA)) {
+				json_decref(o);
+				break;
+			}
+			hdr = o;
+			continue;
+		}
+		json_array_append_new(entries, o);
+	}
+	free(buf);
+	if (!hdr) {
+		json_decref(entries);
+		return -EBADMSG;
+	}
+	*ret_header = hdr;
+	*ret_entries = entries;
+	return 0;
+}
+
+bool journal_owner_alive(const json_t *header)
+{
+	json_int_t pid = json_integer_value(json_object_get(header, "pid"));
+	json_int_t start = json_integer_value(json_object_get(header, "start"));
+	unsigned long long now;
+
+	if (pid <= 0)
+		return false;
+	now = journal_proc_start((pid_t)pid);
+	return now && now == (unsigned long long)start;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int journal_list(const char *dir, json_t **ret_paths)
+{
+	struct dirent *de;
+	char **names = NULL, path[4096 + 256];
+	size_t n = 0, cap = 0;
+	json_t *arr;
+	DIR *d = opendir(dir);
+
+	arr = json_array();
+	if (!arr) {
+		if (d)
+			closedir(d);
+		return -ENOMEM;
+	}
+	if (!d) {
+		if (errno == ENOENT) {
+			*ret_paths = arr;
+			return 0;
+		}
+		json_decref(arr);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "journal-", 8) || len < 7 ||
+		    strcmp(de->d_name + len - 6, ".jsonl"))
+			continue;
+		if (n == cap) {
+			char **nn = realloc(names, (cap = cap ? cap * 2 : 16) * sizeof(*names));
+
+			if (!nn)
+				break;
+			names = nn;
+		}
+		names[n] = strdup(de->d_name);
+		if (names[n])
+			n++;
+	}
+	closedir(d);
+	if (n)
+		qsort(names, n, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		json_array_append_new(arr, json_string(path));
+		free(names[i]);
+	}
+	free(names);
+	*ret_paths = arr;
+	return 0;
+}
