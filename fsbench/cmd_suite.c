@@ -199,7 +199,8 @@ out:
 	} else if (!json_object_get(run, "target")) {
 		json_object_set_new(run, "target", dir_target(dir, NULL, 0));
 	}
-	json_object_set_new(run, "coords", suite_coords(&x->s, c, rep));
+	/* 0-based in the file, as loops and threads are */
+	json_object_set_new(run, "coords", suite_coords(&x->s, c, rep - 1));
 	fsb_job_free(&job);
 	return run;
 }

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "knob.h"
 #include "opt.h"
 #include "workload.h"
 
@@ -489,6 +490,15 @@ static int parse_knobset(struct parse *p, struct suite *s, const char *path, jso
 		char *val = scalar_text(v), kv[512];
 
 		snprintf(child, sizeof(child), "%s.knobs.%s", path, k);
+		/* values depend on the device (a scheduler must be one it lists): checked when
+		 * applied; names are known now */
+		if (!knob_def_find(k)) {
+			free(val);
+			return fail_at(
+				p, child, true,
+				"no knob '%s' (fsbench knobs PATH lists them; e.g. write_cache, nr_requests, scheduler, dirty_ratio)",
+				k);
+		}
 		if (!val)
 			return fail_at(p, child, false, "expected a string or a number, found %s",
 				       json_kind(v));

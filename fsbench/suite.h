@@ -104,7 +104,7 @@ int suite_expand(const struct suite *s, struct suite_cell **ret, int *ret_n, cha
 int suite_job(const struct suite *s, const struct suite_cell *c, struct fsb_job *job, char *err,
 	      size_t errlen);
 
-/* The run's coords: fs, mkfs and mount options, barrier, knobs, workload, params, ... */
+/* The run's coords: fs, mkfs and mount options, barrier, knobs, workload, params, threads, @repetition (0-based), cell. */
 json_t *suite_coords(const struct suite *s, const struct suite_cell *c, int repetition);
 
 /* The expanded suite for the result's config. */

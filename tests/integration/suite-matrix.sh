@@ -85,8 +85,11 @@ t_expect_eq "existing image untouched" keep "$(cat "$T_SCRATCH/exists.img")"
 t_expect_eq "left attached or mounted" "" "$(ours)"
 
 # --- --keep-image keeps it (and only then)
-"$FSBENCH" suite "$T_SCRATCH/s.json" --image "$img" --fs xfs --threads 1 --keep-image --json "$T_SCRATCH/k.json" >/dev/null 2>&1 || t_fail "--keep-image run failed"
+"$FSBENCH" suite "$T_SCRATCH/s.json" --image "$img" --fs xfs --threads 1 --repetitions 2 --keep-image --json "$T_SCRATCH/k.json" >/dev/null 2>&1 || t_fail "--keep-image run failed"
 [ -f "$img" ] || t_fail "--keep-image removed the image"
+t_expect_eq "repetitions" "0 1" "$(t_json "$T_SCRATCH/k.json" '[.runs[].coords.repetition] | join(" ")')"
+t_expect_eq "coords keys" "barrier cell fs knob_set knobs mkfs_options mount_options params repetition threads workload" \
+	"$(t_json "$T_SCRATCH/k.json" '.runs[0].coords | keys | join(" ")')"
 t_expect_eq "left attached or mounted" "" "$(ours)"
 rm -f "$img"
 t_done

@@ -16,6 +16,7 @@ ours() {
 }
 cat >"$T_SCRATCH/s.json" <<'JSON'
 { "filesystems": ["ext4", "xfs"],
+  "knob_sets": [ { "name": "nr64", "knobs": { "nr_requests": 64 } } ],
   "workloads": [
     { "name": "smallfile", "label": "short", "params": { "size": "4k", "files": 20, "sync": 0 } },
     { "name": "smallfile", "label": "long", "params": { "size": "4k", "files": 100000000, "sync": 1 } }
@@ -23,7 +24,9 @@ cat >"$T_SCRATCH/s.json" <<'JSON'
   "image_size": "256M" }
 JSON
 
-TMPDIR=$T_SCRATCH "$FSBENCH" suite "$T_SCRATCH/s.json" --image "$img" --json "$res" >"$T_SCRATCH/out" 2>&1 &
+# the restore journal goes where this test can see it, not in /run/fsbench
+mkdir "$T_SCRATCH/state"
+FSBENCH_STATE_DIR=$T_SCRATCH/state TMPDIR=$T_SCRATCH "$FSBENCH" suite "$T_SCRATCH/s.json" --image "$img" --json "$res" >"$T_SCRATCH/out" 2>&1 &
 pid=$!
 # wait until the long cell runs: its first run is written, and a mount of ours exists
 for _ in $(seq 1 200); do
@@ -49,4 +52,8 @@ t_expect_eq "interrupted cell" "ext4/long/t=1" "$(t_json "$res" '.runs[1].coords
 t_expect_eq "interrupted run incomplete" false "$(t_json "$res" '.runs[1].summary.complete')"
 t_json "$res" '.runs[1].summary.error' | grep -q "signal 2" || t_fail "no signal in the error"
 [ "$(t_json "$res" '.runs[1].summary.files')" -gt 0 ] || t_fail "the long cell had not started"
+# the knob was set on fsbench's own loop device and put back before it was detached
+t_expect_eq "knob applied" 64 "$(t_json "$res" '.runs[1].knobs.applied.nr_requests')"
+t_expect_eq "knobs restored" true "$(t_json "$res" '.runs[1].knobs.restored')"
+t_expect_eq "restore journal left" "" "$(ls -A "$T_SCRATCH/state")"
 t_done
