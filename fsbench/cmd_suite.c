@@ -187,17 +187,26 @@ out:
 	if (!x->a.dir) {
 		target = probe_scratch_json(&x->scratch);
 		/* while mounted the scratch knows its mount; the probes' view, if any, wins */
-		if (json_is_object(json_object_get(run, "target")))
+		if (json_is_object(json_object_get(run, "target"))) {
 			json_object_update_missing(json_object_get(run, "target"), target);
-		else
+		} else {
+			/* mkfs or mount failed: what was made so far, and why there is no more */
+			json_object_set_new(target, "path",
+					    json_string(x->scratch.mountpoint[0] ?
+								x->scratch.mountpoint :
+								x->scratch.device));
+			json_object_set_new(target, "error", json_string(err));
 			json_object_set(run, "target", target);
+		}
 		json_decref(target);
 		if (probe_scratch_umount(&x->scratch, uerr, sizeof(uerr)) < 0) {
 			fprintf(stderr, "fsbench %s: %s\n", x->cmd, uerr);
 			*ret_status = FSB_EXIT_FAIL;
 		}
 	} else if (!json_object_get(run, "target")) {
-		json_object_set_new(run, "target", dir_target(dir, NULL, 0));
+		target = dir_target(dir, NULL, 0);
+		json_object_set_new(target, "error", json_string(err));
+		json_object_set_new(run, "target", target);
 	}
 	/* 0-based in the file, as loops and threads are */
 	json_object_set_new(run, "coords", suite_coords(&x->s, c, rep - 1));

@@ -332,7 +332,7 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
 }
 
 /*
- * Runs @argv without a shell and keeps the last line it printed. Returns 0, -ENOENT
+ * Runs @argv without a shell and keeps the first line it printed. Returns 0, -ENOENT
  * when the program is missing, -ECHILD with @err set when it failed.
  */
 static int run_tool(char *const *argv, char *err, size_t errlen)
@@ -386,15 +386,14 @@ static int run_tool(char *const *argv, char *err, size_t errlen)
 			continue;
 		if (n <= 0)
 			break;
-		/* keep the tail: the reason is at the end */
-		if (len + (size_t)n >= sizeof(out)) {
-			size_t drop = len + (size_t)n - (sizeof(out) - 1);
+		/* keep the head: the reason is the first line, usage text follows; drain the rest */
+		if (len < sizeof(out) - 1) {
+			size_t take = (size_t)n < sizeof(out) - 1 - len ? (size_t)n :
+									  sizeof(out) - 1 - len;
 
-			memmove(out, out + drop, len - drop);
-			len -= drop;
+			memcpy(out + len, buf, take);
+			len += take;
 		}
-		memcpy(out + len, buf, (size_t)n);
-		len += (size_t)n;
 	}
 	close(pfd[0]);
 	while (read(epfd[0], eno, sizeof(eno)) < 0 && errno == EINTR)
@@ -412,9 +411,10 @@ static int run_tool(char *const *argv, char *err, size_t errlen)
 	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
 		out[--len] = 0;
 	{
-		char *last = strrchr(out, '\n');
+		/* the reason comes first; usage text, when a tool adds it, follows */
+		char *last = out + strspn(out, "\n ");
 
-		last = last ? last + 1 : out;
+		last[strcspn(last, "\n")] = 0;
 		if (WIFSIGNALED(status))
 			return fail(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
 				    WTERMSIG(status), *last ? ": " : "", last);

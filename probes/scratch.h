@@ -56,7 +56,7 @@ int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, c
  * Runs mkfs.@fstype on the device (fork/exec, no shell) with fsbench's defaults (-F/-f,
  * lazy init off for ext4) and @opts (NULL-terminated extra arguments, may be NULL), then
  * reads the new filesystem's type back with libblkid. 0 or -errno with @err set to the
- * tool's last line of output.
+ * tool's first line of output.
  */
 int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *const *opts,
 		       char *err, size_t errlen);

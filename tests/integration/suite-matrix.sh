@@ -92,4 +92,22 @@ t_expect_eq "coords keys" "barrier cell fs knob_set knobs mkfs_options mount_opt
 	"$(t_json "$T_SCRATCH/k.json" '.runs[0].coords | keys | join(" ")')"
 t_expect_eq "left attached or mounted" "" "$(ours)"
 rm -f "$img"
+
+# --- a failing cell is recorded as failed and the suite goes on; --fail-fast stops there
+cat >"$T_SCRATCH/f.json" <<'JSON'
+{ "filesystems": [ { "type": "ext4", "mount_options": "no_such_option" }, "xfs" ],
+  "workloads": [ { "name": "smallfile", "params": { "size": "4k", "files": 10 } } ],
+  "image_size": "320M" }
+JSON
+"$FSBENCH" suite "$T_SCRATCH/f.json" --image "$img" --json "$T_SCRATCH/f1.json" >/dev/null 2>&1
+t_expect_eq "failing cell exit status" 1 "$?"
+t_expect_eq "runs after a failing cell" "false true" "$(t_json "$T_SCRATCH/f1.json" '[.runs[].summary.complete] | join(" ")')"
+t_json "$T_SCRATCH/f1.json" '.runs[0].summary.error' | grep -q "mounting /dev/loop" || t_fail "failed cell's error: $(t_json "$T_SCRATCH/f1.json" '.runs[0].summary.error')"
+t_expect_eq "failing suite complete" false "$(t_json "$T_SCRATCH/f1.json" '.complete')"
+"$VALIDATE" "$SCHEMA" "$T_SCRATCH/f1.json" || t_fail "result with a failed cell does not validate"
+"$FSBENCH" suite "$T_SCRATCH/f.json" --image "$img" --fail-fast --json "$T_SCRATCH/f2.json" >/dev/null 2>&1
+t_expect_eq "--fail-fast exit status" 1 "$?"
+t_expect_eq "--fail-fast runs" 1 "$(t_json "$T_SCRATCH/f2.json" '.runs | length')"
+t_expect_eq "left attached or mounted" "" "$(ours)"
+[ -e "$img" ] && t_fail "image was not removed after failures"
 t_done
