@@ -228,6 +228,8 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 		return FSB_EXIT_USAGE;
 	}
 
+	/* before anything is created, so an early signal still ends in a clean, reported stop */
+	fsb_install_signals();
 	job.print = true;
 	status = fsb_job_run(&job, argc, argv, &run, err, sizeof(err));
 	if (status != FSB_EXIT_OK)

@@ -1,4 +1,5 @@
 /* The interference victim: one thread doing small reads or fsyncs at a fixed rate beside the workers. */
+#include "errf.h"
 #include "clock.h"
 #include "common.h"
 #include "ext.h"
@@ -65,18 +66,6 @@ struct victim {
 	int err;
 	char errmsg[320];
 };
-
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return r;
-}
 
 static uint64_t mix64(uint64_t x)
 {
@@ -202,11 +191,11 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 	if (v->fd < 0) {
 		e = errno;
 		if (e == EINVAL)
-			return fail(
+			return errf(
 				err, errlen, -EINVAL,
 				"--victim read: the filesystem under %s refuses O_DIRECT (%s); use --victim fsync there",
 				v->dir, strerror(e));
-		return fail(err, errlen, -e, "--victim read: opening %s/%s with O_DIRECT: %s",
+		return errf(err, errlen, -e, "--victim read: opening %s/%s with O_DIRECT: %s",
 			    v->dir, v->name, strerror(e));
 	}
 	memset(v->buf, 0x5a, VICTIM_FILL_BUF);
@@ -215,18 +204,18 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 
 		if (n != (ssize_t)VICTIM_FILL_BUF) {
 			e = n < 0 ? errno : ENOSPC;
-			return fail(err, errlen, -e, "--victim read: writing %s/%s: %s", v->dir,
+			return errf(err, errlen, -e, "--victim read: writing %s/%s: %s", v->dir,
 				    v->name, strerror(e));
 		}
 	}
 	if (fsync(wfd) < 0) {
 		e = errno;
-		return fail(err, errlen, -e, "--victim read: fsync of %s/%s: %s", v->dir, v->name,
+		return errf(err, errlen, -e, "--victim read: fsync of %s/%s: %s", v->dir, v->name,
 			    strerror(e));
 	}
 	e = posix_fadvise(wfd, 0, 0, POSIX_FADV_DONTNEED);
 	if (e)
-		return fail(err, errlen, -e, "--victim read: evicting %s/%s: %s", v->dir, v->name,
+		return errf(err, errlen, -e, "--victim read: evicting %s/%s: %s", v->dir, v->name,
 			    strerror(e));
 	return 0;
 }
@@ -241,10 +230,10 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	if (c->victim.mode == VICTIM_NONE)
 		return 0;
 	if (!c->dirs.n)
-		return fail(err, errlen, -EINVAL, "--victim: no directory to put its file in (-d)");
+		return errf(err, errlen, -EINVAL, "--victim: no directory to put its file in (-d)");
 	v = calloc(1, sizeof(*v));
 	if (!v)
-		return fail(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	v->fd = v->dfd = -1;
 	v->run = run;
 	v->mode = c->victim.mode;
@@ -254,14 +243,14 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	v->h = malloc(sizeof(*v->h));
 	if (!v->h || posix_memalign((void **)&v->buf, VICTIM_IO, VICTIM_FILL_BUF)) {
 		victim_free(v);
-		return fail(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	}
 	hist_init(v->h);
 	memset(v->buf, 0x5a, VICTIM_IO);
 	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (v->dfd < 0) {
 		e = errno;
-		r = fail(err, errlen, -e, "--victim: opening directory %s: %s", v->dir,
+		r = errf(err, errlen, -e, "--victim: opening directory %s: %s", v->dir,
 			 strerror(e));
 		victim_free(v);
 		return r;
@@ -270,7 +259,7 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	wfd = openat(v->dfd, v->name, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (wfd < 0) {
 		e = errno;
-		r = fail(err, errlen, -e, "--victim: creating %s/%s: %s", v->dir, v->name,
+		r = errf(err, errlen, -e, "--victim: creating %s/%s: %s", v->dir, v->name,
 			 strerror(e));
 		victim_free(v);
 		return r;
@@ -288,7 +277,7 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	}
 	r = -pthread_create(&v->tid, NULL, victim_main, v);
 	if (r) {
-		fail(err, errlen, r, "--victim: starting its thread: %s", strerror(-r));
+		errf(err, errlen, r, "--victim: starting its thread: %s", strerror(-r));
 		victim_free(v);
 		return r;
 	}

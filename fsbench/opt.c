@@ -114,6 +114,34 @@ static const char *flag_name(const struct fsb_opt *o, char *buf, size_t len)
 	return buf;
 }
 
+/* Bounds as the user would type them: 8M rather than 8388608, 10ms rather than 10000000 ns. */
+static void format_value(const struct fsb_opt *o, int64_t v, char *buf, size_t len)
+{
+	static const char *const size_suf[] = { "T", "G", "M", "k" };
+	static const int size_shift[] = { 40, 30, 20, 10 };
+	static const char *const dur_suf[] = { "h", "m", "s", "ms", "us" };
+	static const int64_t dur_mult[] = { INT64_C(3600000000000), INT64_C(60000000000),
+					    1000000000, 1000000, 1000 };
+
+	if (o->type == OPT_SIZE && v > 0)
+		for (int i = 0; i < 4; i++)
+			if (v % (INT64_C(1) << size_shift[i]) == 0) {
+				snprintf(buf, len, "%" PRId64 "%s", v >> size_shift[i],
+					 size_suf[i]);
+				return;
+			}
+	if (o->type == OPT_DURATION && v > 0) {
+		for (int i = 0; i < 5; i++)
+			if (v % dur_mult[i] == 0) {
+				snprintf(buf, len, "%" PRId64 "%s", v / dur_mult[i], dur_suf[i]);
+				return;
+			}
+		snprintf(buf, len, "%" PRId64 "ns", v);
+		return;
+	}
+	snprintf(buf, len, "%" PRId64, v);
+}
+
 static int set_value(const struct fsb_opt *o, void *cfg, const char *value, char *err,
 		     size_t errlen)
 {
@@ -150,11 +178,15 @@ static int set_value(const struct fsb_opt *o, void *cfg, const char *value, char
 				    o->type == OPT_INT	? "an integer" :
 				    o->type == OPT_SIZE ? "a size (like 4096, 4k, 8M, 1G)" :
 							  "a duration (like 30, 500ms, 10s, 2m)");
-		if (v < o->min || v > o->max)
-			return fail(err, errlen,
-				    "%s: %s is out of range %" PRId64 "..%" PRId64 "%s%s", fl,
-				    value, o->min, o->max, o->unit ? " " : "",
-				    o->unit ? o->unit : "");
+		if (v < o->min || v > o->max) {
+			char lo[32], hi[32];
+
+			format_value(o, o->min, lo, sizeof(lo));
+			format_value(o, o->max, hi, sizeof(hi));
+			return fail(err, errlen, "%s: %s is out of range %s..%s%s%s", fl, value, lo,
+				    hi, o->unit && o->type == OPT_INT ? " " : "",
+				    o->unit && o->type == OPT_INT ? o->unit : "");
+		}
 		*(int64_t *)field = v;
 		return 0;
 	case OPT_STRING: {
@@ -299,9 +331,15 @@ void opt_print_help(const struct fsb_opt *tbl, FILE *out)
 				fprintf(out, "%s%s", i ? ", " : "", o->choices[i]);
 			fprintf(out, ")");
 		}
-		if (o->type == OPT_INT || o->type == OPT_SIZE || o->type == OPT_DURATION)
-			fprintf(out, " [%" PRId64 "..%" PRId64 "%s%s]", o->min, o->max,
-				o->unit ? " " : "", o->unit ? o->unit : "");
+		if (o->type == OPT_INT || o->type == OPT_SIZE || o->type == OPT_DURATION) {
+			char lo[32], hi[32];
+
+			format_value(o, o->min, lo, sizeof(lo));
+			format_value(o, o->max, hi, sizeof(hi));
+			fprintf(out, " [%s..%s%s%s]", lo, hi,
+				o->unit && o->type == OPT_INT ? " " : "",
+				o->unit && o->type == OPT_INT ? o->unit : "");
+		}
 		if (o->def)
 			fprintf(out, " (default %s)", o->def);
 		fputc('\n', out);

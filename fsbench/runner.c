@@ -295,8 +295,9 @@ static int run_one_loop(struct fsb_run *run)
 	/* let the workers reach the gate, so that opening it starts them together */
 	while (!gate_waiters_ready(run, started))
 		sched_yield();
+	/* published with release: the victim thread waits for it to start its clock */
 	if (!run->run_start_ns)
-		run->run_start_ns = fsb_now_ns();
+		__atomic_store_n(&run->run_start_ns, fsb_now_ns(), __ATOMIC_RELEASE);
 	pthread_rwlock_unlock(&run->gate);
 	monitor(run);
 	for (int i = 0; i < started; i++)
@@ -350,7 +351,7 @@ int runner_run(struct fsb_run *run)
 		if (run->on_loop)
 			run->on_loop(run, loop);
 	}
-	run->run_end_ns = fsb_now_ns();
+	__atomic_store_n(&run->run_end_ns, fsb_now_ns(), __ATOMIC_RELEASE);
 	if (run->progress)
 		print_progress(run, run->run_end_ns, true);
 	series_push(&run->series, run->run_end_ns - run->run_start_ns, progress_sum(run));

@@ -1,4 +1,5 @@
 /* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
+#include "errf.h"
 #include "clock.h"
 #include "common.h"
 #include "smallfile.h"
@@ -163,18 +164,6 @@ static int smallfile_nthreads(const void *cfg)
 	return (int)(c->threads < nd ? nd : c->threads);
 }
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 static int hex_digits(uint64_t v)
 {
 	int d = 1;
@@ -193,20 +182,20 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	uint64_t max_loops;
 
 	if (nd == 0)
-		return fail(err, errlen, -EINVAL, "-d: no directory given");
+		return errf(err, errlen, -EINVAL, "-d: no directory given");
 	if (c->subdirs == 1)
-		return fail(
+		return errf(
 			err, errlen, -EINVAL,
 			"-D: 1 is not allowed; use 0 (none) or 2 or more subdirectories, as fs_mark");
 	if (c->per_subdir && !c->subdirs)
-		return fail(err, errlen, -EINVAL, "-N: needs -D with 2 or more subdirectories");
+		return errf(err, errlen, -EINVAL, "-N: needs -D with 2 or more subdirectories");
 	if (c->threads > nd && c->threads % nd)
-		return fail(err, errlen, -EINVAL,
+		return errf(err, errlen, -EINVAL,
 			    "-t: %" PRId64
 			    " threads are not a multiple of the %d directories given with -d",
 			    c->threads, nd);
 	if (c->rand_len > c->name_len)
-		return fail(err, errlen, -EINVAL,
+		return errf(err, errlen, -EINVAL,
 			    "-r: %" PRId64 " random characters do not fit in a %" PRId64
 			    "-character name (-p)",
 			    c->rand_len, c->name_len);
@@ -214,7 +203,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	if (c->name_len - c->rand_len < 16 && c->rand_len < 12 &&
 	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) >
 		    c->name_len - c->rand_len)
-		return fail(
+		return errf(
 			err, errlen, -EINVAL,
 			"-p/-r: %" PRId64
 			" sequential characters cannot number every file uniquely; raise -p or -r",
@@ -224,7 +213,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return fail(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
 	run->priv = s;
 	s->ndirs = nd;
 	s->nsub = c->subdirs ? (int)c->subdirs : 1;
@@ -237,7 +226,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 		rl.rlim_cur = rl.rlim_max < (rlim_t)need_fds ? rl.rlim_max : (rlim_t)need_fds;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		if (rl.rlim_cur < (rlim_t)need_fds)
-			return fail(err, errlen, -EMFILE,
+			return errf(err, errlen, -EMFILE,
 				    "-D: %d directories need %d open files, the limit is %llu",
 				    nd * s->nsub, need_fds, (unsigned long long)rl.rlim_cur);
 	}
@@ -247,7 +236,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	s->sub_created = calloc((size_t)(nd * s->nsub), sizeof(bool));
 	s->buf = calloc(1, (size_t)(c->wsize < c->size ? c->wsize : (c->size ? c->size : 1)));
 	if (!s->dir_fds || !s->sub_created || !s->buf)
-		return fail(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
 	for (int i = 0; i < nd * s->nsub; i++)
 		s->dir_fds[i] = -1;
 
@@ -255,13 +244,13 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 		int top = open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 		if (top < 0)
-			return fail(err, errlen, -errno, "opening directory %s: %s", s->dirs[d],
+			return errf(err, errlen, -errno, "opening directory %s: %s", s->dirs[d],
 				    strerror(errno));
 		if (faccessat(top, ".", W_OK | X_OK, AT_EACCESS) < 0) {
 			int e = errno;
 
 			close(top);
-			return fail(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d],
+			return errf(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d],
 				    strerror(e));
 		}
 		if (!c->subdirs) {
@@ -279,7 +268,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 				int e = errno;
 
 				close(top);
-				return fail(err, errlen, -e, "creating subdirectory %s/%s: %s",
+				return errf(err, errlen, -e, "creating subdirectory %s/%s: %s",
 					    s->dirs[d], name, strerror(e));
 			}
 			fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -287,7 +276,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 				int e = errno;
 
 				close(top);
-				return fail(err, errlen, -e, "opening subdirectory %s/%s: %s",
+				return errf(err, errlen, -e, "opening subdirectory %s/%s: %s",
 					    s->dirs[d], name, strerror(e));
 			}
 			s->dir_fds[d * s->nsub + k] = fd;
@@ -300,7 +289,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 
 		if (!st || !(st->subdir_of = malloc(sizeof(uint16_t) * (size_t)c->nfiles))) {
 			free(st);
-			return fail(err, errlen, -ENOMEM,
+			return errf(err, errlen, -ENOMEM,
 				    "allocating %" PRId64 " file records for thread %d: %s",
 				    c->nfiles, i, strerror(ENOMEM));
 		}
@@ -309,7 +298,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	if (c->log) {
 		s->log = fopen(c->log, "ae");
 		if (!s->log)
-			return fail(err, errlen, -errno, "-l: opening log file %s: %s", c->log,
+			return errf(err, errlen, -errno, "-l: opening log file %s: %s", c->log,
 				    strerror(errno));
 	}
 	run->expected_units =

@@ -1,4 +1,5 @@
 /* The dd-like streaming workload: one sequential writer per file, with or without write-behind. */
+#include "errf.h"
 #include "wl_stream.h"
 #include "clock.h"
 #include "common.h"
@@ -111,18 +112,6 @@ int stream_chunk(uint64_t size, uint64_t chunk, uint64_t i, struct stream_range 
 	return 0;
 }
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 static int stream_nthreads(const void *cfg)
 {
 	const struct stream_cfg *c = cfg;
@@ -190,7 +179,7 @@ static int dio_alignment(int dfd, const char *dir, uint64_t *ret_off, uint64_t *
 
 			if (plain >= 0) {
 				close(plain);
-				return fail(err, errlen, -EINVAL,
+				return errf(err, errlen, -EINVAL,
 					    "--mode odirect: %s refuses O_DIRECT in %s: %s",
 					    fs_name(dfd), dir, strerror(e));
 			}
@@ -198,7 +187,7 @@ static int dio_alignment(int dfd, const char *dir, uint64_t *ret_off, uint64_t *
 		/* no O_TMPFILE here: creating the real file will tell whether O_DIRECT works */
 		if (fstat(dfd, &st) < 0) {
 			e = errno;
-			return fail(err, errlen, -e, "--mode odirect: examining %s: %s", dir,
+			return errf(err, errlen, -e, "--mode odirect: examining %s: %s", dir,
 				    strerror(e));
 		}
 		off = device_block_size(dfd);
@@ -214,7 +203,7 @@ static int dio_alignment(int dfd, const char *dir, uint64_t *ret_off, uint64_t *
 		    (stx.stx_mask & STATX_DIOALIGN)) {
 			if (!stx.stx_dio_offset_align) {
 				close(fd);
-				return fail(err, errlen, -EINVAL,
+				return errf(err, errlen, -EINVAL,
 					    "--mode odirect: %s refuses O_DIRECT in %s",
 					    fs_name(dfd), dir);
 			}
@@ -243,24 +232,24 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	long page = sysconf(_SC_PAGESIZE);
 
 	if (nd == 0)
-		return fail(err, errlen, -EINVAL, "-d: no directory given");
+		return errf(err, errlen, -EINVAL, "-d: no directory given");
 	if (c->threads > nd && c->threads % nd)
-		return fail(err, errlen, -EINVAL,
+		return errf(err, errlen, -EINVAL,
 			    "--threads: %" PRId64
 			    " threads are not a multiple of the %d directories given with -d",
 			    c->threads, nd);
 	if (c->size == 0 && c->common.runtime_ns == 0)
-		return fail(err, errlen, -EINVAL,
+		return errf(err, errlen, -EINVAL,
 			    "--size 0 means until --runtime, and no --runtime was given");
 	if (c->size && c->size < c->chunk)
-		return fail(err, errlen, -EINVAL,
+		return errf(err, errlen, -EINVAL,
 			    "--size: %" PRId64
 			    " bytes per thread are less than one chunk (--chunk %" PRId64 ")",
 			    c->size, c->chunk);
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
-		return fail(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
 	run->priv = s;
 	s->size = c->size ? (uint64_t)c->size : STREAM_UNBOUNDED;
 	s->chunk = (uint64_t)c->chunk;
@@ -268,7 +257,7 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	s->ndirs = nd;
 	s->dir_fds = malloc(sizeof(int) * (size_t)nd);
 	if (!s->dir_fds)
-		return fail(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
 	for (int d = 0; d < nd; d++)
 		s->dir_fds[d] = -1;
 	for (int d = 0; d < nd; d++) {
@@ -279,11 +268,11 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 		s->dir_fds[d] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (s->dir_fds[d] < 0) {
 			e = errno;
-			return fail(err, errlen, -e, "opening directory %s: %s", dir, strerror(e));
+			return errf(err, errlen, -e, "opening directory %s: %s", dir, strerror(e));
 		}
 		if (faccessat(s->dir_fds[d], ".", W_OK | X_OK, AT_EACCESS) < 0) {
 			e = errno;
-			return fail(err, errlen, -e, "directory %s is not writable: %s", dir,
+			return errf(err, errlen, -e, "directory %s is not writable: %s", dir,
 				    strerror(e));
 		}
 		if (c->mode == SM_ODIRECT) {
@@ -293,13 +282,13 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 			if (r < 0)
 				return r;
 			if ((uint64_t)c->chunk % o)
-				return fail(err, errlen, -EINVAL,
+				return errf(err, errlen, -EINVAL,
 					    "--chunk: %" PRId64
 					    " bytes is not a multiple of %" PRIu64
 					    ", the O_DIRECT alignment (logical block size) in %s",
 					    c->chunk, o, dir);
 			if (s->size != STREAM_UNBOUNDED && s->size % o)
-				return fail(err, errlen, -EINVAL,
+				return errf(err, errlen, -EINVAL,
 					    "--size: %" PRIu64
 					    " bytes is not a multiple of %" PRIu64
 					    ", the O_DIRECT alignment (logical block size) in %s",
@@ -313,7 +302,7 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	while (buf_align < mem_align)
 		buf_align <<= 1;
 	if (posix_memalign((void **)&s->buf, buf_align, (size_t)s->chunk))
-		return fail(err, errlen, -ENOMEM, "allocating a %" PRIu64 "-byte write buffer: %s",
+		return errf(err, errlen, -ENOMEM, "allocating a %" PRIu64 "-byte write buffer: %s",
 			    s->chunk, strerror(ENOMEM));
 	/* not zeros: compressing or deduplicating filesystems must write what dd would */
 	for (uint64_t i = 0, x = (uint64_t)getpid(); i + 8 <= s->chunk; i += 8) {
@@ -333,7 +322,7 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 		int d = i % nd, e;
 
 		if (!st)
-			return fail(err, errlen, -ENOMEM, "allocating thread %d: %s", i,
+			return errf(err, errlen, -ENOMEM, "allocating thread %d: %s", i,
 				    strerror(ENOMEM));
 		st->fd = -1;
 		run->threads[i].priv = st;
@@ -347,12 +336,12 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 			 */
 			if (e == EINVAL && c->mode == SM_ODIRECT) {
 				unlinkat(s->dir_fds[d], st->name, 0);
-				return fail(err, errlen, -EINVAL,
+				return errf(err, errlen, -EINVAL,
 					    "--mode odirect: %s refuses O_DIRECT in %s: %s",
 					    fs_name(s->dir_fds[d]), c->common.dirs.v[d],
 					    strerror(e));
 			}
-			return fail(err, errlen, -e, "creating %s/%s: %s", c->common.dirs.v[d],
+			return errf(err, errlen, -e, "creating %s/%s: %s", c->common.dirs.v[d],
 				    st->name, strerror(e));
 		}
 		st->created = true;

@@ -1,4 +1,5 @@
 /* Knobs (see knob.h): the table, sysfs/procfs access under a root, batches and restore. */
+#include "errf.h"
 #include "knob.h"
 
 #include <ctype.h>
@@ -87,18 +88,6 @@ const char *knob_touch_name(enum knob_touch touch)
 		break;
 	}
 	return "kernel";
-}
-
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return r;
 }
 
 /* Reads a small file under @root, without its trailing newline. */
@@ -432,17 +421,17 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 	int r;
 
 	if (!d)
-		return fail(err, errlen, -ENOENT, "%s: no such knob (see fsbench knobs --help)",
+		return errf(err, errlen, -ENOENT, "%s: no such knob (see fsbench knobs --help)",
 			    name);
 	r = knob_read(t, name, cur, sizeof(cur));
 	if (r == -EOPNOTSUPP)
-		return fail(err, errlen, r, "%s: %s has no barrier mount option", name,
+		return errf(err, errlen, r, "%s: %s has no barrier mount option", name,
 			    t->fstype[0] ? t->fstype : "this filesystem");
 	if (r == -ENOENT && d->scope == KNOB_SCOPE_IOSCHED && t->disk[0])
-		return fail(err, errlen, r, "%s: the active scheduler of %s has no such tunable",
+		return errf(err, errlen, r, "%s: the active scheduler of %s has no such tunable",
 			    name, t->disk);
 	if (r < 0)
-		return fail(
+		return errf(
 			err, errlen, r, "%s: %s%s%s", name,
 			r == -ENOENT ? "not available for " : "reading it: ",
 			r == -ENOENT ?
@@ -456,9 +445,9 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, d->file);
 		r = read_under(t->root, rel, buf, sizeof(buf));
 		if (r < 0)
-			return fail(err, errlen, r, "%s: reading %s: %s", name, rel, strerror(-r));
+			return errf(err, errlen, r, "%s: reading %s: %s", name, rel, strerror(-r));
 		if (!*value || strchr(value, ' ') || !select_lists(buf, value))
-			return fail(err, errlen, -EINVAL,
+			return errf(err, errlen, -EINVAL,
 				    "%s: '%s' is not one of those %s offers: %s", name, value,
 				    t->disk, buf);
 		snprintf(ret, len, "%s", value);
@@ -472,7 +461,7 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 			 !strcmp(value, "write-through"))
 			snprintf(ret, len, "write through");
 		else
-			return fail(
+			return errf(
 				err, errlen, -EINVAL,
 				"%s: '%s' is not a cache mode (use 'write back'/on or 'write through'/off)",
 				name, value);
@@ -484,13 +473,13 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 			 !strcasecmp(value, "false"))
 			snprintf(ret, len, "0");
 		else
-			return fail(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
+			return errf(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
 		return 0;
 	case KNOB_INT:
 		break;
 	}
 	if (parse_ll(value, &v) < 0)
-		return fail(err, errlen, -EINVAL, "%s: '%s' is not an integer", name, value);
+		return errf(err, errlen, -EINVAL, "%s: '%s' is not an integer", name, value);
 	max = d->max;
 	if (!strcmp(d->name, "max_sectors_kb")) {
 		snprintf(rel, sizeof(rel), "%s/queue/max_hw_sectors_kb", t->disk_dir);
@@ -498,7 +487,7 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 			max = LL_BIG;
 	}
 	if (v < d->min || v > max)
-		return fail(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v,
+		return errf(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v,
 			    d->min, max);
 	snprintf(ret, len, "%lld", v);
 	return 0;
@@ -583,22 +572,22 @@ int knob_batch_add(struct knob_batch *b, const char *assignment, char *err, size
 	struct knob_change *c;
 
 	if (!eq || eq == assignment)
-		return fail(err, errlen, -EINVAL, "'%s': expected NAME=VALUE", assignment);
+		return errf(err, errlen, -EINVAL, "'%s': expected NAME=VALUE", assignment);
 	if (b->n >= KNOB_BATCH_MAX)
-		return fail(err, errlen, -E2BIG, "at most %d knobs at once", KNOB_BATCH_MAX);
+		return errf(err, errlen, -E2BIG, "at most %d knobs at once", KNOB_BATCH_MAX);
 	if ((size_t)(eq - assignment) >= sizeof(c->name) || strlen(eq + 1) >= sizeof(c->value))
-		return fail(err, errlen, -EINVAL, "'%s': name or value too long", assignment);
+		return errf(err, errlen, -EINVAL, "'%s': name or value too long", assignment);
 	c = &b->ch[b->n];
 	memset(c, 0, sizeof(*c));
 	snprintf(c->name, sizeof(c->name), "%.*s", (int)(eq - assignment), assignment);
 	snprintf(c->value, sizeof(c->value), "%s", eq + 1);
 	c->def = knob_def_find(c->name);
 	if (!c->def)
-		return fail(err, errlen, -EINVAL, "%s: no such knob (see fsbench knobs --help)",
+		return errf(err, errlen, -EINVAL, "%s: no such knob (see fsbench knobs --help)",
 			    c->name);
 	for (int i = 0; i < b->n; i++)
 		if (!strcmp(b->ch[i].name, c->name))
-			return fail(err, errlen, -EINVAL, "%s: given twice", c->name);
+			return errf(err, errlen, -EINVAL, "%s: given twice", c->name);
 	b->n++;
 	return 0;
 }
@@ -628,7 +617,7 @@ int knob_batch_validate(struct knob_batch *b, char *err, size_t errlen)
 		    knob_read(b->t, "scheduler", cur, sizeof(cur)) == 0 &&
 		    strcmp(cur, sched->value)) {
 			if (parse_ll(c->value, &v) < 0)
-				return fail(err, errlen, -EINVAL, "%s: '%s' is not an integer",
+				return errf(err, errlen, -EINVAL, "%s: '%s' is not an integer",
 					    c->name, c->value);
 			c->before[0] = 0;
 			continue;
@@ -639,7 +628,7 @@ int knob_batch_validate(struct knob_batch *b, char *err, size_t errlen)
 		snprintf(c->value, sizeof(c->value), "%s", canon);
 		r = knob_read(b->t, c->name, c->before, sizeof(c->before));
 		if (r < 0)
-			return fail(err, errlen, r, "%s: reading it: %s", c->name, strerror(-r));
+			return errf(err, errlen, r, "%s: reading it: %s", c->name, strerror(-r));
 	}
 	return 0;
 }
@@ -742,7 +731,7 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			continue;
 		}
 		if (r < 0 && r != -ENOENT) {
-			fail(err, errlen, r, "%s: reading it: %s", c->name, strerror(-r));
+			errf(err, errlen, r, "%s: reading it: %s", c->name, strerror(-r));
 			goto rollback;
 		}
 		r = 0;
@@ -755,13 +744,13 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			       knob_read(b->t, c->name, cur, sizeof(cur)) == 0))
 			r = journal_knob(j, b->t, c->name);
 		if (r < 0) {
-			fail(err, errlen, r, "writing the restore journal %s: %s", j->path,
+			errf(err, errlen, r, "writing the restore journal %s: %s", j->path,
 			     strerror(-r));
 			goto rollback;
 		}
 		r = change_write(b->t, c);
 		if (r < 0 && c->def->scope == KNOB_SCOPE_MOUNT) {
-			fail(err, errlen, r, "barrier=%s on %s %s: %s: remounting with '%s': %s",
+			errf(err, errlen, r, "barrier=%s on %s %s: %s: remounting with '%s': %s",
 			     c->value, b->t->fstype, b->t->mountpoint,
 			     r == -EINVAL ? "unsupported, the kernel refused it" : "failed",
 			     barrier_option(b->t->fstype, c->value[0] == '1'), strerror(-r));
@@ -770,7 +759,7 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			goto rollback;
 		}
 		if (r < 0) {
-			fail(err, errlen, r, "setting %s=%s on %s: the kernel refused it: %s",
+			errf(err, errlen, r, "setting %s=%s on %s: the kernel refused it: %s",
 			     c->name, c->value, c->def->scope == KNOB_SCOPE_VM ? "vm" : b->t->disk,
 			     strerror(-r));
 			goto rollback;
@@ -820,21 +809,21 @@ static int identity_check(const char *root, json_t *e, char *err, size_t errlen)
 	if (!disk)
 		return 0;
 	if (strchr(disk, '/'))
-		return fail(err, errlen, -EINVAL, "bad disk name '%s' in the journal", disk);
+		return errf(err, errlen, -EINVAL, "bad disk name '%s' in the journal", disk);
 	snprintf(rel, sizeof(rel), "/sys/block/%s/dev", disk);
 	r = read_under(root, rel, buf, sizeof(buf));
 	if (r < 0)
-		return fail(err, errlen, -ESTALE, "%s is gone (%s): not writing to it", disk,
+		return errf(err, errlen, -ESTALE, "%s is gone (%s): not writing to it", disk,
 			    strerror(-r));
 	if (!dev || strcmp(buf, dev))
-		return fail(err, errlen, -ESTALE,
+		return errf(err, errlen, -ESTALE,
 			    "%s is now %s, the journal saw %s: not writing to it", disk, buf,
 			    dev ? dev : "?");
 	if (json_is_integer(seq)) {
 		snprintf(rel, sizeof(rel), "/sys/block/%s/diskseq", disk);
 		if (read_under(root, rel, buf, sizeof(buf)) == 0 &&
 		    strtoll(buf, NULL, 10) != json_integer_value(seq))
-			return fail(
+			return errf(
 				err, errlen, -ESTALE,
 				"%s has diskseq %s, the journal saw %lld: another device now, not writing to it",
 				disk, buf, (long long)json_integer_value(seq));
@@ -850,19 +839,19 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 	int r;
 
 	if (!kind || !value || !knob)
-		return fail(err, errlen, -EBADMSG, "malformed journal entry");
+		return errf(err, errlen, -EBADMSG, "malformed journal entry");
 	if (!strcmp(kind, "file")) {
 		const char *path = json_string_value(json_object_get(e, "path"));
 
 		if (!path || path[0] != '/' || strstr(path, "/../") ||
 		    (strncmp(path, "/sys/", 5) && strncmp(path, "/proc/sys/vm/", 13)))
-			return fail(err, errlen, -EBADMSG, "journal entry with a bad path");
+			return errf(err, errlen, -EBADMSG, "journal entry with a bad path");
 		r = identity_check(root, e, err, errlen);
 		if (r < 0)
 			return r;
 		r = write_under(root, path, value);
 		if (r < 0)
-			return fail(err, errlen, r, "writing %s to %s: %s", value, path,
+			return errf(err, errlen, r, "writing %s to %s: %s", value, path,
 				    strerror(-r));
 		return 0;
 	}
@@ -874,14 +863,14 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 		char dev[32], fstype[64], opts[1024];
 
 		if (!mp || !fst || !mdev || !opt)
-			return fail(err, errlen, -EBADMSG, "malformed journal entry");
+			return errf(err, errlen, -EBADMSG, "malformed journal entry");
 		r = mount_lookup(root, mp, dev, sizeof(dev), fstype, sizeof(fstype), NULL, 0, opts,
 				 sizeof(opts));
 		if (r < 0)
-			return fail(err, errlen, -ESTALE, "%s is no longer mounted: not remounting",
+			return errf(err, errlen, -ESTALE, "%s is no longer mounted: not remounting",
 				    mp);
 		if (strcmp(dev, mdev) || strcmp(fstype, fst))
-			return fail(err, errlen, -ESTALE,
+			return errf(err, errlen, -ESTALE,
 				    "%s is now %s on %s, the journal saw %s on %s: not remounting",
 				    mp, fstype, dev, fst, mdev);
 		/* nothing to do is the common case of a second replay */
@@ -889,11 +878,11 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 			return 0;
 		r = remount(root, mp, opt);
 		if (r < 0)
-			return fail(err, errlen, r, "remounting %s with %s: %s", mp, opt,
+			return errf(err, errlen, r, "remounting %s with %s: %s", mp, opt,
 				    strerror(-r));
 		return 0;
 	}
-	return fail(err, errlen, -EBADMSG, "journal entry of unknown kind '%s'", kind);
+	return errf(err, errlen, -EBADMSG, "journal entry of unknown kind '%s'", kind);
 }
 
 int knob_entries_restore(const char *root, json_t *entries, size_t from, json_t *results)

@@ -1,4 +1,5 @@
 /* Topology and thread placement with hwloc (see topology.h). */
+#include "errf.h"
 #include "topology.h"
 
 #include <errno.h>
@@ -45,16 +46,6 @@ json_t *probe_topology_json(void)
 	return o;
 }
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
 int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *ret_cpus, char *err,
 			 size_t errlen)
 {
@@ -73,10 +64,10 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 	}
 	r = load(&topo);
 	if (r < 0)
-		return fail(err, errlen, r, "loading the hwloc topology: %s", strerror(-r));
+		return errf(err, errlen, r, "loading the hwloc topology: %s", strerror(-r));
 	set = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(topo));
 	if (!set) {
-		r = fail(err, errlen, -ENOMEM, "hwloc: out of memory");
+		r = errf(err, errlen, -ENOMEM, "hwloc: out of memory");
 		goto out;
 	}
 	if (cpulist && *cpulist) {
@@ -85,7 +76,7 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 		if (!want || hwloc_bitmap_list_sscanf(want, cpulist) < 0 ||
 		    hwloc_bitmap_iszero(want)) {
 			hwloc_bitmap_free(want);
-			r = fail(err, errlen, -EINVAL, "--cpus '%s': not a CPU list like 0-3,6",
+			r = errf(err, errlen, -EINVAL, "--cpus '%s': not a CPU list like 0-3,6",
 				 cpulist);
 			goto out;
 		}
@@ -93,7 +84,7 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 			char *have = NULL;
 
 			hwloc_bitmap_list_asprintf(&have, set);
-			r = fail(err, errlen, -EINVAL,
+			r = errf(err, errlen, -EINVAL,
 				 "--cpus '%s': this process may only use CPUs %s", cpulist,
 				 have ? have : "?");
 			free(have);
@@ -107,13 +98,13 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 	}
 	/* from here on only the chosen CPUs exist: compact and scatter both work inside them */
 	if (hwloc_topology_restrict(topo, set, 0) < 0) {
-		r = fail(err, errlen, -errno, "restricting the topology to %s: %s",
+		r = errf(err, errlen, -errno, "restricting the topology to %s: %s",
 			 cpulist ? cpulist : "the allowed CPUs", strerror(errno));
 		goto out;
 	}
 	npu = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
 	if (npu <= 0) {
-		r = fail(err, errlen, -ENODEV, "no CPU left to pin to");
+		r = errf(err, errlen, -ENODEV, "no CPU left to pin to");
 		goto out;
 	}
 	if (pin == PROBE_PIN_COMPACT) {
@@ -126,14 +117,14 @@ int probe_topology_place(const char *cpulist, enum probe_pin pin, int n, int *re
 	}
 	sets = calloc((size_t)n, sizeof(*sets));
 	if (!sets) {
-		r = fail(err, errlen, -ENOMEM, "out of memory");
+		r = errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	/* hwloc_distrib allocates the sets itself */
 	root = hwloc_get_root_obj(topo);
 	/* more threads than PUs wrap around: thread i goes where thread i % npu went */
 	if (hwloc_distrib(topo, &root, 1, sets, (unsigned)(n < npu ? n : npu), INT_MAX, 0) < 0) {
-		r = fail(err, errlen, -errno, "hwloc_distrib: %s", strerror(errno));
+		r = errf(err, errlen, -errno, "hwloc_distrib: %s", strerror(errno));
 		goto out;
 	}
 	for (int i = 0; i < n; i++)

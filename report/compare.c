@@ -1,5 +1,6 @@
 /* Compare and gate: runs lined up into samples, per-metric statistics and verdicts, as JSON. */
 #include "compare.h"
+#include "result.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -847,24 +848,15 @@ size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only
 
 int rpt_compare_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
-	const char *schema;
+	int r = rpt_json_load(path, RPT_COMPARE_SCHEMA, ret, err, errlen);
 
-	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (r == 0 && !json_is_array(json_object_get(*ret, "samples"))) {
+		snprintf(err, errlen, "%s: no samples array, not a comparison", path);
+		json_decref(*ret);
+		*ret = NULL;
 		return -EPROTO;
 	}
-	schema = json_string_value(json_object_get(root, "schema"));
-	if (!schema || strcmp(schema, RPT_COMPARE_SCHEMA) ||
-	    !json_is_array(json_object_get(root, "samples"))) {
-		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
-			 schema ? schema : "(none)", RPT_COMPARE_SCHEMA);
-		json_decref(root);
-		return -EPROTO;
-	}
-	*ret = root;
-	return 0;
+	return r;
 }
 
 /* ---- text and markdown tables ---- */

@@ -125,7 +125,7 @@ int rpt_json_write_atomic(const json_t *root, const char *path)
 	return 0;
 }
 
-int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
+int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
@@ -136,12 +136,17 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 		return -EPROTO;
 	}
 	schema = json_string_value(json_object_get(root, "schema"));
-	if (!schema || strcmp(schema, RPT_RESULT_SCHEMA)) {
+	if (!schema || strcmp(schema, schema_name)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
-			 schema ? schema : "(none)", RPT_RESULT_SCHEMA);
+			 schema ? schema : "(none)", schema_name);
 		json_decref(root);
 		return -EPROTO;
 	}
 	*ret = root;
 	return 0;
+}
+
+int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
+{
+	return rpt_json_load(path, RPT_RESULT_SCHEMA, ret, err, errlen);
 }

@@ -23,6 +23,10 @@ int rpt_hist_from_json(const json_t *op, struct hist *ret);
  */
 int rpt_json_write_atomic(const json_t *root, const char *path);
 
+/* Loads a JSON file and checks that its "schema" key is @schema_name. 0 or -EPROTO with @err set. */
+int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err,
+		  size_t errlen);
+
 /* Loads a result file and checks its schema key. 0, -errno, or -EPROTO with @err set. */
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
 

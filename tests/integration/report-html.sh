@@ -6,19 +6,16 @@ S=$T_SCRATCH
 for r in 1 2 3; do
 	"$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
 done
-# A suite-shaped result (coords on two filesystems, three thread counts) and one streaming
-# run with kernel samples, built from a real run: suites and stream land in other branches.
-jq '
+"$FSBENCH" stream -d "$S" --size 64M --chunk 8M --mode writebehind --interval 100ms --sample-interval 20ms \
+	--quiet --json "$S/st.json" >/dev/null || t_die "stream run failed"
+# A suite-shaped result (coords on two filesystems, three thread counts) built from real
+# small-file runs, plus the real streaming run with its kernel samples.
+jq --slurpfile st "$S/st.json" '
  def mk(fs; t; rep; r): r | .threads = t
    | .coords = {fs: fs, workload: "smallfile", threads: t, repetition: rep, cell: (fs + "/smallfile/t=" + (t|tostring))}
    | .summary.files_per_sec *= (if fs == "xfs" then 1.3 else 1 end) * t * (1 + rep / 100);
  .runs[0] as $r | .runs = [("ext4", "xfs") as $fs | (1, 2, 4) as $t | range(0; 3) as $rep | mk($fs; $t; $rep; $r)]
- | .runs += [$r | .workload = "stream" | .coords = {fs: "ext4", workload: "stream", threads: 1, repetition: 0, cell: "ext4/stream/t=1"}
-   | .series = {interval_ns: 1000000000, unit: "bytes", t_ns: [0, 1000000000, 2000000000, 3000000000], done: [0, 100000000, 180000000, 300000000]}
-   | .summary.bytes_per_sec = 100000000
-   | .kernel = {write_amplification: 1.02, dirty_max_bytes: 200000000, writeback_max_bytes: 50000000,
-                samples: {t_ns: [0, 1000000000, 2000000000, 3000000000], dirty_bytes: [0, 150000000, 200000000, 20000000],
-                          writeback_bytes: [0, 20000000, 50000000, 10000000]}}]
+ | .runs += [$st[0].runs[0] | .coords = {fs: "ext4", workload: "stream", threads: 1, repetition: 0, cell: "ext4/stream/t=1"}]
 ' "$S/r1.json" >"$S/suite.json" || t_die "building the suite-shaped result"
 "$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-1.schema.json" "$S/suite.json" ||
 	t_die "the suite-shaped result is not a valid fsbench-result/1"
@@ -26,8 +23,10 @@ jq '
 "$FSBENCH" report -o "$S/suite.html" "$S/suite.json" 2>"$S/err" || t_die "report failed: $(cat "$S/err")"
 "$FSBENCH" report -o "$S/runs.html" "$S"/r?.json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
 if command -v gnuplot >/dev/null; then
-	# files/s vs threads, MB/s vs threads, 5 latency CDFs, throughput and Dirty/Writeback over time
-	t_expect_eq "inline SVG plots in the suite page" 9 "$(grep -c '^<svg' "$S/suite.html")"
+	# files/s vs threads, MB/s vs threads, a latency CDF per operation, throughput and
+	# Dirty/Writeback over time
+	nops=$(jq '[.runs[].ops | keys[]] | unique | length' "$S/suite.json")
+	t_expect_eq "inline SVG plots in the suite page" $((2 + nops + 2)) "$(grep -c '^<svg' "$S/suite.html")"
 fi
 grep -q 'class="regression"\|class="improvement"' "$S/suite.html" && t_ok "comparison table has verdicts" || t_fail "no verdicts"
 t_expect_eq "external resources (src/href to http, <link>)" 0 \

@@ -104,6 +104,7 @@ t_expect_eq "runtime: files removed" 0 "$(count_files "$d")"
 
 # --- signals: partial result marked incomplete, files removed, 128+signal
 for sig in INT TERM; do
+	rm -f "$T_SCRATCH/sig.json"
 	"$FSBENCH" smallfile -d "$d" -s 1k -n 100000000 -t 2 --json "$T_SCRATCH/sig.json" >/dev/null 2>"$T_SCRATCH/err" &
 	pid=$!
 	sleep 1
