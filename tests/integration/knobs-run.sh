@@ -24,8 +24,14 @@ mkdir -p "$T_MNT/d"
 	--knob "scheduler=$new_sched" --knob "nr_requests=$new_nr" --knob "write_cache=$new_wc" \
 	--knob "read_ahead_kb=$new_ra" --knob barrier=0 --json "$T_SCRATCH/r.json" &
 pid=$!
+# knobs are applied one after another: wait until the whole batch is in force (or 5 s)
+applied() {
+	[ "$(cat "$Q/read_ahead_kb")" = "$new_ra" ] && [ "$(sched)" = "$new_sched" ] &&
+		[ "$(cat "$Q/nr_requests")" = "$new_nr" ] && [ "$(cat "$Q/write_cache")" = "$new_wc" ] &&
+		case ,$(mnt_opts), in *,nobarrier,*) true ;; *) false ;; esac
+}
 for _ in $(seq 100); do
-	[ "$(cat "$Q/read_ahead_kb")" = "$new_ra" ] && break
+	applied && break
 	sleep 0.05
 done
 t_expect_eq "scheduler during the run" "$new_sched" "$(sched)"
