@@ -240,8 +240,10 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	if (run && fsb_job_common(&job)->json) {
 		doc = fsb_result_new(argc, argv);
 		/* the effective configuration, enough to run it again: command and every option */
-		json_object_set_new(json_object_get(doc, "config"), "command", json_string(wl->name));
-		json_object_set(json_object_get(doc, "config"), "params", json_object_get(run, "params"));
+		json_object_set_new(json_object_get(doc, "config"), "command",
+				    json_string(wl->name));
+		json_object_set(json_object_get(doc, "config"), "params",
+				json_object_get(run, "params"));
 		json_array_append_new(json_object_get(doc, "runs"), run);
 		fsb_result_finish(doc);
 		r = rpt_json_write_atomic(doc, fsb_job_common(&job)->json);

@@ -158,10 +158,8 @@ static uint64_t global_number(const struct fsb_run *run, int tid, int loop, uint
 static int smallfile_nthreads(const void *cfg)
 {
 	const struct smallfile_cfg *c = cfg;
-	int nd = c->common.dirs.n ? c->common.dirs.n : 1;
 
-	/* fs_mark: at least one thread per directory */
-	return (int)(c->threads < nd ? nd : c->threads);
+	return fsb_dirs_nthreads(&c->common, c->threads);
 }
 
 static int hex_digits(uint64_t v)
@@ -178,22 +176,18 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s;
 	struct rlimit rl;
-	int nd = c->common.dirs.n, need_fds;
+	int nd = c->common.dirs.n, need_fds, r;
 	uint64_t max_loops;
 
-	if (nd == 0)
-		return errf(err, errlen, -EINVAL, "-d: no directory given");
 	if (c->subdirs == 1)
 		return errf(
 			err, errlen, -EINVAL,
 			"-D: 1 is not allowed; use 0 (none) or 2 or more subdirectories, as fs_mark");
 	if (c->per_subdir && !c->subdirs)
 		return errf(err, errlen, -EINVAL, "-N: needs -D with 2 or more subdirectories");
-	if (c->threads > nd && c->threads % nd)
-		return errf(err, errlen, -EINVAL,
-			    "-t: %" PRId64
-			    " threads are not a multiple of the %d directories given with -d",
-			    c->threads, nd);
+	r = fsb_dirs_check_threads(&c->common, c->threads, "-t", err, errlen);
+	if (r < 0)
+		return r;
 	if (c->rand_len > c->name_len)
 		return errf(err, errlen, -EINVAL,
 			    "-r: %" PRId64 " random characters do not fit in a %" PRId64

@@ -115,9 +115,8 @@ int stream_chunk(uint64_t size, uint64_t chunk, uint64_t i, struct stream_range 
 static int stream_nthreads(const void *cfg)
 {
 	const struct stream_cfg *c = cfg;
-	int nd = c->common.dirs.n ? c->common.dirs.n : 1;
 
-	return (int)(c->threads < nd ? nd : c->threads);
+	return fsb_dirs_nthreads(&c->common, c->threads);
 }
 
 /* Names the filesystems that have no block device behind them, for plain error messages. */
@@ -226,18 +225,14 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 {
 	struct stream_cfg *c = run->cfg;
 	struct stream_state *s;
-	int nd = c->common.dirs.n, flags;
+	int nd = c->common.dirs.n, flags, r;
 	uint64_t off_align = 1, mem_align = 1;
 	size_t buf_align;
 	long page = sysconf(_SC_PAGESIZE);
 
-	if (nd == 0)
-		return errf(err, errlen, -EINVAL, "-d: no directory given");
-	if (c->threads > nd && c->threads % nd)
-		return errf(err, errlen, -EINVAL,
-			    "--threads: %" PRId64
-			    " threads are not a multiple of the %d directories given with -d",
-			    c->threads, nd);
+	r = fsb_dirs_check_threads(&c->common, c->threads, "--threads", err, errlen);
+	if (r < 0)
+		return r;
 	if (c->size == 0 && c->common.runtime_ns == 0)
 		return errf(err, errlen, -EINVAL,
 			    "--size 0 means until --runtime, and no --runtime was given");

@@ -6,8 +6,9 @@ S=$T_SCRATCH
 for r in 1 2 3; do
 	"$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
 done
-"$FSBENCH" stream -d "$S" --size 64M --chunk 8M --mode writebehind --interval 100ms --sample-interval 20ms \
+"$FSBENCH" stream -d "$S" --size 128M --chunk 8M --mode writebehind --interval 10ms --sample-interval 2ms \
 	--quiet --json "$S/st.json" >/dev/null || t_die "stream run failed"
+# (intervals short enough that even a fast run has several points to plot)
 # A suite-shaped result (coords on two filesystems, three thread counts) built from real
 # small-file runs, plus the real streaming run with its kernel samples.
 jq --slurpfile st "$S/st.json" '
