@@ -65,6 +65,7 @@ struct victim {
 	uint64_t missed; /* scheduled operations skipped because the previous one ran late */
 	int err;
 	char errmsg[320];
+	bool failed_run; /* the victim's error is the run's: said once, by the CLI */
 };
 
 static uint64_t mix64(uint64_t x)
@@ -141,6 +142,16 @@ static int victim_fsync(struct victim *v)
 	return 0;
 }
 
+/*
+ * An I/O error on the target (EIO above all) means the device failed under the run: the
+ * run stops and is incomplete, as when a worker hits it, and the victim's own figures
+ * end there. A full filesystem is left to the workers: under -F it is the normal end.
+ */
+static bool victim_fails_run(const struct victim *v)
+{
+	return v->err && v->err != -ENOSPC;
+}
+
 static bool victim_should_end(struct victim *v)
 {
 	return atomic_load(&v->stop) || __atomic_load_n(&v->run->run_end_ns, __ATOMIC_ACQUIRE);
@@ -168,8 +179,11 @@ static void *victim_main(void *arg)
 			;
 		if (victim_should_end(v))
 			break;
-		if ((v->mode == VICTIM_READ ? victim_read(v, &rnd) : victim_fsync(v)) < 0)
+		if ((v->mode == VICTIM_READ ? victim_read(v, &rnd) : victim_fsync(v)) < 0) {
+			if (victim_fails_run(v))
+				fsb_run_fail(v->run, v->err, v->errmsg);
 			break;
+		}
 		next += v->period_ns;
 		now = fsb_now_ns();
 		if (now > next) {
@@ -291,13 +305,23 @@ static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state,
 	struct victim *v = state;
 	json_t *o;
 
-	(void)run;
 	(void)c;
 	if (!v)
 		return;
 	atomic_store(&v->stop, 1);
 	if (v->started)
 		pthread_join(v->tid, NULL);
+	if (victim_fails_run(v)) {
+		/* an operation that failed as the workers ended, after the result was made */
+		fsb_run_fail(run, v->err, v->errmsg);
+		v->failed_run = !strcmp(run->errmsg, v->errmsg);
+		if (run_json && v->failed_run) {
+			json_t *sum = json_object_get(run_json, "summary");
+
+			json_object_set_new(sum, "complete", json_false());
+			json_object_set_new(sum, "error", json_string(v->errmsg));
+		}
+	}
 	if (run_json) {
 		json_t *ops = json_object_get(run_json, "ops");
 
@@ -310,8 +334,8 @@ static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state,
 			json_object_set_new(o, "error", json_string(v->errmsg));
 		json_object_set_new(run_json, "victim", o);
 	}
-	/* the run itself may have succeeded: say why the victim stopped early, once */
-	if (v->err && run_json)
+	/* when the run did not fail for it, say why the victim stopped early, once */
+	if (v->err && !v->failed_run && run_json)
 		fprintf(stderr, "fsbench: %s\n", v->errmsg);
 	victim_free(v);
 }

@@ -30,13 +30,18 @@ const char *const fsb_op_names[OP_COUNT] = {
 
 void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
 {
-	int expected = 0;
+	int cur = atomic_load(&run->stop);
 
-	/* the first failure names the run's error; later ones are consequences */
-	if (atomic_compare_exchange_strong(&run->stop, &expected, 2)) {
-		run->err = err;
-		snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
-	}
+	/*
+	 * The first failure names the run's error; later ones are consequences. A runtime
+	 * stop (1) is no failure: the final syncs that follow it can still fail the run.
+	 */
+	while (cur != 2)
+		if (atomic_compare_exchange_weak(&run->stop, &cur, 2)) {
+			run->err = err;
+			snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
+			return;
+		}
 }
 
 int runner_prepare(struct fsb_run *run)
@@ -223,8 +228,11 @@ static void monitor(struct fsb_run *run)
 		}
 		if (run->runtime_ns && now - run->run_start_ns >= run->runtime_ns &&
 		    !fsb_should_stop(run)) {
+			int running = 0;
+
+			/* never over a failure that a worker recorded since the check */
 			run->stopped_by_runtime = true;
-			atomic_store(&run->stop, 1);
+			atomic_compare_exchange_strong(&run->stop, &running, 1);
 		}
 		while (now >= next_sample) {
 			series_push(&run->series, next_sample - run->run_start_ns,

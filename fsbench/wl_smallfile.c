@@ -439,8 +439,11 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			t0 = fsb_now_ns();
 			w = write(fd, s->buf, n);
 			t1 = fsb_now_ns();
-			if (w < 0 || (size_t)w < n) {
-				/* a short write means the next one would fail with the reason */
+			/*
+			 * A short write is not an error yet: the next call, for the rest, fails
+			 * with the reason (ENOSPC, or EIO from a device that failed mid-request).
+			 */
+			if (w <= 0) {
 				e = w < 0 ? errno : ENOSPC;
 				r = thread_err(t, e, "writing", s->dirs[d], sub, c->subdirs, name);
 				break;
@@ -474,8 +477,11 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 
 	if (r == -ENOSPC && c->fill) {
 		/* -F: a full filesystem is the end of the run, not a failure */
+		int running = 0;
+
 		s->full = true;
-		atomic_store(&run->stop, 1);
+		/* never over another thread's failure */
+		atomic_compare_exchange_strong(&run->stop, &running, 1);
 		r = 0;
 	}
 	/* post-loop phases run on what was created, also when --runtime cut the loop short */

@@ -473,7 +473,7 @@ static int stream_thread(struct fsb_thread *t, int loop)
 	const struct stream_thread *st = t->priv;
 	struct hist *h_write = t->hist[OP_WRITE];
 	struct stream_range cur, prev = { 0, 0 };
-	uint64_t i, t0, t1;
+	uint64_t i, t0, t1, done;
 	int r = 0, fd = st->fd;
 
 	(void)loop;
@@ -485,22 +485,28 @@ static int stream_thread(struct fsb_thread *t, int loop)
 			r = thread_err(t, EFBIG, "writing", i * s->chunk);
 			break;
 		}
-		t0 = fsb_now_ns();
-		w = pwrite(fd, s->buf, (size_t)cur.len, (off_t)cur.off);
-		t1 = fsb_now_ns();
-		if (w < 0) {
-			r = thread_err(t, errno, "writing", cur.off);
-			break;
+		/*
+		 * A short write is not an error yet: the next call, for the rest of the chunk,
+		 * fails with the reason (ENOSPC, or EIO from a device that failed mid-request).
+		 */
+		for (done = 0; done < cur.len;) {
+			t0 = fsb_now_ns();
+			w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
+				   (off_t)(cur.off + done));
+			t1 = fsb_now_ns();
+			if (w <= 0) {
+				r = thread_err(t, w < 0 ? errno : ENOSPC, "writing",
+					       cur.off + done);
+				break;
+			}
+			hist_record(h_write, t1 - t0);
+			done += (uint64_t)w;
+			t->bytes += (uint64_t)w;
+			atomic_store_explicit(&t->progress, t->total_bytes + t->bytes,
+					      memory_order_relaxed);
 		}
-		t->bytes += (uint64_t)w;
-		atomic_store_explicit(&t->progress, t->total_bytes + t->bytes,
-				      memory_order_relaxed);
-		if ((uint64_t)w < cur.len) {
-			/* a short write to a regular file: the next one would fail with the reason */
-			r = thread_err(t, ENOSPC, "writing", cur.off + (uint64_t)w);
+		if (r)
 			break;
-		}
-		hist_record(h_write, t1 - t0);
 		r = after_write(t, c->mode, fd, &cur, i ? &prev : NULL);
 		if (r)
 			break;

@@ -6,10 +6,20 @@ FSBENCH=${FSBENCH:?FSBENCH must point at the fsbench binary}
 T_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
 T_MOUNTS=()
 T_LOOPS=()
+T_FUSE_MOUNTS=()
+T_FUSE_PIDS=()
 T_FAILED=0
 
 t_cleanup() {
 	local i
+	# FUSE daemons first: their mounts may sit inside the others' and inside the scratch
+	for ((i = ${#T_FUSE_MOUNTS[@]} - 1; i >= 0; i--)); do
+		fusermount3 -u "${T_FUSE_MOUNTS[i]}" 2>/dev/null || umount -l "${T_FUSE_MOUNTS[i]}" 2>/dev/null
+	done
+	for p in "${T_FUSE_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
 	for ((i = ${#T_MOUNTS[@]} - 1; i >= 0; i--)); do
 		umount "${T_MOUNTS[i]}" 2>/dev/null || umount -l "${T_MOUNTS[i]}" 2>/dev/null
 	done
@@ -68,3 +78,28 @@ t_tmpfs() {
 
 # t_json FILE EXPR: evaluates a jq expression on a result file.
 t_json() { jq -r "$2" "$1"; }
+
+# t_eiofs [eiofs options...]: mounts tests/tools/eiofs (an in-memory FUSE filesystem that
+# fails writes or fsyncs on command) on a fresh directory; sets T_MNT and T_FUSE_PID and
+# registers the unmount and the daemon (call it directly, not in $(...)). Skips when eiofs
+# was not built (no libfuse3) or the kernel offers no /dev/fuse.
+t_eiofs() {
+	local mnt pid i
+	t_need_root
+	[ -n "${EIOFS:-}" ] && [ -x "$EIOFS" ] || t_skip "eiofs was not built (libfuse3-dev missing)"
+	[ -c /dev/fuse ] || t_skip "no /dev/fuse"
+	command -v fusermount3 >/dev/null || t_skip "fusermount3 is not installed (fuse3)"
+	mnt=$(mktemp -d "$T_SCRATCH/eiofs.XXXXXX")
+	"$EIOFS" "$mnt" -f -s "$@" 2>>"$T_SCRATCH/eiofs.log" &
+	pid=$!
+	T_FUSE_PIDS+=("$pid")
+	T_FUSE_MOUNTS+=("$mnt")
+	for ((i = 0; i < 100; i++)); do
+		awk -v m="$mnt" '$5 == m && $0 ~ / - fuse/ {f = 1} END {exit !f}' /proc/self/mountinfo && break
+		kill -0 "$pid" 2>/dev/null || t_die "eiofs exited before mounting: $(cat "$T_SCRATCH/eiofs.log")"
+		sleep 0.05
+	done
+	[ "$i" -lt 100 ] || t_die "eiofs did not mount $mnt within 5 s"
+	T_MNT=$mnt
+	T_FUSE_PID=$pid
+}
