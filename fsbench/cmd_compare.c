@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -136,11 +137,18 @@ static void usage(FILE *out)
 		"  --noise PCT           CoV above which an unproven change is 'noisy' (default %g)\n"
 		"  --test auto|welch|rank  which test decides (default auto)\n"
 		"  --gate                exit 1 when a metric regressed (2: unusable input)\n"
-		"  --gate-file FILE      per-metric alpha/threshold_pct/noise_cov_pct/gate (implies --gate)\n"
+		"  --gate-file FILE      per-metric alpha/threshold_pct/noise_cov_pct/gate, and top-level\n"
+		"                        strict/allow_noisy (implies --gate)\n"
+		"  --strict              a gate that cannot judge fails: exit 2 when a gated metric is\n"
+		"                        'insufficient' (fewer than %d samples a side) or 'noisy', or\n"
+		"                        nothing was compared; a regression still exits 1 (implies --gate).\n"
+		"                        Without it those metrics are only warned about on stderr\n"
+		"  --allow-noisy         with --strict: 'noisy' metrics pass with a warning\n"
 		"  --allow-unmatched     drop samples missing on a side instead of failing\n"
 		"  --format text|markdown|json   what goes to stdout (default text)\n"
 		"  --json FILE           also write the comparison (fsbench-compare/1) to FILE\n",
-		RPT_DEFAULT_ALPHA, RPT_DEFAULT_THRESHOLD_PCT, RPT_DEFAULT_NOISE_COV_PCT);
+		RPT_DEFAULT_ALPHA, RPT_DEFAULT_THRESHOLD_PCT, RPT_DEFAULT_NOISE_COV_PCT,
+		RPT_MIN_SAMPLES);
 }
 
 static int parse_double(const char *flag, const char *s, double lo, double hi, double *ret)
@@ -161,6 +169,126 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 	}
 	*ret = v;
 	return 0;
+}
+
+/* Appends "SIDE N, SIDE N" (complete runs per side) of metric @m to @f. */
+static void side_counts(FILE *f, const json_t *m)
+{
+	const json_t *st;
+	size_t k;
+
+	json_array_foreach(json_object_get(m, "sides"), k, st)
+		fprintf(f, "%s%s %lld", k ? ", " : "",
+			json_string_value(json_object_get(st, "side")),
+			(long long)json_integer_value(json_object_get(st, "n")));
+}
+
+static double side_cov(const json_t *m, const char *side)
+{
+	const json_t *st;
+	size_t k;
+
+	json_array_foreach(json_object_get(m, "sides"), k, st) if (
+		!strcmp(side,
+			json_string_value(json_object_get(
+				st, "side")))) return json_number_value(json_object_get(st,
+											"cov_pct"));
+	return NAN;
+}
+
+/*
+ * A strict gate's complaint about one sample: which of its metrics it could not judge and
+ * what would fix that. Returns the number of blocking comparisons.
+ */
+static size_t strict_sample_report(const json_t *cmp, const json_t *s)
+{
+	const json_t *m, *c, *few = NULL;
+	char *noisy = NULL;
+	size_t nlen = 0, j, k, n = 0;
+	FILE *nf = open_memstream(&noisy, &nlen);
+	double limit = NAN;
+
+	if (!nf)
+		return 0;
+	json_array_foreach(json_object_get(s, "metrics"), j, m)
+		json_array_foreach(json_object_get(m, "comparisons"), k, c)
+	{
+		const char *side = json_string_value(json_object_get(c, "side")),
+			   *base = json_string_value(json_object_get(c, "baseline"));
+
+		if (!rpt_gate_blocks(cmp, c))
+			continue;
+		n++;
+		if (!strcmp(json_string_value(json_object_get(c, "verdict")), "insufficient")) {
+			if (!few)
+				few = m;
+			continue;
+		}
+		limit = json_number_value(json_object_get(c, "noise_cov_pct"));
+		fprintf(nf, "%s%s (CoV %s %.1f%%, %s %.1f%%)", ftell(nf) ? ", " : "",
+			json_string_value(json_object_get(m, "name")), base, side_cov(m, base),
+			side, side_cov(m, side));
+	}
+	fclose(nf);
+	if (few) {
+		fprintf(stderr, "fsbench compare: gate --strict: sample '%s': complete runs ",
+			json_string_value(json_object_get(s, "label")));
+		side_counts(stderr, few);
+		fprintf(stderr,
+			"; %d a side are needed to judge it (repeat each side's runs, or suite --repetitions %d)\n",
+			RPT_MIN_SAMPLES, RPT_MIN_SAMPLES);
+	}
+	if (noisy && *noisy)
+		fprintf(stderr,
+			"fsbench compare: gate --strict: sample '%s': noisy, CoV above %g%% and no proven change: %s "
+			"(more repetitions or a quieter machine; --allow-noisy lets them pass)\n",
+			json_string_value(json_object_get(s, "label")), limit, noisy);
+	free(noisy);
+	return n;
+}
+
+/* Says on stderr what the gate decided and why; returns the exit status. */
+static int gate_report(const json_t *cmp)
+{
+	const json_t *set = json_object_get(cmp, "settings"), *s;
+	bool strict = json_is_true(json_object_get(set, "strict"));
+	enum rpt_gate_status st = rpt_gate_status(cmp);
+	size_t reg = rpt_compare_count(cmp, RPT_REGRESSION, true);
+	size_t few = rpt_compare_count(cmp, RPT_INSUFFICIENT, true);
+	size_t noisy = rpt_compare_count(cmp, RPT_NOISY, true);
+	size_t i, blocking = 0, samples = 0;
+
+	if (strict) {
+		json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		{
+			size_t b = strict_sample_report(cmp, s);
+
+			blocking += b;
+			samples += b > 0;
+		}
+	}
+	if (few && !strict)
+		fprintf(stderr,
+			"fsbench compare: %zu metric(s) had fewer than %d samples a side and were not judged (--strict fails the gate on them)\n",
+			few, RPT_MIN_SAMPLES);
+	if (noisy && (!strict || json_is_true(json_object_get(set, "allow_noisy"))))
+		fprintf(stderr,
+			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
+			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
+	if (reg)
+		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
+	if (st == RPT_GATE_UNJUDGED) {
+		if (blocking)
+			fprintf(stderr,
+				"fsbench compare: gate --strict: %zu metric(s) in %zu sample(s) could not be judged\n",
+				blocking, samples);
+		else
+			fprintf(stderr,
+				"fsbench compare: gate --strict: no gated metric was compared, nothing was judged\n");
+	}
+	return st == RPT_GATE_REGRESSED ? EXIT_REGRESSED :
+	       st == RPT_GATE_UNJUDGED	? EXIT_UNUSABLE :
+					  0;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -190,6 +318,11 @@ int cmd_compare(int argc, char **argv)
 			saw_candidate = true;
 		} else if (!strcmp(a, "--gate")) {
 			do_gate = true;
+		} else if (!strcmp(a, "--strict")) {
+			o.strict = true;
+			do_gate = true;
+		} else if (!strcmp(a, "--allow-noisy")) {
+			o.allow_noisy = true;
 		} else if (!strcmp(a, "--allow-unmatched")) {
 			o.allow_unmatched = true;
 		} else if (!strcmp(a, "--alpha")) {
@@ -284,6 +417,15 @@ int cmd_compare(int argc, char **argv)
 			goto out;
 		}
 		o.gate = gate;
+		if (json_is_true(json_object_get(gate, "strict")))
+			o.strict = true;
+		if (json_is_true(json_object_get(gate, "allow_noisy")))
+			o.allow_noisy = true;
+	}
+	if (o.allow_noisy && !o.strict) {
+		fprintf(stderr,
+			"fsbench compare: --allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)\n");
+		goto out;
 	}
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < nfiles[s]; i++) {
@@ -337,19 +479,8 @@ int cmd_compare(int argc, char **argv)
 			json_string_value(json_object_get(x, "reason")));
 	}
 	status = 0;
-	if (do_gate) {
-		size_t reg = rpt_compare_count(cmp, RPT_REGRESSION, true);
-		size_t weak = rpt_compare_count(cmp, RPT_INSUFFICIENT, false);
-
-		if (weak)
-			fprintf(stderr,
-				"fsbench compare: %zu metric(s) had fewer than %d samples a side and were not judged\n",
-				weak, RPT_MIN_SAMPLES);
-		if (reg) {
-			fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
-			status = EXIT_REGRESSED;
-		}
-	}
+	if (do_gate)
+		status = gate_report(cmp);
 out:
 	json_decref(cmp);
 	json_decref(gate);

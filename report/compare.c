@@ -130,7 +130,8 @@ int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_d
 
 /* ---- gate file ---- */
 
-static int rule_apply(const json_t *o, struct rpt_rule *r, const char *where, char *err,
+/* @top: the gate file's top level, where the gate-wide "strict" and "allow_noisy" live. */
+static int rule_apply(const json_t *o, struct rpt_rule *r, bool top, const char *where, char *err,
 		      size_t errlen)
 {
 	const char *k;
@@ -149,6 +150,21 @@ static int rule_apply(const json_t *o, struct rpt_rule *r, const char *where, ch
 
 		if (!strcmp(k, "metrics") || !strcmp(k, "schema") || !strcmp(k, "comment"))
 			continue;
+		if (!strcmp(k, "strict") || !strcmp(k, "allow_noisy")) {
+			if (!top) {
+				snprintf(
+					err, errlen,
+					"%s: %s applies to the whole gate: set it at the top level "
+					"(per metric: gate, noise_cov_pct)",
+					where, k);
+				return -EINVAL;
+			}
+			if (!json_is_boolean(v)) {
+				snprintf(err, errlen, "%s: %s must be true or false", where, k);
+				return -EINVAL;
+			}
+			continue;
+		}
 		if (!strcmp(k, "gate")) {
 			if (!json_is_boolean(v)) {
 				snprintf(err, errlen, "%s: gate must be true or false", where);
@@ -158,9 +174,10 @@ static int rule_apply(const json_t *o, struct rpt_rule *r, const char *where, ch
 			continue;
 		}
 		if (!dst) {
-			snprintf(err, errlen,
-				 "%s: unknown key '%s' (alpha, threshold_pct, noise_cov_pct, gate)",
-				 where, k);
+			snprintf(
+				err, errlen,
+				"%s: unknown key '%s' (alpha, threshold_pct, noise_cov_pct, gate%s)",
+				where, k, top ? ", strict, allow_noisy" : "");
 			return -EINVAL;
 		}
 		if (!json_is_number(v) || json_number_value(v) < 0 ||
@@ -183,7 +200,7 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
 	json_t *v;
 	int e;
 
-	e = rule_apply(gate, &r, "gate file", err, errlen);
+	e = rule_apply(gate, &r, true, "gate file", err, errlen);
 	if (e)
 		return e;
 	m = json_object_get(gate, "metrics");
@@ -199,7 +216,7 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
 		char where[256];
 
 		snprintf(where, sizeof(where), "gate file: metrics.%s", k);
-		e = rule_apply(v, &r, where, err, errlen);
+		e = rule_apply(v, &r, false, where, err, errlen);
 		if (e)
 			return e;
 	}
@@ -217,7 +234,7 @@ static struct rpt_rule rule_for(const struct rpt_compare_opts *o, const char *me
 
 	if (!o->gate)
 		return r;
-	rule_apply(o->gate, &r, "", err, sizeof(err));
+	rule_apply(o->gate, &r, true, "", err, sizeof(err));
 	m = json_object_get(o->gate, "metrics");
 	hit = json_object_get(m, metric);
 	if (!hit)
@@ -227,7 +244,7 @@ static struct rpt_rule rule_for(const struct rpt_compare_opts *o, const char *me
 			break;
 		}
 	if (hit)
-		rule_apply(hit, &r, "", err, sizeof(err));
+		rule_apply(hit, &r, false, "", err, sizeof(err));
 	return r;
 }
 
@@ -676,6 +693,47 @@ static const struct sample *nearest(const struct samples *s, const struct sample
 	return best;
 }
 
+bool rpt_gate_blocks(const json_t *cmp, const json_t *c)
+{
+	const json_t *set = json_object_get(cmp, "settings");
+	const char *v = json_string_value(json_object_get(c, "verdict"));
+
+	if (!json_is_true(json_object_get(set, "strict")) ||
+	    json_is_false(json_object_get(c, "gate")) || !v)
+		return false;
+	if (!strcmp(v, rpt_verdict_names[RPT_INSUFFICIENT]))
+		return true;
+	return !strcmp(v, rpt_verdict_names[RPT_NOISY]) &&
+	       !json_is_true(json_object_get(set, "allow_noisy"));
+}
+
+/* Gated comparisons, and how many of them keep a strict gate from judging. */
+static size_t count_gated(const json_t *cmp, size_t *ret_blocking)
+{
+	const json_t *s, *m, *c;
+	size_t i, j, k, n = 0, blocking = 0;
+
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+			json_array_foreach(json_object_get(m, "comparisons"), k, c)
+	{
+		if (json_is_false(json_object_get(c, "gate")))
+			continue;
+		n++;
+		blocking += rpt_gate_blocks(cmp, c);
+	}
+	*ret_blocking = blocking;
+	return n;
+}
+
+static size_t count_blocking(const json_t *cmp)
+{
+	size_t blocking;
+
+	count_gated(cmp, &blocking);
+	return blocking;
+}
+
 int rpt_compare_build(const char *const *side_names, int nsides, const struct rpt_run_ref *runs,
 		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
 		      size_t errlen)
@@ -804,6 +862,12 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 				      o->test == RPT_TEST_ONLY_WELCH ? "welch" :
 								       "mann-whitney",
 				      "across", o->across, "gate", o->gate));
+	json_object_set_new(json_object_get(doc, "settings"), "strict",
+			    json_boolean(o->strict ||
+					 json_is_true(json_object_get(o->gate, "strict"))));
+	json_object_set_new(json_object_get(doc, "settings"), "allow_noisy",
+			    json_boolean(o->allow_noisy ||
+					 json_is_true(json_object_get(o->gate, "allow_noisy"))));
 	json_object_set_new(doc, "sides", sides);
 	json_object_set_new(doc, "excluded", excluded);
 	json_object_set_new(doc, "unmatched", dropped);
@@ -815,6 +879,7 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 	json_object_set_new(doc, "verdicts", counts);
 	json_object_set_new(doc, "regressed",
 			    json_boolean(rpt_compare_count(doc, RPT_REGRESSION, true) > 0));
+	json_object_set_new(doc, "unjudged", json_integer((json_int_t)count_blocking(doc)));
 	samples_free(&s);
 	*ret = doc;
 	return 0;
@@ -844,6 +909,18 @@ size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only
 			n++;
 	}
 	return n;
+}
+
+enum rpt_gate_status rpt_gate_status(const json_t *cmp)
+{
+	size_t blocking, gated = count_gated(cmp, &blocking);
+
+	if (rpt_compare_count(cmp, RPT_REGRESSION, true))
+		return RPT_GATE_REGRESSED;
+	if (json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")) &&
+	    (blocking || !gated))
+		return RPT_GATE_UNJUDGED;
+	return RPT_GATE_PASS;
 }
 
 int rpt_compare_load(const char *path, json_t **ret, char *err, size_t errlen)

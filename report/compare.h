@@ -103,6 +103,13 @@ struct rpt_compare_opts {
 		gate; /* gate file: {alpha, threshold_pct, noise_cov_pct, metrics: {NAME|GLOB: {...}}} */
 	const char *across; /* coords field the sides differ in (excluded from the key), or NULL */
 	bool allow_unmatched; /* a sample missing on a side is dropped (and listed) instead of an error */
+	/*
+	 * A strict gate refuses to pass what it could not judge: a gated metric that is
+	 * insufficient, or noisy unless allow_noisy. The gate file's "strict" and
+	 * "allow_noisy" turn these on too.
+	 */
+	bool strict;
+	bool allow_noisy;
 };
 
 void rpt_compare_opts_init(struct rpt_compare_opts *o);
@@ -122,6 +129,22 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 
 /* Number of metrics with @v whose rule gates; "regressed" of a compare document. */
 size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only);
+
+/* What a gate makes of a compare document; the values are `compare --gate`'s exit statuses. */
+enum rpt_gate_status {
+	RPT_GATE_PASS = 0,
+	RPT_GATE_REGRESSED = 1, /* a gated metric regressed: a finding, whatever else is unjudged */
+	RPT_GATE_UNJUDGED = 2, /* strict, and a gated metric (or everything) could not be judged */
+};
+
+/*
+ * Whether comparison @c keeps the strict gate of @cmp (its settings.strict/allow_noisy)
+ * from judging: false when the gate is not strict or the metric is not gated.
+ */
+bool rpt_gate_blocks(const json_t *cmp, const json_t *c);
+
+/* The gate's decision; a strict gate with no gated comparison at all is unjudged too. */
+enum rpt_gate_status rpt_gate_status(const json_t *cmp);
 
 /* Text tables (rows the samples, columns the sides), or markdown for CI comments. */
 void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown);

@@ -51,6 +51,49 @@ echo '{"metrics": {"files_per_sec": {"treshold_pct": 3}}}' >"$S/badgate.json"
 t_expect_eq "misspelt gate file key: exit" 2 $?
 grep -q "badgate.json.*treshold_pct" "$S/err" && t_ok "gate file error names file and key" || t_fail "$(cat "$S/err")"
 
+# One run a side: a plain gate cannot judge, warns and passes; --strict refuses (exit 2)
+# and says which sample has too few runs and how many it needs.
+"$FSBENCH" compare --gate "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>"$S/err"
+t_expect_eq "one run a side, --gate: exit" 0 $?
+grep -q "metric(s) had fewer than 3 samples a side and were not judged (--strict" "$S/err" &&
+	t_ok "plain gate warns about the unjudged metrics" || t_fail "stderr: $(cat "$S/err")"
+"$FSBENCH" compare --strict --json "$S/strict.json" "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>"$S/err"
+t_expect_eq "one run a side, --strict: exit" 2 $?
+grep -q "gate --strict: sample 'smallfile t=1': complete runs baseline 1, candidate 1; 3 a side are needed" "$S/err" &&
+	t_ok "--strict names the sample, its runs and the 3 needed" || t_fail "stderr: $(cat "$S/err")"
+"$VALIDATE" "$SCHEMA" "$S/strict.json" && t_ok "strict compare JSON valid" || t_fail "strict compare JSON invalid"
+t_expect_eq "settings.strict" true "$(t_json "$S/strict.json" .settings.strict)"
+t_expect_eq "unjudged = every compared metric" "$(t_json "$S/strict.json" '[.samples[].metrics[]] | length')" \
+	"$(t_json "$S/strict.json" .unjudged)"
+echo '{"strict": true}' >"$S/strictgate.json"
+"$FSBENCH" compare --gate-file "$S/strictgate.json" "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>&1
+t_expect_eq "gate file strict, one run a side: exit" 2 $?
+# three a side are enough: the doctored regression is still exit 1 under --strict
+"$FSBENCH" compare --strict "$S"/base?.json --candidate "$S"/slow?.json >/dev/null 2>&1
+t_expect_eq "--strict, doctored regression: exit" 1 $?
+
+# noisy (spread +-40 %, means within 2 %): warned without --strict, exit 2 with it unless --allow-noisy
+i=0
+for j in "0.6 0.62" "1.0 1.01" "1.4 1.42"; do
+	i=$((i + 1))
+	read -r fa fb <<<"$j"
+	jq ".runs[0].summary.files_per_sec *= $fa" "$S/a1.json" >"$S/na$i.json"
+	jq ".runs[0].summary.files_per_sec *= $fb" "$S/a1.json" >"$S/nb$i.json"
+done
+"$FSBENCH" compare --gate "$S"/na?.json --candidate "$S"/nb?.json >/dev/null 2>"$S/err"
+t_expect_eq "noisy, --gate: exit" 0 $?
+grep -q "1 metric(s) were noisy" "$S/err" && t_ok "plain gate warns about the noisy metric" || t_fail "stderr: $(cat "$S/err")"
+"$FSBENCH" compare --strict "$S"/na?.json --candidate "$S"/nb?.json >/dev/null 2>"$S/err"
+t_expect_eq "noisy, --strict: exit" 2 $?
+grep -q "sample 'smallfile t=1': noisy, .*files_per_sec (CoV baseline 40.0%, candidate" "$S/err" &&
+	t_ok "--strict names the noisy metric and its CoV" || t_fail "stderr: $(cat "$S/err")"
+"$FSBENCH" compare --strict --allow-noisy "$S"/na?.json --candidate "$S"/nb?.json >/dev/null 2>"$S/err"
+t_expect_eq "noisy, --strict --allow-noisy: exit" 0 $?
+"$FSBENCH" compare --allow-noisy "$S"/na?.json --candidate "$S"/nb?.json >/dev/null 2>"$S/err"
+t_expect_eq "--allow-noisy without --strict: exit" 2 $?
+grep -q "allow-noisy only relaxes a strict gate" "$S/err" && t_ok "--allow-noisy alone is refused, saying why" ||
+	t_fail "stderr: $(cat "$S/err")"
+
 # unusable input: exit 2 and the file named
 printf '{"schema": "fsbench-result/1", "runs": [' >"$S/broken.json"
 "$FSBENCH" compare --gate "$S"/a?.json --candidate "$S/broken.json" >/dev/null 2>"$S/err"

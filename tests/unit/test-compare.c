@@ -256,6 +256,16 @@ static void build_rejects_bad_gate_files(void **state)
 	assert_int_equal(rpt_gate_check(g, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "treshold"));
 	json_decref(g);
+	/* strict is gate-wide: a boolean at the top level, refused per metric */
+	g = json_pack("{s:i}", "strict", 1);
+	assert_int_equal(rpt_gate_check(g, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "strict must be true or false"));
+	json_decref(g);
+	g = json_pack("{s:{s:{s:b}}}", "metrics", "files_per_sec", "allow_noisy", 1);
+	assert_int_equal(rpt_gate_check(g, err, sizeof(err)), -EINVAL);
+	assert_non_null(
+		strstr(err, "metrics.files_per_sec: allow_noisy applies to the whole gate"));
+	json_decref(g);
 }
 
 static void build_unmatched_and_incomplete(void **state)
@@ -298,6 +308,117 @@ static void build_unmatched_and_incomplete(void **state)
 	fixture_free(&f);
 }
 
+static json_int_t unjudged(const json_t *cmp)
+{
+	return json_integer_value(json_object_get(cmp, "unjudged"));
+}
+
+/* A strict gate fails (status 2) on what it could not judge; a plain gate lets it pass. */
+static void strict_gate_insufficient(void **state)
+{
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	char err[512];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	add(&f, mkrun("/a", 100, 1000, 2e6, true, NULL, 0), "a.json", 0);
+	add(&f, mkrun("/b", 100, 700, 2e6, true, NULL, 0), "b.json", 1);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_string_equal(verdict(cmp, "files_per_sec"), "insufficient");
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
+	assert_int_equal(unjudged(cmp), 0);
+	assert_true(json_is_false(json_object_get(json_object_get(cmp, "settings"), "strict")));
+	json_decref(cmp);
+
+	o.strict = true;
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_UNJUDGED);
+	/* files/s and fsync p50/p99: every metric of the sample */
+	assert_int_equal(unjudged(cmp), 3);
+	assert_true(rpt_gate_blocks(
+		cmp,
+		json_array_get(json_object_get(metric(cmp, "files_per_sec"), "comparisons"), 0)));
+	json_decref(cmp);
+
+	/* a metric out of the gate does not block it; with none gated, nothing was judged */
+	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "fsync.*", "gate", 0);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(unjudged(cmp), 1);
+	assert_false(rpt_gate_blocks(
+		cmp, json_array_get(json_object_get(metric(cmp, "fsync.p99"), "comparisons"), 0)));
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "*", "gate", 0);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(unjudged(cmp), 0);
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_UNJUDGED);
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+	o.gate = NULL;
+
+	/* a proven regression elsewhere is still exit 1: it is a finding */
+	for (int i = 0; i < 3; i++) {
+		add(&f, mkrun("/a", 200, 1000 + 10 * i, 2e6, true, NULL, 0), "a.json", 0);
+		add(&f, mkrun("/b", 200, 700 + 7 * i, 2e6, true, NULL, 0), "b.json", 1);
+	}
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 2);
+	assert_int_equal(unjudged(cmp), 3);
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_REGRESSED);
+	json_decref(cmp);
+	fixture_free(&f);
+}
+
+static void strict_gate_noisy(void **state)
+{
+	/* CoV about 40 % a side, means within 2 %: no proven change, too noisy to call unchanged */
+	static const double fa[] = { 600, 1000, 1400 }, fb[] = { 620, 1010, 1420 };
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	char err[512];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	for (int i = 0; i < 3; i++) {
+		add(&f, mkrun("/a", 100, fa[i], 2e6, true, NULL, 0), "a.json", 0);
+		add(&f, mkrun("/b", 100, fb[i], 2e6, true, NULL, 0), "b.json", 1);
+	}
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_string_equal(verdict(cmp, "files_per_sec"), "noisy");
+	assert_string_equal(verdict(cmp, "fsync.p99"), "unchanged");
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
+	json_decref(cmp);
+
+	/* the gate file turns strict on */
+	o.gate = json_pack("{s:b}", "strict", 1);
+	assert_int_equal(rpt_gate_check(o.gate, err, sizeof(err)), 0);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_true(json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")));
+	assert_int_equal(unjudged(cmp), 1);
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_UNJUDGED);
+	json_decref(cmp);
+
+	o.allow_noisy = true;
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(unjudged(cmp), 0);
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+
+	/* allow_noisy from the gate file, strict from the flag */
+	o.allow_noisy = false;
+	o.strict = true;
+	o.gate = json_pack("{s:b}", "allow_noisy", 1);
+	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+	fixture_free(&f);
+}
+
 /* One suite result across filesystems: coords.fs is the side, repetitions are samples. */
 static void build_across_coords(void **state)
 {
@@ -333,6 +454,8 @@ int main(void)
 		cmocka_unit_test(build_rejects_bad_gate_files),
 		cmocka_unit_test(build_unmatched_and_incomplete),
 		cmocka_unit_test(build_across_coords),
+		cmocka_unit_test(strict_gate_insufficient),
+		cmocka_unit_test(strict_gate_noisy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
