@@ -175,8 +175,11 @@ static void plot(struct page *pg, const char *caption, const char *script_body)
 	fprintf(pg->out, "</figcaption></figure>\n");
 }
 
-/* A run's group in the plots: its filesystem when it has coords, else its workload (and file when several). */
-static void group_name(const json_t *run, const char *path, size_t ndocs, char *buf, size_t len)
+/*
+ * A run's line in its workload's plots: its filesystem when it has coords, else its file
+ * (the sides `fsbench report` compares).
+ */
+static void line_name(const json_t *run, const char *path, char *buf, size_t len)
 {
 	const char *fs = json_string_value(json_object_get(json_object_get(run, "coords"), "fs"));
 	char *copy;
@@ -186,15 +189,22 @@ static void group_name(const json_t *run, const char *path, size_t ndocs, char *
 		return;
 	}
 	copy = strdup(path);
-	if (ndocs > 1 && copy)
-		snprintf(buf, len, "%s %s", basename(copy),
-			 json_string_value(json_object_get(run, "workload")));
-	else
-		snprintf(buf, len, "%s", json_string_value(json_object_get(run, "workload")));
+	snprintf(buf, len, "%s", copy ? basename(copy) : path);
 	free(copy);
 }
 
+static const char *run_workload(const json_t *run)
+{
+	return str_or(json_string_value(json_object_get(run, "workload")));
+}
+
+/*
+ * What the plots average over: the runs of one workload on one line. A 4 KiB small-file
+ * write and an 8 MiB streaming write share an op name and nothing else, so workloads never
+ * share a group.
+ */
 struct group {
+	char workload[64];
 	char name[128];
 	struct hist *h[16]; /* per op, merged over the group's complete runs */
 	const char *ops[16];
@@ -203,16 +213,26 @@ struct group {
 		tn[2][65]; /* throughput by thread count (1..64): [0] files/s, [1] MB/s */
 };
 
-static struct group *group_get(struct group *g, int *n, const char *name)
+static struct group *group_get(struct group *g, int *n, const char *workload, const char *name)
 {
 	for (int i = 0; i < *n; i++)
-		if (!strcmp(g[i].name, name))
+		if (!strcmp(g[i].workload, workload) && !strcmp(g[i].name, name))
 			return &g[i];
 	if (*n >= MAX_GROUPS)
 		return NULL;
 	memset(&g[*n], 0, sizeof(g[*n]));
+	snprintf(g[*n].workload, sizeof(g[*n].workload), "%s", workload);
 	snprintf(g[*n].name, sizeof(g[*n].name), "%s", name);
 	return &g[(*n)++];
+}
+
+/* Whether group @i is the first of its workload: the plots loop over workloads this way. */
+static bool workload_first(const struct group *g, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (!strcmp(g[k].workload, g[i].workload))
+			return false;
+	return true;
 }
 
 static bool has_threads(const struct group *g, bool bytes)
@@ -223,9 +243,11 @@ static bool has_threads(const struct group *g, bool bytes)
 	return false;
 }
 
-static void throughput_plot(struct page *pg, struct group *g, int ng, bool bytes)
+/* @unit's throughput against threads, one line per group of @workload. */
+static void throughput_plot(struct page *pg, struct group *g, int ng, const char *workload,
+			    bool bytes)
 {
-	char *body = NULL;
+	char *body = NULL, cap[160];
 	size_t blen = 0;
 	FILE *f = open_memstream(&body, &blen);
 	int any = 0;
@@ -236,7 +258,7 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, bool bytes
 		"set xlabel \"threads\"\nset ylabel \"%s\"\nset logscale x 2\nset yrange [0:*]\nplot ",
 		bytes ? "MB/s" : "files/s");
 	for (int i = 0; i < ng; i++) {
-		if (!has_threads(&g[i], bytes))
+		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
 		fprintf(f, "%s'-' using 1:2 with linespoints lw 2 title ", any++ ? ", " : "");
 		gp_str(f, g[i].name);
@@ -244,7 +266,7 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, bool bytes
 	}
 	fprintf(f, "\n");
 	for (int i = 0; i < ng; i++) {
-		if (!has_threads(&g[i], bytes))
+		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
 		for (int t = 1; t <= 64; t++)
 			if (g[i].tn[bytes][t])
@@ -252,19 +274,21 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, bool bytes
 		fprintf(f, "e\n");
 	}
 	fclose(f);
+	snprintf(cap, sizeof(cap), "%s: %s against threads", workload, bytes ? "MB/s" : "files/s");
 	if (any)
-		plot(pg, bytes ? "MB/s against threads" : "files/s against threads", body);
+		plot(pg, cap, body);
 	free(body);
 }
 
-static void cdf_plots(struct page *pg, struct group *g, int ng)
+/* One latency CDF per operation of @workload, one line per group. */
+static void cdf_plots(struct page *pg, struct group *g, int ng, const char *workload)
 {
 	static const char *const ops[] = { "create",	"open",	  "write",	     "fsync",
 					   "fdatasync", "sync",	  "sync_file_range", "fadvise",
 					   "close",	"unlink", "victim",	     NULL };
 
 	for (int o = 0; ops[o]; o++) {
-		char *body = NULL, cap[128];
+		char *body = NULL, cap[160];
 		size_t blen = 0;
 		FILE *f = open_memstream(&body, &blen);
 		int any = 0;
@@ -276,7 +300,8 @@ static void cdf_plots(struct page *pg, struct group *g, int ng)
 			"set yrange [0:1]\nset key right bottom inside\nplot ");
 		for (int i = 0; i < ng; i++)
 			for (int k = 0; k < g[i].nops; k++)
-				if (!strcmp(g[i].ops[k], ops[o]) && g[i].h[k]->count) {
+				if (!strcmp(g[i].workload, workload) &&
+				    !strcmp(g[i].ops[k], ops[o]) && g[i].h[k]->count) {
 					fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
 						any++ ? ", " : "");
 					gp_str(f, g[i].name);
@@ -288,7 +313,8 @@ static void cdf_plots(struct page *pg, struct group *g, int ng)
 				const struct hist *h = g[i].h[k];
 				uint64_t cum = 0;
 
-				if (strcmp(g[i].ops[k], ops[o]) || !h->count)
+				if (strcmp(g[i].workload, workload) ||
+				    strcmp(g[i].ops[k], ops[o]) || !h->count)
 					continue;
 				for (unsigned b = 0; b < HIST_NBINS; b++) {
 					uint64_t lo, hi;
@@ -303,14 +329,97 @@ static void cdf_plots(struct page *pg, struct group *g, int ng)
 				fprintf(f, "e\n");
 			}
 		fclose(f);
-		snprintf(cap, sizeof(cap), "%s latency CDF", ops[o]);
+		snprintf(cap, sizeof(cap), "%s: %s latency CDF", workload, ops[o]);
 		if (any)
 			plot(pg, cap, body);
 		free(body);
 	}
 }
 
-/* MB/s over time from series.done, and Dirty/Writeback from kernel.samples, for each byte-counting run. */
+/* Which run a time plot shows: its suite cell and repetition, else its file, workload and index. */
+static void run_label(const json_t *run, const char *path, size_t index, char *buf, size_t len)
+{
+	const json_t *coords = json_object_get(run, "coords");
+	const char *cell = json_string_value(json_object_get(coords, "cell"));
+	char *copy;
+
+	if (cell) {
+		snprintf(buf, len, "%s rep %lld", cell,
+			 (long long)json_integer_value(json_object_get(coords, "repetition")));
+		return;
+	}
+	copy = strdup(path);
+	snprintf(buf, len, "%s %s run %zu", copy ? basename(copy) : path, run_workload(run), index);
+	free(copy);
+}
+
+/* MB/s over time from a run's series.done: the interval's rate from its start. */
+static void series_plot(struct page *pg, const json_t *series, const char *name)
+{
+	const json_t *t = json_object_get(series, "t_ns"), *done = json_object_get(series, "done");
+	char cap[320], *body = NULL;
+	size_t blen = 0;
+	FILE *f;
+
+	f = open_memstream(&body, &blen);
+	if (!f)
+		return;
+	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"MB/s\"\nset yrange [0:*]\n"
+		   "plot '-' using 1:2 with steps lw 2 title \"written\"\n");
+	for (size_t i = 1; i < json_array_size(t); i++) {
+		double t0 = (double)json_integer_value(json_array_get(t, i - 1)),
+		       t1 = (double)json_integer_value(json_array_get(t, i));
+		double d0 = (double)json_integer_value(json_array_get(done, i - 1)),
+		       d1 = (double)json_integer_value(json_array_get(done, i));
+
+		/* the interval's rate from its start; the last one repeated at the end closes the step */
+		if (t1 > t0) {
+			fprintf(f, "%.6g %.6g\n", t0 / 1e9, (d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
+			if (i + 1 == json_array_size(t))
+				fprintf(f, "%.6g %.6g\n", t1 / 1e9,
+					(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
+		}
+	}
+	fprintf(f, "e\n");
+	fclose(f);
+	snprintf(cap, sizeof(cap), "%s: throughput over time", name);
+	plot(pg, cap, body);
+	free(body);
+}
+
+/* Dirty and Writeback over time from a run's kernel.samples. */
+static void dirty_plot(struct page *pg, const json_t *ks, const char *name)
+{
+	const json_t *t = json_object_get(ks, "t_ns");
+	char cap[320], *body = NULL;
+	size_t blen = 0;
+	FILE *f;
+
+	f = open_memstream(&body, &blen);
+	if (!f)
+		return;
+	fprintf(f,
+		"set xlabel \"time (s)\"\nset ylabel \"MiB\"\nset yrange [0:*]\n"
+		"plot '-' using 1:2 with lines lw 2 title \"Dirty\", '-' using 1:2 with lines lw 2 title \"Writeback\"\n");
+	for (int which = 0; which < 2; which++) {
+		const json_t *v = json_object_get(ks, which ? "writeback_bytes" : "dirty_bytes");
+
+		for (size_t i = 0; i < json_array_size(t); i++)
+			fprintf(f, "%.6g %.6g\n",
+				(double)json_integer_value(json_array_get(t, i)) / 1e9,
+				json_number_value(json_array_get(v, i)) / 1048576);
+		fprintf(f, "e\n");
+	}
+	fclose(f);
+	snprintf(cap, sizeof(cap), "%s: Dirty and Writeback over time", name);
+	plot(pg, cap, body);
+	free(body);
+}
+
+/*
+ * For each byte-counting run: throughput and Dirty/Writeback over time, each when it has
+ * two points or more (a run shorter than the series interval still has kernel samples).
+ */
 static void time_plots(struct page *pg, json_t *const *docs, const char *const *paths, size_t ndocs)
 {
 	for (size_t d = 0; d < ndocs; d++) {
@@ -319,72 +428,19 @@ static void time_plots(struct page *pg, json_t *const *docs, const char *const *
 
 		json_array_foreach(json_object_get(docs[d], "runs"), r, run)
 		{
-			const json_t *series = json_object_get(run, "series"), *ks;
-			const json_t *t = json_object_get(series, "t_ns"),
-				     *done = json_object_get(series, "done");
-			char name[128], cap[256], *body = NULL;
-			size_t blen = 0;
-			FILE *f;
+			const json_t *series = json_object_get(run, "series"),
+				     *ks = json_object_get(json_object_get(run, "kernel"),
+							   "samples");
+			char name[160];
 
 			if (strcmp(str_or(json_string_value(json_object_get(series, "unit"))),
-				   "bytes") ||
-			    json_array_size(t) < 2)
+				   "bytes"))
 				continue;
-			group_name(run, paths[d], ndocs, name, sizeof(name));
-			f = open_memstream(&body, &blen);
-			if (!f)
-				return;
-			fprintf(f,
-				"set xlabel \"time (s)\"\nset ylabel \"MB/s\"\nset yrange [0:*]\n"
-				"plot '-' using 1:2 with steps lw 2 title \"written\"\n");
-			for (size_t i = 1; i < json_array_size(t); i++) {
-				double t0 = (double)json_integer_value(json_array_get(t, i - 1)),
-				       t1 = (double)json_integer_value(json_array_get(t, i));
-				double d0 = (double)json_integer_value(json_array_get(done, i - 1)),
-				       d1 = (double)json_integer_value(json_array_get(done, i));
-
-				/* the interval's rate from its start; the last one repeated at the end closes the step */
-				if (t1 > t0) {
-					fprintf(f, "%.6g %.6g\n", t0 / 1e9,
-						(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
-					if (i + 1 == json_array_size(t))
-						fprintf(f, "%.6g %.6g\n", t1 / 1e9,
-							(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
-				}
-			}
-			fprintf(f, "e\n");
-			fclose(f);
-			snprintf(cap, sizeof(cap), "%s run %zu: throughput over time", name, r);
-			plot(pg, cap, body);
-			free(body);
-			body = NULL;
-
-			ks = json_object_get(json_object_get(run, "kernel"), "samples");
-			t = json_object_get(ks, "t_ns");
-			if (json_array_size(t) < 2)
-				continue;
-			f = open_memstream(&body, &blen);
-			if (!f)
-				return;
-			fprintf(f,
-				"set xlabel \"time (s)\"\nset ylabel \"MiB\"\nset yrange [0:*]\n"
-				"plot '-' using 1:2 with lines lw 2 title \"Dirty\", '-' using 1:2 with lines lw 2 title \"Writeback\"\n");
-			for (int which = 0; which < 2; which++) {
-				const json_t *v = json_object_get(ks, which ? "writeback_bytes" :
-									      "dirty_bytes");
-
-				for (size_t i = 0; i < json_array_size(t); i++)
-					fprintf(f, "%.6g %.6g\n",
-						(double)json_integer_value(json_array_get(t, i)) /
-							1e9,
-						json_number_value(json_array_get(v, i)) / 1048576);
-				fprintf(f, "e\n");
-			}
-			fclose(f);
-			snprintf(cap, sizeof(cap), "%s run %zu: Dirty and Writeback over time",
-				 name, r);
-			plot(pg, cap, body);
-			free(body);
+			run_label(run, paths[d], r, name, sizeof(name));
+			if (json_array_size(json_object_get(series, "t_ns")) >= 2)
+				series_plot(pg, series, name);
+			if (json_array_size(json_object_get(ks, "t_ns")) >= 2)
+				dirty_plot(pg, ks, name);
 		}
 	}
 }
@@ -490,8 +546,8 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 
 			if (!json_is_true(json_object_get(sum, "complete")))
 				continue;
-			group_name(run, paths[d], ndocs, name, sizeof(name));
-			gr = group_get(g, &ng, name);
+			line_name(run, paths[d], name, sizeof(name));
+			gr = group_get(g, &ng, run_workload(run), name);
 			if (!gr)
 				continue;
 			bytes = !strcmp(str_or(json_string_value(json_object_get(
@@ -553,15 +609,23 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 			"numbers.</p>\n");
 
 	fprintf(out, "<h2>Throughput against threads</h2>\n");
-	throughput_plot(&pg, g, ng, false);
-	throughput_plot(&pg, g, ng, true);
+	for (int i = 0; i < ng; i++)
+		if (workload_first(g, i)) {
+			throughput_plot(&pg, g, ng, g[i].workload, false);
+			throughput_plot(&pg, g, ng, g[i].workload, true);
+		}
 	fprintf(out,
-		"<table><tr><th>group</th><th>threads</th><th>mean</th><th>unit</th><th>runs</th></tr>\n");
-	for (int b = 0; b < 2; b++)
-		for (int i = 0; i < ng; i++)
-			for (int t = 1; t <= 64; t++)
-				if (g[i].tn[b][t]) {
+		"<table><tr><th>workload</th><th>line</th><th>threads</th><th>mean</th><th>unit</th>"
+		"<th>runs</th></tr>\n");
+	for (int w = 0; w < ng; w++)
+		for (int b = 0; workload_first(g, w) && b < 2; b++)
+			for (int i = w; i < ng; i++)
+				for (int t = 1; t <= 64; t++) {
+					if (strcmp(g[i].workload, g[w].workload) || !g[i].tn[b][t])
+						continue;
 					fprintf(out, "<tr><td>");
+					esc(out, g[i].workload);
+					fprintf(out, "</td><td>");
 					esc(out, g[i].name);
 					fprintf(out,
 						"</td><td class=\"num\">%d</td><td class=\"num\">%.5g</td><td>%s</td>"
@@ -570,7 +634,13 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 						b ? "MB/s" : "files/s", g[i].tn[b][t]);
 				}
 	fprintf(out, "</table>\n<h2>Latency distributions</h2>\n");
-	cdf_plots(&pg, g, ng);
+	for (int i = 0; i < ng; i++)
+		if (workload_first(g, i)) {
+			fprintf(out, "<h3>");
+			esc(out, g[i].workload);
+			fprintf(out, "</h3>\n");
+			cdf_plots(&pg, g, ng, g[i].workload);
+		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
 	time_plots(&pg, docs, paths, ndocs);
 	if (cmp)
