@@ -6,10 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "journal.h"
 #include "opt.h"
 #include "topology.h"
+
+/*
+ * How long `restore` waits for a knob's lock. Its holder can only be another restore or a
+ * run that is about to refuse (it finds this dead run's journal): both let go at once.
+ */
+#define FSB_RESTORE_WAIT_MS 5000
 
 struct knobs_cfg {
 	bool json;
@@ -252,6 +259,7 @@ int fsb_cmd_knobs(int argc, char **argv)
 	struct knob_target kt;
 	struct knob_batch *b = NULL;
 	struct journal *j = NULL;
+	struct knob_locks locks;
 	json_t *values;
 	char err[512];
 	const char *path;
@@ -291,6 +299,14 @@ int fsb_cmd_knobs(int argc, char **argv)
 			status = FSB_EXIT_USAGE;
 			goto out;
 		}
+		r = knob_batch_lock(b, journal_state_dir(), "knobs --set", &locks, err,
+				    sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "fsbench knobs: %s%s; nothing was changed\n",
+				r == -EBUSY ? "--set " : "", err);
+			status = FSB_EXIT_FAIL;
+			goto out;
+		}
 		r = fsb_knobs_check_stale(err, sizeof(err));
 		/* journalled only while the batch is in flight: a crash half-way can be undone */
 		if (r == 0 && (r = journal_open(journal_state_dir(), &j)) < 0)
@@ -301,6 +317,7 @@ int fsb_cmd_knobs(int argc, char **argv)
 		if (j)
 			journal_remove(j);
 		j = journal_close(j);
+		knob_locks_release(&locks, journal_state_dir());
 		if (r < 0) {
 			fprintf(stderr, "fsbench knobs: %s; nothing was changed\n", err);
 			status = FSB_EXIT_FAIL;
@@ -339,7 +356,9 @@ int fsb_cmd_restore(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	const char *dir = journal_state_dir(), *extra;
+	struct knob_locks locks;
 	json_t *paths, *p;
+	char err[512];
 	size_t i;
 	int status, r, done = 0;
 
@@ -378,8 +397,34 @@ int fsb_cmd_restore(int argc, char **argv)
 			json_decref(entries);
 			continue;
 		}
+		/* the same locks as a run: a run or a restore that holds one is still at work */
+		r = knob_entries_owners(entries, &locks);
+		if (r == 0) {
+			r = knob_locks_take(&locks, dir, "restore", FSB_RESTORE_WAIT_MS, err,
+					    sizeof(err));
+			if (r < 0) {
+				fprintf(stderr, "fsbench restore: %s: %s: skipped, it stays\n",
+					path, err);
+				status = FSB_EXIT_FAIL;
+				json_decref(hdr);
+				json_decref(entries);
+				continue;
+			}
+			/* another restore may have finished it while we waited */
+			if (access(path, F_OK) < 0 && errno == ENOENT) {
+				knob_locks_release(&locks, dir);
+				json_decref(hdr);
+				json_decref(entries);
+				continue;
+			}
+		}
 		results = json_array();
-		r = knob_entries_restore("", entries, 0, results);
+		if (r == 0)
+			r = knob_entries_restore("", entries, 0, results);
+		else
+			fprintf(stderr,
+				"fsbench restore: %s: an entry names no device, mount or vm knob: %s\n",
+				path, strerror(-r));
 		json_array_foreach(results, k, res)
 		{
 			const char *st = json_string_value(json_object_get(res, "status"));
@@ -412,6 +457,7 @@ int fsb_cmd_restore(int argc, char **argv)
 			status = FSB_EXIT_FAIL;
 		}
 		done++;
+		knob_locks_release(&locks, dir);
 		json_decref(results);
 		json_decref(hdr);
 		json_decref(entries);

@@ -64,6 +64,7 @@ struct knobs_state {
 	struct knob_target kt;
 	struct knob_batch batch;
 	struct journal *j;
+	struct knob_locks locks;
 	json_t *before;
 };
 
@@ -96,6 +97,17 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 		free(s);
 		return -EINVAL;
 	}
+	if (c->knobs.n) {
+		char why[512];
+
+		r = knob_batch_lock(&s->batch, journal_state_dir(), "run", &s->locks, why,
+				    sizeof(why));
+		if (r < 0) {
+			snprintf(err, errlen, "%s%s", r == -EBUSY ? "--knob " : "", why);
+			free(s);
+			return r == -EINVAL ? -EIO : r;
+		}
+	}
 	s->before = knob_values_json(&s->kt);
 	if (c->knobs.n) {
 		r = fsb_knobs_check_stale(err, errlen);
@@ -113,6 +125,7 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 		}
 		if (r < 0) {
 			journal_close(s->j);
+			knob_locks_release(&s->locks, journal_state_dir());
 			json_decref(s->before);
 			free(s);
 			return r == -EINVAL ? -EIO : r;
@@ -158,6 +171,8 @@ static void knobs_after(struct fsb_run *run, struct fsb_common *c, void *state, 
 			json_object_set(o, "restore_errors", results);
 		json_object_set_new(run_json, "knobs", o);
 	}
+	/* only now, "after" read: a run that takes them over finds the values we put back */
+	knob_locks_release(&s->locks, journal_state_dir());
 	json_decref(results);
 	json_decref(s->before);
 	free(s);

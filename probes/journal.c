@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define JOURNAL_MAX_BYTES (4u << 20) /* far beyond any real journal; bounds a corrupt one */
@@ -287,4 +289,122 @@ int journal_list(const char *dir, json_t **ret_paths)
 	free(names);
 	*ret_paths = arr;
 	return 0;
+}
+
+static int lock_path(const char *dir, const char *name, char *ret, size_t len)
+{
+	if (!*name || strlen(name) >= JOURNAL_LOCK_NAME_MAX ||
+	    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789:._-") !=
+		    strlen(name))
+		return -EINVAL;
+	if ((size_t)snprintf(ret, len, "%s/.lock-%s", dir, name) >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static void sleep_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Who holds the lock open on @fd. The holder writes its line just after it locks, so an
+ * empty file or the line of a holder that died (its pid gone or reused: the start time
+ * tells) means the new line is on its way: read again for a little while.
+ */
+static void holder_read(int fd, struct journal_lock_holder *ret)
+{
+	char buf[160];
+
+	memset(ret, 0, sizeof(*ret));
+	for (int i = 0; i < 50; i++) {
+		unsigned long long start;
+		ssize_t n = pread(fd, buf, sizeof(buf) - 1, 0);
+		int pid, used = 0;
+
+		if (n > 0) {
+			buf[n] = 0;
+			buf[strcspn(buf, "\n")] = 0;
+			if (sscanf(buf, "%d %llu %n", &pid, &start, &used) == 2 && used &&
+			    pid > 0 && journal_proc_start(pid) == start) {
+				ret->pid = pid;
+				snprintf(ret->what, sizeof(ret->what), "%s", buf + used);
+				return;
+			}
+		}
+		sleep_ms(2);
+	}
+	snprintf(ret->what, sizeof(ret->what), "process");
+}
+
+int journal_lock_take(const char *dir, const char *name, const char *what, int wait_ms, int *ret_fd,
+		      struct journal_lock_holder *ret_holder)
+{
+	char path[4096 + JOURNAL_LOCK_NAME_MAX + 8], line[160];
+	struct stat a, b;
+	int r, fd, waited = 0;
+	size_t len;
+
+	r = lock_path(dir, name, path, sizeof(path));
+	if (r < 0)
+		return r;
+	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	for (;;) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			r = -errno;
+			if (r != -EWOULDBLOCK) {
+				close(fd);
+				return r;
+			}
+			if (waited >= wait_ms) {
+				if (ret_holder)
+					holder_read(fd, ret_holder);
+				close(fd);
+				return -EBUSY;
+			}
+			close(fd);
+			sleep_ms(10);
+			waited += 10;
+			continue;
+		}
+		/*
+		 * A holder unlinks the file before it lets go: if what we locked is no longer
+		 * the file at @path, we hold a lock nobody else will ever see; start over.
+		 */
+		if (fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			break;
+		close(fd);
+	}
+	len = (size_t)snprintf(line, sizeof(line), "%d %llu %s\n", (int)getpid(),
+			       journal_proc_start(getpid()), what);
+	if (len >= sizeof(line))
+		len = sizeof(line) - 1;
+	/* the line first, then the length: a reader sees an old line or the new one */
+	errno = 0;
+	if (pwrite(fd, line, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len) < 0) {
+		r = errno ? -errno : -EIO;
+		journal_lock_release(dir, name, fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+void journal_lock_release(const char *dir, const char *name, int fd)
+{
+	char path[4096 + JOURNAL_LOCK_NAME_MAX + 8];
+
+	if (fd < 0)
+		return;
+	if (lock_path(dir, name, path, sizeof(path)) == 0)
+		unlink(path);
+	close(fd);
 }

@@ -59,4 +59,35 @@ unsigned long long journal_proc_start(pid_t pid);
  */
 int journal_list(const char *dir, json_t **ret_paths);
 
+/*
+ * Locks that keep two fsbench processes from changing the same knobs at once: the
+ * second would journal the first one's value as its "before" and, finishing last, put
+ * it back. A lock is "<dir>/.lock-<name>" (hidden: the directory lists journals), held
+ * with flock(2) on its own open file description, so it conflicts with every other
+ * holder, another descriptor of the same process included, and the kernel drops it
+ * when its process ends however it ends: kill -9 leaves no stale lock. The holder
+ * writes its pid, start time and @what into the file for the one it turns away.
+ */
+#define JOURNAL_LOCK_NAME_MAX 96
+
+struct journal_lock_holder {
+	pid_t pid; /* 0 when it could not be read: the holder had not yet written it */
+	char what[64]; /* the holder's @what ("run", "knobs --set", "restore") */
+};
+
+/*
+ * Takes lock @name ([A-Za-z0-9:._-], no '/') in @dir (made 0700 if missing) for this
+ * process doing @what. When another holds it, retries every 10 ms for up to @wait_ms
+ * (0: not at all), then returns -EBUSY with the holder in @ret_holder (may be NULL).
+ * Returns 0 and the locked descriptor in @ret_fd, or -errno.
+ */
+int journal_lock_take(const char *dir, const char *name, const char *what, int wait_ms, int *ret_fd,
+		      struct journal_lock_holder *ret_holder);
+
+/*
+ * Removes the lock file and then closes @fd (accepts -1): removing it while it is still
+ * held is what keeps a later taker from locking an unlinked file (see journal.c).
+ */
+void journal_lock_release(const char *dir, const char *name, int fd);
+
 #endif

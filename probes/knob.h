@@ -153,6 +153,58 @@ json_t *knob_batch_applied_json(const struct knob_batch *b);
 json_t *knob_batch_touched_json(const struct knob_batch *b);
 
 /*
+ * The owners of knobs, each with its lock (journal.h): a device (major:minor and diskseq:
+ * its queue, iosched/ and drive cache), a mounted filesystem (major:minor of the
+ * superblock, which a remount of any of its mounts changes: its barrier), and the vm
+ * dirty knobs, one for the machine. Whoever changes or restores a knob holds its owner's
+ * lock from before it reads the value to keep until after it has put it back.
+ */
+#define KNOB_OWNERS_MAX 8
+
+struct knob_owner {
+	char lock[JOURNAL_LOCK_NAME_MAX]; /* "dev-7:3-seq12", "mnt-7:3", "vm" */
+	char desc[PATH_MAX + 64]; /* "the knobs of loop3 (7:3)", "the barrier of /mnt (7:3)" */
+	bool plural; /* desc takes "are" */
+	char first[KNOB_VALUE_MAX + 80]; /* the first change of this owner: "nr_requests=64" */
+	int fd; /* -1 unless taken */
+};
+
+/* Owners in the order their locks are taken (devices, mounts, vm), so waiters never deadlock. */
+struct knob_locks {
+	int n;
+	int busy; /* index of the owner another holder had, -1 */
+	struct knob_owner o[KNOB_OWNERS_MAX];
+};
+
+/* The owners of the knobs batch @b changes (none taken yet). */
+int knob_batch_owners(const struct knob_batch *b, struct knob_locks *ret);
+
+/* The owners of journal @entries (none taken yet). -EBADMSG for an entry of no known owner. */
+int knob_entries_owners(json_t *entries, struct knob_locks *ret);
+
+/*
+ * Takes every lock of @l in @dir for this process doing @what (journal_lock_take, waiting
+ * up to @wait_ms for each), all or none. -EBUSY when another holder has one: @l->busy is
+ * its index and @err says "the knobs of loop3 (7:3) are held by another fsbench run
+ * (pid 1234)". Other -errno with @err naming the lock.
+ */
+int knob_locks_take(struct knob_locks *l, const char *dir, const char *what, int wait_ms, char *err,
+		    size_t errlen);
+
+/*
+ * Takes the locks of every owner whose knobs @b (validated) changes and validates @b
+ * again under them, so that its "before" values are not those of a run that was just
+ * ending. Never waits: -EBUSY with @err = "nr_requests=64: the knobs of loop3 (7:3) are
+ * held by another fsbench run (pid 1234); runs that change the same knobs cannot
+ * overlap". Returns 0 with the locks in @ret, or -errno with @err set and none held.
+ */
+int knob_batch_lock(struct knob_batch *b, const char *dir, const char *what, struct knob_locks *ret,
+		    char *err, size_t errlen);
+
+/* Releases the locks taken (those with fd >= 0), the last first. */
+void knob_locks_release(struct knob_locks *l, const char *dir);
+
+/*
  * Restores journal @entries from the last back to index @from, checking each device's
  * identity first. One result object per entry is appended to @results (may be NULL):
  * {knob, value, status: "restored"|"refused"|"failed", error}. Returns 0 when every entry
