@@ -754,10 +754,40 @@ static bool same_fs(const struct suite_fs *a, const struct suite_fs *b)
 	       !memcmp(a->barrier, b->barrier, sizeof(a->barrier));
 }
 
+/* Finds i > j whose name (a char * at @off in each @stride-sized element) is the same. */
+static bool dup_name(const void *base, size_t stride, size_t off, int n, int *ret_i, int *ret_j)
+{
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++) {
+			const char *a =
+				*(char *const *)((const char *)base + (size_t)i * stride + off);
+			const char *b =
+				*(char *const *)((const char *)base + (size_t)j * stride + off);
+
+			if (!strcmp(a, b)) {
+				*ret_i = i;
+				*ret_j = j;
+				return true;
+			}
+		}
+	return false;
+}
+
+static int name_clash(struct parse *p, const char *what, int i, int j, const char *name)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s[%d]", what, i);
+	return fail_at(p, path, false, "same name '%s' as %s[%d]; give it a \"label\"", name, what,
+		       j);
+}
+
 static int check_unique(struct parse *p, struct suite *s)
 {
-	for (int i = 0; i < s->nfs; i++)
-		for (int j = 0; j < i; j++)
+	int i, j;
+
+	for (i = 0; i < s->nfs; i++)
+		for (j = 0; j < i; j++)
 			if (same_fs(&s->fs[i], &s->fs[j])) {
 				char path[64];
 
@@ -767,36 +797,16 @@ static int check_unique(struct parse *p, struct suite *s)
 					"the same filesystem as filesystems[%d]: the cells would repeat; use \"repetitions\"",
 					j);
 			}
-	for (int i = 0; i < s->nfs; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(s->fs[i].label, s->fs[j].label)) {
-				char path[64];
+	if (dup_name(s->fs, sizeof(*s->fs), offsetof(struct suite_fs, label), s->nfs, &i, &j))
+		return name_clash(p, "filesystems", i, j, s->fs[i].label);
+	if (dup_name(s->wl, sizeof(*s->wl), offsetof(struct suite_workload, label), s->nwl, &i, &j))
+		return name_clash(p, "workloads", i, j, s->wl[i].label);
+	if (dup_name(s->ks, sizeof(*s->ks), offsetof(struct suite_knobset, name), s->nks, &i, &j)) {
+		char path[64];
 
-				snprintf(path, sizeof(path), "filesystems[%d]", i);
-				return fail_at(
-					p, path, false,
-					"same name '%s' as filesystems[%d]; give it a \"label\"",
-					s->fs[i].label, j);
-			}
-	for (int i = 0; i < s->nwl; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(s->wl[i].label, s->wl[j].label)) {
-				char path[64];
-
-				snprintf(path, sizeof(path), "workloads[%d]", i);
-				return fail_at(
-					p, path, false,
-					"same name '%s' as workloads[%d]; give it a \"label\"",
-					s->wl[i].label, j);
-			}
-	for (int i = 0; i < s->nks; i++)
-		for (int j = 0; j < i; j++)
-			if (!strcmp(s->ks[i].name, s->ks[j].name)) {
-				char path[64];
-
-				snprintf(path, sizeof(path), "knob_sets[%d].name", i);
-				return fail_at(p, path, false, "same name as knob_sets[%d]", j);
-			}
+		snprintf(path, sizeof(path), "knob_sets[%d].name", i);
+		return fail_at(p, path, false, "same name as knob_sets[%d]", j);
+	}
 	return 0;
 }
 
