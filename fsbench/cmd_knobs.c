@@ -161,7 +161,7 @@ static void print_json(json_t *o)
 	free(s);
 }
 
-/* main.c lists it in fsb_commands[] */
+/* dispatch.c lists it in fsb_commands[] */
 int fsb_cmd_info(int argc, char **argv);
 int fsb_cmd_info(int argc, char **argv)
 {
@@ -250,7 +250,7 @@ int fsb_cmd_info(int argc, char **argv)
 	return FSB_EXIT_OK;
 }
 
-/* main.c lists it in fsb_commands[] */
+/* dispatch.c lists it in fsb_commands[] */
 int fsb_cmd_knobs(int argc, char **argv);
 int fsb_cmd_knobs(int argc, char **argv)
 {
@@ -350,7 +350,7 @@ out:
 	return status;
 }
 
-/* main.c lists it in fsb_commands[] */
+/* dispatch.c lists it in fsb_commands[] */
 int fsb_cmd_restore(int argc, char **argv);
 int fsb_cmd_restore(int argc, char **argv)
 {
