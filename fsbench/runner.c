@@ -34,10 +34,11 @@ void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
 
 	/*
 	 * The first failure names the run's error; later ones are consequences. A runtime
-	 * stop (1) is no failure: the final syncs that follow it can still fail the run.
+	 * stop (FSB_STOP_END) is no failure: the final syncs that follow it can still fail
+	 * the run.
 	 */
-	while (cur != 2)
-		if (atomic_compare_exchange_weak(&run->stop, &cur, 2)) {
+	while (cur != FSB_STOP_FAILED)
+		if (atomic_compare_exchange_weak(&run->stop, &cur, FSB_STOP_FAILED)) {
 			run->err = err;
 			snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
 			return;
@@ -228,11 +229,9 @@ static void monitor(struct fsb_run *run)
 		}
 		if (run->runtime_ns && now - run->run_start_ns >= run->runtime_ns &&
 		    !fsb_should_stop(run)) {
-			int running = 0;
-
-			/* never over a failure that a worker recorded since the check */
+			/* fsb_run_end() never overwrites a worker's failure since the check */
 			run->stopped_by_runtime = true;
-			atomic_compare_exchange_strong(&run->stop, &running, 1);
+			fsb_run_end(run);
 		}
 		while (now >= next_sample) {
 			series_push(&run->series, next_sample - run->run_start_ns,

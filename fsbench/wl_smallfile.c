@@ -477,15 +477,12 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 
 	if (r == -ENOSPC && c->fill) {
 		/* -F: a full filesystem is the end of the run, not a failure */
-		int running = 0;
-
 		s->full = true;
-		/* never over another thread's failure */
-		atomic_compare_exchange_strong(&run->stop, &running, 1);
+		fsb_run_end(run);
 		r = 0;
 	}
 	/* post-loop phases run on what was created, also when --runtime cut the loop short */
-	if (!r && atomic_load(&run->stop) != 2 && st->created) {
+	if (!r && !fsb_run_failed(run) && st->created) {
 		if (s->sync_bits & SF_SYNC_SYSCALL) {
 			t0 = fsb_now_ns();
 			sync();
@@ -504,7 +501,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 	t->t_end = fsb_now_ns();
 
 	if (!c->keep) {
-		bool timed = !r && atomic_load(&run->stop) != 2;
+		bool timed = !r && !fsb_run_failed(run);
 
 		for (i = 0; i < st->created; i++) {
 			unsigned sub = st->subdir_of[i];

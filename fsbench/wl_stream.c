@@ -513,7 +513,7 @@ static int stream_thread(struct fsb_thread *t, int loop)
 		prev = cur;
 	}
 	/* a --runtime stop still ends with the mode's final sync: it is part of the work */
-	if (!r && atomic_load(&run->stop) != 2)
+	if (!r && !fsb_run_failed(run))
 		r = after_loop(t, c->mode, fd, i ? &prev : NULL);
 	t->t_end = fsb_now_ns();
 	if (!r)

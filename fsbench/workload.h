@@ -36,6 +36,13 @@ extern const char *const fsb_op_names[OP_COUNT];
 
 struct fsb_run;
 
+/* What struct fsb_run's stop holds; it only moves up: running, ended, failed. */
+enum fsb_stop {
+	FSB_RUNNING = 0,
+	FSB_STOP_END, /* the work ends early but well: --runtime reached, -F filled the target */
+	FSB_STOP_FAILED, /* a failure or a signal: what the run did so far is incomplete */
+};
+
 struct fsb_thread {
 	struct fsb_run *run;
 	int id;
@@ -99,7 +106,7 @@ struct fsb_run {
 	int nthreads;
 	struct fsb_thread *threads;
 	pthread_rwlock_t gate; /* the start barrier: held for writing until all are ready */
-	atomic_int stop; /* 1: runtime reached, 2: failure or signal; workers check it */
+	atomic_int stop; /* enum fsb_stop; workers check it */
 	atomic_int threads_at_gate, threads_done;
 	uint64_t runtime_ns; /* 0: no time bound */
 	uint64_t expected_units; /* progress units the run will do, for the ETA; 0 unknown */
@@ -124,7 +131,24 @@ const struct fsb_workload *fsb_workload_find(const char *name);
 
 static inline bool fsb_should_stop(struct fsb_run *run)
 {
-	return atomic_load_explicit(&run->stop, memory_order_relaxed) != 0;
+	return atomic_load_explicit(&run->stop, memory_order_relaxed) != FSB_RUNNING;
+}
+
+/* Whether the run failed (or was interrupted), as opposed to still running or ended well. */
+static inline bool fsb_run_failed(struct fsb_run *run)
+{
+	return atomic_load(&run->stop) == FSB_STOP_FAILED;
+}
+
+/*
+ * Ends the run without failure (FSB_STOP_END); never over a failure that a worker
+ * recorded meanwhile. Later work of the loop (final syncs) can still fail the run.
+ */
+static inline void fsb_run_end(struct fsb_run *run)
+{
+	int running = FSB_RUNNING;
+
+	atomic_compare_exchange_strong(&run->stop, &running, FSB_STOP_END);
 }
 
 /* Records the first error of the run and stops every worker. */
