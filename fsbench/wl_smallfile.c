@@ -376,21 +376,16 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 
 	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len,
 		       s->seed);
-	t0 = fsb_now_ns();
-	fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1,
+		      fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC));
 	if (fd < 0)
 		return thread_err(t, errno, "re-opening", s->dirs[d], sub, c->subdirs, name);
-	hist_record(t->hist[OP_OPEN], t1 - t0);
-	t0 = fsb_now_ns();
-	r = c->fdatasync ? fdatasync(fd) : fsync(fd);
-	t1 = fsb_now_ns();
+	fsb_record(t, OP_OPEN, t0, t1);
+	FSB_TIME_CALL(t0, t1, r = c->fdatasync ? fdatasync(fd) : fsync(fd));
 	e = errno;
-	hist_record(t->hist[s->sync_op], t1 - t0);
-	t0 = fsb_now_ns();
-	close(fd);
-	t1 = fsb_now_ns();
-	hist_record(t->hist[OP_CLOSE], t1 - t0);
+	fsb_record(t, s->sync_op, t0, t1);
+	FSB_TIME_CALL(t0, t1, close(fd));
+	fsb_record(t, OP_CLOSE, t0, t1);
 	if (r < 0)
 		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub,
 				  c->subdirs, name);
@@ -403,8 +398,6 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 	const struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s = state(run);
 	struct smallfile_thread *st = t->priv;
-	struct hist *h_create = t->hist[OP_CREATE], *h_write = t->hist[OP_WRITE];
-	struct hist *h_sync = t->hist[s->sync_op], *h_close = t->hist[OP_CLOSE];
 	int d = t->id % s->ndirs, r = 0;
 	bool per_file_sync = s->sync_bits & SF_FSYNC_BEFORE_CLOSE;
 	char name[MAX_NAME_LEN + 1];
@@ -422,23 +415,20 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			       (int)c->rand_len, s->seed);
 		st->subdir_of[i] = (uint16_t)sub;
 
-		t0 = fsb_now_ns();
-		fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666);
-		t1 = fsb_now_ns();
+		FSB_TIME_CALL(t0, t1,
+			      fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666));
 		if (fd < 0) {
 			r = thread_err(t, errno, "creating", s->dirs[d], sub, c->subdirs, name);
 			break;
 		}
-		hist_record(h_create, t1 - t0);
+		fsb_record(t, OP_CREATE, t0, t1);
 		st->created = i + 1;
 
 		while (left > 0) {
 			size_t n = (size_t)(left < c->wsize ? left : c->wsize);
 			ssize_t w;
 
-			t0 = fsb_now_ns();
-			w = write(fd, s->buf, n);
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, w = write(fd, s->buf, n));
 			/*
 			 * A short write is not an error yet: the next call, for the rest, fails
 			 * with the reason (ENOSPC, or EIO from a device that failed mid-request).
@@ -448,28 +438,24 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 				r = thread_err(t, e, "writing", s->dirs[d], sub, c->subdirs, name);
 				break;
 			}
-			hist_record(h_write, t1 - t0);
+			fsb_record(t, OP_WRITE, t0, t1);
 			left -= w;
 			t->bytes += (uint64_t)w;
 		}
 		if (!r && per_file_sync) {
-			t0 = fsb_now_ns();
-			e = c->fdatasync ? fdatasync(fd) : fsync(fd);
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, e = c->fdatasync ? fdatasync(fd) : fsync(fd));
 			if (e < 0)
 				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of",
 					       s->dirs[d], sub, c->subdirs, name);
 			else
-				hist_record(h_sync, t1 - t0);
+				fsb_record(t, s->sync_op, t0, t1);
 		}
-		t0 = fsb_now_ns();
-		e = close(fd);
-		t1 = fsb_now_ns();
+		FSB_TIME_CALL(t0, t1, e = close(fd));
 		if (!r && e < 0)
 			r = thread_err(t, errno, "closing", s->dirs[d], sub, c->subdirs, name);
 		if (r)
 			break;
-		hist_record(h_close, t1 - t0);
+		fsb_record(t, OP_CLOSE, t0, t1);
 		t->files++;
 		atomic_store_explicit(&t->progress, t->total_files + t->files,
 				      memory_order_relaxed);
@@ -484,10 +470,8 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 	/* post-loop phases run on what was created, also when --runtime cut the loop short */
 	if (!r && !fsb_run_failed(run) && st->created) {
 		if (s->sync_bits & SF_SYNC_SYSCALL) {
-			t0 = fsb_now_ns();
-			sync();
-			t1 = fsb_now_ns();
-			hist_record(t->hist[OP_SYNC], t1 - t0);
+			FSB_TIME_CALL(t0, t1, sync());
+			fsb_record(t, OP_SYNC, t0, t1);
 		}
 		if (s->sync_bits & SF_POST_IN_ORDER)
 			for (i = 0; i < t->files && !r; i++)
@@ -505,19 +489,20 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 
 		for (i = 0; i < st->created; i++) {
 			unsigned sub = st->subdir_of[i];
+			int e;
 
 			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
 				       (int)c->rand_len, s->seed);
-			t0 = fsb_now_ns();
-			if (unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0) < 0) {
+			FSB_TIME_CALL(t0, t1,
+				      e = unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0));
+			if (e < 0) {
 				if (!r)
 					r = thread_err(t, errno, "removing", s->dirs[d], sub,
 						       c->subdirs, name);
 				continue;
 			}
-			t1 = fsb_now_ns();
 			if (timed)
-				hist_record(t->hist[OP_UNLINK], t1 - t0);
+				fsb_record(t, OP_UNLINK, t0, t1);
 		}
 	}
 	return r;

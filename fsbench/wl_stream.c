@@ -361,12 +361,10 @@ static int timed_sfr(struct fsb_thread *t, int fd, const struct stream_range *r,
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = sync_file_range(fd, (off_t)r->off, (off_t)r->len, flags);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, ret = sync_file_range(fd, (off_t)r->off, (off_t)r->len, flags));
 	if (ret < 0)
 		return thread_err(t, errno, "sync_file_range of", r->off);
-	hist_record(t->hist[OP_SYNC_FILE_RANGE], t1 - t0);
+	fsb_record(t, OP_SYNC_FILE_RANGE, t0, t1);
 	return 0;
 }
 
@@ -375,12 +373,11 @@ static int timed_dontneed(struct fsb_thread *t, int fd, const struct stream_rang
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = posix_fadvise(fd, (off_t)r->off, (off_t)r->len, POSIX_FADV_DONTNEED);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1,
+		      ret = posix_fadvise(fd, (off_t)r->off, (off_t)r->len, POSIX_FADV_DONTNEED));
 	if (ret)
 		return thread_err(t, ret, "posix_fadvise(DONTNEED) of", r->off);
-	hist_record(t->hist[OP_FADVISE], t1 - t0);
+	fsb_record(t, OP_FADVISE, t0, t1);
 	return 0;
 }
 
@@ -389,12 +386,10 @@ static int timed_fdatasync(struct fsb_thread *t, int fd, uint64_t end)
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = fdatasync(fd);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, ret = fdatasync(fd));
 	if (ret < 0)
 		return thread_err(t, errno, "fdatasync of", end);
-	hist_record(t->hist[OP_FDATASYNC], t1 - t0);
+	fsb_record(t, OP_FDATASYNC, t0, t1);
 	return 0;
 }
 
@@ -471,7 +466,6 @@ static int stream_thread(struct fsb_thread *t, int loop)
 	const struct stream_cfg *c = run->cfg;
 	const struct stream_state *s = run->priv;
 	const struct stream_thread *st = t->priv;
-	struct hist *h_write = t->hist[OP_WRITE];
 	struct stream_range cur, prev = { 0, 0 };
 	uint64_t i, t0, t1, done;
 	int r = 0, fd = st->fd;
@@ -490,16 +484,15 @@ static int stream_thread(struct fsb_thread *t, int loop)
 		 * fails with the reason (ENOSPC, or EIO from a device that failed mid-request).
 		 */
 		for (done = 0; done < cur.len;) {
-			t0 = fsb_now_ns();
-			w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
-				   (off_t)(cur.off + done));
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1,
+				      w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
+						 (off_t)(cur.off + done)));
 			if (w <= 0) {
 				r = thread_err(t, w < 0 ? errno : ENOSPC, "writing",
 					       cur.off + done);
 				break;
 			}
-			hist_record(h_write, t1 - t0);
+			fsb_record(t, OP_WRITE, t0, t1);
 			done += (uint64_t)w;
 			t->bytes += (uint64_t)w;
 			atomic_store_explicit(&t->progress, t->total_bytes + t->bytes,

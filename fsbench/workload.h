@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clock.h"
 #include "hist.h"
 #include "opt.h"
 
@@ -45,7 +46,7 @@ enum fsb_stop {
 
 struct fsb_thread {
 	struct fsb_run *run;
-	int id;
+	int id; /* 0..nthreads-1; -1: the victim's own thread (ext_victim.c), not in run->threads */
 	int cpu; /* CPU pinned to, or -1 */
 	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
 	_Atomic uint64_t progress; /* files or bytes done in this run, read by the monitor */
@@ -150,6 +151,32 @@ static inline void fsb_run_end(struct fsb_run *run)
 
 	atomic_compare_exchange_strong(&run->stop, &running, FSB_STOP_END);
 }
+
+/*
+ * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
+ * the fsb_now_ns() reads right before and right after the call (FSB_TIME_CALL).
+ * hist_record() allocates nothing, so this stays on the measured loop's fixed path.
+ */
+static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0, uint64_t t1)
+{
+	hist_record(t->hist[op], t1 - t0);
+}
+
+/*
+ * Runs the statement @call between two clock reads, stored in @t0 and @t1, with nothing
+ * else between them. CLOCK_MONOTONIC reads cannot fail, so errno after the macro is the
+ * call's. Usage:
+ *	FSB_TIME_CALL(t0, t1, fd = openat(dfd, name, flags, 0666));
+ *	if (fd < 0)
+ *		return error(errno);
+ *	fsb_record(t, OP_CREATE, t0, t1);
+ */
+#define FSB_TIME_CALL(t0, t1, call)  \
+	do {                         \
+		(t0) = fsb_now_ns(); \
+		call;                \
+		(t1) = fsb_now_ns(); \
+	} while (0)
 
 /* Records the first error of the run and stops every worker. */
 void fsb_run_fail(struct fsb_run *run, int err, const char *msg);
