@@ -59,6 +59,10 @@ int fsb_knobs_check_stale(char *err, size_t errlen)
 	return r;
 }
 
+struct knobs_cfg {
+	struct opt_strlist knobs; /* --knob NAME=VALUE */
+};
+
 struct knobs_state {
 	struct probe_target pt;
 	struct knob_target kt;
@@ -68,9 +72,10 @@ struct knobs_state {
 	json_t *before;
 };
 
-static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
-			size_t errlen)
+static int knobs_before(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			void **ret_state, char *err, size_t errlen)
 {
+	const struct knobs_cfg *kc = cfg;
 	struct knobs_state *s;
 	int r;
 
@@ -86,10 +91,10 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 	if (r < 0) {
 		free(s);
 		/* without --knob a target we cannot read only costs the "knobs" record */
-		return c->knobs.n ? r : 0;
+		return kc->knobs.n ? r : 0;
 	}
-	for (int i = 0; i < c->knobs.n && r == 0; i++)
-		r = knob_batch_add(&s->batch, c->knobs.v[i], err, errlen);
+	for (int i = 0; i < kc->knobs.n && r == 0; i++)
+		r = knob_batch_add(&s->batch, kc->knobs.v[i], err, errlen);
 	if (r == 0)
 		r = knob_batch_validate(&s->batch, err, errlen);
 	if (r < 0) {
@@ -97,7 +102,7 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 		free(s);
 		return -EINVAL;
 	}
-	if (c->knobs.n) {
+	if (kc->knobs.n) {
 		char why[512];
 
 		r = knob_batch_lock(&s->batch, journal_state_dir(), "run", &s->locks, why,
@@ -109,7 +114,7 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 		}
 	}
 	s->before = knob_values_json(&s->kt);
-	if (c->knobs.n) {
+	if (kc->knobs.n) {
 		r = fsb_knobs_check_stale(err, errlen);
 		if (r == 0) {
 			r = journal_open(journal_state_dir(), &s->j);
@@ -135,7 +140,8 @@ static int knobs_before(struct fsb_run *run, struct fsb_common *c, void **ret_st
 	return 0;
 }
 
-static void knobs_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+static void knobs_after(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			void *state, json_t *run_json)
 {
 	struct knobs_state *s = state;
 	json_t *results = json_array(), *o;
@@ -143,6 +149,7 @@ static void knobs_after(struct fsb_run *run, struct fsb_common *c, void *state, 
 
 	(void)run;
 	(void)c;
+	(void)cfg;
 	if (!s)
 		return;
 	if (s->j) {
@@ -178,7 +185,7 @@ static void knobs_after(struct fsb_run *run, struct fsb_common *c, void *state, 
 	free(s);
 }
 
-#define O(f) offsetof(struct fsb_common, f)
+#define O(f) offsetof(struct knobs_cfg, f)
 static const struct fsb_opt knobs_opts[] = {
 	{ "knob", 0, OPT_STRLIST, O(knobs), 0, 0, NULL, "NAME=VALUE",
 	  "set a knob of the target's device, mount or vm for this run and restore it afterwards "
@@ -193,6 +200,7 @@ static const struct fsb_opt knobs_opts[] = {
 const struct fsb_ext fsb_ext_knobs = {
 	.name = "knobs",
 	.opts = knobs_opts,
+	.cfg_size = sizeof(struct knobs_cfg),
 	.before = knobs_before,
 	.after = knobs_after,
 };

@@ -34,14 +34,19 @@ static const char *const victim_modes[] = { "none", "read", "fsync", NULL };
 #define VICTIM_FILL_BUF (UINT64_C(1) << 20)
 #define START_POLL_NS 1000000 /* how soon after the workers' start the first operation runs */
 
-#define O(f) offsetof(struct fsb_common, f)
+struct victim_cfg {
+	int mode; /* --victim: VICTIM_* */
+	int64_t rate; /* --victim-rate, operations per second */
+};
+
+#define O(f) offsetof(struct victim_cfg, f)
 static const struct fsb_opt victim_opts[] = {
-	{ "victim", 0, OPT_ENUM, O(victim.mode), 0, 0, "none", NULL,
+	{ "victim", 0, OPT_ENUM, O(mode), 0, 0, "none", NULL,
 	  "a thread on the same filesystem beside the workers: read (4 KiB O_DIRECT reads at random "
 	  "offsets of a pre-written, evicted 64 MiB file) or fsync (write a 4 KiB file and fdatasync it); "
 	  "its latencies are op 'victim'",
 	  victim_modes },
-	{ "victim-rate", 0, OPT_INT, O(victim.rate), 1, 10000, "10", "ops/s",
+	{ "victim-rate", 0, OPT_INT, O(rate), 1, 10000, "10", "ops/s",
 	  "victim operations per second, on a fixed schedule (late ones are skipped and counted)",
 	  NULL },
 	{ 0 }
@@ -234,14 +239,15 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 	return 0;
 }
 
-static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
-			 size_t errlen)
+static int victim_before(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			 void **ret_state, char *err, size_t errlen)
 {
+	const struct victim_cfg *vc = cfg;
 	struct victim *v;
 	int wfd, r, e;
 
 	*ret_state = NULL;
-	if (c->victim.mode == VICTIM_NONE)
+	if (vc->mode == VICTIM_NONE)
 		return 0;
 	if (!c->dirs.n)
 		return errf(err, errlen, -EINVAL, "--victim: no directory to put its file in (-d)");
@@ -250,8 +256,8 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	v->fd = v->dfd = -1;
 	v->run = run;
-	v->mode = c->victim.mode;
-	v->rate = c->victim.rate;
+	v->mode = vc->mode;
+	v->rate = vc->rate;
 	v->period_ns = 1000000000u / (uint64_t)v->rate;
 	v->dir = c->dirs.v[0];
 	v->h = malloc(sizeof(*v->h));
@@ -304,12 +310,14 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	return 0;
 }
 
-static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+static void victim_after(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			 void *state, json_t *run_json)
 {
 	struct victim *v = state;
 	json_t *o;
 
 	(void)c;
+	(void)cfg;
 	if (!v)
 		return;
 	atomic_store(&v->stop, 1);
@@ -347,6 +355,7 @@ static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state,
 const struct fsb_ext fsb_ext_victim = {
 	.name = "victim",
 	.opts = victim_opts,
+	.cfg_size = sizeof(struct victim_cfg),
 	.before = victim_before,
 	.after = victim_after,
 };

@@ -1,4 +1,6 @@
 /* The job API (job.h): one workload run configured, prepared, run with its extensions, and turned into JSON. */
+#include "errf.h"
+
 #include "commands.h"
 #include "common.h"
 #include "ext.h"
@@ -7,6 +9,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <ftw.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,30 +44,64 @@ static void remove_tree(const char *path)
 	nftw(path, rm_entry, 64, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
+/* Sizes are rounded so that every extension's config starts suitably aligned. */
+static size_t cfg_round(size_t n)
+{
+	const size_t a = _Alignof(max_align_t);
+
+	return (n + a - 1) / a * a;
+}
+
+static size_t opts_count(const struct fsb_opt *tbl)
+{
+	size_t n = 0;
+
+	for (const struct fsb_opt *o = tbl; o && o->name; o++)
+		n++;
+	return n;
+}
+
+/* Appends @tbl to @job->tbl at *@n, its offsets shifted by @base. */
+static void opts_append(struct fsb_job *job, size_t *n, const struct fsb_opt *tbl, size_t base)
+{
+	for (const struct fsb_opt *o = tbl; o && o->name; o++) {
+		job->tbl[*n] = *o;
+		job->tbl[(*n)++].offset += base;
+	}
+}
+
 int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, size_t errlen)
 {
-	int nt = 0, n = 0;
+	size_t nopts = opts_count(wl->opts) + opts_count(fsb_common_opts), size, n = 0;
 
 	memset(job, 0, sizeof(*job));
 	job->wl = wl;
-	job->tables[nt++] = wl->opts;
-	job->tables[nt++] = fsb_common_opts;
-	for (int i = 0; fsb_exts[i] && nt < FSB_JOB_TABLES_MAX - 1; i++)
-		if (fsb_exts[i]->opts)
-			job->tables[nt++] = fsb_exts[i]->opts;
-	for (int t = 0; job->tables[t]; t++)
-		for (const struct fsb_opt *o = job->tables[t]; o->name; o++) {
-			if (n == FSB_JOB_OPTS_MAX - 1) {
-				snprintf(err, errlen, "too many options");
-				return -E2BIG;
-			}
-			job->tbl[n++] = *o;
-		}
-	job->cfg = calloc(1, wl->cfg_size);
-	if (!job->cfg) {
-		snprintf(err, errlen, "%s", strerror(ENOMEM));
-		return -ENOMEM;
+	job->ext = calloc((size_t)fsb_nexts + 1, sizeof(*job->ext));
+	if (!job->ext)
+		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	size = cfg_round(wl->cfg_size);
+	for (int i = 0; i < fsb_nexts; i++) {
+		const struct fsb_ext *e = fsb_exts[i];
+
+		/* an extension's table must fit the struct it declares, as fio checks an engine's */
+		for (const struct fsb_opt *o = e->opts; o && o->name; o++)
+			if (o->offset >= e->cfg_size)
+				return errf(
+					err, errlen, -EINVAL,
+					"extension %s: option --%s lies outside its %zu-byte config",
+					e->name, o->name, e->cfg_size);
+		nopts += opts_count(e->opts);
+		job->ext[i].cfg_off = size;
+		size += cfg_round(e->cfg_size);
 	}
+	job->tbl = calloc(nopts + 1, sizeof(*job->tbl));
+	job->cfg = calloc(1, size);
+	if (!job->tbl || !job->cfg)
+		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	opts_append(job, &n, wl->opts, 0);
+	opts_append(job, &n, fsb_common_opts, 0);
+	for (int i = 0; i < fsb_nexts; i++)
+		opts_append(job, &n, fsb_exts[i]->opts, job->ext[i].cfg_off);
 	return opt_set_defaults(job->tbl, job->cfg, err, errlen);
 }
 
@@ -75,10 +112,14 @@ int fsb_job_set(struct fsb_job *job, const char *name, const char *value, char *
 
 void fsb_job_free(struct fsb_job *job)
 {
-	if (job->cfg)
+	if (job->cfg && job->tbl)
 		opt_free(job->tbl, job->cfg);
 	free(job->cfg);
+	free(job->tbl);
+	free(job->ext);
 	job->cfg = NULL;
+	job->tbl = NULL;
+	job->ext = NULL;
 }
 
 static void print_loop(struct fsb_run *run, int loop)
@@ -94,8 +135,6 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	const struct fsb_workload *wl = job->wl;
 	struct fsb_common *common = job->cfg;
 	struct fsb_run run = { 0 };
-	void *ext_state[FSB_JOB_TABLES_MAX] = { 0 };
-	bool ext_on[FSB_JOB_TABLES_MAX] = { 0 };
 	char tmpdir[4096] = "";
 	json_t *run_json = NULL;
 	int r, status = FSB_EXIT_OK;
@@ -144,15 +183,16 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 		goto out;
 	}
 	fsb_install_signals();
-	for (int i = 0; fsb_exts[i]; i++) {
+	for (int i = 0; i < fsb_nexts; i++) {
 		if (!fsb_exts[i]->before)
 			continue;
-		r = fsb_exts[i]->before(&run, common, &ext_state[i], err, errlen);
+		r = fsb_exts[i]->before(&run, common, fsb_job_ext_cfg(job, i), &job->ext[i].state,
+					err, errlen);
 		if (r < 0) {
 			status = r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
 			goto out_ext;
 		}
-		ext_on[i] = true;
+		job->ext[i].on = true;
 	}
 	if (job->print && !run.quiet && wl->print_header) {
 		printf("\n# ");
@@ -168,12 +208,13 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 		wl->print_end(&run, stdout);
 	fflush(stdout);
 
-	run_json = fsb_run_json(&run, job->tables);
+	run_json = fsb_run_json(&run, job->tbl);
 	/* extensions stop and restore before the result is judged and written */
-	for (int i = FSB_JOB_TABLES_MAX - 1; i >= 0; i--)
-		if (ext_on[i]) {
-			fsb_exts[i]->after(&run, common, ext_state[i], run_json);
-			ext_on[i] = false;
+	for (int i = fsb_nexts - 1; i >= 0; i--)
+		if (job->ext[i].on) {
+			fsb_exts[i]->after(&run, common, fsb_job_ext_cfg(job, i), job->ext[i].state,
+					   run_json);
+			job->ext[i].on = false;
 		}
 	if (run.err || run.signal) {
 		snprintf(err, errlen, "%s", run.errmsg);
@@ -181,9 +222,12 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	}
 	*ret_run = run_json;
 out_ext:
-	for (int i = FSB_JOB_TABLES_MAX - 1; i >= 0; i--)
-		if (ext_on[i])
-			fsb_exts[i]->after(&run, common, ext_state[i], NULL);
+	for (int i = fsb_nexts - 1; i >= 0; i--)
+		if (job->ext[i].on) {
+			fsb_exts[i]->after(&run, common, fsb_job_ext_cfg(job, i), job->ext[i].state,
+					   NULL);
+			job->ext[i].on = false;
+		}
 out:
 	if (wl->fini)
 		wl->fini(&run);

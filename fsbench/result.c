@@ -105,7 +105,7 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 	return o;
 }
 
-json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tables)
+json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 {
 	json_t *o = json_object(), *params = json_object(), *sum = json_object();
 	json_t *threads = json_array(), *loops = json_array(), *series = json_object();
@@ -113,8 +113,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 	uint64_t files = 0, bytes = 0, wall = 0;
 	bool complete = !run->err && !run->signal;
 
-	for (int i = 0; tables[i]; i++)
-		params_from_table(params, tables[i], run->cfg);
+	params_from_table(params, tbl, run->cfg);
 	json_object_del(params, "json");
 	json_object_del(params, "quiet");
 	for (int l = 0; l < run->nloops; l++) {

@@ -1,7 +1,7 @@
 /* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
 #include "errf.h"
 #include "clock.h"
-#include "common.h"
+#include "dirs.h"
 #include "smallfile.h"
 #include "workload.h"
 

@@ -2,7 +2,7 @@
 #include "errf.h"
 #include "wl_stream.h"
 #include "clock.h"
-#include "common.h"
+#include "dirs.h"
 #include "workload.h"
 
 #include <errno.h>
