@@ -25,23 +25,36 @@ struct knobs_cfg {
 };
 
 #define O(f) offsetof(struct knobs_cfg, f)
-static const struct fsb_opt info_opts[] = { { "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL,
-					      "print JSON instead of text", NULL },
-					    { 0 } };
+static const struct fsb_opt info_opts[] = {
+	{ .name = "json",
+	  .type = OPT_BOOL,
+	  .offset = O(json),
+	  .max = 1,
+	  .help = "print JSON instead of text" },
+	{ 0 },
+};
 static const struct fsb_opt knobs_opts[] = {
-	{ "set", 0, OPT_STRLIST, O(set), 0, 0, NULL, "NAME=VALUE",
-	  "set a knob (repeatable); all are validated first and a refused one undoes the others. "
-	  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards",
-	  NULL },
-	{ "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL, "print JSON instead of text", NULL },
-	{ 0 }
+	{ .name = "set",
+	  .type = OPT_STRLIST,
+	  .offset = O(set),
+	  .unit = "NAME=VALUE",
+	  .help = "set a knob (repeatable); all are validated first and a refused one undoes the others. "
+		  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards" },
+	{ .name = "json",
+	  .type = OPT_BOOL,
+	  .offset = O(json),
+	  .max = 1,
+	  .help = "print JSON instead of text" },
+	{ 0 },
 };
 static const struct fsb_opt restore_opts[] = {
-	{ "discard", 0, OPT_BOOL, O(discard), 0, 1, NULL, NULL,
-	  "remove the journals of dead runs whose entries cannot be restored (a device that is gone), "
-	  "after trying",
-	  NULL },
-	{ 0 }
+	{ .name = "discard",
+	  .type = OPT_BOOL,
+	  .offset = O(discard),
+	  .max = 1,
+	  .help = "remove the journals of dead runs whose entries cannot be restored (a device that is gone), "
+		  "after trying" },
+	{ 0 },
 };
 #undef O
 

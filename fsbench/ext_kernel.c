@@ -26,11 +26,15 @@ struct kernel_cfg {
 
 #define O(f) offsetof(struct kernel_cfg, f)
 static const struct fsb_opt kernel_opts[] = {
-	{ "sample-interval", 0, OPT_DURATION, O(sample_interval_ns),
-	  (int64_t)PROBE_SAMPLER_MIN_INTERVAL_NS, INT64_C(3600) * 1000000000, "100ms", "ns",
-	  "how often to sample Dirty and Writeback memory and the device's in-flight requests during a run",
-	  NULL },
-	{ 0 }
+	{ .name = "sample-interval",
+	  .type = OPT_DURATION,
+	  .offset = O(sample_interval_ns),
+	  .min = (int64_t)PROBE_SAMPLER_MIN_INTERVAL_NS,
+	  .max = INT64_C(3600) * 1000000000,
+	  .def = "100ms",
+	  .unit = "ns",
+	  .help = "how often to sample Dirty and Writeback memory and the device's in-flight requests during a run" },
+	{ 0 },
 };
 #undef O
 

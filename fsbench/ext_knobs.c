@@ -187,13 +187,15 @@ static void knobs_after(struct fsb_run *run, const struct fsb_common *c, const v
 
 #define O(f) offsetof(struct knobs_cfg, f)
 static const struct fsb_opt knobs_opts[] = {
-	{ "knob", 0, OPT_STRLIST, O(knobs), 0, 0, NULL, "NAME=VALUE",
-	  "set a knob of the target's device, mount or vm for this run and restore it afterwards "
-	  "(repeatable): scheduler, nr_requests, write_cache, drive_cache, read_ahead_kb, wbt_lat_usec, "
-	  "max_sectors_kb, nomerges, rq_affinity, iosched/NAME, barrier, dirty_ratio, dirty_background_ratio, "
-	  "dirty_bytes, dirty_background_bytes, dirty_expire_centisecs, dirty_writeback_centisecs",
-	  NULL },
-	{ 0 }
+	{ .name = "knob",
+	  .type = OPT_STRLIST,
+	  .offset = O(knobs),
+	  .unit = "NAME=VALUE",
+	  .help = "set a knob of the target's device, mount or vm for this run and restore it afterwards "
+		  "(repeatable): scheduler, nr_requests, write_cache, drive_cache, read_ahead_kb, wbt_lat_usec, "
+		  "max_sectors_kb, nomerges, rq_affinity, iosched/NAME, barrier, dirty_ratio, dirty_background_ratio, "
+		  "dirty_bytes, dirty_background_bytes, dirty_expire_centisecs, dirty_writeback_centisecs" },
+	{ 0 },
 };
 #undef O
 

@@ -49,14 +49,20 @@ static const char *const pin_choices[] = { "none", "compact", "scatter", NULL };
 
 #define O(f) offsetof(struct pin_cfg, f)
 static const struct fsb_opt pin_opts[] = {
-	{ "cpus", 0, OPT_STRING, O(cpus), 0, 0, NULL, "LIST",
-	  "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them",
-	  NULL },
-	{ "pin", 0, OPT_ENUM, O(pin), 0, 2, "none", NULL,
-	  "place worker threads: none (the scheduler decides), compact (fill a core's PUs first), "
-	  "scatter (spread over packages and cores); each thread's CPU is in the result",
-	  pin_choices },
-	{ 0 }
+	{ .name = "cpus",
+	  .type = OPT_STRING,
+	  .offset = O(cpus),
+	  .unit = "LIST",
+	  .help = "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them" },
+	{ .name = "pin",
+	  .type = OPT_ENUM,
+	  .offset = O(pin),
+	  .max = 2,
+	  .def = "none",
+	  .help = "place worker threads: none (the scheduler decides), compact (fill a core's PUs first), "
+		  "scatter (spread over packages and cores); each thread's CPU is in the result",
+	  .choices = pin_choices },
+	{ 0 },
 };
 #undef O
 

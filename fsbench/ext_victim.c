@@ -41,15 +41,23 @@ struct victim_cfg {
 
 #define O(f) offsetof(struct victim_cfg, f)
 static const struct fsb_opt victim_opts[] = {
-	{ "victim", 0, OPT_ENUM, O(mode), 0, 0, "none", NULL,
-	  "a thread on the same filesystem beside the workers: read (4 KiB O_DIRECT reads at random "
-	  "offsets of a pre-written, evicted 64 MiB file) or fsync (write a 4 KiB file and fdatasync it); "
-	  "its latencies are op 'victim'",
-	  victim_modes },
-	{ "victim-rate", 0, OPT_INT, O(rate), 1, 10000, "10", "ops/s",
-	  "victim operations per second, on a fixed schedule (late ones are skipped and counted)",
-	  NULL },
-	{ 0 }
+	{ .name = "victim",
+	  .type = OPT_ENUM,
+	  .offset = O(mode),
+	  .def = "none",
+	  .help = "a thread on the same filesystem beside the workers: read (4 KiB O_DIRECT reads at random "
+		  "offsets of a pre-written, evicted 64 MiB file) or fsync (write a 4 KiB file and fdatasync it); "
+		  "its latencies are op 'victim'",
+	  .choices = victim_modes },
+	{ .name = "victim-rate",
+	  .type = OPT_INT,
+	  .offset = O(rate),
+	  .min = 1,
+	  .max = 10000,
+	  .def = "10",
+	  .unit = "ops/s",
+	  .help = "victim operations per second, on a fixed schedule (late ones are skipped and counted)" },
+	{ 0 },
 };
 #undef O
 

@@ -48,22 +48,49 @@ struct stream_cfg {
 
 #define O(f) offsetof(struct stream_cfg, f)
 static const struct fsb_opt stream_opts[] = {
-	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads",
-	  "writers, one file each (a multiple of the number of -d directories)", NULL },
-	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 50, "1G", "bytes",
-	  "bytes each thread writes; 0: until --runtime", NULL },
-	{ "chunk", 0, OPT_SIZE, O(chunk), 512, MAX_CHUNK, "8M", "bytes",
-	  "bytes per write() call, and the unit of write-behind", NULL },
-	{ "mode", 0, OPT_ENUM, O(mode), 0, 0, "buffered", NULL,
-	  "buffered: write() only; fdatasync: one fdatasync at the end; writebehind: after chunk i, "
-	  "sync_file_range(i, WRITE) and sync_file_range(i-1, WAIT_BEFORE|WRITE|WAIT_AFTER), fdatasync at "
-	  "the end; writebehind-dontneed: also posix_fadvise(DONTNEED) on each chunk once on disk; fadvise: "
-	  "posix_fadvise(i-1, DONTNEED) and sync_file_range(i-1, WAIT_AFTER), fdatasync at the end; "
-	  "fsync-each: fdatasync after every chunk; osync: O_SYNC writes; odirect: O_DIRECT writes, "
-	  "fdatasync at the end",
-	  stream_modes },
-	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after the run", NULL },
-	{ 0 }
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_INT,
+	  .offset = O(threads),
+	  .min = 1,
+	  .max = FSB_MAX_THREADS,
+	  .def = "1",
+	  .unit = "threads",
+	  .help = "writers, one file each (a multiple of the number of -d directories)" },
+	{ .name = "size",
+	  .short_name = 's',
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = INT64_C(1) << 50,
+	  .def = "1G",
+	  .unit = "bytes",
+	  .help = "bytes each thread writes; 0: until --runtime" },
+	{ .name = "chunk",
+	  .type = OPT_SIZE,
+	  .offset = O(chunk),
+	  .min = 512,
+	  .max = MAX_CHUNK,
+	  .def = "8M",
+	  .unit = "bytes",
+	  .help = "bytes per write() call, and the unit of write-behind" },
+	{ .name = "mode",
+	  .type = OPT_ENUM,
+	  .offset = O(mode),
+	  .def = "buffered",
+	  .help = "buffered: write() only; fdatasync: one fdatasync at the end; writebehind: after chunk i, "
+		  "sync_file_range(i, WRITE) and sync_file_range(i-1, WAIT_BEFORE|WRITE|WAIT_AFTER), fdatasync at "
+		  "the end; writebehind-dontneed: also posix_fadvise(DONTNEED) on each chunk once on disk; fadvise: "
+		  "posix_fadvise(i-1, DONTNEED) and sync_file_range(i-1, WAIT_AFTER), fdatasync at the end; "
+		  "fsync-each: fdatasync after every chunk; osync: O_SYNC writes; odirect: O_DIRECT writes, "
+		  "fdatasync at the end",
+	  .choices = stream_modes },
+	{ .name = "keep",
+	  .short_name = 'k',
+	  .type = OPT_BOOL,
+	  .offset = O(keep),
+	  .max = 1,
+	  .help = "keep the files after the run" },
+	{ 0 },
 };
 #undef O
 
