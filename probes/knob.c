@@ -1,5 +1,6 @@
 /* Knobs (see knob.h): the table, sysfs/procfs access under a root, batches and restore. */
 #include "errf.h"
+#include "fileio.h"
 #include "knob.h"
 
 #include <ctype.h>
@@ -88,54 +89,6 @@ const char *knob_touch_name(enum knob_touch touch)
 		break;
 	}
 	return "kernel";
-}
-
-/* Reads a small file under @root, without its trailing newline. */
-static int read_under(const char *root, const char *rel, char *buf, size_t len)
-{
-	char path[PATH_MAX + 1024];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		int r = -errno;
-
-		close(fd);
-		return r;
-	}
-	close(fd);
-	buf[n] = 0;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = 0;
-	return 0;
-}
-
-/* Writes @value whole; sysfs answers a refused value with the errno of write(). */
-static int write_under(const char *root, const char *rel, const char *value)
-{
-	char path[PATH_MAX + 1024];
-	size_t len = strlen(value);
-	ssize_t n;
-	int fd, r = 0;
-
-	snprintf(path, sizeof(path), "%s%s", root, rel);
-	/* O_TRUNC is ignored by sysfs and procfs; it keeps fixture files honest */
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, value, len);
-	if (n < 0)
-		r = -errno;
-	else if ((size_t)n != len)
-		r = -EIO;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	return r;
 }
 
 /* "[none] mq-deadline kyber": the bracketed word, or the only word of a plain file. */
@@ -321,16 +274,16 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		snprintf(t.disk, sizeof(t.disk), "%s", disk);
 		snprintf(t.disk_dir, sizeof(t.disk_dir), "/sys/block/%s", disk);
 		snprintf(rel, sizeof(rel), "%s/dev", t.disk_dir);
-		r = read_under(t.root, rel, buf, sizeof(buf));
+		r = fsb_read_under(t.root, rel, buf, sizeof(buf));
 		if (r < 0)
 			return r;
 		if (sscanf(buf, "%u:%u", &t.major, &t.minor) != 2)
 			return -EBADMSG;
 		snprintf(rel, sizeof(rel), "%s/diskseq", t.disk_dir);
-		if (read_under(t.root, rel, buf, sizeof(buf)) == 0)
+		if (fsb_read_under(t.root, rel, buf, sizeof(buf)) == 0)
 			t.diskseq = strtoll(buf, NULL, 10);
 		snprintf(rel, sizeof(rel), "%s/loop/backing_file", t.disk_dir);
-		if (read_under(t.root, rel, buf, sizeof(buf)) == 0)
+		if (fsb_read_under(t.root, rel, buf, sizeof(buf)) == 0)
 			snprintf(t.backing_file, sizeof(t.backing_file), "%s", buf);
 		snprintf(rel, sizeof(rel), "%s%s/slaves", t.root, t.disk_dir);
 		d = opendir(rel);
@@ -390,7 +343,7 @@ int knob_read(const struct knob_target *t, const char *name, char *ret, size_t l
 	r = knob_path(t, d, name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	r = read_under(t->root, rel, buf, sizeof(buf));
+	r = fsb_read_under(t->root, rel, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	if (d->type == KNOB_SELECT)
@@ -443,7 +396,7 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 	switch (d->type) {
 	case KNOB_SELECT:
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, d->file);
-		r = read_under(t->root, rel, buf, sizeof(buf));
+		r = fsb_read_under(t->root, rel, buf, sizeof(buf));
 		if (r < 0)
 			return errf(err, errlen, r, "%s: reading %s: %s", name, rel, strerror(-r));
 		if (!*value || strchr(value, ' ') || !select_lists(buf, value))
@@ -483,7 +436,7 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 	max = d->max;
 	if (!strcmp(d->name, "max_sectors_kb")) {
 		snprintf(rel, sizeof(rel), "%s/queue/max_hw_sectors_kb", t->disk_dir);
-		if (read_under(t->root, rel, buf, sizeof(buf)) < 0 || parse_ll(buf, &max) < 0)
+		if (fsb_read_under(t->root, rel, buf, sizeof(buf)) < 0 || parse_ll(buf, &max) < 0)
 			max = LL_BIG;
 	}
 	if (v < d->min || v > max)
@@ -550,7 +503,7 @@ json_t *knob_target_json(const struct knob_target *t)
 		json_object_set_new(o, "diskseq", json_integer(t->diskseq));
 	for (int i = 0; files[i]; i++) {
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, files[i]);
-		if (read_under(t->root, rel, buf, sizeof(buf)) == 0 && parse_ll(buf, &n) == 0)
+		if (fsb_read_under(t->root, rel, buf, sizeof(buf)) == 0 && parse_ll(buf, &n) == 0)
 			json_object_set_new(o, files[i],
 					    strcmp(files[i], "rotational") ? json_integer(n) :
 									     json_boolean(n));
@@ -706,7 +659,7 @@ static int change_write(const struct knob_target *t, const struct knob_change *c
 	r = knob_path(t, c->def, c->name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	return write_under(t->root, rel, c->value);
+	return fsb_write_under(t->root, rel, c->value);
 }
 
 int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t errlen)
@@ -811,7 +764,7 @@ static int identity_check(const char *root, json_t *e, char *err, size_t errlen)
 	if (strchr(disk, '/'))
 		return errf(err, errlen, -EINVAL, "bad disk name '%s' in the journal", disk);
 	snprintf(rel, sizeof(rel), "/sys/block/%s/dev", disk);
-	r = read_under(root, rel, buf, sizeof(buf));
+	r = fsb_read_under(root, rel, buf, sizeof(buf));
 	if (r < 0)
 		return errf(err, errlen, -ESTALE, "%s is gone (%s): not writing to it", disk,
 			    strerror(-r));
@@ -821,7 +774,7 @@ static int identity_check(const char *root, json_t *e, char *err, size_t errlen)
 			    dev ? dev : "?");
 	if (json_is_integer(seq)) {
 		snprintf(rel, sizeof(rel), "/sys/block/%s/diskseq", disk);
-		if (read_under(root, rel, buf, sizeof(buf)) == 0 &&
+		if (fsb_read_under(root, rel, buf, sizeof(buf)) == 0 &&
 		    strtoll(buf, NULL, 10) != json_integer_value(seq))
 			return errf(
 				err, errlen, -ESTALE,
@@ -849,7 +802,7 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 		r = identity_check(root, e, err, errlen);
 		if (r < 0)
 			return r;
-		r = write_under(root, path, value);
+		r = fsb_write_under(root, path, value);
 		if (r < 0)
 			return errf(err, errlen, r, "writing %s to %s: %s", value, path,
 				    strerror(-r));

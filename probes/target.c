@@ -1,6 +1,6 @@
 /* What lies under a path: mount, fs type and options, block device, whole disk, loop backing. */
 #include "target.h"
-#include "probe_io.h"
+#include "fileio.h"
 
 #include <blkid.h>
 #include <errno.h>
@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define COPY(dst, src) probe_strcpy((dst), sizeof(dst), (src))
+#define COPY(dst, src) fsb_strcpy((dst), sizeof(dst), (src))
 
 static bool exists(const char *path)
 {
@@ -33,13 +33,13 @@ static int name_from_devno(const char *root, unsigned maj, unsigned min, char *n
 	char link[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
 
-	if (probe_path(link, sizeof(link), "%s/sys/dev/block/%u:%u", root, maj, min) < 0)
+	if (fsb_path(link, sizeof(link), "%s/sys/dev/block/%u:%u", root, maj, min) < 0)
 		return -ENAMETOOLONG;
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
 	target[n] = 0;
-	probe_strcpy(name, len, base_name(target));
+	fsb_strcpy(name, len, base_name(target));
 	return 0;
 }
 
@@ -59,9 +59,9 @@ static int name_from_source(const char *root, const char *source, char *name, si
 		n = base_name(real);
 	else
 		n = base_name(source);
-	if (probe_path(sys, sizeof(sys), "%s/sys/class/block/%s", root, n) < 0 || !exists(sys))
+	if (fsb_path(sys, sizeof(sys), "%s/sys/class/block/%s", root, n) < 0 || !exists(sys))
 		return -ENODEV;
-	probe_strcpy(name, len, n);
+	fsb_strcpy(name, len, n);
 	return 0;
 }
 
@@ -69,8 +69,8 @@ static void read_devno(const char *root, const char *name, unsigned *maj, unsign
 {
 	char p[PATH_MAX], buf[64];
 
-	if (probe_path(p, sizeof(p), "%s/sys/class/block/%s/dev", root, name) == 0 &&
-	    probe_read_line(p, buf, sizeof(buf)) == 0 && sscanf(buf, "%u:%u", maj, min) == 2)
+	if (fsb_path(p, sizeof(p), "%s/sys/class/block/%s/dev", root, name) == 0 &&
+	    fsb_read_line(p, buf, sizeof(buf)) == 0 && sscanf(buf, "%u:%u", maj, min) == 2)
 		return;
 	*maj = *min = 0;
 }
@@ -80,12 +80,12 @@ static void resolve_disk(const char *root, struct probe_target *t)
 {
 	char p[PATH_MAX], real[PATH_MAX + 16];
 
-	t->partition =
-		probe_path(p, sizeof(p), "%s/sys/class/block/%s/partition", root, t->device) == 0 &&
-		exists(p);
+	t->partition = fsb_path(p, sizeof(p), "%s/sys/class/block/%s/partition", root, t->device) ==
+			       0 &&
+		       exists(p);
 	COPY(t->disk, t->device);
 	if (t->partition) {
-		if (probe_path(p, sizeof(p), "%s/sys/class/block/%s", root, t->device) == 0 &&
+		if (fsb_path(p, sizeof(p), "%s/sys/class/block/%s", root, t->device) == 0 &&
 		    realpath(p, real)) {
 			char *slash = strrchr(real, '/');
 
@@ -95,18 +95,18 @@ static void resolve_disk(const char *root, struct probe_target *t)
 			}
 		}
 	}
-	probe_path(t->disk_sysfs, sizeof(t->disk_sysfs), "%s/sys/block/%s", root, t->disk);
+	fsb_path(t->disk_sysfs, sizeof(t->disk_sysfs), "%s/sys/block/%s", root, t->disk);
 }
 
 static void resolve_loop(struct probe_target *t)
 {
 	char p[PATH_MAX + 32], buf[16];
 
-	if (probe_path(p, sizeof(p), "%s/loop/backing_file", t->disk_sysfs) < 0 ||
-	    probe_read_line(p, t->loop_backing_file, sizeof(t->loop_backing_file)) < 0)
+	if (fsb_path(p, sizeof(p), "%s/loop/backing_file", t->disk_sysfs) < 0 ||
+	    fsb_read_line(p, t->loop_backing_file, sizeof(t->loop_backing_file)) < 0)
 		t->loop_backing_file[0] = 0;
-	t->loop_direct_io = probe_path(p, sizeof(p), "%s/loop/dio", t->disk_sysfs) == 0 &&
-			    probe_read_line(p, buf, sizeof(buf)) == 0 && buf[0] == '1';
+	t->loop_direct_io = fsb_path(p, sizeof(p), "%s/loop/dio", t->disk_sysfs) == 0 &&
+			    fsb_read_line(p, buf, sizeof(buf)) == 0 && buf[0] == '1';
 }
 
 /*
@@ -119,7 +119,7 @@ static void probe_blkid(const char *root, struct probe_target *t)
 	const char *v;
 	blkid_probe pr;
 
-	if (probe_path(node, sizeof(node), "%s/dev/%s", root, t->device) < 0)
+	if (fsb_path(node, sizeof(node), "%s/dev/%s", root, t->device) < 0)
 		return;
 	pr = blkid_new_probe_from_filename(node);
 	if (!pr)
@@ -234,9 +234,9 @@ static void make_absolute(const char *path, char *out, size_t len)
 	char cwd[PATH_MAX];
 
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		probe_strcpy(out, len, path);
-	else if (probe_path(out, len, "%s/%s", cwd, path) < 0)
-		probe_strcpy(out, len, path);
+		fsb_strcpy(out, len, path);
+	else if (fsb_path(out, len, "%s/%s", cwd, path) < 0)
+		fsb_strcpy(out, len, path);
 }
 
 int probe_target_resolve(const char *root, const char *path, struct probe_target *ret)
@@ -277,7 +277,7 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 	if (live) {
 		r = mnt_table_parse_mtab(tb, NULL);
 	} else {
-		r = probe_path(mi, sizeof(mi), "%s/proc/self/mountinfo", root);
+		r = fsb_path(mi, sizeof(mi), "%s/proc/self/mountinfo", root);
 		if (r == 0)
 			r = mnt_table_parse_file(tb, mi);
 	}
