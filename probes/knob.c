@@ -1,6 +1,8 @@
 /* Knobs (see knob.h): the table, sysfs/procfs access under a root, batches and restore. */
 #include "errf.h"
 #include "fileio.h"
+#include "fs_traits.h"
+#include "mount.h"
 #include "knob.h"
 
 #include <ctype.h>
@@ -149,72 +151,14 @@ static int knob_path(const struct knob_target *t, const struct knob_def *d, cons
 	return -ENOENT;
 }
 
-/* How a filesystem spells barriers on and off, or NULL where it has no such option. */
-static const char *barrier_option(const char *fstype, bool on)
-{
-	if (!strcmp(fstype, "ext3") || !strcmp(fstype, "ext4"))
-		return on ? "barrier=1" : "barrier=0";
-	if (!strcmp(fstype, "btrfs"))
-		return on ? "barrier" : "nobarrier";
-	/* xfs removed nobarrier in 4.19; asking is how we learn the kernel's answer */
-	if (!strcmp(fstype, "xfs"))
-		return on ? "barrier" : "nobarrier";
-	return NULL;
-}
-
-/* The line of <root>/proc/self/mountinfo for @mountpoint (the topmost mount there). */
-static int mount_lookup(const char *root, const char *mountpoint, char *ret_dev, size_t devlen,
-			char *ret_fstype, size_t fslen, char *ret_source, size_t srclen,
-			char *ret_opts, size_t optlen)
-{
-	char path[PATH_MAX + 64];
-	struct libmnt_table *tb = mnt_new_table();
-	struct libmnt_fs *fs;
-	int r;
-
-	if (!tb)
-		return -ENOMEM;
-	snprintf(path, sizeof(path), "%s/proc/self/mountinfo", root);
-	r = mnt_table_parse_file(tb, path);
-	if (r < 0) {
-		mnt_unref_table(tb);
-		return r == -ENOENT || r == -EINVAL ? r : -EIO;
-	}
-	fs = mnt_table_find_target(tb, mountpoint, MNT_ITER_BACKWARD);
-	if (!fs) {
-		mnt_unref_table(tb);
-		return -ENOENT;
-	}
-	if (ret_dev) {
-		dev_t dev = mnt_fs_get_devno(fs);
-
-		snprintf(ret_dev, devlen, "%u:%u", major(dev), minor(dev));
-	}
-	if (ret_fstype)
-		snprintf(ret_fstype, fslen, "%s",
-			 mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "");
-	if (ret_source)
-		snprintf(ret_source, srclen, "%s",
-			 mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "");
-	if (ret_opts) {
-		char *o = mnt_fs_strdup_options(fs);
-
-		snprintf(ret_opts, optlen, "%s", o ? o : "");
-		free(o);
-	}
-	mnt_unref_table(tb);
-	return 0;
-}
-
 /* Barriers are on unless the options turn them off ("nobarrier", "barrier=0"). */
-static bool barrier_on(const char *opts)
+static bool barrier_on(const struct probe_mount *m)
 {
-	char *v = NULL;
-	size_t vs = 0;
+	char v[8];
 
-	if (mnt_optstr_get_option(opts, "nobarrier", &v, &vs) == 0)
+	if (probe_mount_option(m, "nobarrier", NULL, 0) == 0)
 		return false;
-	if (mnt_optstr_get_option(opts, "barrier", &v, &vs) == 0 && v && vs == 1 && *v == '0')
+	if (probe_mount_option(m, "barrier", v, sizeof(v)) == 0 && !strcmp(v, "0"))
 		return false;
 	return true;
 }
@@ -307,12 +251,15 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 			closedir(d);
 	}
 	if (mountpoint && *mountpoint) {
+		struct probe_mount m;
+
 		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", mountpoint);
-		r = mount_lookup(t.root, mountpoint, t.mnt_dev, sizeof(t.mnt_dev), t.fstype,
-				 sizeof(t.fstype), t.mnt_source, sizeof(t.mnt_source),
-				 t.mnt_options, sizeof(t.mnt_options));
-		if (r < 0)
-			t.mnt_dev[0] = 0;
+		if (probe_mount_find(t.root, PROBE_MOUNT_TARGET, mountpoint, 0, &m) == 0) {
+			snprintf(t.mnt_dev, sizeof(t.mnt_dev), "%u:%u", m.major, m.minor);
+			fsb_strcpy(t.fstype, sizeof(t.fstype), m.fstype);
+			fsb_strcpy(t.mnt_source, sizeof(t.mnt_source), m.source);
+			fsb_strcpy(t.mnt_options, sizeof(t.mnt_options), m.options);
+		}
 	}
 	if (fstype && *fstype)
 		snprintf(t.fstype, sizeof(t.fstype), "%s", fstype);
@@ -323,7 +270,8 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 int knob_read(const struct knob_target *t, const char *name, char *ret, size_t len)
 {
 	const struct knob_def *d = knob_def_find(name);
-	char rel[PATH_MAX + 128], buf[512], opts[1024];
+	char rel[PATH_MAX + 128], buf[512];
+	struct probe_mount m;
 	int r;
 
 	if (!d)
@@ -331,13 +279,12 @@ int knob_read(const struct knob_target *t, const char *name, char *ret, size_t l
 	if (d->scope == KNOB_SCOPE_MOUNT) {
 		if (!t->mountpoint[0] || !t->fstype[0])
 			return -ENOENT;
-		if (!barrier_option(t->fstype, true))
+		if (!fs_traits_barrier_option(t->fstype, true))
 			return -EOPNOTSUPP;
-		r = mount_lookup(t->root, t->mountpoint, NULL, 0, NULL, 0, NULL, 0, opts,
-				 sizeof(opts));
+		r = probe_mount_find(t->root, PROBE_MOUNT_TARGET, t->mountpoint, 0, &m);
 		if (r < 0)
 			return r;
-		snprintf(ret, len, "%d", barrier_on(opts));
+		snprintf(ret, len, "%d", barrier_on(&m));
 		return 0;
 	}
 	r = knob_path(t, d, name, rel, sizeof(rel));
@@ -601,7 +548,7 @@ static int entry_for(const struct knob_target *t, const char *name, json_t **ret
 		e = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", name, "kind", "mount",
 			      "value", cur, "mountpoint", t->mountpoint, "fstype", t->fstype,
 			      "mnt_dev", t->mnt_dev, "source", t->mnt_source, "option",
-			      barrier_option(t->fstype, cur[0] == '1'));
+			      fs_traits_barrier_option(t->fstype, cur[0] == '1'));
 		if (!e)
 			return -ENOMEM;
 		*ret = e;
@@ -655,7 +602,7 @@ static int change_write(const struct knob_target *t, const struct knob_change *c
 
 	if (c->def->scope == KNOB_SCOPE_MOUNT)
 		return remount(t->root, t->mountpoint,
-			       barrier_option(t->fstype, c->value[0] == '1'));
+			       fs_traits_barrier_option(t->fstype, c->value[0] == '1'));
 	r = knob_path(t, c->def, c->name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
@@ -688,6 +635,17 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			goto rollback;
 		}
 		r = 0;
+		if (c->def->scope == KNOB_SCOPE_MOUNT &&
+		    !fs_traits_barrier_option(b->t->fstype, c->value[0] == '1')) {
+			const struct fs_traits *ft = fs_traits_find(b->t->fstype);
+
+			/* not even asked: the kernel has no option for it (fs_traits.c) */
+			r = errf(err, errlen, -EOPNOTSUPP, "barrier=%s on %s %s: unsupported: %s",
+				 c->value, b->t->fstype, b->t->mountpoint,
+				 ft && ft->barrier_why ? ft->barrier_why :
+							 "no mount option for it");
+			goto rollback;
+		}
 		/* journalled before the scheduler, so restored after it: the switch resets it */
 		if (!strcmp(c->name, "scheduler") &&
 		    knob_read(b->t, "nr_requests", cur, sizeof(cur)) == 0)
@@ -706,7 +664,8 @@ int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t 
 			errf(err, errlen, r, "barrier=%s on %s %s: %s: remounting with '%s': %s",
 			     c->value, b->t->fstype, b->t->mountpoint,
 			     r == -EINVAL ? "unsupported, the kernel refused it" : "failed",
-			     barrier_option(b->t->fstype, c->value[0] == '1'), strerror(-r));
+			     fs_traits_barrier_option(b->t->fstype, c->value[0] == '1'),
+			     strerror(-r));
 			if (r == -EINVAL)
 				r = -EOPNOTSUPP;
 			goto rollback;
@@ -813,21 +772,22 @@ static int entry_restore(const char *root, json_t *e, char *err, size_t errlen)
 		const char *fst = json_string_value(json_object_get(e, "fstype"));
 		const char *mdev = json_string_value(json_object_get(e, "mnt_dev"));
 		const char *opt = json_string_value(json_object_get(e, "option"));
-		char dev[32], fstype[64], opts[1024];
+		struct probe_mount m;
+		char dev[32];
 
 		if (!mp || !fst || !mdev || !opt)
 			return errf(err, errlen, -EBADMSG, "malformed journal entry");
-		r = mount_lookup(root, mp, dev, sizeof(dev), fstype, sizeof(fstype), NULL, 0, opts,
-				 sizeof(opts));
+		r = probe_mount_find(root, PROBE_MOUNT_TARGET, mp, 0, &m);
 		if (r < 0)
 			return errf(err, errlen, -ESTALE, "%s is no longer mounted: not remounting",
 				    mp);
-		if (strcmp(dev, mdev) || strcmp(fstype, fst))
+		snprintf(dev, sizeof(dev), "%u:%u", m.major, m.minor);
+		if (strcmp(dev, mdev) || strcmp(m.fstype, fst))
 			return errf(err, errlen, -ESTALE,
 				    "%s is now %s on %s, the journal saw %s on %s: not remounting",
-				    mp, fstype, dev, fst, mdev);
+				    mp, m.fstype, dev, fst, mdev);
 		/* nothing to do is the common case of a second replay */
-		if (barrier_on(opts) == (value[0] == '1'))
+		if (barrier_on(&m) == (value[0] == '1'))
 			return 0;
 		r = remount(root, mp, opt);
 		if (r < 0)

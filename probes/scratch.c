@@ -2,6 +2,8 @@
 #include "scratch.h"
 #include "errf.h"
 #include "fileio.h"
+#include "fs_traits.h"
+#include "mount.h"
 
 #include <blkid.h>
 #include <errno.h>
@@ -179,28 +181,16 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 	return 0;
 }
 
-/* Where @devno is mounted, from /proc/self/mountinfo through libmount, or "" if nowhere. */
+/* Where @devno is mounted, or "" if nowhere. */
 static int mounted_at(dev_t devno, char *ret, size_t len)
 {
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
-	struct libmnt_fs *fs;
-	int r = 0;
+	struct probe_mount m;
+	int r = probe_mount_find(NULL, PROBE_MOUNT_DEVNO, NULL, devno, &m);
 
 	*ret = 0;
-	if (!tb || !it) {
-		r = -ENOMEM;
-		goto out;
-	}
-	while (mnt_table_next_fs(tb, it, &fs) == 0)
-		if (mnt_fs_get_devno(fs) == devno) {
-			fsb_strcpy(ret, len, mnt_fs_get_target(fs));
-			break;
-		}
-out:
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
-	return r;
+	if (r == 0)
+		fsb_strcpy(ret, len, m.target);
+	return r == -ENOENT ? 0 : r;
 }
 
 int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
@@ -257,10 +247,11 @@ int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, c
 int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *const *opts,
 			    char **ret_argv, size_t max)
 {
-	static const char lazy[] = "lazy_itable_init=0,lazy_journal_init=0";
+	const struct fs_traits *ft = fs_traits_find(fstype);
+	const char *eager = ft ? ft->mkfs_eager_init : NULL;
 	const char *v[PROBE_SCRATCH_ARGV_MAX];
 	char tool[64], *ext = NULL;
-	bool is_ext = !strncmp(fstype, "ext", 3), e_given = false;
+	bool e_given = false;
 	size_t n = 0, nopts = 0;
 
 	if (!*fstype || strchr(fstype, '/') || strlen(fstype) > 32)
@@ -271,18 +262,16 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
 		return -E2BIG;
 	snprintf(tool, sizeof(tool), "mkfs.%s", fstype);
 	v[n++] = tool;
-	if (is_ext) {
-		v[n++] = "-F"; /* a regular image or an unpartitioned device: do not ask */
-		v[n++] = "-q";
-	} else if (!strcmp(fstype, "xfs") || !strcmp(fstype, "btrfs")) {
-		v[n++] = "-f";
-		v[n++] = "-q";
-	}
+	/* a regular image or an unpartitioned device: do not ask */
+	if (ft && ft->mkfs_force)
+		v[n++] = ft->mkfs_force;
+	if (ft && ft->mkfs_quiet)
+		v[n++] = ft->mkfs_quiet;
 	for (size_t i = 0; i < nopts; i++) {
-		/* mke2fs keeps only the last -E: lazy init goes into the user's own -E */
-		if (is_ext && !strcmp(fstype, "ext4") && !strcmp(opts[i], "-E") && i + 1 < nopts &&
+		/* mke2fs keeps only the last -E: eager init goes into the user's own -E */
+		if (eager && !strcmp(opts[i], "-E") && i + 1 < nopts &&
 		    !strstr(opts[i + 1], "lazy_")) {
-			if (asprintf(&ext, "%s,%s", opts[i + 1], lazy) < 0)
+			if (asprintf(&ext, "%s,%s", opts[i + 1], eager) < 0)
 				return -ENOMEM;
 			v[n++] = opts[i];
 			v[n++] = ext;
@@ -295,9 +284,9 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
 		v[n++] = opts[i];
 	}
 	/* lazy init would keep writing inode tables during the measurement */
-	if (!strcmp(fstype, "ext4") && !e_given) {
+	if (eager && !e_given) {
 		v[n++] = "-E";
-		v[n++] = lazy;
+		v[n++] = eager;
 	}
 	v[n++] = device;
 	for (size_t i = 0; i < n; i++) {
@@ -447,19 +436,11 @@ int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *
 /* Options of the mount on @target as libmount reads them back from mountinfo. */
 static void read_back(const char *target, char *ret, size_t len)
 {
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	struct libmnt_fs *fs;
-	char *opts;
+	struct probe_mount m;
 
 	*ret = 0;
-	if (!tb)
-		return;
-	fs = mnt_table_find_target(tb, target, MNT_ITER_BACKWARD);
-	opts = fs ? mnt_fs_strdup_options(fs) : NULL;
-	if (opts)
-		fsb_strcpy(ret, len, opts);
-	free(opts);
-	mnt_unref_table(tb);
+	if (probe_mount_find(NULL, PROBE_MOUNT_TARGET, target, 0, &m) == 0)
+		fsb_strcpy(ret, len, m.options);
 }
 
 /* libmount's own sentence for a failed (u)mount, and the errno behind it. */

@@ -1,11 +1,11 @@
 /* What lies under a path: mount, fs type and options, block device, whole disk, loop backing. */
 #include "target.h"
 #include "fileio.h"
+#include "mount.h"
 
 #include <blkid.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,34 +151,26 @@ static bool is_subvol_root(const struct probe_target *t)
 	return t->subvol[0] && !strcmp(t->fsroot, t->subvol);
 }
 
-static void fill_from_fs(struct libmnt_fs *fs, struct probe_target *t)
+static void fill_from_mount(const struct probe_mount *m, struct probe_target *t)
 {
-	char *val = NULL;
-	size_t vlen = 0;
-	dev_t dev = mnt_fs_get_devno(fs);
-
-	COPY(t->mountpoint, mnt_fs_get_target(fs));
-	COPY(t->fstype, mnt_fs_get_fstype(fs));
-	COPY(t->mount_options, mnt_fs_get_options(fs));
-	COPY(t->source, mnt_fs_get_source(fs));
-	COPY(t->fsroot, mnt_fs_get_root(fs));
-	t->major = major(dev);
-	t->minor = minor(dev);
-	if (!strcmp(t->fstype, "btrfs") && mnt_fs_get_option(fs, "subvol", &val, &vlen) == 0 && val)
-		snprintf(t->subvol, sizeof(t->subvol), "%.*s", (int)vlen, val);
+	COPY(t->mountpoint, m->target);
+	COPY(t->fstype, m->fstype);
+	COPY(t->mount_options, m->options);
+	COPY(t->source, m->source);
+	COPY(t->fsroot, m->fsroot);
+	t->major = m->major;
+	t->minor = m->minor;
+	if (!strcmp(t->fstype, "btrfs"))
+		probe_mount_option(m, "subvol", t->subvol, sizeof(t->subvol));
 	t->bind = t->fsroot[0] && strcmp(t->fsroot, "/") && !is_subvol_root(t);
 }
 
-static void note_no_device(struct libmnt_fs *fs, struct probe_target *t)
+static void note_no_device(const struct probe_mount *m, struct probe_target *t)
 {
-	char *val = NULL;
-	size_t vlen = 0;
-
 	if (!strcmp(t->fstype, "overlay")) {
 		char upper[512] = "";
 
-		if (mnt_fs_get_option(fs, "upperdir", &val, &vlen) == 0 && val)
-			snprintf(upper, sizeof(upper), "%.*s", (int)vlen, val);
+		probe_mount_option(m, "upperdir", upper, sizeof(upper));
 		append_note(
 			t,
 			"overlay has no block device of its own; writes go to its upper layer %s",
@@ -187,46 +179,11 @@ static void note_no_device(struct libmnt_fs *fs, struct probe_target *t)
 		append_note(t,
 			    "%s is a FUSE filesystem with no block device the kernel can account",
 			    t->fstype);
-	} else if (mnt_fs_is_netfs(fs)) {
+	} else if (m->netfs) {
 		append_note(t, "%s is a network filesystem: no local block device", t->fstype);
 	} else {
 		append_note(t, "%s has no block device", t->fstype);
 	}
-}
-
-/* Whether @mnt is @path or one of its parent directories, by whole components. */
-static bool covers(const char *mnt, const char *path)
-{
-	size_t n = strlen(mnt);
-
-	if (!strcmp(mnt, "/"))
-		return path[0] == '/';
-	return !strncmp(mnt, path, n) && (path[n] == 0 || path[n] == '/');
-}
-
-/*
- * Fixture mode: libmount's lookup stats the path, which a fixture's paths do not have, so
- * the longest mount point that covers it wins; walking backward, the later of two mounts on
- * one directory wins, as the kernel shows the top one.
- */
-static struct libmnt_fs *find_by_prefix(struct libmnt_table *tb, const char *path)
-{
-	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_BACKWARD);
-	struct libmnt_fs *fs, *best = NULL;
-	size_t best_len = 0;
-
-	if (!it)
-		return NULL;
-	while (mnt_table_next_fs(tb, it, &fs) == 0) {
-		const char *mnt = mnt_fs_get_target(fs);
-
-		if (mnt && covers(mnt, path) && (!best || strlen(mnt) > best_len)) {
-			best = fs;
-			best_len = strlen(mnt);
-		}
-	}
-	mnt_free_iter(it);
-	return best;
 }
 
 static void make_absolute(const char *path, char *out, size_t len)
@@ -242,10 +199,8 @@ static void make_absolute(const char *path, char *out, size_t len)
 int probe_target_resolve(const char *root, const char *path, struct probe_target *ret)
 {
 	struct probe_target *t;
-	struct libmnt_table *tb = NULL;
-	struct libmnt_fs *fs;
+	struct probe_mount *m = NULL;
 	struct stat st;
-	char mi[PATH_MAX];
 	bool live = !root || !*root;
 	int r;
 
@@ -254,8 +209,12 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 	if (!root)
 		root = "";
 	t = calloc(1, sizeof(*t));
-	if (!t)
+	m = malloc(sizeof(*m));
+	if (!t || !m) {
+		free(t);
+		free(m);
 		return -ENOMEM;
+	}
 	if (live) {
 		if (!realpath(path, t->path)) {
 			r = -errno;
@@ -269,36 +228,17 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 		make_absolute(path, t->path, sizeof(t->path));
 	}
 
-	tb = mnt_new_table();
-	if (!tb) {
-		r = -ENOMEM;
-		goto out;
-	}
-	if (live) {
-		r = mnt_table_parse_mtab(tb, NULL);
-	} else {
-		r = fsb_path(mi, sizeof(mi), "%s/proc/self/mountinfo", root);
-		if (r == 0)
-			r = mnt_table_parse_file(tb, mi);
-	}
+	/* the mount point that covers the path, the top one of a stack (mount.h) */
+	r = probe_mount_find(root, PROBE_MOUNT_PATH, t->path, 0, m);
 	if (r < 0)
 		goto out;
-	/* backward: of mounts stacked on one directory, the last one is the visible one */
-	if (live)
-		fs = mnt_table_find_mountpoint(tb, t->path, MNT_ITER_BACKWARD);
-	else
-		fs = find_by_prefix(tb, t->path);
-	if (!fs) {
-		r = -ENOENT;
-		goto out;
-	}
-	fill_from_fs(fs, t);
+	fill_from_mount(m, t);
 	if (t->bind)
 		append_note(t, "bind mount of %s", t->fsroot);
 	else if (t->subvol[0])
 		append_note(t, "btrfs subvolume %s", t->subvol);
 	/* btrfs gives each subvolume its own anonymous st_dev, so a mismatch says nothing there */
-	if (live && strcmp(t->fstype, "btrfs") && st.st_dev != mnt_fs_get_devno(fs))
+	if (live && strcmp(t->fstype, "btrfs") && st.st_dev != makedev(m->major, m->minor))
 		append_note(
 			t,
 			"the path's st_dev differs from that of its mount on %s: matched by path",
@@ -331,13 +271,13 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 		}
 		probe_blkid(root, t);
 	} else {
-		note_no_device(fs, t);
+		note_no_device(m, t);
 	}
 
 	*ret = *t;
 	r = 0;
 out:
-	mnt_unref_table(tb);
+	free(m);
 	free(t);
 	return r;
 }
@@ -382,5 +322,31 @@ json_t *probe_target_json(const struct probe_target *t)
 	json_object_set_new(o, "blkid_type", str_or_null(t->blkid_type));
 	json_object_set_new(o, "uuid", str_or_null(t->uuid));
 	json_object_set_new(o, "note", str_or_null(t->note));
+	return o;
+}
+
+json_t *probe_target_dir_json(const char *root, const char *path, char *ret_fstype, size_t len)
+{
+	json_t *o = json_pack("{s:s}", "path", path);
+	char abs[PATH_MAX];
+	struct probe_mount m;
+
+	if (ret_fstype && len)
+		ret_fstype[0] = 0;
+	if (!o)
+		return NULL;
+	if (root && *root)
+		make_absolute(path, abs, sizeof(abs));
+	else if (!realpath(path, abs))
+		make_absolute(path, abs, sizeof(abs));
+	if (probe_mount_find(root, PROBE_MOUNT_PATH, abs, 0, &m) < 0)
+		return o;
+	json_object_set_new(o, "mountpoint", json_string(m.target));
+	json_object_set_new(o, "fstype", json_string(m.fstype));
+	json_object_set_new(o, "source", json_string(m.source));
+	json_object_set_new(o, "mount_options",
+			    m.options[0] ? json_string(m.options) : json_null());
+	if (ret_fstype)
+		fsb_strcpy(ret_fstype, len, m.fstype);
 	return o;
 }
