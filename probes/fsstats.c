@@ -39,16 +39,16 @@ static void unavailable(struct probe_fs_snap *s, const char *reason, const char 
 static const struct {
 	const char *text, *name;
 } jbd2_lines[] = {
-	{ "waiting for transaction", "wait_ns" },
-	{ "request delay", "request_delay_ns" },
-	{ "running transaction", "running_ns" },
-	{ "transaction was being locked", "locked_ns" },
-	{ "flushing data (in ordered mode)", "flushing_ns" },
-	{ "logging transaction", "logging_ns" },
-	{ "average transaction commit time", "commit_time_ns" },
-	{ "handles per transaction", "handles_per_transaction" },
-	{ "blocks per transaction", "blocks_per_transaction" },
-	{ "logged blocks per transaction", "logged_blocks_per_transaction" },
+	{ .text = "waiting for transaction", .name = "wait_ns" },
+	{ .text = "request delay", .name = "request_delay_ns" },
+	{ .text = "running transaction", .name = "running_ns" },
+	{ .text = "transaction was being locked", .name = "locked_ns" },
+	{ .text = "flushing data (in ordered mode)", .name = "flushing_ns" },
+	{ .text = "logging transaction", .name = "logging_ns" },
+	{ .text = "average transaction commit time", .name = "commit_time_ns" },
+	{ .text = "handles per transaction", .name = "handles_per_transaction" },
+	{ .text = "blocks per transaction", .name = "blocks_per_transaction" },
+	{ .text = "logged blocks per transaction", .name = "logged_blocks_per_transaction" },
 };
 
 static int parse_jbd2(char *text, struct probe_fs_snap *s)
@@ -92,12 +92,14 @@ static const struct {
 	const char *line;
 	const char *cols[10];
 } xfs_lines[] = {
-	{ "log", { "log_writes", "log_blocks", "log_noiclogs", "log_forces", "log_force_sleeps" } },
-	{ "push_ail",
-	  { "push_ail_try_logspace", "push_ail_sleep_logspace", "push_ail_pushes",
-	    "push_ail_success", "push_ail_pushbuf", "push_ail_pinned", "push_ail_locked",
-	    "push_ail_flushing", "push_ail_restarts", "push_ail_flush" } },
-	{ "xpc", { "xstrat_bytes", "write_bytes", "read_bytes" } },
+	{ .line = "log",
+	  .cols = { "log_writes", "log_blocks", "log_noiclogs", "log_forces",
+		    "log_force_sleeps" } },
+	{ .line = "push_ail",
+	  .cols = { "push_ail_try_logspace", "push_ail_sleep_logspace", "push_ail_pushes",
+		    "push_ail_success", "push_ail_pushbuf", "push_ail_pinned", "push_ail_locked",
+		    "push_ail_flushing", "push_ail_restarts", "push_ail_flush" } },
+	{ .line = "xpc", .cols = { "xstrat_bytes", "write_bytes", "read_bytes" } },
 };
 
 static int parse_xfs(char *text, struct probe_fs_snap *s)
