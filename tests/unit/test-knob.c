@@ -469,26 +469,35 @@ static void test_mount_entry_identity(void **st)
 	json_decref(results);
 }
 
-static void test_journal_torn_and_dead(void **st)
+/* A journal in the state directory left by a process that has died, one entry in it. */
+static FILE *dead_journal(char *path, size_t len)
 {
-	char path[PATH_MAX * 2], other[PATH_MAX * 2];
-	json_t *hdr, *entries, *list;
 	pid_t child;
 	FILE *f;
 
-	(void)st;
 	mkdir(state, 0700);
 	child = fork();
 	if (child == 0)
 		_exit(0);
 	assert_true(child > 0);
 	waitpid(child, NULL, 0);
-	snprintf(path, sizeof(path), "%s/journal-%d.jsonl", state, (int)child);
+	snprintf(path, len, "%s/journal-%d.jsonl", state, (int)child);
 	f = fopen(path, "we");
 	assert_non_null(f);
 	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":%d,\"start\":12345}\n", (int)child);
 	fprintf(f,
 		"{\"knob\":\"nr_requests\",\"kind\":\"file\",\"path\":\"/sys/block/sda/queue/nr_requests\",\"value\":\"64\"}\n");
+	return f;
+}
+
+static void test_journal_torn_and_dead(void **st)
+{
+	char path[PATH_MAX * 2], other[PATH_MAX * 2];
+	json_t *hdr, *entries, *list;
+	FILE *f;
+
+	(void)st;
+	f = dead_journal(path, sizeof(path));
 	fprintf(f, "{\"knob\":\"read_ahe");
 	fclose(f);
 	snprintf(other, sizeof(other), "%s/unrelated.txt", state);
@@ -621,22 +630,10 @@ static void test_session_stale_journal(void **st)
 	struct knob_batch b = { .t = &t }, empty = { .t = &t };
 	struct knob_session s;
 	char err[512], v[64], path[PATH_MAX * 2];
-	pid_t child;
 	FILE *f;
 
 	(void)st;
-	mkdir(state, 0700);
-	child = fork();
-	if (child == 0)
-		_exit(0);
-	assert_true(child > 0);
-	waitpid(child, NULL, 0);
-	snprintf(path, sizeof(path), "%s/journal-%d.jsonl", state, (int)child);
-	f = fopen(path, "we");
-	assert_non_null(f);
-	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":%d,\"start\":12345}\n", (int)child);
-	fprintf(f,
-		"{\"knob\":\"nr_requests\",\"kind\":\"file\",\"path\":\"/sys/block/sda/queue/nr_requests\",\"value\":\"64\"}\n");
+	f = dead_journal(path, sizeof(path));
 	fclose(f);
 	target("sda", NULL, NULL, &t);
 	assert_int_equal(knob_batch_add(&b, "nr_requests=32", err, sizeof(err)), 0);
