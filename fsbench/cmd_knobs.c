@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "journal.h"
+#include "knob_session.h"
 #include "opt.h"
 #include "topology.h"
 
@@ -271,8 +272,7 @@ int fsb_cmd_knobs(int argc, char **argv)
 	struct probe_target pt;
 	struct knob_target kt;
 	struct knob_batch *b = NULL;
-	struct journal *j = NULL;
-	struct knob_locks locks;
+	struct knob_session session = { 0 };
 	json_t *values;
 	char err[512];
 	const char *path;
@@ -306,36 +306,22 @@ int fsb_cmd_knobs(int argc, char **argv)
 		for (int i = 0; i < cfg.set.n && r == 0; i++)
 			r = knob_batch_add(b, cfg.set.v[i], err, sizeof(err));
 		if (r == 0)
-			r = knob_batch_validate(b, err, sizeof(err));
-		if (r < 0) {
+			r = knob_session_begin(&session, b, journal_state_dir(), "knobs --set", err,
+					       sizeof(err));
+		if (r < 0 && session.failed <= KNOB_SESSION_VALIDATE) {
 			fprintf(stderr, "fsbench knobs: %s\n", err);
 			status = FSB_EXIT_USAGE;
 			goto out;
 		}
-		r = knob_batch_lock(b, journal_state_dir(), "knobs --set", &locks, err,
-				    sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "fsbench knobs: %s%s; nothing was changed\n",
-				r == -EBUSY ? "--set " : "", err);
+				r == -EBUSY && session.failed == KNOB_SESSION_LOCK ? "--set " : "",
+				err);
 			status = FSB_EXIT_FAIL;
 			goto out;
 		}
-		r = fsb_knobs_check_stale(err, sizeof(err));
-		/* journalled only while the batch is in flight: a crash half-way can be undone */
-		if (r == 0 && (r = journal_open(journal_state_dir(), &j)) < 0)
-			snprintf(err, sizeof(err), "creating the restore journal in %s: %s",
-				 journal_state_dir(), strerror(-r));
-		if (r == 0)
-			r = knob_batch_apply(b, j, err, sizeof(err));
-		if (j)
-			journal_remove(j);
-		j = journal_close(j);
-		knob_locks_release(&locks, journal_state_dir());
-		if (r < 0) {
-			fprintf(stderr, "fsbench knobs: %s; nothing was changed\n", err);
-			status = FSB_EXIT_FAIL;
-			goto out;
-		}
+		/* the new values stay: the journal only covered the batch in flight */
+		knob_session_end(&session, false, NULL);
 		for (int i = 0; i < b->n; i++)
 			if (!cfg.json)
 				printf("%s: %s -> %s\n", b->ch[i].name, b->ch[i].before,
@@ -358,6 +344,7 @@ int fsb_cmd_knobs(int argc, char **argv)
 	}
 	json_decref(values);
 out:
+	knob_session_free(&session);
 	free(b);
 	opt_free(knobs_opts, &cfg);
 	return status;

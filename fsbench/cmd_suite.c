@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libmount.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../probes/drop_caches.h"
 #include "../probes/scratch.h"
+#include "../probes/target.h"
 #include "../report/result.h"
 #include "clock.h"
 
@@ -152,42 +153,6 @@ static json_t *failed_run(const struct suite_workload *w, int threads, const cha
 			 "t_ns", "done");
 }
 
-/* sync, then drop the page cache, dentries and inodes: each repetition starts cold. */
-static int drop_caches(void)
-{
-	int fd, r = 0;
-
-	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, "3\n", 2) != 2)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-/* The mount under @path as libmount sees it, for --dir runs. */
-static json_t *dir_target(const char *path, char *ret_fstype, size_t len)
-{
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	struct libmnt_fs *fs = tb ? mnt_table_find_mountpoint(tb, path, MNT_ITER_BACKWARD) : NULL;
-	json_t *o = json_pack("{s:s}", "path", path);
-	char *opts = fs ? mnt_fs_strdup_options(fs) : NULL;
-
-	if (fs) {
-		json_object_set_new(o, "mountpoint", json_string(mnt_fs_get_target(fs)));
-		json_object_set_new(o, "fstype", json_string(mnt_fs_get_fstype(fs)));
-		json_object_set_new(o, "source", json_string(mnt_fs_get_source(fs)));
-		json_object_set_new(o, "mount_options", opts ? json_string(opts) : json_null());
-		if (ret_fstype)
-			snprintf(ret_fstype, len, "%s", mnt_fs_get_fstype(fs));
-	}
-	free(opts);
-	mnt_unref_table(tb);
-	return o;
-}
-
 /* One repetition of one cell: mkfs, mount, drop caches, run, unmount. Never NULL. */
 static json_t *run_cell(struct suite_ctx *x, const struct suite_cell *c, int rep, int *ret_status)
 {
@@ -212,7 +177,7 @@ static json_t *run_cell(struct suite_ctx *x, const struct suite_cell *c, int rep
 		}
 		dir = x->scratch.mountpoint;
 	}
-	if (drop_caches() < 0)
+	if (probe_drop_caches(NULL) < 0)
 		x->drop_caches_failed = true;
 	r = suite_job(&x->s, c, &job, err, sizeof(err));
 	if (r == 0)
@@ -246,7 +211,7 @@ out:
 			*ret_status = FSB_EXIT_FAIL;
 		}
 	} else if (!json_object_get(run, "target")) {
-		target = dir_target(dir, NULL, 0);
+		target = probe_target_dir_json(NULL, dir, NULL, 0);
 		json_object_set_new(target, "error", json_string(err));
 		json_object_set_new(run, "target", target);
 	}
@@ -424,7 +389,7 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 		snprintf(err, errlen, "directory %s: %s", x->a.dir, strerror(errno));
 		return -errno;
 	}
-	t = dir_target(x->a.dir, x->dir_fstype, sizeof(x->dir_fstype));
+	t = probe_target_dir_json(NULL, x->a.dir, x->dir_fstype, sizeof(x->dir_fstype));
 	json_decref(t);
 	for (int i = 1; i < x->s.nfs; i++) {
 		free(x->s.fs[i].type);

@@ -1,5 +1,6 @@
 /* The interference victim: one thread doing small reads or fsyncs at a fixed rate beside the workers. */
 #include "errf.h"
+#include "mix64.h"
 #include "clock.h"
 #include "common.h"
 #include "ext.h"
@@ -82,14 +83,6 @@ struct victim {
 	bool failed_run; /* the victim's error is the run's: said once, by the CLI */
 };
 
-static uint64_t mix64(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 static struct victim *victim_free(struct victim *v)
 {
 	if (!v)
@@ -118,7 +111,7 @@ static int victim_read(struct victim *v, uint64_t *rnd)
 	uint64_t off, t0, t1;
 	ssize_t n;
 
-	*rnd = mix64(*rnd);
+	*rnd = fsb_mix64(*rnd);
 	off = (*rnd % (VICTIM_FILE_SIZE / VICTIM_IO)) * VICTIM_IO;
 	FSB_TIME_CALL(t0, t1, n = pread(v->fd, v->buf, VICTIM_IO, (off_t)off));
 	if (n != VICTIM_IO) {
@@ -182,7 +175,7 @@ static void *victim_main(void *arg)
 			return NULL;
 		nanosleep(&poll, NULL);
 	}
-	rnd = mix64(next ^ ((uint64_t)getpid() << 32));
+	rnd = fsb_mix64(next ^ ((uint64_t)getpid() << 32));
 	for (;;) {
 		/* absolute deadlines: a slow operation never shifts the schedule after it */
 		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };

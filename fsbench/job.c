@@ -5,12 +5,12 @@
 #include "common.h"
 #include "ext.h"
 #include "job.h"
+#include "fileio.h"
 #include "result.h"
 #include "runner.h"
 
 #include <errno.h>
 #include <stddef.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,19 +29,6 @@ void fsb_install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
-/* Removes a temporary directory that fsbench made itself, with everything in it. */
-static void remove_tree(const char *path)
-{
-	nftw(path, rm_entry, 64, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
 
 /* Sizes are rounded so that every extension's config starts suitably aligned. */
@@ -233,7 +220,7 @@ out:
 		wl->fini(&run);
 	runner_free(&run);
 	if (tmpdir[0]) {
-		remove_tree(tmpdir);
+		fsb_rm_tree(tmpdir);
 		/* the directory is gone: do not leave its name as the run's -d */
 		free(common->dirs.v[--common->dirs.n]);
 	}

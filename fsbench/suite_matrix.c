@@ -1,6 +1,7 @@
 /* Suites: the matrix expanded into cells (names, mount options, skips) and each cell's job. */
 #include "suite.h"
 
+#include "fs_traits.h"
 #include "knob.h"
 #include "opt.h"
 #include "workload.h"
@@ -14,21 +15,9 @@
 
 int suite_barrier_option(const char *fstype, int barrier, const char **ret)
 {
-	if (!strcmp(fstype, "ext3") || !strcmp(fstype, "ext4")) {
-		*ret = barrier ? "barrier=1" : "barrier=0";
-		return 0;
-	}
-	if (!strcmp(fstype, "btrfs")) {
-		*ret = barrier ? "barrier" : "nobarrier";
-		return 0;
-	}
-	/* xfs always issues flushes since 4.19 (nobarrier was removed): on is the only way */
-	if (!strcmp(fstype, "xfs") && barrier) {
-		*ret = "";
-		return 0;
-	}
-	*ret = NULL;
-	return -EOPNOTSUPP;
+	/* one table for knobs and suites: xfs has no option either way, on is its only state */
+	*ret = fs_traits_barrier_option(fstype, barrier);
+	return *ret ? 0 : -EOPNOTSUPP;
 }
 
 static void cell_name(const struct suite *s, struct suite_cell *c)

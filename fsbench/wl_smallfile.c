@@ -1,5 +1,6 @@
 /* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
 #include "errf.h"
+#include "mix64.h"
 #include "clock.h"
 #include "dirs.h"
 #include "smallfile.h"
@@ -194,15 +195,6 @@ static struct smallfile_state *state(const struct fsb_run *run)
 	return run->priv;
 }
 
-/* splitmix64: names are a pure function of (seed, global file number), never stored. */
-static uint64_t mix64(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /*
  * The name of file @g: fs_mark's shape, (name_len - rand_len) sequential characters then
  * rand_len random upper-case letters and digits. fs_mark takes the sequential part from
@@ -213,7 +205,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	int seq_len = name_len - rand_len;
-	uint64_t r = mix64(seed ^ g), x = g;
+	uint64_t r = fsb_mix64(seed ^ g), x = g;
 
 	for (int i = seq_len - 1; i >= 0; i--) {
 		out[i] = "0123456789abcdef"[x & 15];
@@ -221,7 +213,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 	}
 	for (int i = 0; i < rand_len; i++) {
 		if ((i & 7) == 0 && i)
-			r = mix64(r);
+			r = fsb_mix64(r);
 		out[seq_len + i] = alphabet[(r >> ((i & 7) * 8)) % 36];
 	}
 	out[name_len] = 0;
@@ -293,7 +285,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	s->nsub = c->subdirs ? (int)c->subdirs : 1;
 	s->sync_bits = smallfile_sync_bits[c->sync_method];
 	s->sync_op = c->fdatasync ? OP_FDATASYNC : OP_FSYNC;
-	s->seed = mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+	s->seed = fsb_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
 
 	need_fds = nd * s->nsub + run->nthreads + 64;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)need_fds) {

@@ -1,5 +1,6 @@
 /* The restore journal (see journal.h): append-only JSON lines, durable before each change. */
 #include "journal.h"
+#include "errf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -289,6 +290,35 @@ int journal_list(const char *dir, json_t **ret_paths)
 	free(names);
 	*ret_paths = arr;
 	return 0;
+}
+
+int journal_check_stale(const char *dir, char *err, size_t errlen)
+{
+	json_t *paths, *p;
+	size_t i;
+	int r = 0;
+
+	if (journal_list(dir, &paths) < 0)
+		return 0;
+	json_array_foreach(paths, i, p)
+	{
+		json_t *hdr, *entries;
+
+		if (journal_load(json_string_value(p), &hdr, &entries) < 0)
+			continue;
+		if (!journal_owner_alive(hdr) && json_array_size(entries))
+			r = errf(
+				err, errlen, -EBUSY,
+				"%s holds knob values of a run that died (pid %lld): run `fsbench restore` first",
+				json_string_value(p),
+				(long long)json_integer_value(json_object_get(hdr, "pid")));
+		json_decref(hdr);
+		json_decref(entries);
+		if (r)
+			break;
+	}
+	json_decref(paths);
+	return r;
 }
 
 static int lock_path(const char *dir, const char *name, char *ret, size_t len)

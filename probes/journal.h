@@ -60,6 +60,14 @@ unsigned long long journal_proc_start(pid_t pid);
 int journal_list(const char *dir, json_t **ret_paths);
 
 /*
+ * Refuses to change knobs while a journal in @dir of a process that died still holds old
+ * values (they would be recorded as "before" and lost): -EBUSY with @err naming the
+ * journal and `fsbench restore`. 0 otherwise, an unreadable @dir included (opening the
+ * journal there reports it).
+ */
+int journal_check_stale(const char *dir, char *err, size_t errlen);
+
+/*
  * Locks that keep two fsbench processes from changing the same knobs at once: the
  * second would journal the first one's value as its "before" and, finishing last, put
  * it back. A lock is "<dir>/.lock-<name>" (hidden: the directory lists journals), held

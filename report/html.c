@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "hist.h"
 #include "result.h"
 
@@ -494,13 +494,6 @@ static void compare_table(FILE *out, const json_t *cmp)
 	fprintf(out, "</table>\n");
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 /* The page's own check, read by tests through a headless browser: every SVG has a size. */
 static const char page_check_js[] =
 	"<script>\n"
@@ -654,7 +647,7 @@ out:
 			free(g[i].h[k]);
 	free(g);
 	if (o->gnuplot)
-		nftw(pg.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		fsb_rm_tree(pg.dir);
 	*ret_plotted = pg.drawn;
 	return e;
 }

@@ -18,6 +18,7 @@
 
 #include "journal.h"
 #include "knob.h"
+#include "knob_session.h"
 #include "topology.h"
 
 static char root[PATH_MAX], state[PATH_MAX + 16];
@@ -468,26 +469,35 @@ static void test_mount_entry_identity(void **st)
 	json_decref(results);
 }
 
-static void test_journal_torn_and_dead(void **st)
+/* A journal in the state directory left by a process that has died, one entry in it. */
+static FILE *dead_journal(char *path, size_t len)
 {
-	char path[PATH_MAX * 2], other[PATH_MAX * 2];
-	json_t *hdr, *entries, *list;
 	pid_t child;
 	FILE *f;
 
-	(void)st;
 	mkdir(state, 0700);
 	child = fork();
 	if (child == 0)
 		_exit(0);
 	assert_true(child > 0);
 	waitpid(child, NULL, 0);
-	snprintf(path, sizeof(path), "%s/journal-%d.jsonl", state, (int)child);
+	snprintf(path, len, "%s/journal-%d.jsonl", state, (int)child);
 	f = fopen(path, "we");
 	assert_non_null(f);
 	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":%d,\"start\":12345}\n", (int)child);
 	fprintf(f,
 		"{\"knob\":\"nr_requests\",\"kind\":\"file\",\"path\":\"/sys/block/sda/queue/nr_requests\",\"value\":\"64\"}\n");
+	return f;
+}
+
+static void test_journal_torn_and_dead(void **st)
+{
+	char path[PATH_MAX * 2], other[PATH_MAX * 2];
+	json_t *hdr, *entries, *list;
+	FILE *f;
+
+	(void)st;
+	f = dead_journal(path, sizeof(path));
 	fprintf(f, "{\"knob\":\"read_ahe");
 	fclose(f);
 	snprintf(other, sizeof(other), "%s/unrelated.txt", state);
@@ -547,6 +557,98 @@ static void test_lock_two_holders(void **st)
 
 	assert_int_equal(journal_lock_take(state, "../etc", "run", 0, &a, &h), -EINVAL);
 	assert_int_equal(journal_lock_take(state, "", "run", 0, &a, &h), -EINVAL);
+}
+
+/* The session: begin applies under locks with a journal, end restores, unlocks, removes it. */
+static void test_session_begin_end(void **st)
+{
+	struct knob_target t;
+	struct knob_batch b = { .t = &t }, b2 = { .t = &t };
+	struct knob_session s, s2;
+	json_t *results = json_array(), *list;
+	char err[512], v[64];
+
+	(void)st;
+	target("sda", "/srv/xfs", NULL, &t);
+	assert_int_equal(knob_batch_add(&b, "nr_requests=32", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s, &b, state, "run", err, sizeof(err)), 0);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "32");
+	assert_int_equal(json_integer_value(json_object_get(s.before, "nr_requests")), 64);
+	assert_non_null(s.j);
+	assert_true(lock_file_exists("dev-8:0-seq5"));
+
+	/* a second session on the same knobs is turned away at the lock, changing nothing */
+	assert_int_equal(knob_batch_add(&b2, "nr_requests=16", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s2, &b2, state, "knobs --set", err, sizeof(err)),
+			 -EBUSY);
+	assert_int_equal(s2.failed, KNOB_SESSION_LOCK);
+	assert_non_null(strstr(err, "nr_requests=16"));
+	knob_session_free(&s2);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "32");
+
+	assert_int_equal(knob_session_end(&s, true, results), 0);
+	assert_int_equal(json_array_size(results), 1);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	assert_int_equal(json_integer_value(json_object_get(s.after, "nr_requests")), 64);
+	assert_false(lock_file_exists("dev-8:0-seq5"));
+	assert_null(s.j);
+	assert_string_equal(s.journal_left, "");
+	assert_int_equal(journal_list(state, &list), 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	knob_session_free(&s);
+
+	/* a bad value fails validation, before any lock or journal */
+	b2.n = 0;
+	assert_int_equal(knob_batch_add(&b2, "nr_requests=1", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s2, &b2, state, "run", err, sizeof(err)), -EINVAL);
+	assert_int_equal(s2.failed, KNOB_SESSION_VALIDATE);
+	assert_false(lock_file_exists("dev-8:0-seq5"));
+	knob_session_free(&s2);
+
+	/* without restore (knobs --set) the value stays and the journal still goes */
+	b2.n = 0;
+	assert_int_equal(knob_batch_add(&b2, "nr_requests=16", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s2, &b2, state, "knobs --set", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_end(&s2, false, NULL), 0);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "16");
+	assert_int_equal(journal_list(state, &list), 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	knob_session_free(&s2);
+	json_decref(results);
+}
+
+/* A dead run's journal stops a session before it changes anything; an empty batch ignores it. */
+static void test_session_stale_journal(void **st)
+{
+	struct knob_target t;
+	struct knob_batch b = { .t = &t }, empty = { .t = &t };
+	struct knob_session s;
+	char err[512], v[64], path[PATH_MAX * 2];
+	FILE *f;
+
+	(void)st;
+	f = dead_journal(path, sizeof(path));
+	fclose(f);
+	target("sda", NULL, NULL, &t);
+	assert_int_equal(knob_batch_add(&b, "nr_requests=32", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s, &b, state, "run", err, sizeof(err)), -EBUSY);
+	assert_int_equal(s.failed, KNOB_SESSION_APPLY);
+	assert_non_null(strstr(err, "fsbench restore"));
+	assert_false(lock_file_exists("dev-8:0-seq5"));
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	knob_session_free(&s);
+	assert_int_equal(knob_session_begin(&s, &empty, state, "run", err, sizeof(err)), 0);
+	assert_non_null(s.before);
+	assert_null(s.j);
+	assert_int_equal(knob_session_end(&s, true, NULL), 0);
+	knob_session_free(&s);
 }
 
 /* kill -9 cannot leave a lock behind: its file stays, and the next taker simply locks it. */
@@ -750,6 +852,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_dies_with_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owners_of_batch_and_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_begin_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_stale_journal, setup, teardown),
 		cmocka_unit_test(test_topology_place),
 	};
 
