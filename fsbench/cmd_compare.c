@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 #define EXIT_REGRESSED 1
 #define EXIT_UNUSABLE 2

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "../report/export.h"
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 static void usage(FILE *out)
 {

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 static void on_signal(int sig)
 {

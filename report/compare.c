@@ -1,6 +1,7 @@
 /* Compare and gate: runs lined up into samples, per-metric statistics and verdicts, as JSON. */
 #include "compare.h"
-#include "result.h"
+#include "result_file.h"
+#include "op.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -52,11 +53,6 @@ static const struct rpt_metric_def latency_metrics[] = {
 	  "fsbench_latency_seconds", 1e-6 },
 };
 #define N_LATENCY_METRICS (sizeof(latency_metrics) / sizeof(latency_metrics[0]))
-
-/* Operation order in tables: the order of a small-file loop, then the streaming calls. */
-static const char *const op_order[] = { "create",    "open",   "write",		  "fsync",
-					"fdatasync", "sync",   "sync_file_range", "fadvise",
-					"close",     "unlink", "victim",	  NULL };
 
 const struct rpt_metric_def *rpt_metric_lookup(const char *name)
 {
@@ -474,9 +470,7 @@ static bool run_value(const json_t *run, const struct rpt_metric_def *def, const
 
 static bool run_has_metric(const json_t *run, const struct rpt_metric_def *def, const char *op)
 {
-	const char *unit =
-		json_string_value(json_object_get(json_object_get(run, "series"), "unit"));
-	bool bytes = unit && !strcmp(unit, "bytes");
+	bool bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
 	double v;
 
 	if (!strcmp(def->name, "files_per_sec") && bytes)
@@ -647,17 +641,19 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		json_array_append_new(metrics, m);
 	}
 	ops = json_object_get(sm->first, "ops");
-	for (int op = 0; op_order[op]; op++) {
-		if (!json_object_get(ops, op_order[op]))
+	for (int rank = 0; rpt_op_name_at(rank); rank++) {
+		const char *op = rpt_op_name_at(rank);
+
+		if (!json_object_get(ops, op))
 			continue;
 		for (size_t i = 0; i < N_LATENCY_METRICS; i++) {
 			char name[64];
 
-			if (!sample_has(sm, runs, nsides, &latency_metrics[i], op_order[op]))
+			if (!sample_has(sm, runs, nsides, &latency_metrics[i], op))
 				continue;
-			snprintf(name, sizeof(name), "%s.%s", op_order[op], latency_metrics[i].key);
-			e = metric_json(sm, runs, side_names, nsides, &latency_metrics[i],
-					op_order[op], name, o, &m);
+			snprintf(name, sizeof(name), "%s.%s", op, latency_metrics[i].key);
+			e = metric_json(sm, runs, side_names, nsides, &latency_metrics[i], op, name,
+					o, &m);
 			if (e)
 				goto fail;
 			json_array_append_new(metrics, m);

@@ -1,11 +1,15 @@
-/* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
-#ifndef RPT_RESULT_H
-#define RPT_RESULT_H
+/* Result files on disk: histograms to and from JSON, atomic writes, reading back. */
+#ifndef RPT_RESULT_FILE_H
+#define RPT_RESULT_FILE_H
 
 #include <jansson.h>
 #include "hist.h"
+#include "op.h"
 
 #define RPT_RESULT_SCHEMA "fsbench-result/1"
+
+/* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
+#define RPT_MAX_THREADS 1024
 
 /* Percentiles every op object carries, in this order; keys are "p50" ... "p99.99". */
 extern const double rpt_percentiles[5];
@@ -29,5 +33,8 @@ int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char 
 
 /* Loads a result file and checks its schema key. 0, -errno, or -EPROTO with @err set. */
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+/* What a run's progress counted, from its "series.unit" (files when absent). */
+enum rpt_unit rpt_run_unit(const json_t *run);
 
 #endif

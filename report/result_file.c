@@ -1,5 +1,5 @@
 /* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
-#include "result.h"
+#include "result_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -149,4 +149,10 @@ int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char 
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
 	return rpt_json_load(path, RPT_RESULT_SCHEMA, ret, err, errlen);
+}
+
+enum rpt_unit rpt_run_unit(const json_t *run)
+{
+	return rpt_unit_parse(
+		json_string_value(json_object_get(json_object_get(run, "series"), "unit")));
 }
