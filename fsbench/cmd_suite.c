@@ -106,8 +106,8 @@ static json_t *failed_run(const struct suite_workload *w, int threads, const cha
 			 "summary", "files", 0, "bytes", 0, "elapsed_ns", 0, "files_per_sec", 0.0,
 			 "bytes_per_sec", 0.0, "loops", 0, "complete", 0, "error", msg,
 			 "cpu_user_s", 0.0, "cpu_sys_s", 0.0, "ops", "per_thread", "series",
-			 "interval_ns", 1000000000, "unit", rpt_unit_name(w->wl->unit),
-			 "t_ns", "done");
+			 "interval_ns", 1000000000, "unit", rpt_unit_name(w->wl->unit), "t_ns",
+			 "done");
 }
 
 /* sync, then drop the page cache, dentries and inodes: each repetition starts cold. */

@@ -1,13 +1,8 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "commands.h"
-#include "cmd_compare.h"
 
 #include <stdio.h>
 #include <string.h>
-
-int fsb_cmd_info(int argc, char **argv);
-int fsb_cmd_knobs(int argc, char **argv);
-int fsb_cmd_restore(int argc, char **argv);
 
 const struct fsb_command fsb_commands[] = {
 	{ "suite", "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
@@ -16,10 +11,10 @@ const struct fsb_command fsb_commands[] = {
 	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
 	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...",
 	  cmd_export },
-	{ "info", "what lies under a path: mount, device, knobs, topology", fsb_cmd_info },
-	{ "knobs", "show or set the queue, drive, mount and vm knobs under a path", fsb_cmd_knobs },
+	{ "info", "what lies under a path: mount, device, knobs, topology", cmd_info },
+	{ "knobs", "show or set the queue, drive, mount and vm knobs under a path", cmd_knobs },
 	{ "restore", "put back the knobs an interrupted run changed, from the restore journal",
-	  fsb_cmd_restore },
+	  cmd_restore },
 	{ NULL, NULL, NULL },
 };
 
