@@ -101,7 +101,10 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
 /* The CLI's values, then the gate file's defaults, then its entry for the exact name, else its first matching glob. */
 struct rpt_rule rpt_rule_for(const struct rpt_compare_opts *o, const char *metric)
 {
-	struct rpt_rule r = { o->alpha, o->threshold_pct, o->noise_cov_pct, true };
+	struct rpt_rule r = { .alpha = o->alpha,
+			      .threshold_pct = o->threshold_pct,
+			      .noise_cov_pct = o->noise_cov_pct,
+			      .gate = true };
 	const json_t *m, *hit = NULL;
 	const char *k;
 	json_t *v;
