@@ -1,4 +1,4 @@
-/* Argument parsing for commands that take files: the option table parser, operands anywhere. */
+/* Commands that take files: an option table, a handler, and one parser for both (opt.h). */
 #ifndef FSB_CMD_ARGS_H
 #define FSB_CMD_ARGS_H
 
@@ -7,22 +7,31 @@
 
 #include "opt.h"
 
-enum cmd_args_result {
-	CMD_ARGS_OK, /* parsed: run the command */
-	CMD_ARGS_HELP, /* -h/--help: help was printed to stdout, exit FSB_EXIT_OK */
-	CMD_ARGS_BAD, /* one line went to stderr, exit FSB_EXIT_USAGE */
+#define CMD_MAX_FILES 256
+
+/* The operands (files) of a command that has no use for their order against the options. */
+struct cmd_files {
+	char *v[CMD_MAX_FILES];
+	int n;
 };
 
-/* Takes one operand (a file) in command-line order; 0, or -EINVAL with @err set. */
-typedef int (*cmd_operand_fn)(void *cfg, char *arg, char *err, size_t errlen);
+struct cmd_spec {
+	const char *name;
+	const struct fsb_opt *opts; /* bound to the command's config struct */
+	/* Takes one operand in command-line order: 0, or -EINVAL with @err set. NULL: files. */
+	int (*operand)(void *cfg, char *arg, char *err, size_t errlen);
+	size_t files_offset; /* without .operand: where the struct cmd_files is in the config */
+	void (*usage)(FILE *out); /* printed above the table's help */
+	/* Runs the command on the parsed config; returns the exit status. */
+	int (*run)(void *cfg);
+};
 
 /*
- * Sets @tbl's defaults in @cfg, then parses @argv (argv[0] is the command) with
- * opt_parse_argv(), options and operands in any order: each run of options up to the next
- * operand, then that operand to @operand; after "--" everything is an operand. On -h,
- * prints @usage and the table's help. Free @cfg's strings with opt_free() in every case.
+ * `fsbench <spec->name> ...`: fills @cfg (zeroed by the caller) with the table's defaults,
+ * parses @argv (argv[0] is the command) with opt_parse_argv(), options and operands in any
+ * order (after "--" everything is an operand), runs the command and frees @cfg's strings.
+ * Returns the exit status: FSB_EXIT_OK after -h, FSB_EXIT_USAGE after a bad flag.
  */
-enum cmd_args_result cmd_args_parse(const char *cmd, const struct fsb_opt *tbl, void *cfg, int argc,
-				    char **argv, cmd_operand_fn operand, void (*usage)(FILE *out));
+int cmd_args_run(const struct cmd_spec *spec, void *cfg, int argc, char **argv);
 
 #endif

@@ -10,7 +10,6 @@
 #include "../report/result_file.h"
 #include "../report/runs.h"
 
-#define MAX_FILES 256 /* a side */
 #define STR(x) #x
 #define XSTR(x) STR(x)
 
@@ -25,7 +24,7 @@ struct compare_cfg {
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
 	/* operands */
-	const char *files[2][MAX_FILES];
+	const char *files[2][CMD_MAX_FILES];
 	size_t nfiles[2];
 	int side;
 	bool saw_candidate;
@@ -145,8 +144,8 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 
 	if (take_side(c, err, errlen))
 		return -EINVAL;
-	if (c->nfiles[c->side] >= MAX_FILES) {
-		snprintf(err, errlen, "%s: at most %d files a side", arg, MAX_FILES);
+	if (c->nfiles[c->side] >= CMD_MAX_FILES) {
+		snprintf(err, errlen, "%s: at most %d files a side", arg, CMD_MAX_FILES);
 		return -EINVAL;
 	}
 	c->files[c->side][c->nfiles[c->side]++] = arg;
@@ -359,11 +358,12 @@ static int gate_report(const json_t *cmp)
 					  FSB_EXIT_OK;
 }
 
-static int compare_run(struct compare_cfg *c)
+static int compare_run(void *cfg)
 {
+	struct compare_cfg *c = cfg;
 	struct rpt_compare_opts o;
 	size_t nrefs = 0, ndocs = 0;
-	json_t *docs[2 * MAX_FILES], *gate = NULL, *cmp = NULL;
+	json_t *docs[2 * CMD_MAX_FILES], *gate = NULL, *cmp = NULL;
 	struct rpt_run_ref *refs = NULL;
 	const char **names = NULL, *default_names[2] = { "baseline", "candidate" };
 	int nsides, status, e;
@@ -446,21 +446,17 @@ out:
 	return status;
 }
 
+static const struct cmd_spec compare_cmd = {
+	.name = "compare",
+	.opts = compare_opts,
+	.operand = add_file,
+	.usage = usage,
+	.run = compare_run,
+};
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cfg c = { 0 };
-	int status;
 
-	switch (cmd_args_parse("compare", compare_opts, &c, argc, argv, add_file, usage)) {
-	case CMD_ARGS_HELP:
-		status = FSB_EXIT_OK;
-		break;
-	case CMD_ARGS_BAD:
-		status = FSB_EXIT_USAGE;
-		break;
-	default:
-		status = compare_run(&c);
-	}
-	opt_free(compare_opts, &c);
-	return status;
+	return cmd_args_run(&compare_cmd, &c, argc, argv);
 }

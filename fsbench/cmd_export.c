@@ -11,12 +11,9 @@
 #include "../report/result_file.h"
 #include "../report/runs.h"
 
-#define MAX_FILES 256
-
 struct export_cfg {
 	char *format, *output, *metrics, *build_id;
-	char *files[MAX_FILES];
-	int nfiles;
+	struct cmd_files files;
 };
 
 #define O(f) offsetof(struct export_cfg, f)
@@ -56,22 +53,10 @@ static void usage(FILE *out)
 	fprintf(out, "\n");
 }
 
-static int add_file(void *cfg, char *arg, char *err, size_t errlen)
-{
-	struct export_cfg *c = cfg;
-
-	if (c->nfiles >= MAX_FILES) {
-		snprintf(err, errlen, "%s: at most %d input files", arg, MAX_FILES);
-		return -EINVAL;
-	}
-	c->files[c->nfiles++] = arg;
-	return 0;
-}
-
 /* A compare document as-is, or result files summarised as one side. NULL after printing why. */
 static json_t *load_input(const char *cmd, char *const *files, int nfiles)
 {
-	json_t *docs[MAX_FILES] = { 0 }, *cmp = NULL;
+	json_t *docs[CMD_MAX_FILES] = { 0 }, *cmp = NULL;
 	struct rpt_run_ref *refs = NULL;
 	struct rpt_compare_opts o;
 	const char *side[] = { "result" };
@@ -151,8 +136,9 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 	return FSB_EXIT_OK;
 }
 
-static int export_run(const struct export_cfg *c)
+static int export_run(void *cfg)
 {
+	const struct export_cfg *c = cfg;
 	const struct rpt_exporter *ex;
 	struct rpt_export_opts eo = { .metrics = c->metrics, .build_id = c->build_id };
 	json_t *cmp;
@@ -173,11 +159,11 @@ static int export_run(const struct export_cfg *c)
 			c->build_id);
 		return FSB_EXIT_USAGE;
 	}
-	if (!c->nfiles) {
+	if (!c->files.n) {
 		fprintf(stderr, "fsbench export: no input file\n");
 		return FSB_EXIT_USAGE;
 	}
-	cmp = load_input("export", c->files, c->nfiles);
+	cmp = load_input("export", c->files.v, c->files.n);
 	if (!cmp)
 		return FSB_EXIT_USAGE;
 	status = export_write(ex, cmp, &eo, c->output);
@@ -185,21 +171,17 @@ static int export_run(const struct export_cfg *c)
 	return status;
 }
 
+static const struct cmd_spec export_cmd = {
+	.name = "export",
+	.opts = export_opts,
+	.files_offset = offsetof(struct export_cfg, files),
+	.usage = usage,
+	.run = export_run,
+};
+
 int cmd_export(int argc, char **argv)
 {
 	struct export_cfg c = { 0 };
-	int status;
 
-	switch (cmd_args_parse("export", export_opts, &c, argc, argv, add_file, usage)) {
-	case CMD_ARGS_HELP:
-		status = FSB_EXIT_OK;
-		break;
-	case CMD_ARGS_BAD:
-		status = FSB_EXIT_USAGE;
-		break;
-	default:
-		status = export_run(&c);
-	}
-	opt_free(export_opts, &c);
-	return status;
+	return cmd_args_run(&export_cmd, &c, argc, argv);
 }

@@ -15,13 +15,10 @@
 /* the page plots every thread count a run can have */
 _Static_assert(RPT_MAX_THREADS == FSB_MAX_THREADS, "report/ and fsbench/ disagree on threads");
 
-#define MAX_FILES 256
-
 struct report_cfg {
 	char *output, *title, *across;
 	bool no_plots;
-	char *files[MAX_FILES];
-	int nfiles;
+	struct cmd_files files;
 };
 
 #define O(f) offsetof(struct report_cfg, f)
@@ -59,18 +56,6 @@ static void usage(FILE *out)
 		"results hold several filesystems, else file against file). Plots need gnuplot.\n\n");
 }
 
-static int add_file(void *cfg, char *arg, char *err, size_t errlen)
-{
-	struct report_cfg *c = cfg;
-
-	if (c->nfiles >= MAX_FILES) {
-		snprintf(err, errlen, "%s: at most %d result files", arg, MAX_FILES);
-		return -EINVAL;
-	}
-	c->files[c->nfiles++] = arg;
-	return 0;
-}
-
 static bool in_path(const char *prog)
 {
 	const char *path = getenv("PATH");
@@ -95,7 +80,7 @@ static json_t *report_compare(json_t **docs, char *const *paths, int ndocs, cons
 	struct rpt_run_ref *refs = NULL;
 	struct rpt_compare_opts o;
 	const char **names = NULL;
-	char *bases[MAX_FILES];
+	char *bases[CMD_MAX_FILES];
 	size_t nrefs = 0;
 	json_t *cmp = NULL;
 	int nsides = 1;
@@ -139,25 +124,26 @@ out:
 	return cmp;
 }
 
-static int report_run(const struct report_cfg *c)
+static int report_run(void *cfg)
 {
+	const struct report_cfg *c = cfg;
 	const char *outpath = c->output;
 	char *tmp = NULL, err[1024];
-	json_t *docs[MAX_FILES], *cmp = NULL;
+	json_t *docs[CMD_MAX_FILES], *cmp = NULL;
 	struct rpt_html_opts ho;
 	int ndocs = 0, status = FSB_EXIT_USAGE, drawn = 0, e;
 	FILE *out;
 
-	if (!c->nfiles) {
+	if (!c->files.n) {
 		fprintf(stderr, "fsbench report: no result files (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	for (ndocs = 0; ndocs < c->nfiles; ndocs++)
-		if (rpt_runs_load(c->files[ndocs], &docs[ndocs], err, sizeof(err))) {
+	for (ndocs = 0; ndocs < c->files.n; ndocs++)
+		if (rpt_runs_load(c->files.v[ndocs], &docs[ndocs], err, sizeof(err))) {
 			fprintf(stderr, "fsbench report: %s\n", err);
 			goto out;
 		}
-	cmp = report_compare(docs, c->files, ndocs, c->across);
+	cmp = report_compare(docs, c->files.v, ndocs, c->across);
 	ho = (struct rpt_html_opts){ .title = c->title,
 				     .gnuplot = !c->no_plots && in_path("gnuplot") ? "gnuplot" :
 										     NULL };
@@ -174,7 +160,7 @@ static int report_run(const struct report_cfg *c)
 		status = FSB_EXIT_FAIL;
 		goto out;
 	}
-	e = rpt_html_write(docs, (const char *const *)c->files, (size_t)ndocs, cmp, &ho, out,
+	e = rpt_html_write(docs, (const char *const *)c->files.v, (size_t)ndocs, cmp, &ho, out,
 			   &drawn);
 	if (fclose(out) && !e)
 		e = -errno;
@@ -197,21 +183,17 @@ out:
 	return status;
 }
 
+static const struct cmd_spec report_cmd = {
+	.name = "report",
+	.opts = report_opts,
+	.files_offset = offsetof(struct report_cfg, files),
+	.usage = usage,
+	.run = report_run,
+};
+
 int cmd_report(int argc, char **argv)
 {
 	struct report_cfg c = { 0 };
-	int status;
 
-	switch (cmd_args_parse("report", report_opts, &c, argc, argv, add_file, usage)) {
-	case CMD_ARGS_HELP:
-		status = FSB_EXIT_OK;
-		break;
-	case CMD_ARGS_BAD:
-		status = FSB_EXIT_USAGE;
-		break;
-	default:
-		status = report_run(&c);
-	}
-	opt_free(report_opts, &c);
-	return status;
+	return cmd_args_run(&report_cmd, &c, argc, argv);
 }
