@@ -7,7 +7,7 @@
 
 /*
  * Run-level metrics, in the order tables show them. Only one throughput metric applies to a
- * run: files/s when its progress unit is files, MB/s when it is bytes (see rpt_metric_applies).
+ * run: files/s when its progress unit is files, MB/s when it is bytes (.runs).
  */
 const struct rpt_metric_def rpt_run_metrics[] = {
 	{ .name = "files_per_sec",
@@ -18,7 +18,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .section = "summary",
 	  .key = "files_per_sec",
 	  .om_name = "fsbench_files_per_second",
-	  .om_scale = 1 },
+	  .om_scale = 1,
+	  .runs = RPT_RUNS_FILES },
 	{ .name = "bytes_per_sec",
 	  .unit = "MB/s",
 	  .scale = 1e-6,
@@ -27,7 +28,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .section = "summary",
 	  .key = "bytes_per_sec",
 	  .om_name = "fsbench_bytes_per_second",
-	  .om_scale = 1e6 },
+	  .om_scale = 1e6,
+	  .runs = RPT_RUNS_BYTES },
 	{ .name = "write_amplification",
 	  .unit = "x",
 	  .scale = 1,
@@ -135,12 +137,11 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 
 bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op)
 {
-	bool bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
+	enum rpt_unit unit = rpt_run_unit(run);
 	double v;
 
-	if (!strcmp(def->name, "files_per_sec") && bytes)
-		return false;
-	if (!strcmp(def->name, "bytes_per_sec") && !bytes)
+	if ((def->runs == RPT_RUNS_FILES && unit != RPT_UNIT_FILES) ||
+	    (def->runs == RPT_RUNS_BYTES && unit != RPT_UNIT_BYTES))
 		return false;
 	return rpt_metric_value(run, def, op, &v);
 }

@@ -10,6 +10,9 @@ enum rpt_direction { RPT_HIGHER_IS_BETTER, RPT_LOWER_IS_BETTER };
 
 enum rpt_metric_kind { RPT_KIND_THROUGHPUT, RPT_KIND_LATENCY, RPT_KIND_KERNEL };
 
+/* Which runs a metric applies to, by what their progress counts (op.h's enum rpt_unit). */
+enum rpt_metric_runs { RPT_RUNS_ALL, RPT_RUNS_FILES, RPT_RUNS_BYTES };
+
 struct rpt_metric_def {
 	const char *name; /* "files_per_sec"; latency: "<op>.<pXX>" */
 	const char *unit; /* the unit values are shown and stored in */
@@ -20,6 +23,7 @@ struct rpt_metric_def {
 	const char *key; /* key inside @section */
 	const char *om_name; /* OpenMetrics family, in base units */
 	double om_scale; /* OpenMetrics value = display value * om_scale */
+	enum rpt_metric_runs runs; /* 0: every run that has the value */
 };
 
 /*

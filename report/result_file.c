@@ -10,8 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-const double rpt_percentiles[5] = { 50, 90, 99, 99.9, 99.99 };
-const char *const rpt_percentile_keys[5] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES] = {
+	{ .pct = 50, .key = "p50" },	   { .pct = 90, .key = "p90" },
+	{ .pct = 99, .key = "p99" },	   { .pct = 99.9, .key = "p99.9" },
+	{ .pct = 99.99, .key = "p99.99" },
+};
 
 json_t *rpt_hist_to_json(const struct hist *h)
 {
@@ -24,10 +27,10 @@ json_t *rpt_hist_to_json(const struct hist *h)
 	json_object_set_new(o, "stddev_ns", json_real(hist_stddev(h)));
 	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
 	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < RPT_NPERCENTILES; i++)
 		json_object_set_new(
-			pct, rpt_percentile_keys[i],
-			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i])));
+			pct, rpt_percentiles[i].key,
+			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i].pct)));
 	json_object_set_new(o, "percentiles", pct);
 	for (unsigned i = 0; i < HIST_NBINS; i++) {
 		uint64_t lo, hi;

@@ -11,9 +11,13 @@
 /* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
 #define RPT_MAX_THREADS 1024
 
-/* Percentiles every op object carries, in this order; keys are "p50" ... "p99.99". */
-extern const double rpt_percentiles[5];
-extern const char *const rpt_percentile_keys[5];
+/* Percentiles every op object carries, in this order. */
+#define RPT_NPERCENTILES 5
+struct rpt_percentile {
+	double pct; /* 99.9 */
+	const char *key; /* "p99.9", the key in an op's "percentiles" */
+};
+extern const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES];
 
 /* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, percentiles, bins. */
 json_t *rpt_hist_to_json(const struct hist *h);
