@@ -176,8 +176,7 @@ static void print_json(json_t *o)
 }
 
 /* dispatch.c lists it in fsb_commands[] */
-int fsb_cmd_info(int argc, char **argv);
-int fsb_cmd_info(int argc, char **argv)
+int cmd_info(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	struct probe_target pt;
@@ -265,8 +264,7 @@ int fsb_cmd_info(int argc, char **argv)
 }
 
 /* dispatch.c lists it in fsb_commands[] */
-int fsb_cmd_knobs(int argc, char **argv);
-int fsb_cmd_knobs(int argc, char **argv)
+int cmd_knobs(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	struct probe_target pt;
@@ -351,8 +349,7 @@ out:
 }
 
 /* dispatch.c lists it in fsb_commands[] */
-int fsb_cmd_restore(int argc, char **argv);
-int fsb_cmd_restore(int argc, char **argv)
+int cmd_restore(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	const char *dir = journal_state_dir(), *extra;

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 {

@@ -17,7 +17,7 @@
 #include "../probes/drop_caches.h"
 #include "../probes/scratch.h"
 #include "../probes/target.h"
-#include "../report/result.h"
+#include "../report/result_file.h"
 #include "clock.h"
 
 #ifndef FSB_CONFIGDIR
@@ -128,7 +128,7 @@ struct suite_ctx {
 
 static const char *workload_unit(const struct suite_workload *w)
 {
-	return w->wl->unit && !strcmp(w->wl->unit, "bytes") ? "MB/s" : "files/s";
+	return w->wl->unit == RPT_UNIT_BYTES ? "MB/s" : "files/s";
 }
 
 static double run_rate(const struct suite_workload *w, json_t *run)
@@ -149,8 +149,8 @@ static json_t *failed_run(const struct suite_workload *w, int threads, const cha
 			 "summary", "files", 0, "bytes", 0, "elapsed_ns", 0, "files_per_sec", 0.0,
 			 "bytes_per_sec", 0.0, "loops", 0, "complete", 0, "error", msg,
 			 "cpu_user_s", 0.0, "cpu_sys_s", 0.0, "ops", "per_thread", "series",
-			 "interval_ns", 1000000000, "unit", w->wl->unit ? w->wl->unit : "files",
-			 "t_ns", "done");
+			 "interval_ns", 1000000000, "unit", rpt_unit_name(w->wl->unit), "t_ns",
+			 "done");
 }
 
 /* One repetition of one cell: mkfs, mount, drop caches, run, unmount. Never NULL. */

@@ -1,14 +1,9 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "commands.h"
 #include "dispatch.h"
-#include "cmd_compare.h"
 
 #include <stdio.h>
 #include <string.h>
-
-int fsb_cmd_info(int argc, char **argv);
-int fsb_cmd_knobs(int argc, char **argv);
-int fsb_cmd_restore(int argc, char **argv);
 
 const struct fsb_command fsb_commands[] = {
 	{ .name = "suite",
@@ -25,13 +20,13 @@ const struct fsb_command fsb_commands[] = {
 	  .main = cmd_export },
 	{ .name = "info",
 	  .summary = "what lies under a path: mount, device, knobs, topology",
-	  .main = fsb_cmd_info },
+	  .main = cmd_info },
 	{ .name = "knobs",
 	  .summary = "show or set the queue, drive, mount and vm knobs under a path",
-	  .main = fsb_cmd_knobs },
+	  .main = cmd_knobs },
 	{ .name = "restore",
 	  .summary = "put back the knobs an interrupted run changed, from the restore journal",
-	  .main = fsb_cmd_restore },
+	  .main = cmd_restore },
 	{ 0 },
 };
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 enum { VICTIM_NONE, VICTIM_READ, VICTIM_FSYNC };
 

@@ -1,4 +1,4 @@
-/* Assembles result JSON from finished runs (the CLI layer's view of report/result.h). */
+/* Assembles result JSON from finished runs (the CLI layer's view of report/result_file.h). */
 #ifndef FSB_RESULT_H
 #define FSB_RESULT_H
 

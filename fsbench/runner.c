@@ -11,20 +11,6 @@
 
 volatile sig_atomic_t fsb_signal_received;
 
-const char *const fsb_op_names[OP_COUNT] = {
-	[OP_CREATE] = "create",
-	[OP_OPEN] = "open",
-	[OP_WRITE] = "write",
-	[OP_FSYNC] = "fsync",
-	[OP_FDATASYNC] = "fdatasync",
-	[OP_SYNC] = "sync",
-	[OP_CLOSE] = "close",
-	[OP_UNLINK] = "unlink",
-	[OP_SYNC_FILE_RANGE] = "sync_file_range",
-	[OP_FADVISE] = "fadvise",
-	[OP_VICTIM] = "victim",
-};
-
 #define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
 
@@ -185,7 +171,7 @@ static void print_progress(const struct fsb_run *run, uint64_t now, bool final)
 	double secs = (double)(now - run->run_start_ns) / 1e9;
 	uint64_t done = progress_sum(run);
 	double rate = secs > 0 ? (double)done / secs : 0;
-	bool bytes = run->wl->unit && !strcmp(run->wl->unit, "bytes");
+	bool bytes = run->wl->unit == RPT_UNIT_BYTES;
 	double eta = -1;
 
 	if (run->expected_units && rate > 0 && done <= run->expected_units)

@@ -729,7 +729,7 @@ static void smallfile_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		out_printf(run, out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			   fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			   rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			   (double)hist_percentile(h, 50) / 1e3,
 			   (double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
 	}
@@ -747,7 +747,7 @@ const struct fsb_workload fsb_wl_smallfile = {
 	.summary = "fs_mark-style small files: create, write, fsync, close across subdirectories",
 	.opts = smallfile_opts,
 	.cfg_size = sizeof(struct smallfile_cfg),
-	.unit = "files",
+	.unit = RPT_UNIT_FILES,
 	.ops = OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) | OP_BIT(OP_FSYNC) |
 	       OP_BIT(OP_FDATASYNC) | OP_BIT(OP_SYNC) | OP_BIT(OP_CLOSE) | OP_BIT(OP_UNLINK),
 	.init = smallfile_init,

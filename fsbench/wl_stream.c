@@ -626,7 +626,7 @@ static void stream_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
 			(double)h->max / 1e3);
 	}
@@ -638,7 +638,7 @@ const struct fsb_workload fsb_wl_stream = {
 		"dd-like sequential writers, one file per thread, with or without sync_file_range write-behind",
 	.opts = stream_opts,
 	.cfg_size = sizeof(struct stream_cfg),
-	.unit = "bytes",
+	.unit = RPT_UNIT_BYTES,
 	.ops = OP_BIT(OP_WRITE) | OP_BIT(OP_SYNC_FILE_RANGE) | OP_BIT(OP_FADVISE) |
 	       OP_BIT(OP_FDATASYNC),
 	.init = stream_init,

@@ -11,25 +11,28 @@
 
 #include "clock.h"
 #include "hist.h"
+#include "op.h"
 #include "opt.h"
 
-/* Every timed system call has one of these names; JSON "ops" keys are fsb_op_names[]. */
+/*
+ * Every timed system call is an operation of report/op.h's table (its JSON key, what it
+ * times); fsbench names them by these short aliases.
+ */
 enum fsb_op {
-	OP_CREATE, /* open(O_CREAT) */
-	OP_OPEN, /* re-open of an existing file (post-loop fsync phases) */
-	OP_WRITE,
-	OP_FSYNC,
-	OP_FDATASYNC,
-	OP_SYNC,
-	OP_CLOSE,
-	OP_UNLINK,
-	OP_SYNC_FILE_RANGE,
-	OP_FADVISE,
-	OP_VICTIM, /* one whole victim operation (read, or write+fdatasync) */
-	OP_COUNT
+	OP_CREATE = RPT_OP_CREATE,
+	OP_OPEN = RPT_OP_OPEN,
+	OP_WRITE = RPT_OP_WRITE,
+	OP_FSYNC = RPT_OP_FSYNC,
+	OP_FDATASYNC = RPT_OP_FDATASYNC,
+	OP_SYNC = RPT_OP_SYNC,
+	OP_CLOSE = RPT_OP_CLOSE,
+	OP_UNLINK = RPT_OP_UNLINK,
+	OP_SYNC_FILE_RANGE = RPT_OP_SYNC_FILE_RANGE,
+	OP_FADVISE = RPT_OP_FADVISE,
+	OP_VICTIM = RPT_OP_VICTIM,
+	OP_COUNT = RPT_OP_COUNT
 };
 
-extern const char *const fsb_op_names[OP_COUNT];
 #define OP_BIT(op) (1u << (op))
 
 /* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
@@ -80,7 +83,7 @@ struct fsb_workload {
 	const char *summary;
 	const struct fsb_opt *opts;
 	size_t cfg_size;
-	const char *unit; /* what progress counts: "files" or "bytes" */
+	enum rpt_unit unit; /* what progress counts: files or bytes */
 	/* Validates the config and prepares the target; knows run->nthreads. */
 	int (*init)(struct fsb_run *run, char *err, size_t errlen);
 	/* Whether to run loop number @loop (0-based); NULL means exactly one loop. */

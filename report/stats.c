@@ -141,9 +141,9 @@ int rpt_mann_whitney(const double *a, size_t na, const double *b, size_t nb, str
 	if (!r)
 		return -ENOMEM;
 	for (size_t i = 0; i < na; i++)
-		r[i] = (struct ranked){ a[i], 0 };
+		r[i] = (struct ranked){ .v = a[i], .side = 0 };
 	for (size_t i = 0; i < nb; i++)
-		r[na + i] = (struct ranked){ b[i], 1 };
+		r[na + i] = (struct ranked){ .v = b[i], .side = 1 };
 	qsort(r, n, sizeof(*r), cmp_ranked);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;

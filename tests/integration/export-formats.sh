@@ -55,4 +55,10 @@ grep -q '^fsbench_regression{.*side="candidate",metric="files_per_sec"} 1$' "$S/
 	t_fail "no regression gauge"
 "$FSBENCH" export --format nonsense "$S/cmp.json" >/dev/null 2>&1
 t_expect_eq "unknown format: exit" 2 $?
+# options after the files too, and the output file by its long name
+"$FSBENCH" export "$S/cmp.json" --output "$S/late.txt" --format lava || t_fail "export with options after the file"
+cmp -s "$S/late.txt" <("$FSBENCH" export --format lava "$S/cmp.json") && t_ok "export: options after the file" ||
+	t_fail "export --output after the file differs from stdout"
+"$FSBENCH" export --format lava --bogus "$S/cmp.json" >/dev/null 2>&1
+t_expect_eq "export unknown option: exit" 2 $?
 t_done
