@@ -22,7 +22,7 @@ static void usage(FILE *out)
 			rpt_exporters[i]->summary);
 	fprintf(out,
 		"\n  --metrics GLOB,...      keep only these metrics (e.g. 'files_per_sec,bytes_per_sec')\n"
-		"  --build-id ID           kcidb: the build the tests ran against (default fsbench:unknown)\n"
+		"  --build-id ID           kcidb: the build the tests ran against (default: from the kernel)\n"
 		"  -o FILE                 write to FILE instead of stdout\n");
 }
 
@@ -129,6 +129,14 @@ int cmd_export(int argc, char **argv)
 	cmp = load_input("export", files, nfiles);
 	if (!cmp)
 		return FSB_EXIT_USAGE;
+	if (ex->check) {
+		char err[1024];
+
+		if (ex->check(cmp, &eo, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			goto out;
+		}
+	}
 	if (outpath) {
 		if (asprintf(&tmp, "%s.tmp", outpath) < 0 || !(out = fopen(tmp, "w"))) {
 			fprintf(stderr, "fsbench export: writing %s: %s\n", tmp ? tmp : outpath,
