@@ -10,9 +10,10 @@
 #include <string.h>
 
 /*
- * A tag value: ',' '=' ' ' escaped with a backslash; a backslash doubled so a value ending
- * in one cannot escape the separator; a newline, which no escape can carry, written as the
- * two characters "\n"; an empty value (not allowed) as "none".
+ * A tag value: ',' '=' ' ' escaped with a backslash; a newline, which no escape can carry,
+ * as the two characters "\n"; an empty value (not allowed) as "none". InfluxDB 1.x keeps
+ * other backslashes as they are but cannot parse one at the end of a value or before an
+ * escaped character, so those become '/'.
  */
 static void tag(FILE *out, const char *k, const char *v)
 {
@@ -22,13 +23,14 @@ static void tag(FILE *out, const char *k, const char *v)
 		return;
 	}
 	for (; *v; v++) {
-		if (*v == '\n') {
-			fputs("\\\\n", out);
-			continue;
-		}
-		if (*v == ',' || *v == ' ' || *v == '=' || *v == '\\')
-			fputc('\\', out);
-		fputc(*v, out);
+		bool special = *v == ',' || *v == ' ' || *v == '=';
+
+		if (*v == '\n')
+			fputs("\\n", out);
+		else if (*v == '\\' && (!v[1] || strchr(", =\n", v[1])))
+			fputc('/', out);
+		else
+			fprintf(out, "%s%c", special ? "\\" : "", *v);
 	}
 }
 
