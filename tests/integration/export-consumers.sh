@@ -16,13 +16,7 @@ for r in 1 2 3; do
 	jq '.host.hostname = "lab 1,rack=2 \"b\"\\x\nend\\"' "$S/r$r.json" >"$S/o$r.json"
 done
 # baseline: one real run at +-1 % spread; candidate: another kernel at half its files/s
-i=0
-for j in 0.99 1.00 1.01; do
-	i=$((i + 1))
-	jq ".runs[0].summary.files_per_sec *= $j" "$S/r1.json" >"$S/b$i.json"
-	jq '.host.kernel = "9.9.9-candidate" | .runs[0].summary.files_per_sec *= 0.5' "$S/b$i.json" >"$S/c$i.json"
-done
-"$FSBENCH" compare --json "$S/cmp.json" "$S"/b?.json --candidate "$S"/c?.json >/dev/null || t_die "compare failed"
+t_regressed "$S/r1.json" '.host.kernel = "9.9.9-candidate"'
 sets="result odd compare"
 inputs() {
 	case $1 in

@@ -96,6 +96,21 @@ for x in s: x.bind(("127.0.0.1", 0))
 print(*[x.getsockname()[1] for x in s])' "$1"
 }
 
+# t_regressed SRC [JQ]: a comparison with a certain files/s regression, from one real run:
+# baseline $T_SCRATCH/b1..3.json holds SRC at 0.99, 1.00 and 1.01 times its files/s, the
+# candidate h1..3.json the same halved (and changed by the jq filter JQ); compared into
+# $T_SCRATCH/cmp.json.
+t_regressed() {
+	local i=0 j
+	for j in 0.99 1.00 1.01; do
+		i=$((i + 1))
+		jq ".runs[0].summary.files_per_sec *= $j" "$1" >"$T_SCRATCH/b$i.json"
+		jq ".runs[0].summary.files_per_sec *= 0.5 | ${2:-.}" "$T_SCRATCH/b$i.json" >"$T_SCRATCH/h$i.json"
+	done
+	"$FSBENCH" compare --json "$T_SCRATCH/cmp.json" "$T_SCRATCH"/b?.json --candidate "$T_SCRATCH"/h?.json >/dev/null ||
+		t_die "compare failed"
+}
+
 # t_json FILE EXPR: evaluates a jq expression on a result file.
 t_json() { jq -r "$2" "$1"; }
 
