@@ -134,6 +134,33 @@ static uint64_t fnv1a_json(uint64_t h, const json_t *v)
 	return h;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The values sorted, so the order the result files were given in does not matter. */
+static uint64_t fnv1a_values(uint64_t h, const json_t *values)
+{
+	size_t n = json_array_size(values);
+	double *v = calloc(n + 1, sizeof(*v));
+	char buf[32];
+
+	if (!v)
+		return fnv1a_json(h, values);
+	for (size_t i = 0; i < n; i++)
+		v[i] = json_number_value(json_array_get(values, i));
+	qsort(v, n, sizeof(*v), cmp_double);
+	for (size_t i = 0; i < n; i++) {
+		snprintf(buf, sizeof(buf), "%.17g", v[i]);
+		h = fnv1a(h, buf);
+	}
+	free(v);
+	return h;
+}
+
 uint64_t rpt_point_hash(const struct rpt_point *p)
 {
 	uint64_t h = FNV_OFFSET;
@@ -142,7 +169,7 @@ uint64_t rpt_point_hash(const struct rpt_point *p)
 	h = fnv1a(h, p->metric);
 	h = fnv1a_json(h, p->labels);
 	h = fnv1a(h, p->start_time);
-	return fnv1a_json(h, p->values);
+	return fnv1a_values(h, p->values);
 }
 
 long long rpt_time_parse(const char *rfc3339)

@@ -77,8 +77,8 @@ void rpt_point_series(const struct rpt_point *p, char *buf, size_t len);
 
 /*
  * 64-bit FNV-1a of what @p was computed from (sample key, metric, the side's labels, start
- * time and values): the same result exported twice, alone or inside a comparison, gives the
- * same hash, and another run gives another.
+ * time and values, in sorted order): the same results exported twice, in any order, alone or
+ * inside a comparison, give the same hash, and another run gives another.
  */
 uint64_t rpt_point_hash(const struct rpt_point *p);
 

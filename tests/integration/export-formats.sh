@@ -120,6 +120,8 @@ jq '.runs[0].summary.files_per_sec *= 2' "$S/r1.json" >"$S/x1.json"
 id_a=$(jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id' "$S/result.kcidb")
 id_b=$("$FSBENCH" export --format kcidb "$S/x1.json" "$S/r2.json" "$S/r3.json" | jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id')
 [ -n "$id_a" ] && [ "$id_a" != "$id_b" ] && t_ok "kcidb: other values, other id" || t_fail "kcidb: id '$id_a' unchanged by other values"
+id_r=$("$FSBENCH" export --format kcidb "$S/r3.json" "$S/r1.json" "$S/r2.json" | jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id')
+t_expect_eq "kcidb: the files in another order, the same id" "$id_a" "$id_r"
 id_c=$("$FSBENCH" export --format kcidb "$S/r1.json" "$S/r2.json" "$S/r3.json" --build-id ci:42 | jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id')
 t_expect_eq "kcidb: --build-id does not change the id" "$id_a" "$id_c"
 # sides on two kernels are two builds: one --build-id for both is refused
