@@ -1,6 +1,7 @@
 /* What dashboards filter on, for the runs of one side of a sample: labels, start time, call totals. */
 #include "context.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const char *str(const json_t *o, const char *k)

@@ -8,7 +8,6 @@
 #include "export.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* Run-level metrics and their measures; values are in the result's own units (1 / def->scale). */
