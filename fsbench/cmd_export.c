@@ -35,7 +35,7 @@ static const struct fsb_opt export_opts[] = {
 	{ .name = "build-id",
 	  .type = OPT_STRING,
 	  .offset = O(build_id),
-	  .help = "kcidb: the build the tests ran against, ORIGIN:ID (default fsbench:unknown)" },
+	  .help = "kcidb: the build the tests ran against, ORIGIN:ID (default: from the kernel)" },
 	{ 0 },
 };
 #undef O
@@ -166,6 +166,16 @@ static int export_run(void *cfg)
 	cmp = load_input("export", c->files.v, c->files.n);
 	if (!cmp)
 		return FSB_EXIT_USAGE;
+	if (ex->check) {
+		char err[1024];
+
+		/* before any output: a refused export writes no file */
+		if (ex->check(cmp, &eo, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			json_decref(cmp);
+			return FSB_EXIT_USAGE;
+		}
+	}
 	status = export_write(ex, cmp, &eo, c->output);
 	json_decref(cmp);
 	return status;

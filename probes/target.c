@@ -287,6 +287,33 @@ static json_t *str_or_null(const char *s)
 	return s[0] ? json_string(s) : json_null();
 }
 
+/*
+ * What the disk is, for dashboards that tell machines apart: its model string (SCSI, ATA,
+ * NVMe, MMC), else the driver of its device (virtio_blk), else "loop" for loop devices.
+ */
+static json_t *disk_model(const struct probe_target *t)
+{
+	char path[PATH_MAX + 32], buf[256], link[PATH_MAX];
+	ssize_t n;
+	size_t len;
+
+	if (!t->disk_sysfs[0])
+		return json_null();
+	if (!fsb_path(path, sizeof(path), "%s/device/model", t->disk_sysfs) &&
+	    !fsb_read_line(path, buf, sizeof(buf))) {
+		for (len = strlen(buf); len && (buf[len - 1] == ' ' || buf[len - 1] == '\t');)
+			buf[--len] = 0;
+		if (len)
+			return json_string(buf + strspn(buf, " \t"));
+	}
+	if (!fsb_path(path, sizeof(path), "%s/device/driver", t->disk_sysfs) &&
+	    (n = readlink(path, link, sizeof(link) - 1)) > 0) {
+		link[n] = 0;
+		return json_string(strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
+	}
+	return t->disk[0] && !strncmp(t->disk, "loop", 4) ? json_string("loop") : json_null();
+}
+
 json_t *probe_target_json(const struct probe_target *t)
 {
 	json_t *o = json_object();
@@ -314,6 +341,7 @@ json_t *probe_target_json(const struct probe_target *t)
 	}
 	json_object_set_new(o, "disk", str_or_null(t->disk));
 	json_object_set_new(o, "disk_sysfs", str_or_null(t->disk_sysfs));
+	json_object_set_new(o, "model", disk_model(t));
 	json_object_set_new(o, "partition", json_boolean(t->partition));
 	json_object_set_new(o, "loop_backing_file", str_or_null(t->loop_backing_file));
 	json_object_set_new(o, "loop_direct_io",

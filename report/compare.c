@@ -1,5 +1,6 @@
 /* The comparison document: samples' metrics, statistics per side and verdicts, as fsbench-compare/1. */
 #include "compare_priv.h"
+#include "context.h"
 #include "result_file.h"
 
 #include <errno.h>
@@ -196,6 +197,12 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		}
 	}
 	json_object_set_new(s, "metrics", metrics);
+	/* what exporters label and stamp the sample's values with, per side */
+	json_object_set_new(s, "context", json_array());
+	for (int k = 0; k < nsides; k++)
+		json_array_append_new(json_object_get(s, "context"),
+				      rpt_side_context(side_names[k], runs, sm->runs[k],
+						       sm->nruns[k]));
 	*ret = s;
 	return 0;
 fail:

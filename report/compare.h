@@ -71,6 +71,7 @@ int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_d
 /* One run fed to the comparer, with where it came from (for messages and exclusions). */
 struct rpt_run_ref {
 	const json_t *run;
+	const json_t *doc; /* the result file holding @run (host, created); may be NULL */
 	const char *file;
 	size_t index; /* position in the file's runs[] */
 	int side;

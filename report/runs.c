@@ -59,8 +59,9 @@ int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const 
 		if (!nr)
 			return -ENOMEM;
 		*refs = nr;
-		nr[(*n)++] =
-			(struct rpt_run_ref){ .run = run, .file = path, .index = i, .side = side };
+		nr[(*n)++] = (struct rpt_run_ref){
+			.run = run, .doc = doc, .file = path, .index = i, .side = side
+		};
 	}
 	return 0;
 }
