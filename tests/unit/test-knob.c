@@ -528,6 +528,15 @@ static bool lock_file_exists(const char *name)
 	return access(path, F_OK) == 0;
 }
 
+/* A session locks in the system-wide place under its target's root, whatever its state dir. */
+static bool session_lock_exists(const char *name)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/run/fsbench/lock/.lock-%s", root, name);
+	return access(path, F_OK) == 0;
+}
+
 /* flock locks belong to an open file description: a second one conflicts, in one process too. */
 static void test_lock_two_holders(void **st)
 {
@@ -576,7 +585,7 @@ static void test_session_begin_end(void **st)
 	assert_string_equal(v, "32");
 	assert_int_equal(json_integer_value(json_object_get(s.before, "nr_requests")), 64);
 	assert_non_null(s.j);
-	assert_true(lock_file_exists("dev-8:0-seq5"));
+	assert_true(session_lock_exists("dev-8:0-seq5"));
 
 	/* a second session on the same knobs is turned away at the lock, changing nothing */
 	assert_int_equal(knob_batch_add(&b2, "nr_requests=16", err, sizeof(err)), 0);
@@ -593,7 +602,7 @@ static void test_session_begin_end(void **st)
 	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
 	assert_string_equal(v, "64");
 	assert_int_equal(json_integer_value(json_object_get(s.after, "nr_requests")), 64);
-	assert_false(lock_file_exists("dev-8:0-seq5"));
+	assert_false(session_lock_exists("dev-8:0-seq5"));
 	assert_null(s.j);
 	assert_string_equal(s.journal_left, "");
 	assert_int_equal(journal_list(state, &list), 0);
@@ -606,7 +615,7 @@ static void test_session_begin_end(void **st)
 	assert_int_equal(knob_batch_add(&b2, "nr_requests=1", err, sizeof(err)), 0);
 	assert_int_equal(knob_session_begin(&s2, &b2, state, "run", err, sizeof(err)), -EINVAL);
 	assert_int_equal(s2.failed, KNOB_SESSION_VALIDATE);
-	assert_false(lock_file_exists("dev-8:0-seq5"));
+	assert_false(session_lock_exists("dev-8:0-seq5"));
 	knob_session_free(&s2);
 
 	/* without restore (knobs --set) the value stays and the journal still goes */
@@ -640,7 +649,7 @@ static void test_session_stale_journal(void **st)
 	assert_int_equal(knob_session_begin(&s, &b, state, "run", err, sizeof(err)), -EBUSY);
 	assert_int_equal(s.failed, KNOB_SESSION_APPLY);
 	assert_non_null(strstr(err, "fsbench restore"));
-	assert_false(lock_file_exists("dev-8:0-seq5"));
+	assert_false(session_lock_exists("dev-8:0-seq5"));
 	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
 	assert_string_equal(v, "64");
 	knob_session_free(&s);
