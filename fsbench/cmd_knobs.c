@@ -427,10 +427,8 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 	if (r == 0)
 		r = knob_entries_restore("", entries, 0, results);
 	else
-		fprintf(stderr,
-			"fsbench restore: %s/%s: an entry names no device, mount or vm knob of "
-			"fsbench's: nothing of it is replayed\n",
-			dir, name);
+		fprintf(stderr, "fsbench restore: %s/%s: finding whose knobs it holds: %s\n", dir,
+			name, strerror(-r));
 	print_knob_results(results, pid);
 	if (r == 0 || discard) {
 		if (unlinkat(dfd, name, 0) < 0) {

@@ -179,7 +179,10 @@ struct knob_locks {
 /* The owners of the knobs batch @b changes (none taken yet). */
 int knob_batch_owners(const struct knob_batch *b, struct knob_locks *ret);
 
-/* The owners of journal @entries (none taken yet). -EBADMSG for an entry of no known owner. */
+/*
+ * The owners of journal @entries (none taken yet). An entry that names no owner fsbench
+ * knows is skipped here: knob_entries_restore() refuses it and says why.
+ */
 int knob_entries_owners(json_t *entries, struct knob_locks *ret);
 
 /*
