@@ -575,7 +575,7 @@ static void test_session_begin_end(void **st)
 	struct knob_batch b = { .t = &t }, b2 = { .t = &t };
 	struct knob_session s, s2;
 	json_t *results = json_array(), *list;
-	char err[512], v[64];
+	char err[512], v[64], state2[PATH_MAX + 16];
 
 	(void)st;
 	target("sda", "/srv/xfs", NULL, &t);
@@ -587,9 +587,13 @@ static void test_session_begin_end(void **st)
 	assert_non_null(s.j);
 	assert_true(session_lock_exists("dev-8:0-seq5"));
 
-	/* a second session on the same knobs is turned away at the lock, changing nothing */
+	/*
+	 * a second session on the same knobs is turned away at the lock, changing nothing,
+	 * even with a state directory of its own: the locks are one per system
+	 */
+	snprintf(state2, sizeof(state2), "%s/state2", root);
 	assert_int_equal(knob_batch_add(&b2, "nr_requests=16", err, sizeof(err)), 0);
-	assert_int_equal(knob_session_begin(&s2, &b2, state, "knobs --set", err, sizeof(err)),
+	assert_int_equal(knob_session_begin(&s2, &b2, state2, "knobs --set", err, sizeof(err)),
 			 -EBUSY);
 	assert_int_equal(s2.failed, KNOB_SESSION_LOCK);
 	assert_non_null(strstr(err, "nr_requests=16"));
@@ -787,6 +791,165 @@ static void test_owners_of_batch_and_journal(void **st)
 	journal_close(j);
 }
 
+/* The journal is untrusted: paths, disk names and options in it are never used. */
+static void test_restore_untrusted(void **st)
+{
+	json_t *entries = json_array(), *results = json_array();
+	char v[64];
+
+	(void)st;
+	/* identity sda, path and name of loop3: sda's own file is written, loop3's never */
+	json_array_append_new(
+		entries, json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:s}", "knob", "nr_requests", "kind",
+				   "file", "dev", "8:0", "diskseq", 5, "disk", "loop3", "path",
+				   "/sys/block/loop3/queue/nr_requests", "value", "96"));
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
+	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "128");
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "96");
+	json_array_clear(entries);
+	json_array_clear(results);
+
+	/* no identity, a knob fsbench does not set, a value with more in it: all refused */
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s}", "knob", "nr_requests", "kind",
+						 "file", "disk", "loop3", "value", "1"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s}", "knob", "overcommit_memory",
+						 "kind", "file", "path",
+						 "/proc/sys/vm/overcommit_memory", "value", "1"));
+	json_array_append_new(entries,
+			      json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "read_ahead_kb", "kind",
+					"file", "dev", "8:0", "diskseq", 5, "value", "64\n128"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_ratio", "kind",
+						 "mount", "value", "1"));
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), -EBADMSG);
+	assert_int_equal(json_array_size(results), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(
+			json_string_value(json_object_get(json_array_get(results, i), "status")),
+			"refused");
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_array_get(results, 0), "error")),
+		       "no device identity"));
+	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "128");
+	slurp("/sys/block/sda/queue/read_ahead_kb", v, sizeof(v));
+	assert_string_equal(v, "128");
+	json_array_clear(entries);
+	json_array_clear(results);
+
+	/* the knob's name decides the file: "scheduler" never writes max_sectors_kb */
+	json_array_append_new(entries,
+			      json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "knob", "scheduler", "kind",
+					"file", "dev", "8:0", "diskseq", 5, "path",
+					"/sys/block/sda/queue/max_sectors_kb", "value", "bfq"));
+	assert_int_equal(knob_entries_restore(root, entries, 0, NULL), 0);
+	slurp("/sys/block/sda/queue/max_sectors_kb", v, sizeof(v));
+	assert_string_equal(v, "1280");
+	slurp("/sys/block/sda/queue/scheduler", v, sizeof(v));
+	assert_string_equal(v, "bfq");
+	json_decref(entries);
+	json_decref(results);
+}
+
+/*
+ * A kill during a run's own restore leaves a journal half replayed: the scheduler is
+ * back, nr_requests holds the new scheduler's default. Only the oldest value of a knob
+ * is written (never the intermediate 256 that the old scheduler refuses), the scheduler
+ * first, and a knob already at its value counts as restored.
+ */
+static void test_restore_dependency_order(void **st)
+{
+	json_t *entries = json_array(), *results = json_array();
+	char v[64];
+
+	(void)st;
+	json_array_append_new(entries,
+			      json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "nr_requests", "kind",
+					"file", "dev", "8:0", "diskseq", 5, "value", "64"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "scheduler",
+						 "kind", "file", "dev", "8:0", "diskseq", 5,
+						 "value", "mq-deadline"));
+	json_array_append_new(entries,
+			      json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "nr_requests", "kind",
+					"file", "dev", "8:0", "diskseq", 5, "value", "256"));
+	/* dirty_bytes and dirty_ratio are one knob: the oldest of the pair wins */
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_ratio", "kind",
+						 "file", "value", "20"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_bytes", "kind",
+						 "file", "value", "100000000"));
+	put("/sys/block/sda/queue/scheduler", "none");
+	put("/sys/block/sda/queue/nr_requests", "128");
+	put("/proc/sys/vm/dirty_ratio", "0");
+	put("/proc/sys/vm/dirty_bytes", "50000000");
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
+	assert_int_equal(json_array_size(results), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(results, 0), "knob")),
+			    "scheduler");
+	slurp("/sys/block/sda/queue/scheduler", v, sizeof(v));
+	assert_string_equal(v, "mq-deadline");
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	slurp("/proc/sys/vm/dirty_ratio", v, sizeof(v));
+	assert_string_equal(v, "20");
+	slurp("/proc/sys/vm/dirty_bytes", v, sizeof(v));
+	assert_string_equal(v, "50000000");
+	/* replayed again: everything is already there */
+	json_array_clear(results);
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
+	assert_int_equal(json_array_size(results), 3);
+	json_decref(entries);
+	json_decref(results);
+}
+
+/* A state directory or journal another user could have written is refused. */
+static void test_state_dir_trust(void **st)
+{
+	char err[512], jpath[PATH_MAX * 2], lnk[PATH_MAX * 2];
+	json_t *hdr, *entries;
+	struct journal *j = NULL;
+	const char *base;
+	int dfd;
+
+	(void)st;
+	assert_int_equal(journal_open(state, &j), 0);
+	base = strrchr(j->path, '/');
+	assert_non_null(base);
+	assert_int_equal(journal_dir_open(state, &dfd, err, sizeof(err)), 0);
+	snprintf(jpath, sizeof(jpath), "%s", base + 1);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), 0);
+	json_decref(hdr);
+	json_decref(entries);
+	assert_int_equal(chmod(j->path, 0620), 0);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "mode 0620"));
+	assert_int_equal(chmod(j->path, 0600), 0);
+	assert_int_equal(chown(j->path, 65534, 65534), 0);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "owned by uid 65534"));
+	assert_int_equal(chown(j->path, geteuid(), getegid()), 0);
+	snprintf(lnk, sizeof(lnk), "%s/journal-link.jsonl", state);
+	assert_int_equal(symlink(j->path, lnk), 0);
+	assert_int_equal(journal_load_at(dfd, "journal-link.jsonl", &hdr, &entries, err,
+					 sizeof(err)),
+			 -ELOOP);
+	/* a hard link elsewhere could be swapped for another file's content */
+	assert_int_equal(unlink(lnk), 0);
+	assert_int_equal(link(j->path, lnk), 0);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "single link"));
+	close(dfd);
+	assert_int_equal(chmod(state, 0757), 0);
+	assert_int_equal(journal_dir_open(state, &dfd, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "mode 0757"));
+	/* and a journal is not even created there */
+	assert_int_equal(journal_dir_make(state, err, sizeof(err)), -EPERM);
+	assert_int_equal(chmod(state, 0700), 0);
+	unlink(lnk);
+	journal_remove(j);
+	journal_close(j);
+}
+
 static void test_values_json(void **st)
 {
 	struct knob_target t;
@@ -862,6 +1025,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_dies_with_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owners_of_batch_and_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_untrusted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_dependency_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_dir_trust, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_begin_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_stale_journal, setup, teardown),
 		cmocka_unit_test(test_topology_place),
