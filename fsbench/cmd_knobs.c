@@ -13,6 +13,7 @@
 #include "journal.h"
 #include "knob_session.h"
 #include "opt.h"
+#include "scratch.h"
 #include "topology.h"
 
 /*
@@ -379,25 +380,40 @@ static void print_knob_results(json_t *results, long long pid)
  * when it was handled (restored, or kept and reported), 0 when it was not ours to touch
  * (a live run's), with *@status lowered to failure where something was not restored.
  */
-static int restore_one(int dfd, const char *dir, const char *lock_dir, const char *name,
+static int restore_one(int dfd, const char *dir, const char *lock_dir, const char *name, int pass,
 		       bool discard, int *status)
 {
 	struct knob_locks locks = { 0 };
-	json_t *hdr, *entries, *results;
+	json_t *hdr, *entries, *results, *knobs, *e, *undone;
 	char err[1024];
 	long long pid;
-	int r;
+	size_t k;
+	int r, rs;
 
 	r = journal_load_at(dfd, name, &hdr, &entries, err, sizeof(err));
 	if (r < 0) {
-		fprintf(stderr, "fsbench restore: %s/%s: %s; it stays\n", dir, name, err);
-		*status = FSB_EXIT_FAIL;
-		return 1;
+		if (pass == 0) {
+			fprintf(stderr, "fsbench restore: %s/%s: %s; it stays\n", dir, name, err);
+			*status = FSB_EXIT_FAIL;
+		}
+		return pass == 0;
+	}
+	/* knobs first (of devices and mounts that scratch entries may then take away) */
+	knobs = json_array();
+	json_array_foreach(entries, k, e) if (!json_is_string(json_object_get(e, "kind")) ||
+					      strcmp(json_string_value(json_object_get(e, "kind")),
+						     "scratch")) json_array_append(knobs, e);
+	if ((json_array_size(knobs) < json_array_size(entries)) != (pass == 1)) {
+		json_decref(hdr);
+		json_decref(entries);
+		json_decref(knobs);
+		return 0;
 	}
 	pid = (long long)json_integer_value(json_object_get(hdr, "pid"));
 	if (journal_owner_alive(hdr)) {
 		printf("%s/%s: pid %lld still runs and restores its own knobs: skipped\n", dir,
 		       name, pid);
+		json_decref(knobs);
 		json_decref(hdr);
 		json_decref(entries);
 		return 0;
@@ -411,6 +427,7 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 			fprintf(stderr, "fsbench restore: %s/%s: %s: skipped, it stays\n", dir,
 				name, err);
 			*status = FSB_EXIT_FAIL;
+			json_decref(knobs);
 			json_decref(hdr);
 			json_decref(entries);
 			return 1;
@@ -418,6 +435,7 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 		/* another restore may have finished it while we waited */
 		if (faccessat(dfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
 			knob_locks_release(&locks, lock_dir);
+			json_decref(knobs);
 			json_decref(hdr);
 			json_decref(entries);
 			return 0;
@@ -425,11 +443,27 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 	}
 	results = json_array();
 	if (r == 0)
-		r = knob_entries_restore("", entries, 0, results);
+		r = knob_entries_restore("", knobs, 0, results);
 	else
 		fprintf(stderr, "fsbench restore: %s/%s: finding whose knobs it holds: %s\n", dir,
 			name, strerror(-r));
 	print_knob_results(results, pid);
+	/* then what the run made: unmounted, detached, removed, each only if still its own */
+	undone = json_array();
+	rs = probe_scratch_entries_restore(entries, undone);
+	if (rs < 0 && r == 0)
+		r = rs;
+	json_array_foreach(undone, k, e)
+	{
+		if (!strcmp(json_string_value(json_object_get(e, "status")), "undone"))
+			printf("%s (made by the run of pid %lld)\n",
+			       json_string_value(json_object_get(e, "message")), pid);
+		else
+			fprintf(stderr, "fsbench restore: %s: %s\n",
+				json_string_value(json_object_get(e, "status")),
+				json_string_value(json_object_get(e, "error")));
+	}
+	json_decref(undone);
 	if (r == 0 || discard) {
 		if (unlinkat(dfd, name, 0) < 0) {
 			fprintf(stderr, "fsbench restore: removing %s/%s: %s\n", dir, name,
@@ -449,6 +483,7 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 	}
 	knob_locks_release(&locks, lock_dir);
 	json_decref(results);
+	json_decref(knobs);
 	json_decref(hdr);
 	json_decref(entries);
 	return 1;
@@ -491,8 +526,10 @@ int fsb_cmd_restore(int argc, char **argv)
 		close(dfd);
 		return FSB_EXIT_FAIL;
 	}
-	json_array_foreach(names, i, p)
-		done += restore_one(dfd, dir, lock_dir, json_string_value(p), cfg.discard, &status);
+	/* two passes: knob journals first, then the scratch ones that take devices away */
+	for (int pass = 0; pass < 2; pass++)
+		json_array_foreach(names, i, p) done += restore_one(
+			dfd, dir, lock_dir, json_string_value(p), pass, cfg.discard, &status);
 	if (!done && status == FSB_EXIT_OK)
 		printf("nothing to restore in %s\n", dir);
 	json_decref(names);
