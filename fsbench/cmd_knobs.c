@@ -393,7 +393,7 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 	r = journal_load_at(dfd, name, &hdr, &entries, err, sizeof(err));
 	if (r < 0) {
 		if (pass == 0) {
-			fprintf(stderr, "fsbench restore: %s/%s: %s; it stays\n", dir, name, err);
+			fprintf(stderr, "fsbench restore: in %s: %s; it stays\n", dir, err);
 			*status = FSB_EXIT_FAIL;
 		}
 		return pass == 0;

@@ -173,8 +173,8 @@ static int undo_loop(json_t *e, const char *path, char *msg, size_t len)
 	/* a loop device's diskseq moves on when it is detached (AUTOCLEAR, once unmounted) */
 	if (strncmp(name, "loop", 4) || !diskseq_is(devno, seq))
 		return errf(msg, len, 0,
-			    "loop %s: already detached (%u:%u is no longer diskseq %lld: "
-			    "whatever it is now is not fsbench's)",
+			    "loop %s: already detached by the kernel (AUTOCLEAR; %u:%u is no "
+			    "longer diskseq %lld, so it is left alone)",
 			    path, major(devno), minor(devno), seq);
 	snprintf(node, sizeof(node), "/dev/%s", name);
 	fd = open(node, O_RDONLY | O_CLOEXEC);
