@@ -84,32 +84,21 @@ static int same_file(json_t *e, const char *path, mode_t type, char *err, size_t
 	return 0;
 }
 
-static int undo_dir(json_t *e, const char *path, char *msg, size_t len)
+/* Removes the image (@type S_IFREG) or the empty directory (S_IFDIR) fsbench made. */
+static int undo_file(json_t *e, const char *path, mode_t type, char *msg, size_t len)
 {
-	int r = same_file(e, path, S_IFDIR, msg, len);
+	const char *what = type == S_IFDIR ? "directory" : "image";
+	int r = same_file(e, path, type, msg, len);
 
 	if (r == GONE)
-		return errf(msg, len, 0, "directory %s: already gone", path);
+		return errf(msg, len, 0, "%s %s: already gone", what, path);
 	if (r < 0)
 		return r;
-	if (rmdir(path) < 0)
-		return errf(msg, len, -errno, "removing directory %s: %s%s", path, strerror(errno),
+	if ((type == S_IFDIR ? rmdir(path) : unlink(path)) < 0)
+		return errf(msg, len, -errno, "removing %s %s: %s%s", what, path, strerror(errno),
 			    errno == ENOTEMPTY ? " (what is in it is not fsbench's to remove)" :
 						 "");
-	return errf(msg, len, 0, "removed directory %s", path);
-}
-
-static int undo_image(json_t *e, const char *path, char *msg, size_t len)
-{
-	int r = same_file(e, path, S_IFREG, msg, len);
-
-	if (r == GONE)
-		return errf(msg, len, 0, "image %s: already gone", path);
-	if (r < 0)
-		return r;
-	if (unlink(path) < 0)
-		return errf(msg, len, -errno, "removing image %s: %s", path, strerror(errno));
-	return errf(msg, len, 0, "removed image %s", path);
+	return errf(msg, len, 0, "removed %s %s", what, path);
 }
 
 static int undo_mount(json_t *e, const char *path, char *msg, size_t len)
@@ -233,9 +222,9 @@ int probe_scratch_entries_restore(json_t *entries, json_t *results)
 		else if (!strcmp(what, "loop"))
 			r = undo_loop(e, path, msg, sizeof(msg));
 		else if (!strcmp(what, "image"))
-			r = undo_image(e, path, msg, sizeof(msg));
+			r = undo_file(e, path, S_IFREG, msg, sizeof(msg));
 		else if (!strcmp(what, "dir"))
-			r = undo_dir(e, path, msg, sizeof(msg));
+			r = undo_file(e, path, S_IFDIR, msg, sizeof(msg));
 		else
 			r = errf(msg, sizeof(msg), -EBADMSG, "scratch entry of unknown kind '%s'",
 				 what);

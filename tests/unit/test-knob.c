@@ -791,6 +791,13 @@ static void test_owners_of_batch_and_journal(void **st)
 	journal_close(j);
 }
 
+/* A journal entry for knob @knob of sda (8:0, diskseq 5), the fixture's disk. */
+static json_t *sda_entry(const char *knob, const char *value)
+{
+	return json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", knob, "kind", "file", "dev", "8:0",
+			 "diskseq", 5, "value", value);
+}
+
 /* The journal is untrusted: paths, disk names and options in it are never used. */
 static void test_restore_untrusted(void **st)
 {
@@ -817,9 +824,7 @@ static void test_restore_untrusted(void **st)
 	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s}", "knob", "overcommit_memory",
 						 "kind", "file", "path",
 						 "/proc/sys/vm/overcommit_memory", "value", "1"));
-	json_array_append_new(entries,
-			      json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "read_ahead_kb", "kind",
-					"file", "dev", "8:0", "diskseq", 5, "value", "64\n128"));
+	json_array_append_new(entries, sda_entry("read_ahead_kb", "64\n128"));
 	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_ratio", "kind",
 						 "mount", "value", "1"));
 	assert_int_equal(knob_entries_restore(root, entries, 0, results), -EBADMSG);
@@ -864,15 +869,9 @@ static void test_restore_dependency_order(void **st)
 	char v[64];
 
 	(void)st;
-	json_array_append_new(entries,
-			      json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "nr_requests", "kind",
-					"file", "dev", "8:0", "diskseq", 5, "value", "64"));
-	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "scheduler",
-						 "kind", "file", "dev", "8:0", "diskseq", 5,
-						 "value", "mq-deadline"));
-	json_array_append_new(entries,
-			      json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", "nr_requests", "kind",
-					"file", "dev", "8:0", "diskseq", 5, "value", "256"));
+	json_array_append_new(entries, sda_entry("nr_requests", "64"));
+	json_array_append_new(entries, sda_entry("scheduler", "mq-deadline"));
+	json_array_append_new(entries, sda_entry("nr_requests", "256"));
 	/* dirty_bytes and dirty_ratio are one knob: the oldest of the pair wins */
 	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_ratio", "kind",
 						 "file", "value", "20"));
