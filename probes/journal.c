@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #define JOURNAL_MAX_BYTES (4u << 20) /* far beyond any real journal; bounds a corrupt one */
+/* A run journals a few entries per knob and scratch resource; restore compares them pairwise. */
+#define JOURNAL_MAX_ENTRIES 4096
 
 static unsigned journal_seq;
 
@@ -299,6 +301,15 @@ static int load_fd(int fd, const char *path, json_t **ret_header, json_t **ret_e
 			hdr = o;
 			continue;
 		}
+		if (json_array_size(entries) >= JOURNAL_MAX_ENTRIES) {
+			json_decref(o);
+			json_decref(hdr);
+			json_decref(entries);
+			free(buf);
+			return errf(err, errlen, -EFBIG,
+				    "refusing journal %s: more than %d entries", path,
+				    JOURNAL_MAX_ENTRIES);
+		}
 		json_array_append_new(entries, o);
 	}
 	free(buf);
@@ -442,7 +453,7 @@ int journal_check_stale(const char *dir, char *err, size_t errlen)
 		if (!journal_owner_alive(hdr) && json_array_size(entries))
 			r = errf(
 				err, errlen, -EBUSY,
-				"%s holds knob values of a run that died (pid %lld): run `fsbench restore` first",
+				"%s holds what a run that died (pid %lld) changed or made: run `fsbench restore` first",
 				json_string_value(p),
 				(long long)json_integer_value(json_object_get(hdr, "pid")));
 		json_decref(hdr);

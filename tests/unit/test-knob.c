@@ -901,6 +901,25 @@ static void test_restore_dependency_order(void **st)
 	json_decref(results);
 }
 
+/* A journal with more entries than any run writes is refused, not compared pairwise. */
+static void test_journal_too_many_entries(void **st)
+{
+	char path[PATH_MAX * 2];
+	json_t *hdr, *entries;
+	FILE *f;
+
+	(void)st;
+	mkdir(state, 0700);
+	snprintf(path, sizeof(path), "%s/journal-1-0.jsonl", state);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":1,\"start\":1}\n");
+	for (int i = 0; i < 4097; i++)
+		fprintf(f, "{\"knob\":\"dirty_ratio\",\"kind\":\"file\",\"value\":\"20\"}\n");
+	fclose(f);
+	assert_int_equal(journal_load(path, &hdr, &entries), -EFBIG);
+}
+
 /* A state directory or journal another user could have written is refused. */
 static void test_state_dir_trust(void **st)
 {
@@ -1027,6 +1046,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_untrusted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_restore_dependency_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_dir_trust, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_too_many_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_begin_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_stale_journal, setup, teardown),
 		cmocka_unit_test(test_topology_place),
