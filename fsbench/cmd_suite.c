@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../probes/drop_caches.h"
+#include "../probes/journal.h"
 #include "../probes/scratch.h"
 #include "../probes/target.h"
 #include "../report/result_file.h"
@@ -118,6 +119,7 @@ struct suite_ctx {
 	struct suite_cell *cells;
 	int ncells, nrun; /* cells and cell-repetitions to run */
 	struct probe_scratch scratch;
+	struct journal *journal; /* what scratch makes, for `fsbench restore` after a kill -9 */
 	char tmpdir[4096]; /* made by fsbench: holds the default image and the mount point */
 	char json_path[4096];
 	char dir_fstype[64]; /* --dir: the directory's filesystem */
@@ -450,6 +452,16 @@ static int setup_target(struct suite_ctx *x, char *err, size_t errlen)
 			"making filesystems needs root (loop devices, mkfs, mount); --dir DIR runs in a directory instead");
 		return -EPERM;
 	}
+	/* every scratch resource is journalled as it is made: kill -9 leaves a way back */
+	r = journal_open(journal_state_dir(), &x->journal);
+	if (r < 0) {
+		x->journal = NULL;
+		snprintf(err, errlen, "creating the restore journal in %s: %s%s",
+			 journal_state_dir(), strerror(-r),
+			 r == -EPERM ? " (it must be root's and not writable by others)" : "");
+		return r;
+	}
+	x->scratch.journal = x->journal;
 	/* the mount point (and the default image) live in a directory of fsbench's own */
 	snprintf(x->tmpdir, sizeof(x->tmpdir), "%.3000s/fsbench-suite.XXXXXX",
 		 base && *base ? base : "/var/tmp");
@@ -460,6 +472,9 @@ static int setup_target(struct suite_ctx *x, char *err, size_t errlen)
 		x->tmpdir[0] = 0;
 		return r;
 	}
+	r = probe_scratch_journal_dir(&x->scratch, x->tmpdir, err, errlen);
+	if (r < 0)
+		return r;
 	x->scratch.keep_image = x->a.keep_image;
 	if (x->a.device)
 		return probe_scratch_device(&x->scratch, x->a.device, x->a.force, err, errlen);
@@ -472,12 +487,24 @@ static int setup_target(struct suite_ctx *x, char *err, size_t errlen)
 static void release_target(struct suite_ctx *x)
 {
 	char err[SUITE_ERR];
+	bool clean = true;
 
-	if (probe_scratch_release(&x->scratch, err, sizeof(err)) < 0)
+	if (probe_scratch_release(&x->scratch, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", x->cmd, err);
-	if (x->tmpdir[0] && rmdir(x->tmpdir) < 0 && errno != ENOENT)
+		clean = false;
+	}
+	if (x->tmpdir[0] && rmdir(x->tmpdir) < 0 && errno != ENOENT) {
 		fprintf(stderr, "fsbench %s: removing %s: %s\n", x->cmd, x->tmpdir,
 			strerror(errno));
+		clean = false;
+	}
+	if (x->journal && clean)
+		journal_remove(x->journal);
+	else if (x->journal)
+		fprintf(stderr, "fsbench %s: the journal %s stays: `fsbench restore` retries\n",
+			x->cmd, x->journal->path);
+	x->journal = journal_close(x->journal);
+	x->scratch.journal = NULL;
 }
 
 static int run_suite(struct suite_ctx *x, int argc, char **argv)

@@ -56,10 +56,10 @@ static int entry_for(const struct knob_target *t, const char *name, json_t **ret
 	if (r < 0)
 		return r;
 	if (d->scope == KNOB_SCOPE_MOUNT) {
-		e = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", name, "kind", "mount",
+		/* restore spells the option itself: an entry holds no text that reaches mount(2) */
+		e = json_pack("{s:s,s:s,s:s,s:s,s:s,s:s,s:s}", "knob", name, "kind", "mount",
 			      "value", cur, "mountpoint", t->mountpoint, "fstype", t->fstype,
-			      "mnt_dev", t->mnt_dev, "source", t->mnt_source, "option",
-			      fs_traits_barrier_option(t->fstype, cur[0] == '1'));
+			      "mnt_dev", t->mnt_dev, "source", t->mnt_source);
 		if (!e)
 			return -ENOMEM;
 		*ret = e;
@@ -75,10 +75,11 @@ static int entry_for(const struct knob_target *t, const char *name, json_t **ret
 			snprintf(cur, sizeof(cur), "%s", pv);
 		}
 	}
+	/* no path: restore rebuilds it from the knob and the device's identity */
 	r = knob_path(t, d, name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	e = json_pack("{s:s,s:s,s:s,s:s}", "knob", name, "kind", "file", "path", rel, "value", cur);
+	e = json_pack("{s:s,s:s,s:s}", "knob", name, "kind", "file", "value", cur);
 	if (!e)
 		return -ENOMEM;
 	if (d->scope != KNOB_SCOPE_VM) {

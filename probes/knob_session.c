@@ -14,7 +14,7 @@ static int begin_failed(struct knob_session *s, enum knob_session_step step, int
 		journal_remove(s->j);
 		s->j = journal_close(s->j);
 	}
-	knob_locks_release(&s->locks, s->dir);
+	knob_locks_release(&s->locks, s->lock_dir);
 	return r;
 }
 
@@ -26,12 +26,13 @@ int knob_session_begin(struct knob_session *s, struct knob_batch *b, const char 
 	memset(s, 0, sizeof(*s));
 	s->b = b;
 	s->dir = dir;
+	journal_lock_dir(b->t->root, s->lock_dir, sizeof(s->lock_dir));
 	r = knob_batch_validate(b, err, errlen);
 	if (r < 0)
 		return begin_failed(s, KNOB_SESSION_VALIDATE, r);
 	if (b->n) {
 		/* validated again under the locks: "before" is not a run's that was just ending */
-		r = knob_batch_lock(b, dir, what, &s->locks, err, errlen);
+		r = knob_batch_lock(b, s->lock_dir, what, &s->locks, err, errlen);
 		if (r < 0) {
 			/* knob_batch_lock holds nothing when it fails */
 			s->locks.n = 0;
@@ -41,7 +42,10 @@ int knob_session_begin(struct knob_session *s, struct knob_batch *b, const char 
 	s->before = knob_values_json(b->t);
 	if (!b->n)
 		return 0;
-	r = journal_check_stale(dir, err, errlen);
+	/* a journal where others may write is one root would later act on: not there */
+	r = journal_dir_make(dir, err, errlen);
+	if (r == 0)
+		r = journal_check_stale(dir, err, errlen);
 	if (r < 0)
 		return begin_failed(s, KNOB_SESSION_APPLY, r);
 	/* journalled only while the batch is in flight: a crash half-way can be undone */
@@ -74,7 +78,7 @@ int knob_session_end(struct knob_session *s, bool restore, json_t *results)
 	if (s->b)
 		s->after = knob_values_json(s->b->t);
 	/* only now, "after" read: a run that takes them over finds the values we put back */
-	knob_locks_release(&s->locks, s->dir);
+	knob_locks_release(&s->locks, s->lock_dir);
 	s->locks.n = 0;
 	return r;
 }

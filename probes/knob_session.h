@@ -3,6 +3,7 @@
 #define PROBE_KNOB_SESSION_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -19,7 +20,8 @@ enum knob_session_step {
 
 struct knob_session {
 	struct knob_batch *b;
-	const char *dir; /* the state directory: journals and locks */
+	const char *dir; /* the state directory: journals */
+	char lock_dir[PATH_MAX]; /* journal_lock_dir() of the target's root: one per system */
 	struct knob_locks locks;
 	struct journal *j; /* NULL for an empty batch */
 	/* every knob of the target (knob_values_json) before the batch and after the end */

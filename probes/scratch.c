@@ -3,6 +3,7 @@
 #include "errf.h"
 #include "fileio.h"
 #include "fs_traits.h"
+#include "journal.h"
 #include "mount.h"
 
 #include <blkid.h>
@@ -31,6 +32,64 @@ void probe_scratch_init(struct probe_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->loop_fd = -1;
+}
+
+/* Appends a scratch entry {kind: scratch, what: @what, path: @path} plus @more (stolen). */
+static int journal_note(struct probe_scratch *s, const char *what, const char *path, json_t *more,
+			char *err, size_t errlen)
+{
+	json_t *e;
+	int r;
+
+	if (!s->journal) {
+		json_decref(more);
+		return 0;
+	}
+	e = json_pack("{s:s,s:s,s:s}", "kind", "scratch", "what", what, "path", path);
+	if (!e) {
+		json_decref(more);
+		return errf(err, errlen, -ENOMEM, "recording %s: %s", path, strerror(ENOMEM));
+	}
+	if (more)
+		json_object_update(e, more);
+	json_decref(more);
+	r = journal_append(s->journal, e);
+	json_decref(e);
+	if (r < 0)
+		return errf(err, errlen, r, "recording %s in the restore journal %s: %s", path,
+			    s->journal->path, strerror(-r));
+	return 0;
+}
+
+/* The identity of the file @path (device and inode) as journal fields. */
+static json_t *file_identity(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return NULL;
+	return json_pack("{s:I,s:I}", "st_dev", (json_int_t)st.st_dev, "ino",
+			 (json_int_t)st.st_ino);
+}
+
+/* The diskseq of block device @devno, or -1 where the kernel has none (or a partition). */
+static long long devno_diskseq(dev_t devno)
+{
+	char path[96], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/diskseq", major(devno), minor(devno));
+	if (fsb_read_under("", path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *err, size_t errlen)
+{
+	json_t *id = file_identity(path);
+
+	if (!id)
+		return errf(err, errlen, -errno, "reading %s: %s", path, strerror(errno));
+	return journal_note(s, "dir", path, id, err, errlen);
 }
 
 static void free_argv(char **argv)
@@ -162,6 +221,21 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 		return r;
 	}
 	s->image_created = true;
+	/* kept with --keep-image: then it is the user's, and restore leaves it */
+	if (!s->keep_image) {
+		struct stat st;
+
+		r = fstat(ffd, &st) < 0 ?
+			    errf(err, errlen, -errno, "reading %s: %s", s->image, strerror(errno)) :
+			    journal_note(s, "image", s->image,
+					 json_pack("{s:I,s:I}", "st_dev", (json_int_t)st.st_dev,
+						   "ino", (json_int_t)st.st_ino),
+					 err, errlen);
+		if (r < 0) {
+			close(ffd);
+			return r;
+		}
+	}
 	if (ftruncate(ffd, (off_t)size) < 0) {
 		r = errf(err, errlen, -errno, "sizing image %s to %llu bytes: %s", s->image,
 			 (unsigned long long)size, strerror(errno));
@@ -169,6 +243,23 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 		return r;
 	}
 	r = loop_attach(s, ffd, true, err, errlen);
+	if (r == 0) {
+		struct stat ist, lst;
+		char dev[32];
+
+		/* AUTOCLEAR detaches it if we die before this: only then is it left over */
+		if (fstat(ffd, &ist) < 0 || fstat(s->loop_fd, &lst) < 0) {
+			r = errf(err, errlen, -errno, "reading %s: %s", s->device, strerror(errno));
+		} else {
+			snprintf(dev, sizeof(dev), "%u:%u", major(lst.st_rdev), minor(lst.st_rdev));
+			r = journal_note(s, "loop", s->device,
+					 json_pack("{s:s,s:I,s:s,s:I,s:I}", "dev", dev, "diskseq",
+						   (json_int_t)devno_diskseq(lst.st_rdev), "image",
+						   s->image, "image_dev", (json_int_t)ist.st_dev,
+						   "image_ino", (json_int_t)ist.st_ino),
+					 err, errlen);
+		}
+	}
 	close(ffd); /* the loop device holds its own reference */
 	if (r < 0)
 		return r;
@@ -478,6 +569,26 @@ int probe_scratch_mount(struct probe_scratch *s, const char *dir, const char *op
 			return rc;
 		}
 		s->mountpoint_created = true;
+		rc = probe_scratch_journal_dir(s, s->mountpoint, err, errlen);
+		if (rc < 0)
+			return rc;
+	}
+	/* before mounting: a mount made and not yet recorded could not be undone */
+	if (s->journal && !s->mount_journalled) {
+		struct stat st;
+		char dev[32];
+
+		if (stat(s->device, &st) < 0)
+			return errf(err, errlen, -errno, "reading %s: %s", s->device,
+				    strerror(errno));
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+		rc = journal_note(s, "mount", s->mountpoint,
+				  json_pack("{s:s,s:s,s:I}", "device", s->device, "dev", dev,
+					    "diskseq", (json_int_t)devno_diskseq(st.st_rdev)),
+				  err, errlen);
+		if (rc < 0)
+			return rc;
+		s->mount_journalled = true;
 	}
 	fsb_strcpy(s->mount_options, sizeof(s->mount_options), options);
 	s->mount_options_read[0] = 0;
