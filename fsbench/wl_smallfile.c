@@ -115,11 +115,10 @@ static const struct fsb_opt smallfile_opts[] = {
 	  .short_name = 'L',
 	  .type = OPT_INT,
 	  .offset = O(loops),
-	  .min = 1,
 	  .max = 1000000,
-	  .def = "1",
+	  .def = "0",
 	  .unit = "loops",
-	  .help = "iterations (implies -k, as in fs_mark)" },
+	  .help = "iterations; 0: one loop, files removed unless -k; any -L N >= 1 keeps the files (-k), as fs_mark's -L does, also -L 1 (LKP always passes -L)" },
 	{ .name = "keep",
 	  .short_name = 'k',
 	  .type = OPT_BOOL,
@@ -272,6 +271,11 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 			    "-r: %" PRId64 " random characters do not fit in a %" PRId64
 			    "-character name (-p)",
 			    c->rand_len, c->name_len);
+	/* 0 is -L not given: one loop; any -L given keeps the files, as in fs_mark */
+	if (c->loops > 0 || c->fill)
+		c->keep = true; /* fs_mark does the same: -L and -F keep files */
+	if (c->loops == 0)
+		c->loops = 1;
 	max_loops = c->fill ? 1000000 : (uint64_t)c->loops;
 	if (c->name_len - c->rand_len < 16 && c->rand_len < 12 &&
 	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) >
@@ -281,8 +285,6 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 			"-p/-r: %" PRId64
 			" sequential characters cannot number every file uniquely; raise -p or -r",
 			c->name_len - c->rand_len);
-	if (c->loops > 1 || c->fill)
-		c->keep = true; /* fs_mark does the same: -L and -F keep files */
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
