@@ -134,6 +134,9 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 							      lp->thread_ns - lp->syscall_ns :
 							      0),
 					 "fsuse_pct", lp->fsuse_pct));
+		if (lp->failed)
+			json_object_set_new(json_array_get(loops, (size_t)l), "complete",
+					    json_false());
 	}
 	json_object_set_new(o, "workload", json_string(run->wl->name));
 	json_object_set_new(o, "threads", json_integer(run->nthreads));

@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -96,6 +97,20 @@ static bool gate_waiters_ready(struct fsb_run *run, int started)
 	return atomic_load(&run->threads_at_gate) >= started;
 }
 
+/*
+ * A worker's timed work of the loop is done; with @wait, blocks until every started
+ * worker's is, so that thread_after() (unlink) never runs beside another's timed calls.
+ */
+static void timed_arrive(struct fsb_run *run, bool wait)
+{
+	pthread_mutex_lock(&run->timed_lock);
+	run->timed_done++;
+	pthread_cond_broadcast(&run->timed_cond);
+	while (wait && run->timed_done < run->timed_started)
+		pthread_cond_wait(&run->timed_cond, &run->timed_lock);
+	pthread_mutex_unlock(&run->timed_lock);
+}
+
 static void *worker_main(void *arg)
 {
 	struct fsb_thread *t = arg;
@@ -122,6 +137,7 @@ static void *worker_main(void *arg)
 	t->t_start = fsb_now_ns();
 	if (fsb_should_stop(run)) {
 		t->t_end = t->t_start;
+		timed_arrive(run, false);
 		atomic_fetch_add(&run->threads_done, 1);
 		return NULL;
 	}
@@ -131,6 +147,14 @@ static void *worker_main(void *arg)
 	if (r) {
 		t->err = r;
 		fsb_run_fail(run, r, t->errmsg);
+	}
+	timed_arrive(run, run->wl->thread_after != NULL);
+	if (run->wl->thread_after) {
+		r = run->wl->thread_after(t, run->nloops);
+		if (r && !t->err) {
+			t->err = r;
+			fsb_run_fail(run, r, t->errmsg);
+		}
 	}
 	atomic_fetch_add(&run->threads_done, 1);
 	return NULL;
@@ -263,6 +287,10 @@ static int run_one_loop(struct fsb_run *run)
 	r = -pthread_rwlock_init(&run->gate, NULL);
 	if (r)
 		goto out;
+	pthread_mutex_init(&run->timed_lock, NULL);
+	pthread_cond_init(&run->timed_cond, NULL);
+	run->timed_done = 0;
+	run->timed_started = INT_MAX; /* until every worker that will run has been started */
 	pthread_rwlock_wrlock(&run->gate);
 	atomic_store(&run->threads_done, 0);
 	atomic_store(&run->threads_at_gate, 0);
@@ -285,6 +313,10 @@ static int run_one_loop(struct fsb_run *run)
 		fsb_run_fail(run, r, msg);
 		atomic_fetch_add(&run->threads_done, run->nthreads - started);
 	}
+	pthread_mutex_lock(&run->timed_lock);
+	run->timed_started = started;
+	pthread_cond_broadcast(&run->timed_cond);
+	pthread_mutex_unlock(&run->timed_lock);
 	/* let the workers reach the gate, so that opening it starts them together */
 	while (!gate_waiters_ready(run, started))
 		sched_yield();
@@ -296,6 +328,8 @@ static int run_one_loop(struct fsb_run *run)
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	pthread_rwlock_destroy(&run->gate);
+	pthread_cond_destroy(&run->timed_cond);
+	pthread_mutex_destroy(&run->timed_lock);
 
 	l.start_ns = UINT64_MAX;
 	for (int i = 0; i < run->nthreads; i++) {
@@ -318,6 +352,7 @@ static int run_one_loop(struct fsb_run *run)
 	if (l.start_ns == UINT64_MAX)
 		l.start_ns = l.end_ns;
 	l.fsuse_pct = run->wl->fs_use ? run->wl->fs_use(run) : -1;
+	l.failed = fsb_run_failed(run);
 	r = loop_push(run, &l);
 out:
 	free(tids);
@@ -341,7 +376,8 @@ int runner_run(struct fsb_run *run)
 			fsb_run_fail(run, r, "running a loop: out of memory");
 			break;
 		}
-		if (run->on_loop)
+		/* fs_mark prints no row for a loop that failed; its partial figures stay in the JSON */
+		if (run->on_loop && !run->loops[run->nloops - 1].failed)
 			run->on_loop(run, loop);
 	}
 	__atomic_store_n(&run->run_end_ns, fsb_now_ns(), __ATOMIC_RELEASE);

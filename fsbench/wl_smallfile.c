@@ -91,7 +91,7 @@ static const struct fsb_opt smallfile_opts[] = {
 	  .short_name = 'D',
 	  .type = OPT_INT,
 	  .offset = O(subdirs),
-	  .max = 65536,
+	  .max = INT32_MAX, /* fs_mark reads -D with atoi() into an int and sets no bound */
 	  .def = "0",
 	  .unit = "directories",
 	  .help = "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)" },
@@ -115,11 +115,10 @@ static const struct fsb_opt smallfile_opts[] = {
 	  .short_name = 'L',
 	  .type = OPT_INT,
 	  .offset = O(loops),
-	  .min = 1,
 	  .max = 1000000,
-	  .def = "1",
+	  .def = "0",
 	  .unit = "loops",
-	  .help = "iterations (implies -k, as in fs_mark)" },
+	  .help = "iterations; 0: one loop, files removed unless -k; any -L N >= 1 keeps the files (-k), as fs_mark's -L does, also -L 1 (LKP always passes -L)" },
 	{ .name = "keep",
 	  .short_name = 'k',
 	  .type = OPT_BOOL,
@@ -172,9 +171,8 @@ static const struct fsb_opt smallfile_opts[] = {
 struct smallfile_state {
 	int ndirs;
 	char **dirs; /* absolute or as given */
-	int *dir_fds; /* [dir * nsub + subdir]; nsub = max(1, -D) */
-	bool *sub_created; /* we made this subdirectory: we may remove it */
-	int nsub;
+	struct fsb_dirs top; /* the -d directories, open; subdirectories are opened per thread */
+	int nsub; /* max(1, -D) */
 	unsigned sync_bits;
 	enum fsb_op sync_op;
 	uint64_t seed;
@@ -184,10 +182,18 @@ struct smallfile_state {
 };
 
 struct smallfile_thread {
-	uint16_t *subdir_of; /* per file index in this loop */
+	uint32_t *subdir_of; /* per file index in this loop */
 	uint64_t created; /* files created in this loop (their names can be regenerated) */
 	uint64_t subdir_start_ns;
 	unsigned cur_subdir, in_subdir;
+	/*
+	 * The one subdirectory this thread has open (-D): open files stay at one per thread
+	 * however large -D is, and a subdirectory is made only when the rotation reaches it.
+	 */
+	int sub_fd;
+	uint32_t sub_open; /* which subdirectory sub_fd is; meaningful when sub_fd >= 0 */
+	uint32_t *made; /* subdirectories this thread created (fini may remove them) */
+	size_t nmade, made_cap;
 };
 
 static struct smallfile_state *state(const struct fsb_run *run)
@@ -265,6 +271,11 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 			    "-r: %" PRId64 " random characters do not fit in a %" PRId64
 			    "-character name (-p)",
 			    c->rand_len, c->name_len);
+	/* 0 is -L not given: one loop; any -L given keeps the files, as in fs_mark */
+	if (c->loops > 0 || c->fill)
+		c->keep = true; /* fs_mark does the same: -L and -F keep files */
+	if (c->loops == 0)
+		c->loops = 1;
 	max_loops = c->fill ? 1000000 : (uint64_t)c->loops;
 	if (c->name_len - c->rand_len < 16 && c->rand_len < 12 &&
 	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) >
@@ -274,8 +285,6 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 			"-p/-r: %" PRId64
 			" sequential characters cannot number every file uniquely; raise -p or -r",
 			c->name_len - c->rand_len);
-	if (c->loops > 1 || c->fill)
-		c->keep = true; /* fs_mark does the same: -L and -F keep files */
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -287,79 +296,48 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	s->sync_op = c->fdatasync ? OP_FDATASYNC : OP_FSYNC;
 	s->seed = fsb_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
 
-	need_fds = nd * s->nsub + run->nthreads + 64;
+	/* open at once: each -d, and per thread one subdirectory and the file being written */
+	need_fds = nd + 2 * run->nthreads + 64;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)need_fds) {
 		rl.rlim_cur = rl.rlim_max < (rlim_t)need_fds ? rl.rlim_max : (rlim_t)need_fds;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		if (rl.rlim_cur < (rlim_t)need_fds)
-			return errf(err, errlen, -EMFILE,
-				    "-D: %d directories need %d open files, the limit is %llu",
-				    nd * s->nsub, need_fds, (unsigned long long)rl.rlim_cur);
+			return errf(
+				err, errlen, -EMFILE,
+				"-t: %d threads over %d directories need %d open files, the limit is %llu",
+				run->nthreads, nd, need_fds, (unsigned long long)rl.rlim_cur);
 	}
 
 	s->dirs = c->common.dirs.v;
-	s->dir_fds = malloc(sizeof(int) * (size_t)(nd * s->nsub));
-	s->sub_created = calloc((size_t)(nd * s->nsub), sizeof(bool));
 	s->buf = calloc(1, (size_t)(c->wsize < c->size ? c->wsize : (c->size ? c->size : 1)));
-	if (!s->dir_fds || !s->sub_created || !s->buf)
+	if (!s->buf)
 		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
-	for (int i = 0; i < nd * s->nsub; i++)
-		s->dir_fds[i] = -1;
-
-	for (int d = 0; d < nd; d++) {
-		int top = open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (top < 0)
-			return errf(err, errlen, -errno, "opening directory %s: %s", s->dirs[d],
-				    strerror(errno));
-		if (faccessat(top, ".", W_OK | X_OK, AT_EACCESS) < 0) {
-			int e = errno;
-
-			close(top);
-			return errf(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d],
-				    strerror(e));
-		}
-		if (!c->subdirs) {
-			s->dir_fds[d] = top;
-			continue;
-		}
-		for (int k = 0; k < s->nsub; k++) {
-			char name[16];
-			int fd;
-
-			snprintf(name, sizeof(name), "%02x", k);
-			if (mkdirat(top, name, 0777) == 0)
-				s->sub_created[d * s->nsub + k] = true;
-			else if (errno != EEXIST) {
-				int e = errno;
-
-				close(top);
-				return errf(err, errlen, -e, "creating subdirectory %s/%s: %s",
-					    s->dirs[d], name, strerror(e));
-			}
-			fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd < 0) {
-				int e = errno;
-
-				close(top);
-				return errf(err, errlen, -e, "opening subdirectory %s/%s: %s",
-					    s->dirs[d], name, strerror(e));
-			}
-			s->dir_fds[d * s->nsub + k] = fd;
-		}
-		close(top);
-	}
+	r = fsb_dirs_open(&s->top, &c->common, err, errlen);
+	if (r < 0)
+		return r;
 
 	for (int i = 0; i < run->nthreads; i++) {
 		struct smallfile_thread *st = calloc(1, sizeof(*st));
 
-		if (!st || !(st->subdir_of = malloc(sizeof(uint16_t) * (size_t)c->nfiles))) {
+		if (!st || !(st->subdir_of = malloc(sizeof(uint32_t) * (size_t)c->nfiles))) {
 			free(st);
 			return errf(err, errlen, -ENOMEM,
 				    "allocating %" PRId64 " file records for thread %d: %s",
 				    c->nfiles, i, strerror(ENOMEM));
 		}
+		st->sub_fd = -1;
 		run->threads[i].priv = st;
+		/* room for the subdirectories one loop reaches with -N, so the loop rarely grows it */
+		if (c->per_subdir) {
+			int64_t reach = c->nfiles / c->per_subdir + 1;
+
+			st->made_cap = (size_t)(reach < s->nsub ? reach : s->nsub);
+			st->made = malloc(sizeof(uint32_t) * st->made_cap);
+			if (!st->made)
+				return errf(err, errlen, -ENOMEM,
+					    "allocating subdirectory records for thread %d: %s", i,
+					    strerror(ENOMEM));
+		}
 	}
 	if (c->log) {
 		s->log = fopen(c->log, "ae");
@@ -394,7 +372,7 @@ static bool smallfile_want_loop(struct fsb_run *run, int loop)
 	for (int d = 0; d < s->ndirs; d++) {
 		struct statfs sf;
 
-		if (fstatfs(s->dir_fds[d * s->nsub], &sf) == 0 &&
+		if (fstatfs(s->top.fd[d], &sf) == 0 &&
 		    (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize <
 			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads /
 				    (uint64_t)s->ndirs)
@@ -434,6 +412,69 @@ static int thread_err(struct fsb_thread *t, int e, const char *what, const char 
 	return -e;
 }
 
+static int made_push(struct smallfile_thread *st, uint32_t sub)
+{
+	if (st->nmade == st->made_cap) {
+		size_t cap = st->made_cap ? st->made_cap * 2 : 16;
+		uint32_t *a = realloc(st->made, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		st->made = a;
+		st->made_cap = cap;
+	}
+	st->made[st->nmade++] = sub;
+	return 0;
+}
+
+/*
+ * The directory that files of subdirectory @sub live in, for thread @t: the -d directory
+ * itself without -D, else subdirectory @sub, opened (and with @make, created) as the
+ * thread's rotation reaches it, closing the one before. Called between timed calls only.
+ * A descriptor, or -errno with t->errmsg set.
+ */
+static int subdir_fd(struct fsb_thread *t, unsigned sub, bool make)
+{
+	const struct smallfile_cfg *c = t->run->cfg;
+	struct smallfile_state *s = state(t->run);
+	struct smallfile_thread *st = t->priv;
+	int d = t->id % s->ndirs, fd;
+	char name[16];
+
+	if (!c->subdirs)
+		return s->top.fd[d];
+	if (st->sub_fd >= 0 && st->sub_open == sub)
+		return st->sub_fd;
+	snprintf(name, sizeof(name), "%02x", sub);
+	if (make) {
+		if (mkdirat(s->top.fd[d], name, 0777) == 0) {
+			if (made_push(st, sub) < 0) {
+				/* unrecorded, it would outlive the run: take it back now */
+				unlinkat(s->top.fd[d], name, AT_REMOVEDIR);
+				snprintf(t->errmsg, sizeof(t->errmsg),
+					 "recording subdirectory %s/%s: %s", s->dirs[d], name,
+					 strerror(ENOMEM));
+				return -ENOMEM;
+			}
+		} else if (errno != EEXIST) {
+			snprintf(t->errmsg, sizeof(t->errmsg), "creating subdirectory %s/%s: %s",
+				 s->dirs[d], name, strerror(errno));
+			return -errno;
+		}
+	}
+	fd = openat(s->top.fd[d], name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "opening subdirectory %s/%s: %s", s->dirs[d],
+			 name, strerror(errno));
+		return -errno;
+	}
+	if (st->sub_fd >= 0)
+		close(st->sub_fd);
+	st->sub_fd = fd;
+	st->sub_open = sub;
+	return fd;
+}
+
 /* Re-opens created file @i and fsyncs it: the post-loop phases of -S 2..6, each call timed. */
 static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 {
@@ -441,15 +482,17 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 	const struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s = state(run);
 	struct smallfile_thread *st = t->priv;
-	int d = t->id % s->ndirs, fd, r, e;
+	int d = t->id % s->ndirs, dfd, fd, r, e;
 	unsigned sub = st->subdir_of[i];
 	char name[MAX_NAME_LEN + 1];
 	uint64_t t0, t1;
 
 	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len,
 		       s->seed);
-	FSB_TIME_CALL(t0, t1,
-		      fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC));
+	dfd = subdir_fd(t, sub, false);
+	if (dfd < 0)
+		return dfd;
+	FSB_TIME_CALL(t0, t1, fd = openat(dfd, name, O_RDONLY | O_CLOEXEC));
 	if (fd < 0)
 		return thread_err(t, errno, "re-opening", s->dirs[d], sub, c->subdirs, name);
 	fsb_record(t, OP_OPEN, t0, t1);
@@ -464,6 +507,7 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 	return 0;
 }
 
+/* The timed part of one loop of one worker: create, write, sync, close; then -S's phases. */
 static int smallfile_thread(struct fsb_thread *t, int loop)
 {
 	struct fsb_run *run = t->run;
@@ -475,22 +519,33 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 	char name[MAX_NAME_LEN + 1];
 	uint64_t i, t0, t1;
 
+	/* as fs_mark, -N's count carries over from one loop to the next */
 	st->created = 0;
-	st->in_subdir = 0;
 	st->subdir_start_ns = fsb_now_ns();
 	for (i = 0; i < (uint64_t)c->nfiles && !fsb_should_stop(run); i++) {
 		unsigned sub = pick_subdir(st, c, s->nsub);
-		int dfd = s->dir_fds[d * s->nsub + (int)sub], fd, e;
+		int dfd = subdir_fd(t, sub, true), fd, e;
 		int64_t left = c->size;
 
+		if (dfd < 0) {
+			r = dfd;
+			break;
+		}
 		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
 			       (int)c->rand_len, s->seed);
-		st->subdir_of[i] = (uint16_t)sub;
+		st->subdir_of[i] = sub;
 
+		/* O_EXCL: a file of the same name is not this run's to truncate or remove */
 		FSB_TIME_CALL(t0, t1,
-			      fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666));
+			      fd = openat(dfd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0666));
 		if (fd < 0) {
-			r = thread_err(t, errno, "creating", s->dirs[d], sub, c->subdirs, name);
+			e = errno;
+			r = thread_err(t, e, "creating", s->dirs[d], sub, c->subdirs, name);
+			if (e == EEXIST)
+				snprintf(
+					t->errmsg + strlen(t->errmsg),
+					sizeof(t->errmsg) - strlen(t->errmsg),
+					" (not made by this run: left alone; remove it or raise -r)");
 			break;
 		}
 		fsb_record(t, OP_CREATE, t0, t1);
@@ -554,29 +609,49 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 		if ((s->sync_bits & SF_FIRST_FILE) && t->files && !r)
 			r = post_fsync(t, loop, 0);
 	}
-	t->t_end = fsb_now_ns();
+	return r;
+}
 
-	if (!c->keep) {
-		bool timed = !r && !fsb_run_failed(run);
+/*
+ * After every worker's timed work of the loop (runner.c holds this back until then, so
+ * one thread's unlinks never compete with another's creates inside files/s): removes the
+ * files this thread created in the loop, unless they are kept. Every name is one that an
+ * O_EXCL create of this run made.
+ */
+static int smallfile_thread_after(struct fsb_thread *t, int loop)
+{
+	struct fsb_run *run = t->run;
+	const struct smallfile_cfg *c = run->cfg;
+	struct smallfile_state *s = state(run);
+	struct smallfile_thread *st = t->priv;
+	int d = t->id % s->ndirs, r = 0;
+	bool timed = !t->err && !fsb_run_failed(run);
+	char name[MAX_NAME_LEN + 1];
+	uint64_t t0, t1;
 
-		for (i = 0; i < st->created; i++) {
-			unsigned sub = st->subdir_of[i];
-			int e;
+	if (c->keep)
+		return 0;
+	for (uint64_t i = 0; i < st->created; i++) {
+		unsigned sub = st->subdir_of[i];
+		int dfd = subdir_fd(t, sub, false), e;
 
-			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
-				       (int)c->rand_len, s->seed);
-			FSB_TIME_CALL(t0, t1,
-				      e = unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0));
-			if (e < 0) {
-				if (!r)
-					r = thread_err(t, errno, "removing", s->dirs[d], sub,
-						       c->subdirs, name);
-				continue;
-			}
-			if (timed)
-				fsb_record(t, OP_UNLINK, t0, t1);
+		if (dfd < 0) {
+			r = r ? r : dfd;
+			continue;
 		}
+		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
+			       (int)c->rand_len, s->seed);
+		FSB_TIME_CALL(t0, t1, e = unlinkat(dfd, name, 0));
+		if (e < 0) {
+			if (!r)
+				r = thread_err(t, errno, "removing", s->dirs[d], sub, c->subdirs,
+					       name);
+			continue;
+		}
+		if (timed)
+			fsb_record(t, OP_UNLINK, t0, t1);
 	}
+	st->created = 0;
 	return r;
 }
 
@@ -587,40 +662,30 @@ static void smallfile_fini(struct fsb_run *run)
 
 	if (!s)
 		return;
-	if (s->dir_fds) {
-		for (int d = 0; d < s->ndirs; d++) {
-			int top = c->subdirs ?
-					  open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
-					  -1;
-
-			for (int k = 0; k < s->nsub; k++) {
-				int i = d * s->nsub + k;
-				char name[16];
-
-				if (s->dir_fds[i] >= 0)
-					close(s->dir_fds[i]);
-				snprintf(name, sizeof(name), "%02x", k);
-				/* only what we made, and rmdir only succeeds when empty: never the user's files */
-				if (top >= 0 && s->sub_created[i])
-					unlinkat(top, name, AT_REMOVEDIR);
-			}
-			if (top >= 0)
-				close(top);
-		}
-	}
 	if (run->threads)
 		for (int i = 0; i < run->nthreads; i++) {
 			struct smallfile_thread *st = run->threads[i].priv;
+			int top = s->top.fd ? s->top.fd[i % s->ndirs] : -1;
 
-			if (st)
-				free(st->subdir_of);
+			if (!st)
+				continue;
+			if (st->sub_fd >= 0)
+				close(st->sub_fd);
+			/* only what this thread made; rmdir fails on a non-empty one: kept files stay */
+			for (size_t k = 0; k < st->nmade && top >= 0; k++) {
+				char name[16];
+
+				snprintf(name, sizeof(name), "%02x", st->made[k]);
+				unlinkat(top, name, AT_REMOVEDIR);
+			}
+			free(st->made);
+			free(st->subdir_of);
 			free(st);
 			run->threads[i].priv = NULL;
 		}
+	fsb_dirs_close(&s->top, &c->common);
 	if (s->log)
 		fclose(s->log);
-	free(s->dir_fds);
-	free(s->sub_created);
 	free(s->buf);
 	free(s);
 	run->priv = NULL;
@@ -739,7 +804,7 @@ static int smallfile_fsuse(const struct fsb_run *run)
 {
 	const struct smallfile_state *s = state(run);
 
-	return s ? fs_use_pct(s->dir_fds[0]) : -1;
+	return s && s->top.fd ? fs_use_pct(s->top.fd[0]) : -1;
 }
 
 const struct fsb_workload fsb_wl_smallfile = {
@@ -753,6 +818,7 @@ const struct fsb_workload fsb_wl_smallfile = {
 	.init = smallfile_init,
 	.want_loop = smallfile_want_loop,
 	.thread = smallfile_thread,
+	.thread_after = smallfile_thread_after,
 	.fini = smallfile_fini,
 	.summary_json = smallfile_summary_json,
 	.print_header = smallfile_print_header,

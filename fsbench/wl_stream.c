@@ -99,7 +99,8 @@ struct stream_state {
 	uint64_t chunk;
 	uint64_t nchunks;
 	char *buf; /* one chunk, aligned for O_DIRECT, shared read-only by the writers */
-	int *dir_fds; /* per -d directory */
+	struct fsb_dirs top; /* the -d directories, open (made when missing) */
+	int *dir_fds; /* top.fd */
 	int ndirs;
 };
 
@@ -277,26 +278,13 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	s->chunk = (uint64_t)c->chunk;
 	s->nchunks = stream_nchunks(s->size, s->chunk);
 	s->ndirs = nd;
-	s->dir_fds = malloc(sizeof(int) * (size_t)nd);
-	if (!s->dir_fds)
-		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
-	for (int d = 0; d < nd; d++)
-		s->dir_fds[d] = -1;
+	r = fsb_dirs_open(&s->top, &c->common, err, errlen);
+	s->dir_fds = s->top.fd;
+	if (r < 0)
+		return r;
 	for (int d = 0; d < nd; d++) {
 		const char *dir = c->common.dirs.v[d];
 
-		int e;
-
-		s->dir_fds[d] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (s->dir_fds[d] < 0) {
-			e = errno;
-			return errf(err, errlen, -e, "opening directory %s: %s", dir, strerror(e));
-		}
-		if (faccessat(s->dir_fds[d], ".", W_OK | X_OK, AT_EACCESS) < 0) {
-			e = errno;
-			return errf(err, errlen, -e, "directory %s is not writable: %s", dir,
-				    strerror(e));
-		}
 		if (c->mode == SM_ODIRECT) {
 			uint64_t o, m;
 			int r = dio_alignment(s->dir_fds[d], dir, &o, &m, err, errlen);
@@ -561,11 +549,7 @@ static void stream_fini(struct fsb_run *run)
 			free(st);
 			run->threads[i].priv = NULL;
 		}
-	if (s->dir_fds)
-		for (int d = 0; d < s->ndirs; d++)
-			if (s->dir_fds[d] >= 0)
-				close(s->dir_fds[d]);
-	free(s->dir_fds);
+	fsb_dirs_close(&s->top, &c->common);
 	free(s->buf);
 	free(s);
 	run->priv = NULL;

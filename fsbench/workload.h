@@ -69,6 +69,7 @@ struct fsb_loop {
 	uint64_t thread_ns; /* sum of the threads' own loop times */
 	double fsmark_files_per_sec; /* fs_mark's sum of per-thread rates */
 	int fsuse_pct;
+	bool failed; /* the run failed or was stopped by a signal during this loop */
 };
 
 struct fsb_series {
@@ -90,6 +91,12 @@ struct fsb_workload {
 	bool (*want_loop)(struct fsb_run *run, int loop);
 	/* One loop of one worker. Returns 0 or a negative errno with t->errmsg set. */
 	int (*thread)(struct fsb_thread *t, int loop);
+	/*
+	 * Optional: the worker's work of the loop that lies outside its figures (smallfile's
+	 * unlink). The runner starts it only once every worker's thread() has returned, also
+	 * after a failure, so that it never competes with timed work. 0 or -errno as thread().
+	 */
+	int (*thread_after)(struct fsb_thread *t, int loop);
 	/* Removes what the run created (unless kept); safe after a failed init or run. */
 	void (*fini)(struct fsb_run *run);
 	/* Workload-specific summary fields and text output (CLI layer). */
@@ -112,6 +119,10 @@ struct fsb_run {
 	pthread_rwlock_t gate; /* the start barrier: held for writing until all are ready */
 	atomic_int stop; /* enum fsb_stop; workers check it */
 	atomic_int threads_at_gate, threads_done;
+	/* thread_after()'s gate: workers whose timed work is done, and how many were started */
+	pthread_mutex_t timed_lock;
+	pthread_cond_t timed_cond;
+	int timed_done, timed_started;
 	uint64_t runtime_ns; /* 0: no time bound */
 	uint64_t expected_units; /* progress units the run will do, for the ETA; 0 unknown */
 	bool quiet, progress; /* progress: live line on stderr */

@@ -133,9 +133,9 @@ done
 grep -q -- "-r: 50 random characters" "$T_SCRATCH/err" || grep -q "unexpected argument 'extra'" "$T_SCRATCH/err" ||
 	t_fail "error text: $(cat "$T_SCRATCH/err")"
 
-# --- a missing -d: one line naming the path and the reason
-"$FSBENCH" smallfile -d "$T_SCRATCH/nonexistent" -n 1 2>"$T_SCRATCH/err" >/dev/null
-t_expect_eq "missing -d exit status" 1 "$?"
-grep -q "$T_SCRATCH/nonexistent: No such file or directory" "$T_SCRATCH/err" || t_fail "missing -d message: $(cat "$T_SCRATCH/err")"
+# --- a missing -d is made (fsmark-mkdir.sh); a missing parent: one line naming the path and the reason
+"$FSBENCH" smallfile -d "$T_SCRATCH/nonexistent/d" -n 1 2>"$T_SCRATCH/err" >/dev/null
+t_expect_eq "missing -d parent exit status" 1 "$?"
+grep -q "$T_SCRATCH/nonexistent/d: No such file or directory" "$T_SCRATCH/err" || t_fail "missing -d message: $(cat "$T_SCRATCH/err")"
 
 t_done
