@@ -18,6 +18,7 @@ struct fsb_common {
 	struct opt_strlist knobs; /* --knob NAME=VALUE (ext_knobs.c) */
 	char *cpus; /* --cpus LIST (ext_pin.c) */
 	int pin; /* --pin: enum probe_pin */
+	char *probes; /* --probes LIST (ext_bpf.c) */
 };
 
 extern const struct fsb_opt fsb_common_opts[];

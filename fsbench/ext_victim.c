@@ -59,6 +59,7 @@ struct victim {
 	char name[64];
 	char *buf; /* aligned for O_DIRECT */
 	struct hist *h;
+	struct fsb_thread t; /* for fsb_record(): the histogram h and the run's victim_slow */
 	pthread_t tid;
 	bool started;
 	atomic_int stop;
@@ -113,7 +114,7 @@ static int victim_read(struct victim *v, uint64_t *rnd)
 		victim_error(v, n < 0 ? errno : EIO, "reading");
 		return v->err;
 	}
-	hist_record(v->h, t1 - t0);
+	fsb_record(&v->t, OP_VICTIM, t0, t1);
 	return 0;
 }
 
@@ -138,7 +139,7 @@ static int victim_fsync(struct victim *v)
 			     n != VICTIM_IO ? "writing" : "fdatasync of");
 		return v->err;
 	}
-	hist_record(v->h, t1 - t0);
+	fsb_record(&v->t, OP_VICTIM, t0, t1);
 	return 0;
 }
 
@@ -260,6 +261,11 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	}
 	hist_init(v->h);
+	v->t.run = run;
+	v->t.id = -1;
+	v->t.cpu = -1;
+	v->t.hist[OP_VICTIM] = v->h;
+	v->t.slow = run->victim_slow;
 	memset(v->buf, 0x5a, VICTIM_IO);
 	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (v->dfd < 0) {

@@ -381,16 +381,16 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 	t1 = fsb_now_ns();
 	if (fd < 0)
 		return thread_err(t, errno, "re-opening", s->dirs[d], sub, c->subdirs, name);
-	hist_record(t->hist[OP_OPEN], t1 - t0);
+	fsb_record(t, OP_OPEN, t0, t1);
 	t0 = fsb_now_ns();
 	r = c->fdatasync ? fdatasync(fd) : fsync(fd);
 	t1 = fsb_now_ns();
 	e = errno;
-	hist_record(t->hist[s->sync_op], t1 - t0);
+	fsb_record(t, s->sync_op, t0, t1);
 	t0 = fsb_now_ns();
 	close(fd);
 	t1 = fsb_now_ns();
-	hist_record(t->hist[OP_CLOSE], t1 - t0);
+	fsb_record(t, OP_CLOSE, t0, t1);
 	if (r < 0)
 		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub,
 				  c->subdirs, name);
@@ -403,8 +403,6 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 	const struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s = state(run);
 	struct smallfile_thread *st = t->priv;
-	struct hist *h_create = t->hist[OP_CREATE], *h_write = t->hist[OP_WRITE];
-	struct hist *h_sync = t->hist[s->sync_op], *h_close = t->hist[OP_CLOSE];
 	int d = t->id % s->ndirs, r = 0;
 	bool per_file_sync = s->sync_bits & SF_FSYNC_BEFORE_CLOSE;
 	char name[MAX_NAME_LEN + 1];
@@ -429,7 +427,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			r = thread_err(t, errno, "creating", s->dirs[d], sub, c->subdirs, name);
 			break;
 		}
-		hist_record(h_create, t1 - t0);
+		fsb_record(t, OP_CREATE, t0, t1);
 		st->created = i + 1;
 
 		while (left > 0) {
@@ -448,7 +446,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 				r = thread_err(t, e, "writing", s->dirs[d], sub, c->subdirs, name);
 				break;
 			}
-			hist_record(h_write, t1 - t0);
+			fsb_record(t, OP_WRITE, t0, t1);
 			left -= w;
 			t->bytes += (uint64_t)w;
 		}
@@ -460,7 +458,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of",
 					       s->dirs[d], sub, c->subdirs, name);
 			else
-				hist_record(h_sync, t1 - t0);
+				fsb_record(t, s->sync_op, t0, t1);
 		}
 		t0 = fsb_now_ns();
 		e = close(fd);
@@ -469,7 +467,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			r = thread_err(t, errno, "closing", s->dirs[d], sub, c->subdirs, name);
 		if (r)
 			break;
-		hist_record(h_close, t1 - t0);
+		fsb_record(t, OP_CLOSE, t0, t1);
 		t->files++;
 		atomic_store_explicit(&t->progress, t->total_files + t->files,
 				      memory_order_relaxed);
@@ -490,7 +488,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			t0 = fsb_now_ns();
 			sync();
 			t1 = fsb_now_ns();
-			hist_record(t->hist[OP_SYNC], t1 - t0);
+			fsb_record(t, OP_SYNC, t0, t1);
 		}
 		if (s->sync_bits & SF_POST_IN_ORDER)
 			for (i = 0; i < t->files && !r; i++)
@@ -520,7 +518,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			}
 			t1 = fsb_now_ns();
 			if (timed)
-				hist_record(t->hist[OP_UNLINK], t1 - t0);
+				fsb_record(t, OP_UNLINK, t0, t1);
 		}
 	}
 	return r;

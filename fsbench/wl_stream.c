@@ -366,7 +366,7 @@ static int timed_sfr(struct fsb_thread *t, int fd, const struct stream_range *r,
 	t1 = fsb_now_ns();
 	if (ret < 0)
 		return thread_err(t, errno, "sync_file_range of", r->off);
-	hist_record(t->hist[OP_SYNC_FILE_RANGE], t1 - t0);
+	fsb_record(t, OP_SYNC_FILE_RANGE, t0, t1);
 	return 0;
 }
 
@@ -380,7 +380,7 @@ static int timed_dontneed(struct fsb_thread *t, int fd, const struct stream_rang
 	t1 = fsb_now_ns();
 	if (ret)
 		return thread_err(t, ret, "posix_fadvise(DONTNEED) of", r->off);
-	hist_record(t->hist[OP_FADVISE], t1 - t0);
+	fsb_record(t, OP_FADVISE, t0, t1);
 	return 0;
 }
 
@@ -394,7 +394,7 @@ static int timed_fdatasync(struct fsb_thread *t, int fd, uint64_t end)
 	t1 = fsb_now_ns();
 	if (ret < 0)
 		return thread_err(t, errno, "fdatasync of", end);
-	hist_record(t->hist[OP_FDATASYNC], t1 - t0);
+	fsb_record(t, OP_FDATASYNC, t0, t1);
 	return 0;
 }
 
@@ -471,7 +471,6 @@ static int stream_thread(struct fsb_thread *t, int loop)
 	const struct stream_cfg *c = run->cfg;
 	const struct stream_state *s = run->priv;
 	const struct stream_thread *st = t->priv;
-	struct hist *h_write = t->hist[OP_WRITE];
 	struct stream_range cur, prev = { 0, 0 };
 	uint64_t i, t0, t1, done;
 	int r = 0, fd = st->fd;
@@ -499,7 +498,7 @@ static int stream_thread(struct fsb_thread *t, int loop)
 					       cur.off + done);
 				break;
 			}
-			hist_record(h_write, t1 - t0);
+			fsb_record(t, OP_WRITE, t0, t1);
 			done += (uint64_t)w;
 			t->bytes += (uint64_t)w;
 			atomic_store_explicit(&t->progress, t->total_bytes + t->bytes,

@@ -36,11 +36,33 @@ extern const char *const fsb_op_names[OP_COUNT];
 
 struct fsb_run;
 
+/*
+ * Slow-call capture, for kernel-side attribution (fsbench/ext_bpf.c): each thread keeps,
+ * per operation, its FSB_SLOW_N slowest calls with their start and end, so the run's
+ * FSB_SLOW_N slowest of any operation are among them. Fixed memory, no allocation; a
+ * call that is not slower than the fastest kept one costs one comparison.
+ */
+#define FSB_SLOW_N 20
+
+struct fsb_slow_call {
+	uint64_t t0, t1; /* monotonic ns, the clock the BPF programs stamp events with */
+};
+
+struct fsb_slow_top {
+	uint64_t floor; /* duration of the fastest kept call, once n == FSB_SLOW_N */
+	uint32_t n, floor_i;
+	struct fsb_slow_call v[FSB_SLOW_N];
+};
+
+/* Finds the fastest kept call again after a replacement (the cold path). */
+void fsb_slow_refloor(struct fsb_slow_top *s);
+
 struct fsb_thread {
 	struct fsb_run *run;
 	int id;
 	int cpu; /* CPU pinned to, or -1 */
 	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
+	struct fsb_slow_top *slow; /* [OP_COUNT]: slowest calls per op; NULL: not kept */
 	_Atomic uint64_t progress; /* files or bytes done in this run, read by the monitor */
 	uint64_t t_start, t_end; /* monotonic ns: this loop's start (barrier) and end of work */
 	uint64_t files, bytes; /* done in the current loop */
@@ -109,6 +131,7 @@ struct fsb_run {
 	int nloops, loops_cap;
 	struct fsb_series series;
 	struct hist *total[OP_COUNT]; /* merged after the run */
+	struct fsb_slow_top *victim_slow; /* [OP_COUNT]: the victim thread's slowest calls */
 	int err; /* first error (negative errno), or 0 */
 	char errmsg[400];
 	int signal; /* the signal that stopped the run, or 0 */
@@ -125,6 +148,28 @@ const struct fsb_workload *fsb_workload_find(const char *name);
 static inline bool fsb_should_stop(struct fsb_run *run)
 {
 	return atomic_load_explicit(&run->stop, memory_order_relaxed) != 0;
+}
+
+static inline void fsb_slow_note(struct fsb_slow_top *s, uint64_t t0, uint64_t t1)
+{
+	if (s->n < FSB_SLOW_N) {
+		s->v[s->n++] = (struct fsb_slow_call){ t0, t1 };
+		if (s->n == FSB_SLOW_N)
+			fsb_slow_refloor(s);
+		return;
+	}
+	if (t1 - t0 <= s->floor)
+		return;
+	s->v[s->floor_i] = (struct fsb_slow_call){ t0, t1 };
+	fsb_slow_refloor(s);
+}
+
+/* Every timed call goes through here, after its second clock read: no lock, no allocation. */
+static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0, uint64_t t1)
+{
+	hist_record(t->hist[op], t1 - t0);
+	if (t->slow)
+		fsb_slow_note(&t->slow[op], t0, t1);
 }
 
 /* Records the first error of the run and stops every worker. */

@@ -32,11 +32,17 @@ const struct fsb_workload *fsb_workload_find(const char *name)
 
 /* Extensions around every run; before() runs in this order, after() in reverse. */
 extern const struct fsb_ext fsb_ext_victim;
+extern const struct fsb_ext fsb_ext_bpf;
 
 const struct fsb_ext *const fsb_exts[] = {
 	&fsb_ext_pin,
 	/* knobs are restored (after() runs in reverse) right after the victim and sampler stop */
 	&fsb_ext_knobs,
+	/*
+	 * loads before the victim writes its file but arms only at the run's start; its
+	 * after() runs once the victim thread is joined, so its slowest calls are final
+	 */
+	&fsb_ext_bpf,
 	/* after anything that changes the target or pins threads */
 	&fsb_ext_victim,
 	&fsb_ext_kernel, /* last: its snapshots bracket the run, not the others' set-up (victim file) */

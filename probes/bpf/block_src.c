@@ -1,0 +1,37 @@
+/* The block source's names; its programs are block.bpf.c. */
+#include "bpf_source.h"
+
+#ifdef FSB_HAVE_BPF
+/* the skeleton embeds the object as one long string literal */
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#include <linux/types.h>
+#include "fsb_bpf.h"
+#include "block.skel.h"
+static const void *elf(size_t *ret_size)
+{
+	return fsb_block__elf_bytes(ret_size);
+}
+#else
+#define elf NULL
+#endif
+
+/* btt's names: Q queued, D issued to the driver, C completed; block.bpf.c's order */
+static const char *const hists[] = {
+	"read.q2d",    "read.d2c",    "read.q2c",  "write.q2d", "write.d2c",
+	"write.q2c",   "flush.q2d",   "flush.d2c", "flush.q2c", "discard.q2d",
+	"discard.d2c", "discard.q2c", NULL,
+};
+
+static const char *const counters[] = {
+	"bio_preflush", "bio_fua",    "flush_issued", "issued",		"unmatched_completions",
+	"no_insert",	"read_bytes", "write_bytes",  "events_dropped", NULL,
+};
+
+const struct bpf_source bpf_src_block = {
+	.name = "block",
+	.what = "block requests on the disk under test: latency per phase and operation, flushes, FUA",
+	.needs_disk = true,
+	.hists = hists,
+	.counters = counters,
+	.elf = elf,
+};

@@ -1,0 +1,82 @@
+/* What the BPF programs and their user-space loaders share: event record, histogram, limits. */
+#ifndef FSB_BPF_H
+#define FSB_BPF_H
+
+/*
+ * Included by BPF code (after vmlinux.h, which defines __u64) and by user space (after
+ * <linux/types.h>). Nothing here may depend on either side's headers beyond those.
+ */
+
+/*
+ * Kernel histograms use report/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
+ * (42 - 6 + 1) * 64 = 2368 buckets), so compare and report read them like syscall ones;
+ * probes/bpf/bpf_session.c checks the equality at compile time. One histogram is
+ * 5 * 8 + 2368 * 8 = 18984 bytes, under the 32 KiB limit of a per-CPU map value.
+ */
+#define FSB_KH_SUB_BITS 6
+#define FSB_KH_SUB_COUNT 64
+#define FSB_KH_MAX_EXP 42
+#define FSB_KH_NBINS ((FSB_KH_MAX_EXP - FSB_KH_SUB_BITS + 1) * FSB_KH_SUB_COUNT)
+
+/* Per-CPU, so the programs need no atomics; user space adds the CPUs' copies together. */
+struct fsb_khist {
+	__u64 count;
+	__u64 sum;
+	__u64 min; /* valid when count > 0 */
+	__u64 max;
+	__u64 overflow; /* values >= 2^FSB_KH_MAX_EXP ns */
+	__u64 bins[FSB_KH_NBINS];
+};
+
+/* What an event record describes; user space attributes these to slow calls. */
+enum fsb_ev_kind {
+	FSB_EV_REQ = 1, /* a block request on the device: t0 issue, t1 completion */
+	FSB_EV_COMMIT, /* a jbd2 commit: t0 start, t1 end, ph[] phase ends */
+	FSB_EV_XFS_FORCE, /* an xfs log force (t0 = t1: the tracepoint marks its start) */
+	FSB_EV_XFS_ICLOG, /* an xfs iclog write: t0 sync, t1 sync_done */
+	FSB_EV_XFS_CIL_WAIT, /* a task throttled on the CIL (t0 = t1) */
+	FSB_EV_BTRFS_COMMIT, /* a btrfs transaction commit ended (t0 = t1) */
+	FSB_EV_BTRFS_SYNC, /* btrfs_sync_file entered (t0 = t1) */
+	FSB_EV_BTRFS_ORDERED, /* an ordered extent: t0 added, t1 removed */
+	FSB_EV_THROTTLE, /* balance_dirty_pages paused a writer: t0 start, t1 = t0 + pause */
+	FSB_EV_WB, /* a writeback work item: t0 start, t1 written */
+	FSB_EV_IOMAP, /* a request issued: sector, bytes, op (the I/O map's point) */
+	FSB_EV_KIND_MAX
+};
+
+/* Block operations the histograms separate (REQ_OP_* of the request). */
+enum fsb_blk_op { FSB_BLK_READ, FSB_BLK_WRITE, FSB_BLK_FLUSH, FSB_BLK_DISCARD, FSB_BLK_NOPS };
+
+/* Request flags carried in events (ours, not the kernel's bit numbers). */
+#define FSB_RQ_FUA 1u
+#define FSB_RQ_PREFLUSH 2u
+#define FSB_RQ_SYNC 4u
+#define FSB_RQ_META 8u
+
+/* 64 bytes: a 4 MiB ring holds 65536 events between two drains. */
+struct fsb_event {
+	__u64 t0, t1; /* CLOCK_MONOTONIC ns, as fsbench's own clock */
+	__u64 sector; /* REQ, IOMAP: first sector; COMMIT: tid; ORDERED: bytes */
+	__u64 ph[3]; /* COMMIT: when locking, flushing and logging began (0: not seen) */
+	__u32 kind; /* enum fsb_ev_kind */
+	__u32 op; /* REQ, IOMAP: enum fsb_blk_op */
+	__u32 flags; /* REQ: FSB_RQ_*; FORCE/SYNC/THROTTLE: pid */
+	__u32 bytes; /* REQ, IOMAP: bytes; COMMIT: handles; WB: pages written */
+};
+
+/*
+ * What a source is told before it loads (the .rodata.cfg section, set by the generic
+ * loader). Device numbers are the kernel's dev_t: major << 20 | minor.
+ */
+struct fsb_bpf_cfg {
+	__u32 disk_dev; /* the whole disk under test (block requests carry the disk) */
+	__u32 bdev; /* the filesystem's block device (jbd2's j_fs_dev) */
+	__u32 sdev; /* the superblock's s_dev (differs from bdev on btrfs) */
+	char bdi[32]; /* the backing_dev_info's name: "7:3", "btrfs-2" */
+};
+
+/* Sizes every source uses for its ring buffer and its request table. */
+#define FSB_RINGBUF_BYTES (4u << 20)
+#define FSB_INFLIGHT_MAX 16384
+
+#endif

@@ -1,0 +1,151 @@
+/* BPF side of every source: its maps, the arming switch, histogram recording, event output. */
+#ifndef FSB_COMMON_BPF_H
+#define FSB_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "fsb_bpf.h"
+
+/* The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this. */
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by the loader before load; the same section name in every source. */
+const volatile struct fsb_bpf_cfg fsb_cfg SEC(".rodata.cfg") = {};
+
+/* 1 from the run's start: set-up I/O (the victim's file, mkfs) stays out of the figures. */
+volatile __u32 fsb_armed SEC(".data.ctl") = 0;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FSB_NHISTS);
+	__type(key, __u32);
+	__type(value, struct fsb_khist);
+} hists SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, FSB_NCOUNTERS);
+	__type(key, __u32);
+	__type(value, __u64);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, FSB_RINGBUF_BYTES);
+} events SEC(".maps");
+
+/* Events the ring had no room for; the last counter of every source. */
+#define FSB_C_DROPS (FSB_NCOUNTERS - 1)
+
+static __always_inline void count_add(__u32 i, __u64 v)
+{
+	__u64 *c = bpf_map_lookup_elem(&counters, &i);
+
+	if (c)
+		*c += v;
+}
+
+/* hist_index() of report/hist.h without __builtin_clzll, which clang 14 cannot lower for BPF. */
+static __always_inline __u32 khist_index(__u64 ns)
+{
+	__u32 e = 0;
+	__u64 v = ns;
+
+	if (ns < FSB_KH_SUB_COUNT)
+		return (__u32)ns;
+	if (v >> 32) {
+		v >>= 32;
+		e += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		e += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		e += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		e += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		e += 2;
+	}
+	if (v >> 1)
+		e += 1;
+	return ((e - FSB_KH_SUB_BITS + 1) << FSB_KH_SUB_BITS) +
+	       (__u32)((ns >> (e - FSB_KH_SUB_BITS)) & (FSB_KH_SUB_COUNT - 1));
+}
+
+static __always_inline void khist_record(__u32 id, __u64 ns)
+{
+	struct fsb_khist *h = bpf_map_lookup_elem(&hists, &id);
+	__u32 i;
+
+	if (!h)
+		return;
+	if (h->count == 0 || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->count++;
+	h->sum += ns;
+	if (ns >> FSB_KH_MAX_EXP) {
+		h->overflow++;
+		return;
+	}
+	i = khist_index(ns);
+	if (i < FSB_KH_NBINS)
+		h->bins[i]++;
+}
+
+/* No wakeup per event: the consumer drains on its own timer. */
+static __always_inline struct fsb_event *ev_reserve(__u32 kind)
+{
+	struct fsb_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+
+	if (!e) {
+		count_add(FSB_C_DROPS, 1);
+		return NULL;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	return e;
+}
+
+static __always_inline void ev_submit(struct fsb_event *e)
+{
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/* The kernel's dev_t of a gendisk (MKDEV: major << 20 | minor). */
+static __always_inline __u32 disk_devt(struct gendisk *d)
+{
+	return ((__u32)BPF_CORE_READ(d, major) << 20) | (__u32)BPF_CORE_READ(d, first_minor);
+}
+
+/*
+ * Each program exists twice: as tp_btf (preferred) and as raw_tp (older kernels); the
+ * loader keeps one set. BPF_PROG reads arguments the same way for both.
+ */
+#define FSB_TP(tp, args...)                                          \
+	static __always_inline int on_##tp(unsigned long long *ctx); \
+	SEC("tp_btf/" #tp)                                           \
+	int btf_##tp(unsigned long long *ctx)                        \
+	{                                                            \
+		return fsb_armed ? on_##tp(ctx) : 0;                 \
+	}                                                            \
+	SEC("raw_tp/" #tp)                                           \
+	int raw_##tp(unsigned long long *ctx)                        \
+	{                                                            \
+		return fsb_armed ? on_##tp(ctx) : 0;                 \
+	}                                                            \
+	static __always_inline int on_##tp(unsigned long long *ctx)
+
+#endif

@@ -1,0 +1,32 @@
+/* The jbd2 source's names; its programs are jbd2.bpf.c. */
+#include "bpf_source.h"
+
+#ifdef FSB_HAVE_BPF
+/* the skeleton embeds the object as one long string literal */
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#include <linux/types.h>
+#include "fsb_bpf.h"
+#include "jbd2.skel.h"
+static const void *elf(size_t *ret_size)
+{
+	return fsb_jbd2__elf_bytes(ret_size);
+}
+#else
+#define elf NULL
+#endif
+
+static const char *const fstypes[] = { "ext4", "ext3", NULL };
+
+/* locked: start until data flushing began (waiting for running handles) */
+static const char *const hists[] = { "commit", "locked", "flushing", "logging", NULL };
+
+static const char *const counters[] = { "commits", "handles", "events_dropped", NULL };
+
+const struct bpf_source bpf_src_jbd2 = {
+	.name = "jbd2",
+	.what = "ext3/ext4 journal commits: time per phase, handles, flushes inside each",
+	.fstypes = fstypes,
+	.hists = hists,
+	.counters = counters,
+	.elf = elf,
+};
