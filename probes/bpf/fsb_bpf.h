@@ -18,6 +18,43 @@
 #define FSB_KH_MAX_EXP 42
 #define FSB_KH_NBINS ((FSB_KH_MAX_EXP - FSB_KH_SUB_BITS + 1) * FSB_KH_SUB_COUNT)
 
+/*
+ * hist_index() of report/hist.h without __builtin_clzll, which clang 14 cannot lower for
+ * BPF: the top bit by binary search. tests/unit/test-bpf.c checks both agree.
+ */
+static inline __u32 fsb_khist_index(__u64 ns)
+{
+	__u32 e = 0;
+	__u64 v = ns;
+
+	if (ns < FSB_KH_SUB_COUNT)
+		return (__u32)ns;
+	if (v >> 32) {
+		v >>= 32;
+		e += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		e += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		e += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		e += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		e += 2;
+	}
+	if (v >> 1)
+		e += 1;
+	return ((e - FSB_KH_SUB_BITS + 1) << FSB_KH_SUB_BITS) +
+	       (__u32)((ns >> (e - FSB_KH_SUB_BITS)) & (FSB_KH_SUB_COUNT - 1));
+}
+
 /* Per-CPU, so the programs need no atomics; user space adds the CPUs' copies together. */
 struct fsb_khist {
 	__u64 count;

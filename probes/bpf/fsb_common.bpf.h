@@ -49,40 +49,6 @@ static __always_inline void count_add(__u32 i, __u64 v)
 		*c += v;
 }
 
-/* hist_index() of report/hist.h without __builtin_clzll, which clang 14 cannot lower for BPF. */
-static __always_inline __u32 khist_index(__u64 ns)
-{
-	__u32 e = 0;
-	__u64 v = ns;
-
-	if (ns < FSB_KH_SUB_COUNT)
-		return (__u32)ns;
-	if (v >> 32) {
-		v >>= 32;
-		e += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		e += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		e += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		e += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		e += 2;
-	}
-	if (v >> 1)
-		e += 1;
-	return ((e - FSB_KH_SUB_BITS + 1) << FSB_KH_SUB_BITS) +
-	       (__u32)((ns >> (e - FSB_KH_SUB_BITS)) & (FSB_KH_SUB_COUNT - 1));
-}
-
 static __always_inline void khist_record(__u32 id, __u64 ns)
 {
 	struct fsb_khist *h = bpf_map_lookup_elem(&hists, &id);
@@ -100,7 +66,7 @@ static __always_inline void khist_record(__u32 id, __u64 ns)
 		h->overflow++;
 		return;
 	}
-	i = khist_index(ns);
+	i = fsb_khist_index(ns);
 	if (i < FSB_KH_NBINS)
 		h->bins[i]++;
 }
