@@ -611,11 +611,13 @@ static json_t *iomap_json(const struct probe_bpf *b, uint64_t t_origin)
 	for (uint32_t i = 0; i < b->iomap_n; i++) {
 		const struct iomap_point *p = &b->iomap[i];
 
-		json_array_append_new(pts,
-				      json_pack("[I,I,I,s]",
-						(json_int_t)(p->t > t_origin ? p->t - t_origin : 0),
-						(json_int_t)p->sector, (json_int_t)p->bytes,
-						p->op < FSB_BLK_NOPS ? blk_ops[p->op] : "other"));
+		/* a flush moves no data: its sector is meaningless (the kernel says -1) */
+		json_array_append_new(
+			pts,
+			json_pack("[I,o,I,s]", (json_int_t)(p->t > t_origin ? p->t - t_origin : 0),
+				  p->bytes ? json_integer((json_int_t)p->sector) : json_null(),
+				  (json_int_t)p->bytes,
+				  p->op < FSB_BLK_NOPS ? blk_ops[p->op] : "other"));
 	}
 	return json_pack("{s:I,s:I,s:I,s:o}", "events", (json_int_t)b->iomap_seen, "kept",
 			 (json_int_t)b->iomap_n, "stride", (json_int_t)b->iomap_stride, "points",

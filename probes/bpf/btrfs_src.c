@@ -1,0 +1,32 @@
+/* The btrfs source's names; its programs are btrfs.bpf.c. */
+#include "bpf_source.h"
+
+#ifdef FSB_HAVE_BPF
+/* the skeleton embeds the object as one long string literal */
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#include <linux/types.h>
+#include "fsb_bpf.h"
+#include "btrfs.skel.h"
+static const void *elf(size_t *ret_size)
+{
+	return fsb_btrfs__elf_bytes(ret_size);
+}
+#else
+#define elf NULL
+#endif
+
+static const char *const fstypes[] = { "btrfs", NULL };
+
+static const char *const hists[] = { "ordered_extent", NULL };
+
+static const char *const counters[] = { "sync_files", "transaction_commits", "ordered_extents",
+					"events_dropped", NULL };
+
+const struct bpf_source bpf_src_btrfs = {
+	.name = "btrfs",
+	.what = "btrfs: sync_file calls, transaction commits, ordered-extent lifetimes",
+	.fstypes = fstypes,
+	.hists = hists,
+	.counters = counters,
+	.elf = elf,
+};

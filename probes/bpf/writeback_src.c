@@ -1,0 +1,30 @@
+/* The writeback source's names; its programs are writeback.bpf.c. */
+#include "bpf_source.h"
+
+#ifdef FSB_HAVE_BPF
+/* the skeleton embeds the object as one long string literal */
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#include <linux/types.h>
+#include "fsb_bpf.h"
+#include "writeback.skel.h"
+static const void *elf(size_t *ret_size)
+{
+	return fsb_writeback__elf_bytes(ret_size);
+}
+#else
+#define elf NULL
+#endif
+
+/* pause: how long balance_dirty_pages put a writer to sleep; work: one writeback work item */
+static const char *const hists[] = { "pause", "work", NULL };
+
+static const char *const counters[] = { "pauses", "pause_ns", "works", "events_dropped", NULL };
+
+const struct bpf_source bpf_src_writeback = {
+	.name = "writeback",
+	.what = "writeback: balance_dirty_pages pauses of writers, writeback work items",
+	.needs_bdi = true,
+	.hists = hists,
+	.counters = counters,
+	.elf = elf,
+};

@@ -1,0 +1,32 @@
+/* The xfs source's names; its programs are xfs.bpf.c. */
+#include "bpf_source.h"
+
+#ifdef FSB_HAVE_BPF
+/* the skeleton embeds the object as one long string literal */
+#pragma GCC diagnostic ignored "-Woverlength-strings"
+#include <linux/types.h>
+#include "fsb_bpf.h"
+#include "xfs.skel.h"
+static const void *elf(size_t *ret_size)
+{
+	return fsb_xfs__elf_bytes(ret_size);
+}
+#else
+#define elf NULL
+#endif
+
+static const char *const fstypes[] = { "xfs", NULL };
+
+static const char *const hists[] = { "iclog_write", NULL };
+
+static const char *const counters[] = { "log_forces", "iclog_writes", "cil_waits", "events_dropped",
+					NULL };
+
+const struct bpf_source bpf_src_xfs = {
+	.name = "xfs",
+	.what = "xfs log: log forces, iclog writes (sync to sync_done), CIL throttling",
+	.fstypes = fstypes,
+	.hists = hists,
+	.counters = counters,
+	.elf = elf,
+};
