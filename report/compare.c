@@ -35,6 +35,22 @@ static const struct rpt_metric_def run_metrics[] = {
 	  "dirty_max_bytes", "fsbench_dirty_max_bytes", 1048576 },
 	{ "writeback_max", "MiB", 1.0 / 1048576, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL, "kernel",
 	  "writeback_max_bytes", "fsbench_writeback_max_bytes", 1048576 },
+	/* kernel histograms of the eBPF probes (probes/bpf/): device flushes and journal commits */
+	{ "bpf.flush.p99", "us", 1e-3, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+	  "probes/sources/block/hists/flush.q2c/percentiles", "p99",
+	  "fsbench_bpf_flush_p99_seconds", 1e-6 },
+	{ "bpf.write.p99", "us", 1e-3, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+	  "probes/sources/block/hists/write.q2c/percentiles", "p99",
+	  "fsbench_bpf_write_request_p99_seconds", 1e-6 },
+	{ "bpf.commit.p99", "us", 1e-3, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+	  "probes/sources/jbd2/hists/commit/percentiles", "p99",
+	  "fsbench_bpf_jbd2_commit_p99_seconds", 1e-6 },
+	{ "bpf.iclog.p99", "us", 1e-3, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+	  "probes/sources/xfs/hists/iclog_write/percentiles", "p99",
+	  "fsbench_bpf_xfs_iclog_write_p99_seconds", 1e-6 },
+	{ "bpf.ordered_extent.p99", "us", 1e-3, RPT_LOWER_IS_BETTER, RPT_KIND_KERNEL,
+	  "probes/sources/btrfs/hists/ordered_extent/percentiles", "p99",
+	  "fsbench_bpf_btrfs_ordered_extent_p99_seconds", 1e-6 },
 };
 #define N_RUN_METRICS (sizeof(run_metrics) / sizeof(run_metrics[0]))
 
@@ -453,6 +469,25 @@ static bool run_complete(const json_t *run)
 	return json_is_true(json_object_get(json_object_get(run, "summary"), "complete"));
 }
 
+/* The object at @path in @run: keys separated by '/' (keys may hold dots: "flush.q2c"). */
+static const json_t *section_get(const json_t *run, const char *path)
+{
+	const json_t *o = run;
+	char key[128];
+
+	while (o && *path) {
+		size_t n = strcspn(path, "/");
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = 0;
+		o = json_object_get(o, key);
+		path += n + (path[n] == '/');
+	}
+	return o;
+}
+
 /* Raw value of @def (or of latency percentile @pct of @op) in @run; false when absent. */
 static bool run_value(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret)
@@ -465,7 +500,7 @@ static bool run_value(const json_t *run, const struct rpt_metric_def *def, const
 					"percentiles"),
 			def->key);
 	else
-		v = json_object_get(json_object_get(run, def->section), def->key);
+		v = json_object_get(section_get(run, def->section), def->key);
 	if (!json_is_number(v))
 		return false;
 	*ret = json_number_value(v);
