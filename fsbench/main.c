@@ -8,12 +8,15 @@
 int fsb_cmd_info(int argc, char **argv);
 int fsb_cmd_knobs(int argc, char **argv);
 int fsb_cmd_restore(int argc, char **argv);
+int fsb_cmd_explain(int argc, char **argv);
 
 const struct fsb_command fsb_commands[] = {
 	{ "suite", "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
 	  cmd_suite },
 	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
 	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
+	{ "explain", "the slowest calls of a result and what the kernel did meanwhile (eBPF)",
+	  fsb_cmd_explain },
 	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...",
 	  cmd_export },
 	{ "info", "what lies under a path: mount, device, knobs, topology", fsb_cmd_info },

@@ -56,6 +56,17 @@ t_expect_eq "its commit flushed" true "$(t_json "$out" "$s | .[0].kernel.commits
 t_expect_eq "window complete" true "$(t_json "$out" "$s | .[0].kernel.complete")"
 t_expect_eq "20 slowest creates too" 20 "$(t_json "$out" "$p.slow_calls | map(select(.op == \"create\")) | length")"
 
+# the attribution table, as text and in the HTML report with the I/O map
+"$FSBENCH" explain --op fsync -n 3 "$out" >"$T_SCRATCH/explain.txt" || t_fail "explain failed"
+t_expect_eq "explain rows" 3 "$(grep -c '^fsync ' "$T_SCRATCH/explain.txt")"
+grep -q "= jbd2 commit [0-9.]* ms (locked [0-9.]*, flushing [0-9.]*, logging [0-9.]*; [0-9]* flush\(es\)\? [0-9.]* ms on $dev" "$T_SCRATCH/explain.txt" &&
+	t_ok "explain names the commit and its flushes on $dev" || t_fail "explain: $(cat "$T_SCRATCH/explain.txt")"
+"$FSBENCH" report --no-plots -o "$T_SCRATCH/r.html" "$out" >/dev/null 2>&1 || t_fail "report failed"
+grep -q '<h2>Kernel-side attribution</h2>' "$T_SCRATCH/r.html" && t_ok "report has the attribution section" ||
+	t_fail "no attribution section in the report"
+t_expect_eq "report attribution rows" 20 "$(grep -o '<tr><td>[a-z_]*</td><td class="num">' "$T_SCRATCH/r.html" | wc -l)"
+t_range "iomap points" 900 100000 "$(t_json "$out" "$p.iomap.kept")"
+
 # --probes none: no probes at all; a bad source name is a usage error
 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 20 --probes none --json "$out" >/dev/null || t_fail "--probes none run failed"
 t_expect_eq "--probes none" null "$(t_json "$out" '.runs[0].probes')"
