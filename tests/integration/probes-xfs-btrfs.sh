@@ -22,7 +22,8 @@ t_expect_eq "jbd2 on xfs" "skipped: the target is xfs, not ext4" "$(t_json "$out
 t_range "xfs log forces" 200 100000 "$(t_json "$out" "$p.sources.xfs.counters.log_forces")"
 t_range "xfs iclog writes" 190 100000 "$(t_json "$out" "$p.sources.xfs.counters.iclog_writes")"
 t_expect_eq "iclog_write histogram count" "$(t_json "$out" "$p.sources.xfs.counters.iclog_writes")" "$(t_json "$out" "$p.sources.xfs.hists.iclog_write.count")"
-t_expect_eq "slowest fsync saw a log force or iclog write" true "$(t_json "$out" "$p.slow_calls | map(select(.op == \"fsync\"))[0].kernel.xfs | .log_forces + .iclog_writes >= 1")"
+# most slow fsyncs wait for the log; one may be slow for want of a CPU on a busy machine
+t_range "slow fsyncs that forced the log" 10 20 "$(t_json "$out" "[$p.slow_calls[] | select(.op == \"fsync\") | select(.kernel.xfs.log_forces + .kernel.xfs.iclog_writes >= 1)] | length")"
 
 t_mkfs_loop btrfs 512
 mkdir "$T_MNT/x"
