@@ -11,7 +11,7 @@ enum {
 	C_FLUSH_ISSUED, /* REQ_OP_FLUSH requests issued: what the device was made to do */
 	C_ISSUED,
 	C_UNMATCHED, /* completions of requests not seen issued: the flush sequence's second one */
-	C_NO_INSERT, /* queued time taken from rq->start_time_ns: block_rq_insert was skipped */
+	C_NO_START_TIME, /* requests without rq->start_time_ns (I/O statistics off): no Q2D, Q2C */
 	C_READ_BYTES,
 	C_WRITE_BYTES,
 };
@@ -21,9 +21,13 @@ struct rq_times {
 	__u64 queued, issued;
 };
 
-/* LRU: a request that never completes (requeued, device gone) cannot fill the table. */
+/*
+ * Issue and queue times by request address. A plain preallocated hash (an LRU one costs
+ * more per update); entries are kept and reused, as the block layer reuses its request
+ * structures (one per tag), so the table holds the disk's tag set, never more.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, FSB_INFLIGHT_MAX);
 	__type(key, __u64);
 	__type(value, struct rq_times);
@@ -31,7 +35,7 @@ struct {
 
 static __always_inline bool rq_ours(struct request *rq)
 {
-	return disk_devt(BPF_CORE_READ(rq, q, disk)) == fsb_cfg.disk_dev;
+	return disk_devt(RD(rq, q, disk)) == fsb_cfg.disk_dev;
 }
 
 static __always_inline __u32 blk_op(__u32 opf)
@@ -69,11 +73,14 @@ static __always_inline __u32 rq_flags(__u32 opf)
 FSB_TP(block_bio_queue)
 {
 	struct bio *bio = (void *)ctx[0];
-	__u32 f;
+	__u32 f = rq_flags(RD(bio, bi_opf));
 
-	if (disk_devt(BPF_CORE_READ(bio, bi_bdev, bd_disk)) != fsb_cfg.disk_dev)
+	/* most bios carry neither flag: one read, then out */
+	if (!(f & (FSB_RQ_PREFLUSH | FSB_RQ_FUA)))
 		return 0;
-	f = rq_flags(BPF_CORE_READ(bio, bi_opf));
+	/* the filesystem's device (a partition, when it is one) */
+	if (RD(bio, bi_bdev, bd_dev) != fsb_cfg.bdev)
+		return 0;
 	if (f & FSB_RQ_PREFLUSH)
 		count_add(C_BIO_PREFLUSH, 1);
 	if (f & FSB_RQ_FUA)
@@ -81,41 +88,33 @@ FSB_TP(block_bio_queue)
 	return 0;
 }
 
-FSB_TP(block_rq_insert)
-{
-	struct request *rq = (void *)ctx[0];
-	__u64 key = (__u64)rq;
-	struct rq_times t = { .queued = bpf_ktime_get_ns() };
-
-	if (!rq_ours(rq))
-		return 0;
-	bpf_map_update_elem(&inflight, &key, &t, BPF_ANY);
-	return 0;
-}
-
 FSB_TP(block_rq_issue)
 {
 	struct request *rq = (void *)ctx[0];
 	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct rq_times *p, t = {};
+	struct rq_times t = { .issued = now }, *p;
 
 	if (!rq_ours(rq))
 		return 0;
 	count_add(C_ISSUED, 1);
-	if (blk_op(BPF_CORE_READ(rq, cmd_flags)) == FSB_BLK_FLUSH)
+	if (blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH)
 		count_add(C_FLUSH_ISSUED, 1);
-	p = bpf_map_lookup_elem(&inflight, &key);
-	if (p && p->queued && !p->issued) {
-		p->issued = now;
-		return 0;
+	/*
+	 * Queued: the request's own birth time, which the block layer stamps when I/O
+	 * statistics are on (the default). block_rq_insert is skipped on direct issue, so
+	 * timing it would cost a program and a table update for a partial answer.
+	 */
+	t.queued = RD(rq, start_time_ns);
+	if (!t.queued || t.queued > now) {
+		t.queued = 0;
+		count_add(C_NO_START_TIME, 1);
 	}
-	/* no insert seen (direct issue, or a requeue): the request's own birth time */
-	t.queued = BPF_CORE_READ(rq, start_time_ns);
-	if (!t.queued || t.queued > now)
-		t.queued = now;
-	t.issued = now;
-	count_add(C_NO_INSERT, 1);
-	bpf_map_update_elem(&inflight, &key, &t, BPF_ANY);
+	/* request structures are reused from the tag set: after the first, the slot exists */
+	p = bpf_map_lookup_elem(&inflight, &key);
+	if (p)
+		*p = t;
+	else
+		bpf_map_update_elem(&inflight, &key, &t, BPF_ANY);
 	return 0;
 }
 
@@ -137,14 +136,17 @@ FSB_TP(block_rq_complete)
 	}
 	queued = p->queued;
 	issued = p->issued;
-	bpf_map_delete_elem(&inflight, &key);
-	opf = BPF_CORE_READ(rq, cmd_flags);
+	/* spent, not deleted: the slot serves the request's next issue */
+	p->issued = 0;
+	opf = RD(rq, cmd_flags);
 	op = blk_op(opf);
 	if (op >= FSB_BLK_NOPS)
 		return 0;
-	khist_record(op * 3 + PH_Q2I, issued - queued);
 	khist_record(op * 3 + PH_I2C, now - issued);
-	khist_record(op * 3 + PH_Q2C, now - queued);
+	if (queued) {
+		khist_record(op * 3 + PH_Q2I, issued - queued);
+		khist_record(op * 3 + PH_Q2C, now - queued);
+	}
 	if (op == FSB_BLK_READ)
 		count_add(C_READ_BYTES, nr_bytes);
 	else if (op == FSB_BLK_WRITE)
@@ -154,7 +156,7 @@ FSB_TP(block_rq_complete)
 		return 0;
 	e->t0 = issued;
 	e->t1 = now;
-	e->sector = BPF_CORE_READ(rq, __sector);
+	e->sector = RD(rq, __sector);
 	e->op = op;
 	e->flags = rq_flags(opf);
 	e->bytes = nr_bytes;

@@ -6,13 +6,20 @@
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #include <linux/types.h>
 #include "fsb_bpf.h"
-#include "block.skel.h"
+#include "block_btf.skel.h"
+#include "block_raw.skel.h"
 static const void *elf(size_t *ret_size)
 {
-	return fsb_block__elf_bytes(ret_size);
+	return fsb_block_btf__elf_bytes(ret_size);
+}
+
+static const void *elf_raw(size_t *ret_size)
+{
+	return fsb_block_raw__elf_bytes(ret_size);
 }
 #else
 #define elf NULL
+#define elf_raw NULL
 #endif
 
 /* btt's names: Q queued, D issued to the driver, C completed; block.bpf.c's order */
@@ -23,8 +30,8 @@ static const char *const hists[] = {
 };
 
 static const char *const counters[] = {
-	"bio_preflush", "bio_fua",    "flush_issued", "issued",		"unmatched_completions",
-	"no_insert",	"read_bytes", "write_bytes",  "events_dropped", NULL,
+	"bio_preflush",	 "bio_fua",    "flush_issued", "issued",	 "unmatched_completions",
+	"no_start_time", "read_bytes", "write_bytes",  "events_dropped", NULL,
 };
 
 const struct bpf_source bpf_src_block = {
@@ -34,4 +41,5 @@ const struct bpf_source bpf_src_block = {
 	.hists = hists,
 	.counters = counters,
 	.elf = elf,
+	.elf_raw = elf_raw,
 };

@@ -80,6 +80,7 @@ struct probe_bpf {
 	uint64_t overwritten_t1; /* latest end among events the store overwrote */
 	uint64_t received[FSB_EV_KIND_MAX];
 	struct iomap_point *iomap;
+	bool iomap_on; /* the iomap source is ok: block's request events feed the map */
 	uint32_t iomap_n, iomap_stride;
 	uint64_t iomap_seen;
 };
@@ -166,27 +167,32 @@ static const char *not_applicable(const struct bpf_source *src, const struct pro
 	return NULL;
 }
 
+/* One request into the I/O map: every stride-th kept; full, every other dropped, stride doubled. */
+static void iomap_add(struct probe_bpf *b, const struct fsb_event *e)
+{
+	b->iomap_seen++;
+	if ((b->iomap_seen - 1) % b->iomap_stride)
+		return;
+	if (b->iomap_n == IOMAP_CAP) {
+		for (uint32_t i = 0; i < IOMAP_CAP / 2; i++)
+			b->iomap[i] = b->iomap[2 * i];
+		b->iomap_n = IOMAP_CAP / 2;
+		b->iomap_stride *= 2;
+		if ((b->iomap_seen - 1) % b->iomap_stride)
+			return;
+	}
+	/* issue time: when the device was asked, as seekwatcher plots it */
+	b->iomap[b->iomap_n++] = (struct iomap_point){ e->t0, e->sector, e->bytes, e->op };
+}
+
 static void store_event(struct probe_bpf *b, const struct fsb_event *e)
 {
 	struct fsb_event *slot;
 
 	if (e->kind < FSB_EV_KIND_MAX)
 		b->received[e->kind]++;
-	if (e->kind == FSB_EV_IOMAP) {
-		b->iomap_seen++;
-		if ((b->iomap_seen - 1) % b->iomap_stride)
-			return;
-		if (b->iomap_n == IOMAP_CAP) {
-			for (uint32_t i = 0; i < IOMAP_CAP / 2; i++)
-				b->iomap[i] = b->iomap[2 * i];
-			b->iomap_n = IOMAP_CAP / 2;
-			b->iomap_stride *= 2;
-			if ((b->iomap_seen - 1) % b->iomap_stride)
-				return;
-		}
-		b->iomap[b->iomap_n++] = (struct iomap_point){ e->t0, e->sector, e->bytes, e->op };
-		return;
-	}
+	if (e->kind == FSB_EV_REQ && b->iomap_on)
+		iomap_add(b, e);
 	slot = &b->store[b->stored % STORE_CAP];
 	if (b->stored >= STORE_CAP && slot->t1 > b->overwritten_t1)
 		b->overwritten_t1 = slot->t1;
@@ -216,15 +222,13 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 				   bool raw_tp, int *ret_err)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = src->name);
-	const char *want = raw_tp ? "raw_tp/" : "tp_btf/";
 	struct bpf_object *obj;
-	struct bpf_program *p;
 	struct bpf_map *m;
 	const void *elf;
 	size_t sz;
 	int r;
 
-	elf = src->elf(&sz);
+	elf = (raw_tp ? src->elf_raw : src->elf)(&sz);
 	obj = bpf_object__open_mem(elf, sz, &opts);
 	if (!obj) {
 		*ret_err = -errno;
@@ -232,13 +236,6 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 	}
 	m = bpf_object__find_map_by_name(obj, ".rodata.cfg");
 	r = m ? bpf_map__set_initial_value(m, cfg, sizeof(*cfg)) : -ENOENT;
-	bpf_object__for_each_program(p, obj)
-	{
-		bool keep = !strncmp(bpf_program__section_name(p), want, strlen(want));
-
-		if (r == 0)
-			r = bpf_program__set_autoload(p, keep);
-	}
 	if (r == 0)
 		r = bpf_object__load(obj);
 	if (r < 0) {
@@ -255,12 +252,25 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	struct bpf_map *m;
 	int r = 0, r_raw = 0;
 
+	if (s->src->from) {
+		for (int i = 0; i < b->nsrc; i++)
+			if (!strcmp(b->src[i].src->name, s->src->from) &&
+			    !strcmp(b->src[i].status, "ok")) {
+				set_status(s, "ok");
+				b->iomap_on = true;
+				return;
+			}
+		set_status(s, "skipped: made from the %s source, which is not running",
+			   s->src->from);
+		return;
+	}
 	if (!s->src->elf) {
 		set_status(s, "skipped: fsbench was built without BPF support");
 		return;
 	}
-	/* tp_btf first; raw_tp where the kernel lacks BTF-typed tracepoints */
-	s->obj = open_obj(s->src, cfg, false, &r);
+	/* tp_btf first; raw_tp where the kernel lacks BTF-typed tracepoints (or a test says) */
+	if (!getenv("FSBENCH_BPF_RAW_TP"))
+		s->obj = open_obj(s->src, cfg, false, &r);
 	if (!s->obj && r != -EPERM)
 		s->obj = open_obj(s->src, cfg, true, &r_raw);
 	if (!s->obj) {
@@ -278,8 +288,6 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	{
 		struct bpf_link *l;
 
-		if (!bpf_program__autoload(p))
-			continue;
 		if (s->nlinks == (int)(sizeof(s->links) / sizeof(s->links[0]))) {
 			set_status(s, "skipped: %s has more than %d programs", s->src->name,
 				   s->nlinks);

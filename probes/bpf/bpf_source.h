@@ -10,8 +10,8 @@
  * struct. Its object must define the maps and sections of fsb_common.bpf.h: "hists"
  * (per-CPU struct fsb_khist, in @hists order), "counters" (per-CPU u64, in @counters
  * order, the last one the ring's drop count), "events" (ring buffer of struct fsb_event),
- * .rodata.cfg and .data.ctl. Each tracepoint program exists as tp_btf/ and raw_tp/; the
- * loader keeps the first set that loads.
+ * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
+ * for kernels without them, with raw_tp programs (@elf_raw); the first that loads is used.
  */
 struct bpf_source {
 	const char *name;
@@ -22,8 +22,11 @@ struct bpf_source {
 	bool needs_bdi; /* filters on the backing device's name */
 	const char *const *hists; /* NULL-terminated; "flush.q2c" */
 	const char *const *counters; /* NULL-terminated */
-	/* The BPF object's ELF image (the skeleton's bytes), and its size. */
+	/* The BPF objects' ELF images (the skeletons' bytes), and their sizes. */
 	const void *(*elf)(size_t *ret_size);
+	const void *(*elf_raw)(size_t *ret_size);
+	/* Or no object: made from the events of this source (listed before it). */
+	const char *from;
 };
 
 /* NULL-terminated, in the order they load; probes/bpf/sources.c. */

@@ -30,7 +30,7 @@ FSB_TP(btrfs_sync_file)
 {
 	struct file *f = (void *)ctx[0];
 
-	if (BPF_CORE_READ(f, f_inode, i_sb, s_dev) != fsb_cfg.sdev)
+	if (RD(f, f_inode, i_sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	count_add(C_SYNC_FILES, 1);
 	point(FSB_EV_BTRFS_SYNC);
@@ -42,7 +42,7 @@ FSB_TP(btrfs_transaction_commit)
 {
 	struct btrfs_fs_info *fs = (void *)ctx[0];
 
-	if (BPF_CORE_READ(fs, sb, s_dev) != fsb_cfg.sdev)
+	if (RD(fs, sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	count_add(C_COMMITS, 1);
 	point(FSB_EV_BTRFS_COMMIT);
@@ -54,7 +54,7 @@ FSB_TP(btrfs_ordered_extent_add)
 	struct btrfs_inode *ino = (void *)ctx[0];
 	__u64 key = ctx[1], now = bpf_ktime_get_ns();
 
-	if (BPF_CORE_READ(ino, vfs_inode.i_sb, s_dev) != fsb_cfg.sdev)
+	if (RD(ino, vfs_inode.i_sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	bpf_map_update_elem(&ordered, &key, &now, BPF_ANY);
 	return 0;
@@ -75,7 +75,7 @@ FSB_TP(btrfs_ordered_extent_remove)
 	if (e) {
 		e->t0 = *t0;
 		e->t1 = now;
-		e->sector = BPF_CORE_READ(oe, num_bytes);
+		e->sector = RD(oe, num_bytes);
 		ev_submit(e);
 	}
 	bpf_map_delete_elem(&ordered, &key);

@@ -77,7 +77,6 @@ enum fsb_ev_kind {
 	FSB_EV_BTRFS_ORDERED, /* an ordered extent: t0 added, t1 removed */
 	FSB_EV_THROTTLE, /* balance_dirty_pages paused a writer: t0 start, t1 = t0 + pause */
 	FSB_EV_WB, /* a writeback work item: t0 start, t1 written */
-	FSB_EV_IOMAP, /* a request issued: sector, bytes, op (the I/O map's point) */
 	FSB_EV_KIND_MAX
 };
 
@@ -93,12 +92,12 @@ enum fsb_blk_op { FSB_BLK_READ, FSB_BLK_WRITE, FSB_BLK_FLUSH, FSB_BLK_DISCARD, F
 /* 64 bytes: a 4 MiB ring holds 65536 events between two drains. */
 struct fsb_event {
 	__u64 t0, t1; /* CLOCK_MONOTONIC ns, as fsbench's own clock */
-	__u64 sector; /* REQ, IOMAP: first sector; COMMIT: tid; ORDERED: bytes */
+	__u64 sector; /* REQ: first sector; COMMIT: tid; ORDERED: bytes */
 	__u64 ph[3]; /* COMMIT: when locking, flushing and logging began (0: not seen) */
 	__u32 kind; /* enum fsb_ev_kind */
-	__u32 op; /* REQ, IOMAP: enum fsb_blk_op */
+	__u32 op; /* REQ: enum fsb_blk_op */
 	__u32 flags; /* REQ: FSB_RQ_*; FORCE/SYNC/THROTTLE: pid */
-	__u32 bytes; /* REQ, IOMAP: bytes; COMMIT: handles; WB: pages written */
+	__u32 bytes; /* REQ: bytes; COMMIT: handles */
 };
 
 /*

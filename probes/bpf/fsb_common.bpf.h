@@ -90,28 +90,42 @@ static __always_inline void ev_submit(struct fsb_event *e)
 	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
 }
 
-/* The kernel's dev_t of a gendisk (MKDEV: major << 20 | minor). */
-static __always_inline __u32 disk_devt(struct gendisk *d)
-{
-	return ((__u32)BPF_CORE_READ(d, major) << 20) | (__u32)BPF_CORE_READ(d, first_minor);
-}
-
 /*
- * Each program exists twice: as tp_btf (preferred) and as raw_tp (older kernels); the
- * loader keeps one set. BPF_PROG reads arguments the same way for both.
+ * Each source is compiled twice: as tp_btf programs (the default), whose arguments are
+ * typed kernel pointers that can be dereferenced directly, and with -DFSB_RAW_TP as
+ * raw_tp programs for kernels without BTF-typed tracepoints, which must read through
+ * bpf_probe_read_kernel (a helper call per field: slower). RD(p, a, b) is p->a->b in both.
  */
-#define FSB_TP(tp, args...)                                          \
+#define FSB_NARG(...) FSB_NARG_(__VA_ARGS__, 4, 3, 2, 1, 0)
+#define FSB_NARG_(_1, _2, _3, _4, n, ...) n
+#define FSB_CAT(a, b) FSB_CAT_(a, b)
+#define FSB_CAT_(a, b) a##b
+#define FSB_ARROW1(s, a) (s)->a
+#define FSB_ARROW2(s, a, b) (s)->a->b
+#define FSB_ARROW3(s, a, b, c) (s)->a->b->c
+#define FSB_ARROW4(s, a, b, c, d) (s)->a->b->c->d
+#ifdef FSB_RAW_TP
+#define RD(s, ...) BPF_CORE_READ(s, __VA_ARGS__)
+#define FSB_SEC(tp) SEC("raw_tp/" #tp)
+#else
+#define RD(s, ...) FSB_CAT(FSB_ARROW, FSB_NARG(__VA_ARGS__))(s, __VA_ARGS__)
+#define FSB_SEC(tp) SEC("tp_btf/" #tp)
+#endif
+
+/* A program on tracepoint @tp; the body reads its arguments from ctx[]. */
+#define FSB_TP(tp)                                                   \
 	static __always_inline int on_##tp(unsigned long long *ctx); \
-	SEC("tp_btf/" #tp)                                           \
-	int btf_##tp(unsigned long long *ctx)                        \
-	{                                                            \
-		return fsb_armed ? on_##tp(ctx) : 0;                 \
-	}                                                            \
-	SEC("raw_tp/" #tp)                                           \
-	int raw_##tp(unsigned long long *ctx)                        \
+	FSB_SEC(tp)                                                  \
+	int fsb_##tp(unsigned long long *ctx)                        \
 	{                                                            \
 		return fsb_armed ? on_##tp(ctx) : 0;                 \
 	}                                                            \
 	static __always_inline int on_##tp(unsigned long long *ctx)
+
+/* The kernel's dev_t of a gendisk (MKDEV: major << 20 | minor). */
+static __always_inline __u32 disk_devt(struct gendisk *d)
+{
+	return ((__u32)RD(d, major) << 20) | (__u32)RD(d, first_minor);
+}
 
 #endif

@@ -13,16 +13,43 @@ struct commit {
 	__u64 start, locking, flushing, logging;
 };
 
+/*
+ * An array slot per tid modulo 64, checked against the tid: cheaper than a hash, and a
+ * journal has one commit running and a few queued at most.
+ */
+#define COMMIT_SLOTS 64
+
+struct commit_slot {
+	__u32 tid;
+	struct commit c;
+};
+
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 64);
-	__type(key, __u32); /* tid: one filesystem's journal, so tids are unique */
-	__type(value, struct commit);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, COMMIT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct commit_slot);
 } commits SEC(".maps");
+
+static __always_inline struct commit *slot_of(__u32 tid, bool fresh)
+{
+	__u32 i = tid % COMMIT_SLOTS;
+	struct commit_slot *s = bpf_map_lookup_elem(&commits, &i);
+
+	if (!s)
+		return NULL;
+	if (fresh) {
+		s->tid = tid;
+		__builtin_memset(&s->c, 0, sizeof(s->c));
+	} else if (s->tid != tid || !s->c.start) {
+		return NULL;
+	}
+	return &s->c;
+}
 
 static __always_inline bool ours(journal_t *j)
 {
-	return BPF_CORE_READ(j, j_fs_dev, bd_dev) == fsb_cfg.bdev;
+	return RD(j, j_fs_dev, bd_dev) == fsb_cfg.bdev;
 }
 
 static __always_inline struct commit *phase(unsigned long long *ctx)
@@ -33,21 +60,21 @@ static __always_inline struct commit *phase(unsigned long long *ctx)
 
 	if (!ours(j))
 		return NULL;
-	tid = BPF_CORE_READ(t, t_tid);
-	return bpf_map_lookup_elem(&commits, &tid);
+	tid = RD(t, t_tid);
+	return slot_of(tid, false);
 }
 
 FSB_TP(jbd2_start_commit)
 {
 	journal_t *j = (void *)ctx[0];
 	transaction_t *t = (void *)ctx[1];
-	struct commit c = { .start = bpf_ktime_get_ns() };
-	__u32 tid;
+	struct commit *c;
 
 	if (!ours(j))
 		return 0;
-	tid = BPF_CORE_READ(t, t_tid);
-	bpf_map_update_elem(&commits, &tid, &c, BPF_ANY);
+	c = slot_of(RD(t, t_tid), true);
+	if (c)
+		c->start = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -89,11 +116,11 @@ FSB_TP(jbd2_end_commit)
 
 	if (!ours(j))
 		return 0;
-	tid = BPF_CORE_READ(t, t_tid);
-	c = bpf_map_lookup_elem(&commits, &tid);
+	tid = RD(t, t_tid);
+	c = slot_of(tid, false);
 	if (!c)
 		return 0; /* started before the probes were armed */
-	handles = (__u32)BPF_CORE_READ(t, t_handle_count.counter);
+	handles = (__u32)RD(t, t_handle_count.counter);
 	count_add(C_COMMITS, 1);
 	count_add(C_HANDLES, handles);
 	khist_record(H_COMMIT, now - c->start);
@@ -113,6 +140,6 @@ FSB_TP(jbd2_end_commit)
 		e->bytes = handles;
 		ev_submit(e);
 	}
-	bpf_map_delete_elem(&commits, &tid);
+	c->start = 0;
 	return 0;
 }

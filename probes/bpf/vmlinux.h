@@ -656,7 +656,7 @@ struct bdi_writeback {
 struct block_device {
 	long : 64;
 	long : 64;
-	struct gendisk *bd_disk;
+	long : 64;
 	long : 64;
 	long : 64;
 	long : 64;
@@ -963,8 +963,7 @@ struct request {
 	long : 64;
 	blk_opf_t cmd_flags;
 	long : 64;
-	int : 32;
-	unsigned int __data_len;
+	long : 64;
 	sector_t __sector;
 	long : 64;
 	long : 64;

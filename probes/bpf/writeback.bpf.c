@@ -20,9 +20,11 @@ struct {
 
 static __always_inline bool bdi_ours(struct bdi_writeback *wb)
 {
+	struct backing_dev_info *bdi = RD(wb, bdi);
 	char name[sizeof(fsb_cfg.bdi)];
 
-	if (bpf_probe_read_kernel_str(name, sizeof(name), BPF_CORE_READ(wb, bdi, dev_name)) <= 0)
+	/* the array's address, computed (CO-RE relocated), not read */
+	if (bpf_probe_read_kernel_str(name, sizeof(name), bdi->dev_name) <= 0)
 		return false;
 	for (int i = 0; i < (int)sizeof(name); i++) {
 		if (name[i] != fsb_cfg.bdi[i])

@@ -6,13 +6,20 @@
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #include <linux/types.h>
 #include "fsb_bpf.h"
-#include "writeback.skel.h"
+#include "writeback_btf.skel.h"
+#include "writeback_raw.skel.h"
 static const void *elf(size_t *ret_size)
 {
-	return fsb_writeback__elf_bytes(ret_size);
+	return fsb_writeback_btf__elf_bytes(ret_size);
+}
+
+static const void *elf_raw(size_t *ret_size)
+{
+	return fsb_writeback_raw__elf_bytes(ret_size);
 }
 #else
 #define elf NULL
+#define elf_raw NULL
 #endif
 
 /* pause: how long balance_dirty_pages put a writer to sleep; work: one writeback work item */
@@ -27,4 +34,5 @@ const struct bpf_source bpf_src_writeback = {
 	.hists = hists,
 	.counters = counters,
 	.elf = elf,
+	.elf_raw = elf_raw,
 };

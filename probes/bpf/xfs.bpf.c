@@ -17,7 +17,7 @@ struct {
 
 static __always_inline bool mount_ours(struct xfs_mount *mp)
 {
-	return BPF_CORE_READ(mp, m_super, s_dev) == fsb_cfg.sdev;
+	return RD(mp, m_super, s_dev) == fsb_cfg.sdev;
 }
 
 static __always_inline void point(__u32 kind)
@@ -44,7 +44,7 @@ FSB_TP(xfs_log_cil_wait)
 {
 	struct xlog *log = (void *)ctx[0];
 
-	if (!mount_ours(BPF_CORE_READ(log, l_mp)))
+	if (!mount_ours(RD(log, l_mp)))
 		return 0;
 	count_add(C_CIL_WAITS, 1);
 	point(FSB_EV_XFS_CIL_WAIT);
@@ -56,7 +56,7 @@ FSB_TP(xlog_iclog_sync)
 	struct xlog_in_core *ic = (void *)ctx[0];
 	__u64 key = (__u64)ic, now = bpf_ktime_get_ns();
 
-	if (!mount_ours(BPF_CORE_READ(ic, ic_log, l_mp)))
+	if (!mount_ours(RD(ic, ic_log, l_mp)))
 		return 0;
 	bpf_map_update_elem(&iclogs, &key, &now, BPF_ANY);
 	return 0;

@@ -6,13 +6,20 @@
 #pragma GCC diagnostic ignored "-Woverlength-strings"
 #include <linux/types.h>
 #include "fsb_bpf.h"
-#include "xfs.skel.h"
+#include "xfs_btf.skel.h"
+#include "xfs_raw.skel.h"
 static const void *elf(size_t *ret_size)
 {
-	return fsb_xfs__elf_bytes(ret_size);
+	return fsb_xfs_btf__elf_bytes(ret_size);
+}
+
+static const void *elf_raw(size_t *ret_size)
+{
+	return fsb_xfs_raw__elf_bytes(ret_size);
 }
 #else
 #define elf NULL
+#define elf_raw NULL
 #endif
 
 static const char *const fstypes[] = { "xfs", NULL };
@@ -29,4 +36,5 @@ const struct bpf_source bpf_src_xfs = {
 	.hists = hists,
 	.counters = counters,
 	.elf = elf,
+	.elf_raw = elf_raw,
 };

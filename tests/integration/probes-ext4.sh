@@ -69,6 +69,12 @@ grep -q '<h2>Kernel-side attribution</h2>' "$T_SCRATCH/r.html" && t_ok "report h
 t_expect_eq "report attribution rows" 20 "$(grep -o '<tr><td>[a-z_]*</td><td class="num">' "$T_SCRATCH/r.html" | wc -l)"
 t_range "iomap points" 900 100000 "$(t_json "$out" "$p.iomap.kept")"
 
+# the raw_tp build of the programs, used on kernels without BTF-typed tracepoints
+FSBENCH_BPF_RAW_TP=1 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 200 --json "$out" >/dev/null || t_fail "raw_tp run failed"
+t_range "raw_tp: jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counters.commits")"
+t_range "raw_tp: flushes completed" 200 100000 "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
+rm -rf "$T_MNT/y"/*
+
 # --probes none: no probes at all; a bad source name is a usage error
 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 20 --probes none --json "$out" >/dev/null || t_fail "--probes none run failed"
 t_expect_eq "--probes none" null "$(t_json "$out" '.runs[0].probes')"
