@@ -80,7 +80,16 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
 	buf[0] = 0;
 	add(&b, "%s %.2f ms", str_or_empty(json_string_value(json_object_get(call, "op"))),
 	    ms(call, "duration_ns"));
-	if (ncommits == 1) {
+	/* the commit it waited for ends last inside the call; the others overlapped it */
+	json_array_foreach(commits, i, c)
+	{
+		json_int_t e = num(c, "start_ns") + num(c, "duration_ns");
+
+		if (e <= num(call, "duration_ns") &&
+		    e >= num(c0, "start_ns") + num(c0, "duration_ns"))
+			c0 = c;
+	}
+	if (ncommits >= 1) {
 		part(&b, &nparts, "jbd2 commit %.2f ms", ms(c0, "duration_ns"));
 		if (json_object_get(c0, "logging_ns"))
 			add(&b, " (locked %.2f, flushing %.2f, logging %.2f", ms(c0, "locked_ns"),
@@ -90,22 +99,31 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
 		add(&b, "%s%lld flush%s %.2f ms on %s, %lld handles)",
 		    json_object_get(c0, "logging_ns") ? "; " : "", (long long)num(c0, "flushes"),
 		    es(num(c0, "flushes")), ms(c0, "flush_ns"), dev, (long long)num(c0, "handles"));
-	} else if (ncommits > 1) {
-		double total = 0, flush = 0;
+		if (json_object_get(c0, "start_ns") && num(c0, "start_ns") < 0)
+			add(&b, ", begun %.2f ms before the call", -ms(c0, "start_ns"));
+	}
+	if (ncommits > 1) {
+		/* one transaction commits at a time: before its own, the call waited on others */
+		json_int_t busy = 0, end = num(c0, "start_ns"), n = 0;
 
 		json_array_foreach(commits, i, c)
 		{
-			total += ms(c, "duration_ns");
-			flush += ms(c, "flush_ns");
+			json_int_t lo = num(c, "start_ns"), hi = lo + num(c, "duration_ns");
+
+			lo = lo < 0 ? 0 : lo;
+			hi = hi > end ? end : hi;
+			if (c != c0 && hi > lo) {
+				busy += hi - lo;
+				n++;
+			}
 		}
-		part(&b, &nparts, "%lld jbd2 commits %.2f ms%s (flushes %.2f ms on %s)",
-		     (long long)ncommits, total,
-		     (json_int_t)json_array_size(commits) < ncommits ? " listed" : "", flush, dev);
+		if (n)
+			part(&b, &nparts, "%lld earlier commit%s %.2f ms", (long long)n,
+			     n == 1 ? "" : "s", (double)busy / 1e6);
 	}
-	json_array_foreach(commits, i, c)
-	{
-		in_commits += num(c, "flushes");
-		in_commits_ns += num(c, "flush_ns");
+	if (c0) {
+		in_commits = num(c0, "flushes");
+		in_commits_ns = num(c0, "flush_ns");
 	}
 	if (num(xfs, "log_forces") || num(xfs, "iclog_writes"))
 		part(&b, &nparts, "xfs %lld log forces, %lld iclog writes %.2f ms",

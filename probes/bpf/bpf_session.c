@@ -41,7 +41,7 @@ _Static_assert(FSB_KH_MAX_EXP == HIST_MAX_EXP, "kernel histograms must use repor
 #define DRAIN_NS 20000000L
 /* ...and, until the run starts, looks for its start: at most one fsync goes unseen. */
 #define ARM_POLL_NS 500000L
-/* Commits listed per slow call; more are counted in commits_total. */
+/* Commits listed per slow call, the last ones; all are counted in commits_total. */
 #define ATTR_MAX_COMMITS 8
 
 struct iomap_point {
@@ -703,6 +703,7 @@ json_t *probe_bpf_attribute(const struct probe_bpf *b, uint64_t t0, uint64_t t1)
 		 bcommits = 0, bsyncs = 0, ordered = 0, pauses = 0, pause_ns = 0, wb = 0,
 		 wb_pages = 0;
 	json_t *o = json_object(), *commits = json_array(), *reqs = json_object();
+	const struct fsb_event *last[ATTR_MAX_COMMITS];
 
 	for (uint64_t i = 0; i < kept; i++) {
 		const struct fsb_event *e = &b->store[i];
@@ -720,8 +721,8 @@ json_t *probe_bpf_attribute(const struct probe_bpf *b, uint64_t t0, uint64_t t1)
 			preflush += !!(e->flags & FSB_RQ_PREFLUSH);
 			break;
 		case FSB_EV_COMMIT:
-			if (ncommits++ < ATTR_MAX_COMMITS)
-				json_array_append_new(commits, commit_json(b, e, t0));
+			/* the last ones: the commit a sync call waits for ends just before it */
+			last[ncommits++ % ATTR_MAX_COMMITS] = e;
 			break;
 		case FSB_EV_XFS_FORCE:
 			forces++;
@@ -754,6 +755,9 @@ json_t *probe_bpf_attribute(const struct probe_bpf *b, uint64_t t0, uint64_t t1)
 			break;
 		}
 	}
+	for (uint64_t i = ncommits > ATTR_MAX_COMMITS ? ncommits - ATTR_MAX_COMMITS : 0;
+	     i < ncommits; i++)
+		json_array_append_new(commits, commit_json(b, last[i % ATTR_MAX_COMMITS], t0));
 	for (int op = 0; op < FSB_BLK_NOPS; op++)
 		json_object_set_new(reqs, blk_ops[op],
 				    json_pack("{s:I,s:I,s:I}", "count", (json_int_t)req[op].count,
