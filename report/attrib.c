@@ -90,7 +90,12 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
 			c0 = c;
 	}
 	if (ncommits >= 1) {
-		part(&b, &nparts, "jbd2 commit %.2f ms", ms(c0, "duration_ns"));
+		/* none ended inside the call: it ran during a commit, not waiting for one */
+		bool during = num(c0, "start_ns") + num(c0, "duration_ns") >
+			      num(call, "duration_ns");
+
+		part(&b, &nparts, "%sjbd2 commit %.2f ms", during ? "during a " : "",
+		     ms(c0, "duration_ns"));
 		if (json_object_get(c0, "logging_ns"))
 			add(&b, " (locked %.2f, flushing %.2f, logging %.2f", ms(c0, "locked_ns"),
 			    ms(c0, "flushing_ns"), ms(c0, "logging_ns"));

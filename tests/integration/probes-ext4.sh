@@ -37,11 +37,13 @@ p='.runs[0].probes'
 t_expect_eq "block status" ok "$(t_json "$out" "$p.sources.block.status")"
 t_expect_eq "jbd2 status" ok "$(t_json "$out" "$p.sources.jbd2.status")"
 t_expect_eq "device" "$dev" "$(t_json "$out" "$p.device")"
-[ $((o1 - o0)) -ge 200 ] || t_fail "the other device flushed only $((o1 - o0)) times: the filter is not tested"
+[ $((o1 - o0)) -ge 50 ] || t_fail "the other device flushed only $((o1 - o0)) times: the filter is not tested"
 t_range "jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counters.commits")"
 t_range "jbd2 commit histogram count" 190 215 "$(t_json "$out" "$p.sources.jbd2.hists.commit.count")"
-# every flush counted happened on this device (diskstats also counts the run's set-up)
-t_range "flushes issued" 200 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.flush_issued")"
+# every flush counted happened on this device, and nearly all of them: diskstats also
+# counts the few before the run's start; the other device's 50 or more would show
+lo=$((f1 - f0 - 20 > 200 ? f1 - f0 - 20 : 200))
+t_range "flushes issued" $lo $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.flush_issued")"
 t_range "flushes completed (flush.d2c)" 200 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
 t_range "bios with PREFLUSH" 190 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.bio_preflush")"
 t_expect_eq "events dropped" 0 "$(t_json "$out" "$p.sources.block.counters.events_dropped")"
