@@ -458,7 +458,8 @@ static void iomap_plot(struct page *pg, const json_t *iomap, const char *name)
 	f = open_memstream(&body, &blen);
 	if (!f)
 		return;
-	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"offset (MiB)\"\nset xrange [0:*]\nset yrange [0:*]\nplot ");
+	fprintf(f,
+		"set xlabel \"time (s)\"\nset ylabel \"offset (MiB)\"\nset xrange [0:*]\nset yrange [0:*]\nplot ");
 	for (int k = 0; k < 3; k++)
 		fprintf(f, "%s'-' using 1:2 with points pt 7 ps 0.3 title \"%s\"", k ? ", " : "",
 			ops[k]);
