@@ -31,35 +31,36 @@ struct buf {
 	size_t len, used;
 };
 
-static void add(struct buf *b, const char *fmt, ...)
+static void vadd(struct buf *b, const char *fmt, va_list ap)
 {
-	va_list ap;
 	int n;
 
 	if (b->used >= b->len)
 		return;
-	va_start(ap, fmt);
 	n = vsnprintf(b->p + b->used, b->len - b->used, fmt, ap);
-	va_end(ap);
 	if (n > 0)
 		b->used += (size_t)n < b->len - b->used ? (size_t)n : b->len - b->used - 1;
 }
 
-/* " + " between the parts of the explanation. */
+static void add(struct buf *b, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vadd(b, fmt, ap);
+	va_end(ap);
+}
+
+/* One part of the explanation: " = " before the first, " + " between the others. */
 static void part(struct buf *b, int *nparts, const char *fmt, ...)
 {
 	va_list ap;
-	int n;
 
 	add(b, *nparts ? " + " : " = ");
 	(*nparts)++;
-	if (b->used >= b->len)
-		return;
 	va_start(ap, fmt);
-	n = vsnprintf(b->p + b->used, b->len - b->used, fmt, ap);
+	vadd(b, fmt, ap);
 	va_end(ap);
-	if (n > 0)
-		b->used += (size_t)n < b->len - b->used ? (size_t)n : b->len - b->used - 1;
 }
 
 void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size_t len)

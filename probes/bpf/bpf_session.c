@@ -355,23 +355,35 @@ static void *consumer_main(void *arg)
 	return NULL;
 }
 
+/* Every CPU's copy of element @id of per-CPU map @name (values of @size bytes); free() it. */
+static void *read_percpu(const struct src_state *s, const char *name, uint32_t id, size_t size,
+			 int *ret_ncpu)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(s->obj, name);
+	int ncpu = libbpf_num_possible_cpus();
+	void *v;
+
+	if (!m || ncpu <= 0)
+		return NULL;
+	v = calloc((size_t)ncpu, size);
+	if (v && bpf_map_lookup_elem(bpf_map__fd(m), &id, v) < 0) {
+		free(v);
+		return NULL;
+	}
+	*ret_ncpu = ncpu;
+	return v;
+}
+
 /* Adds every CPU's copy of histogram @id of @s into @ret (cleared first). */
 static int read_hist(const struct src_state *s, uint32_t id, struct hist *ret)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(s->obj, "hists");
-	int ncpu = libbpf_num_possible_cpus();
 	struct fsb_khist *v;
+	int ncpu;
 
 	hist_init(ret);
-	if (!m || ncpu <= 0)
-		return -ENOENT;
-	v = calloc((size_t)ncpu, sizeof(*v));
+	v = read_percpu(s, "hists", id, sizeof(*v), &ncpu);
 	if (!v)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(m), &id, v) < 0) {
-		free(v);
-		return -errno;
-	}
+		return -ENOENT;
 	for (int c = 0; c < ncpu; c++) {
 		if (!v[c].count)
 			continue;
@@ -402,20 +414,13 @@ static int read_hist(const struct src_state *s, uint32_t id, struct hist *ret)
 
 static int read_counter(const struct src_state *s, uint32_t id, uint64_t *ret)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(s->obj, "counters");
-	int ncpu = libbpf_num_possible_cpus();
 	uint64_t *v;
+	int ncpu;
 
 	*ret = 0;
-	if (!m || ncpu <= 0)
-		return -ENOENT;
-	v = calloc((size_t)ncpu, sizeof(*v));
+	v = read_percpu(s, "counters", id, sizeof(*v), &ncpu);
 	if (!v)
-		return -ENOMEM;
-	if (bpf_map_lookup_elem(bpf_map__fd(m), &id, v) < 0) {
-		free(v);
-		return -errno;
-	}
+		return -ENOENT;
 	for (int c = 0; c < ncpu; c++)
 		*ret += v[c];
 	free(v);

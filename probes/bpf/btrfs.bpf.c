@@ -15,17 +15,6 @@ struct {
 	__type(value, __u64); /* when it was added */
 } ordered SEC(".maps");
 
-static __always_inline void point(__u32 kind)
-{
-	struct fsb_event *e = ev_reserve(kind);
-
-	if (!e)
-		return;
-	e->t0 = e->t1 = bpf_ktime_get_ns();
-	e->flags = (__u32)bpf_get_current_pid_tgid();
-	ev_submit(e);
-}
-
 FSB_TP(btrfs_sync_file)
 {
 	struct file *f = (void *)ctx[0];
@@ -33,7 +22,7 @@ FSB_TP(btrfs_sync_file)
 	if (RD(f, f_inode, i_sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	count_add(C_SYNC_FILES, 1);
-	point(FSB_EV_BTRFS_SYNC);
+	ev_point(FSB_EV_BTRFS_SYNC);
 	return 0;
 }
 
@@ -45,7 +34,7 @@ FSB_TP(btrfs_transaction_commit)
 	if (RD(fs, sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	count_add(C_COMMITS, 1);
-	point(FSB_EV_BTRFS_COMMIT);
+	ev_point(FSB_EV_BTRFS_COMMIT);
 	return 0;
 }
 

@@ -122,6 +122,18 @@ static __always_inline void ev_submit(struct fsb_event *e)
 	}                                                            \
 	static __always_inline int on_##tp(unsigned long long *ctx)
 
+/* An event at one instant (t0 = t1), stamped with the current thread's id. */
+static __always_inline void ev_point(__u32 kind)
+{
+	struct fsb_event *e = ev_reserve(kind);
+
+	if (!e)
+		return;
+	e->t0 = e->t1 = bpf_ktime_get_ns();
+	e->flags = (__u32)bpf_get_current_pid_tgid();
+	ev_submit(e);
+}
+
 /* The kernel's dev_t of a gendisk (MKDEV: major << 20 | minor). */
 static __always_inline __u32 disk_devt(struct gendisk *d)
 {

@@ -20,23 +20,12 @@ static __always_inline bool mount_ours(struct xfs_mount *mp)
 	return RD(mp, m_super, s_dev) == fsb_cfg.sdev;
 }
 
-static __always_inline void point(__u32 kind)
-{
-	struct fsb_event *e = ev_reserve(kind);
-
-	if (!e)
-		return;
-	e->t0 = e->t1 = bpf_ktime_get_ns();
-	e->flags = (__u32)bpf_get_current_pid_tgid();
-	ev_submit(e);
-}
-
 FSB_TP(xfs_log_force)
 {
 	if (!mount_ours((void *)ctx[0]))
 		return 0;
 	count_add(C_FORCES, 1);
-	point(FSB_EV_XFS_FORCE);
+	ev_point(FSB_EV_XFS_FORCE);
 	return 0;
 }
 
@@ -47,7 +36,7 @@ FSB_TP(xfs_log_cil_wait)
 	if (!mount_ours(RD(log, l_mp)))
 		return 0;
 	count_add(C_CIL_WAITS, 1);
-	point(FSB_EV_XFS_CIL_WAIT);
+	ev_point(FSB_EV_XFS_CIL_WAIT);
 	return 0;
 }
 
