@@ -77,6 +77,14 @@ t_range "raw_tp: jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counter
 t_range "raw_tp: flushes completed" 200 100000 "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
 rm -rf "$T_MNT/y"/*
 
+# sync() (-S 2) hands the device's backing_dev_info writeback work: the writeback source
+"$FSBENCH" smallfile -d "$T_MNT/y" -s 64k -n 100 -S 2 --probes block,writeback --json "$out" >/dev/null || t_fail "-S 2 run failed"
+t_expect_eq "writeback status" ok "$(t_json "$out" "$p.sources.writeback.status")"
+t_expect_eq "jbd2 not selected" "skipped: not selected (--probes)" "$(t_json "$out" "$p.sources.jbd2.status")"
+t_range "writeback works" 1 100000 "$(t_json "$out" "$p.sources.writeback.counters.works")"
+t_expect_eq "work histogram count" "$(t_json "$out" "$p.sources.writeback.counters.works")" "$(t_json "$out" "$p.sources.writeback.hists.work.count")"
+rm -rf "$T_MNT/y"/*
+
 # --probes none: no probes at all; a bad source name is a usage error
 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 20 --probes none --json "$out" >/dev/null || t_fail "--probes none run failed"
 t_expect_eq "--probes none" null "$(t_json "$out" '.runs[0].probes')"
