@@ -8,18 +8,18 @@
 #include "fsb_bpf.h"
 #include "block_btf.skel.h"
 #include "block_raw.skel.h"
-static const void *elf(size_t *ret_size)
+static const void *obj_btf(size_t *ret_size)
 {
 	return fsb_block_btf__elf_bytes(ret_size);
 }
 
-static const void *elf_raw(size_t *ret_size)
+static const void *obj_raw(size_t *ret_size)
 {
 	return fsb_block_raw__elf_bytes(ret_size);
 }
 #else
-#define elf NULL
-#define elf_raw NULL
+#define obj_btf NULL
+#define obj_raw NULL
 #endif
 
 /* btt's names: Q queued, D issued to the driver, C completed; block.bpf.c's order */
@@ -40,6 +40,6 @@ const struct bpf_source bpf_src_block = {
 	.needs_disk = true,
 	.hists = hists,
 	.counters = counters,
-	.elf = elf,
-	.elf_raw = elf_raw,
+	.elf = obj_btf,
+	.elf_raw = obj_raw,
 };

@@ -167,6 +167,8 @@ static const char *not_applicable(const struct bpf_source *src, const struct pro
 	return NULL;
 }
 
+#ifdef FSB_HAVE_BPF
+
 /* One request into the I/O map: every stride-th kept; full, every other dropped, stride doubled. */
 static void iomap_add(struct probe_bpf *b, const struct fsb_event *e)
 {
@@ -199,8 +201,6 @@ static void store_event(struct probe_bpf *b, const struct fsb_event *e)
 	*slot = *e;
 	b->stored++;
 }
-
-#ifdef FSB_HAVE_BPF
 
 /* libbpf's messages would reach the user's terminal; a skipped source says why itself. */
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)

@@ -8,18 +8,18 @@
 #include "fsb_bpf.h"
 #include "jbd2_btf.skel.h"
 #include "jbd2_raw.skel.h"
-static const void *elf(size_t *ret_size)
+static const void *obj_btf(size_t *ret_size)
 {
 	return fsb_jbd2_btf__elf_bytes(ret_size);
 }
 
-static const void *elf_raw(size_t *ret_size)
+static const void *obj_raw(size_t *ret_size)
 {
 	return fsb_jbd2_raw__elf_bytes(ret_size);
 }
 #else
-#define elf NULL
-#define elf_raw NULL
+#define obj_btf NULL
+#define obj_raw NULL
 #endif
 
 static const char *const fstypes[] = { "ext4", "ext3", NULL };
@@ -35,6 +35,6 @@ const struct bpf_source bpf_src_jbd2 = {
 	.fstypes = fstypes,
 	.hists = hists,
 	.counters = counters,
-	.elf = elf,
-	.elf_raw = elf_raw,
+	.elf = obj_btf,
+	.elf_raw = obj_raw,
 };
