@@ -236,6 +236,9 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 	}
 	m = bpf_object__find_map_by_name(obj, ".rodata.cfg");
 	r = m ? bpf_map__set_initial_value(m, cfg, sizeof(*cfg)) : -ENOENT;
+	m = bpf_object__find_map_by_name(obj, "events");
+	if (r == 0 && src->ring_bytes)
+		r = m ? bpf_map__set_max_entries(m, src->ring_bytes) : -ENOENT;
 	if (r == 0)
 		r = bpf_object__load(obj);
 	if (r < 0) {

@@ -20,6 +20,8 @@ struct bpf_source {
 	const char *const *fstypes;
 	bool needs_disk; /* filters on the disk under test: nothing to do without one */
 	bool needs_bdi; /* filters on the backing device's name */
+	/* Its event ring in bytes (a power of two, pages); 0: FSB_RINGBUF_BYTES, for block. */
+	unsigned ring_bytes;
 	const char *const *hists; /* NULL-terminated; "flush.q2c" */
 	const char *const *counters; /* NULL-terminated */
 	/* The BPF objects' ELF images (the skeletons' bytes), and their sizes. */

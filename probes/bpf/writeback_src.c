@@ -1,11 +1,12 @@
 /* The writeback source's names; its programs are writeback.bpf.c. */
+#include <linux/types.h>
+
 #include "bpf_source.h"
+#include "fsb_bpf.h"
 
 #ifdef FSB_HAVE_BPF
 /* the skeleton embeds the object as one long string literal */
 #pragma GCC diagnostic ignored "-Woverlength-strings"
-#include <linux/types.h>
-#include "fsb_bpf.h"
 #include "writeback_btf.skel.h"
 #include "writeback_raw.skel.h"
 static const void *obj_btf(size_t *ret_size)
@@ -33,6 +34,7 @@ const struct bpf_source bpf_src_writeback = {
 	.needs_bdi = true,
 	.hists = hists,
 	.counters = counters,
+	.ring_bytes = FSB_RINGBUF_SMALL,
 	.elf = obj_btf,
 	.elf_raw = obj_raw,
 };
