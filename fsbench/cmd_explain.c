@@ -1,14 +1,38 @@
 /* `fsbench explain`: the attribution table of result files, the slowest calls and why. */
+#include "cmd_args.h"
 #include "commands.h"
 
-#include <errno.h>
-#include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "../report/attrib.h"
-#include "../report/result.h"
+#include "../report/result_file.h"
+
+struct explain_cfg {
+	char *op;
+	int64_t rows;
+	bool markdown;
+	struct cmd_files files;
+};
+
+#define O(f) offsetof(struct explain_cfg, f)
+static const struct fsb_opt explain_opts[] = {
+	{ .name = "op",
+	  .type = OPT_STRING,
+	  .offset = O(op),
+	  .help = "only this operation (fsync, write, victim...)" },
+	{ .name = "rows",
+	  .short_name = 'n',
+	  .type = OPT_INT,
+	  .offset = O(rows),
+	  .min = 1,
+	  .max = RPT_ATTRIB_MAX,
+	  .def = "20",
+	  .help = "rows per run, slowest first" },
+	{ .name = "markdown", .type = OPT_BOOL, .offset = O(markdown), .help = "a markdown table" },
+	{ 0 },
+};
+#undef O
 
 static void usage(FILE *out)
 {
@@ -17,63 +41,24 @@ static void usage(FILE *out)
 		"For each run with eBPF probes (--probes), its slowest calls (20 per operation are\n"
 		"kept), slowest first, each with what the kernel did on the device while it ran:\n"
 		"journal commits and their phases, the cache flushes inside them, log forces,\n"
-		"requests, writeback throttling.\n\n"
-		"  --op OP      only this operation (fsync, write, victim...)\n"
-		"  -n N         rows per run (default 20)\n"
-		"  --markdown   a markdown table\n");
+		"requests, writeback throttling.\n\n");
 }
 
-int fsb_cmd_explain(int argc, char **argv)
+static int explain_run(void *cfg)
 {
-	static const struct option longopts[] = {
-		{ "op", required_argument, NULL, 'o' },
-		{ "markdown", no_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *op = NULL;
-	bool markdown = false;
-	long rows = 20;
-	int c, shown = 0;
-	char *end;
+	const struct explain_cfg *c = cfg;
+	int shown = 0;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			op = optarg;
-			break;
-		case 'm':
-			markdown = true;
-			break;
-		case 'n':
-			errno = 0;
-			rows = strtol(optarg, &end, 10);
-			if (errno || *end || rows < 1 || rows > RPT_ATTRIB_MAX) {
-				fprintf(stderr,
-					"fsbench explain: -n %s: not a number from 1 to %d\n",
-					optarg, RPT_ATTRIB_MAX);
-				return FSB_EXIT_USAGE;
-			}
-			break;
-		case 'h':
-			usage(stdout);
-			return FSB_EXIT_OK;
-		default:
-			usage(stderr);
-			return FSB_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		usage(stderr);
+	if (!c->files.n) {
+		fprintf(stderr, "fsbench explain: no result files (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	for (int f = optind; f < argc; f++) {
+	for (int f = 0; f < c->files.n; f++) {
 		char err[512];
 		json_t *doc, *run;
 		size_t r;
 
-		if (rpt_result_load(argv[f], &doc, err, sizeof(err)) < 0) {
+		if (rpt_result_load(c->files.v[f], &doc, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fsbench explain: %s\n", err);
 			return FSB_EXIT_USAGE;
 		}
@@ -85,12 +70,12 @@ int fsb_cmd_explain(int argc, char **argv)
 
 			if (!json_object_get(run, "probes"))
 				continue;
-			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "", argv[f], r,
+			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "", c->files.v[f], r,
 			       json_string_value(json_object_get(run, "workload")), fs ? fs : "?",
 			       dev ? dev : "?");
-			if (markdown)
+			if (c->markdown)
 				printf("\n");
-			rpt_attrib_print(stdout, run, op, (size_t)rows, markdown);
+			rpt_attrib_print(stdout, run, c->op, (size_t)c->rows, c->markdown);
 			shown++;
 		}
 		json_decref(doc);
@@ -101,4 +86,19 @@ int fsb_cmd_explain(int argc, char **argv)
 		return FSB_EXIT_FAIL;
 	}
 	return FSB_EXIT_OK;
+}
+
+static const struct cmd_spec explain_cmd = {
+	.name = "explain",
+	.opts = explain_opts,
+	.files_offset = offsetof(struct explain_cfg, files),
+	.usage = usage,
+	.run = explain_run,
+};
+
+int cmd_explain(int argc, char **argv)
+{
+	struct explain_cfg c = { 0 };
+
+	return cmd_args_run(&explain_cmd, &c, argc, argv);
 }

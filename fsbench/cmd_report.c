@@ -1,5 +1,5 @@
 /* `fsbench report`: result files into one self-contained HTML page with plots and the comparison. */
-#include "cmd_compare.h"
+#include "cmd_args.h"
 #include "commands.h"
 
 #include <errno.h>
@@ -9,6 +9,42 @@
 #include <unistd.h>
 
 #include "../report/html.h"
+#include "../report/result_file.h"
+#include "../report/runs.h"
+
+/* the page plots every thread count a run can have */
+_Static_assert(RPT_MAX_THREADS == FSB_MAX_THREADS, "report/ and fsbench/ disagree on threads");
+
+struct report_cfg {
+	char *output, *title, *across;
+	bool no_plots;
+	struct cmd_files files;
+};
+
+#define O(f) offsetof(struct report_cfg, f)
+static const struct fsb_opt report_opts[] = {
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = OPT_STRING,
+	  .offset = O(output),
+	  .def = "report.html",
+	  .help = "the page to write" },
+	{ .name = "title",
+	  .type = OPT_STRING,
+	  .offset = O(title),
+	  .def = "fsbench report",
+	  .help = "the page's title" },
+	{ .name = "across",
+	  .type = OPT_STRING,
+	  .offset = O(across),
+	  .help = "compare across coords.FIELD (default fs when the results hold several)" },
+	{ .name = "no-plots",
+	  .type = OPT_BOOL,
+	  .offset = O(no_plots),
+	  .help = "tables only, without running gnuplot" },
+	{ 0 },
+};
+#undef O
 
 static void usage(FILE *out)
 {
@@ -17,7 +53,7 @@ static void usage(FILE *out)
 		"One HTML file that opens offline: files/s against threads per filesystem (per workload\n"
 		"without suite coordinates), latency CDFs per operation, throughput and Dirty/Writeback over\n"
 		"time for streaming runs, and the comparison table (across coords.fs by default when the\n"
-		"results hold several filesystems, else file against file). Plots need gnuplot.\n");
+		"results hold several filesystems, else file against file). Plots need gnuplot.\n\n");
 }
 
 static bool in_path(const char *prog)
@@ -39,12 +75,12 @@ static bool in_path(const char *prog)
 }
 
 /* The comparison the page shows; NULL (after a note) when the inputs do not line up. */
-static json_t *report_compare(json_t **docs, char **paths, int ndocs, const char *across)
+static json_t *report_compare(json_t **docs, char *const *paths, int ndocs, const char *across)
 {
 	struct rpt_run_ref *refs = NULL;
 	struct rpt_compare_opts o;
 	const char **names = NULL;
-	char *bases[256];
+	char *bases[CMD_MAX_FILES];
 	size_t nrefs = 0;
 	json_t *cmp = NULL;
 	int nsides = 1;
@@ -54,7 +90,11 @@ static json_t *report_compare(json_t **docs, char **paths, int ndocs, const char
 	rpt_compare_opts_init(&o);
 	o.allow_unmatched = true;
 	for (int d = 0; d < ndocs; d++) {
-		cli_refs_add(&refs, &nrefs, docs[d], paths[d], ndocs > 1 && !across ? d : 0);
+		if (rpt_runs_add(&refs, &nrefs, docs[d], paths[d], ndocs > 1 && !across ? d : 0)) {
+			fprintf(stderr, "fsbench report: no comparison table: %s\n",
+				strerror(ENOMEM));
+			goto out;
+		}
 		bases[d] = paths[d];
 	}
 	for (size_t i = 0; i < nrefs; i++)
@@ -62,9 +102,12 @@ static json_t *report_compare(json_t **docs, char **paths, int ndocs, const char
 							 across ? across : "fs"));
 	if (has_fs) {
 		o.across = across ? across : "fs";
-		nsides = cli_sides_across("report", refs, nrefs, o.across, NULL, &names);
-		if (nsides < 0)
+		nsides = rpt_runs_sides_across(refs, nrefs, o.across, NULL, &names, err,
+					       sizeof(err));
+		if (nsides < 0) {
+			fprintf(stderr, "fsbench report: %s\n", err);
 			goto out;
+		}
 	} else if (across) {
 		goto out;
 	} else {
@@ -81,51 +124,30 @@ out:
 	return cmp;
 }
 
-int cmd_report(int argc, char **argv)
+static int report_run(void *cfg)
 {
-	const char *outpath = "report.html", *title = "fsbench report", *across = NULL;
-	char *paths[256], *tmp = NULL;
-	json_t *docs[256], *cmp = NULL;
+	const struct report_cfg *c = cfg;
+	const char *outpath = c->output;
+	char *tmp = NULL, err[1024];
+	json_t *docs[CMD_MAX_FILES], *cmp = NULL;
 	struct rpt_html_opts ho;
-	bool plots = true;
-	int ndocs = 0, npaths = 0, status = FSB_EXIT_USAGE, drawn = 0, e;
+	int ndocs = 0, status = FSB_EXIT_USAGE, drawn = 0, e;
 	FILE *out;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		bool has_v = i + 1 < argc;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "-o") && has_v) {
-			outpath = argv[++i];
-		} else if (!strcmp(a, "--title") && has_v) {
-			title = argv[++i];
-		} else if (!strcmp(a, "--across") && has_v) {
-			across = argv[++i];
-		} else if (!strcmp(a, "--no-plots")) {
-			plots = false;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr,
-				"fsbench report: unknown or incomplete option '%s' (see --help)\n",
-				a);
-			return FSB_EXIT_USAGE;
-		} else if (npaths < 256) {
-			paths[npaths++] = argv[i];
-		}
-	}
-	if (!npaths) {
+	if (!c->files.n) {
 		fprintf(stderr, "fsbench report: no result files (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	for (ndocs = 0; ndocs < npaths; ndocs++)
-		if (cli_result_load("report", paths[ndocs], &docs[ndocs]))
+	for (ndocs = 0; ndocs < c->files.n; ndocs++)
+		if (rpt_runs_load(c->files.v[ndocs], &docs[ndocs], err, sizeof(err))) {
+			fprintf(stderr, "fsbench report: %s\n", err);
 			goto out;
-	cmp = report_compare(docs, paths, ndocs, across);
-	ho = (struct rpt_html_opts){ .title = title,
-				     .gnuplot = plots && in_path("gnuplot") ? "gnuplot" : NULL };
-	if (plots && !ho.gnuplot)
+		}
+	cmp = report_compare(docs, c->files.v, ndocs, c->across);
+	ho = (struct rpt_html_opts){ .title = c->title,
+				     .gnuplot = !c->no_plots && in_path("gnuplot") ? "gnuplot" :
+										     NULL };
+	if (!c->no_plots && !ho.gnuplot)
 		fprintf(stderr,
 			"fsbench report: gnuplot is not installed: the page has tables but no plots\n");
 	if (asprintf(&tmp, "%s.tmp", outpath) < 0) {
@@ -138,7 +160,8 @@ int cmd_report(int argc, char **argv)
 		status = FSB_EXIT_FAIL;
 		goto out;
 	}
-	e = rpt_html_write(docs, (const char *const *)paths, (size_t)ndocs, cmp, &ho, out, &drawn);
+	e = rpt_html_write(docs, (const char *const *)c->files.v, (size_t)ndocs, cmp, &ho, out,
+			   &drawn);
 	if (fclose(out) && !e)
 		e = -errno;
 	if (!e && rename(tmp, outpath) < 0)
@@ -151,11 +174,26 @@ int cmd_report(int argc, char **argv)
 	}
 	fprintf(stderr, "fsbench report: wrote %s (%d plot%s)\n", outpath, drawn,
 		drawn == 1 ? "" : "s");
-	status = 0;
+	status = FSB_EXIT_OK;
 out:
 	free(tmp);
 	json_decref(cmp);
 	for (int i = 0; i < ndocs; i++)
 		json_decref(docs[i]);
 	return status;
+}
+
+static const struct cmd_spec report_cmd = {
+	.name = "report",
+	.opts = report_opts,
+	.files_offset = offsetof(struct report_cfg, files),
+	.usage = usage,
+	.run = report_run,
+};
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_cfg c = { 0 };
+
+	return cmd_args_run(&report_cmd, &c, argc, argv);
 }

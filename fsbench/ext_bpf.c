@@ -12,13 +12,19 @@
 #include "target.h"
 #include "workload.h"
 
-#define O(f) offsetof(struct fsb_common, f)
+struct bpf_cfg {
+	char *probes; /* --probes LIST */
+};
+
+#define O(f) offsetof(struct bpf_cfg, f)
 static const struct fsb_opt bpf_opts[] = {
-	{ "probes", 0, OPT_STRING, O(probes), 0, 0, "all", NULL,
-	  "kernel sources traced with eBPF during the run: all, none, or a comma list of block, jbd2, "
-	  "xfs, btrfs, writeback, iomap; each is ok or skipped (with why) in the result's probes",
-	  NULL },
-	{ 0 }
+	{ .name = "probes",
+	  .type = OPT_STRING,
+	  .offset = O(probes),
+	  .def = "all",
+	  .help = "kernel sources traced with eBPF during the run: all, none, or a comma list of block, jbd2, "
+		  "xfs, btrfs, writeback, iomap; each is ok or skipped (with why) in the result's probes" },
+	{ 0 },
 };
 #undef O
 
@@ -63,9 +69,10 @@ static void bdi_name(const struct probe_target *t, const struct probe_bpf_target
 		snprintf(buf, len, "%u:%u", pt->disk_major, pt->disk_minor);
 }
 
-static int bpf_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
-		      size_t errlen)
+static int bpf_before(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+		      void **ret_state, char *err, size_t errlen)
 {
+	const struct bpf_cfg *bc = cfg;
 	const char *dir = c->dirs.n ? c->dirs.v[0] : ".";
 	struct probe_bpf_target pt = { 0 };
 	struct probe_target *t;
@@ -74,7 +81,7 @@ static int bpf_before(struct fsb_run *run, struct fsb_common *c, void **ret_stat
 	int r;
 
 	*ret_state = NULL;
-	r = probe_bpf_select(c->probes, &mask, err, errlen);
+	r = probe_bpf_select(bc->probes, &mask, err, errlen);
 	if (r < 0)
 		return r;
 	if (!mask)
@@ -151,7 +158,7 @@ static json_t *slow_calls_json(const struct fsb_run *run, const struct probe_bpf
 			const struct slow_ref *s = &refs[i];
 			json_t *o = json_object();
 
-			json_object_set_new(o, "op", json_string(fsb_op_names[s->op]));
+			json_object_set_new(o, "op", json_string(rpt_ops[s->op].name));
 			json_object_set_new(o, "thread",
 					    s->thread < 0 ? json_string("victim") :
 							    json_integer(s->thread));
@@ -169,12 +176,14 @@ static json_t *slow_calls_json(const struct fsb_run *run, const struct probe_bpf
 	return arr;
 }
 
-static void bpf_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+static void bpf_after(struct fsb_run *run, const struct fsb_common *c, const void *cfg, void *state,
+		      json_t *run_json)
 {
 	struct probe_bpf *b = state;
 	json_t *o;
 
 	(void)c;
+	(void)cfg;
 	if (!b)
 		return;
 	probe_bpf_stop(b);
@@ -190,6 +199,7 @@ static void bpf_after(struct fsb_run *run, struct fsb_common *c, void *state, js
 const struct fsb_ext fsb_ext_bpf = {
 	.name = "bpf",
 	.opts = bpf_opts,
+	.cfg_size = sizeof(struct bpf_cfg),
 	.before = bpf_before,
 	.after = bpf_after,
 };

@@ -7,7 +7,7 @@
 #include "host.h"
 #include "topology.h"
 #include "result.h"
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 json_t *fsb_result_new(int argc, char **argv)
 {
@@ -71,7 +71,7 @@ static json_t *ops_json(struct hist *const *hists)
 
 	for (int op = 0; op < OP_COUNT; op++)
 		if (hists[op] && hists[op]->count)
-			json_object_set_new(ops, fsb_op_names[op], rpt_hist_to_json(hists[op]));
+			json_object_set_new(ops, rpt_ops[op].name, rpt_hist_to_json(hists[op]));
 	return ops;
 }
 
@@ -95,7 +95,7 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 
 		if (!h || !h->count)
 			continue;
-		json_object_set_new(ops, fsb_op_names[op],
+		json_object_set_new(ops, rpt_ops[op].name,
 				    json_pack("{s:I,s:f,s:I,s:I}", "count", (json_int_t)h->count,
 					      "mean_ns", hist_mean(h), "p99_ns",
 					      (json_int_t)hist_percentile(h, 99), "max_ns",
@@ -105,7 +105,7 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 	return o;
 }
 
-json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tables)
+json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 {
 	json_t *o = json_object(), *params = json_object(), *sum = json_object();
 	json_t *threads = json_array(), *loops = json_array(), *series = json_object();
@@ -113,8 +113,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 	uint64_t files = 0, bytes = 0, wall = 0;
 	bool complete = !run->err && !run->signal;
 
-	for (int i = 0; tables[i]; i++)
-		params_from_table(params, tables[i], run->cfg);
+	params_from_table(params, tbl, run->cfg);
 	json_object_del(params, "json");
 	json_object_del(params, "quiet");
 	for (int l = 0; l < run->nloops; l++) {
@@ -168,7 +167,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 	}
 	json_object_set_new(series, "interval_ns",
 			    json_integer((json_int_t)run->series.interval_ns));
-	json_object_set_new(series, "unit", json_string(run->wl->unit));
+	json_object_set_new(series, "unit", json_string(rpt_unit_name(run->wl->unit)));
 	json_object_set_new(series, "t_ns", st);
 	json_object_set_new(series, "done", sd);
 	json_object_set_new(o, "series", series);

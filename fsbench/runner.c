@@ -11,20 +11,6 @@
 
 volatile sig_atomic_t fsb_signal_received;
 
-const char *const fsb_op_names[OP_COUNT] = {
-	[OP_CREATE] = "create",
-	[OP_OPEN] = "open",
-	[OP_WRITE] = "write",
-	[OP_FSYNC] = "fsync",
-	[OP_FDATASYNC] = "fdatasync",
-	[OP_SYNC] = "sync",
-	[OP_CLOSE] = "close",
-	[OP_UNLINK] = "unlink",
-	[OP_SYNC_FILE_RANGE] = "sync_file_range",
-	[OP_FADVISE] = "fadvise",
-	[OP_VICTIM] = "victim",
-};
-
 #define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
 
@@ -34,10 +20,11 @@ void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
 
 	/*
 	 * The first failure names the run's error; later ones are consequences. A runtime
-	 * stop (1) is no failure: the final syncs that follow it can still fail the run.
+	 * stop (FSB_STOP_END) is no failure: the final syncs that follow it can still fail
+	 * the run.
 	 */
-	while (cur != 2)
-		if (atomic_compare_exchange_weak(&run->stop, &cur, 2)) {
+	while (cur != FSB_STOP_FAILED)
+		if (atomic_compare_exchange_weak(&run->stop, &cur, FSB_STOP_FAILED)) {
 			run->err = err;
 			snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
 			return;
@@ -203,7 +190,7 @@ static void print_progress(const struct fsb_run *run, uint64_t now, bool final)
 	double secs = (double)(now - run->run_start_ns) / 1e9;
 	uint64_t done = progress_sum(run);
 	double rate = secs > 0 ? (double)done / secs : 0;
-	bool bytes = run->wl->unit && !strcmp(run->wl->unit, "bytes");
+	bool bytes = run->wl->unit == RPT_UNIT_BYTES;
 	double eta = -1;
 
 	if (run->expected_units && rate > 0 && done <= run->expected_units)
@@ -247,11 +234,9 @@ static void monitor(struct fsb_run *run)
 		}
 		if (run->runtime_ns && now - run->run_start_ns >= run->runtime_ns &&
 		    !fsb_should_stop(run)) {
-			int running = 0;
-
-			/* never over a failure that a worker recorded since the check */
+			/* fsb_run_end() never overwrites a worker's failure since the check */
 			run->stopped_by_runtime = true;
-			atomic_compare_exchange_strong(&run->stop, &running, 1);
+			fsb_run_end(run);
 		}
 		while (now >= next_sample) {
 			series_push(&run->series, next_sample - run->run_start_ns,

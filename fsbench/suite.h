@@ -1,4 +1,10 @@
-/* Suite files: parsing and validation with line:column errors, matrix expansion, cell names. */
+/*
+ * Suite files: parsing and validation with line:column errors, matrix expansion, cell names.
+ * One file per concern: suite_scan.c (JSON positions), suite_field.c (typed fields),
+ * suite_parse.c (entries, validation, load, free), suite_label.c (labels),
+ * suite_select.c (--fs, --threads, workloads), suite_matrix.c (cells and their jobs),
+ * suite_coords.c (result JSON); suite_parser.h holds what the parsing files share.
+ */
 #ifndef FSB_SUITE_H
 #define FSB_SUITE_H
 

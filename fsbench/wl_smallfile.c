@@ -1,7 +1,8 @@
 /* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
 #include "errf.h"
+#include "mix64.h"
 #include "clock.h"
-#include "common.h"
+#include "dirs.h"
 #include "smallfile.h"
 #include "workload.h"
 
@@ -52,39 +53,119 @@ struct smallfile_cfg {
 
 #define O(f) offsetof(struct smallfile_cfg, f)
 static const struct fsb_opt smallfile_opts[] = {
-	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 40, "51200", "bytes",
-	  "size of each file", NULL },
-	{ "write-size", 'w', OPT_SIZE, O(wsize), 1, MAX_WRITE_SIZE, "16384", "bytes",
-	  "bytes per write() call", NULL },
-	{ "files", 'n', OPT_INT, O(nfiles), 1, 100000000, "1000", "files",
-	  "files per thread per loop", NULL },
-	{ "files-per-subdir", 'N', OPT_INT, O(per_subdir), 0, 100000000, "0", "files",
-	  "files written into each subdirectory before moving to the next (round robin); needs -D",
-	  NULL },
-	{ "subdirs", 'D', OPT_INT, O(subdirs), 0, 65536, "0", "directories",
-	  "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)", NULL },
-	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads",
-	  "total threads (a multiple of the number of -d directories)", NULL },
-	{ "sync", 'S', OPT_INT, O(sync_method), 0, 6, "1", NULL,
-	  "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5",
-	  NULL },
-	{ "loops", 'L', OPT_INT, O(loops), 1, 1000000, "1", "loops",
-	  "iterations (implies -k, as in fs_mark)", NULL },
-	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after each loop",
-	  NULL },
-	{ "random-chars", 'r', OPT_INT, O(rand_len), 0, MAX_NAME_LEN, "24", "characters",
-	  "random characters at the end of each file name", NULL },
-	{ "name-length", 'p', OPT_INT, O(name_len), 1, MAX_NAME_LEN, "40", "characters",
-	  "total length of each file name", NULL },
-	{ "fill", 'F', OPT_BOOL, O(fill), 0, 1, NULL, NULL,
-	  "loop until the filesystem is full (implies -k)", NULL },
-	{ "verbose", 'v', OPT_BOOL, O(verbose), 0, 1, NULL, NULL, "per-operation latency table",
-	  NULL },
-	{ "log", 'l', OPT_STRING, O(log), 0, 0, NULL, NULL, "append the table to this file too",
-	  NULL },
-	{ "fdatasync", 0, OPT_BOOL, O(fdatasync), 0, 1, NULL, NULL,
-	  "use fdatasync() wherever fs_mark uses fsync()", NULL },
-	{ 0 }
+	{ .name = "size",
+	  .short_name = 's',
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = INT64_C(1) << 40,
+	  .def = "51200",
+	  .unit = "bytes",
+	  .help = "size of each file" },
+	{ .name = "write-size",
+	  .short_name = 'w',
+	  .type = OPT_SIZE,
+	  .offset = O(wsize),
+	  .min = 1,
+	  .max = MAX_WRITE_SIZE,
+	  .def = "16384",
+	  .unit = "bytes",
+	  .help = "bytes per write() call" },
+	{ .name = "files",
+	  .short_name = 'n',
+	  .type = OPT_INT,
+	  .offset = O(nfiles),
+	  .min = 1,
+	  .max = 100000000,
+	  .def = "1000",
+	  .unit = "files",
+	  .help = "files per thread per loop" },
+	{ .name = "files-per-subdir",
+	  .short_name = 'N',
+	  .type = OPT_INT,
+	  .offset = O(per_subdir),
+	  .max = 100000000,
+	  .def = "0",
+	  .unit = "files",
+	  .help = "files written into each subdirectory before moving to the next (round robin); needs -D" },
+	{ .name = "subdirs",
+	  .short_name = 'D',
+	  .type = OPT_INT,
+	  .offset = O(subdirs),
+	  .max = 65536,
+	  .def = "0",
+	  .unit = "directories",
+	  .help = "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)" },
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_INT,
+	  .offset = O(threads),
+	  .min = 1,
+	  .max = FSB_MAX_THREADS,
+	  .def = "1",
+	  .unit = "threads",
+	  .help = "total threads (a multiple of the number of -d directories)" },
+	{ .name = "sync",
+	  .short_name = 'S',
+	  .type = OPT_INT,
+	  .offset = O(sync_method),
+	  .max = 6,
+	  .def = "1",
+	  .help = "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5" },
+	{ .name = "loops",
+	  .short_name = 'L',
+	  .type = OPT_INT,
+	  .offset = O(loops),
+	  .min = 1,
+	  .max = 1000000,
+	  .def = "1",
+	  .unit = "loops",
+	  .help = "iterations (implies -k, as in fs_mark)" },
+	{ .name = "keep",
+	  .short_name = 'k',
+	  .type = OPT_BOOL,
+	  .offset = O(keep),
+	  .max = 1,
+	  .help = "keep the files after each loop" },
+	{ .name = "random-chars",
+	  .short_name = 'r',
+	  .type = OPT_INT,
+	  .offset = O(rand_len),
+	  .max = MAX_NAME_LEN,
+	  .def = "24",
+	  .unit = "characters",
+	  .help = "random characters at the end of each file name" },
+	{ .name = "name-length",
+	  .short_name = 'p',
+	  .type = OPT_INT,
+	  .offset = O(name_len),
+	  .min = 1,
+	  .max = MAX_NAME_LEN,
+	  .def = "40",
+	  .unit = "characters",
+	  .help = "total length of each file name" },
+	{ .name = "fill",
+	  .short_name = 'F',
+	  .type = OPT_BOOL,
+	  .offset = O(fill),
+	  .max = 1,
+	  .help = "loop until the filesystem is full (implies -k)" },
+	{ .name = "verbose",
+	  .short_name = 'v',
+	  .type = OPT_BOOL,
+	  .offset = O(verbose),
+	  .max = 1,
+	  .help = "per-operation latency table" },
+	{ .name = "log",
+	  .short_name = 'l',
+	  .type = OPT_STRING,
+	  .offset = O(log),
+	  .help = "append the table to this file too" },
+	{ .name = "fdatasync",
+	  .type = OPT_BOOL,
+	  .offset = O(fdatasync),
+	  .max = 1,
+	  .help = "use fdatasync() wherever fs_mark uses fsync()" },
+	{ 0 },
 };
 #undef O
 
@@ -114,15 +195,6 @@ static struct smallfile_state *state(const struct fsb_run *run)
 	return run->priv;
 }
 
-/* splitmix64: names are a pure function of (seed, global file number), never stored. */
-static uint64_t mix64(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
-
 /*
  * The name of file @g: fs_mark's shape, (name_len - rand_len) sequential characters then
  * rand_len random upper-case letters and digits. fs_mark takes the sequential part from
@@ -133,7 +205,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	int seq_len = name_len - rand_len;
-	uint64_t r = mix64(seed ^ g), x = g;
+	uint64_t r = fsb_mix64(seed ^ g), x = g;
 
 	for (int i = seq_len - 1; i >= 0; i--) {
 		out[i] = "0123456789abcdef"[x & 15];
@@ -141,7 +213,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 	}
 	for (int i = 0; i < rand_len; i++) {
 		if ((i & 7) == 0 && i)
-			r = mix64(r);
+			r = fsb_mix64(r);
 		out[seq_len + i] = alphabet[(r >> ((i & 7) * 8)) % 36];
 	}
 	out[name_len] = 0;
@@ -213,7 +285,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	s->nsub = c->subdirs ? (int)c->subdirs : 1;
 	s->sync_bits = smallfile_sync_bits[c->sync_method];
 	s->sync_op = c->fdatasync ? OP_FDATASYNC : OP_FSYNC;
-	s->seed = mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+	s->seed = fsb_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
 
 	need_fds = nd * s->nsub + run->nthreads + 64;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)need_fds) {
@@ -376,20 +448,15 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 
 	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len,
 		       s->seed);
-	t0 = fsb_now_ns();
-	fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1,
+		      fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC));
 	if (fd < 0)
 		return thread_err(t, errno, "re-opening", s->dirs[d], sub, c->subdirs, name);
 	fsb_record(t, OP_OPEN, t0, t1);
-	t0 = fsb_now_ns();
-	r = c->fdatasync ? fdatasync(fd) : fsync(fd);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, r = c->fdatasync ? fdatasync(fd) : fsync(fd));
 	e = errno;
 	fsb_record(t, s->sync_op, t0, t1);
-	t0 = fsb_now_ns();
-	close(fd);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, close(fd));
 	fsb_record(t, OP_CLOSE, t0, t1);
 	if (r < 0)
 		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub,
@@ -420,9 +487,8 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			       (int)c->rand_len, s->seed);
 		st->subdir_of[i] = (uint16_t)sub;
 
-		t0 = fsb_now_ns();
-		fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666);
-		t1 = fsb_now_ns();
+		FSB_TIME_CALL(t0, t1,
+			      fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666));
 		if (fd < 0) {
 			r = thread_err(t, errno, "creating", s->dirs[d], sub, c->subdirs, name);
 			break;
@@ -434,9 +500,7 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			size_t n = (size_t)(left < c->wsize ? left : c->wsize);
 			ssize_t w;
 
-			t0 = fsb_now_ns();
-			w = write(fd, s->buf, n);
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, w = write(fd, s->buf, n));
 			/*
 			 * A short write is not an error yet: the next call, for the rest, fails
 			 * with the reason (ENOSPC, or EIO from a device that failed mid-request).
@@ -451,18 +515,14 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			t->bytes += (uint64_t)w;
 		}
 		if (!r && per_file_sync) {
-			t0 = fsb_now_ns();
-			e = c->fdatasync ? fdatasync(fd) : fsync(fd);
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, e = c->fdatasync ? fdatasync(fd) : fsync(fd));
 			if (e < 0)
 				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of",
 					       s->dirs[d], sub, c->subdirs, name);
 			else
 				fsb_record(t, s->sync_op, t0, t1);
 		}
-		t0 = fsb_now_ns();
-		e = close(fd);
-		t1 = fsb_now_ns();
+		FSB_TIME_CALL(t0, t1, e = close(fd));
 		if (!r && e < 0)
 			r = thread_err(t, errno, "closing", s->dirs[d], sub, c->subdirs, name);
 		if (r)
@@ -475,19 +535,14 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 
 	if (r == -ENOSPC && c->fill) {
 		/* -F: a full filesystem is the end of the run, not a failure */
-		int running = 0;
-
 		s->full = true;
-		/* never over another thread's failure */
-		atomic_compare_exchange_strong(&run->stop, &running, 1);
+		fsb_run_end(run);
 		r = 0;
 	}
 	/* post-loop phases run on what was created, also when --runtime cut the loop short */
-	if (!r && atomic_load(&run->stop) != 2 && st->created) {
+	if (!r && !fsb_run_failed(run) && st->created) {
 		if (s->sync_bits & SF_SYNC_SYSCALL) {
-			t0 = fsb_now_ns();
-			sync();
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, sync());
 			fsb_record(t, OP_SYNC, t0, t1);
 		}
 		if (s->sync_bits & SF_POST_IN_ORDER)
@@ -502,21 +557,22 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 	t->t_end = fsb_now_ns();
 
 	if (!c->keep) {
-		bool timed = !r && atomic_load(&run->stop) != 2;
+		bool timed = !r && !fsb_run_failed(run);
 
 		for (i = 0; i < st->created; i++) {
 			unsigned sub = st->subdir_of[i];
+			int e;
 
 			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
 				       (int)c->rand_len, s->seed);
-			t0 = fsb_now_ns();
-			if (unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0) < 0) {
+			FSB_TIME_CALL(t0, t1,
+				      e = unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0));
+			if (e < 0) {
 				if (!r)
 					r = thread_err(t, errno, "removing", s->dirs[d], sub,
 						       c->subdirs, name);
 				continue;
 			}
-			t1 = fsb_now_ns();
 			if (timed)
 				fsb_record(t, OP_UNLINK, t0, t1);
 		}
@@ -673,7 +729,7 @@ static void smallfile_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		out_printf(run, out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			   fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			   rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			   (double)hist_percentile(h, 50) / 1e3,
 			   (double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
 	}
@@ -691,7 +747,7 @@ const struct fsb_workload fsb_wl_smallfile = {
 	.summary = "fs_mark-style small files: create, write, fsync, close across subdirectories",
 	.opts = smallfile_opts,
 	.cfg_size = sizeof(struct smallfile_cfg),
-	.unit = "files",
+	.unit = RPT_UNIT_FILES,
 	.ops = OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) | OP_BIT(OP_FSYNC) |
 	       OP_BIT(OP_FDATASYNC) | OP_BIT(OP_SYNC) | OP_BIT(OP_CLOSE) | OP_BIT(OP_UNLINK),
 	.init = smallfile_init,

@@ -2,7 +2,7 @@
 #include "errf.h"
 #include "wl_stream.h"
 #include "clock.h"
-#include "common.h"
+#include "dirs.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -48,22 +48,49 @@ struct stream_cfg {
 
 #define O(f) offsetof(struct stream_cfg, f)
 static const struct fsb_opt stream_opts[] = {
-	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads",
-	  "writers, one file each (a multiple of the number of -d directories)", NULL },
-	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 50, "1G", "bytes",
-	  "bytes each thread writes; 0: until --runtime", NULL },
-	{ "chunk", 0, OPT_SIZE, O(chunk), 512, MAX_CHUNK, "8M", "bytes",
-	  "bytes per write() call, and the unit of write-behind", NULL },
-	{ "mode", 0, OPT_ENUM, O(mode), 0, 0, "buffered", NULL,
-	  "buffered: write() only; fdatasync: one fdatasync at the end; writebehind: after chunk i, "
-	  "sync_file_range(i, WRITE) and sync_file_range(i-1, WAIT_BEFORE|WRITE|WAIT_AFTER), fdatasync at "
-	  "the end; writebehind-dontneed: also posix_fadvise(DONTNEED) on each chunk once on disk; fadvise: "
-	  "posix_fadvise(i-1, DONTNEED) and sync_file_range(i-1, WAIT_AFTER), fdatasync at the end; "
-	  "fsync-each: fdatasync after every chunk; osync: O_SYNC writes; odirect: O_DIRECT writes, "
-	  "fdatasync at the end",
-	  stream_modes },
-	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after the run", NULL },
-	{ 0 }
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_INT,
+	  .offset = O(threads),
+	  .min = 1,
+	  .max = FSB_MAX_THREADS,
+	  .def = "1",
+	  .unit = "threads",
+	  .help = "writers, one file each (a multiple of the number of -d directories)" },
+	{ .name = "size",
+	  .short_name = 's',
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = INT64_C(1) << 50,
+	  .def = "1G",
+	  .unit = "bytes",
+	  .help = "bytes each thread writes; 0: until --runtime" },
+	{ .name = "chunk",
+	  .type = OPT_SIZE,
+	  .offset = O(chunk),
+	  .min = 512,
+	  .max = MAX_CHUNK,
+	  .def = "8M",
+	  .unit = "bytes",
+	  .help = "bytes per write() call, and the unit of write-behind" },
+	{ .name = "mode",
+	  .type = OPT_ENUM,
+	  .offset = O(mode),
+	  .def = "buffered",
+	  .help = "buffered: write() only; fdatasync: one fdatasync at the end; writebehind: after chunk i, "
+		  "sync_file_range(i, WRITE) and sync_file_range(i-1, WAIT_BEFORE|WRITE|WAIT_AFTER), fdatasync at "
+		  "the end; writebehind-dontneed: also posix_fadvise(DONTNEED) on each chunk once on disk; fadvise: "
+		  "posix_fadvise(i-1, DONTNEED) and sync_file_range(i-1, WAIT_AFTER), fdatasync at the end; "
+		  "fsync-each: fdatasync after every chunk; osync: O_SYNC writes; odirect: O_DIRECT writes, "
+		  "fdatasync at the end",
+	  .choices = stream_modes },
+	{ .name = "keep",
+	  .short_name = 'k',
+	  .type = OPT_BOOL,
+	  .offset = O(keep),
+	  .max = 1,
+	  .help = "keep the files after the run" },
+	{ 0 },
 };
 #undef O
 
@@ -361,9 +388,7 @@ static int timed_sfr(struct fsb_thread *t, int fd, const struct stream_range *r,
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = sync_file_range(fd, (off_t)r->off, (off_t)r->len, flags);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, ret = sync_file_range(fd, (off_t)r->off, (off_t)r->len, flags));
 	if (ret < 0)
 		return thread_err(t, errno, "sync_file_range of", r->off);
 	fsb_record(t, OP_SYNC_FILE_RANGE, t0, t1);
@@ -375,9 +400,8 @@ static int timed_dontneed(struct fsb_thread *t, int fd, const struct stream_rang
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = posix_fadvise(fd, (off_t)r->off, (off_t)r->len, POSIX_FADV_DONTNEED);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1,
+		      ret = posix_fadvise(fd, (off_t)r->off, (off_t)r->len, POSIX_FADV_DONTNEED));
 	if (ret)
 		return thread_err(t, ret, "posix_fadvise(DONTNEED) of", r->off);
 	fsb_record(t, OP_FADVISE, t0, t1);
@@ -389,9 +413,7 @@ static int timed_fdatasync(struct fsb_thread *t, int fd, uint64_t end)
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = fdatasync(fd);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, ret = fdatasync(fd));
 	if (ret < 0)
 		return thread_err(t, errno, "fdatasync of", end);
 	fsb_record(t, OP_FDATASYNC, t0, t1);
@@ -489,10 +511,9 @@ static int stream_thread(struct fsb_thread *t, int loop)
 		 * fails with the reason (ENOSPC, or EIO from a device that failed mid-request).
 		 */
 		for (done = 0; done < cur.len;) {
-			t0 = fsb_now_ns();
-			w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
-				   (off_t)(cur.off + done));
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1,
+				      w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
+						 (off_t)(cur.off + done)));
 			if (w <= 0) {
 				r = thread_err(t, w < 0 ? errno : ENOSPC, "writing",
 					       cur.off + done);
@@ -512,7 +533,7 @@ static int stream_thread(struct fsb_thread *t, int loop)
 		prev = cur;
 	}
 	/* a --runtime stop still ends with the mode's final sync: it is part of the work */
-	if (!r && atomic_load(&run->stop) != 2)
+	if (!r && !fsb_run_failed(run))
 		r = after_loop(t, c->mode, fd, i ? &prev : NULL);
 	t->t_end = fsb_now_ns();
 	if (!r)
@@ -605,7 +626,7 @@ static void stream_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
 			(double)h->max / 1e3);
 	}
@@ -617,7 +638,7 @@ const struct fsb_workload fsb_wl_stream = {
 		"dd-like sequential writers, one file per thread, with or without sync_file_range write-behind",
 	.opts = stream_opts,
 	.cfg_size = sizeof(struct stream_cfg),
-	.unit = "bytes",
+	.unit = RPT_UNIT_BYTES,
 	.ops = OP_BIT(OP_WRITE) | OP_BIT(OP_SYNC_FILE_RANGE) | OP_BIT(OP_FADVISE) |
 	       OP_BIT(OP_FDATASYNC),
 	.init = stream_init,

@@ -9,26 +9,30 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "clock.h"
 #include "hist.h"
+#include "op.h"
 #include "opt.h"
 
-/* Every timed system call has one of these names; JSON "ops" keys are fsb_op_names[]. */
+/*
+ * Every timed system call is an operation of report/op.h's table (its JSON key, what it
+ * times); fsbench names them by these short aliases.
+ */
 enum fsb_op {
-	OP_CREATE, /* open(O_CREAT) */
-	OP_OPEN, /* re-open of an existing file (post-loop fsync phases) */
-	OP_WRITE,
-	OP_FSYNC,
-	OP_FDATASYNC,
-	OP_SYNC,
-	OP_CLOSE,
-	OP_UNLINK,
-	OP_SYNC_FILE_RANGE,
-	OP_FADVISE,
-	OP_VICTIM, /* one whole victim operation (read, or write+fdatasync) */
-	OP_COUNT
+	OP_CREATE = RPT_OP_CREATE,
+	OP_OPEN = RPT_OP_OPEN,
+	OP_WRITE = RPT_OP_WRITE,
+	OP_FSYNC = RPT_OP_FSYNC,
+	OP_FDATASYNC = RPT_OP_FDATASYNC,
+	OP_SYNC = RPT_OP_SYNC,
+	OP_CLOSE = RPT_OP_CLOSE,
+	OP_UNLINK = RPT_OP_UNLINK,
+	OP_SYNC_FILE_RANGE = RPT_OP_SYNC_FILE_RANGE,
+	OP_FADVISE = RPT_OP_FADVISE,
+	OP_VICTIM = RPT_OP_VICTIM,
+	OP_COUNT = RPT_OP_COUNT
 };
 
-extern const char *const fsb_op_names[OP_COUNT];
 #define OP_BIT(op) (1u << (op))
 
 /* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
@@ -57,9 +61,16 @@ struct fsb_slow_top {
 /* Finds the fastest kept call again after a replacement (the cold path). */
 void fsb_slow_refloor(struct fsb_slow_top *s);
 
+/* What struct fsb_run's stop holds; it only moves up: running, ended, failed. */
+enum fsb_stop {
+	FSB_RUNNING = 0,
+	FSB_STOP_END, /* the work ends early but well: --runtime reached, -F filled the target */
+	FSB_STOP_FAILED, /* a failure or a signal: what the run did so far is incomplete */
+};
+
 struct fsb_thread {
 	struct fsb_run *run;
-	int id;
+	int id; /* 0..nthreads-1; -1: the victim's own thread (ext_victim.c), not in run->threads */
 	int cpu; /* CPU pinned to, or -1 */
 	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
 	struct fsb_slow_top *slow; /* [OP_COUNT]: slowest calls per op; NULL: not kept */
@@ -94,7 +105,7 @@ struct fsb_workload {
 	const char *summary;
 	const struct fsb_opt *opts;
 	size_t cfg_size;
-	const char *unit; /* what progress counts: "files" or "bytes" */
+	enum rpt_unit unit; /* what progress counts: files or bytes */
 	/* Validates the config and prepares the target; knows run->nthreads. */
 	int (*init)(struct fsb_run *run, char *err, size_t errlen);
 	/* Whether to run loop number @loop (0-based); NULL means exactly one loop. */
@@ -121,7 +132,7 @@ struct fsb_run {
 	int nthreads;
 	struct fsb_thread *threads;
 	pthread_rwlock_t gate; /* the start barrier: held for writing until all are ready */
-	atomic_int stop; /* 1: runtime reached, 2: failure or signal; workers check it */
+	atomic_int stop; /* enum fsb_stop; workers check it */
 	atomic_int threads_at_gate, threads_done;
 	uint64_t runtime_ns; /* 0: no time bound */
 	uint64_t expected_units; /* progress units the run will do, for the ETA; 0 unknown */
@@ -147,7 +158,24 @@ const struct fsb_workload *fsb_workload_find(const char *name);
 
 static inline bool fsb_should_stop(struct fsb_run *run)
 {
-	return atomic_load_explicit(&run->stop, memory_order_relaxed) != 0;
+	return atomic_load_explicit(&run->stop, memory_order_relaxed) != FSB_RUNNING;
+}
+
+/* Whether the run failed (or was interrupted), as opposed to still running or ended well. */
+static inline bool fsb_run_failed(struct fsb_run *run)
+{
+	return atomic_load(&run->stop) == FSB_STOP_FAILED;
+}
+
+/*
+ * Ends the run without failure (FSB_STOP_END); never over a failure that a worker
+ * recorded meanwhile. Later work of the loop (final syncs) can still fail the run.
+ */
+static inline void fsb_run_end(struct fsb_run *run)
+{
+	int running = FSB_RUNNING;
+
+	atomic_compare_exchange_strong(&run->stop, &running, FSB_STOP_END);
 }
 
 static inline void fsb_slow_note(struct fsb_slow_top *s, uint64_t t0, uint64_t t1)
@@ -164,13 +192,34 @@ static inline void fsb_slow_note(struct fsb_slow_top *s, uint64_t t0, uint64_t t
 	fsb_slow_refloor(s);
 }
 
-/* Every timed call goes through here, after its second clock read: no lock, no allocation. */
+/*
+ * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
+ * the fsb_now_ns() reads right before and right after the call (FSB_TIME_CALL).
+ * hist_record() allocates nothing and the slow-call capture (fsb_slow_note) keeps fixed
+ * memory with no lock, so this stays on the measured loop's fixed path.
+ */
 static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0, uint64_t t1)
 {
 	hist_record(t->hist[op], t1 - t0);
 	if (t->slow)
 		fsb_slow_note(&t->slow[op], t0, t1);
 }
+
+/*
+ * Runs the statement @call between two clock reads, stored in @t0 and @t1, with nothing
+ * else between them. CLOCK_MONOTONIC reads cannot fail, so errno after the macro is the
+ * call's. Usage:
+ *	FSB_TIME_CALL(t0, t1, fd = openat(dfd, name, flags, 0666));
+ *	if (fd < 0)
+ *		return error(errno);
+ *	fsb_record(t, OP_CREATE, t0, t1);
+ */
+#define FSB_TIME_CALL(t0, t1, call)  \
+	do {                         \
+		(t0) = fsb_now_ns(); \
+		call;                \
+		(t1) = fsb_now_ns(); \
+	} while (0)
 
 /* Records the first error of the run and stops every worker. */
 void fsb_run_fail(struct fsb_run *run, int err, const char *msg);

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
@@ -12,8 +11,9 @@
 #include <unistd.h>
 
 #include "attrib.h"
+#include "fileio.h"
 #include "hist.h"
-#include "result.h"
+#include "result_file.h"
 
 #define MAX_GROUPS 32
 
@@ -207,11 +207,9 @@ static const char *run_workload(const json_t *run)
 struct group {
 	char workload[64];
 	char name[128];
-	struct hist *h[16]; /* per op, merged over the group's complete runs */
-	const char *ops[16];
-	int nops;
-	double tsum[2][65],
-		tn[2][65]; /* throughput by thread count (1..64): [0] files/s, [1] MB/s */
+	struct hist *h[RPT_OP_COUNT]; /* per op, merged over the group's complete runs, or NULL */
+	/* throughput by thread count (1..RPT_MAX_THREADS): [0] files/s, [1] MB/s */
+	double tsum[2][RPT_MAX_THREADS + 1], tn[2][RPT_MAX_THREADS + 1];
 };
 
 static struct group *group_get(struct group *g, int *n, const char *workload, const char *name)
@@ -238,7 +236,7 @@ static bool workload_first(const struct group *g, int i)
 
 static bool has_threads(const struct group *g, bool bytes)
 {
-	for (int t = 1; t <= 64; t++)
+	for (int t = 1; t <= RPT_MAX_THREADS; t++)
 		if (g->tn[bytes][t])
 			return true;
 	return false;
@@ -269,7 +267,7 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, const char
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		for (int t = 1; t <= 64; t++)
+		for (int t = 1; t <= RPT_MAX_THREADS; t++)
 			if (g[i].tn[bytes][t])
 				fprintf(f, "%d %.6g\n", t, g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
 		fprintf(f, "e\n");
@@ -284,11 +282,9 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, const char
 /* One latency CDF per operation of @workload, one line per group. */
 static void cdf_plots(struct page *pg, struct group *g, int ng, const char *workload)
 {
-	static const char *const ops[] = { "create",	"open",	  "write",	     "fsync",
-					   "fdatasync", "sync",	  "sync_file_range", "fadvise",
-					   "close",	"unlink", "victim",	     NULL };
-
-	for (int o = 0; ops[o]; o++) {
+	for (int rank = 0; rpt_op_name_at(rank); rank++) {
+		const char *opname = rpt_op_name_at(rank);
+		int op = rpt_op_find(opname);
 		char *body = NULL, cap[160];
 		size_t blen = 0;
 		FILE *f = open_memstream(&body, &blen);
@@ -300,37 +296,33 @@ static void cdf_plots(struct page *pg, struct group *g, int ng, const char *work
 			"set xlabel \"latency (us)\"\nset ylabel \"fraction of calls\"\nset logscale x\n"
 			"set yrange [0:1]\nset key right bottom inside\nplot ");
 		for (int i = 0; i < ng; i++)
-			for (int k = 0; k < g[i].nops; k++)
-				if (!strcmp(g[i].workload, workload) &&
-				    !strcmp(g[i].ops[k], ops[o]) && g[i].h[k]->count) {
-					fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
-						any++ ? ", " : "");
-					gp_str(f, g[i].name);
-					fprintf(f, " noenhanced");
-				}
-		fprintf(f, "\n");
-		for (int i = 0; i < ng; i++)
-			for (int k = 0; k < g[i].nops; k++) {
-				const struct hist *h = g[i].h[k];
-				uint64_t cum = 0;
-
-				if (strcmp(g[i].workload, workload) ||
-				    strcmp(g[i].ops[k], ops[o]) || !h->count)
-					continue;
-				for (unsigned b = 0; b < HIST_NBINS; b++) {
-					uint64_t lo, hi;
-
-					if (!h->bins[b])
-						continue;
-					hist_bin_bounds(b, &lo, &hi);
-					cum += h->bins[b];
-					fprintf(f, "%.6g %.6g\n", (double)hi / 1000,
-						(double)cum / (double)h->count);
-				}
-				fprintf(f, "e\n");
+			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
+				fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
+					any++ ? ", " : "");
+				gp_str(f, g[i].name);
+				fprintf(f, " noenhanced");
 			}
+		fprintf(f, "\n");
+		for (int i = 0; i < ng; i++) {
+			const struct hist *h = g[i].h[op];
+			uint64_t cum = 0;
+
+			if (strcmp(g[i].workload, workload) || !h || !h->count)
+				continue;
+			for (unsigned b = 0; b < HIST_NBINS; b++) {
+				uint64_t lo, hi;
+
+				if (!h->bins[b])
+					continue;
+				hist_bin_bounds(b, &lo, &hi);
+				cum += h->bins[b];
+				fprintf(f, "%.6g %.6g\n", (double)hi / 1000,
+					(double)cum / (double)h->count);
+			}
+			fprintf(f, "e\n");
+		}
 		fclose(f);
-		snprintf(cap, sizeof(cap), "%s: %s latency CDF", workload, ops[o]);
+		snprintf(cap, sizeof(cap), "%s: %s latency CDF", workload, opname);
 		if (any)
 			plot(pg, cap, body);
 		free(body);
@@ -434,8 +426,7 @@ static void time_plots(struct page *pg, json_t *const *docs, const char *const *
 							   "samples");
 			char name[160];
 
-			if (strcmp(str_or(json_string_value(json_object_get(series, "unit"))),
-				   "bytes"))
+			if (rpt_run_unit(run) != RPT_UNIT_BYTES)
 				continue;
 			run_label(run, paths[d], r, name, sizeof(name));
 			if (json_array_size(json_object_get(series, "t_ns")) >= 2)
@@ -571,13 +562,6 @@ static void compare_table(FILE *out, const json_t *cmp)
 	fprintf(out, "</table>\n");
 }
 
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
-}
-
 /* The page's own check, read by tests through a headless browser: every SVG has a size. */
 static const char page_check_js[] =
 	"<script>\n"
@@ -627,10 +611,8 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 			gr = group_get(g, &ng, run_workload(run), name);
 			if (!gr)
 				continue;
-			bytes = !strcmp(str_or(json_string_value(json_object_get(
-						json_object_get(run, "series"), "unit"))),
-					"bytes");
-			if (th >= 1 && th <= 64) {
+			bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
+			if (th >= 1 && th <= RPT_MAX_THREADS) {
 				gr->tsum[bytes][th] +=
 					bytes ? json_number_value(
 							json_object_get(sum, "bytes_per_sec")) /
@@ -642,20 +624,17 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 			json_object_foreach((json_t *)json_object_get(run, "ops"), opname, op)
 			{
 				struct hist one;
-				int k;
+				int k = rpt_op_find(opname);
 
-				for (k = 0; k < gr->nops && strcmp(gr->ops[k], opname); k++)
-					;
-				if (k == gr->nops) {
-					if (k == 16)
-						continue;
+				if (k < 0) /* an operation this build does not know: no plot */
+					continue;
+				if (!gr->h[k]) {
 					gr->h[k] = malloc(sizeof(struct hist));
 					if (!gr->h[k]) {
 						e = -ENOMEM;
 						goto out;
 					}
 					hist_init(gr->h[k]);
-					gr->ops[gr->nops++] = opname;
 				}
 				if (rpt_hist_from_json(op, &one) == 0)
 					hist_add(gr->h[k], &one);
@@ -697,7 +676,7 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 	for (int w = 0; w < ng; w++)
 		for (int b = 0; workload_first(g, w) && b < 2; b++)
 			for (int i = w; i < ng; i++)
-				for (int t = 1; t <= 64; t++) {
+				for (int t = 1; t <= RPT_MAX_THREADS; t++) {
 					if (strcmp(g[i].workload, g[w].workload) || !g[i].tn[b][t])
 						continue;
 					fprintf(out, "<tr><td>");
@@ -728,11 +707,11 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 		e = -EIO;
 out:
 	for (int i = 0; i < ng; i++)
-		for (int k = 0; k < g[i].nops; k++)
+		for (int k = 0; k < RPT_OP_COUNT; k++)
 			free(g[i].h[k]);
 	free(g);
 	if (o->gnuplot)
-		nftw(pg.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		fsb_rm_tree(pg.dir);
 	*ret_plotted = pg.drawn;
 	return e;
 }

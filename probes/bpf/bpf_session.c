@@ -14,7 +14,7 @@
 #include <linux/types.h>
 
 #include "hist.h"
-#include "result.h"
+#include "result_file.h"
 
 #include "bpf_source.h"
 #include "fsb_bpf.h"

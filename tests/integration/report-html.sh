@@ -72,6 +72,15 @@ t_expect_eq "report without gnuplot: exit" 0 $?
 grep -q 'gnuplot is not installed' "$S/err2" && t_ok "stderr says gnuplot is missing" || t_fail "stderr: $(cat "$S/err2")"
 grep -q 'gnuplot is not installed' "$S/noplot.html" && t_ok "page says gnuplot is missing" || t_fail "page does not say so"
 grep -q '<td>xfs</td><td class="num">4</td>' "$S/noplot.html" && t_ok "throughput table without plots" || t_fail "no table"
+# more threads than the old fixed 64 still make a table row and a plot (limit: 1024)
+jq '.runs[0].threads = 1000' "$S/r1.json" >"$S/t1000.json" || t_die "building a 1000-thread result"
+"$FSBENCH" report -o "$S/t1000.html" "$S/t1000.json" 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
+grep -q '</td><td class="num">1000</td><td class="num">' "$S/t1000.html" &&
+	t_ok "a 1000-thread run has its throughput row" || t_fail "no row for 1000 threads"
+if command -v gnuplot >/dev/null; then
+	grep -q '<figcaption>smallfile: files/s against threads</figcaption>' "$S/t1000.html" &&
+		t_ok "a 1000-thread run is plotted" || t_fail "no throughput plot for 1000 threads"
+fi
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"

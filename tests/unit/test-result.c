@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "result_file.h"
 
 static void test_hist_roundtrip(void **state)
 {

@@ -1,15 +1,23 @@
-/* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
-#ifndef RPT_RESULT_H
-#define RPT_RESULT_H
+/* Result files on disk: histograms to and from JSON, atomic writes, reading back. */
+#ifndef RPT_RESULT_FILE_H
+#define RPT_RESULT_FILE_H
 
 #include <jansson.h>
 #include "hist.h"
+#include "op.h"
 
 #define RPT_RESULT_SCHEMA "fsbench-result/1"
 
-/* Percentiles every op object carries, in this order; keys are "p50" ... "p99.99". */
-extern const double rpt_percentiles[5];
-extern const char *const rpt_percentile_keys[5];
+/* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
+#define RPT_MAX_THREADS 1024
+
+/* Percentiles every op object carries, in this order. */
+#define RPT_NPERCENTILES 5
+struct rpt_percentile {
+	double pct; /* 99.9 */
+	const char *key; /* "p99.9", the key in an op's "percentiles" */
+};
+extern const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES];
 
 /* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, percentiles, bins. */
 json_t *rpt_hist_to_json(const struct hist *h);
@@ -29,5 +37,8 @@ int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char 
 
 /* Loads a result file and checks its schema key. 0, -errno, or -EPROTO with @err set. */
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+/* What a run's progress counted, from its "series.unit" (files when absent). */
+enum rpt_unit rpt_run_unit(const json_t *run);
 
 #endif

@@ -1,5 +1,5 @@
 /* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
-#include "result.h"
+#include "result_file.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,8 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 
-const double rpt_percentiles[5] = { 50, 90, 99, 99.9, 99.99 };
-const char *const rpt_percentile_keys[5] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES] = {
+	{ .pct = 50, .key = "p50" },	   { .pct = 90, .key = "p90" },
+	{ .pct = 99, .key = "p99" },	   { .pct = 99.9, .key = "p99.9" },
+	{ .pct = 99.99, .key = "p99.99" },
+};
 
 json_t *rpt_hist_to_json(const struct hist *h)
 {
@@ -24,10 +27,10 @@ json_t *rpt_hist_to_json(const struct hist *h)
 	json_object_set_new(o, "stddev_ns", json_real(hist_stddev(h)));
 	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
 	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < RPT_NPERCENTILES; i++)
 		json_object_set_new(
-			pct, rpt_percentile_keys[i],
-			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i])));
+			pct, rpt_percentiles[i].key,
+			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i].pct)));
 	json_object_set_new(o, "percentiles", pct);
 	for (unsigned i = 0; i < HIST_NBINS; i++) {
 		uint64_t lo, hi;
@@ -149,4 +152,10 @@ int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char 
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
 	return rpt_json_load(path, RPT_RESULT_SCHEMA, ret, err, errlen);
+}
+
+enum rpt_unit rpt_run_unit(const json_t *run)
+{
+	return rpt_unit_parse(
+		json_string_value(json_object_get(json_object_get(run, "series"), "unit")));
 }

@@ -1,29 +1,36 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "commands.h"
-#include "cmd_compare.h"
+#include "dispatch.h"
 
 #include <stdio.h>
 #include <string.h>
 
-int fsb_cmd_info(int argc, char **argv);
-int fsb_cmd_knobs(int argc, char **argv);
-int fsb_cmd_restore(int argc, char **argv);
-int fsb_cmd_explain(int argc, char **argv);
-
 const struct fsb_command fsb_commands[] = {
-	{ "suite", "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
-	  cmd_suite },
-	{ "compare", "judge results against a baseline; --gate for CI", cmd_compare },
-	{ "report", "one self-contained HTML page with plots and the comparison", cmd_report },
-	{ "explain", "the slowest calls of a result and what the kernel did meanwhile (eBPF)",
-	  fsb_cmd_explain },
-	{ "export", "write results for dashboards: openmetrics, influx, bencher, kcidb...",
-	  cmd_export },
-	{ "info", "what lies under a path: mount, device, knobs, topology", fsb_cmd_info },
-	{ "knobs", "show or set the queue, drive, mount and vm knobs under a path", fsb_cmd_knobs },
-	{ "restore", "put back the knobs an interrupted run changed, from the restore journal",
-	  fsb_cmd_restore },
-	{ NULL, NULL, NULL },
+	{ .name = "suite",
+	  .summary = "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
+	  .main = cmd_suite },
+	{ .name = "compare",
+	  .summary = "judge results against a baseline; --gate for CI",
+	  .main = cmd_compare },
+	{ .name = "report",
+	  .summary = "one self-contained HTML page with plots and the comparison",
+	  .main = cmd_report },
+	{ .name = "explain",
+	  .summary = "the slowest calls of a result and what the kernel did meanwhile (eBPF)",
+	  .main = cmd_explain },
+	{ .name = "export",
+	  .summary = "write results for dashboards: openmetrics, influx, bencher, kcidb...",
+	  .main = cmd_export },
+	{ .name = "info",
+	  .summary = "what lies under a path: mount, device, knobs, topology",
+	  .main = cmd_info },
+	{ .name = "knobs",
+	  .summary = "show or set the queue, drive, mount and vm knobs under a path",
+	  .main = cmd_knobs },
+	{ .name = "restore",
+	  .summary = "put back the knobs an interrupted run changed, from the restore journal",
+	  .main = cmd_restore },
+	{ 0 },
 };
 
 static void usage(FILE *out)
@@ -36,7 +43,7 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", fsb_commands[i].name, fsb_commands[i].summary);
 }
 
-int fsb_main(int argc, char **argv)
+int fsb_dispatch(int argc, char **argv)
 {
 	const struct fsb_workload *wl;
 
