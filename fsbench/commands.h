@@ -25,6 +25,7 @@ int cmd_default(void);
 int cmd_suite(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_explain(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);

@@ -271,6 +271,7 @@ static int victim_before(struct fsb_run *run, const struct fsb_common *c, const 
 	v->th.id = -1;
 	v->th.cpu = -1;
 	v->th.hist[OP_VICTIM] = v->h;
+	v->th.slow = run->victim_slow;
 	memset(v->buf, 0x5a, VICTIM_IO);
 	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (v->dfd < 0) {

@@ -6,12 +6,15 @@
  * in this order, after() in reverse:
  * - pin first: it places the worker threads that the others may look at;
  * - knobs are restored (after() runs in reverse) right after the victim and sampler stop;
+ * - bpf loads before the victim writes its file but arms only at the run's start; its
+ *   after() runs once the victim thread is joined, so its slowest calls are final;
  * - victim after anything that changes the target or pins threads;
  * - kernel last: its snapshots bracket the run, not the others' set-up (the victim's file).
  */
 #define FSB_EXT_LIST(X) \
 	X(pin)          \
 	X(knobs)        \
+	X(bpf)          \
 	X(victim)       \
 	X(kernel)
 

@@ -32,12 +32,24 @@ void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
 		}
 }
 
+void fsb_slow_refloor(struct fsb_slow_top *s)
+{
+	s->floor_i = 0;
+	s->floor = s->v[0].t1 - s->v[0].t0;
+	for (uint32_t i = 1; i < s->n; i++)
+		if (s->v[i].t1 - s->v[i].t0 < s->floor) {
+			s->floor = s->v[i].t1 - s->v[i].t0;
+			s->floor_i = i;
+		}
+}
+
 int runner_prepare(struct fsb_run *run)
 {
 	if (run->nthreads < 1 || run->nthreads > FSB_MAX_THREADS)
 		return -EINVAL;
 	run->threads = calloc((size_t)run->nthreads, sizeof(*run->threads));
-	if (!run->threads)
+	run->victim_slow = calloc(OP_COUNT, sizeof(*run->victim_slow));
+	if (!run->threads || !run->victim_slow)
 		return -ENOMEM;
 	for (int i = 0; i < run->nthreads; i++) {
 		struct fsb_thread *t = &run->threads[i];
@@ -45,6 +57,10 @@ int runner_prepare(struct fsb_run *run)
 		t->run = run;
 		t->id = i;
 		t->cpu = -1;
+		/* 20 x 16 bytes per op: 3.7 KiB a thread, 3.8 MiB at FSB_MAX_THREADS */
+		t->slow = calloc(OP_COUNT, sizeof(*t->slow));
+		if (!t->slow)
+			return -ENOMEM;
 		for (int op = 0; op < OP_COUNT; op++) {
 			if (!(run->wl->ops & OP_BIT(op)))
 				continue;
@@ -69,9 +85,12 @@ int runner_prepare(struct fsb_run *run)
 void runner_free(struct fsb_run *run)
 {
 	if (run->threads)
-		for (int i = 0; i < run->nthreads; i++)
+		for (int i = 0; i < run->nthreads; i++) {
 			for (int op = 0; op < OP_COUNT; op++)
 				free(run->threads[i].hist[op]);
+			free(run->threads[i].slow);
+		}
+	free(run->victim_slow);
 	for (int op = 0; op < OP_COUNT; op++)
 		free(run->total[op]);
 	free(run->threads);

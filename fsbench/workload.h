@@ -40,6 +40,27 @@ enum fsb_op {
 
 struct fsb_run;
 
+/*
+ * Slow-call capture, for kernel-side attribution (fsbench/ext_bpf.c): each thread keeps,
+ * per operation, its FSB_SLOW_N slowest calls with their start and end, so the run's
+ * FSB_SLOW_N slowest of any operation are among them. Fixed memory, no allocation; a
+ * call that is not slower than the fastest kept one costs one comparison.
+ */
+#define FSB_SLOW_N 20
+
+struct fsb_slow_call {
+	uint64_t t0, t1; /* monotonic ns, the clock the BPF programs stamp events with */
+};
+
+struct fsb_slow_top {
+	uint64_t floor; /* duration of the fastest kept call, once n == FSB_SLOW_N */
+	uint32_t n, floor_i;
+	struct fsb_slow_call v[FSB_SLOW_N];
+};
+
+/* Finds the fastest kept call again after a replacement (the cold path). */
+void fsb_slow_refloor(struct fsb_slow_top *s);
+
 /* What struct fsb_run's stop holds; it only moves up: running, ended, failed. */
 enum fsb_stop {
 	FSB_RUNNING = 0,
@@ -52,6 +73,7 @@ struct fsb_thread {
 	int id; /* 0..nthreads-1; -1: the victim's own thread (ext_victim.c), not in run->threads */
 	int cpu; /* CPU pinned to, or -1 */
 	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
+	struct fsb_slow_top *slow; /* [OP_COUNT]: slowest calls per op; NULL: not kept */
 	_Atomic uint64_t progress; /* files or bytes done in this run, read by the monitor */
 	uint64_t t_start, t_end; /* monotonic ns: this loop's start (barrier) and end of work */
 	uint64_t files, bytes; /* done in the current loop */
@@ -131,6 +153,7 @@ struct fsb_run {
 	int nloops, loops_cap;
 	struct fsb_series series;
 	struct hist *total[OP_COUNT]; /* merged after the run */
+	struct fsb_slow_top *victim_slow; /* [OP_COUNT]: the victim thread's slowest calls */
 	int err; /* first error (negative errno), or 0 */
 	char errmsg[400];
 	int signal; /* the signal that stopped the run, or 0 */
@@ -166,14 +189,31 @@ static inline void fsb_run_end(struct fsb_run *run)
 	atomic_compare_exchange_strong(&run->stop, &running, FSB_STOP_END);
 }
 
+static inline void fsb_slow_note(struct fsb_slow_top *s, uint64_t t0, uint64_t t1)
+{
+	if (s->n < FSB_SLOW_N) {
+		s->v[s->n++] = (struct fsb_slow_call){ t0, t1 };
+		if (s->n == FSB_SLOW_N)
+			fsb_slow_refloor(s);
+		return;
+	}
+	if (t1 - t0 <= s->floor)
+		return;
+	s->v[s->floor_i] = (struct fsb_slow_call){ t0, t1 };
+	fsb_slow_refloor(s);
+}
+
 /*
  * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
  * the fsb_now_ns() reads right before and right after the call (FSB_TIME_CALL).
- * hist_record() allocates nothing, so this stays on the measured loop's fixed path.
+ * hist_record() allocates nothing and the slow-call capture (fsb_slow_note) keeps fixed
+ * memory with no lock, so this stays on the measured loop's fixed path.
  */
 static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0, uint64_t t1)
 {
 	hist_record(t->hist[op], t1 - t0);
+	if (t->slow)
+		fsb_slow_note(&t->slow[op], t0, t1);
 }
 
 /*

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attrib.h"
 #include "fileio.h"
 #include "hist.h"
 #include "result_file.h"
@@ -436,6 +437,82 @@ static void time_plots(struct page *pg, json_t *const *docs, const char *const *
 	}
 }
 
+/* Sector against time of a run's requests (probes.iomap: seekwatcher's picture). */
+static void iomap_plot(struct page *pg, const json_t *iomap, const char *name)
+{
+	static const char *const ops[] = { "write", "read", "discard" };
+	const json_t *pts = json_object_get(iomap, "points"), *p;
+	char cap[320], *body = NULL;
+	size_t blen = 0, i;
+	FILE *f;
+
+	f = open_memstream(&body, &blen);
+	if (!f)
+		return;
+	fprintf(f,
+		"set xlabel \"time (s)\"\nset ylabel \"offset (MiB)\"\nset xrange [0:*]\nset yrange [0:*]\nplot ");
+	for (int k = 0; k < 3; k++)
+		fprintf(f, "%s'-' using 1:2 with points pt 7 ps 0.3 title \"%s\"", k ? ", " : "",
+			ops[k]);
+	fprintf(f, "\n");
+	for (int k = 0; k < 3; k++) {
+		json_array_foreach(pts, i, p)
+		{
+			const char *op = json_string_value(json_array_get(p, 3));
+
+			/* flushes have no sector; gnuplot needs one point per block at least */
+			if (op && !strcmp(op, ops[k]) && json_is_integer(json_array_get(p, 1)))
+				fprintf(f, "%.6f %.3f\n",
+					(double)json_integer_value(json_array_get(p, 0)) / 1e9,
+					(double)json_integer_value(json_array_get(p, 1)) * 512 /
+						1048576);
+		}
+		fprintf(f, "-1 -1\ne\n");
+	}
+	fclose(f);
+	snprintf(cap, sizeof(cap), "%s: I/O map, %lld of %lld requests (one in %lld)", name,
+		 (long long)json_integer_value(json_object_get(iomap, "kept")),
+		 (long long)json_integer_value(json_object_get(iomap, "events")),
+		 (long long)json_integer_value(json_object_get(iomap, "stride")));
+	plot(pg, cap, body);
+	free(body);
+}
+
+/* For each run with eBPF probes: its attribution table and its I/O map. */
+static void kernel_sections(struct page *pg, json_t *const *docs, const char *const *paths,
+			    size_t ndocs)
+{
+	bool any = false;
+
+	for (size_t d = 0; d < ndocs; d++) {
+		const json_t *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(docs[d], "runs"), r, run)
+		{
+			const json_t *iomap =
+				json_object_get(json_object_get(run, "probes"), "iomap");
+			char name[160];
+
+			if (!json_object_get(run, "probes"))
+				continue;
+			if (!any)
+				fprintf(pg->out,
+					"<h2>Kernel-side attribution</h2>\n"
+					"<p>The slowest calls of each run and what the kernel did "
+					"on the device while each ran (eBPF probes).</p>\n");
+			any = true;
+			run_label(run, paths[d], r, name, sizeof(name));
+			fprintf(pg->out, "<h3>");
+			esc(pg->out, name);
+			fprintf(pg->out, "</h3>\n");
+			rpt_attrib_html(pg->out, run, 20, esc);
+			if (json_array_size(json_object_get(iomap, "points")) >= 2)
+				iomap_plot(pg, iomap, name);
+		}
+	}
+}
+
 static void compare_table(FILE *out, const json_t *cmp)
 {
 	const json_t *sides = json_object_get(cmp, "sides"), *s, *m, *st, *c;
@@ -622,6 +699,7 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
 	time_plots(&pg, docs, paths, ndocs);
+	kernel_sections(&pg, docs, paths, ndocs);
 	if (cmp)
 		compare_table(out, cmp);
 	fprintf(out, "%s</body></html>\n", page_check_js);

@@ -57,6 +57,52 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .key = "writeback_max_bytes",
 	  .om_name = "fsbench_writeback_max_bytes",
 	  .om_scale = 1048576 },
+	/* kernel histograms of the eBPF probes (probes/bpf/): device flushes and journal commits */
+	{ .name = "bpf.flush.p99",
+	  .unit = "us",
+	  .scale = 1e-3,
+	  .dir = RPT_LOWER_IS_BETTER,
+	  .kind = RPT_KIND_KERNEL,
+	  .section = "probes/sources/block/hists/flush.q2c/percentiles",
+	  .key = "p99",
+	  .om_name = "fsbench_bpf_flush_p99_seconds",
+	  .om_scale = 1e-6 },
+	{ .name = "bpf.write.p99",
+	  .unit = "us",
+	  .scale = 1e-3,
+	  .dir = RPT_LOWER_IS_BETTER,
+	  .kind = RPT_KIND_KERNEL,
+	  .section = "probes/sources/block/hists/write.q2c/percentiles",
+	  .key = "p99",
+	  .om_name = "fsbench_bpf_write_request_p99_seconds",
+	  .om_scale = 1e-6 },
+	{ .name = "bpf.commit.p99",
+	  .unit = "us",
+	  .scale = 1e-3,
+	  .dir = RPT_LOWER_IS_BETTER,
+	  .kind = RPT_KIND_KERNEL,
+	  .section = "probes/sources/jbd2/hists/commit/percentiles",
+	  .key = "p99",
+	  .om_name = "fsbench_bpf_jbd2_commit_p99_seconds",
+	  .om_scale = 1e-6 },
+	{ .name = "bpf.iclog.p99",
+	  .unit = "us",
+	  .scale = 1e-3,
+	  .dir = RPT_LOWER_IS_BETTER,
+	  .kind = RPT_KIND_KERNEL,
+	  .section = "probes/sources/xfs/hists/iclog_write/percentiles",
+	  .key = "p99",
+	  .om_name = "fsbench_bpf_xfs_iclog_write_p99_seconds",
+	  .om_scale = 1e-6 },
+	{ .name = "bpf.ordered_extent.p99",
+	  .unit = "us",
+	  .scale = 1e-3,
+	  .dir = RPT_LOWER_IS_BETTER,
+	  .kind = RPT_KIND_KERNEL,
+	  .section = "probes/sources/btrfs/hists/ordered_extent/percentiles",
+	  .key = "p99",
+	  .om_name = "fsbench_bpf_btrfs_ordered_extent_p99_seconds",
+	  .om_scale = 1e-6 },
 };
 const size_t rpt_n_run_metrics = sizeof(rpt_run_metrics) / sizeof(rpt_run_metrics[0]);
 
@@ -117,6 +163,25 @@ bool rpt_run_complete(const json_t *run)
 	return json_is_true(json_object_get(json_object_get(run, "summary"), "complete"));
 }
 
+/* The object at @path in @run: keys separated by '/' (keys may hold dots: "flush.q2c"). */
+static const json_t *section_get(const json_t *run, const char *path)
+{
+	const json_t *o = run;
+	char key[128];
+
+	while (o && *path) {
+		size_t n = strcspn(path, "/");
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = 0;
+		o = json_object_get(o, key);
+		path += n + (path[n] == '/');
+	}
+	return o;
+}
+
 bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret)
 {
@@ -128,7 +193,7 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 					"percentiles"),
 			def->key);
 	else
-		v = json_object_get(json_object_get(run, def->section), def->key);
+		v = json_object_get(section_get(run, def->section), def->key);
 	if (!json_is_number(v))
 		return false;
 	*ret = json_number_value(v);

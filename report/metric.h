@@ -19,7 +19,8 @@ struct rpt_metric_def {
 	double scale; /* display value = raw value from the result * scale */
 	enum rpt_direction dir;
 	enum rpt_metric_kind kind;
-	const char *section; /* object of the run holding the raw value; NULL for latency */
+	/* path of the object holding the raw value ("kernel", "probes/sources/jbd2/..."); NULL for latency */
+	const char *section;
 	const char *key; /* key inside @section */
 	const char *om_name; /* OpenMetrics family, in base units */
 	double om_scale; /* OpenMetrics value = display value * om_scale */

@@ -32,7 +32,9 @@ if command -v gnuplot >/dev/null; then
 		| "\($w): \(.key) latency CDF"] | unique[]' "$S/suite.json" >"$S/cdf.want"
 	grep -q '^smallfile: write' "$S/cdf.want" && grep -q '^stream: write' "$S/cdf.want" ||
 		t_die "the suite-shaped result lacks a write op in both workloads: $(cat "$S/cdf.want")"
-	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2)) \
+	# and, for runs made with the eBPF probes (as root), an I/O map each
+	niomap=$(jq '[.runs[] | select((.probes.iomap.points // []) | length >= 2)] | length' "$S/suite.json")
+	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2 + niomap)) \
 		"$(grep -c '^<svg' "$S/suite.html")"
 	grep -o '<figcaption>[^<]*latency CDF</figcaption>' "$S/suite.html" |
 		sed 's/<[^>]*>//g' | sort >"$S/cdf.got"
