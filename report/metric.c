@@ -72,7 +72,7 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_LATENCY,
 	  .section = NULL,
-	  .key = "p50",
+	  .key = "p50_ns",
 	  .om_name = "fsbench_latency_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "p99",
@@ -81,7 +81,7 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_LATENCY,
 	  .section = NULL,
-	  .key = "p99",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_latency_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "p99.9",
@@ -90,7 +90,7 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_LATENCY,
 	  .section = NULL,
-	  .key = "p99.9",
+	  .key = "p99_9_ns",
 	  .om_name = "fsbench_latency_seconds",
 	  .om_scale = 1e-6 },
 };
@@ -107,7 +107,7 @@ const struct rpt_metric_def *rpt_metric_lookup(const char *name)
 	if (!dot)
 		return NULL;
 	for (size_t i = 0; i < rpt_n_latency_metrics; i++)
-		if (!strcmp(rpt_latency_metrics[i].key, dot + 1))
+		if (!strcmp(rpt_latency_metrics[i].name, dot + 1))
 			return &rpt_latency_metrics[i];
 	return NULL;
 }
@@ -123,10 +123,7 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 	const json_t *v;
 
 	if (def->kind == RPT_KIND_LATENCY)
-		v = json_object_get(
-			json_object_get(json_object_get(json_object_get(run, "ops"), op),
-					"percentiles"),
-			def->key);
+		v = json_object_get(json_object_get(json_object_get(run, "ops"), op), def->key);
 	else
 		v = json_object_get(json_object_get(run, def->section), def->key);
 	if (!json_is_number(v))

@@ -20,7 +20,7 @@ struct rpt_metric_def {
 	enum rpt_direction dir;
 	enum rpt_metric_kind kind;
 	const char *section; /* object of the run holding the raw value; NULL for latency */
-	const char *key; /* key inside @section */
+	const char *key; /* key inside @section; latency: inside the op object ("p99_ns") */
 	const char *om_name; /* OpenMetrics family, in base units */
 	double om_scale; /* OpenMetrics value = display value * om_scale */
 	enum rpt_metric_runs runs; /* 0: every run that has the value */

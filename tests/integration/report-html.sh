@@ -18,8 +18,8 @@ jq --slurpfile st "$S/st.json" '
  .runs[0] as $r | .runs = [("ext4", "xfs") as $fs | (1, 2, 4) as $t | range(0; 3) as $rep | mk($fs; $t; $rep; $r)]
  | .runs += [$st[0].runs[0] | .coords = {fs: "ext4", workload: "stream", threads: 1, repetition: 0, cell: "ext4/stream/t=1"}]
 ' "$S/r1.json" >"$S/suite.json" || t_die "building the suite-shaped result"
-"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-1.schema.json" "$S/suite.json" ||
-	t_die "the suite-shaped result is not a valid fsbench-result/1"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$S/suite.json" ||
+	t_die "the suite-shaped result is not a valid fsbench-result/2"
 
 "$FSBENCH" report -o "$S/suite.html" "$S/suite.json" 2>"$S/err" || t_die "report failed: $(cat "$S/err")"
 "$FSBENCH" report -o "$S/runs.html" "$S"/r?.json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
