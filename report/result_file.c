@@ -1,5 +1,6 @@
 /* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
 #include "result_file.h"
+#include "compare.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,6 +219,16 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 	}
 	*ret = root;
 	return 0;
+}
+
+bool rpt_file_is_compare(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool is = schema && !strcmp(schema, RPT_COMPARE_SCHEMA);
+
+	json_decref(doc);
+	return is;
 }
 
 enum rpt_unit rpt_run_unit(const json_t *run)

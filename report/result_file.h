@@ -2,6 +2,7 @@
 #ifndef RPT_RESULT_FILE_H
 #define RPT_RESULT_FILE_H
 
+#include <stdbool.h>
 #include <jansson.h>
 #include "hist.h"
 #include "op.h"
@@ -56,6 +57,9 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
  * -EPROTO when @doc is neither.
  */
 int rpt_result_upgrade(json_t *doc);
+
+/* Whether @path holds a comparison (its "schema" is fsbench-compare/1) rather than a result. */
+bool rpt_file_is_compare(const char *path);
 
 /* What a run's progress counted, from its "series.unit" (files when absent). */
 enum rpt_unit rpt_run_unit(const json_t *run);

@@ -24,19 +24,19 @@ jq --slurpfile st "$S/st.json" '
 "$FSBENCH" report -o "$S/suite.html" "$S/suite.json" 2>"$S/err" || t_die "report failed: $(cat "$S/err")"
 "$FSBENCH" report -o "$S/runs.html" "$S"/r?.json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
 if command -v gnuplot >/dev/null; then
-	# Throughput against threads per (workload, unit), a latency CDF per (workload, op):
+	# Throughput against threads per (workload, unit), latency by percentile per (workload, op):
 	# a 4 KiB small-file write and an 8 MiB streaming write must never share a plot.
 	# Then throughput and Dirty/Writeback over time for the streaming run.
 	ntput=$(jq '[.runs[] | [.workload, .series.unit]] | unique | length' "$S/suite.json")
 	jq -r '[.runs[] | .workload as $w | .ops | to_entries[] | select(.value.count > 0)
-		| "\($w): \(.key) latency CDF"] | unique[]' "$S/suite.json" >"$S/cdf.want"
+		| "\($w): \(.key) latency by percentile"] | unique[]' "$S/suite.json" >"$S/cdf.want"
 	grep -q '^smallfile: write' "$S/cdf.want" && grep -q '^stream: write' "$S/cdf.want" ||
 		t_die "the suite-shaped result lacks a write op in both workloads: $(cat "$S/cdf.want")"
 	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2)) \
 		"$(grep -c '^<svg' "$S/suite.html")"
-	grep -o '<figcaption>[^<]*latency CDF</figcaption>' "$S/suite.html" |
+	grep -o '<figcaption>[^<]*latency by percentile</figcaption>' "$S/suite.html" |
 		sed 's/<[^>]*>//g' | sort >"$S/cdf.got"
-	t_expect_eq "CDF plots, one per (workload, op), titled by workload" "$(tr '\n' ';' <"$S/cdf.want")" \
+	t_expect_eq "percentile plots, one per (workload, op), titled by workload" "$(tr '\n' ';' <"$S/cdf.want")" \
 		"$(tr '\n' ';' <"$S/cdf.got")"
 	# each figure's caption and its lines (gnuplot's <title> per plotted line): smallfile
 	# ran on ext4 and xfs, stream on ext4 only, so stream's write CDF has one line
@@ -45,19 +45,21 @@ if command -v gnuplot >/dev/null; then
 			x = substr($0, RSTART + 7, RLENGTH - 15); if (x != "Gnuplot") t = t (t ? "," : "") x
 			$0 = substr($0, RSTART + RLENGTH) } }
 	     /<figcaption>/ { c = $0; gsub(/<[^>]*>/, "", c); print c " = " t }' "$S/suite.html" >"$S/lines"
-	grep -qx 'smallfile: write latency CDF = ext4,xfs' "$S/lines" && grep -qx 'stream: write latency CDF = ext4' "$S/lines" &&
-		t_ok "write CDFs: smallfile's lines ext4 and xfs, stream's ext4 alone" || t_fail "plot lines: $(cat "$S/lines")"
-	t_expect_eq "throughput plot captions" "smallfile: files/s against threads;stream: MB/s against threads;" \
-		"$(grep -o '<figcaption>[^<]*against threads</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
+	grep -qx 'smallfile: write latency by percentile = ext4,xfs' "$S/lines" &&
+		grep -qx 'stream: write latency by percentile = ext4' "$S/lines" &&
+		t_ok "write percentile plots: smallfile's lines ext4 and xfs, stream's ext4 alone" || t_fail "plot lines: $(cat "$S/lines")"
+	# stream ran at one thread count: bars, not lone points on a log axis
+	t_expect_eq "throughput plot captions" "smallfile: files/s against threads;stream: MB/s at 1 thread;" \
+		"$(grep -oE '<figcaption>[^<]*(against threads|at [0-9]+ threads?)</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
 	t_expect_eq "time plot captions name the cell and repetition" \
-		"ext4/stream/t=1 rep 0: throughput over time;ext4/stream/t=1 rep 0: Dirty and Writeback over time;" \
+		"ext4/stream/t=1 rep 1: throughput over time;ext4/stream/t=1 rep 1: Dirty and Writeback over time;" \
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
 	# a streaming run shorter than its series interval has one series point but kernel
 	# samples: Dirty/Writeback is still drawn
 	jq '(.runs[] | select(.workload == "stream") | .series) |= (.t_ns |= .[-1:] | .done |= .[-1:])' \
 		"$S/suite.json" >"$S/short.json"
 	"$FSBENCH" report -o "$S/short.html" "$S/short.json" 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
-	t_expect_eq "one series point: time plots" "ext4/stream/t=1 rep 0: Dirty and Writeback over time;" \
+	t_expect_eq "one series point: time plots" "ext4/stream/t=1 rep 1: Dirty and Writeback over time;" \
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/short.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
 fi
 grep -q 'class="regression"\|class="improvement"' "$S/suite.html" && t_ok "comparison table has verdicts" || t_fail "no verdicts"
@@ -76,7 +78,7 @@ jq '.runs[0].threads = 1000' "$S/r1.json" >"$S/t1000.json" || t_die "building a 
 grep -q '</td><td class="num">1000</td><td class="num">' "$S/t1000.html" &&
 	t_ok "a 1000-thread run has its throughput row" || t_fail "no row for 1000 threads"
 if command -v gnuplot >/dev/null; then
-	grep -q '<figcaption>smallfile: files/s against threads</figcaption>' "$S/t1000.html" &&
+	grep -q '<figcaption>smallfile: files/s at 1000 threads</figcaption>' "$S/t1000.html" &&
 		t_ok "a 1000-thread run is plotted" || t_fail "no throughput plot for 1000 threads"
 fi
 
