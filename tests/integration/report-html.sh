@@ -54,6 +54,34 @@ if command -v gnuplot >/dev/null; then
 	t_expect_eq "time plot captions name the cell and repetition" \
 		"ext4/stream/t=1 rep 1: throughput over time;ext4/stream/t=1 rep 1: Dirty and Writeback over time;" \
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
+	# latency by percentile: x = 1/(1-p) on a log axis, so 50->90 % (log10 5) is 0.70 of
+	# 90->99 % (one decade); latency on a log axis (tics at powers of ten), in human units
+	fig() { awk -v cap="$2" 'BEGIN { RS = "</figure>" } index($0, "<figcaption>" cap "</figcaption>")' "$1"; }
+	fig "$S/suite.html" "smallfile: write latency by percentile" >"$S/wfig"
+	xtic() { grep -B1 ">$1</tspan>" "$S/wfig" | grep -o 'translate([0-9.]*' | head -1 | cut -d'(' -f2; }
+	x50=$(xtic "50 %") x90=$(xtic "90 %") x99=$(xtic "99 %") xmax=$(xtic max)
+	[ -n "$x50" ] && [ -n "$x90" ] && [ -n "$x99" ] && [ -n "$xmax" ] ||
+		t_die "percentile tics missing: 50 %='$x50' 90 %='$x90' 99 %='$x99' max='$xmax'"
+	ratio=$(echo "($x90 - $x50) / ($x99 - $x90)" | bc -l)
+	[ "$(echo "$ratio > 0.65 && $ratio < 0.75 && $xmax > $x99" | bc -l)" = 1 ] &&
+		t_ok "percentile axis is log 1/(1-p): 50-90 % / 90-99 % = $ratio (log10 5 = 0.70), max last" ||
+		t_fail "percentile tics at 50 %=$x50 90 %=$x90 99 %=$x99 max=$xmax (ratio $ratio)"
+	# 900 writes a line: 99.9 % would be the maximum itself, so it is not marked
+	grep -q '>99.9 %</tspan>' "$S/wfig" && t_fail "99.9 % marked with 900 calls" || t_ok "no 99.9 % mark under 2000 calls"
+	ytics=$(grep -A1 'text-anchor="end"' "$S/wfig" | grep -o '> *[0-9.]*</tspan>' | tr -dc '0-9.\n' | tr '\n' ' ')
+	[ -n "$ytics" ] && ! echo "$ytics" | tr ' ' '\n' | grep -qvE '^(0\.0*1|1|10*)?$' &&
+		t_ok "latency axis is log: tics $ytics" || t_fail "latency tics are not powers of ten: $ytics"
+	grep -qE 'latency \((ns|µs|ms|s)\)' "$S/wfig" && t_ok "latency axis in human units" || t_fail "latency axis label"
+	# the stream ran at one thread count: a bar per line, named under it
+	fig "$S/suite.html" "stream: MB/s at 1 thread" | grep -qE '>ext4</(tspan|text)>' &&
+		t_ok "one thread count: a bar named ext4" || t_fail "no bar for ext4 in the one-thread plot"
+	# every caption once, and not again inside its plot
+	t_expect_eq "repeated figure captions" "" \
+		"$(grep -o '<figcaption>[^<]*</figcaption>' "$S/suite.html" | sort | uniq -d | tr '\n' ';')"
+	dup=$(awk 'BEGIN { RS = "</figure>" } match($0, /<figcaption>[^<]*</) {
+		c = substr($0, RSTART + 12, RLENGTH - 13); svg = substr($0, 1, RSTART)
+		if (index(svg, ">" c "<")) print c }' "$S/suite.html")
+	t_expect_eq "captions repeated inside their plots" "" "$dup"
 	# a streaming run shorter than its series interval has one series point but kernel
 	# samples: Dirty/Writeback is still drawn
 	jq '(.runs[] | select(.workload == "stream") | .series) |= (.t_ns |= .[-1:] | .done |= .[-1:])' \
@@ -63,6 +91,10 @@ if command -v gnuplot >/dev/null; then
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/short.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
 fi
 grep -q 'class="regression"\|class="improvement"' "$S/suite.html" && t_ok "comparison table has verdicts" || t_fail "no verdicts"
+# tables in human units: no exponents, latencies in ns/µs/ms/s
+t_expect_eq "table cells with an exponent" "" "$(grep -oE '<td[^>]*>[^<]*[0-9]e[+-]?[0-9][^<]*</td>' "$S/suite.html" | head -3)"
+grep -qE '<td>smallfile/t=1</td><td>fsync.p99</td><td class="num">[0-9.]+ ± [0-9.]+ (µs|ms) \(3\)</td>' "$S/suite.html" &&
+	t_ok "fsync.p99 reads like '12.3 ± 6.9 ms (3)'" || t_fail "fsync.p99 cell: $(grep -o '<td>smallfile/t=1</td><td>fsync.p99</td><td[^>]*>[^<]*' "$S/suite.html")"
 t_expect_eq "external resources (src/href to http, <link>)" 0 \
 	"$(grep -cE '(src|href)="https?:|<link ' "$S/suite.html")"
 
