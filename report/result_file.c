@@ -130,16 +130,24 @@ int rpt_json_write_atomic(const json_t *root, const char *path)
 	return 0;
 }
 
-int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err, size_t errlen)
+/* Parses @path; NULL with @err naming the file, line and column when it is not JSON. */
+static json_t *json_file(const char *path, char *err, size_t errlen)
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, 0, &je);
+
+	if (!root)
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	return root;
+}
+
+int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err, size_t errlen)
+{
+	json_t *root = json_file(path, err, errlen);
 	const char *schema;
 
-	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (!root)
 		return -EPROTO;
-	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (!schema || strcmp(schema, schema_name)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
@@ -170,7 +178,10 @@ static void ops_upgrade(json_t *ops)
 	const char *name;
 	json_t *op;
 
-	json_object_foreach(ops, name, op) op_upgrade(op);
+	json_object_foreach(ops, name, op)
+	{
+		op_upgrade(op);
+	}
 }
 
 int rpt_result_upgrade(json_t *doc)
@@ -202,14 +213,11 @@ int rpt_result_upgrade(json_t *doc)
 
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root = json_file(path, err, errlen);
 	const char *schema;
 
-	if (!root) {
-		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+	if (!root)
 		return -EPROTO;
-	}
 	schema = json_string_value(json_object_get(root, "schema"));
 	if (rpt_result_upgrade(root)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s' or '%s'", path,
