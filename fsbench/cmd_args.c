@@ -19,6 +19,33 @@ static int add_file(const struct cmd_spec *spec, void *cfg, char *arg, char *err
 	return 0;
 }
 
+int cmd_sides_finish(struct cmd_sides *s, char *err, size_t errlen)
+{
+	if (s->baseline && s->candidate) {
+		snprintf(err, errlen, "--baseline and --candidate with no file between them");
+		return -EINVAL;
+	}
+	if (s->candidate)
+		s->side = 1;
+	else if (s->baseline)
+		s->side = 0;
+	s->saw_candidate |= s->candidate;
+	s->baseline = s->candidate = false;
+	return 0;
+}
+
+int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen)
+{
+	if (cmd_sides_finish(s, err, errlen))
+		return -EINVAL;
+	if (s->nfiles[s->side] >= CMD_MAX_FILES) {
+		snprintf(err, errlen, "%s: at most %d files a side", arg, CMD_MAX_FILES);
+		return -EINVAL;
+	}
+	s->files[s->side][s->nfiles[s->side]++] = arg;
+	return 0;
+}
+
 /* 0 to run the command, else the exit status. */
 static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 {

@@ -2,6 +2,7 @@
 #ifndef FSB_CMD_ARGS_H
 #define FSB_CMD_ARGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -14,6 +15,25 @@ struct cmd_files {
 	char *v[CMD_MAX_FILES];
 	int n;
 };
+
+/*
+ * Operands on two sides, as `compare` and `report` take them: files go to the baseline until
+ * --candidate, and --baseline switches back. The two flags are OPT_BOOLs bound to
+ * @baseline and @candidate; cmd_sides_add() is the command's .operand (through a wrapper).
+ */
+struct cmd_sides {
+	bool baseline, candidate; /* given since the last file; consumed by the next one */
+	const char *files[2][CMD_MAX_FILES];
+	size_t nfiles[2];
+	int side;
+	bool saw_candidate; /* --candidate was given at all */
+};
+
+/* Adds @arg to the current side. 0, or -EINVAL with @err set. */
+int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen);
+
+/* Takes a trailing --baseline/--candidate after the last file. 0, or -EINVAL with @err set. */
+int cmd_sides_finish(struct cmd_sides *s, char *err, size_t errlen);
 
 struct cmd_spec {
 	const char *name;

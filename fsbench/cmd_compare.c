@@ -19,26 +19,21 @@ enum { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_JSON };
 static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NULL };
 
 struct compare_cfg {
-	bool baseline, candidate; /* the side the next files go to; consumed by each file */
+	struct cmd_sides sides;
 	char *across, *baseline_value, *alpha, *threshold, *noise, *json, *gate_file;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
-	/* operands */
-	const char *files[2][CMD_MAX_FILES];
-	size_t nfiles[2];
-	int side;
-	bool saw_candidate;
 };
 
 #define O(f) offsetof(struct compare_cfg, f)
 static const struct fsb_opt compare_opts[] = {
 	{ .name = "baseline",
 	  .type = OPT_BOOL,
-	  .offset = O(baseline),
+	  .offset = O(sides.baseline),
 	  .help = "the files that follow are the baseline (the default side)" },
 	{ .name = "candidate",
 	  .type = OPT_BOOL,
-	  .offset = O(candidate),
+	  .offset = O(sides.candidate),
 	  .help = "the files that follow are the candidate" },
 	{ .name = "across",
 	  .type = OPT_STRING,
@@ -121,35 +116,9 @@ static void usage(FILE *out)
 		"AND the change exceeds the threshold in the metric's bad direction.\n\n");
 }
 
-/* --baseline/--candidate given since the last file: the side this file and the next go to. */
-static int take_side(struct compare_cfg *c, char *err, size_t errlen)
-{
-	if (c->baseline && c->candidate) {
-		snprintf(err, errlen, "--baseline and --candidate with no file between them");
-		return -EINVAL;
-	}
-	if (c->candidate) {
-		c->side = 1;
-		c->saw_candidate = true;
-	} else if (c->baseline) {
-		c->side = 0;
-	}
-	c->baseline = c->candidate = false;
-	return 0;
-}
-
 static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 {
-	struct compare_cfg *c = cfg;
-
-	if (take_side(c, err, errlen))
-		return -EINVAL;
-	if (c->nfiles[c->side] >= CMD_MAX_FILES) {
-		snprintf(err, errlen, "%s: at most %d files a side", arg, CMD_MAX_FILES);
-		return -EINVAL;
-	}
-	c->files[c->side][c->nfiles[c->side]++] = arg;
-	return 0;
+	return cmd_sides_add(&((struct compare_cfg *)cfg)->sides, arg, err, errlen);
 }
 
 static int parse_double(const char *flag, const char *s, double lo, double hi, double *ret)
@@ -173,7 +142,7 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 {
 	char err[OPT_ERR_MAX];
 
-	if (take_side(c, err, sizeof(err))) {
+	if (cmd_sides_finish(&c->sides, err, sizeof(err))) {
 		fprintf(stderr, "fsbench compare: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
@@ -196,15 +165,15 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 		return FSB_EXIT_USAGE;
 	}
 	/* `compare A.json B.json`: the design's short form */
-	if (!c->across && !c->saw_candidate && c->nfiles[0] == 2) {
-		c->files[1][c->nfiles[1]++] = c->files[0][1];
-		c->nfiles[0] = 1;
+	if (!c->across && !c->sides.saw_candidate && c->sides.nfiles[0] == 2) {
+		c->sides.files[1][c->sides.nfiles[1]++] = c->sides.files[0][1];
+		c->sides.nfiles[0] = 1;
 	}
-	if (!c->nfiles[0] && !c->nfiles[1]) {
+	if (!c->sides.nfiles[0] && !c->sides.nfiles[1]) {
 		fprintf(stderr, "fsbench compare: no result files (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	if (!c->across && (!c->nfiles[0] || !c->nfiles[1])) {
+	if (!c->across && (!c->sides.nfiles[0] || !c->sides.nfiles[1])) {
 		fprintf(stderr,
 			"fsbench compare: nothing to compare against: give --baseline FILE... --candidate "
 			"FILE..., or --across FIELD\n");
@@ -381,13 +350,13 @@ static int compare_run(void *cfg)
 		goto out;
 	}
 	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < c->nfiles[s]; i++) {
-			e = rpt_runs_load(c->files[s][i], &docs[ndocs], err, sizeof(err));
+		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
+			e = rpt_runs_load(c->sides.files[s][i], &docs[ndocs], err, sizeof(err));
 			if (e) {
 				fprintf(stderr, "fsbench compare: %s\n", err);
 				goto out;
 			}
-			e = rpt_runs_add(&refs, &nrefs, docs[ndocs++], c->files[s][i], s);
+			e = rpt_runs_add(&refs, &nrefs, docs[ndocs++], c->sides.files[s][i], s);
 			if (e) {
 				fprintf(stderr, "fsbench compare: %s\n", strerror(-e));
 				goto out;

@@ -64,19 +64,12 @@ static json_t *load_input(const char *cmd, char *const *files, int nfiles)
 	char err[1024];
 	int n = 0, e;
 
-	if (nfiles == 1) {
-		json_t *peek = json_load_file(files[0], 0, NULL);
-		const char *schema = json_string_value(json_object_get(peek, "schema"));
-
-		if (schema && !strcmp(schema, RPT_COMPARE_SCHEMA)) {
-			json_decref(peek);
-			if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
-				fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-				return NULL;
-			}
-			return cmp;
+	if (nfiles == 1 && rpt_file_is_compare(files[0])) {
+		if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			return NULL;
 		}
-		json_decref(peek);
+		return cmp;
 	}
 	rpt_compare_opts_init(&o);
 	for (n = 0; n < nfiles; n++) {

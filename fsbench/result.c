@@ -84,7 +84,8 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 	(void)run;
 	busy = t->t_end > t->t_start ? t->t_end - t->t_start : 0;
 	json_object_set_new(o, "thread", json_integer(t->id));
-	json_object_set_new(o, "cpu", json_integer(t->cpu));
+	/* null, not -1, when the thread was not pinned: a number would chart as CPU -1 */
+	json_object_set_new(o, "cpu", t->cpu >= 0 ? json_integer(t->cpu) : json_null());
 	json_object_set_new(o, "files", json_integer((json_int_t)t->total_files));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)t->total_bytes));
 	json_object_set_new(o, "last_loop_ns", json_integer((json_int_t)busy));

@@ -188,7 +188,7 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 
 			if (!sample_has(sm, runs, nsides, &rpt_latency_metrics[i], op))
 				continue;
-			snprintf(name, sizeof(name), "%s.%s", op, rpt_latency_metrics[i].key);
+			snprintf(name, sizeof(name), "%s.%s", op, rpt_latency_metrics[i].name);
 			e = metric_json(sm, runs, side_names, nsides, &rpt_latency_metrics[i], op,
 					name, o, &m);
 			if (e)

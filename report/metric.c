@@ -63,8 +63,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-3,
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_KERNEL,
-	  .section = "probes/sources/block/hists/flush.q2c/percentiles",
-	  .key = "p99",
+	  .section = "probes/sources/block/hists/flush.q2c",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_bpf_flush_p99_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "bpf.write.p99",
@@ -72,8 +72,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-3,
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_KERNEL,
-	  .section = "probes/sources/block/hists/write.q2c/percentiles",
-	  .key = "p99",
+	  .section = "probes/sources/block/hists/write.q2c",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_bpf_write_request_p99_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "bpf.commit.p99",
@@ -81,8 +81,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-3,
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_KERNEL,
-	  .section = "probes/sources/jbd2/hists/commit/percentiles",
-	  .key = "p99",
+	  .section = "probes/sources/jbd2/hists/commit",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_bpf_jbd2_commit_p99_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "bpf.iclog.p99",
@@ -90,8 +90,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-3,
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_KERNEL,
-	  .section = "probes/sources/xfs/hists/iclog_write/percentiles",
-	  .key = "p99",
+	  .section = "probes/sources/xfs/hists/iclog_write",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_bpf_xfs_iclog_write_p99_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "bpf.ordered_extent.p99",
@@ -99,8 +99,8 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-3,
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_KERNEL,
-	  .section = "probes/sources/btrfs/hists/ordered_extent/percentiles",
-	  .key = "p99",
+	  .section = "probes/sources/btrfs/hists/ordered_extent",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_bpf_btrfs_ordered_extent_p99_seconds",
 	  .om_scale = 1e-6 },
 };
@@ -118,7 +118,7 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_LATENCY,
 	  .section = NULL,
-	  .key = "p50",
+	  .key = "p50_ns",
 	  .om_name = "fsbench_latency_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "p99",
@@ -127,7 +127,7 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_LATENCY,
 	  .section = NULL,
-	  .key = "p99",
+	  .key = "p99_ns",
 	  .om_name = "fsbench_latency_seconds",
 	  .om_scale = 1e-6 },
 	{ .name = "p99.9",
@@ -136,7 +136,7 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 	  .dir = RPT_LOWER_IS_BETTER,
 	  .kind = RPT_KIND_LATENCY,
 	  .section = NULL,
-	  .key = "p99.9",
+	  .key = "p99_9_ns",
 	  .om_name = "fsbench_latency_seconds",
 	  .om_scale = 1e-6 },
 };
@@ -153,7 +153,7 @@ const struct rpt_metric_def *rpt_metric_lookup(const char *name)
 	if (!dot)
 		return NULL;
 	for (size_t i = 0; i < rpt_n_latency_metrics; i++)
-		if (!strcmp(rpt_latency_metrics[i].key, dot + 1))
+		if (!strcmp(rpt_latency_metrics[i].name, dot + 1))
 			return &rpt_latency_metrics[i];
 	return NULL;
 }
@@ -188,10 +188,7 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 	const json_t *v;
 
 	if (def->kind == RPT_KIND_LATENCY)
-		v = json_object_get(
-			json_object_get(json_object_get(json_object_get(run, "ops"), op),
-					"percentiles"),
-			def->key);
+		v = json_object_get(json_object_get(json_object_get(run, "ops"), op), def->key);
 	else
 		v = json_object_get(section_get(run, def->section), def->key);
 	if (!json_is_number(v))

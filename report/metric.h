@@ -21,7 +21,7 @@ struct rpt_metric_def {
 	enum rpt_metric_kind kind;
 	/* path of the object holding the raw value ("kernel", "probes/sources/jbd2/..."); NULL for latency */
 	const char *section;
-	const char *key; /* key inside @section */
+	const char *key; /* key inside @section; latency: inside the op object ("p99_ns") */
 	const char *om_name; /* OpenMetrics family, in base units */
 	double om_scale; /* OpenMetrics value = display value * om_scale */
 	enum rpt_metric_runs runs; /* 0: every run that has the value */

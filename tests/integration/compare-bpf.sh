@@ -11,11 +11,11 @@ i=0
 for j in 0.99 1.00 1.01; do
 	i=$((i + 1))
 	jq --argjson j "$j" '.runs[0].probes = {device: "loop9", sources: {
-		block: {status: "ok", hists: {"flush.q2c": {count: 200, percentiles: {p99: (4000000 * $j)}}}},
-		jbd2: {status: "ok", hists: {commit: {count: 200, percentiles: {p99: (9000000 * $j)}}}}}}' \
+		block: {status: "ok", hists: {"flush.q2c": {count: 200, p99_ns: (4000000 * $j)}}},
+		jbd2: {status: "ok", hists: {commit: {count: 200, p99_ns: (9000000 * $j)}}}}}' \
 		"$S/run.json" >"$S/base$i.json"
-	jq '.runs[0].probes.sources.jbd2.hists.commit.percentiles.p99 *= 1.5
-		| .runs[0].probes.sources.block.hists["flush.q2c"].percentiles.p99 *= 1.5' \
+	jq '.runs[0].probes.sources.jbd2.hists.commit.p99_ns *= 1.5
+		| .runs[0].probes.sources.block.hists["flush.q2c"].p99_ns *= 1.5' \
 		"$S/base$i.json" >"$S/slow$i.json"
 done
 "$FSBENCH" compare --gate --json "$S/doc.json" "$S"/base?.json --candidate "$S"/slow?.json >"$S/doc.txt" 2>"$S/doc.err"

@@ -3,7 +3,7 @@
 # mmtests record nothing for it; the JSON keeps the partial loop, marked incomplete.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/fsmark-lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 t_need_root
 mnt=$(mktemp -d "$T_SCRATCH/tmpfs.XXXXXX")
 mount -t tmpfs -o size=64m,nr_inodes=500 fsbench-test "$mnt" || t_skip "cannot mount tmpfs"

@@ -3,7 +3,7 @@
 # at least 200 flushes on that device, while another ext4 on another loop device, busy
 # with its own fsyncs meanwhile, contributes nothing; the slowest fsyncs are explained.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 

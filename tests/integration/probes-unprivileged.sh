@@ -2,7 +2,7 @@
 # Without CAP_BPF, CAP_PERFMON and CAP_SYS_ADMIN every eBPF source is skipped with its
 # reason, and the run still passes and writes a valid result.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 command -v capsh >/dev/null || t_skip "capsh (libcap2-bin) is not installed"

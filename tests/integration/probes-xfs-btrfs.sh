@@ -3,7 +3,7 @@
 # the log and write iclogs; on btrfs they enter btrfs_sync_file and complete ordered
 # extents. The other filesystems' sources say why they were skipped.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 

@@ -2,7 +2,7 @@
 # smallfile on a plain directory: flag semantics, per-op counts for every -S, loops,
 # runtime bound, signals, error paths, fs_mark-compatible stdout, schema validation.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 d=$T_SCRATCH/work
 mkdir -p "$d"
