@@ -231,6 +231,15 @@ static void test_semantic_errors(void **state)
 	assert_int_equal(parse(&s, "[1]"), -EINVAL);
 	assert_non_null(strstr(err, "expected an object"));
 	suite_free(&s);
+
+	/* issue 11: `{}` reached json_typeof(NULL) through the missing filesystems key */
+	assert_int_equal(parse(&s, "{}"), -EINVAL);
+	assert_non_null(strstr(err, "filesystems: expected a non-empty array, found nothing"));
+	suite_free(&s);
+	assert_int_equal(parse(&s, "{\"filesystems\":[\"ext4\"]}"), -EINVAL);
+	assert_non_null(strstr(err, "workloads"));
+	assert_non_null(strstr(err, "found nothing"));
+	suite_free(&s);
 }
 
 static void test_knob_sets(void **state)
