@@ -20,7 +20,8 @@ static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NU
 
 struct compare_cfg {
 	bool baseline, candidate; /* the side the next files go to; consumed by each file */
-	char *across, *baseline_value, *alpha, *threshold, *noise, *json, *gate_file;
+	char *across, *baseline_value, *json, *gate_file;
+	double alpha, threshold, noise;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
 	/* operands */
@@ -49,19 +50,23 @@ static const struct fsb_opt compare_opts[] = {
 	  .offset = O(baseline_value),
 	  .help = "with --across: the value compared against (default: the first seen)" },
 	{ .name = "alpha",
-	  .type = OPT_STRING,
+	  .type = OPT_DOUBLE,
 	  .offset = O(alpha),
+	  .dmin = 1e-9,
+	  .dmax = 0.5,
 	  .def = XSTR(RPT_DEFAULT_ALPHA),
 	  .help = "significance level" },
 	{ .name = "threshold",
-	  .type = OPT_STRING,
+	  .type = OPT_DOUBLE,
 	  .offset = O(threshold),
+	  .dmax = 1000,
 	  .def = XSTR(RPT_DEFAULT_THRESHOLD_PCT),
 	  .unit = "%",
 	  .help = "smallest change that counts, in percent" },
 	{ .name = "noise",
-	  .type = OPT_STRING,
+	  .type = OPT_DOUBLE,
 	  .offset = O(noise),
+	  .dmax = 1000,
 	  .def = XSTR(RPT_DEFAULT_NOISE_COV_PCT),
 	  .unit = "%",
 	  .help = "CoV above which an unproven change is 'noisy', in percent" },
@@ -152,22 +157,6 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-static int parse_double(const char *flag, const char *s, double lo, double hi, double *ret)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "fsbench compare: --%s %s: expected a number from %g to %g\n", flag,
-			s, lo, hi);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
 /* The flags' values checked and turned into the comparer's options; FSB_EXIT_OK or _USAGE. */
 static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 {
@@ -178,10 +167,10 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 		return FSB_EXIT_USAGE;
 	}
 	rpt_compare_opts_init(o);
-	if (parse_double("alpha", c->alpha, 1e-9, 0.5, &o->alpha) ||
-	    parse_double("threshold", c->threshold, 0, 1000, &o->threshold_pct) ||
-	    parse_double("noise", c->noise, 0, 1000, &o->noise_cov_pct))
-		return FSB_EXIT_USAGE;
+	/* the option table refused nan, inf and values out of range */
+	o->alpha = c->alpha;
+	o->threshold_pct = c->threshold;
+	o->noise_cov_pct = c->noise;
 	o->test = c->test == 0 ? RPT_TEST_AUTO :
 		  c->test == 1 ? RPT_TEST_ONLY_WELCH :
 				 RPT_TEST_ONLY_RANK;
