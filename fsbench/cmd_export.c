@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../report/export.h"
 #include "../report/result_file.h"
 #include "../report/runs.h"
@@ -100,7 +101,7 @@ out:
 	return cmp;
 }
 
-/* Writes @cmp as @ex to @outpath (atomically: a temporary file, then rename) or stdout. */
+/* Writes @cmp as @ex to @outpath (atomically: fsb_out_open, then rename) or stdout. */
 static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 			const struct rpt_export_opts *eo, const char *outpath)
 {
@@ -109,25 +110,18 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 	int e;
 
 	if (outpath) {
-		if (asprintf(&tmp, "%s.tmp", outpath) < 0 || !(out = fopen(tmp, "w"))) {
-			fprintf(stderr, "fsbench export: writing %s: %s\n", tmp ? tmp : outpath,
-				strerror(errno));
-			free(tmp);
+		out = fsb_out_open(outpath, &tmp);
+		if (!out) {
+			fprintf(stderr, "fsbench export: creating a temporary file beside %s: %s\n",
+				outpath, strerror(errno));
 			return FSB_EXIT_USAGE;
 		}
 	}
 	e = ex->write(cmp, eo, out);
-	if (out != stdout) {
-		if (fclose(out) && !e)
-			e = -errno;
-		if (!e && rename(tmp, outpath) < 0)
-			e = -errno;
-		if (e)
-			unlink(tmp);
-	} else {
-		fflush(stdout);
-	}
-	free(tmp);
+	if (out != stdout)
+		e = fsb_out_commit(out, tmp, outpath, e);
+	else if (fflush(stdout) && !e)
+		e = -errno;
 	if (e) {
 		fprintf(stderr, "fsbench export: writing %s: %s\n", outpath ? outpath : "stdout",
 			strerror(-e));

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../report/html.h"
 #include "../report/result_file.h"
 #include "../report/runs.h"
@@ -150,24 +151,19 @@ static int report_run(void *cfg)
 	if (!c->no_plots && !ho.gnuplot)
 		fprintf(stderr,
 			"fsbench report: gnuplot is not installed: the page has tables but no plots\n");
-	if (asprintf(&tmp, "%s.tmp", outpath) < 0) {
-		tmp = NULL;
-		goto out;
-	}
-	out = fopen(tmp, "w");
+	out = fsb_out_open(outpath, &tmp);
 	if (!out) {
-		fprintf(stderr, "fsbench report: writing %s: %s\n", tmp, strerror(errno));
+		fprintf(stderr, "fsbench report: creating a temporary file beside %s: %s\n",
+			outpath, strerror(errno));
 		status = FSB_EXIT_FAIL;
 		goto out;
 	}
 	e = rpt_html_write(docs, (const char *const *)c->files.v, (size_t)ndocs, cmp, &ho, out,
 			   &drawn);
-	if (fclose(out) && !e)
-		e = -errno;
-	if (!e && rename(tmp, outpath) < 0)
-		e = -errno;
+	/* commit frees tmp */
+	e = fsb_out_commit(out, tmp, outpath, e);
+	tmp = NULL;
 	if (e) {
-		unlink(tmp);
 		fprintf(stderr, "fsbench report: writing %s: %s\n", outpath, strerror(-e));
 		status = FSB_EXIT_FAIL;
 		goto out;
