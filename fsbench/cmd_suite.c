@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../probes/drop_caches.h"
 #include "../probes/scratch.h"
 #include "../probes/target.h"
@@ -123,6 +124,7 @@ struct suite_ctx {
 	char dir_fstype[64]; /* --dir: the directory's filesystem */
 	json_t *doc;
 	bool failed, interrupted, drop_caches_failed;
+	bool write_failed; /* said once, not after every cell */
 	const char *cmd;
 };
 
@@ -229,9 +231,10 @@ static int write_result(struct suite_ctx *x, bool final)
 	if (!final || x->interrupted)
 		json_object_set_new(x->doc, "complete", json_false());
 	r = rpt_json_write_atomic(x->doc, x->json_path);
-	if (r < 0)
+	if (r < 0 && !x->write_failed)
 		fprintf(stderr, "fsbench %s: writing result %s: %s\n", x->cmd, x->json_path,
 			strerror(-r));
+	x->write_failed = r < 0;
 	return r;
 }
 
@@ -480,6 +483,44 @@ static void release_target(struct suite_ctx *x)
 			strerror(errno));
 }
 
+/*
+ * --json FILE checked, or a default name taken: fsbench-suite-NAME-DATE.json, made with
+ * O_EXCL so that two suites started in the same second in one directory never share one
+ * (the second gets -2, -3...). 0, or -errno with @err set.
+ */
+static int result_path(struct suite_ctx *x, char *err, size_t errlen)
+{
+	char when[32], base[sizeof(x->json_path) - 16];
+	time_t now = time(NULL);
+	int r, fd;
+
+	if (x->a.json) {
+		snprintf(x->json_path, sizeof(x->json_path), "%s", x->a.json);
+		r = fsb_out_check(x->json_path);
+		if (r < 0)
+			snprintf(err, errlen, "--json %s: %s", x->json_path, strerror(-r));
+		return r;
+	}
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", localtime(&now));
+	snprintf(base, sizeof(base), "fsbench-suite-%.200s-%s", x->s.name, when);
+	for (int n = 1; n < 1000; n++) {
+		if (n == 1)
+			snprintf(x->json_path, sizeof(x->json_path), "%s.json", base);
+		else
+			snprintf(x->json_path, sizeof(x->json_path), "%s-%d.json", base, n);
+		fd = open(x->json_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	r = -errno;
+	snprintf(err, errlen, "creating the result file %s: %s", x->json_path, strerror(errno));
+	return r;
+}
+
 static int run_suite(struct suite_ctx *x, int argc, char **argv)
 {
 	bool tty = isatty(STDERR_FILENO) && !x->a.quiet;
@@ -490,20 +531,16 @@ static int run_suite(struct suite_ctx *x, int argc, char **argv)
 	x->doc = fsb_result_new(argc, argv);
 	json_object_set_new(json_object_get(x->doc, "config"), "suite",
 			    suite_json(&x->s, x->cells, x->ncells));
-	if (!x->a.json) {
-		char when[32];
-		time_t now = time(NULL);
-
-		strftime(when, sizeof(when), "%Y%m%d-%H%M%S", localtime(&now));
-		snprintf(x->json_path, sizeof(x->json_path), "fsbench-suite-%s-%s.json", x->s.name,
-			 when);
-	} else {
-		snprintf(x->json_path, sizeof(x->json_path), "%s", x->a.json);
-	}
 	if (!x->a.quiet)
 		printf("fsbench suite %s: %d runs; result in %s\n", x->s.name, x->nrun,
 		       x->json_path);
 	fflush(stdout);
+	/* on disk before any work, marked incomplete until the last cell is in */
+	if (write_result(x, false) < 0) {
+		if (!x->a.json) /* the empty file result_path() reserved */
+			unlink(x->json_path);
+		return FSB_EXIT_USAGE;
+	}
 	fsb_install_signals();
 	if (setup_target(x, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", x->cmd, err);
@@ -575,7 +612,9 @@ static int run_suite(struct suite_ctx *x, int argc, char **argv)
 			json_string("dropping caches failed (not root?): runs began warm"));
 	if (done < x->nrun && !x->interrupted)
 		json_object_set_new(x->doc, "complete", json_false());
-	write_result(x, done == x->nrun);
+	/* never exit 0 without the result on disk */
+	if (write_result(x, done == x->nrun) < 0 && status == FSB_EXIT_OK)
+		status = FSB_EXIT_FAIL;
 	if (x->interrupted) {
 		int sig = fsb_signal_received ? fsb_signal_received : SIGINT;
 
@@ -675,6 +714,12 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		print_dry_run(&x);
 		ctx_free(&x);
 		return FSB_EXIT_OK;
+	}
+	r = result_path(&x, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+		ctx_free(&x);
+		return FSB_EXIT_USAGE;
 	}
 	status = run_suite(&x, argc, argv);
 	ctx_free(&x);
