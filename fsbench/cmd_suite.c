@@ -388,9 +388,15 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	struct suite_fs *fs;
 	json_t *t;
 
-	if (access(x->a.dir, W_OK) < 0) {
-		snprintf(err, errlen, "directory %s: %s", x->a.dir, strerror(errno));
-		return -errno;
+	struct stat st;
+
+	if (stat(x->a.dir, &st) < 0 || access(x->a.dir, W_OK) < 0) {
+		snprintf(err, errlen, "--dir %s: %s", x->a.dir, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--dir %s: %s", x->a.dir, strerror(ENOTDIR));
+		return -EINVAL;
 	}
 	t = probe_target_dir_json(NULL, x->a.dir, x->dir_fstype, sizeof(x->dir_fstype));
 	json_decref(t);
@@ -418,6 +424,40 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	fs->mkfs_options = strdup("");
 	fs->mount_options = strdup("");
 	fs->nbarrier = 0;
+	return 0;
+}
+
+/*
+ * Smallest image each filesystem's mkfs takes with its defaults, as mkfs says itself:
+ * mkfs.xfs 6.1 "Filesystem must be larger than 300MB", mkfs.btrfs "minimum size for each
+ * btrfs device is 114294784"; ext* need room for the default journal.
+ */
+static const struct {
+	const char *type;
+	int64_t min;
+} fs_min_size[] = {
+	{ "xfs", INT64_C(300) << 20 },
+	{ "btrfs", INT64_C(114294784) },
+	{ "ext4", INT64_C(16) << 20 },
+	{ "ext3", INT64_C(16) << 20 },
+};
+
+/* The image must hold the largest filesystem of the suite: refused before any mkfs. */
+static int check_image_size(struct suite_ctx *x, char *err, size_t errlen)
+{
+	int64_t size = x->a.size ? x->a.size : x->s.image_size;
+
+	for (int i = 0; i < x->s.nfs; i++)
+		for (size_t k = 0; k < sizeof(fs_min_size) / sizeof(fs_min_size[0]); k++)
+			if (!strcmp(x->s.fs[i].type, fs_min_size[k].type) &&
+			    size < fs_min_size[k].min) {
+				snprintf(err, errlen,
+					 "image size %lld: too small for %s (at least %lld bytes; "
+					 "--size)",
+					 (long long)size, fs_min_size[k].type,
+					 (long long)fs_min_size[k].min);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -645,6 +685,17 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	const char *file;
 	int r, idx, status;
 
+	const struct {
+		const char *name;
+		char **value;
+	} path_opts[] = { { "json", &x.a.json },
+			  { "image", &x.a.image },
+			  { "device", &x.a.device },
+			  { "dir", &x.a.dir },
+			  { "fs", &x.a.fs },
+			  { "threads", &x.a.threads },
+			  { "workloads", &x.a.workloads } };
+
 	x.cmd = cmd;
 	probe_scratch_init(&x.scratch);
 	opt_set_defaults(suite_opts, &x.a, err, sizeof(err));
@@ -698,8 +749,16 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		snprintf(err, sizeof(err), "--image and --device exclude each other");
 		r = -EINVAL;
 	}
+	/* an empty value is never what was meant: refused here rather than failing later */
+	for (size_t i = 0; r == 0 && i < sizeof(path_opts) / sizeof(path_opts[0]); i++)
+		if (*path_opts[i].value && !**path_opts[i].value) {
+			snprintf(err, sizeof(err), "--%s: an empty value", path_opts[i].name);
+			r = -EINVAL;
+		}
 	if (r == 0 && x.a.dir)
 		r = use_dir(&x, err, sizeof(err));
+	if (r == 0 && !x.a.dir && !x.a.device)
+		r = check_image_size(&x, err, sizeof(err));
 	if (r == 0)
 		r = suite_expand(&x.s, &x.cells, &x.ncells, err, sizeof(err));
 	if (r < 0) {
@@ -710,6 +769,13 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	for (int i = 0; i < x.ncells; i++)
 		if (!x.cells[i].skip)
 			x.nrun += x.s.repetitions;
+	if (!x.nrun && !x.a.dry_run) {
+		fprintf(stderr,
+			"fsbench %s: nothing to run: every cell of %s is skipped (see -n)\n", cmd,
+			x.s.path);
+		ctx_free(&x);
+		return FSB_EXIT_USAGE;
+	}
 	if (x.a.dry_run) {
 		print_dry_run(&x);
 		ctx_free(&x);
