@@ -130,6 +130,38 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 	return FSB_EXIT_OK;
 }
 
+/*
+ * --metrics that keeps nothing is a mistake (a typo, an unclosed '['), not an empty
+ * export: 0, or -EINVAL with @err listing the metrics there are.
+ */
+static int metrics_check(const json_t *cmp, const char *filter, char *err, size_t errlen)
+{
+	const json_t *s, *m;
+	size_t i, j, len;
+
+	if (!filter)
+		return 0;
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		if (name && rpt_metric_wanted(filter, name))
+			return 0;
+	}
+	snprintf(err, errlen, "--metrics '%s' matches no metric of the input; it has:", filter);
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		len = strlen(err);
+		if (i == 0 && name && len + strlen(name) + 8 < errlen)
+			snprintf(err + len, errlen - len, " %s", name);
+	}
+	return -EINVAL;
+}
+
 static int export_run(void *cfg)
 {
 	const struct export_cfg *c = cfg;
@@ -160,6 +192,15 @@ static int export_run(void *cfg)
 	cmp = load_input("export", c->files.v, c->files.n);
 	if (!cmp)
 		return FSB_EXIT_USAGE;
+	{
+		char err[4096];
+
+		if (metrics_check(cmp, c->metrics, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			json_decref(cmp);
+			return FSB_EXIT_USAGE;
+		}
+	}
 	if (ex->check) {
 		char err[1024];
 

@@ -7,6 +7,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -178,7 +179,8 @@ struct smallfile_state {
 	unsigned sync_bits;
 	enum fsb_op sync_op;
 	uint64_t seed;
-	bool full; /* -F reached ENOSPC */
+	bool full; /* -F reached ENOSPC, or the next loop's files would not fit */
+	atomic_uint_fast64_t left; /* files that cleanup could not remove, all threads */
 	char *buf; /* zeroed write buffer shared read-only by all threads */
 	FILE *log; /* -l: fs_mark's log, appended to */
 };
@@ -397,8 +399,11 @@ static bool smallfile_want_loop(struct fsb_run *run, int loop)
 		if (fstatfs(s->dir_fds[d * s->nsub], &sf) == 0 &&
 		    (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize <
 			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads /
-				    (uint64_t)s->ndirs)
+				    (uint64_t)s->ndirs) {
+			/* full for -F's purpose: the result says so as for ENOSPC */
+			s->full = true;
 			return false;
+		}
 	}
 	return true;
 }
@@ -558,6 +563,9 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 
 	if (!c->keep) {
 		bool timed = !r && !fsb_run_failed(run);
+		uint64_t left = 0;
+		int first_e = 0;
+		char first[300] = "";
 
 		for (i = 0; i < st->created; i++) {
 			unsigned sub = st->subdir_of[i];
@@ -568,13 +576,28 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 			FSB_TIME_CALL(t0, t1,
 				      e = unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0));
 			if (e < 0) {
-				if (!r)
-					r = thread_err(t, errno, "removing", s->dirs[d], sub,
-						       c->subdirs, name);
+				/* go on: how many stay behind, and where, is what the user needs */
+				if (!left++) {
+					first_e = errno;
+					if (c->subdirs)
+						snprintf(first, sizeof(first), "%02x/%s", sub,
+							 name);
+					else
+						snprintf(first, sizeof(first), "%s", name);
+				}
 				continue;
 			}
 			if (timed)
 				fsb_record(t, OP_UNLINK, t0, t1);
+		}
+		if (left)
+			atomic_fetch_add(&s->left, left);
+		if (left && !r) {
+			snprintf(t->errmsg, sizeof(t->errmsg),
+				 "removing files: %llu of %llu left in %s (the first, %s: %s)",
+				 (unsigned long long)left, (unsigned long long)st->created,
+				 s->dirs[d], first, strerror(first_e));
+			r = -first_e;
 		}
 	}
 	return r;
@@ -641,6 +664,9 @@ static void smallfile_summary_json(const struct fsb_run *run, json_t *summary)
 	json_object_set_new(summary, "app_overhead_ns", json_integer((json_int_t)overhead));
 	json_object_set_new(summary, "filesystem_full",
 			    json_boolean(state(run) && state(run)->full));
+	if (state(run) && atomic_load(&state(run)->left))
+		json_object_set_new(summary, "files_left",
+				    json_integer((json_int_t)atomic_load(&state(run)->left)));
 }
 
 /* fs_mark writes its table to stdout and to the -l log alike. */
