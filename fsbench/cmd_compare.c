@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/fileio.h"
 #include "../report/result_file.h"
 #include "../report/runs.h"
 
@@ -361,6 +362,11 @@ static int compare_run(void *cfg)
 	status = compare_setup(c, &o);
 	if (status != FSB_EXIT_OK)
 		return status;
+	/* the output's place before any work: a gate must not judge and then lose its record */
+	if (c->json && (e = fsb_out_check(c->json)) < 0) {
+		fprintf(stderr, "fsbench compare: --json %s: %s\n", c->json, strerror(-e));
+		return FSB_EXIT_USAGE;
+	}
 	status = FSB_EXIT_UNUSABLE;
 	if (c->gate_file && gate_load(c->gate_file, &o, &gate) != FSB_EXIT_OK)
 		goto out;

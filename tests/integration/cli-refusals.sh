@@ -28,6 +28,7 @@ for v in nan inf -inf 1e999; do
 done
 refuse "--alpha: 0.7 is out of range" compare --gate --alpha 0.7 "$S/a.json" "$S/b.json"
 refuse "--threshold: -1 is out of range" compare --threshold -1 "$S/a.json" "$S/b.json"
+refuse "--json $S/nope/c.json: No such file" compare --json "$S/nope/c.json" "$S/a.json" "$S/b.json"
 
 # a flag without its value is named
 refuse "--json: a value is required" smallfile -d "$S/d" --json
