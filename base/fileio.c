@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -146,4 +148,83 @@ int fsb_rm_tree(const char *path)
 	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && !rm_first_err)
 		rm_first_err = -errno;
 	return rm_first_err;
+}
+
+FILE *fsb_out_open(const char *path, char **ret_tmp)
+{
+	char *tmp = NULL;
+	FILE *f;
+	int fd, e;
+
+	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		free(tmp);
+		errno = e;
+		return NULL;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		errno = e;
+		return NULL;
+	}
+	*ret_tmp = tmp;
+	return f;
+}
+
+int fsb_out_commit(FILE *f, char *tmp, const char *path, int error)
+{
+	char *dircopy;
+	int r = error, dfd;
+
+	if (!r && (fflush(f) || fsync(fileno(f)) < 0 || fchmod(fileno(f), 0644) < 0))
+		r = -errno;
+	if (fclose(f) && !r)
+		r = -errno;
+	if (!r && rename(tmp, path) < 0)
+		r = -errno;
+	if (r) {
+		unlink(tmp);
+		free(tmp);
+		return r;
+	}
+	free(tmp);
+	/* the rename itself is durable only once the directory is */
+	dircopy = strdup(path);
+	if (dircopy) {
+		dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (dfd >= 0) {
+			fsync(dfd);
+			close(dfd);
+		}
+		free(dircopy);
+	}
+	return 0;
+}
+
+int fsb_out_check(const char *path)
+{
+	struct stat st;
+	char *tmp;
+	FILE *f;
+
+	if (!path || !*path)
+		return -ENOENT;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return -EISDIR;
+	f = fsb_out_open(path, &tmp);
+	if (!f)
+		return -errno;
+	fclose(f);
+	unlink(tmp);
+	free(tmp);
+	return 0;
 }

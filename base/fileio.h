@@ -3,6 +3,7 @@
 #define FSB_FILEIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 /* Formats a path into @buf. 0, or -ENAMETOOLONG when it does not fit (buf is then empty). */
@@ -35,5 +36,24 @@ int fsb_write_under(const char *root, const char *rel, const char *value);
  * (the walk goes on past it).
  */
 int fsb_rm_tree(const char *path);
+
+/*
+ * Output files are replaced atomically: a new file beside @path made by mkstemp (O_EXCL,
+ * so a symlink or file planted at a guessable name is never followed or reused), written,
+ * then renamed over @path. fsb_out_open() returns it open for writing and its name in
+ * *@ret_tmp (malloc'ed), or NULL with errno set. fsb_out_commit() takes @f and @tmp
+ * (frees both): unless @error is non-zero, flushes, fsyncs, makes it 0644, renames it
+ * over @path and fsyncs the directory; on any failure the temporary file is removed and
+ * @path is left as it was. 0 or -errno (@error itself when given).
+ */
+FILE *fsb_out_open(const char *path, char **ret_tmp);
+int fsb_out_commit(FILE *f, char *tmp, const char *path, int error);
+
+/*
+ * Whether a file can be written at @path, tried before any work: the directory must take
+ * a new file (a temporary one is made and removed) and @path must not be a directory.
+ * 0 or -errno.
+ */
+int fsb_out_check(const char *path);
 
 #endif

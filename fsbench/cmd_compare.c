@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../base/fileio.h"
 #include "../report/result_file.h"
 #include "../report/runs.h"
 
@@ -20,7 +21,8 @@ static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NU
 
 struct compare_cfg {
 	struct cmd_sides sides;
-	char *across, *baseline_value, *alpha, *threshold, *noise, *json, *gate_file;
+	char *across, *baseline_value, *json, *gate_file;
+	double alpha, threshold, noise;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
 };
@@ -44,19 +46,23 @@ static const struct fsb_opt compare_opts[] = {
 	  .offset = O(baseline_value),
 	  .help = "with --across: the value compared against (default: the first seen)" },
 	{ .name = "alpha",
-	  .type = OPT_STRING,
+	  .type = OPT_DOUBLE,
 	  .offset = O(alpha),
+	  .dmin = 1e-9,
+	  .dmax = 0.5,
 	  .def = XSTR(RPT_DEFAULT_ALPHA),
 	  .help = "significance level" },
 	{ .name = "threshold",
-	  .type = OPT_STRING,
+	  .type = OPT_DOUBLE,
 	  .offset = O(threshold),
+	  .dmax = 1000,
 	  .def = XSTR(RPT_DEFAULT_THRESHOLD_PCT),
 	  .unit = "%",
 	  .help = "smallest change that counts, in percent" },
 	{ .name = "noise",
-	  .type = OPT_STRING,
+	  .type = OPT_DOUBLE,
 	  .offset = O(noise),
+	  .dmax = 1000,
 	  .def = XSTR(RPT_DEFAULT_NOISE_COV_PCT),
 	  .unit = "%",
 	  .help = "CoV above which an unproven change is 'noisy', in percent" },
@@ -121,22 +127,6 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 	return cmd_sides_add(&((struct compare_cfg *)cfg)->sides, arg, err, errlen);
 }
 
-static int parse_double(const char *flag, const char *s, double lo, double hi, double *ret)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "fsbench compare: --%s %s: expected a number from %g to %g\n", flag,
-			s, lo, hi);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
 /* The flags' values checked and turned into the comparer's options; FSB_EXIT_OK or _USAGE. */
 static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 {
@@ -147,10 +137,10 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 		return FSB_EXIT_USAGE;
 	}
 	rpt_compare_opts_init(o);
-	if (parse_double("alpha", c->alpha, 1e-9, 0.5, &o->alpha) ||
-	    parse_double("threshold", c->threshold, 0, 1000, &o->threshold_pct) ||
-	    parse_double("noise", c->noise, 0, 1000, &o->noise_cov_pct))
-		return FSB_EXIT_USAGE;
+	/* the option table refused nan, inf and values out of range */
+	o->alpha = c->alpha;
+	o->threshold_pct = c->threshold;
+	o->noise_cov_pct = c->noise;
 	o->test = c->test == 0 ? RPT_TEST_AUTO :
 		  c->test == 1 ? RPT_TEST_ONLY_WELCH :
 				 RPT_TEST_ONLY_RANK;
@@ -341,6 +331,11 @@ static int compare_run(void *cfg)
 	status = compare_setup(c, &o);
 	if (status != FSB_EXIT_OK)
 		return status;
+	/* the output's place before any work: a gate must not judge and then lose its record */
+	if (c->json && (e = fsb_out_check(c->json)) < 0) {
+		fprintf(stderr, "fsbench compare: --json %s: %s\n", c->json, strerror(-e));
+		return FSB_EXIT_USAGE;
+	}
 	status = FSB_EXIT_UNUSABLE;
 	if (c->gate_file && gate_load(c->gate_file, &o, &gate) != FSB_EXIT_OK)
 		goto out;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../report/export.h"
 #include "../report/result_file.h"
 #include "../report/runs.h"
@@ -93,7 +94,7 @@ out:
 	return cmp;
 }
 
-/* Writes @cmp as @ex to @outpath (atomically: a temporary file, then rename) or stdout. */
+/* Writes @cmp as @ex to @outpath (atomically: fsb_out_open, then rename) or stdout. */
 static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 			const struct rpt_export_opts *eo, const char *outpath)
 {
@@ -102,31 +103,56 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 	int e;
 
 	if (outpath) {
-		if (asprintf(&tmp, "%s.tmp", outpath) < 0 || !(out = fopen(tmp, "w"))) {
-			fprintf(stderr, "fsbench export: writing %s: %s\n", tmp ? tmp : outpath,
-				strerror(errno));
-			free(tmp);
+		out = fsb_out_open(outpath, &tmp);
+		if (!out) {
+			fprintf(stderr, "fsbench export: creating a temporary file beside %s: %s\n",
+				outpath, strerror(errno));
 			return FSB_EXIT_USAGE;
 		}
 	}
 	e = ex->write(cmp, eo, out);
-	if (out != stdout) {
-		if (fclose(out) && !e)
-			e = -errno;
-		if (!e && rename(tmp, outpath) < 0)
-			e = -errno;
-		if (e)
-			unlink(tmp);
-	} else {
-		fflush(stdout);
-	}
-	free(tmp);
+	if (out != stdout)
+		e = fsb_out_commit(out, tmp, outpath, e);
+	else if (fflush(stdout) && !e)
+		e = -errno;
 	if (e) {
 		fprintf(stderr, "fsbench export: writing %s: %s\n", outpath ? outpath : "stdout",
 			strerror(-e));
 		return FSB_EXIT_FAIL;
 	}
 	return FSB_EXIT_OK;
+}
+
+/*
+ * --metrics that keeps nothing is a mistake (a typo, an unclosed '['), not an empty
+ * export: 0, or -EINVAL with @err listing the metrics there are.
+ */
+static int metrics_check(const json_t *cmp, const char *filter, char *err, size_t errlen)
+{
+	const json_t *s, *m;
+	size_t i, j, len;
+
+	if (!filter)
+		return 0;
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		if (name && rpt_metric_wanted(filter, name))
+			return 0;
+	}
+	snprintf(err, errlen, "--metrics '%s' matches no metric of the input; it has:", filter);
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		len = strlen(err);
+		if (i == 0 && name && len + strlen(name) + 8 < errlen)
+			snprintf(err + len, errlen - len, " %s", name);
+	}
+	return -EINVAL;
 }
 
 static int export_run(void *cfg)
@@ -159,6 +185,15 @@ static int export_run(void *cfg)
 	cmp = load_input("export", c->files.v, c->files.n);
 	if (!cmp)
 		return FSB_EXIT_USAGE;
+	{
+		char err[4096];
+
+		if (metrics_check(cmp, c->metrics, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			json_decref(cmp);
+			return FSB_EXIT_USAGE;
+		}
+	}
 	if (ex->check) {
 		char err[1024];
 

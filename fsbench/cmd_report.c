@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../report/html.h"
 #include "../report/result_file.h"
 #include "../report/runs.h"
@@ -280,28 +281,20 @@ static int page_write(const char *outpath, json_t *const *docs, const char *cons
 	int drawn = 0, e;
 	FILE *out;
 
-	if (asprintf(&tmp, "%s.tmp", outpath) < 0) {
-		fprintf(stderr, "fsbench report: writing %s: %s\n", outpath, strerror(ENOMEM));
-		return FSB_EXIT_FAIL;
-	}
-	out = fopen(tmp, "w");
+	out = fsb_out_open(outpath, &tmp);
 	if (!out) {
-		fprintf(stderr, "fsbench report: writing %s: %s\n", tmp, strerror(errno));
-		free(tmp);
+		fprintf(stderr, "fsbench report: creating a temporary file beside %s: %s\n",
+			outpath, strerror(errno));
 		return FSB_EXIT_FAIL;
 	}
 	e = rpt_html_write(docs, paths, (size_t)ndocs, cmp, ho, out, &drawn);
-	if (fclose(out) && !e)
-		e = -errno;
-	if (!e && rename(tmp, outpath) < 0)
-		e = -errno;
+	/* commit frees tmp */
+	e = fsb_out_commit(out, tmp, outpath, e);
+	tmp = NULL;
 	if (e) {
-		unlink(tmp);
-		free(tmp);
 		fprintf(stderr, "fsbench report: writing %s: %s\n", outpath, strerror(-e));
 		return FSB_EXIT_FAIL;
 	}
-	free(tmp);
 	fprintf(stderr, "fsbench report: wrote %s (%d plot%s)\n", outpath, drawn,
 		drawn == 1 ? "" : "s");
 	return FSB_EXIT_OK;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../probes/drop_caches.h"
 #include "../probes/journal.h"
 #include "../probes/scratch.h"
@@ -125,6 +126,7 @@ struct suite_ctx {
 	char dir_fstype[64]; /* --dir: the directory's filesystem */
 	json_t *doc;
 	bool failed, interrupted, drop_caches_failed;
+	bool write_failed; /* said once, not after every cell */
 	const char *cmd;
 };
 
@@ -231,9 +233,10 @@ static int write_result(struct suite_ctx *x, bool final)
 	if (!final || x->interrupted)
 		json_object_set_new(x->doc, "complete", json_false());
 	r = rpt_json_write_atomic(x->doc, x->json_path);
-	if (r < 0)
+	if (r < 0 && !x->write_failed)
 		fprintf(stderr, "fsbench %s: writing result %s: %s\n", x->cmd, x->json_path,
 			strerror(-r));
+	x->write_failed = r < 0;
 	return r;
 }
 
@@ -387,9 +390,15 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	struct suite_fs *fs;
 	json_t *t;
 
-	if (access(x->a.dir, W_OK) < 0) {
-		snprintf(err, errlen, "directory %s: %s", x->a.dir, strerror(errno));
-		return -errno;
+	struct stat st;
+
+	if (stat(x->a.dir, &st) < 0 || access(x->a.dir, W_OK) < 0) {
+		snprintf(err, errlen, "--dir %s: %s", x->a.dir, strerror(errno));
+		return -EINVAL;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "--dir %s: %s", x->a.dir, strerror(ENOTDIR));
+		return -EINVAL;
 	}
 	t = probe_target_dir_json(NULL, x->a.dir, x->dir_fstype, sizeof(x->dir_fstype));
 	json_decref(t);
@@ -417,6 +426,40 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	fs->mkfs_options = strdup("");
 	fs->mount_options = strdup("");
 	fs->nbarrier = 0;
+	return 0;
+}
+
+/*
+ * Smallest image each filesystem's mkfs takes with its defaults, as mkfs says itself:
+ * mkfs.xfs 6.1 "Filesystem must be larger than 300MB", mkfs.btrfs "minimum size for each
+ * btrfs device is 114294784"; ext* need room for the default journal.
+ */
+static const struct {
+	const char *type;
+	int64_t min;
+} fs_min_size[] = {
+	{ "xfs", INT64_C(300) << 20 },
+	{ "btrfs", INT64_C(114294784) },
+	{ "ext4", INT64_C(16) << 20 },
+	{ "ext3", INT64_C(16) << 20 },
+};
+
+/* The image must hold the largest filesystem of the suite: refused before any mkfs. */
+static int check_image_size(struct suite_ctx *x, char *err, size_t errlen)
+{
+	int64_t size = x->a.size ? x->a.size : x->s.image_size;
+
+	for (int i = 0; i < x->s.nfs; i++)
+		for (size_t k = 0; k < sizeof(fs_min_size) / sizeof(fs_min_size[0]); k++)
+			if (!strcmp(x->s.fs[i].type, fs_min_size[k].type) &&
+			    size < fs_min_size[k].min) {
+				snprintf(err, errlen,
+					 "image size %lld: too small for %s (at least %lld bytes; "
+					 "--size)",
+					 (long long)size, fs_min_size[k].type,
+					 (long long)fs_min_size[k].min);
+				return -EINVAL;
+			}
 	return 0;
 }
 
@@ -507,6 +550,44 @@ static void release_target(struct suite_ctx *x)
 	x->scratch.journal = NULL;
 }
 
+/*
+ * --json FILE checked, or a default name taken: fsbench-suite-NAME-DATE.json, made with
+ * O_EXCL so that two suites started in the same second in one directory never share one
+ * (the second gets -2, -3...). 0, or -errno with @err set.
+ */
+static int result_path(struct suite_ctx *x, char *err, size_t errlen)
+{
+	char when[32], base[sizeof(x->json_path) - 16];
+	time_t now = time(NULL);
+	int r, fd;
+
+	if (x->a.json) {
+		snprintf(x->json_path, sizeof(x->json_path), "%s", x->a.json);
+		r = fsb_out_check(x->json_path);
+		if (r < 0)
+			snprintf(err, errlen, "--json %s: %s", x->json_path, strerror(-r));
+		return r;
+	}
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", localtime(&now));
+	snprintf(base, sizeof(base), "fsbench-suite-%.200s-%s", x->s.name, when);
+	for (int n = 1; n < 1000; n++) {
+		if (n == 1)
+			snprintf(x->json_path, sizeof(x->json_path), "%s.json", base);
+		else
+			snprintf(x->json_path, sizeof(x->json_path), "%s-%d.json", base, n);
+		fd = open(x->json_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+		if (fd >= 0) {
+			close(fd);
+			return 0;
+		}
+		if (errno != EEXIST)
+			break;
+	}
+	r = -errno;
+	snprintf(err, errlen, "creating the result file %s: %s", x->json_path, strerror(errno));
+	return r;
+}
+
 static int run_suite(struct suite_ctx *x, int argc, char **argv)
 {
 	bool tty = isatty(STDERR_FILENO) && !x->a.quiet;
@@ -517,20 +598,16 @@ static int run_suite(struct suite_ctx *x, int argc, char **argv)
 	x->doc = fsb_result_new(argc, argv);
 	json_object_set_new(json_object_get(x->doc, "config"), "suite",
 			    suite_json(&x->s, x->cells, x->ncells));
-	if (!x->a.json) {
-		char when[32];
-		time_t now = time(NULL);
-
-		strftime(when, sizeof(when), "%Y%m%d-%H%M%S", localtime(&now));
-		snprintf(x->json_path, sizeof(x->json_path), "fsbench-suite-%s-%s.json", x->s.name,
-			 when);
-	} else {
-		snprintf(x->json_path, sizeof(x->json_path), "%s", x->a.json);
-	}
 	if (!x->a.quiet)
 		printf("fsbench suite %s: %d runs; result in %s\n", x->s.name, x->nrun,
 		       x->json_path);
 	fflush(stdout);
+	/* on disk before any work, marked incomplete until the last cell is in */
+	if (write_result(x, false) < 0) {
+		if (!x->a.json) /* the empty file result_path() reserved */
+			unlink(x->json_path);
+		return FSB_EXIT_USAGE;
+	}
 	fsb_install_signals();
 	if (setup_target(x, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", x->cmd, err);
@@ -602,7 +679,9 @@ static int run_suite(struct suite_ctx *x, int argc, char **argv)
 			json_string("dropping caches failed (not root?): runs began warm"));
 	if (done < x->nrun && !x->interrupted)
 		json_object_set_new(x->doc, "complete", json_false());
-	write_result(x, done == x->nrun);
+	/* never exit 0 without the result on disk */
+	if (write_result(x, done == x->nrun) < 0 && status == FSB_EXIT_OK)
+		status = FSB_EXIT_FAIL;
 	if (x->interrupted) {
 		int sig = fsb_signal_received ? fsb_signal_received : SIGINT;
 
@@ -632,6 +711,17 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	char err[SUITE_ERR], path[4096];
 	const char *file;
 	int r, idx, status;
+
+	const struct {
+		const char *name;
+		char **value;
+	} path_opts[] = { { "json", &x.a.json },
+			  { "image", &x.a.image },
+			  { "device", &x.a.device },
+			  { "dir", &x.a.dir },
+			  { "fs", &x.a.fs },
+			  { "threads", &x.a.threads },
+			  { "workloads", &x.a.workloads } };
 
 	x.cmd = cmd;
 	probe_scratch_init(&x.scratch);
@@ -686,8 +776,16 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		snprintf(err, sizeof(err), "--image and --device exclude each other");
 		r = -EINVAL;
 	}
+	/* an empty value is never what was meant: refused here rather than failing later */
+	for (size_t i = 0; r == 0 && i < sizeof(path_opts) / sizeof(path_opts[0]); i++)
+		if (*path_opts[i].value && !**path_opts[i].value) {
+			snprintf(err, sizeof(err), "--%s: an empty value", path_opts[i].name);
+			r = -EINVAL;
+		}
 	if (r == 0 && x.a.dir)
 		r = use_dir(&x, err, sizeof(err));
+	if (r == 0 && !x.a.dir && !x.a.device)
+		r = check_image_size(&x, err, sizeof(err));
 	if (r == 0)
 		r = suite_expand(&x.s, &x.cells, &x.ncells, err, sizeof(err));
 	if (r < 0) {
@@ -698,10 +796,23 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	for (int i = 0; i < x.ncells; i++)
 		if (!x.cells[i].skip)
 			x.nrun += x.s.repetitions;
+	if (!x.nrun && !x.a.dry_run) {
+		fprintf(stderr,
+			"fsbench %s: nothing to run: every cell of %s is skipped (see -n)\n", cmd,
+			x.s.path);
+		ctx_free(&x);
+		return FSB_EXIT_USAGE;
+	}
 	if (x.a.dry_run) {
 		print_dry_run(&x);
 		ctx_free(&x);
 		return FSB_EXIT_OK;
+	}
+	r = result_path(&x, err, sizeof(err));
+	if (r < 0) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+		ctx_free(&x);
+		return FSB_EXIT_USAGE;
 	}
 	status = run_suite(&x, argc, argv);
 	ctx_free(&x);

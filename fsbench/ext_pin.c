@@ -19,6 +19,11 @@ static int pin_before(struct fsb_run *run, const struct fsb_common *common, cons
 
 	(void)common;
 	*ret_state = NULL;
+	/* the topology probe takes "" as "no list": an empty --cpus would pin nothing, silently */
+	if (c->cpus && !*c->cpus) {
+		snprintf(err, errlen, "--cpus '': an empty CPU list (give one like 0-3,6)");
+		return -EINVAL;
+	}
 	cpus = calloc((size_t)run->nthreads, sizeof(*cpus));
 	if (!cpus)
 		return -ENOMEM;

@@ -109,11 +109,17 @@ void fsb_job_free(struct fsb_job *job)
 	job->ext = NULL;
 }
 
-static void print_loop(struct fsb_run *run, int loop)
+static void loop_done(struct fsb_run *run, int loop)
 {
-	if (run->wl->print_loop)
-		run->wl->print_loop(run, loop, stdout);
-	fflush(stdout);
+	const struct fsb_job *job = run->on_loop_arg;
+
+	if (job->print && !run->quiet && run->wl->print_header) {
+		if (run->wl->print_loop)
+			run->wl->print_loop(run, loop, stdout);
+		fflush(stdout);
+	}
+	if (job->after_loop)
+		job->after_loop(run, loop, job->after_loop_arg);
 }
 
 int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, char *err,
@@ -188,8 +194,9 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 		printf("\n");
 		wl->print_header(&run, stdout);
 		fflush(stdout);
-		run.on_loop = print_loop;
 	}
+	run.on_loop = loop_done;
+	run.on_loop_arg = job;
 	runner_run(&run);
 	if (job->print && !run.quiet && wl->print_end)
 		wl->print_end(&run, stdout);

@@ -27,6 +27,9 @@ struct fsb_job {
 	void *cfg;
 	struct fsb_job_ext *ext; /* fsb_nexts entries, in fsb_exts[] order */
 	bool print; /* fs_mark's table on stdout */
+	/* Called on the main thread after each loop, the workers joined (a partial result). */
+	void (*after_loop)(const struct fsb_run *run, int loop, void *arg);
+	void *after_loop_arg;
 };
 
 /*

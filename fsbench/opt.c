@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,24 @@ int opt_parse_int(const char *s, int64_t *ret)
 	if (errno || *end || end == s)
 		return errno == ERANGE ? -ERANGE : -EINVAL;
 	*ret = v;
+	return 0;
+}
+
+int opt_parse_double(const char *s, double *ret)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s || isspace((unsigned char)*s))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || end == s)
+		return -EINVAL;
+	*ret = v;
+	/* strtod takes "nan", "inf" and overflows to inf: none is a usable threshold */
+	if (!isfinite(v) || errno == ERANGE)
+		return -ERANGE;
 	return 0;
 }
 
@@ -189,6 +208,22 @@ static int set_value(const struct fsb_opt *o, void *cfg, const char *value, char
 		}
 		*(int64_t *)field = v;
 		return 0;
+	case OPT_DOUBLE: {
+		double d = 0;
+
+		r = opt_parse_double(value, &d);
+		if (r == -EINVAL)
+			return fail(err, errlen, "%s: '%s' is not a number", fl,
+				    value ? value : "");
+		if (r == -ERANGE && !(o->nonfinite && !isfinite(d)))
+			return fail(err, errlen, "%s: '%s' is %s", fl, value,
+				    isfinite(d) ? "too large or too small" : "not a finite number");
+		if (isfinite(d) && (d < o->dmin || d > o->dmax))
+			return fail(err, errlen, "%s: %s is out of range %g..%g%s%s", fl, value,
+				    o->dmin, o->dmax, o->unit ? " " : "", o->unit ? o->unit : "");
+		*(double *)field = d;
+		return 0;
+	}
 	case OPT_STRING: {
 		char *dup = strdup(value ? value : "");
 
@@ -295,6 +330,10 @@ int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, 
 		if (c == '?')
 			return optopt ? fail(err, errlen, "-%c: unknown option", optopt) :
 					fail(err, errlen, "%s: unknown option", argv[optind - 1]);
+		/* a long option's optopt is its val (0x1000 + index), not a character */
+		if (c == ':' && optopt >= 0x1000 && optopt < 0x1000 + (int)n)
+			return fail(err, errlen, "--%s: a value is required",
+				    tbl[optopt - 0x1000].name);
 		if (c == ':')
 			return optopt ? fail(err, errlen, "-%c: a value is required", optopt) :
 					fail(err, errlen, "%s: a value is required",
@@ -340,6 +379,9 @@ void opt_print_help(const struct fsb_opt *tbl, FILE *out)
 				o->unit && o->type == OPT_INT ? " " : "",
 				o->unit && o->type == OPT_INT ? o->unit : "");
 		}
+		if (o->type == OPT_DOUBLE)
+			fprintf(out, " [%g..%g%s%s]", o->dmin, o->dmax, o->unit ? " " : "",
+				o->unit ? o->unit : "");
 		if (o->def)
 			fprintf(out, " (default %s)", o->def);
 		fputc('\n', out);

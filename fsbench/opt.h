@@ -15,6 +15,7 @@ enum opt_type {
 	OPT_STRING, /* char * */
 	OPT_STRLIST, /* repeatable: struct opt_strlist */
 	OPT_ENUM, /* int index into .choices */
+	OPT_DOUBLE, /* double in .dmin...dmax; nan and inf refused unless .nonfinite */
 };
 
 #define OPT_MAX_LIST 256
@@ -34,6 +35,8 @@ struct fsb_opt {
 	const char *unit; /* shown in help and kept in JSON param names' docs */
 	const char *help;
 	const char *const *choices; /* OPT_ENUM: NULL-terminated */
+	double dmin, dmax; /* OPT_DOUBLE: inclusive range */
+	bool nonfinite; /* OPT_DOUBLE: nan, inf and -inf are meaningful values of this option */
 };
 
 /* Longest error message the parser produces. */
@@ -42,6 +45,8 @@ struct fsb_opt {
 int opt_parse_size(const char *s, int64_t *ret);
 int opt_parse_duration(const char *s, int64_t *ret_ns);
 int opt_parse_int(const char *s, int64_t *ret);
+/* A decimal number; -EINVAL for text that is not one, -ERANGE for nan/inf and overflow. */
+int opt_parse_double(const char *s, double *ret);
 
 /* Fills @cfg with every option's default. Returns 0 or -EINVAL (a broken table). */
 int opt_set_defaults(const struct fsb_opt *tbl, void *cfg, char *err, size_t errlen);

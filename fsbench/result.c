@@ -2,6 +2,7 @@
 #include "result.h"
 #include "common.h"
 
+#include <math.h>
 #include <time.h>
 
 #include "host.h"
@@ -59,6 +60,11 @@ static void params_from_table(json_t *params, const struct fsb_opt *tbl, const v
 		}
 		case OPT_ENUM:
 			v = json_string(o->choices[*(const int *)f]);
+			break;
+		case OPT_DOUBLE:
+			/* JSON has no nan or inf: an option that allows them records null */
+			v = isfinite(*(const double *)f) ? json_real(*(const double *)f) :
+							   json_null();
 			break;
 		}
 		json_object_set_new(params, o->name, v);

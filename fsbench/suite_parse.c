@@ -144,6 +144,11 @@ static int parse_knobset(struct parse *p, struct suite *s, const char *path, jso
 			return suite_fail_at(p, child, false,
 					     "expected a string or a number, found %s",
 					     suite_json_kind(v));
+		/* what the CLI refuses without a device, a suite refuses too (dirty_ratio=-1) */
+		if (knob_check_value(k, val, kv, sizeof(kv)) < 0) {
+			free(val);
+			return suite_fail_at(p, child, false, "%s", kv);
+		}
 		snprintf(kv, sizeof(kv), "%s=%s", k, val);
 		free(val);
 		ks->knob[ks->n++] = suite_strdup(kv);

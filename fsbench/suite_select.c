@@ -29,6 +29,10 @@ static int check_list(const char *opt, const char *list,
 		      bool (*known)(const struct suite *, const char *, size_t),
 		      const struct suite *s, char *err, size_t errlen)
 {
+	if (!*list) {
+		snprintf(err, errlen, "%s: an empty list selects nothing", opt);
+		return -EINVAL;
+	}
 	for (const char *c = list; *c;) {
 		size_t l = strcspn(c, ",");
 

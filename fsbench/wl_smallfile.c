@@ -7,6 +7,7 @@
 #include "workload.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -176,7 +177,8 @@ struct smallfile_state {
 	unsigned sync_bits;
 	enum fsb_op sync_op;
 	uint64_t seed;
-	bool full; /* -F reached ENOSPC */
+	bool full; /* -F reached ENOSPC, or the next loop's files would not fit */
+	atomic_uint_fast64_t left; /* files that cleanup could not remove, all threads */
 	char *buf; /* zeroed write buffer shared read-only by all threads */
 	FILE *log; /* -l: fs_mark's log, appended to */
 };
@@ -375,8 +377,11 @@ static bool smallfile_want_loop(struct fsb_run *run, int loop)
 		if (fstatfs(s->top.fd[d], &sf) == 0 &&
 		    (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize <
 			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads /
-				    (uint64_t)s->ndirs)
+				    (uint64_t)s->ndirs) {
+			/* full for -F's purpose: the result says so as for ENOSPC */
+			s->full = true;
 			return false;
+		}
 	}
 	return true;
 }
@@ -616,7 +621,8 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
  * After every worker's timed work of the loop (runner.c holds this back until then, so
  * one thread's unlinks never compete with another's creates inside files/s): removes the
  * files this thread created in the loop, unless they are kept. Every name is one that an
- * O_EXCL create of this run made.
+ * O_EXCL create of this run made. A file that cannot be removed does not stop the
+ * others: how many stay behind, and where, is what the user needs.
  */
 static int smallfile_thread_after(struct fsb_thread *t, int loop)
 {
@@ -624,10 +630,10 @@ static int smallfile_thread_after(struct fsb_thread *t, int loop)
 	const struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s = state(run);
 	struct smallfile_thread *st = t->priv;
-	int d = t->id % s->ndirs, r = 0;
+	int d = t->id % s->ndirs, r = 0, first_e = 0;
 	bool timed = !t->err && !fsb_run_failed(run);
-	char name[MAX_NAME_LEN + 1];
-	uint64_t t0, t1;
+	char name[MAX_NAME_LEN + 1], first[300] = "";
+	uint64_t t0, t1, left = 0;
 
 	if (c->keep)
 		return 0;
@@ -637,19 +643,33 @@ static int smallfile_thread_after(struct fsb_thread *t, int loop)
 
 		if (dfd < 0) {
 			r = r ? r : dfd;
+			left++;
 			continue;
 		}
 		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
 			       (int)c->rand_len, s->seed);
 		FSB_TIME_CALL(t0, t1, e = unlinkat(dfd, name, 0));
 		if (e < 0) {
-			if (!r)
-				r = thread_err(t, errno, "removing", s->dirs[d], sub, c->subdirs,
-					       name);
+			if (!left++) {
+				first_e = errno;
+				if (c->subdirs)
+					snprintf(first, sizeof(first), "%02x/%s", sub, name);
+				else
+					snprintf(first, sizeof(first), "%s", name);
+			}
 			continue;
 		}
 		if (timed)
 			fsb_record(t, OP_UNLINK, t0, t1);
+	}
+	if (left)
+		atomic_fetch_add(&s->left, left);
+	if (left && !r) {
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "removing files: %llu of %llu left in %s (the first, %s: %s)",
+			 (unsigned long long)left, (unsigned long long)st->created, s->dirs[d],
+			 first, strerror(first_e));
+		r = -first_e;
 	}
 	st->created = 0;
 	return r;
@@ -706,6 +726,9 @@ static void smallfile_summary_json(const struct fsb_run *run, json_t *summary)
 	json_object_set_new(summary, "app_overhead_ns", json_integer((json_int_t)overhead));
 	json_object_set_new(summary, "filesystem_full",
 			    json_boolean(state(run) && state(run)->full));
+	if (state(run) && atomic_load(&state(run)->left))
+		json_object_set_new(summary, "files_left",
+				    json_integer((json_int_t)atomic_load(&state(run)->left)));
 }
 
 /* fs_mark writes its table to stdout and to the -l log alike. */

@@ -162,6 +162,7 @@ struct fsb_run {
 	void *priv; /* the workload's per-run state */
 	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
 	void (*on_loop)(struct fsb_run *run, int loop);
+	void *on_loop_arg; /* the job whose hook on_loop is */
 };
 
 extern const struct fsb_workload *const fsb_workloads[];

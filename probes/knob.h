@@ -99,6 +99,14 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 int knob_read(const struct knob_target *t, const char *name, char *ret, size_t len);
 
 /*
+ * What can be checked of @value for knob @name without a device (a suite file, before any
+ * target exists): integers against the knob's range, 0/1 knobs. Values that depend on the
+ * device (a scheduler it lists, max_sectors_kb's limit) pass here and are checked by
+ * knob_validate() when applied. 0, -ENOENT (no such knob) or -EINVAL with @err set.
+ */
+int knob_check_value(const char *name, const char *value, char *err, size_t errlen);
+
+/*
  * Checks @value for knob @name on @t without changing anything, and writes its canonical
  * form to @ret. -EINVAL (bad value: @err says the accepted ones), -ENOENT (no such knob
  * here), -EOPNOTSUPP; @err is one line naming the knob.

@@ -157,3 +157,26 @@ int knob_batch_validate(struct knob_batch *b, char *err, size_t errlen)
 	}
 	return 0;
 }
+
+int knob_check_value(const char *name, const char *value, char *err, size_t errlen)
+{
+	const struct knob_def *d = knob_def_find(name);
+	long long v;
+
+	if (!d)
+		return errf(err, errlen, -ENOENT, "%s: no such knob (see fsbench knobs --help)",
+			    name);
+	if (d->type == KNOB_BOOL && strcmp(value, "0") && strcmp(value, "1") &&
+	    strcasecmp(value, "on") && strcasecmp(value, "off") && strcasecmp(value, "true") &&
+	    strcasecmp(value, "false"))
+		return errf(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
+	if (d->type != KNOB_INT)
+		return 0;
+	if (knob_parse_ll(value, &v) < 0)
+		return errf(err, errlen, -EINVAL, "%s: '%s' is not an integer", name, value);
+	/* max_sectors_kb's real bound is the device's max_hw_sectors_kb: checked on it */
+	if (v < d->min || (v > d->max && strcmp(d->name, "max_sectors_kb")))
+		return errf(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v,
+			    d->min, d->max);
+	return 0;
+}

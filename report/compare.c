@@ -371,15 +371,67 @@ fail:
 	return e;
 }
 
+/* Whether every element of @a is an object whose @key (if given) is a string. */
+static bool objects_named(const json_t *a, const char *key)
+{
+	const json_t *e;
+	size_t i;
+
+	if (!json_is_array(a))
+		return false;
+	json_array_foreach(a, i,
+			   e) if (!json_is_object(e) ||
+				  (key && !json_is_string(json_object_get(e, key)))) return false;
+	return true;
+}
+
+/*
+ * What the printers and exporters index without checking again: a compare document comes
+ * from a file anyone may have written, so its shape is checked once, here.
+ */
+static const char *compare_shape(const json_t *cmp, size_t *ret_sample)
+{
+	const json_t *sample, *m;
+	size_t i, j;
+
+	if (!objects_named(json_object_get(cmp, "sides"), "name") ||
+	    !json_array_size(json_object_get(cmp, "sides")))
+		return "no sides[] of named objects";
+	if (!objects_named(json_object_get(cmp, "samples"), "label"))
+		return "no samples[] of labelled objects";
+	json_array_foreach(json_object_get(cmp, "samples"), i, sample)
+	{
+		*ret_sample = i;
+		if (!objects_named(json_object_get(sample, "metrics"), "name"))
+			return "a sample without metrics[] of named objects";
+		json_array_foreach(json_object_get(sample, "metrics"), j, m)
+		{
+			if (!json_is_string(json_object_get(m, "unit")) ||
+			    !json_is_string(json_object_get(m, "direction")))
+				return "a metric without a unit or direction";
+			if (!objects_named(json_object_get(m, "sides"), "side") ||
+			    !objects_named(json_object_get(m, "comparisons"), NULL))
+				return "a metric without sides[] and comparisons[] of objects";
+		}
+	}
+	return NULL;
+}
+
 int rpt_compare_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
 	int r = rpt_json_load(path, RPT_COMPARE_SCHEMA, ret, err, errlen);
+	size_t sample = 0;
+	const char *bad;
 
-	if (r == 0 && !json_is_array(json_object_get(*ret, "samples"))) {
-		snprintf(err, errlen, "%s: no samples array, not a comparison", path);
+	if (r)
+		return r;
+	bad = compare_shape(*ret, &sample);
+	if (bad) {
+		snprintf(err, errlen, "%s: %s (sample %zu): not a usable comparison", path, bad,
+			 sample);
 		json_decref(*ret);
 		*ret = NULL;
 		return -EPROTO;
 	}
-	return r;
+	return 0;
 }

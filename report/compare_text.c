@@ -99,6 +99,8 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	size_t rows = 1, cap = 1, i, j, n;
 	char(*cells)[CELL_MAX];
 
+	if (!nsides) /* rpt_compare_load refuses such documents; cols would wrap */
+		return;
 	json_array_foreach(samples, i, s) cap += json_array_size(json_object_get(s, "metrics"));
 	cells = calloc(cap * cols, CELL_MAX);
 	if (!cells)
@@ -117,7 +119,8 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	{
 		char(*row)[CELL_MAX] = &cells[rows * cols];
 
-		if (strcmp(json_string_value(json_object_get(m, "name")), json_string_value(x)))
+		if (strcmp(str_or(json_string_value(json_object_get(m, "name")), ""),
+			   str_or(json_string_value(x), "")))
 			continue;
 		snprintf(row[0], CELL_MAX, "%s", json_string_value(json_object_get(s, "label")));
 		if (metric_col)

@@ -42,7 +42,7 @@ void rpt_slug(const char *in, char *out, size_t len)
 	out[o] = 0;
 }
 
-static bool wanted(const char *filter, const char *metric)
+bool rpt_metric_wanted(const char *filter, const char *metric)
 {
 	char buf[512], *save = NULL, *tok;
 
@@ -206,7 +206,7 @@ int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
 	{
 		const char *name = json_string_value(json_object_get(m, "name"));
 
-		if (!name || !wanted(o ? o->metrics : NULL, name))
+		if (!name || !rpt_metric_wanted(o ? o->metrics : NULL, name))
 			continue;
 		json_array_foreach(json_object_get(m, "sides"), k, st)
 		{

@@ -2,6 +2,7 @@
 #ifndef RPT_EXPORT_H
 #define RPT_EXPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
@@ -29,6 +30,9 @@ struct rpt_exporter {
 extern const struct rpt_exporter *const rpt_exporters[];
 
 const struct rpt_exporter *rpt_exporter_find(const char *name);
+
+/* Whether @metric passes --metrics @filter (comma-separated globs; NULL or "": all). */
+bool rpt_metric_wanted(const char *filter, const char *metric);
 
 /* One value to export: a metric of a sample on one side, with its comparison when there is one. */
 struct rpt_point {

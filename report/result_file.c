@@ -1,6 +1,7 @@
 /* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
 #include "result_file.h"
 #include "compare.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -91,43 +92,16 @@ int rpt_hist_from_json(const json_t *op, struct hist *ret)
 
 int rpt_json_write_atomic(const json_t *root, const char *path)
 {
-	char *tmp = NULL, *dircopy = NULL;
-	int fd = -1, r = 0, dfd;
+	char *tmp = NULL;
+	FILE *f = fsb_out_open(path, &tmp);
+	int r = 0;
 
-	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0)
-		return -ENOMEM;
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		r = -errno;
-		free(tmp);
-		return r;
-	}
-	if (json_dumpfd(root, fd, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0)
+	if (!f)
+		return -errno;
+	if (json_dumpf(root, f, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0 ||
+	    fputc('\n', f) == EOF)
 		r = errno ? -errno : -EIO;
-	else if (write(fd, "\n", 1) != 1 || fsync(fd) < 0)
-		r = -errno;
-	if (fchmod(fd, 0644) < 0 && !r)
-		r = -errno;
-	if (close(fd) < 0 && !r)
-		r = -errno;
-	if (!r && rename(tmp, path) < 0)
-		r = -errno;
-	if (r) {
-		unlink(tmp);
-		free(tmp);
-		return r;
-	}
-	free(tmp);
-	dircopy = strdup(path);
-	if (dircopy) {
-		dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-		free(dircopy);
-	}
-	return 0;
+	return fsb_out_commit(f, tmp, path, r);
 }
 
 /* Parses @path; NULL with @err naming the file, line and column when it is not JSON. */

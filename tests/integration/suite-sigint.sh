@@ -21,7 +21,7 @@ cat >"$T_SCRATCH/s.json" <<'JSON'
     { "name": "smallfile", "label": "short", "params": { "size": "4k", "files": 20, "sync": 0 } },
     { "name": "smallfile", "label": "long", "params": { "size": "4k", "files": 100000000, "sync": 1 } }
   ],
-  "image_size": "256M" }
+  "image_size": "320M" }
 JSON
 
 # the restore journal goes where this test can see it, not in /run/fsbench

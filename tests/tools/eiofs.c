@@ -15,12 +15,14 @@
 #include <unistd.h>
 
 /*
- * Usage: eiofs MOUNTPOINT -f -s [--fail-after-bytes N] [--fail-fsync-after N]
+ * Usage: eiofs MOUNTPOINT -f -s [--fail-after-bytes N] [--fail-fsync-after N] [--fail-unlink 1]
  *
  * --fail-after-bytes N: once N bytes in total were written, every write that would go
  *   past N fails whole with EIO (and so does every later write), as a dying disk does.
  * --fail-fsync-after N: the first N fsync/fdatasync calls succeed, every later one
  *   returns EIO.
+ * --fail-unlink 1: every unlink of a file fails with EROFS, as after an emergency
+ *   read-only remount (cleanup that cannot finish).
  * A negative value (the default) never fails. Faults are counted over the whole
  * filesystem, so the test can say "after about so much work" without knowing the order
  * in which fsbench's threads get there.
@@ -42,6 +44,7 @@ struct node {
 
 static struct {
 	long long fail_after_bytes, fail_fsync_after;
+	int fail_unlink;
 	unsigned long long written, fsyncs, write_faults, fsync_faults;
 	struct node **nodes;
 	size_t n, cap;
@@ -52,6 +55,8 @@ static const struct fuse_opt eiofs_opts[] = {
 	{ "--fail-after-bytes %lld", offsetof(__typeof__(fs), fail_after_bytes), 0 },
 	{ "--fail-fsync-after=%lld", offsetof(__typeof__(fs), fail_fsync_after), 0 },
 	{ "--fail-fsync-after %lld", offsetof(__typeof__(fs), fail_fsync_after), 0 },
+	{ "--fail-unlink=%d", offsetof(__typeof__(fs), fail_unlink), 0 },
+	{ "--fail-unlink %d", offsetof(__typeof__(fs), fail_unlink), 0 },
 	FUSE_OPT_END
 };
 
@@ -265,6 +270,8 @@ static int eiofs_unlink(const char *path)
 		return -ENOENT;
 	if (S_ISDIR(nd->mode))
 		return -EISDIR;
+	if (fs.fail_unlink)
+		return -EROFS;
 	node_unlink(idx);
 	return 0;
 }

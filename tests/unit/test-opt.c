@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 #include "opt.h"
@@ -59,18 +60,59 @@ struct cfg {
 	char *name;
 	struct opt_strlist dirs;
 	int mode;
+	double ratio, any;
 };
 
+#define O(f) offsetof(struct cfg, f)
 static const char *const modes[] = { "a", "bb", NULL };
 static const struct fsb_opt tbl[] = {
-	{ "files", 'n', OPT_INT, offsetof(struct cfg, n), 1, 100, "10", NULL, "n", NULL },
-	{ "size", 's', OPT_SIZE, offsetof(struct cfg, size), 0, 1 << 20, "4k", "bytes", "s", NULL },
-	{ "keep", 'k', OPT_BOOL, offsetof(struct cfg, flag), 0, 1, NULL, NULL, "k", NULL },
-	{ "name", 0, OPT_STRING, offsetof(struct cfg, name), 0, 0, "x", NULL, "name", NULL },
-	{ "dir", 'd', OPT_STRLIST, offsetof(struct cfg, dirs), 0, 0, NULL, NULL, "d", NULL },
-	{ "mode", 0, OPT_ENUM, offsetof(struct cfg, mode), 0, 0, "a", NULL, "m", modes },
+	{ .name = "files",
+	  .short_name = 'n',
+	  .type = OPT_INT,
+	  .offset = O(n),
+	  .min = 1,
+	  .max = 100,
+	  .def = "10",
+	  .help = "n" },
+	{ .name = "size",
+	  .short_name = 's',
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = 1 << 20,
+	  .def = "4k",
+	  .unit = "bytes",
+	  .help = "s" },
+	{ .name = "keep",
+	  .short_name = 'k',
+	  .type = OPT_BOOL,
+	  .offset = O(flag),
+	  .max = 1,
+	  .help = "k" },
+	{ .name = "name", .type = OPT_STRING, .offset = O(name), .def = "x", .help = "name" },
+	{ .name = "dir", .short_name = 'd', .type = OPT_STRLIST, .offset = O(dirs), .help = "d" },
+	{ .name = "mode",
+	  .type = OPT_ENUM,
+	  .offset = O(mode),
+	  .def = "a",
+	  .help = "m",
+	  .choices = modes },
+	{ .name = "ratio",
+	  .type = OPT_DOUBLE,
+	  .offset = O(ratio),
+	  .dmin = 0,
+	  .dmax = 0.5,
+	  .def = "0.05",
+	  .help = "r" },
+	{ .name = "any",
+	  .type = OPT_DOUBLE,
+	  .offset = O(any),
+	  .dmin = -1,
+	  .dmax = 1,
+	  .nonfinite = true,
+	  .help = "a" },
 	{ 0 }
 };
+#undef O
 
 static int parse(struct cfg *c, char *err, int argc, char **argv)
 {
@@ -124,6 +166,59 @@ static void test_argv_errors_name_the_flag(void **state)
 	opt_free(tbl, &c);
 	assert_int_equal(parse(&c, err, 2, a5), -EINVAL);
 	assert_non_null(strstr(err, "-n: a value is required"));
+	opt_free(tbl, &c);
+}
+
+/* --json with no value once said "-: a value is required" (the long option's val as a char) */
+static void test_argv_long_missing_value(void **state)
+{
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+	char *a1[] = { "x", "--name", NULL };
+	char *a2[] = { "x", "--ratio", NULL };
+
+	(void)state;
+	assert_int_equal(parse(&c, err, 2, a1), -EINVAL);
+	assert_string_equal(err, "--name: a value is required");
+	opt_free(tbl, &c);
+	assert_int_equal(parse(&c, err, 2, a2), -EINVAL);
+	assert_string_equal(err, "--ratio: a value is required");
+	opt_free(tbl, &c);
+}
+
+/* nan passes every "v < lo || v > hi" check: the parser must refuse it itself */
+static void test_doubles(void **state)
+{
+	static const char *const bad[] = { "nan",      "NaN",	"-nan",	 "inf",	 "-inf",
+					   "infinity", "1e999", "0.6",	 "-0.1", "",
+					   " 0.1",     "0.1x",	"1e-400" };
+	char err[OPT_ERR_MAX];
+	struct cfg c;
+
+	(void)state;
+	memset(&c, 0, sizeof(c));
+	assert_int_equal(opt_set_defaults(tbl, &c, err, sizeof(err)), 0);
+	assert_true(c.ratio == 0.05);
+	assert_int_equal(opt_set(tbl, &c, "ratio", "0.5", err, sizeof(err)), 0);
+	assert_true(c.ratio == 0.5);
+	assert_int_equal(opt_set(tbl, &c, "ratio", "1e-3", err, sizeof(err)), 0);
+	assert_true(c.ratio == 1e-3);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		c.ratio = 0.25;
+		assert_int_equal(opt_set(tbl, &c, "ratio", bad[i], err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--ratio: "));
+		assert_true(c.ratio == 0.25);
+	}
+	assert_int_equal(opt_set(tbl, &c, "ratio", "nan", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not a finite number"));
+	assert_int_equal(opt_set(tbl, &c, "ratio", "0.6", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "out of range 0..0.5"));
+	/* an option that allows them takes nan and inf, and still range-checks the rest */
+	assert_int_equal(opt_set(tbl, &c, "any", "nan", err, sizeof(err)), 0);
+	assert_true(isnan(c.any));
+	assert_int_equal(opt_set(tbl, &c, "any", "-inf", err, sizeof(err)), 0);
+	assert_true(isinf(c.any) && c.any < 0);
+	assert_int_equal(opt_set(tbl, &c, "any", "2", err, sizeof(err)), -EINVAL);
 	opt_free(tbl, &c);
 }
 
@@ -205,6 +300,8 @@ int main(void)
 		cmocka_unit_test(test_durations),
 		cmocka_unit_test(test_argv_fs_mark_style),
 		cmocka_unit_test(test_argv_errors_name_the_flag),
+		cmocka_unit_test(test_argv_long_missing_value),
+		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_set_by_name),
 		cmocka_unit_test(test_smallfile_flags),
 		cmocka_unit_test(test_names),

@@ -231,6 +231,37 @@ static void test_semantic_errors(void **state)
 	assert_int_equal(parse(&s, "[1]"), -EINVAL);
 	assert_non_null(strstr(err, "expected an object"));
 	suite_free(&s);
+
+	/* issue 11: a suite refuses the knob values the CLI refuses */
+	assert_int_equal(parse(&s, "{\"filesystems\":[\"ext4\"],\"knob_sets\":[{\"name\":\"a\","
+				   "\"knobs\":{\"dirty_ratio\":-1}}],\"workloads\":[{\"name\":"
+				   "\"smallfile\"}]}"),
+			 -EINVAL);
+	assert_non_null(
+		strstr(err, "knob_sets[0].knobs.dirty_ratio: dirty_ratio: -1 is out of range"));
+	suite_free(&s);
+	assert_int_equal(parse(&s, "{\"filesystems\":[\"ext4\"],\"knob_sets\":[{\"name\":\"a\","
+				   "\"knobs\":{\"write_cache\":\"on\",\"nomerges\":7}}],"
+				   "\"workloads\":[{\"name\":\"smallfile\"}]}"),
+			 -EINVAL);
+	assert_non_null(strstr(err, "nomerges: 7 is out of range"));
+	suite_free(&s);
+	/* an empty --fs selects nothing: refused, not a suite of 0 cells */
+	assert_int_equal(parse(&s, "{\"filesystems\":[\"ext4\"],\"workloads\":[{\"name\":"
+				   "\"smallfile\"}]}"),
+			 0);
+	assert_int_equal(suite_select_fs(&s, "", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--fs: an empty list selects nothing"));
+	suite_free(&s);
+
+	/* issue 11: `{}` reached json_typeof(NULL) through the missing filesystems key */
+	assert_int_equal(parse(&s, "{}"), -EINVAL);
+	assert_non_null(strstr(err, "filesystems: expected a non-empty array, found nothing"));
+	suite_free(&s);
+	assert_int_equal(parse(&s, "{\"filesystems\":[\"ext4\"]}"), -EINVAL);
+	assert_non_null(strstr(err, "workloads"));
+	assert_non_null(strstr(err, "found nothing"));
+	suite_free(&s);
 }
 
 static void test_knob_sets(void **state)

@@ -1,0 +1,42 @@
+/* Inputs as files for the fuzz targets (see fuzz_util.h). */
+#include "fuzz_util.h"
+
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int fuzz_file(const uint8_t *data, size_t size, char *path, size_t len)
+{
+	int fd = memfd_create("fuzz", MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (size && write(fd, data, size) != (ssize_t)size) {
+		close(fd);
+		return -1;
+	}
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	return fd;
+}
+
+int fuzz_split(const uint8_t *data, size_t size, const uint8_t **ret_b, size_t *ret_bsize,
+	       size_t *ret_asize)
+{
+	const uint8_t *sep = size >= 4 ? memmem(data, size, "\n--\n", 4) : NULL;
+
+	if (!sep)
+		return -1;
+	*ret_asize = (size_t)(sep - data);
+	*ret_b = sep + 4;
+	*ret_bsize = size - *ret_asize - 4;
+	return 0;
+}
+
+FILE *fuzz_null(void)
+{
+	static FILE *f;
+
+	if (!f)
+		f = fopen("/dev/null", "we");
+	return f;
+}

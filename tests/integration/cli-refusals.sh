@@ -1,0 +1,54 @@
+#!/bin/bash
+# Issue 11 items 5 and 9: bad values are refused up front with exit 2 and one line naming
+# the flag, before any work (nan thresholds, missing values, empty lists and paths).
+. "$(dirname "$0")/lib.sh"
+S=$T_SCRATCH
+mkdir "$S/d"
+"$FSBENCH" smallfile -d "$S/d" -s 4k -n 20 -L 2 --quiet --json "$S/a.json" >/dev/null || t_die "smallfile"
+cp "$S/a.json" "$S/b.json"
+
+# refuse ERROR_SUBSTRING fsbench-args...: exit 2, the message on one line, nothing on stdout
+refuse() {
+	local want=$1
+	shift
+	"$FSBENCH" "$@" >"$S/out" 2>"$S/err"
+	local rc=$?
+	if [ $rc = 2 ] && grep -qF -- "$want" "$S/err" && [ "$(wc -l <"$S/err")" = 1 ] && [ ! -s "$S/out" ]; then
+		t_ok "$*: $(cat "$S/err")"
+	else
+		t_fail "$*: exit $rc, stderr '$(cat "$S/err")', expected '$want'"
+	fi
+}
+
+# nan passed every range check and so disabled the gate
+for v in nan inf -inf 1e999; do
+	refuse "--alpha: '$v' is not a finite number" compare --gate --alpha "$v" "$S/a.json" "$S/b.json"
+	refuse "--threshold: '$v' is not a finite number" compare --gate --threshold "$v" "$S/a.json" "$S/b.json"
+	refuse "--noise: '$v' is not a finite number" compare --gate --noise "$v" "$S/a.json" "$S/b.json"
+done
+refuse "--alpha: 0.7 is out of range" compare --gate --alpha 0.7 "$S/a.json" "$S/b.json"
+refuse "--threshold: -1 is out of range" compare --threshold -1 "$S/a.json" "$S/b.json"
+refuse "--json $S/nope/c.json: No such file" compare --json "$S/nope/c.json" "$S/a.json" "$S/b.json"
+
+# a flag without its value is named
+refuse "--json: a value is required" smallfile -d "$S/d" --json
+refuse "--image: a value is required" suite quick --image
+refuse "--set: a value is required" knobs "$S" --set
+
+# empty values and lists
+refuse "--cpus '': an empty CPU list" smallfile -d "$S/d" -n 5 -s 4k --cpus ''
+refuse "--fs: an empty list selects nothing" suite quick --fs ''
+refuse "--image: an empty value" suite quick --image ''
+refuse "--dir $S/a.json: Not a directory" suite quick -d "$S/a.json"
+refuse "image size 209715200: too small for xfs" suite quick --fs xfs --size 200M
+refuse "too small for ext4" suite quick --fs ext4 --size 1M
+refuse "matches no metric" export --format influx --metrics '[' "$S/a.json"
+
+cat >"$S/k.json" <<'JSON'
+{ "filesystems": ["ext4"], "knob_sets": [ { "name": "neg", "knobs": { "dirty_ratio": -1 } } ],
+  "workloads": [ { "name": "smallfile" } ] }
+JSON
+refuse "dirty_ratio: -1 is out of range" suite "$S/k.json" -n
+echo '{}' >"$S/e.json"
+refuse "filesystems: expected a non-empty array, found nothing" suite "$S/e.json" -n
+t_done
