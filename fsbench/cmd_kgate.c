@@ -1,0 +1,855 @@
+/* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
+#include "cmd_compare.h"
+#include "commands.h"
+#include "kgate.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../report/compare.h"
+#include "../report/result.h"
+
+#ifndef FSB_CONFIGDIR
+#define FSB_CONFIGDIR "configs"
+#endif
+#ifndef FSB_CONFIGDIR_INSTALLED
+#define FSB_CONFIGDIR_INSTALLED "/usr/local/share/fsbench/configs"
+#endif
+
+#define KG_DEFAULT_SUITE "kgate"
+#define KG_DEFAULT_BOOTS 3
+#define KG_MAX_BOOTS 50
+#define KG_MAX_FS 16
+/*
+ * Percentiles beyond p99 out of the default gate: with a few thousand calls per run p99.9 is
+ * a handful of samples, and pooling 10 runs a side still gave a false alarm on write.p99.9.
+ */
+static const char default_gate[] = "{\"metrics\": {\"*.p99.9\": {\"gate\": false}}}";
+
+struct kg_args {
+	const char *spec[2], *modules[2], *append[2], *common_append;
+	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
+	int boots, repetitions;
+	double alpha, threshold, max_host_load;
+	struct kg_vm vm;
+};
+
+enum {
+	O_BASELINE = 256,
+	O_CANDIDATE,
+	O_BMOD,
+	O_CMOD,
+	O_BAPPEND,
+	O_CAPPEND,
+	O_APPEND,
+	O_BOOTS,
+	O_REPS,
+	O_FS,
+	O_THREADS,
+	O_ACCEL,
+	O_NOICOUNT,
+	O_CPU,
+	O_MEMORY,
+	O_DISKSIZE,
+	O_DISKDIR,
+	O_TIMEOUT,
+	O_BOOTTIMEOUT,
+	O_GATEFILE,
+	O_ALPHA,
+	O_THRESHOLD,
+	O_MAXLOAD,
+	O_WORKDIR,
+	O_JSON,
+	O_QEMU,
+	O_KERNEL,
+	O_MODULES,
+};
+
+static const struct option gate_opts[] = {
+	{ "baseline", required_argument, NULL, O_BASELINE },
+	{ "candidate", required_argument, NULL, O_CANDIDATE },
+	{ "baseline-modules", required_argument, NULL, O_BMOD },
+	{ "candidate-modules", required_argument, NULL, O_CMOD },
+	{ "baseline-append", required_argument, NULL, O_BAPPEND },
+	{ "candidate-append", required_argument, NULL, O_CAPPEND },
+	{ "kernel", required_argument, NULL, O_KERNEL },
+	{ "modules", required_argument, NULL, O_MODULES },
+	{ "append", required_argument, NULL, O_APPEND },
+	{ "boots", required_argument, NULL, O_BOOTS },
+	{ "repetitions", required_argument, NULL, O_REPS },
+	{ "fs", required_argument, NULL, O_FS },
+	{ "threads", required_argument, NULL, O_THREADS },
+	{ "accel", required_argument, NULL, O_ACCEL },
+	{ "no-icount", no_argument, NULL, O_NOICOUNT },
+	{ "cpu", required_argument, NULL, O_CPU },
+	{ "memory", required_argument, NULL, O_MEMORY },
+	{ "disk-size", required_argument, NULL, O_DISKSIZE },
+	{ "disk-dir", required_argument, NULL, O_DISKDIR },
+	{ "timeout", required_argument, NULL, O_TIMEOUT },
+	{ "boot-timeout", required_argument, NULL, O_BOOTTIMEOUT },
+	{ "gate-file", required_argument, NULL, O_GATEFILE },
+	{ "alpha", required_argument, NULL, O_ALPHA },
+	{ "threshold", required_argument, NULL, O_THRESHOLD },
+	{ "max-host-load", required_argument, NULL, O_MAXLOAD },
+	{ "workdir", required_argument, NULL, O_WORKDIR },
+	{ "json", required_argument, NULL, O_JSON },
+	{ "qemu", required_argument, NULL, O_QEMU },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void usage(FILE *out, bool gate)
+{
+	if (gate)
+		fprintf(out,
+			"usage: fsbench kernel-gate --baseline K1 --candidate K2 [options] [SUITE]\n"
+			"  Boots K1 and K2 alternately in QEMU, runs SUITE (default '%s') inside each\n"
+			"  boot, and gates K2 against K1. Exit: 0 good, 1 regressed, 125 cannot judge\n"
+			"  (no boot, too few samples, A/A noise), 2 usage.\n"
+			"  A kernel: a bzImage/vmlinuz (modules from --X-modules DIR holding\n"
+			"  lib/modules/RELEASE, else /lib/modules/RELEASE), a linux-image .deb, or a\n"
+			"  release installed under /boot and /lib/modules.\n"
+			"  --baseline-modules DIR, --candidate-modules DIR\n"
+			"  --baseline-append ARGS, --candidate-append ARGS, --append ARGS (both)\n"
+			"  --boots N           boots a side, interleaved A B A B (%d)\n",
+			KG_DEFAULT_SUITE, KG_DEFAULT_BOOTS);
+	else
+		fprintf(out,
+			"usage: fsbench kernel-run --kernel K [--modules DIR] [options] [SUITE]\n"
+			"  Boots K once in QEMU and runs SUITE (default '%s') inside; exits with the\n"
+			"  guest's status, 125 when the kernel did not boot, 2 on usage errors.\n"
+			"  --append ARGS       extra kernel command line\n",
+			KG_DEFAULT_SUITE);
+	fprintf(out,
+		"  --repetitions N, --fs LIST, --threads LIST: passed to the suite in the guest\n"
+		"  --accel tcg|kvm (tcg), --no-icount (icount shift=0,sleep=on under tcg),\n"
+		"  --cpu MODEL (qemu64), --memory MIB (1024), --qemu PROGRAM\n"
+		"  --disk-size SIZE    scratch disk (2G), sparse, fresh each boot\n"
+		"  --disk-dir DIR      where the scratch disk lives (/dev/shm: tmpfs)\n"
+		"  --boot-timeout S    until the guest's init starts (180)\n"
+		"  --timeout S         a whole boot (1800)\n"
+		"  --workdir DIR       consoles and results (fsbench-kgate-DATE)\n"
+		"  --json FILE         %s\n",
+		gate ? "the gate's document (WORKDIR/kernel-gate.json)" :
+		       "copy the guest's result (with its \"vm\" record) to FILE");
+	if (gate)
+		fprintf(out,
+			"  --gate-file F, --alpha A (0.05), --threshold PCT (5): as compare\n"
+			"  --max-host-load PCT cannot judge when other processes used more of the\n"
+			"                      host's CPUs than this during a boot (off)\n");
+}
+
+static int parse_int(const char *flag, const char *s, long lo, long hi, int *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi) {
+		fprintf(stderr, "fsbench: --%s %s: expected an integer from %ld to %ld\n", flag, s,
+			lo, hi);
+		return -EINVAL;
+	}
+	*ret = (int)v;
+	return 0;
+}
+
+static int parse_num(const char *flag, const char *s, double lo, double hi, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		fprintf(stderr, "fsbench: --%s %s: expected a number from %g to %g\n", flag, s, lo,
+			hi);
+		return -EINVAL;
+	}
+	*ret = v;
+	return 0;
+}
+
+static int parse_size(const char *flag, const char *s, long long *ret)
+{
+	char *end;
+	double v;
+	long long mul = 1;
+
+	errno = 0;
+	v = strtod(s, &end);
+	switch (*end) {
+	case 'k':
+	case 'K':
+		mul = 1LL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mul = 1LL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mul = 1LL << 30;
+		end++;
+		break;
+	}
+	if (errno || end == s || *end || v * mul < (64 << 20) || v * mul > (1LL << 40)) {
+		fprintf(stderr, "fsbench: --%s %s: expected a size from 64M to 1T\n", flag, s);
+		return -EINVAL;
+	}
+	*ret = (long long)(v * mul);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, bool gate, struct kg_args *a)
+{
+	int c, r = 0;
+
+	memset(a, 0, sizeof(*a));
+	kg_vm_defaults(&a->vm);
+	a->boots = KG_DEFAULT_BOOTS;
+	a->alpha = RPT_DEFAULT_ALPHA;
+	a->threshold = RPT_DEFAULT_THRESHOLD_PCT;
+	a->max_host_load = NAN;
+	optind = 1;
+	opterr = 0;
+	while (!r && (c = getopt_long(argc, argv, "h", gate_opts, NULL)) != -1) {
+		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
+
+		if ((gate && (c == O_KERNEL || c == O_MODULES)) ||
+		    (!gate && c >= O_BASELINE && c <= O_CAPPEND) ||
+		    (!gate && (c == O_BOOTS || c == O_GATEFILE || c == O_ALPHA ||
+			       c == O_THRESHOLD || c == O_MAXLOAD)))
+			c = '?';
+		switch (c) {
+		case 'h':
+			usage(stdout, gate);
+			exit(FSB_EXIT_OK);
+		case O_BASELINE:
+		case O_KERNEL:
+			a->spec[0] = optarg;
+			break;
+		case O_CANDIDATE:
+			a->spec[1] = optarg;
+			break;
+		case O_BMOD:
+		case O_MODULES:
+			a->modules[0] = optarg;
+			break;
+		case O_CMOD:
+			a->modules[1] = optarg;
+			break;
+		case O_BAPPEND:
+			a->append[0] = optarg;
+			break;
+		case O_CAPPEND:
+			a->append[1] = optarg;
+			break;
+		case O_APPEND:
+			a->common_append = optarg;
+			break;
+		case O_BOOTS:
+			r = parse_int("boots", optarg, 1, KG_MAX_BOOTS, &a->boots);
+			break;
+		case O_REPS:
+			r = parse_int("repetitions", optarg, 1, 1000, &a->repetitions);
+			break;
+		case O_FS:
+			a->fs = optarg;
+			break;
+		case O_THREADS:
+			a->threads = optarg;
+			break;
+		case O_ACCEL:
+			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm")) {
+				fprintf(stderr, "fsbench: --accel %s: expected tcg or kvm\n",
+					optarg);
+				r = -EINVAL;
+			}
+			a->vm.accel = optarg;
+			break;
+		case O_NOICOUNT:
+			a->vm.icount = NULL;
+			break;
+		case O_CPU:
+			a->vm.cpu = optarg;
+			break;
+		case O_QEMU:
+			a->vm.qemu = optarg;
+			break;
+		case O_MEMORY:
+			r = parse_int("memory", optarg, 256, 1 << 20, &a->vm.memory_mib);
+			break;
+		case O_DISKSIZE:
+			r = parse_size("disk-size", optarg, &a->vm.disk_bytes);
+			break;
+		case O_DISKDIR:
+			a->vm.disk_dir = optarg;
+			break;
+		case O_TIMEOUT:
+			r = parse_int("timeout", optarg, 10, 7 * 86400, &a->vm.timeout_s);
+			break;
+		case O_BOOTTIMEOUT:
+			r = parse_int("boot-timeout", optarg, 5, 86400, &a->vm.boot_timeout_s);
+			break;
+		case O_GATEFILE:
+			a->gate_file = optarg;
+			break;
+		case O_ALPHA:
+			r = parse_num("alpha", optarg, 1e-9, 0.5, &a->alpha);
+			break;
+		case O_THRESHOLD:
+			r = parse_num("threshold", optarg, 0, 1000, &a->threshold);
+			break;
+		case O_MAXLOAD:
+			r = parse_num("max-host-load", optarg, 0, 100, &a->max_host_load);
+			break;
+		case O_WORKDIR:
+			a->workdir = optarg;
+			break;
+		case O_JSON:
+			a->json = optarg;
+			break;
+		default:
+			fprintf(stderr,
+				"fsbench %s: %s: unknown option or missing value (see --help)\n",
+				gate ? "kernel-gate" : "kernel-run", name);
+			r = -EINVAL;
+		}
+	}
+	if (r)
+		return r;
+	if (optind < argc)
+		a->suite = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "fsbench: one suite only ('%s' is extra)\n", argv[optind]);
+		return -EINVAL;
+	}
+	if (!a->spec[0] || (gate && !a->spec[1])) {
+		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run",
+			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* FILE as given, else a suite of that name in the configs directory (as `fsbench suite`). */
+static int suite_path(const char *name, char *out, size_t len)
+{
+	const char *dirs[] = { FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED };
+
+	if (access(name, R_OK) == 0 || strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return access(name, R_OK) ? -errno : 0;
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(out, len, "%s/%s%s", dirs[i], name, strstr(name, ".json") ? "" : ".json");
+		if (access(out, R_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* The filesystems the guest needs: --fs, else the suite's. Returns the count or -errno. */
+static int suite_fstypes(const char *path, const char *fs, char store[][32], const char **out)
+{
+	json_error_t je;
+	json_t *doc, *v;
+	size_t i;
+	int n = 0;
+
+	if (fs) {
+		char buf[512];
+
+		snprintf(buf, sizeof(buf), "%s", fs);
+		for (char *save, *t = strtok_r(buf, ",", &save); t && n < KG_MAX_FS;
+		     t = strtok_r(NULL, ",", &save))
+			snprintf(store[n++], 32, "%s", t);
+	} else {
+		doc = json_load_file(path, 0, &je);
+		if (!doc) {
+			fprintf(stderr, "fsbench: suite %s:%d: %s\n", path, je.line, je.text);
+			return -EINVAL;
+		}
+		json_array_foreach(json_object_get(doc, "filesystems"), i, v)
+		{
+			const char *t = json_is_string(v) ?
+						json_string_value(v) :
+						json_string_value(json_object_get(v, "type"));
+			if (t && n < KG_MAX_FS)
+				snprintf(store[n++], 32, "%s", t);
+		}
+		json_decref(doc);
+		if (!n) {
+			fprintf(stderr, "fsbench: suite %s: no filesystems listed\n", path);
+			return -EINVAL;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		/* "ext4-dirsync-batch": a suite's label; the type comes before the first dash */
+		store[i][strcspn(store[i], "-")] = 0;
+		out[i] = store[i];
+	}
+	out[n] = NULL;
+	return n;
+}
+
+struct kg_ctx {
+	struct kg_args a;
+	struct kg_kernel k[2];
+	char initramfs[2][PATH_MAX];
+	char suite[PATH_MAX];
+	char workdir[PATH_MAX];
+	const char *suite_args[16];
+	char reps[16];
+	const char *fstypes[KG_MAX_FS + 1];
+	char fsstore[KG_MAX_FS][32];
+};
+
+/* Resolves kernels, builds initramfs images. Returns an exit status, 0 to go on. */
+static int prepare(struct kg_ctx *x, int nk, const char *cmd)
+{
+	char cachedir[PATH_MAX], err[4096];
+	int n = 0, r;
+
+	r = suite_path(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
+	if (r) {
+		fprintf(stderr, "fsbench %s: suite %s: %s\n", cmd,
+			x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
+			r == -ENOENT ? "no such file, nor a suite of that name in configs/" :
+				       strerror(-r));
+		return FSB_EXIT_USAGE;
+	}
+	if (suite_fstypes(x->suite, x->a.fs, x->fsstore, x->fstypes) < 0)
+		return FSB_EXIT_USAGE;
+	if (x->a.repetitions) {
+		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
+		x->suite_args[n++] = "--repetitions";
+		x->suite_args[n++] = x->reps;
+	}
+	if (x->a.fs) {
+		x->suite_args[n++] = "--fs";
+		x->suite_args[n++] = x->a.fs;
+	}
+	if (x->a.threads) {
+		x->suite_args[n++] = "--threads";
+		x->suite_args[n++] = x->a.threads;
+	}
+	x->suite_args[n] = NULL;
+	kg_cachedir(cachedir, sizeof(cachedir));
+	for (int i = 0; i < nk; i++) {
+		bool cached;
+		struct kg_initramfs_opts io = { .kernel = &x->k[i],
+						.suite = x->suite,
+						.suite_args = x->suite_args,
+						.fstypes = x->fstypes,
+						.cachedir = cachedir };
+
+		err[0] = 0;
+		r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, &x->k[i], err,
+				      sizeof(err));
+		if (r) {
+			fprintf(stderr, "fsbench %s: %s: %s\n", cmd,
+				nk > 1 ? (i ? "candidate" : "baseline") : "kernel", err);
+			return r == -ENOENT ? FSB_EXIT_USAGE : KG_EXIT_CANNOT_JUDGE;
+		}
+		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s",
+			 nk > 1 ? (i ? "candidate" : "baseline") : "kernel");
+		snprintf(x->k[i].append, sizeof(x->k[i].append), "%s%s%s",
+			 x->a.common_append ? x->a.common_append : "",
+			 x->a.common_append && x->a.append[i] ? " " : "",
+			 x->a.append[i] ? x->a.append[i] : "");
+		r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &cached, err,
+				       sizeof(err));
+		if (r) {
+			fprintf(stderr, "fsbench %s: building the initramfs for %s: %s\n", cmd,
+				x->k[i].release, err);
+			return KG_EXIT_CANNOT_JUDGE;
+		}
+		fprintf(stderr, "fsbench %s: %s %s: %s, initramfs %s%s\n", cmd, x->k[i].label,
+			x->k[i].release, x->k[i].image, x->initramfs[i], cached ? " (cached)" : "");
+	}
+	if (x->a.workdir)
+		snprintf(x->workdir, sizeof(x->workdir), "%s", x->a.workdir);
+	else {
+		time_t t = time(NULL);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		strftime(x->workdir, sizeof(x->workdir), "fsbench-kgate-%Y%m%d-%H%M%S", &tm);
+	}
+	if (mkdir(x->workdir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "fsbench %s: creating %s: %s\n", cmd, x->workdir, strerror(errno));
+		return FSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int save_json(const json_t *doc, const char *path)
+{
+	char tmp[PATH_MAX + 16];
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) || rename(tmp, path)) {
+		unlink(tmp);
+		return -errno ? -errno : -EIO;
+	}
+	return 0;
+}
+
+/*
+ * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
+ * as DIR/result.json. Returns 0, or an exit status after printing why.
+ */
+static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *boots,
+		    char *ret_result, size_t len, const char *cmd)
+{
+	char dir[PATH_MAX + 32], err[8192];
+	struct kg_boot b;
+	json_t *rec, *doc;
+	json_error_t je;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/boot-%02d-%s", x->workdir, index + 1, x->k[side].label);
+	fprintf(stderr, "fsbench %s: boot %d/%d: %s %s%s%s ...\n", cmd, index + 1, total,
+		x->k[side].label, x->k[side].release, x->k[side].append[0] ? " " : "",
+		x->k[side].append);
+	r = kg_boot_run(&x->k[side], x->initramfs[side], &x->a.vm, dir, &b, err, sizeof(err));
+	rec = kg_boot_json(&x->k[side], &x->a.vm, &b);
+	json_object_set_new(rec, "index", json_integer(index + 1));
+	json_object_set_new(rec, "side", json_string(x->k[side].label));
+	json_object_set_new(rec, "dir", json_string(dir));
+	json_object_set_new(rec, "console", json_string(b.console));
+	json_array_append(boots, rec);
+	if (r) {
+		json_decref(rec);
+		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
+			err);
+		return KG_EXIT_CANNOT_JUDGE;
+	}
+	fprintf(stderr,
+		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
+		"host load from others %.0f%%\n",
+		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
+		b.guest_status, b.host_load_pct);
+	if (!b.result[0]) {
+		json_decref(rec);
+		fprintf(stderr,
+			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
+			cmd, index + 1, x->k[side].label, b.guest_status, dir);
+		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
+								    KG_EXIT_CANNOT_JUDGE;
+	}
+	doc = json_load_file(b.result, 0, &je);
+	if (!doc) {
+		json_decref(rec);
+		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
+		return KG_EXIT_CANNOT_JUDGE;
+	}
+	json_object_set_new(doc, "vm", rec);
+	snprintf(ret_result, len, "%s/result.json", dir);
+	r = save_json(doc, ret_result);
+	json_decref(doc);
+	if (r) {
+		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
+		return KG_EXIT_CANNOT_JUDGE;
+	}
+	return 0;
+}
+
+int cmd_kernel_run(int argc, char **argv)
+{
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	char result[PATH_MAX + 64], path[PATH_MAX + 64];
+	json_t *boots = json_array(), *rec;
+	int r;
+
+	if (!x || !boots)
+		return FSB_EXIT_FAIL;
+	if (parse_args(argc, argv, false, &x->a)) {
+		r = FSB_EXIT_USAGE;
+		goto out;
+	}
+	if ((r = prepare(x, 1, "kernel-run")))
+		goto out;
+	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
+	rec = json_array_get(boots, 0);
+	if (rec) {
+		/* what the suite printed in the guest, as if it had run here */
+		snprintf(path, sizeof(path), "%s/guest/stdout",
+			 json_string_value(json_object_get(rec, "dir")));
+		FILE *f = fopen(path, "re");
+		char buf[4096];
+		size_t n;
+		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (f)
+			fclose(f);
+		if (!r)
+			r = (int)json_integer_value(json_object_get(rec, "guest_status"));
+	}
+	if (x->a.json && result[0] && access(result, R_OK) == 0) {
+		json_t *doc = json_load_file(result, 0, NULL);
+		int e = doc ? save_json(doc, x->a.json) : -EIO;
+
+		json_decref(doc);
+		if (e) {
+			fprintf(stderr, "fsbench kernel-run: writing %s: %s\n", x->a.json,
+				strerror(-e));
+			r = r ? r : FSB_EXIT_FAIL;
+		}
+	}
+out:
+	json_decref(boots);
+	free(x);
+	return r;
+}
+
+/* Largest |change| and the regressions among gated, tested comparisons of @cmp. */
+static void cmp_extent(const json_t *cmp, double *ret_max, const char **ret_metric,
+		       size_t *ret_regressed)
+{
+	const json_t *s, *m, *c;
+	size_t i, j, k;
+
+	*ret_max = 0;
+	*ret_metric = NULL;
+	*ret_regressed = rpt_compare_count(cmp, RPT_REGRESSION, true);
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+			json_array_foreach(json_object_get(m, "comparisons"), k, c)
+	{
+		double ch = json_number_value(json_object_get(c, "change_pct"));
+
+		if (!json_is_true(json_object_get(c, "gate")) ||
+		    !json_is_number(json_object_get(c, "change_pct")))
+			continue;
+		if (fabs(ch) > *ret_max) {
+			*ret_max = fabs(ch);
+			*ret_metric = json_string_value(json_object_get(m, "name"));
+		}
+	}
+}
+
+static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
+		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret,
+		     json_t **docs)
+{
+	struct rpt_run_ref *refs = NULL;
+	size_t nrefs = 0;
+	char err[1024];
+	int r = 0;
+
+	for (size_t i = 0; i < nfiles && !r; i++)
+		r = cli_refs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
+	if (!r)
+		r = rpt_compare_build(names, 2, refs, nrefs, o, ret, err, sizeof(err));
+	if (r)
+		fprintf(stderr, "fsbench kernel-gate: comparing: %s\n",
+			r == -EPROTO ? err : strerror(-r));
+	free(refs);
+	return r;
+}
+
+int cmd_kernel_gate(int argc, char **argv)
+{
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64], docpath[PATH_MAX + 32];
+	const char *fptr[2 * KG_MAX_BOOTS] = { 0 };
+	json_t *docs[2 * KG_MAX_BOOTS] = { 0 }, *boots = json_array(), *gate = NULL, *cmp = NULL,
+			 *aa = NULL, *out = NULL;
+	int sides[2 * KG_MAX_BOOTS] = { 0 }, aasides[2 * KG_MAX_BOOTS];
+	const char *aafiles[2 * KG_MAX_BOOTS];
+	json_t *aadocs[2 * KG_MAX_BOOTS];
+	size_t nf = 0, naa = 0;
+	struct rpt_compare_opts o;
+	double load_max = 0, load_sum = 0;
+	int r = 0, total;
+	const char *verdict = "cannot judge", *why = NULL;
+
+	if (!x || !boots)
+		return FSB_EXIT_FAIL;
+	if (parse_args(argc, argv, true, &x->a)) {
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	rpt_compare_opts_init(&o);
+	o.alpha = x->a.alpha;
+	o.threshold_pct = x->a.threshold;
+	if (x->a.gate_file) {
+		char err[512];
+		json_error_t je;
+
+		gate = json_load_file(x->a.gate_file, 0, &je);
+		if (!gate) {
+			fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n",
+				x->a.gate_file, je.line, je.text);
+			r = FSB_EXIT_USAGE;
+			goto done;
+		}
+		if (rpt_gate_check(gate, err, sizeof(err))) {
+			fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", x->a.gate_file,
+				err);
+			r = FSB_EXIT_USAGE;
+			goto done;
+		}
+	} else
+		gate = json_loads(default_gate, 0, NULL);
+	o.gate = gate;
+	if ((r = prepare(x, 2, "kernel-gate")))
+		goto done;
+
+	/* A B A B ...: drift over time and the order of boots fall on both sides alike */
+	total = 2 * x->a.boots;
+	for (int i = 0; i < total; i++) {
+		int side = i % 2;
+
+		r = boot_one(x, side, i, total, boots, files[nf], sizeof(files[nf]), "kernel-gate");
+		if (r) {
+			why = "a boot failed";
+			r = KG_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		if (cli_result_load("kernel-gate", files[nf], &docs[nf])) {
+			why = "a result could not be read";
+			r = KG_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		fptr[nf] = files[nf];
+		sides[nf] = side;
+		if (side == 0) { /* A/A: baseline boots 1, 3, 5... against 2, 4, 6... */
+			aafiles[naa] = files[nf];
+			aadocs[naa] = docs[nf];
+			aasides[naa] = (int)(naa % 2);
+			naa++;
+		}
+		nf++;
+		double l = json_number_value(
+			json_object_get(json_array_get(boots, (size_t)i), "host_load_pct"));
+		load_sum += l;
+		if (l > load_max)
+			load_max = l;
+	}
+
+	{
+		const char *names[2] = { "baseline", "candidate" };
+		const char *aanames[2] = { "baseline-odd", "baseline-even" };
+		struct rpt_compare_opts ao = o;
+
+		o.strict = true; /* insufficient or noisy: cannot judge, never a silent pass */
+		if (build_cmp(fptr, sides, nf, names, &o, &cmp, docs)) {
+			why = "the results could not be compared";
+			r = KG_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		if (naa >= 2 && build_cmp(aafiles, aasides, naa, aanames, &ao, &aa, aadocs)) {
+			why = "the A/A comparison failed";
+			r = KG_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+	}
+	rpt_compare_print(cmp, stdout, false);
+	{
+		double aamax = 0, cmax = 0;
+		const char *aametric = NULL, *cmetric = NULL;
+		size_t aareg = 0, creg = 0;
+		enum rpt_gate_status st = rpt_gate_status(cmp);
+
+		cmp_extent(cmp, &cmax, &cmetric, &creg);
+		if (aa) {
+			cmp_extent(aa, &aamax, &aametric, &aareg);
+			printf("A/A noise floor (baseline boots odd vs even): largest gated change "
+			       "%.1f%%%s%s%s, %zu regression(s)\n",
+			       aamax, aametric ? " (" : "", aametric ? aametric : "",
+			       aametric ? ")" : "", aareg);
+		} else
+			printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
+		printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
+		       load_sum / total, load_max);
+		if (load_max > 25)
+			printf("warning: the host was busy; under TCG host load leaks into the "
+			       "guest's timing (two busy loops cut files/s by 42%%)\n");
+		if (st == RPT_GATE_REGRESSED) {
+			r = 1;
+			verdict = "regressed";
+		} else if (st == RPT_GATE_UNJUDGED) {
+			r = KG_EXIT_CANNOT_JUDGE;
+			why = "some gated metrics could not be judged (too few samples, or noisy)";
+		} else
+			r = 0, verdict = "good";
+		if (r != 1 && aareg) {
+			r = KG_EXIT_CANNOT_JUDGE;
+			verdict = "cannot judge";
+			why = "the baseline regressed against itself (A/A): the noise floor is above the gate";
+		}
+		if (!isnan(x->a.max_host_load) && load_max > x->a.max_host_load) {
+			r = KG_EXIT_CANNOT_JUDGE;
+			verdict = "cannot judge";
+			why = "the host was busier than --max-host-load";
+		}
+		out = json_pack("{s:s, s:f, s:s?, s:f, s:s?, s:I, s:f, s:f}", "schema",
+				"fsbench-kernel-gate/1", "largest_change_pct", cmax,
+				"largest_change_metric", cmetric, "aa_largest_change_pct", aamax,
+				"aa_largest_change_metric", aametric, "aa_regressions",
+				(json_int_t)aareg, "host_load_mean_pct", load_sum / total,
+				"host_load_max_pct", load_max);
+	}
+verdict:
+	if (!out)
+		out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
+	if (r == 1)
+		verdict = "regressed";
+	printf("verdict: %s%s%s (exit %d)\n", verdict, why ? ": " : "", why ? why : "", r);
+	if (x->workdir[0]) {
+		json_object_set_new(out, "verdict", json_string(verdict));
+		if (why)
+			json_object_set_new(out, "reason", json_string(why));
+		json_object_set_new(out, "exit", json_integer(r));
+		json_object_set_new(out, "suite", json_string(x->suite));
+		for (int i = 0; i < 2; i++) {
+			char cl[2048];
+
+			kg_cmdline(&x->k[i], cl, sizeof(cl));
+			json_object_set_new(out,
+					    x->k[i].label[0] ? x->k[i].label :
+							       (i ? "candidate" : "baseline"),
+					    json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec,
+						      "image", x->k[i].image, "release",
+						      x->k[i].release, "cmdline", cl));
+		}
+		json_object_set(out, "boots", boots);
+		if (cmp)
+			json_object_set(out, "compare", cmp);
+		if (aa)
+			json_object_set(out, "aa_compare", aa);
+		snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
+		int e = save_json(out, x->a.json ? x->a.json : docpath);
+		if (e)
+			fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n",
+				x->a.json ? x->a.json : docpath, strerror(-e));
+		else
+			fprintf(stderr,
+				"fsbench kernel-gate: boots and results in %s; verdict in %s\n",
+				x->workdir, x->a.json ? x->a.json : docpath);
+	}
+done:
+	for (size_t i = 0; i < nf; i++)
+		json_decref(docs[i]);
+	json_decref(out);
+	json_decref(cmp);
+	json_decref(aa);
+	json_decref(gate);
+	json_decref(boots);
+	free(x);
+	return r;
+}
