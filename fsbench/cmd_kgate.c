@@ -1,7 +1,7 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
 #include "cmd_compare.h"
 #include "commands.h"
-#include "kgate.h"
+#include "cmd_kgate.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -23,10 +23,8 @@
 #define FSB_CONFIGDIR_INSTALLED "/usr/local/share/fsbench/configs"
 #endif
 
-#define KG_DEFAULT_SUITE "kgate"
 #define KG_DEFAULT_BOOTS 3
 #define KG_MAX_BOOTS 50
-#define KG_MAX_FS 16
 /*
  * What the gate judges by default. Percentiles beyond p99 are out: with a few thousand calls
  * per run p99.9 is a handful of samples, and pooling 10 runs a side still gave a false alarm
@@ -39,14 +37,6 @@ static const char icount_gate[] = "{\"metrics\": {\"*.p99.9\": {\"gate\": false}
 				  "\"fsync.*\": {\"gate\": false}, "
 				  "\"fdatasync.*\": {\"gate\": false}, "
 				  "\"sync.*\": {\"gate\": false}}}";
-
-struct kg_args {
-	const char *spec[2], *modules[2], *append[2], *common_append;
-	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
-	int boots, repetitions;
-	double alpha, threshold, max_host_load;
-	struct kg_vm vm;
-};
 
 enum {
 	O_BASELINE = 256,
@@ -411,20 +401,8 @@ static int suite_fstypes(const char *path, const char *fs, char store[][32], con
 	return n;
 }
 
-struct kg_ctx {
-	struct kg_args a;
-	struct kg_kernel k[2];
-	char initramfs[2][PATH_MAX];
-	char suite[PATH_MAX];
-	char workdir[PATH_MAX];
-	const char *suite_args[16];
-	char reps[16];
-	const char *fstypes[KG_MAX_FS + 1];
-	char fsstore[KG_MAX_FS][32];
-};
-
 /* Resolves kernels, builds initramfs images. Returns an exit status, 0 to go on. */
-static int prepare(struct kg_ctx *x, int nk, const char *cmd)
+int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 {
 	char cachedir[PATH_MAX], err[4096];
 	int n = 0, r;
@@ -587,7 +565,7 @@ int cmd_kernel_run(int argc, char **argv)
 		r = FSB_EXIT_USAGE;
 		goto out;
 	}
-	if ((r = prepare(x, 1, "kernel-run")))
+	if ((r = kg_prepare(x, 1, "kernel-run")))
 		goto out;
 	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
 	rec = json_array_get(boots, 0);
@@ -715,7 +693,7 @@ int cmd_kernel_gate(int argc, char **argv)
 										    default_gate,
 				  0, NULL);
 	o.gate = gate;
-	if ((r = prepare(x, 2, "kernel-gate")))
+	if ((r = kg_prepare(x, 2, "kernel-gate")))
 		goto done;
 
 	/* A B A B ...: drift over time and the order of boots fall on both sides alike */

@@ -630,6 +630,12 @@ static const char guest_init[] =
 	"while [ ! -b /dev/vda ] || [ ! -b /dev/vdb ]; do\n"
 	"\ti=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05\n"
 	"done\n"
+	"if grep -qw fsbench.shell /proc/cmdline; then\n"
+	"\t# LAVA: a shell on the console; the test definition runs the suite\n"
+	"\texport PS1='fsbench-guest# '\n"
+	"\techo \"fsbench-guest: $(uname -r) ready\"\n"
+	"\texec setsid cttyhack sh\n"
+	"fi\n"
 	"set --\n"
 	"while IFS= read -r a; do set -- \"$@\" \"$a\"; done </etc/fsbench/args\n"
 	"echo " MARK_START " $(uname -r)\n"
@@ -1223,11 +1229,17 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	if (b->guest_status >= 0 && !panicked)
 		goto out;
 	console_tail(b->console, TAIL_LINES, tail, sizeof(tail));
-	if (panicked)
+	if (panicked) {
+		char why[256] = "";
+		char *con = read_all(b->console, NULL), *p = con ? strstr(con, MARK_PANIC) : NULL;
+
+		if (p) /* the panic's own line says why; the tail may be its stack trace */
+			snprintf(why, sizeof(why), ": %.*s", (int)strcspn(p, "\r\n"), p);
+		free(con);
 		r = fail(err, errlen, -EIO,
-			 "kernel %s panicked after %.0f s; last console lines:%s", k->release,
-			 b->seconds, tail);
-	else if (noboot)
+			 "kernel %s panicked after %.0f s%s; last console lines:%s", k->release,
+			 b->seconds, why, tail);
+	} else if (noboot)
 		r = fail(err, errlen, -ETIMEDOUT,
 			 "kernel %s did not boot: no word from the guest's init within %d s; last "
 			 "console lines:%s",

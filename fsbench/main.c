@@ -10,6 +10,7 @@ int fsb_cmd_knobs(int argc, char **argv);
 int fsb_cmd_restore(int argc, char **argv);
 int cmd_kernel_gate(int argc, char **argv);
 int cmd_kernel_run(int argc, char **argv);
+int cmd_lava(int argc, char **argv);
 
 const struct fsb_command fsb_commands[] = {
 	{ "suite", "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
@@ -21,6 +22,7 @@ const struct fsb_command fsb_commands[] = {
 	{ "kernel-gate", "boot a baseline and a candidate kernel in QEMU, run a suite, gate",
 	  cmd_kernel_gate },
 	{ "kernel-run", "boot one kernel in QEMU and run a suite inside", cmd_kernel_run },
+	{ "lava", "the suite as a LAVA job; LAVA's results back as fsbench results", cmd_lava },
 	{ "info", "what lies under a path: mount, device, knobs, topology", fsb_cmd_info },
 	{ "knobs", "show or set the queue, drive, mount and vm knobs under a path", fsb_cmd_knobs },
 	{ "restore", "put back the knobs an interrupted run changed, from the restore journal",

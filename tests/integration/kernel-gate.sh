@@ -51,7 +51,9 @@ expect 2 "suite no-such-suite" "$FSBENCH" kernel-gate --baseline "$deb" --candid
 # with the last console lines, and no QEMU left behind
 expect 125 "panicked after .*last console lines" "$FSBENCH" kernel-run --kernel "$deb" "${common[@]}" \
 	--append rdinit=/no-such-init --workdir "$W/panic" --boot-timeout 300
-grep -q "Kernel panic" "$W/err" || t_fail "the panic's console lines are not in the message"
+grep -q "panicked after .* s: Kernel panic - not syncing: VFS: Unable to mount root fs" "$W/err" ||
+	t_fail "the panic's reason is not in the message"
+grep -q "^  | \[ *[0-9.]*\] " "$W/err" || t_fail "no console lines in the message"
 expect 125 "did not boot: no word from the guest's init within 5 s" "$FSBENCH" kernel-run --kernel "$deb" \
 	"${common[@]}" --boot-timeout 5 --workdir "$W/slow"
 pgrep -f "qemu-system-x86_64.*$DISKS" >/dev/null && t_fail "a QEMU of this test is still running"

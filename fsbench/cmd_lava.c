@@ -1,0 +1,700 @@
+/* `fsbench lava`: the suite as a LAVA job, its metrics as test cases, and LAVA's results back. */
+#include "cmd_compare.h"
+#include "cmd_kgate.h"
+#include "commands.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <yaml.h>
+
+#include "../report/compare.h"
+#include "../report/result.h"
+
+/*
+ * A test case is "<workload>.t<threads>.<cell>.r<repetition>.<metric>": the workload and
+ * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
+ * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"). LAVA
+ * allows [A-Za-z0-9_.-] in a name; metrics carry their display unit, as compare shows them.
+ */
+static const char *const run_metric_names[] = { "files_per_sec",       "bytes_per_sec",
+						"write_amplification", "dirty_max",
+						"writeback_max",       NULL };
+static const char *const pct_keys[] = { "p50", "p99", "p99.9", NULL };
+
+static void slug(const char *in, char *out, size_t len)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; in[i] && j + 1 < len; i++) {
+		char c = in[i];
+		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			  (c >= '0' && c <= '9') || c == '-';
+
+		if (!ok && (j == 0 || out[j - 1] == '-'))
+			continue;
+		out[j++] = ok ? c : '-';
+	}
+	while (j && out[j - 1] == '-')
+		j--;
+	out[j] = 0;
+}
+
+/* Prints one line per metric of each complete run: "NAME VALUE UNIT". */
+static int lava_cases(const char *path)
+{
+	json_t *doc, *run;
+	size_t i;
+	int n = 0;
+
+	if (cli_result_load("lava cases", path, &doc))
+		return FSB_EXIT_USAGE;
+	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	{
+		const json_t *coords = json_object_get(run, "coords"), *ops, *op;
+		const char *cell = json_string_value(json_object_get(coords, "cell")), *opname;
+		char prefix[256], cs[160], name[400];
+		/* suite repetitions count from 0; a single run is repetition i */
+		json_int_t rep = coords ?
+					 json_integer_value(json_object_get(coords, "repetition")) :
+					 (json_int_t)i;
+
+		if (!json_is_true(json_object_get(json_object_get(run, "summary"), "complete")))
+			continue; /* compare leaves incomplete runs out too */
+		slug(cell ? cell : json_string_value(json_object_get(run, "workload")), cs,
+		     sizeof(cs));
+		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld",
+			 json_string_value(json_object_get(run, "workload")),
+			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
+			 (long long)rep);
+		for (int m = 0; run_metric_names[m]; m++) {
+			const struct rpt_metric_def *d = rpt_metric_lookup(run_metric_names[m]);
+			const json_t *v = json_object_get(json_object_get(run, d->section), d->key);
+
+			if (!json_is_number(v))
+				continue;
+			/* a smallfile run has bytes/s too, but compare judges files/s there */
+			if (!strcmp(d->name, "bytes_per_sec") &&
+			    strcmp(json_string_value(json_object_get(run, "workload")), "stream"))
+				continue;
+			if (!strcmp(d->name, "files_per_sec") &&
+			    !strcmp(json_string_value(json_object_get(run, "workload")), "stream"))
+				continue;
+			printf("%s.%s %.10g %s\n", prefix, d->name, json_number_value(v) * d->scale,
+			       d->unit);
+			n++;
+		}
+		ops = json_object_get(run, "ops");
+		json_object_foreach((json_t *)ops, opname, op)
+		{
+			const json_t *pc = json_object_get(op, "percentiles");
+
+			if (!json_integer_value(json_object_get(op, "count")))
+				continue;
+			for (int k = 0; pct_keys[k]; k++) {
+				const json_t *v = json_object_get(pc, pct_keys[k]);
+
+				snprintf(name, sizeof(name), "%s.%s", opname, pct_keys[k]);
+				const struct rpt_metric_def *d = rpt_metric_lookup(name);
+				if (!d || !json_is_number(v))
+					continue;
+				printf("%s.%s %.10g %s\n", prefix, name,
+				       json_number_value(v) * d->scale, d->unit);
+				n++;
+			}
+		}
+	}
+	json_decref(doc);
+	if (!n) {
+		fprintf(stderr, "fsbench lava cases: %s: no complete run with a metric\n", path);
+		return FSB_EXIT_FAIL;
+	}
+	return FSB_EXIT_OK;
+}
+
+/* ---- LAVA's results back into fsbench results ---- */
+
+/* A YAML node as JSON: mappings, sequences, and every scalar a string. */
+static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth)
+{
+	json_t *j;
+
+	if (!n || depth > 64)
+		return NULL;
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return json_stringn((const char *)n->data.scalar.value, n->data.scalar.length);
+	case YAML_SEQUENCE_NODE:
+		j = json_array();
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     j && it < n->data.sequence.items.top; it++) {
+			json_t *v = yaml_to_json(d, yaml_document_get_node(d, *it), depth + 1);
+			if (v)
+				json_array_append_new(j, v);
+		}
+		return j;
+	case YAML_MAPPING_NODE:
+		j = json_object();
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     j && p < n->data.mapping.pairs.top; p++) {
+			yaml_node_t *k = yaml_document_get_node(d, p->key);
+			json_t *v = yaml_to_json(d, yaml_document_get_node(d, p->value), depth + 1);
+
+			if (k && k->type == YAML_SCALAR_NODE && v)
+				json_object_set_new(j, (const char *)k->data.scalar.value, v);
+			else
+				json_decref(v);
+		}
+		return j;
+	default:
+		return NULL;
+	}
+}
+
+/* LAVA's results as its API gives them: YAML (a JSON document is YAML too). */
+static int load_lava(const char *path, json_t **ret)
+{
+	FILE *f = fopen(path, "re");
+	yaml_parser_t p;
+	yaml_document_t d;
+	json_t *j;
+
+	if (!f) {
+		fprintf(stderr, "fsbench lava import: %s: %s\n", path, strerror(errno));
+		return -errno;
+	}
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_file(&p, f);
+	if (!yaml_parser_load(&p, &d)) {
+		fprintf(stderr, "fsbench lava import: %s:%zu: %s\n", path, p.problem_mark.line + 1,
+			p.problem ? p.problem : "not YAML or JSON");
+		yaml_parser_delete(&p);
+		fclose(f);
+		return -EPROTO;
+	}
+	j = yaml_to_json(&d, yaml_document_get_root_node(&d), 0);
+	yaml_document_delete(&d);
+	yaml_parser_delete(&p);
+	fclose(f);
+	/* REST API pages: {"count": N, "results": [...]}; lavacli and /results/JOB/yaml: a list */
+	if (json_is_object(j) && json_is_array(json_object_get(j, "results"))) {
+		json_t *r = json_incref(json_object_get(j, "results"));
+		json_decref(j);
+		j = r;
+	}
+	if (!json_is_array(j)) {
+		fprintf(stderr, "fsbench lava import: %s: expected a list of test cases\n", path);
+		json_decref(j);
+		return -EPROTO;
+	}
+	*ret = j;
+	return 0;
+}
+
+/* The run of @runs with these coordinates, made on first sight. */
+static json_t *run_for(json_t *runs, const char *workload, long threads, const char *cell, long rep)
+{
+	json_t *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run)
+	{
+		const json_t *c = json_object_get(run, "coords");
+		if (!strcmp(json_string_value(json_object_get(c, "cell")), cell) &&
+		    json_integer_value(json_object_get(c, "repetition")) == rep)
+			return run;
+	}
+	run = json_pack("{s:s, s:i, s:{s:s, s:s, s:i, s:i, s:s}, s:{s:b}, s:{}, s:{}}", "workload",
+			workload, "threads", (json_int_t)threads, "coords", "fs", cell, "workload",
+			workload, "threads", (json_int_t)threads, "repetition", (json_int_t)rep,
+			"cell", cell, "summary", "complete", 1, "ops", "kernel");
+	json_array_append_new(runs, run);
+	return run;
+}
+
+static int lava_import(int argc, char **argv)
+{
+	const char *out = NULL;
+	json_t *runs = json_array(), *doc, *all = json_array(), *tc;
+	size_t i, used = 0, skipped = 0;
+	int r = FSB_EXIT_OK;
+
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-o") && a + 1 < argc)
+			out = argv[++a];
+		else if (argv[a][0] == '-') {
+			fprintf(stderr, "fsbench lava import: %s: unknown option (-o FILE)\n",
+				argv[a]);
+			return FSB_EXIT_USAGE;
+		} else {
+			json_t *j;
+			if (load_lava(argv[a], &j))
+				return FSB_EXIT_USAGE;
+			json_array_extend(all, j);
+			json_decref(j);
+		}
+	}
+	if (!out || !json_array_size(all)) {
+		fprintf(stderr,
+			"usage: fsbench lava import -o RESULT.json LAVA-RESULTS.yaml|json...\n");
+		json_decref(all);
+		json_decref(runs);
+		return FSB_EXIT_USAGE;
+	}
+	json_array_foreach(all, i, tc)
+	{
+		const char *name = json_string_value(json_object_get(tc, "name"));
+		const char *res = json_string_value(json_object_get(tc, "result"));
+		const json_t *mv = json_object_get(tc, "measurement");
+		char wl[64], cell[160], metric[96], *end;
+		long threads, rep;
+		double v;
+		int pos = 0;
+
+		if (!name || !mv || json_is_null(mv) ||
+		    sscanf(name, "%63[^.].t%ld.%159[^.].r%ld.%95s%n", wl, &threads, cell, &rep,
+			   metric, &pos) != 5 ||
+		    name[pos]) {
+			skipped++; /* lava's own cases (job, boot...) and others' */
+			continue;
+		}
+		v = json_is_number(mv) ?
+			    json_number_value(mv) :
+			    strtod(json_string_value(mv) ? json_string_value(mv) : "", &end);
+		const struct rpt_metric_def *d = rpt_metric_lookup(metric);
+		if (!d || !isfinite(v) || (res && strcmp(res, "pass"))) {
+			skipped++;
+			continue;
+		}
+		json_t *run = run_for(runs, wl, threads, cell, rep), *sect;
+		double raw = v / d->scale;
+
+		if (d->kind == RPT_KIND_LATENCY) {
+			char op[64];
+			snprintf(op, sizeof(op), "%.*s", (int)(strchr(metric, '.') - metric),
+				 metric);
+			sect = json_object_get(json_object_get(run, "ops"), op);
+			if (!sect) {
+				sect = json_pack("{s:i, s:{}}", "count", 1, "percentiles");
+				json_object_set_new(json_object_get(run, "ops"), op, sect);
+			}
+			/* nanoseconds, integers as fsbench writes them */
+			json_object_set_new(json_object_get(sect, "percentiles"), d->key,
+					    json_integer((json_int_t)llround(raw)));
+		} else {
+			sect = json_object_get(run, d->section);
+			if (!sect) {
+				sect = json_object();
+				json_object_set_new(run, d->section, sect);
+			}
+			json_object_set_new(sect, d->key, json_real(raw));
+		}
+		used++;
+	}
+	if (!used) {
+		fprintf(stderr,
+			"fsbench lava import: no fsbench test case among %zu (names like "
+			"smallfile.t1.ext4-smallfile-t-1.r1.files_per_sec)\n",
+			json_array_size(all));
+		r = FSB_EXIT_FAIL;
+		goto done;
+	}
+	{
+		time_t t = time(NULL);
+		struct tm tm;
+		char when[32];
+
+		gmtime_r(&t, &tm);
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+		doc = json_pack("{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s}, s:O}",
+				"schema", RPT_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
+				FSB_VERSION, "created", when, "complete", 1, "host", "kernel",
+				"unknown (imported from LAVA)", "cores", 1, "config", "argv",
+				"lava", "command", "lava-import", "runs", runs);
+	}
+	char tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
+	if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) || rename(tmp, out)) {
+		fprintf(stderr, "fsbench lava import: writing %s: %s\n", out, strerror(errno));
+		unlink(tmp);
+		r = FSB_EXIT_FAIL;
+	} else
+		fprintf(stderr,
+			"fsbench lava import: %zu measurements in %zu runs into %s (%zu other test cases)\n",
+			used, json_array_size(runs), out, skipped);
+	json_decref(doc);
+done:
+	json_decref(all);
+	json_decref(runs);
+	return r;
+}
+
+/* ---- the job ---- */
+
+/* A YAML double-quoted scalar. */
+static void yq(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/*
+ * The test definition both device kinds share: the guest's init found the modules and
+ * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
+ * metric as a test case and keeps the result JSON in the log between two marker lines.
+ */
+static void job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
+{
+	fprintf(f,
+		"- test:\n"
+		"    timeout:\n"
+		"      minutes: %d\n"
+		"    definitions:\n"
+		"    - from: inline\n"
+		"      name: fsbench\n"
+		"      path: inline/fsbench.yaml\n"
+		"      repository:\n"
+		"        metadata:\n"
+		"          format: Lava-Test Test Definition 1.0\n"
+		"          name: fsbench\n"
+		"          description: fsbench suite %s; one test case per metric and run\n"
+		"        run:\n"
+		"          steps:\n",
+		timeout_min, suite);
+	fprintf(f, "          - ");
+	char step[1024];
+	snprintf(
+		step, sizeof(step),
+		"fsbench suite /etc/fsbench/%s --device %s --force --json /tmp/fsbench-result.json "
+		">/tmp/fsbench-suite.log 2>&1; rc=$?; cat /tmp/fsbench-suite.log; "
+		"if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
+		"else lava-test-case fsbench-suite --result fail; fi",
+		suite, device);
+	yq(f, step);
+	fprintf(f, "\n          - ");
+	yq(f, "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do "
+	      "lava-test-case \"$name\" --result pass --measurement \"$value\" --units \"$unit\"; "
+	      "done");
+	fprintf(f, "\n          - ");
+	yq(f, "echo FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json; echo; echo "
+	      "FSBENCH-RESULT-END");
+	fprintf(f, "\n");
+}
+
+enum {
+	J_KERNEL_URL = 256,
+	J_RAMDISK_URL,
+	J_SCRATCH_URL,
+	J_DEVICE_TYPE,
+	J_BOOT,
+	J_DEVICE,
+	J_NAME,
+	J_TIMEOUT,
+	J_OUT,
+	J_KERNEL,
+	J_MODULES,
+	J_SUITE_REPS
+};
+
+static const struct option job_opts[] = {
+	{ "kernel-url", required_argument, NULL, J_KERNEL_URL },
+	{ "ramdisk-url", required_argument, NULL, J_RAMDISK_URL },
+	{ "scratch-url", required_argument, NULL, J_SCRATCH_URL },
+	{ "device-type", required_argument, NULL, J_DEVICE_TYPE },
+	{ "boot-method", required_argument, NULL, J_BOOT },
+	{ "device", required_argument, NULL, J_DEVICE },
+	{ "job-name", required_argument, NULL, J_NAME },
+	{ "timeout", required_argument, NULL, J_TIMEOUT },
+	{ "output", required_argument, NULL, J_OUT },
+	{ "kernel", required_argument, NULL, J_KERNEL },
+	{ "modules", required_argument, NULL, J_MODULES },
+	{ "repetitions", required_argument, NULL, J_SUITE_REPS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void job_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench lava job [--kernel K [--modules DIR]] [--kernel-url URL]\n"
+		"                        [--ramdisk-url URL] [--scratch-url URL] [--device-type T]\n"
+		"                        [--boot-method M] [--device DEV] [--job-name N]\n"
+		"                        [--timeout MIN] [--repetitions N] [-o|--output FILE] [SUITE]\n"
+		"  Writes a LAVA job: deploy the kernel and the fsbench initramfs, boot, and an\n"
+		"  inline test definition that runs SUITE (default '%s') on DEV (/dev/vda) and\n"
+		"  reports every metric with lava-test-case. With --kernel, the initramfs is built\n"
+		"  (as kernel-gate builds it) and copied beside the job with the kernel; URLs\n"
+		"  default to file:// paths of those copies (for lava-run on this machine).\n"
+		"  --device-type qemu (default) deploys to tmpfs and boots with QEMU (TCG,\n"
+		"  icount); any other type deploys over tftp and boots with --boot-method (ipxe).\n"
+		"  --scratch-url: a raw disk image QEMU attaches as the scratch disk.\n",
+		KG_DEFAULT_SUITE);
+}
+
+static int copy_file(const char *src, const char *dst)
+{
+	char tmp[4096 + 8], buf[65536];
+	FILE *in = fopen(src, "re"), *out;
+	size_t n;
+	int r = 0;
+
+	if (!in)
+		return -errno;
+	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
+	out = fopen(tmp, "we");
+	if (!out) {
+		r = -errno;
+		fclose(in);
+		return r;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n) {
+			r = -errno;
+			break;
+		}
+	fclose(in);
+	if (fclose(out) && !r)
+		r = -errno;
+	if (!r && rename(tmp, dst))
+		r = -errno;
+	if (r)
+		unlink(tmp);
+	return r;
+}
+
+static int lava_job(int argc, char **argv)
+{
+	const char *kurl = NULL, *rurl = NULL, *surl = NULL, *dtype = "qemu", *boot = "ipxe",
+		   *device = NULL, *name = NULL, *out = NULL, *suite = KG_DEFAULT_SUITE;
+	char kbuf[4500], rbuf[4500], outdir[4096], sname[256], jname[512];
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	int timeout = 60, reps = 0, c, r = 0;
+	FILE *f;
+
+	if (!x)
+		return FSB_EXIT_FAIL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "ho:", job_opts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			job_usage(stdout);
+			free(x);
+			return FSB_EXIT_OK;
+		case J_KERNEL_URL:
+			kurl = optarg;
+			break;
+		case J_RAMDISK_URL:
+			rurl = optarg;
+			break;
+		case J_SCRATCH_URL:
+			surl = optarg;
+			break;
+		case J_DEVICE_TYPE:
+			dtype = optarg;
+			break;
+		case J_BOOT:
+			boot = optarg;
+			break;
+		case J_DEVICE:
+			device = optarg;
+			break;
+		case J_NAME:
+			name = optarg;
+			break;
+		case J_TIMEOUT:
+			timeout = atoi(optarg);
+			if (timeout < 1 || timeout > 10080) {
+				fprintf(stderr,
+					"fsbench lava job: --timeout %s: minutes from 1 to 10080\n",
+					optarg);
+				free(x);
+				return FSB_EXIT_USAGE;
+			}
+			break;
+		case 'o':
+		case J_OUT:
+			out = optarg;
+			break;
+		case J_KERNEL:
+			x->a.spec[0] = optarg;
+			break;
+		case J_MODULES:
+			x->a.modules[0] = optarg;
+			break;
+		case J_SUITE_REPS:
+			reps = atoi(optarg);
+			if (reps < 1 || reps > 1000) {
+				fprintf(stderr, "fsbench lava job: --repetitions %s: 1 to 1000\n",
+					optarg);
+				free(x);
+				return FSB_EXIT_USAGE;
+			}
+			break;
+		default:
+			fprintf(stderr,
+				"fsbench lava job: %s: unknown option or missing value (see --help)\n",
+				argv[optind - 1]);
+			free(x);
+			return FSB_EXIT_USAGE;
+		}
+	}
+	if (optind < argc)
+		suite = argv[optind++];
+	if (optind < argc || (!x->a.spec[0] && (!kurl || !rurl))) {
+		fprintf(stderr, "fsbench lava job: %s\n",
+			optind < argc ?
+				"one suite only" :
+				"give --kernel K (to build the initramfs) or both --kernel-url and --ramdisk-url");
+		free(x);
+		return FSB_EXIT_USAGE;
+	}
+	if (strcmp(dtype, "qemu") && !device) {
+		fprintf(stderr,
+			"fsbench lava job: --device-type %s: give --device, the board's "
+			"scratch disk (its contents are destroyed)\n",
+			dtype);
+		free(x);
+		return FSB_EXIT_USAGE;
+	}
+	if (!device)
+		device = "/dev/vda";
+	snprintf(outdir, sizeof(outdir), "%s", out ? out : "fsbench-lava.yaml");
+	*(strrchr(outdir, '/') ? strrchr(outdir, '/') : outdir) = 0;
+	if (!outdir[0])
+		snprintf(outdir, sizeof(outdir), ".");
+	if (x->a.spec[0]) {
+		char ipath[4400], kpath[4400], abs[4096];
+
+		x->a.suite = suite;
+		x->a.repetitions = reps;
+		x->a.workdir = outdir;
+		kg_vm_defaults(&x->a.vm);
+		if ((r = kg_prepare(x, 1, "lava job")))
+			goto done;
+		if (!realpath(outdir, abs)) {
+			fprintf(stderr, "fsbench lava job: %s: %s\n", outdir, strerror(errno));
+			r = FSB_EXIT_FAIL;
+			goto done;
+		}
+		snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s.cpio", abs,
+			 x->k[0].release);
+		snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s", abs, x->k[0].release);
+		if ((r = copy_file(x->initramfs[0], ipath)) ||
+		    (r = copy_file(x->k[0].image, kpath))) {
+			fprintf(stderr,
+				"fsbench lava job: copying the kernel and initramfs into %s: %s\n",
+				abs, strerror(-r));
+			r = FSB_EXIT_FAIL;
+			goto done;
+		}
+		if (!kurl) {
+			snprintf(kbuf, sizeof(kbuf), "file://%s", kpath);
+			kurl = kbuf;
+		}
+		if (!rurl) {
+			snprintf(rbuf, sizeof(rbuf), "file://%s", ipath);
+			rurl = rbuf;
+		}
+	} else if (reps) {
+		fprintf(stderr,
+			"fsbench lava job: --repetitions needs --kernel (it is built into the initramfs)\n");
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	snprintf(sname, sizeof(sname), "%s%s",
+		 strrchr(suite, '/') ? strrchr(suite, '/') + 1 : suite,
+		 strstr(suite, ".json") ? "" : ".json");
+	snprintf(jname, sizeof(jname), "fsbench %.*s %s", (int)(strlen(sname) - 5), sname,
+		 x->k[0].release[0] ? x->k[0].release : "");
+	f = out ? fopen(out, "we") : stdout;
+	if (!f) {
+		fprintf(stderr, "fsbench lava job: %s: %s\n", out, strerror(errno));
+		r = FSB_EXIT_FAIL;
+		goto done;
+	}
+	fprintf(f,
+		"# fsbench lava job: the suite in the fsbench initramfs, one test case per metric\n");
+	fprintf(f, "device_type: ");
+	yq(f, dtype);
+	fprintf(f, "\njob_name: ");
+	yq(f, name ? name : jname);
+	fprintf(f,
+		"\npriority: medium\nvisibility: public\n"
+		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
+		"  connection:\n    minutes: 2\n",
+		timeout + 10, timeout);
+	bool qemu = !strcmp(dtype, "qemu");
+	if (qemu)
+		/*
+		 * One vCPU with instruction counting and a reliable TSC: what makes timing
+		 * repeatable under TCG (see README, "Gating a kernel").
+		 */
+		fprintf(f, "context:\n  arch: amd64\n  memory: 1024\n"
+			   "  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=on\n"
+			   "  extra_kernel_args: fsbench.shell tsc=reliable\n");
+	fprintf(f, "actions:\n- deploy:\n    timeout:\n      minutes: 10\n    to: %s\n",
+		qemu ? "tmpfs" : "tftp");
+	if (qemu) {
+		fprintf(f,
+			"    images:\n      kernel:\n        image_arg: -kernel {kernel}\n        url: ");
+		yq(f, kurl);
+		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
+		yq(f, rurl);
+		if (surl) {
+			fprintf(f,
+				"\n      scratch:\n        image_arg: -drive "
+				"format=raw,if=virtio,cache=none,aio=native,file={scratch}\n        url: ");
+			yq(f, surl);
+		}
+		fprintf(f, "\n");
+	} else {
+		fprintf(f, "    kernel:\n      url: ");
+		yq(f, kurl);
+		fprintf(f, "\n    ramdisk:\n      url: ");
+		yq(f, rurl);
+		fprintf(f, "\n    os: oe\n");
+	}
+	fprintf(f,
+		"- boot:\n    timeout:\n      minutes: 5\n    method: %s\n%s"
+		"    prompts:\n    - 'fsbench-guest# '\n",
+		qemu ? "qemu" : boot, qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
+	job_testdef(f, sname, device, timeout);
+	if (f != stdout && fclose(f)) {
+		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out, strerror(errno));
+		r = FSB_EXIT_FAIL;
+	}
+	if (!r && out)
+		fprintf(stderr, "fsbench lava job: %s\n", out);
+done:
+	free(x);
+	return r;
+}
+
+int cmd_lava(int argc, char **argv)
+{
+	if (argc >= 2 && !strcmp(argv[1], "job"))
+		return lava_job(argc - 1, argv + 1);
+	if (argc == 3 && !strcmp(argv[1], "cases"))
+		return lava_cases(argv[2]);
+	if (argc >= 2 && !strcmp(argv[1], "import"))
+		return lava_import(argc - 1, argv + 1);
+	fprintf(argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout :
+										      stderr,
+		"usage: fsbench lava job [options] [SUITE]     a LAVA job for the suite (job --help)\n"
+		"       fsbench lava cases RESULT.json         NAME VALUE UNIT per metric and run\n"
+		"       fsbench lava import -o OUT.json LAVA-RESULTS.yaml|json...\n"
+		"                                              LAVA's test cases back as a result\n");
+	return argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? FSB_EXIT_OK :
+										     FSB_EXIT_USAGE;
+}
