@@ -16,13 +16,6 @@
 #include "../report/compare.h"
 #include "../report/result.h"
 
-#ifndef FSB_CONFIGDIR
-#define FSB_CONFIGDIR "configs"
-#endif
-#ifndef FSB_CONFIGDIR_INSTALLED
-#define FSB_CONFIGDIR_INSTALLED "/usr/local/share/fsbench/configs"
-#endif
-
 #define KG_DEFAULT_BOOTS 3
 #define KG_MAX_BOOTS 50
 /*
@@ -340,23 +333,6 @@ static int parse_args(int argc, char **argv, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/* FILE as given, else a suite of that name in the configs directory (as `fsbench suite`). */
-static int suite_path(const char *name, char *out, size_t len)
-{
-	const char *dirs[] = { FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED };
-
-	if (access(name, R_OK) == 0 || strchr(name, '/')) {
-		snprintf(out, len, "%s", name);
-		return access(name, R_OK) ? -errno : 0;
-	}
-	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		snprintf(out, len, "%s/%s%s", dirs[i], name, strstr(name, ".json") ? "" : ".json");
-		if (access(out, R_OK) == 0)
-			return 0;
-	}
-	return -ENOENT;
-}
-
 /* The filesystems the guest needs: --fs, else the suite's. Returns the count or -errno. */
 static int suite_fstypes(const char *path, const char *fs, char store[][32], const char **out)
 {
@@ -407,7 +383,9 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 	char cachedir[PATH_MAX], err[4096];
 	int n = 0, r;
 
-	r = suite_path(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
+	r = find_suite(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
+	if (!r && access(x->suite, R_OK))
+		r = -errno;
 	if (r) {
 		fprintf(stderr, "fsbench %s: suite %s: %s\n", cmd,
 			x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,

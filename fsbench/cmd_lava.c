@@ -640,14 +640,16 @@ static int lava_job(int argc, char **argv)
 		 * One vCPU with instruction counting and a reliable TSC: what makes timing
 		 * repeatable under TCG (see README, "Gating a kernel").
 		 */
-		fprintf(f, "context:\n  arch: amd64\n  memory: 1024\n"
-			   "  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=on\n"
-			   "  extra_kernel_args: fsbench.shell tsc=reliable\n");
+		fprintf(f, "context:\n  arch: amd64\n  no_kvm: true\n  memory: 1024\n"
+			   "  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=on\n");
 	fprintf(f, "actions:\n- deploy:\n    timeout:\n      minutes: 10\n    to: %s\n",
 		qemu ? "tmpfs" : "tftp");
 	if (qemu) {
+		/* fsbench.shell: the guest's init stops at a shell for LAVA's test shell */
 		fprintf(f,
-			"    images:\n      kernel:\n        image_arg: -kernel {kernel}\n        url: ");
+			"    images:\n      kernel:\n        image_arg: '-kernel {kernel} -append "
+			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable\"'\n"
+			"        url: ");
 		yq(f, kurl);
 		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
 		yq(f, rurl);

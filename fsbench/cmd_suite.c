@@ -411,8 +411,8 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	return 0;
 }
 
-/* FILE as given, else a suite of that name in the configs directory. */
-static int find_suite(const char *name, char *out, size_t len)
+/* FILE as given, else a suite of that name in the configs directory (kernel-gate uses it too). */
+int find_suite(const char *name, char *out, size_t len)
 {
 	const char *dirs[] = { FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED };
 
