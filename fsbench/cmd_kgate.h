@@ -25,6 +25,7 @@ struct kg_ctx {
 	char reps[16];
 	const char *fstypes[KG_MAX_FS + 1];
 	char fsstore[KG_MAX_FS][32];
+	bool lava; /* the initramfs is for a LAVA job */
 };
 
 /*

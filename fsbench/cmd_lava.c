@@ -579,6 +579,7 @@ static int lava_job(int argc, char **argv)
 		x->a.suite = suite;
 		x->a.repetitions = reps;
 		x->a.workdir = outdir;
+		x->lava = true;
 		kg_vm_defaults(&x->a.vm);
 		if ((r = kg_prepare(x, 1, "lava job")))
 			goto done;

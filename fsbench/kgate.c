@@ -633,6 +633,14 @@ static const char guest_init[] =
 	"if grep -qw fsbench.shell /proc/cmdline; then\n"
 	"\t# LAVA: a shell on the console; the test definition runs the suite\n"
 	"\texport PS1='fsbench-guest# '\n"
+	"\t# its overlay: an ext2 disk labelled LAVA, mounted where its own paths say\n"
+	"\tsleep 1\n"
+	"\tdev=$(findfs LABEL=LAVA 2>/dev/null)\n"
+	"\tif [ -n \"$dev\" ] && mkdir -p /mnt/lava && mount \"$dev\" /mnt/lava; then\n"
+	"\t\td=$(grep -o '^/lava-[0-9]*' /mnt/lava/*/lava-test-runner.conf | head -n 1)\n"
+	"\t\td=${d#*:}\n"
+	"\t\t[ -n \"$d\" ] && ln -s /mnt/lava \"$d\"\n"
+	"\tfi\n"
 	"\techo \"fsbench-guest: $(uname -r) ready\"\n"
 	"\texec setsid cttyhack sh\n"
 	"fi\n"
@@ -769,6 +777,11 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 			return r;
 		for (const char *const *m = kg_fs_modules(*fs); *m && nn < KG_MAX_MODULES - 2; m++)
 			names[nn++] = *m;
+	}
+	if (o->lava) { /* LAVA's qemu guest disk holds its test shell: IDE, ext2 */
+		names[nn++] = "?ata_piix";
+		names[nn++] = "?sd_mod";
+		names[nn++] = "?ext4";
 	}
 	names[nn++] = "virtio_pci";
 	names[nn++] = "virtio_blk";

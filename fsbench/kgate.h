@@ -53,6 +53,7 @@ struct kg_initramfs_opts {
 	const char *const *suite_args; /* extra `fsbench suite` arguments, NULL-terminated */
 	const char *const *fstypes; /* the suite's filesystems, NULL-terminated */
 	const char *cachedir;
+	bool lava; /* also the disk drivers for LAVA's overlay disk (IDE, ext2 labelled LAVA) */
 };
 
 /*

@@ -66,7 +66,7 @@ t_expect_eq "enospc result is incomplete" false "$(t_json "$W/enospc.json" .comp
 # A/A: the same kernel on both sides passes; the result records what ran where
 expect 0 "boot 4/4: candidate" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
 	--boots 2 --repetitions 3 --workdir "$W/aa" --json "$W/aa.json"
-grep -q "^A/A noise floor (baseline boots odd vs even): largest gated change" "$W/out" || t_fail "no A/A line"
+grep -q "^A/A noise floor (baseline boots odd vs even): largest judged gated change" "$W/out" || t_fail "no A/A line"
 grep -q "^host load from other processes" "$W/out" || t_fail "no host load line"
 grep -q "^verdict: good (exit 0)" "$W/out" || t_fail "no good verdict: $(tail -1 "$W/out")"
 t_expect_eq "A/A verdict" good "$(t_json "$W/aa.json" .verdict)"
