@@ -375,11 +375,13 @@ static void job_testdef(FILE *f, const char *suite, const char *device, int time
 	char step[1024];
 	snprintf(
 		step, sizeof(step),
-		"fsbench suite /etc/fsbench/%s --device %s --force --json /tmp/fsbench-result.json "
-		">/tmp/fsbench-suite.log 2>&1; rc=$?; cat /tmp/fsbench-suite.log; "
+		/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
+		"set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
+		"--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
+		"cat /tmp/fsbench-suite.log; "
 		"if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
 		"else lava-test-case fsbench-suite --result fail; fi",
-		suite, device);
+		device);
 	yq(f, step);
 	fprintf(f, "\n          - ");
 	yq(f, "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do "

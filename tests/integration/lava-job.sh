@@ -81,6 +81,15 @@ t_expect_eq "compare --gate, LAVA A/A" 0 $?
 t_expect_eq "compare --gate, 20 % fewer files/s" 1 $?
 grep -Eq "dir-smallfile-t-1 .* -19.8% regression" "$W/cmp" || t_fail "no regression line: $(head -5 "$W/cmp")"
 
+# a real lava-run's results: every run and metric back, LAVA's own cases left out
+"$FSBENCH" lava import -o "$W/real.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err" ||
+	t_fail "import of lava-run's results: $(cat "$W/err")"
+grep -q "87 measurements in 6 runs" "$W/err" || t_fail "lava-run import: $(cat "$W/err")"
+t_expect_eq "lava-run stream rep 1 MB/s" 220.37 "$(printf %.2f "$(t_json "$W/real.json" \
+	'.runs[] | select(.coords.cell == "ext4-stream-t-1" and .coords.repetition == 1) | .summary.bytes_per_sec / 1e6')")"
+"$FSBENCH" compare --gate "$W/real.json" --candidate "$W/real.json" >/dev/null 2>&1
+t_expect_eq "lava-run result gated against itself" 0 $?
+
 # bad input: not YAML, no fsbench case
 printf -- '- {name: job, result: pass}\n' >"$W/none.yaml"
 "$FSBENCH" lava import -o "$W/x.json" "$W/none.yaml" 2>"$W/err"
