@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -502,7 +503,7 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 		json_decref(rec);
 		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
 			err);
-		return KG_EXIT_CANNOT_JUDGE;
+		return r == -EINTR ? 128 + (int)kg_interrupted : KG_EXIT_CANNOT_JUDGE;
 	}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
@@ -534,6 +535,21 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 	return 0;
 }
 
+static void on_signal(int sig)
+{
+	kg_interrupted = sig;
+}
+
+/* Stops boots cleanly on SIGINT, SIGTERM and SIGHUP (no SA_RESTART: the wait returns). */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int cmd_kernel_run(int argc, char **argv)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -549,6 +565,7 @@ int cmd_kernel_run(int argc, char **argv)
 	}
 	if ((r = kg_prepare(x, 1, "kernel-run")))
 		goto out;
+	catch_signals();
 	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
 	rec = json_array_get(boots, 0);
 	if (rec) {
@@ -681,6 +698,7 @@ int cmd_kernel_gate(int argc, char **argv)
 	o.gate = gate;
 	if ((r = kg_prepare(x, 2, "kernel-gate")))
 		goto done;
+	catch_signals();
 
 	/* A B A B ...: drift over time and the order of boots fall on both sides alike */
 	total = 2 * x->a.boots;
@@ -689,8 +707,8 @@ int cmd_kernel_gate(int argc, char **argv)
 
 		r = boot_one(x, side, i, total, boots, files[nf], sizeof(files[nf]), "kernel-gate");
 		if (r) {
-			why = "a boot failed";
-			r = KG_EXIT_CANNOT_JUDGE;
+			why = kg_interrupted ? "interrupted" : "a boot failed";
+			r = kg_interrupted ? 128 + (int)kg_interrupted : KG_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
 		if (cli_result_load("kernel-gate", files[nf], &docs[nf])) {

@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+volatile sig_atomic_t kg_interrupted;
+
 /* Markers the guest's /init prints on the serial console. */
 #define MARK_START "FSBENCH-GUEST-START"
 #define MARK_EXIT "FSBENCH-GUEST-EXIT"
@@ -1191,6 +1193,14 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 			panicked = true;
 			deadline =
 				t + 5; /* panic=-1 and -no-reboot make QEMU exit; if not, stop it */
+		}
+		if (kg_interrupted) {
+			kill(pid, SIGKILL);
+			waitpid(pid, &wst, 0);
+			r = fail(err, errlen, -EINTR,
+				 "kernel %s: stopped by signal %d after %.0f s", k->release,
+				 (int)kg_interrupted, t - t0);
+			goto out;
 		}
 		if (panicked ? t > deadline : (!started && t > deadline_boot) || t > deadline) {
 			noboot = !started && !panicked;

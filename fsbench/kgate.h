@@ -3,9 +3,16 @@
 #define FSB_KGATE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
+
+/*
+ * Set by the caller's SIGINT/SIGTERM/SIGHUP handler (the signal number): a boot in progress
+ * stops its QEMU, removes its scratch disk and returns -EINTR.
+ */
+extern volatile sig_atomic_t kg_interrupted;
 
 /* Exit statuses of kernel-gate beyond commands.h's: what `git bisect run` reads as "skip". */
 #define KG_EXIT_CANNOT_JUDGE 125
@@ -97,7 +104,7 @@ struct kg_boot {
  * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a
  * results disk, and collects the guest's results into @dir (created). Returns 0 when the
  * guest reported a status (which may be non-zero), or -errno: -ETIMEDOUT, -EIO (panic or no
- * result), -ENOEXEC (QEMU failed); @err then says what happened and ends with the last
+ * result), -ENOEXEC (QEMU failed), -EINTR (kg_interrupted); @err then says what happened and ends with the last
  * console lines.
  */
 int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,

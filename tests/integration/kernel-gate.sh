@@ -58,6 +58,16 @@ expect 125 "did not boot: no word from the guest's init within 5 s" "$FSBENCH" k
 	"${common[@]}" --boot-timeout 5 --workdir "$W/slow"
 pgrep -f "qemu-system-x86_64.*$DISKS" >/dev/null && t_fail "a QEMU of this test is still running"
 
+# SIGTERM mid-boot: QEMU stopped, the scratch disk removed, 128 + 15
+"$FSBENCH" kernel-run --kernel "$deb" "${common[@]}" --workdir "$W/term" >"$W/out" 2>"$W/err" &
+pid=$!
+sleep 6
+kill -TERM $pid
+wait $pid
+t_expect_eq "kernel-run on SIGTERM: exit" 143 $?
+grep -q "stopped by signal 15" "$W/err" || t_fail "no 'stopped by signal' line: $(tail -1 "$W/err")"
+t_expect_eq "scratch disks left in $DISKS" "" "$(ls "$DISKS")"
+
 # the guest's status is the job's: a 64 MiB stream on a disk too small fails in the guest
 expect 1 "guest status 1" "$FSBENCH" kernel-run --kernel "$deb" --disk-dir "$DISKS" --disk-size 64M \
 	--repetitions 1 --workdir "$W/enospc" --json "$W/enospc.json"
