@@ -1069,6 +1069,21 @@ static void read_line(const char *path, char *out, size_t len)
 	fclose(f);
 }
 
+/* A new sparse file of @bytes; 0 or -errno. */
+static int sparse_file(const char *path, long long bytes)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, bytes))
+		r = -errno;
+	close(fd);
+	if (r)
+		unlink(path);
+	return r;
+}
+
 int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
 		const char *dir, struct kg_boot *b, char *err, size_t errlen)
 {
@@ -1080,7 +1095,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	bool started = false, panicked = false, timed_out = false, noboot = false;
 	off_t seen_start = 0, seen_panic = 0;
 	double t0, deadline_boot, deadline;
-	int fd, r = 0, wst = 0;
+	int r = 0, wst = 0;
 	pid_t pid;
 
 	memset(b, 0, sizeof(*b));
@@ -1097,25 +1112,15 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 			    vm->disk_dir, strerror(errno));
 	snprintf(scratch, sizeof(scratch), "%s/scratch.img", scratchdir);
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
-	fd = open(scratch, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, vm->disk_bytes)) {
-		r = fail(err, errlen, -errno, "creating the scratch disk %s: %s", scratch,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if ((r = sparse_file(scratch, vm->disk_bytes))) {
+		fail(err, errlen, r, "creating the scratch disk %s: %s", scratch, strerror(-r));
 		goto out;
 	}
-	close(fd);
 	unlink(results);
-	fd = open(results, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-	if (fd < 0 || ftruncate(fd, RESULTS_DISK_BYTES)) {
-		r = fail(err, errlen, -errno, "creating the results disk %s: %s", results,
-			 strerror(errno));
-		if (fd >= 0)
-			close(fd);
+	if ((r = sparse_file(results, RESULTS_DISK_BYTES))) {
+		fail(err, errlen, r, "creating the results disk %s: %s", results, strerror(-r));
 		goto out;
 	}
-	close(fd);
 	unlink(b->console);
 	kg_cmdline(k, cmdline, sizeof(cmdline));
 	snprintf(drive0, sizeof(drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
