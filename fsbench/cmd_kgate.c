@@ -140,7 +140,7 @@ static void usage(FILE *out, bool gate)
 			"                      host's CPUs than this during a boot (off)\n");
 }
 
-static int parse_int(const char *flag, const char *s, long lo, long hi, int *ret)
+int kg_parse_int(const char *flag, const char *s, long lo, long hi, int *ret)
 {
 	char *end;
 	long v;
@@ -253,10 +253,10 @@ static int parse_args(int argc, char **argv, bool gate, struct kg_args *a)
 			a->common_append = optarg;
 			break;
 		case O_BOOTS:
-			r = parse_int("boots", optarg, 1, KG_MAX_BOOTS, &a->boots);
+			r = kg_parse_int("boots", optarg, 1, KG_MAX_BOOTS, &a->boots);
 			break;
 		case O_REPS:
-			r = parse_int("repetitions", optarg, 1, 1000, &a->repetitions);
+			r = kg_parse_int("repetitions", optarg, 1, 1000, &a->repetitions);
 			break;
 		case O_FS:
 			a->fs = optarg;
@@ -282,7 +282,7 @@ static int parse_args(int argc, char **argv, bool gate, struct kg_args *a)
 			a->vm.qemu = optarg;
 			break;
 		case O_MEMORY:
-			r = parse_int("memory", optarg, 256, 1 << 20, &a->vm.memory_mib);
+			r = kg_parse_int("memory", optarg, 256, 1 << 20, &a->vm.memory_mib);
 			break;
 		case O_DISKSIZE:
 			r = parse_size("disk-size", optarg, &a->vm.disk_bytes);
@@ -291,10 +291,10 @@ static int parse_args(int argc, char **argv, bool gate, struct kg_args *a)
 			a->vm.disk_dir = optarg;
 			break;
 		case O_TIMEOUT:
-			r = parse_int("timeout", optarg, 10, 7 * 86400, &a->vm.timeout_s);
+			r = kg_parse_int("timeout", optarg, 10, 7 * 86400, &a->vm.timeout_s);
 			break;
 		case O_BOOTTIMEOUT:
-			r = parse_int("boot-timeout", optarg, 5, 86400, &a->vm.boot_timeout_s);
+			r = kg_parse_int("boot-timeout", optarg, 5, 86400, &a->vm.boot_timeout_s);
 			break;
 		case O_GATEFILE:
 			a->gate_file = optarg;

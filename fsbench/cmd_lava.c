@@ -515,11 +515,7 @@ static int lava_job(int argc, char **argv)
 			name = optarg;
 			break;
 		case J_TIMEOUT:
-			timeout = atoi(optarg);
-			if (timeout < 1 || timeout > 10080) {
-				fprintf(stderr,
-					"fsbench lava job: --timeout %s: minutes from 1 to 10080\n",
-					optarg);
+			if (kg_parse_int("timeout", optarg, 1, 10080, &timeout)) {
 				free(x);
 				return FSB_EXIT_USAGE;
 			}
@@ -535,10 +531,7 @@ static int lava_job(int argc, char **argv)
 			x->a.modules[0] = optarg;
 			break;
 		case J_SUITE_REPS:
-			reps = atoi(optarg);
-			if (reps < 1 || reps > 1000) {
-				fprintf(stderr, "fsbench lava job: --repetitions %s: 1 to 1000\n",
-					optarg);
+			if (kg_parse_int("repetitions", optarg, 1, 1000, &reps)) {
 				free(x);
 				return FSB_EXIT_USAGE;
 			}
