@@ -1,5 +1,5 @@
 /* `fsbench compare`: two sides (files, or the values of one coordinate) judged metric by metric. */
-#include "cmd_compare.h"
+#include "cmd_args.h"
 #include "commands.h"
 
 #include <errno.h>
@@ -7,118 +7,102 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../report/result.h"
+#include "../report/result_file.h"
+#include "../report/runs.h"
 
-#define EXIT_REGRESSED 1
-#define EXIT_UNUSABLE 2
+#define STR(x) #x
+#define XSTR(x) STR(x)
 
-int cli_result_load(const char *cmd, const char *path, json_t **ret)
-{
-	char err[512];
-	json_t *doc, *run;
-	size_t i;
-	int e = rpt_result_load(path, &doc, err, sizeof(err));
+static const char *const formats[] = { "text", "markdown", "json", NULL };
+enum { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_JSON };
+/* "mann-whitney" is the name the JSON settings use for "rank" */
+static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NULL };
 
-	if (e == -EPROTO) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		return e;
-	}
-	if (e) {
-		fprintf(stderr, "fsbench %s: reading %s: %s\n", cmd, path, strerror(-e));
-		return -EPROTO;
-	}
-	if (!json_is_array(json_object_get(doc, "runs")) ||
-	    !json_array_size(json_object_get(doc, "runs"))) {
-		fprintf(stderr, "fsbench %s: %s: no runs[] in the result\n", cmd, path);
-		json_decref(doc);
-		return -EPROTO;
-	}
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
-	{
-		const char *miss =
-			!json_is_string(json_object_get(run, "workload")) ? "workload" :
-			!json_is_integer(json_object_get(run, "threads")) ? "threads" :
-			!json_is_object(json_object_get(run, "summary"))  ? "summary" :
-			!json_is_boolean(
-				json_object_get(json_object_get(run, "summary"), "complete")) ?
-									   "summary.complete" :
-									   NULL;
+struct compare_cfg {
+	struct cmd_sides sides;
+	char *across, *baseline_value, *alpha, *threshold, *noise, *json, *gate_file;
+	int test, format;
+	bool gate, strict, allow_noisy, allow_unmatched;
+};
 
-		if (miss) {
-			fprintf(stderr,
-				"fsbench %s: %s: run %zu has no valid '%s' (not an %s document?)\n",
-				cmd, path, i, miss, RPT_RESULT_SCHEMA);
-			json_decref(doc);
-			return -EPROTO;
-		}
-	}
-	*ret = doc;
-	return 0;
-}
-
-int cli_refs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const char *path,
-		 int side)
-{
-	const json_t *runs = json_object_get(doc, "runs"), *run;
-	size_t i;
-
-	json_array_foreach(runs, i, run)
-	{
-		struct rpt_run_ref *nr = realloc(*refs, (*n + 1) * sizeof(*nr));
-
-		if (!nr)
-			return -ENOMEM;
-		*refs = nr;
-		nr[(*n)++] =
-			(struct rpt_run_ref){ .run = run, .file = path, .index = i, .side = side };
-	}
-	return 0;
-}
-
-int cli_sides_across(const char *cmd, struct rpt_run_ref *refs, size_t n, const char *field,
-		     const char *first, const char ***ret_names)
-{
-	const char **names = calloc(n + 1, sizeof(*names));
-	int nsides = 0;
-
-	if (!names)
-		return -ENOMEM;
-	if (first)
-		names[nsides++] = first;
-	for (size_t i = 0; i < n; i++) {
-		const char *v = json_string_value(
-			json_object_get(json_object_get(refs[i].run, "coords"), field));
-		int k;
-
-		if (!v) {
-			fprintf(stderr,
-				"fsbench %s: %s: run %zu has no string coords.%s (--across needs suite results)\n",
-				cmd, refs[i].file, refs[i].index, field);
-			free(names);
-			return -EPROTO;
-		}
-		for (k = 0; k < nsides && strcmp(names[k], v); k++)
-			;
-		if (k == nsides)
-			names[nsides++] = v;
-		refs[i].side = k;
-	}
-	if (first) {
-		bool used = false;
-
-		for (size_t i = 0; i < n; i++)
-			used |= refs[i].side == 0;
-		if (!used) {
-			fprintf(stderr,
-				"fsbench %s: --baseline-value %s: no run has coords.%s = %s\n", cmd,
-				first, field, first);
-			free(names);
-			return -EPROTO;
-		}
-	}
-	*ret_names = names;
-	return nsides;
-}
+#define O(f) offsetof(struct compare_cfg, f)
+static const struct fsb_opt compare_opts[] = {
+	{ .name = "baseline",
+	  .type = OPT_BOOL,
+	  .offset = O(sides.baseline),
+	  .help = "the files that follow are the baseline (the default side)" },
+	{ .name = "candidate",
+	  .type = OPT_BOOL,
+	  .offset = O(sides.candidate),
+	  .help = "the files that follow are the candidate" },
+	{ .name = "across",
+	  .type = OPT_STRING,
+	  .offset = O(across),
+	  .help = "the sides are the values of coords.FIELD (e.g. fs) in suite results" },
+	{ .name = "baseline-value",
+	  .type = OPT_STRING,
+	  .offset = O(baseline_value),
+	  .help = "with --across: the value compared against (default: the first seen)" },
+	{ .name = "alpha",
+	  .type = OPT_STRING,
+	  .offset = O(alpha),
+	  .def = XSTR(RPT_DEFAULT_ALPHA),
+	  .help = "significance level" },
+	{ .name = "threshold",
+	  .type = OPT_STRING,
+	  .offset = O(threshold),
+	  .def = XSTR(RPT_DEFAULT_THRESHOLD_PCT),
+	  .unit = "%",
+	  .help = "smallest change that counts, in percent" },
+	{ .name = "noise",
+	  .type = OPT_STRING,
+	  .offset = O(noise),
+	  .def = XSTR(RPT_DEFAULT_NOISE_COV_PCT),
+	  .unit = "%",
+	  .help = "CoV above which an unproven change is 'noisy', in percent" },
+	{ .name = "test",
+	  .type = OPT_ENUM,
+	  .offset = O(test),
+	  .def = "auto",
+	  .choices = tests,
+	  .help = "which test decides" },
+	{ .name = "gate",
+	  .type = OPT_BOOL,
+	  .offset = O(gate),
+	  .help = "exit 1 when a metric regressed (2: unusable input)" },
+	{ .name = "gate-file",
+	  .type = OPT_STRING,
+	  .offset = O(gate_file),
+	  .help = "per-metric alpha/threshold_pct/noise_cov_pct/gate, and top-level strict/allow_noisy "
+		  "(implies --gate)" },
+	{ .name = "strict",
+	  .type = OPT_BOOL,
+	  .offset = O(strict),
+	  .help = "a gate that cannot judge fails with exit 2: a gated metric 'insufficient' (fewer "
+		  "than " XSTR(
+			  RPT_MIN_SAMPLES) " samples a side) or 'noisy', or nothing compared; "
+					   "without it they are only warned about (implies --gate)" },
+	{ .name = "allow-noisy",
+	  .type = OPT_BOOL,
+	  .offset = O(allow_noisy),
+	  .help = "with --strict: 'noisy' metrics pass with a warning" },
+	{ .name = "allow-unmatched",
+	  .type = OPT_BOOL,
+	  .offset = O(allow_unmatched),
+	  .help = "drop samples missing on a side instead of failing" },
+	{ .name = "format",
+	  .type = OPT_ENUM,
+	  .offset = O(format),
+	  .def = "text",
+	  .choices = formats,
+	  .help = "what goes to stdout" },
+	{ .name = "json",
+	  .type = OPT_STRING,
+	  .offset = O(json),
+	  .help = "also write the comparison (fsbench-compare/1) to FILE" },
+	{ 0 },
+};
+#undef O
 
 static void usage(FILE *out)
 {
@@ -129,26 +113,12 @@ static void usage(FILE *out)
 		"Runs that share coordinates (or workload, threads and parameters) form a sample; each\n"
 		"metric's sides are compared with Welch's t-test (latency percentiles: the Mann-Whitney\n"
 		"rank test when both sides have at least 4 samples). A metric regresses when p < alpha\n"
-		"AND the change exceeds the threshold in the metric's bad direction.\n\n"
-		"  --across FIELD        the sides are the values of coords.FIELD (e.g. fs) in suite results\n"
-		"  --baseline-value V    with --across: the value compared against (default: the first seen)\n"
-		"  --alpha A             significance level (default %g)\n"
-		"  --threshold PCT       smallest change that counts, in percent (default %g)\n"
-		"  --noise PCT           CoV above which an unproven change is 'noisy' (default %g)\n"
-		"  --test auto|welch|rank  which test decides (default auto)\n"
-		"  --gate                exit 1 when a metric regressed (2: unusable input)\n"
-		"  --gate-file FILE      per-metric alpha/threshold_pct/noise_cov_pct/gate, and top-level\n"
-		"                        strict/allow_noisy (implies --gate)\n"
-		"  --strict              a gate that cannot judge fails: exit 2 when a gated metric is\n"
-		"                        'insufficient' (fewer than %d samples a side) or 'noisy', or\n"
-		"                        nothing was compared; a regression still exits 1 (implies --gate).\n"
-		"                        Without it those metrics are only warned about on stderr\n"
-		"  --allow-noisy         with --strict: 'noisy' metrics pass with a warning\n"
-		"  --allow-unmatched     drop samples missing on a side instead of failing\n"
-		"  --format text|markdown|json   what goes to stdout (default text)\n"
-		"  --json FILE           also write the comparison (fsbench-compare/1) to FILE\n",
-		RPT_DEFAULT_ALPHA, RPT_DEFAULT_THRESHOLD_PCT, RPT_DEFAULT_NOISE_COV_PCT,
-		RPT_MIN_SAMPLES);
+		"AND the change exceeds the threshold in the metric's bad direction.\n\n");
+}
+
+static int add_file(void *cfg, char *arg, char *err, size_t errlen)
+{
+	return cmd_sides_add(&((struct compare_cfg *)cfg)->sides, arg, err, errlen);
 }
 
 static int parse_double(const char *flag, const char *s, double lo, double hi, double *ret)
@@ -156,19 +126,85 @@ static int parse_double(const char *flag, const char *s, double lo, double hi, d
 	char *end;
 	double v;
 
-	if (!s) {
-		fprintf(stderr, "fsbench compare: %s needs a value\n", flag);
-		return -EINVAL;
-	}
 	errno = 0;
 	v = strtod(s, &end);
 	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "fsbench compare: %s %s: expected a number from %g to %g\n", flag,
+		fprintf(stderr, "fsbench compare: --%s %s: expected a number from %g to %g\n", flag,
 			s, lo, hi);
 		return -EINVAL;
 	}
 	*ret = v;
 	return 0;
+}
+
+/* The flags' values checked and turned into the comparer's options; FSB_EXIT_OK or _USAGE. */
+static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
+{
+	char err[OPT_ERR_MAX];
+
+	if (cmd_sides_finish(&c->sides, err, sizeof(err))) {
+		fprintf(stderr, "fsbench compare: %s\n", err);
+		return FSB_EXIT_USAGE;
+	}
+	rpt_compare_opts_init(o);
+	if (parse_double("alpha", c->alpha, 1e-9, 0.5, &o->alpha) ||
+	    parse_double("threshold", c->threshold, 0, 1000, &o->threshold_pct) ||
+	    parse_double("noise", c->noise, 0, 1000, &o->noise_cov_pct))
+		return FSB_EXIT_USAGE;
+	o->test = c->test == 0 ? RPT_TEST_AUTO :
+		  c->test == 1 ? RPT_TEST_ONLY_WELCH :
+				 RPT_TEST_ONLY_RANK;
+	o->across = c->across;
+	o->strict = c->strict;
+	o->allow_noisy = c->allow_noisy;
+	o->allow_unmatched = c->allow_unmatched;
+	if (c->strict || c->gate_file)
+		c->gate = true;
+	if (c->baseline_value && !c->across) {
+		fprintf(stderr, "fsbench compare: --baseline-value needs --across\n");
+		return FSB_EXIT_USAGE;
+	}
+	/* `compare A.json B.json`: the design's short form */
+	if (!c->across && !c->sides.saw_candidate && c->sides.nfiles[0] == 2) {
+		c->sides.files[1][c->sides.nfiles[1]++] = c->sides.files[0][1];
+		c->sides.nfiles[0] = 1;
+	}
+	if (!c->sides.nfiles[0] && !c->sides.nfiles[1]) {
+		fprintf(stderr, "fsbench compare: no result files (see --help)\n");
+		return FSB_EXIT_USAGE;
+	}
+	if (!c->across && (!c->sides.nfiles[0] || !c->sides.nfiles[1])) {
+		fprintf(stderr,
+			"fsbench compare: nothing to compare against: give --baseline FILE... --candidate "
+			"FILE..., or --across FIELD\n");
+		return FSB_EXIT_USAGE;
+	}
+	return FSB_EXIT_OK;
+}
+
+/* Loads the gate file into @o; FSB_EXIT_OK, or FSB_EXIT_UNUSABLE after saying why. */
+static int gate_load(const char *path, struct rpt_compare_opts *o, json_t **ret_gate)
+{
+	char err[1024];
+	json_error_t je;
+	json_t *gate = json_load_file(path, 0, &je);
+
+	if (!gate) {
+		fprintf(stderr, "fsbench compare: gate file %s:%d:%d: %s\n", path, je.line,
+			je.column, je.text);
+		return FSB_EXIT_UNUSABLE;
+	}
+	*ret_gate = gate;
+	if (rpt_gate_check(gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench compare: %s: %s\n", path, err);
+		return FSB_EXIT_UNUSABLE;
+	}
+	o->gate = gate;
+	if (json_is_true(json_object_get(gate, "strict")))
+		o->strict = true;
+	if (json_is_true(json_object_get(gate, "allow_noisy")))
+		o->allow_noisy = true;
+	return FSB_EXIT_OK;
 }
 
 /* Appends "SIDE N, SIDE N" (complete runs per side) of metric @m to @f. */
@@ -286,162 +322,53 @@ static int gate_report(const json_t *cmp)
 			fprintf(stderr,
 				"fsbench compare: gate --strict: no gated metric was compared, nothing was judged\n");
 	}
-	return st == RPT_GATE_REGRESSED ? EXIT_REGRESSED :
-	       st == RPT_GATE_UNJUDGED	? EXIT_UNUSABLE :
-					  0;
+	return st == RPT_GATE_REGRESSED ? FSB_EXIT_REGRESSED :
+	       st == RPT_GATE_UNJUDGED	? FSB_EXIT_UNUSABLE :
+					  FSB_EXIT_OK;
 }
 
-int cmd_compare(int argc, char **argv)
+static int compare_run(void *cfg)
 {
+	struct compare_cfg *c = cfg;
 	struct rpt_compare_opts o;
-	const char *files[2][256], *json_out = NULL, *format = "text", *gate_file = NULL,
-				   *first = NULL;
-	size_t nfiles[2] = { 0, 0 }, nrefs = 0, ndocs = 0;
-	json_t *docs[512], *gate = NULL, *cmp = NULL;
+	size_t nrefs = 0, ndocs = 0;
+	json_t *docs[2 * CMD_MAX_FILES], *gate = NULL, *cmp = NULL;
 	struct rpt_run_ref *refs = NULL;
 	const char **names = NULL, *default_names[2] = { "baseline", "candidate" };
-	bool do_gate = false, saw_candidate = false;
-	int side = 0, nsides, status = EXIT_UNUSABLE, e;
+	int nsides, status, e;
 	char err[1024];
 
-	rpt_compare_opts_init(&o);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if (!strcmp(a, "--baseline")) {
-			side = 0;
-		} else if (!strcmp(a, "--candidate")) {
-			side = 1;
-			saw_candidate = true;
-		} else if (!strcmp(a, "--gate")) {
-			do_gate = true;
-		} else if (!strcmp(a, "--strict")) {
-			o.strict = true;
-			do_gate = true;
-		} else if (!strcmp(a, "--allow-noisy")) {
-			o.allow_noisy = true;
-		} else if (!strcmp(a, "--allow-unmatched")) {
-			o.allow_unmatched = true;
-		} else if (!strcmp(a, "--alpha")) {
-			if (parse_double(a, v, 1e-9, 0.5, &o.alpha))
-				return EXIT_UNUSABLE;
-			i++;
-		} else if (!strcmp(a, "--threshold")) {
-			if (parse_double(a, v, 0, 1000, &o.threshold_pct))
-				return EXIT_UNUSABLE;
-			i++;
-		} else if (!strcmp(a, "--noise")) {
-			if (parse_double(a, v, 0, 1000, &o.noise_cov_pct))
-				return EXIT_UNUSABLE;
-			i++;
-		} else if (!strcmp(a, "--test") && v) {
-			if (!strcmp(v, "auto"))
-				o.test = RPT_TEST_AUTO;
-			else if (!strcmp(v, "welch"))
-				o.test = RPT_TEST_ONLY_WELCH;
-			else if (!strcmp(v, "rank") || !strcmp(v, "mann-whitney"))
-				o.test = RPT_TEST_ONLY_RANK;
-			else {
-				fprintf(stderr,
-					"fsbench compare: --test %s: expected auto, welch or rank\n",
-					v);
-				return EXIT_UNUSABLE;
-			}
-			i++;
-		} else if ((!strcmp(a, "--format") || !strcmp(a, "--json") ||
-			    !strcmp(a, "--gate-file") || !strcmp(a, "--across") ||
-			    !strcmp(a, "--baseline-value")) &&
-			   v) {
-			if (!strcmp(a, "--format"))
-				format = v;
-			else if (!strcmp(a, "--json"))
-				json_out = v;
-			else if (!strcmp(a, "--gate-file"))
-				gate_file = v;
-			else if (!strcmp(a, "--across"))
-				o.across = v;
-			else
-				first = v;
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr,
-				"fsbench compare: unknown or incomplete option '%s' (see --help)\n",
-				a);
-			return EXIT_UNUSABLE;
-		} else if (nfiles[side] >= 256) {
-			fprintf(stderr, "fsbench compare: %s: at most 256 files a side\n", a);
-			return EXIT_UNUSABLE;
-		} else {
-			files[side][nfiles[side]++] = a;
-		}
-	}
-	if (strcmp(format, "text") && strcmp(format, "markdown") && strcmp(format, "json")) {
-		fprintf(stderr, "fsbench compare: --format %s: expected text, markdown or json\n",
-			format);
-		return EXIT_UNUSABLE;
-	}
-	if (first && !o.across) {
-		fprintf(stderr, "fsbench compare: --baseline-value needs --across\n");
-		return EXIT_UNUSABLE;
-	}
-	/* `compare A.json B.json`: the design's short form */
-	if (!o.across && !saw_candidate && nfiles[0] == 2) {
-		files[1][nfiles[1]++] = files[0][1];
-		nfiles[0] = 1;
-	}
-	if (!nfiles[0] && !nfiles[1]) {
-		fprintf(stderr, "fsbench compare: no result files (see --help)\n");
-		return EXIT_UNUSABLE;
-	}
-	if (!o.across && (!nfiles[0] || !nfiles[1])) {
-		fprintf(stderr,
-			"fsbench compare: nothing to compare against: give --baseline FILE... --candidate "
-			"FILE..., or --across FIELD\n");
-		return EXIT_UNUSABLE;
-	}
-	if (gate_file) {
-		json_error_t je;
-
-		do_gate = true;
-		gate = json_load_file(gate_file, 0, &je);
-		if (!gate) {
-			fprintf(stderr, "fsbench compare: gate file %s:%d:%d: %s\n", gate_file,
-				je.line, je.column, je.text);
-			return EXIT_UNUSABLE;
-		}
-		if (rpt_gate_check(gate, err, sizeof(err))) {
-			fprintf(stderr, "fsbench compare: %s: %s\n", gate_file, err);
-			goto out;
-		}
-		o.gate = gate;
-		if (json_is_true(json_object_get(gate, "strict")))
-			o.strict = true;
-		if (json_is_true(json_object_get(gate, "allow_noisy")))
-			o.allow_noisy = true;
-	}
+	status = compare_setup(c, &o);
+	if (status != FSB_EXIT_OK)
+		return status;
+	status = FSB_EXIT_UNUSABLE;
+	if (c->gate_file && gate_load(c->gate_file, &o, &gate) != FSB_EXIT_OK)
+		goto out;
 	if (o.allow_noisy && !o.strict) {
 		fprintf(stderr,
 			"fsbench compare: --allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)\n");
 		goto out;
 	}
 	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < nfiles[s]; i++) {
-			if (cli_result_load("compare", files[s][i], &docs[ndocs]))
-				goto out;
-			if (cli_refs_add(&refs, &nrefs, docs[ndocs], files[s][i], s) < 0) {
-				ndocs++;
-				fprintf(stderr, "fsbench compare: %s\n", strerror(ENOMEM));
+		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
+			e = rpt_runs_load(c->sides.files[s][i], &docs[ndocs], err, sizeof(err));
+			if (e) {
+				fprintf(stderr, "fsbench compare: %s\n", err);
 				goto out;
 			}
-			ndocs++;
+			e = rpt_runs_add(&refs, &nrefs, docs[ndocs++], c->sides.files[s][i], s);
+			if (e) {
+				fprintf(stderr, "fsbench compare: %s\n", strerror(-e));
+				goto out;
+			}
 		}
 	if (o.across) {
-		nsides = cli_sides_across("compare", refs, nrefs, o.across, first, &names);
-		if (nsides < 0)
+		nsides = rpt_runs_sides_across(refs, nrefs, o.across, c->baseline_value, &names,
+					       err, sizeof(err));
+		if (nsides < 0) {
+			fprintf(stderr, "fsbench compare: %s\n", err);
 			goto out;
+		}
 		if (nsides < 2)
 			fprintf(stderr,
 				"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
@@ -455,18 +382,17 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "fsbench compare: %s\n", e == -EPROTO ? err : strerror(-e));
 		goto out;
 	}
-	if (!strcmp(format, "json")) {
+	if (c->format == FORMAT_JSON) {
 		json_dumpf(cmp, stdout, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 	} else {
-		rpt_compare_print(cmp, stdout, !strcmp(format, "markdown"));
+		rpt_compare_print(cmp, stdout, c->format == FORMAT_MARKDOWN);
 	}
 	fflush(stdout);
-	if (json_out) {
-		e = rpt_json_write_atomic(cmp, json_out);
+	if (c->json) {
+		e = rpt_json_write_atomic(cmp, c->json);
 		if (e) {
-			fprintf(stderr, "fsbench compare: writing %s: %s\n", json_out,
-				strerror(-e));
+			fprintf(stderr, "fsbench compare: writing %s: %s\n", c->json, strerror(-e));
 			goto out;
 		}
 	}
@@ -478,9 +404,7 @@ int cmd_compare(int argc, char **argv)
 			(long long)json_integer_value(json_object_get(x, "run")),
 			json_string_value(json_object_get(x, "reason")));
 	}
-	status = 0;
-	if (do_gate)
-		status = gate_report(cmp);
+	status = c->gate ? gate_report(cmp) : FSB_EXIT_OK;
 out:
 	json_decref(cmp);
 	json_decref(gate);
@@ -489,4 +413,19 @@ out:
 	free(refs);
 	free(names);
 	return status;
+}
+
+static const struct cmd_spec compare_cmd = {
+	.name = "compare",
+	.opts = compare_opts,
+	.operand = add_file,
+	.usage = usage,
+	.run = compare_run,
+};
+
+int cmd_compare(int argc, char **argv)
+{
+	struct compare_cfg c = { 0 };
+
+	return cmd_args_run(&compare_cmd, &c, argc, argv);
 }

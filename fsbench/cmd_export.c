@@ -1,5 +1,5 @@
 /* `fsbench export`: a result or compare file in a format a dashboard or CI service ingests. */
-#include "cmd_compare.h"
+#include "cmd_args.h"
 #include "commands.h"
 
 #include <errno.h>
@@ -8,7 +8,37 @@
 #include <unistd.h>
 
 #include "../report/export.h"
-#include "../report/result.h"
+#include "../report/result_file.h"
+#include "../report/runs.h"
+
+struct export_cfg {
+	char *format, *output, *metrics, *build_id;
+	struct cmd_files files;
+};
+
+#define O(f) offsetof(struct export_cfg, f)
+static const struct fsb_opt export_opts[] = {
+	{ .name = "format",
+	  .short_name = 'f',
+	  .type = OPT_STRING,
+	  .offset = O(format),
+	  .help = "the output format (required; listed above)" },
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = OPT_STRING,
+	  .offset = O(output),
+	  .help = "write to FILE instead of stdout" },
+	{ .name = "metrics",
+	  .type = OPT_STRING,
+	  .offset = O(metrics),
+	  .help = "keep only these metrics, GLOB,... (e.g. 'files_per_sec,bytes_per_sec')" },
+	{ .name = "build-id",
+	  .type = OPT_STRING,
+	  .offset = O(build_id),
+	  .help = "kcidb: the build the tests ran against, ORIGIN:ID (default: from the kernel)" },
+	{ 0 },
+};
+#undef O
 
 static void usage(FILE *out)
 {
@@ -20,16 +50,13 @@ static void usage(FILE *out)
 	for (int i = 0; rpt_exporters[i]; i++)
 		fprintf(out, "  --format %-17s %s\n", rpt_exporters[i]->name,
 			rpt_exporters[i]->summary);
-	fprintf(out,
-		"\n  --metrics GLOB,...      keep only these metrics (e.g. 'files_per_sec,bytes_per_sec')\n"
-		"  --build-id ID           kcidb: the build the tests ran against (default fsbench:unknown)\n"
-		"  -o FILE                 write to FILE instead of stdout\n");
+	fprintf(out, "\n");
 }
 
 /* A compare document as-is, or result files summarised as one side. NULL after printing why. */
-static json_t *load_input(const char *cmd, char **files, int nfiles)
+static json_t *load_input(const char *cmd, char *const *files, int nfiles)
 {
-	json_t *docs[256] = { 0 }, *cmp = NULL;
+	json_t *docs[CMD_MAX_FILES] = { 0 }, *cmp = NULL;
 	struct rpt_run_ref *refs = NULL;
 	struct rpt_compare_opts o;
 	const char *side[] = { "result" };
@@ -37,29 +64,20 @@ static json_t *load_input(const char *cmd, char **files, int nfiles)
 	char err[1024];
 	int n = 0, e;
 
-	if (nfiles == 1) {
-		json_t *peek = json_load_file(files[0], 0, NULL);
-		const char *schema = json_string_value(json_object_get(peek, "schema"));
-
-		if (schema && !strcmp(schema, RPT_COMPARE_SCHEMA)) {
-			json_decref(peek);
-			if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
-				fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-				return NULL;
-			}
-			return cmp;
+	if (nfiles == 1 && rpt_file_is_compare(files[0])) {
+		if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			return NULL;
 		}
-		json_decref(peek);
-	}
-	if (nfiles > 256) {
-		fprintf(stderr, "fsbench %s: at most 256 result files\n", cmd);
-		return NULL;
+		return cmp;
 	}
 	rpt_compare_opts_init(&o);
 	for (n = 0; n < nfiles; n++) {
-		if (cli_result_load(cmd, files[n], &docs[n]))
+		if (rpt_runs_load(files[n], &docs[n], err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 			goto out;
-		if (cli_refs_add(&refs, &nrefs, docs[n], files[n], 0)) {
+		}
+		if (rpt_runs_add(&refs, &nrefs, docs[n], files[n], 0)) {
 			n++;
 			fprintf(stderr, "fsbench %s: %s\n", cmd, strerror(ENOMEM));
 			goto out;
@@ -75,68 +93,23 @@ out:
 	return cmp;
 }
 
-int cmd_export(int argc, char **argv)
+/* Writes @cmp as @ex to @outpath (atomically: a temporary file, then rename) or stdout. */
+static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
+			const struct rpt_export_opts *eo, const char *outpath)
 {
-	const struct rpt_exporter *ex = NULL;
-	struct rpt_export_opts eo = { 0 };
-	const char *outpath = NULL;
-	char *files[256], *tmp = NULL;
-	int nfiles = 0, status = FSB_EXIT_USAGE, e;
-	json_t *cmp = NULL;
+	char *tmp = NULL;
 	FILE *out = stdout;
+	int e;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			usage(stdout);
-			return 0;
-		} else if ((!strcmp(a, "--format") || !strcmp(a, "-f")) && v) {
-			ex = rpt_exporter_find(v);
-			if (!ex) {
-				fprintf(stderr,
-					"fsbench export: --format %s: not a format (see --help)\n",
-					v);
-				return FSB_EXIT_USAGE;
-			}
-			i++;
-		} else if (!strcmp(a, "-o") && v) {
-			outpath = argv[++i];
-		} else if (!strcmp(a, "--metrics") && v) {
-			eo.metrics = argv[++i];
-		} else if (!strcmp(a, "--build-id") && v) {
-			eo.build_id = argv[++i];
-			if (!strchr(eo.build_id, ':')) {
-				fprintf(stderr,
-					"fsbench export: --build-id %s: KCIDB ids are ORIGIN:ID\n",
-					eo.build_id);
-				return FSB_EXIT_USAGE;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr,
-				"fsbench export: unknown or incomplete option '%s' (see --help)\n",
-				a);
-			return FSB_EXIT_USAGE;
-		} else if (nfiles < 256) {
-			files[nfiles++] = argv[i];
-		}
-	}
-	if (!ex || !nfiles) {
-		fprintf(stderr, "fsbench export: %s\n",
-			!ex ? "--format is required (see --help)" : "no input file");
-		return FSB_EXIT_USAGE;
-	}
-	cmp = load_input("export", files, nfiles);
-	if (!cmp)
-		return FSB_EXIT_USAGE;
 	if (outpath) {
 		if (asprintf(&tmp, "%s.tmp", outpath) < 0 || !(out = fopen(tmp, "w"))) {
 			fprintf(stderr, "fsbench export: writing %s: %s\n", tmp ? tmp : outpath,
 				strerror(errno));
-			goto out;
+			free(tmp);
+			return FSB_EXIT_USAGE;
 		}
 	}
-	e = ex->write(cmp, &eo, out);
+	e = ex->write(cmp, eo, out);
 	if (out != stdout) {
 		if (fclose(out) && !e)
 			e = -errno;
@@ -147,15 +120,71 @@ int cmd_export(int argc, char **argv)
 	} else {
 		fflush(stdout);
 	}
+	free(tmp);
 	if (e) {
 		fprintf(stderr, "fsbench export: writing %s: %s\n", outpath ? outpath : "stdout",
 			strerror(-e));
-		status = FSB_EXIT_FAIL;
-		goto out;
+		return FSB_EXIT_FAIL;
 	}
-	status = 0;
-out:
-	free(tmp);
+	return FSB_EXIT_OK;
+}
+
+static int export_run(void *cfg)
+{
+	const struct export_cfg *c = cfg;
+	const struct rpt_exporter *ex;
+	struct rpt_export_opts eo = { .metrics = c->metrics, .build_id = c->build_id };
+	json_t *cmp;
+	int status;
+
+	if (!c->format) {
+		fprintf(stderr, "fsbench export: --format is required (see --help)\n");
+		return FSB_EXIT_USAGE;
+	}
+	ex = rpt_exporter_find(c->format);
+	if (!ex) {
+		fprintf(stderr, "fsbench export: --format %s: not a format (see --help)\n",
+			c->format);
+		return FSB_EXIT_USAGE;
+	}
+	if (c->build_id && !strchr(c->build_id, ':')) {
+		fprintf(stderr, "fsbench export: --build-id %s: KCIDB ids are ORIGIN:ID\n",
+			c->build_id);
+		return FSB_EXIT_USAGE;
+	}
+	if (!c->files.n) {
+		fprintf(stderr, "fsbench export: no input file\n");
+		return FSB_EXIT_USAGE;
+	}
+	cmp = load_input("export", c->files.v, c->files.n);
+	if (!cmp)
+		return FSB_EXIT_USAGE;
+	if (ex->check) {
+		char err[1024];
+
+		/* before any output: a refused export writes no file */
+		if (ex->check(cmp, &eo, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			json_decref(cmp);
+			return FSB_EXIT_USAGE;
+		}
+	}
+	status = export_write(ex, cmp, &eo, c->output);
 	json_decref(cmp);
 	return status;
+}
+
+static const struct cmd_spec export_cmd = {
+	.name = "export",
+	.opts = export_opts,
+	.files_offset = offsetof(struct export_cfg, files),
+	.usage = usage,
+	.run = export_run,
+};
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_cfg c = { 0 };
+
+	return cmd_args_run(&export_cmd, &c, argc, argv);
 }

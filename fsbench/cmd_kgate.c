@@ -1,7 +1,7 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
-#include "cmd_compare.h"
 #include "commands.h"
 #include "cmd_kgate.h"
+#include "suite.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../report/compare.h"
-#include "../report/result.h"
+#include "../report/runs.h"
 
 #define KG_DEFAULT_BOOTS 3
 #define KG_MAX_BOOTS 50
@@ -387,7 +387,7 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 	char cachedir[PATH_MAX], err[4096];
 	int n = 0, r;
 
-	r = find_suite(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
+	r = suite_find(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
 	if (!r && access(x->suite, R_OK))
 		r = -errno;
 	if (r) {
@@ -429,7 +429,7 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 		if (r) {
 			fprintf(stderr, "fsbench %s: %s: %s\n", cmd,
 				nk > 1 ? (i ? "candidate" : "baseline") : "kernel", err);
-			return r == -ENOENT ? FSB_EXIT_USAGE : KG_EXIT_CANNOT_JUDGE;
+			return r == -ENOENT ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
 		}
 		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s",
 			 nk > 1 ? (i ? "candidate" : "baseline") : "kernel");
@@ -442,7 +442,7 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 		if (r) {
 			fprintf(stderr, "fsbench %s: building the initramfs for %s: %s\n", cmd,
 				x->k[i].release, err);
-			return KG_EXIT_CANNOT_JUDGE;
+			return FSB_EXIT_CANNOT_JUDGE;
 		}
 		fprintf(stderr, "fsbench %s: %s %s: %s, initramfs %s%s\n", cmd, x->k[i].label,
 			x->k[i].release, x->k[i].image, x->initramfs[i], cached ? " (cached)" : "");
@@ -503,7 +503,7 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 		json_decref(rec);
 		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
 			err);
-		return r == -EINTR ? 128 + (int)kg_interrupted : KG_EXIT_CANNOT_JUDGE;
+		return r == -EINTR ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
 	}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
@@ -516,13 +516,13 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
 			cmd, index + 1, x->k[side].label, b.guest_status, dir);
 		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
-								    KG_EXIT_CANNOT_JUDGE;
+								    FSB_EXIT_CANNOT_JUDGE;
 	}
 	doc = json_load_file(b.result, 0, &je);
 	if (!doc) {
 		json_decref(rec);
 		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
-		return KG_EXIT_CANNOT_JUDGE;
+		return FSB_EXIT_CANNOT_JUDGE;
 	}
 	json_object_set_new(doc, "vm", rec);
 	snprintf(ret_result, len, "%s/result.json", dir);
@@ -530,7 +530,7 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 	json_decref(doc);
 	if (r) {
 		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
-		return KG_EXIT_CANNOT_JUDGE;
+		return FSB_EXIT_CANNOT_JUDGE;
 	}
 	return 0;
 }
@@ -639,7 +639,7 @@ static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
 	int r = 0;
 
 	for (size_t i = 0; i < nfiles && !r; i++)
-		r = cli_refs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
+		r = rpt_runs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
 	if (!r)
 		r = rpt_compare_build(names, 2, refs, nrefs, o, ret, err, sizeof(err));
 	if (r)
@@ -664,6 +664,7 @@ int cmd_kernel_gate(int argc, char **argv)
 	double load_max = 0, load_sum = 0;
 	int r = 0, total;
 	const char *verdict = "cannot judge", *why = NULL;
+	char err[1024];
 
 	if (!x || !boots)
 		return FSB_EXIT_FAIL;
@@ -675,7 +676,6 @@ int cmd_kernel_gate(int argc, char **argv)
 	o.alpha = x->a.alpha;
 	o.threshold_pct = x->a.threshold;
 	if (x->a.gate_file) {
-		char err[512];
 		json_error_t je;
 
 		gate = json_load_file(x->a.gate_file, 0, &je);
@@ -708,12 +708,13 @@ int cmd_kernel_gate(int argc, char **argv)
 		r = boot_one(x, side, i, total, boots, files[nf], sizeof(files[nf]), "kernel-gate");
 		if (r) {
 			why = kg_interrupted ? "interrupted" : "a boot failed";
-			r = kg_interrupted ? 128 + (int)kg_interrupted : KG_EXIT_CANNOT_JUDGE;
+			r = kg_interrupted ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
-		if (cli_result_load("kernel-gate", files[nf], &docs[nf])) {
+		if (rpt_runs_load(files[nf], &docs[nf], err, sizeof(err))) {
+			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
 			why = "a result could not be read";
-			r = KG_EXIT_CANNOT_JUDGE;
+			r = FSB_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
 		fptr[nf] = files[nf];
@@ -745,12 +746,12 @@ int cmd_kernel_gate(int argc, char **argv)
 		o.allow_noisy = true;
 		if (build_cmp(fptr, sides, nf, names, &o, &cmp, docs)) {
 			why = "the results could not be compared";
-			r = KG_EXIT_CANNOT_JUDGE;
+			r = FSB_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
 		if (naa >= 2 && build_cmp(aafiles, aasides, naa, aanames, &ao, &aa, aadocs)) {
 			why = "the A/A comparison failed";
-			r = KG_EXIT_CANNOT_JUDGE;
+			r = FSB_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
 	}
@@ -783,17 +784,17 @@ int cmd_kernel_gate(int argc, char **argv)
 			r = 1;
 			verdict = "regressed";
 		} else if (st == RPT_GATE_UNJUDGED) {
-			r = KG_EXIT_CANNOT_JUDGE;
+			r = FSB_EXIT_CANNOT_JUDGE;
 			why = "some gated metrics could not be judged (too few samples, or noisy)";
 		} else
 			r = 0, verdict = "good";
 		if (r != 1 && aareg) {
-			r = KG_EXIT_CANNOT_JUDGE;
+			r = FSB_EXIT_CANNOT_JUDGE;
 			verdict = "cannot judge";
 			why = "the baseline regressed against itself (A/A): the noise floor is above the gate";
 		}
 		if (!isnan(x->a.max_host_load) && load_max > x->a.max_host_load) {
-			r = KG_EXIT_CANNOT_JUDGE;
+			r = FSB_EXIT_CANNOT_JUDGE;
 			verdict = "cannot judge";
 			why = "the host was busier than --max-host-load";
 		}

@@ -38,11 +38,4 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd);
 /* An integer option from @lo to @hi; prints what is wrong and returns -EINVAL. */
 int kg_parse_int(const char *flag, const char *s, long lo, long hi, int *ret);
 
-/* cmd_suite.c: FILE as given, else a suite of that name in configs/. 0 or -ENOENT. */
-int find_suite(const char *name, char *out, size_t len);
-
-int cmd_kernel_gate(int argc, char **argv);
-int cmd_kernel_run(int argc, char **argv);
-int cmd_lava(int argc, char **argv);
-
 #endif

@@ -3,13 +3,17 @@
 #include "ext_knobs.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "journal.h"
+#include "knob_session.h"
 #include "opt.h"
+#include "scratch.h"
 #include "topology.h"
 
 /*
@@ -25,23 +29,36 @@ struct knobs_cfg {
 };
 
 #define O(f) offsetof(struct knobs_cfg, f)
-static const struct fsb_opt info_opts[] = { { "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL,
-					      "print JSON instead of text", NULL },
-					    { 0 } };
+static const struct fsb_opt info_opts[] = {
+	{ .name = "json",
+	  .type = OPT_BOOL,
+	  .offset = O(json),
+	  .max = 1,
+	  .help = "print JSON instead of text" },
+	{ 0 },
+};
 static const struct fsb_opt knobs_opts[] = {
-	{ "set", 0, OPT_STRLIST, O(set), 0, 0, NULL, "NAME=VALUE",
-	  "set a knob (repeatable); all are validated first and a refused one undoes the others. "
-	  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards",
-	  NULL },
-	{ "json", 0, OPT_BOOL, O(json), 0, 1, NULL, NULL, "print JSON instead of text", NULL },
-	{ 0 }
+	{ .name = "set",
+	  .type = OPT_STRLIST,
+	  .offset = O(set),
+	  .unit = "NAME=VALUE",
+	  .help = "set a knob (repeatable); all are validated first and a refused one undoes the others. "
+		  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards" },
+	{ .name = "json",
+	  .type = OPT_BOOL,
+	  .offset = O(json),
+	  .max = 1,
+	  .help = "print JSON instead of text" },
+	{ 0 },
 };
 static const struct fsb_opt restore_opts[] = {
-	{ "discard", 0, OPT_BOOL, O(discard), 0, 1, NULL, NULL,
-	  "remove the journals of dead runs whose entries cannot be restored (a device that is gone), "
-	  "after trying",
-	  NULL },
-	{ 0 }
+	{ .name = "discard",
+	  .type = OPT_BOOL,
+	  .offset = O(discard),
+	  .max = 1,
+	  .help = "remove the journals of dead runs whose entries cannot be restored (a device that is gone), "
+		  "after trying" },
+	{ 0 },
 };
 #undef O
 
@@ -161,9 +178,8 @@ static void print_json(json_t *o)
 	free(s);
 }
 
-/* main.c lists it in fsb_commands[] */
-int fsb_cmd_info(int argc, char **argv);
-int fsb_cmd_info(int argc, char **argv)
+/* dispatch.c lists it in fsb_commands[] */
+int cmd_info(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	struct probe_target pt;
@@ -250,16 +266,14 @@ int fsb_cmd_info(int argc, char **argv)
 	return FSB_EXIT_OK;
 }
 
-/* main.c lists it in fsb_commands[] */
-int fsb_cmd_knobs(int argc, char **argv);
-int fsb_cmd_knobs(int argc, char **argv)
+/* dispatch.c lists it in fsb_commands[] */
+int cmd_knobs(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	struct probe_target pt;
 	struct knob_target kt;
 	struct knob_batch *b = NULL;
-	struct journal *j = NULL;
-	struct knob_locks locks;
+	struct knob_session session = { 0 };
 	json_t *values;
 	char err[512];
 	const char *path;
@@ -293,36 +307,22 @@ int fsb_cmd_knobs(int argc, char **argv)
 		for (int i = 0; i < cfg.set.n && r == 0; i++)
 			r = knob_batch_add(b, cfg.set.v[i], err, sizeof(err));
 		if (r == 0)
-			r = knob_batch_validate(b, err, sizeof(err));
-		if (r < 0) {
+			r = knob_session_begin(&session, b, journal_state_dir(), "knobs --set", err,
+					       sizeof(err));
+		if (r < 0 && session.failed <= KNOB_SESSION_VALIDATE) {
 			fprintf(stderr, "fsbench knobs: %s\n", err);
 			status = FSB_EXIT_USAGE;
 			goto out;
 		}
-		r = knob_batch_lock(b, journal_state_dir(), "knobs --set", &locks, err,
-				    sizeof(err));
 		if (r < 0) {
 			fprintf(stderr, "fsbench knobs: %s%s; nothing was changed\n",
-				r == -EBUSY ? "--set " : "", err);
+				r == -EBUSY && session.failed == KNOB_SESSION_LOCK ? "--set " : "",
+				err);
 			status = FSB_EXIT_FAIL;
 			goto out;
 		}
-		r = fsb_knobs_check_stale(err, sizeof(err));
-		/* journalled only while the batch is in flight: a crash half-way can be undone */
-		if (r == 0 && (r = journal_open(journal_state_dir(), &j)) < 0)
-			snprintf(err, sizeof(err), "creating the restore journal in %s: %s",
-				 journal_state_dir(), strerror(-r));
-		if (r == 0)
-			r = knob_batch_apply(b, j, err, sizeof(err));
-		if (j)
-			journal_remove(j);
-		j = journal_close(j);
-		knob_locks_release(&locks, journal_state_dir());
-		if (r < 0) {
-			fprintf(stderr, "fsbench knobs: %s; nothing was changed\n", err);
-			status = FSB_EXIT_FAIL;
-			goto out;
-		}
+		/* the new values stay: the journal only covered the batch in flight */
+		knob_session_end(&session, false, NULL);
 		for (int i = 0; i < b->n; i++)
 			if (!cfg.json)
 				printf("%s: %s -> %s\n", b->ch[i].name, b->ch[i].before,
@@ -345,22 +345,157 @@ int fsb_cmd_knobs(int argc, char **argv)
 	}
 	json_decref(values);
 out:
+	knob_session_free(&session);
 	free(b);
 	opt_free(knobs_opts, &cfg);
 	return status;
 }
 
-/* main.c lists it in fsb_commands[] */
-int fsb_cmd_restore(int argc, char **argv);
-int fsb_cmd_restore(int argc, char **argv)
+/* Prints what knob_entries_restore() said about each knob; "pid" names the dead run. */
+static void print_knob_results(json_t *results, long long pid)
+{
+	json_t *res;
+	size_t k;
+
+	json_array_foreach(results, k, res)
+	{
+		const char *st = json_string_value(json_object_get(res, "status"));
+		char *v = json_dumps(json_object_get(res, "value"), JSON_ENCODE_ANY);
+		const char *knob = json_string_value(json_object_get(res, "knob"));
+
+		if (!strcmp(st, "restored"))
+			printf("%s=%s: restored (from the run of pid %lld)\n", knob, v ? v : "?",
+			       pid);
+		else
+			fprintf(stderr, "fsbench restore: %s=%s: %s: %s\n", knob ? knob : "?",
+				v ? v : "?", st, json_string_value(json_object_get(res, "error")));
+		free(v);
+	}
+}
+
+/*
+ * Replays one dead run's journal @name in the state directory open on @dfd. Returns 1
+ * when it was handled (restored, or kept and reported), 0 when it was not ours to touch
+ * (a live run's), with *@status lowered to failure where something was not restored.
+ */
+static int restore_one(int dfd, const char *dir, const char *lock_dir, const char *name, int pass,
+		       bool discard, int *status)
+{
+	struct knob_locks locks = { 0 };
+	json_t *hdr, *entries, *results, *knobs, *e, *undone;
+	char err[1024];
+	long long pid;
+	size_t k;
+	int r, rs;
+
+	r = journal_load_at(dfd, name, &hdr, &entries, err, sizeof(err));
+	if (r < 0) {
+		if (pass == 0) {
+			fprintf(stderr, "fsbench restore: in %s: %s; it stays\n", dir, err);
+			*status = FSB_EXIT_FAIL;
+		}
+		return pass == 0;
+	}
+	/* knobs first (of devices and mounts that scratch entries may then take away) */
+	knobs = json_array();
+	json_array_foreach(entries, k, e) if (!json_is_string(json_object_get(e, "kind")) ||
+					      strcmp(json_string_value(json_object_get(e, "kind")),
+						     "scratch")) json_array_append(knobs, e);
+	if ((json_array_size(knobs) < json_array_size(entries)) != (pass == 1)) {
+		json_decref(hdr);
+		json_decref(entries);
+		json_decref(knobs);
+		return 0;
+	}
+	pid = (long long)json_integer_value(json_object_get(hdr, "pid"));
+	if (journal_owner_alive(hdr)) {
+		printf("%s/%s: pid %lld still runs and restores its own knobs: skipped\n", dir,
+		       name, pid);
+		json_decref(knobs);
+		json_decref(hdr);
+		json_decref(entries);
+		return 0;
+	}
+	/* the same locks as a run: a run or a restore that holds one is still at work */
+	r = knob_entries_owners(entries, &locks);
+	if (r == 0) {
+		r = knob_locks_take(&locks, lock_dir, "restore", FSB_RESTORE_WAIT_MS, err,
+				    sizeof(err));
+		if (r < 0) {
+			fprintf(stderr, "fsbench restore: %s/%s: %s: skipped, it stays\n", dir,
+				name, err);
+			*status = FSB_EXIT_FAIL;
+			json_decref(knobs);
+			json_decref(hdr);
+			json_decref(entries);
+			return 1;
+		}
+		/* another restore may have finished it while we waited */
+		if (faccessat(dfd, name, F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+			knob_locks_release(&locks, lock_dir);
+			json_decref(knobs);
+			json_decref(hdr);
+			json_decref(entries);
+			return 0;
+		}
+	}
+	results = json_array();
+	if (r == 0)
+		r = knob_entries_restore("", knobs, 0, results);
+	else
+		fprintf(stderr, "fsbench restore: %s/%s: finding whose knobs it holds: %s\n", dir,
+			name, strerror(-r));
+	print_knob_results(results, pid);
+	/* then what the run made: unmounted, detached, removed, each only if still its own */
+	undone = json_array();
+	rs = probe_scratch_entries_restore(entries, undone);
+	if (rs < 0 && r == 0)
+		r = rs;
+	json_array_foreach(undone, k, e)
+	{
+		if (!strcmp(json_string_value(json_object_get(e, "status")), "undone"))
+			printf("%s (made by the run of pid %lld)\n",
+			       json_string_value(json_object_get(e, "message")), pid);
+		else
+			fprintf(stderr, "fsbench restore: %s: %s\n",
+				json_string_value(json_object_get(e, "status")),
+				json_string_value(json_object_get(e, "error")));
+	}
+	json_decref(undone);
+	if (r == 0 || discard) {
+		if (unlinkat(dfd, name, 0) < 0) {
+			fprintf(stderr, "fsbench restore: removing %s/%s: %s\n", dir, name,
+				strerror(errno));
+			*status = FSB_EXIT_FAIL;
+		} else if (r < 0) {
+			printf("%s/%s: removed with entries that could not be restored (--discard)\n",
+			       dir, name);
+		}
+	} else {
+		fprintf(stderr, "fsbench restore: %s/%s stays: not everything was restored%s\n",
+			dir, name,
+			r == -ESTALE || r == -EBADMSG ?
+				" (an entry was refused; --discard drops the journal)" :
+				"");
+		*status = FSB_EXIT_FAIL;
+	}
+	knob_locks_release(&locks, lock_dir);
+	json_decref(results);
+	json_decref(knobs);
+	json_decref(hdr);
+	json_decref(entries);
+	return 1;
+}
+
+/* dispatch.c lists it in fsb_commands[] */
+int cmd_restore(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
 	const char *dir = journal_state_dir(), *extra;
-	struct knob_locks locks;
-	json_t *paths, *p;
-	char err[512];
+	char err[1024], lock_dir[PATH_MAX];
+	json_t *names, *p;
 	size_t i;
-	int status, r, done = 0;
+	int status, r, dfd, done = 0;
 
 	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, NULL,
 		      &status);
@@ -371,99 +506,30 @@ int fsb_cmd_restore(int argc, char **argv)
 		return FSB_EXIT_USAGE;
 	}
 	status = FSB_EXIT_OK;
-	r = journal_list(dir, &paths);
+	journal_lock_dir("", lock_dir, sizeof(lock_dir));
+	/* one descriptor for the directory checked: no path is looked up again through it */
+	r = journal_dir_open(dir, &dfd, err, sizeof(err));
+	if (r == -ENOENT) {
+		printf("nothing to restore in %s\n", dir);
+		return FSB_EXIT_OK;
+	}
 	if (r < 0) {
-		fprintf(stderr, "fsbench restore: reading %s: %s\n", dir, strerror(-r));
+		fprintf(stderr, "fsbench restore: %s\n", err);
 		return FSB_EXIT_FAIL;
 	}
-	json_array_foreach(paths, i, p)
-	{
-		const char *path = json_string_value(p);
-		json_t *hdr, *entries, *results, *res;
-		size_t k;
-		long long pid;
-
-		r = journal_load(path, &hdr, &entries);
-		if (r < 0) {
-			fprintf(stderr, "fsbench restore: reading %s: %s\n", path, strerror(-r));
-			status = FSB_EXIT_FAIL;
-			continue;
-		}
-		pid = (long long)json_integer_value(json_object_get(hdr, "pid"));
-		if (journal_owner_alive(hdr)) {
-			printf("%s: pid %lld still runs and restores its own knobs: skipped\n",
-			       path, pid);
-			json_decref(hdr);
-			json_decref(entries);
-			continue;
-		}
-		/* the same locks as a run: a run or a restore that holds one is still at work */
-		r = knob_entries_owners(entries, &locks);
-		if (r == 0) {
-			r = knob_locks_take(&locks, dir, "restore", FSB_RESTORE_WAIT_MS, err,
-					    sizeof(err));
-			if (r < 0) {
-				fprintf(stderr, "fsbench restore: %s: %s: skipped, it stays\n",
-					path, err);
-				status = FSB_EXIT_FAIL;
-				json_decref(hdr);
-				json_decref(entries);
-				continue;
-			}
-			/* another restore may have finished it while we waited */
-			if (access(path, F_OK) < 0 && errno == ENOENT) {
-				knob_locks_release(&locks, dir);
-				json_decref(hdr);
-				json_decref(entries);
-				continue;
-			}
-		}
-		results = json_array();
-		if (r == 0)
-			r = knob_entries_restore("", entries, 0, results);
-		else
-			fprintf(stderr,
-				"fsbench restore: %s: an entry names no device, mount or vm knob: %s\n",
-				path, strerror(-r));
-		json_array_foreach(results, k, res)
-		{
-			const char *st = json_string_value(json_object_get(res, "status"));
-			char *v = json_dumps(json_object_get(res, "value"), JSON_ENCODE_ANY);
-
-			if (!strcmp(st, "restored"))
-				printf("%s=%s: restored (from the run of pid %lld)\n",
-				       json_string_value(json_object_get(res, "knob")), v ? v : "?",
-				       pid);
-			else
-				fprintf(stderr, "fsbench restore: %s=%s: %s: %s\n",
-					json_string_value(json_object_get(res, "knob")),
-					v ? v : "?", st,
-					json_string_value(json_object_get(res, "error")));
-			free(v);
-		}
-		if (r == 0 || cfg.discard) {
-			if (remove(path) < 0) {
-				fprintf(stderr, "fsbench restore: removing %s: %s\n", path,
-					strerror(errno));
-				status = FSB_EXIT_FAIL;
-			} else if (r < 0) {
-				printf("%s: removed with entries that could not be restored (--discard)\n",
-				       path);
-			}
-		} else {
-			fprintf(stderr,
-				"fsbench restore: %s stays: not everything was restored%s\n", path,
-				r == -ESTALE ? " (a device changed; --discard drops it)" : "");
-			status = FSB_EXIT_FAIL;
-		}
-		done++;
-		knob_locks_release(&locks, dir);
-		json_decref(results);
-		json_decref(hdr);
-		json_decref(entries);
+	r = journal_list_at(dfd, &names);
+	if (r < 0) {
+		fprintf(stderr, "fsbench restore: reading %s: %s\n", dir, strerror(-r));
+		close(dfd);
+		return FSB_EXIT_FAIL;
 	}
+	/* two passes: knob journals first, then the scratch ones that take devices away */
+	for (int pass = 0; pass < 2; pass++)
+		json_array_foreach(names, i, p) done += restore_one(
+			dfd, dir, lock_dir, json_string_value(p), pass, cfg.discard, &status);
 	if (!done && status == FSB_EXIT_OK)
 		printf("nothing to restore in %s\n", dir);
-	json_decref(paths);
+	json_decref(names);
+	close(dfd);
 	return status;
 }

@@ -1,5 +1,4 @@
 /* `fsbench lava`: the suite as a LAVA job, its metrics as test cases, and LAVA's results back. */
-#include "cmd_compare.h"
 #include "cmd_kgate.h"
 #include "commands.h"
 
@@ -14,19 +13,18 @@
 #include <yaml.h>
 
 #include "../report/compare.h"
-#include "../report/result.h"
+#include "../report/metric.h"
+#include "../report/result_file.h"
+#include "../report/runs.h"
 
 /*
  * A test case is "<workload>.t<threads>.<cell>.r<repetition>.<metric>": the workload and
  * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
- * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"). LAVA
- * allows [A-Za-z0-9_.-] in a name; metrics carry their display unit, as compare shows them.
+ * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"), from
+ * report/metric.c's catalog. LAVA allows [A-Za-z0-9_.-] in a name; metrics carry their
+ * display unit, as compare shows them. Unlike `export --format lava`, which writes one mean
+ * per sample, every run is its own case: compare needs the runs to judge a change.
  */
-static const char *const run_metric_names[] = { "files_per_sec",       "bytes_per_sec",
-						"write_amplification", "dirty_max",
-						"writeback_max",       NULL };
-static const char *const pct_keys[] = { "p50", "p99", "p99.9", NULL };
-
 static void slug(const char *in, char *out, size_t len)
 {
 	size_t j = 0;
@@ -52,11 +50,16 @@ static int lava_cases(const char *path)
 	size_t i;
 	int n = 0;
 
-	if (cli_result_load("lava cases", path, &doc))
+	char err[1024];
+
+	if (rpt_runs_load(path, &doc, err, sizeof(err))) {
+		fprintf(stderr, "fsbench lava cases: %s\n", err);
 		return FSB_EXIT_USAGE;
+	}
 	json_array_foreach(json_object_get(doc, "runs"), i, run)
 	{
-		const json_t *coords = json_object_get(run, "coords"), *ops, *op;
+		const json_t *coords = json_object_get(run, "coords"), *ops;
+		json_t *op;
 		const char *cell = json_string_value(json_object_get(coords, "cell")), *opname;
 		char prefix[256], cs[160], name[400];
 		/* suite repetitions count from 0; a single run is repetition i */
@@ -72,39 +75,30 @@ static int lava_cases(const char *path)
 			 json_string_value(json_object_get(run, "workload")),
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 			 (long long)rep);
-		for (int m = 0; run_metric_names[m]; m++) {
-			const struct rpt_metric_def *d = rpt_metric_lookup(run_metric_names[m]);
-			const json_t *v = json_object_get(json_object_get(run, d->section), d->key);
+		for (size_t m = 0; m < rpt_n_run_metrics; m++) {
+			const struct rpt_metric_def *d = &rpt_run_metrics[m];
+			double v;
 
-			if (!json_is_number(v))
+			/* files/s for file runs, MB/s for byte runs: what compare judges */
+			if (!rpt_metric_applies(run, d, NULL) ||
+			    !rpt_metric_value(run, d, NULL, &v))
 				continue;
-			/* a smallfile run has bytes/s too, but compare judges files/s there */
-			if (!strcmp(d->name, "bytes_per_sec") &&
-			    strcmp(json_string_value(json_object_get(run, "workload")), "stream"))
-				continue;
-			if (!strcmp(d->name, "files_per_sec") &&
-			    !strcmp(json_string_value(json_object_get(run, "workload")), "stream"))
-				continue;
-			printf("%s.%s %.10g %s\n", prefix, d->name, json_number_value(v) * d->scale,
-			       d->unit);
+			printf("%s.%s %.10g %s\n", prefix, d->name, v * d->scale, d->unit);
 			n++;
 		}
 		ops = json_object_get(run, "ops");
 		json_object_foreach((json_t *)ops, opname, op)
 		{
-			const json_t *pc = json_object_get(op, "percentiles");
-
 			if (!json_integer_value(json_object_get(op, "count")))
 				continue;
-			for (int k = 0; pct_keys[k]; k++) {
-				const json_t *v = json_object_get(pc, pct_keys[k]);
+			for (size_t k = 0; k < rpt_n_latency_metrics; k++) {
+				const struct rpt_metric_def *d = &rpt_latency_metrics[k];
+				double v;
 
-				snprintf(name, sizeof(name), "%s.%s", opname, pct_keys[k]);
-				const struct rpt_metric_def *d = rpt_metric_lookup(name);
-				if (!d || !json_is_number(v))
+				if (!rpt_metric_value(run, d, opname, &v))
 					continue;
-				printf("%s.%s %.10g %s\n", prefix, name,
-				       json_number_value(v) * d->scale, d->unit);
+				snprintf(name, sizeof(name), "%s.%s", opname, d->name);
+				printf("%s.%s %.10g %s\n", prefix, name, v * d->scale, d->unit);
 				n++;
 			}
 		}
@@ -217,6 +211,32 @@ static json_t *run_for(json_t *runs, const char *workload, long threads, const c
 	return run;
 }
 
+/* The object at @path ("kernel", "probes/sources/jbd2/...") in @run, made as needed. */
+static json_t *section_make(json_t *run, const char *path)
+{
+	json_t *o = run;
+	char key[128];
+
+	while (o && *path) {
+		size_t n = strcspn(path, "/");
+		json_t *next;
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = 0;
+		next = json_object_get(o, key);
+		if (!next) {
+			next = json_object();
+			if (json_object_set_new(o, key, next))
+				return NULL;
+		}
+		o = json_is_object(next) ? next : NULL;
+		path += n + (path[n] == '/');
+	}
+	return o;
+}
+
 static int lava_import(int argc, char **argv)
 {
 	const char *out = NULL;
@@ -280,17 +300,16 @@ static int lava_import(int argc, char **argv)
 				 metric);
 			sect = json_object_get(json_object_get(run, "ops"), op);
 			if (!sect) {
-				sect = json_pack("{s:i, s:{}}", "count", 1, "percentiles");
+				sect = json_pack("{s:i}", "count", 1);
 				json_object_set_new(json_object_get(run, "ops"), op, sect);
 			}
-			/* nanoseconds, integers as fsbench writes them */
-			json_object_set_new(json_object_get(sect, "percentiles"), d->key,
-					    json_integer((json_int_t)llround(raw)));
+			/* schema 2: "p99_ns" beside count, nanoseconds as integers */
+			json_object_set_new(sect, d->key, json_integer((json_int_t)llround(raw)));
 		} else {
-			sect = json_object_get(run, d->section);
+			sect = section_make(run, d->section);
 			if (!sect) {
-				sect = json_object();
-				json_object_set_new(run, d->section, sect);
+				skipped++;
+				continue;
 			}
 			json_object_set_new(sect, d->key, json_real(raw));
 		}

@@ -7,7 +7,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <libmount.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +14,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../probes/drop_caches.h"
+#include "../probes/journal.h"
 #include "../probes/scratch.h"
-#include "../report/result.h"
+#include "../probes/target.h"
+#include "../report/result_file.h"
 #include "clock.h"
 
 #ifndef FSB_CONFIGDIR
@@ -34,36 +36,78 @@ struct suite_args {
 
 #define O(f) offsetof(struct suite_args, f)
 static const struct fsb_opt suite_opts[] = {
-	{ "dry-run", 'n', OPT_BOOL, O(dry_run), 0, 1, NULL, NULL,
-	  "print the expanded matrix (cells, mkfs command lines, mount options) and stop", NULL },
-	{ "fs", 0, OPT_STRING, O(fs), 0, 0, NULL, NULL,
-	  "only these filesystems (comma list of types or labels)", NULL },
-	{ "threads", 't', OPT_STRING, O(threads), 0, 0, NULL, NULL,
-	  "replace every thread list with this one (1,2,4)", NULL },
-	{ "workloads", 0, OPT_STRING, O(workloads), 0, 0, NULL, NULL,
-	  "only these workloads (comma list of names or labels)", NULL },
-	{ "repetitions", 'r', OPT_INT, O(repetitions), 0, SUITE_MAX_REPETITIONS, "0", NULL,
-	  "repetitions of every cell (default: the suite's)", NULL },
-	{ "json", 0, OPT_STRING, O(json), 0, 0, NULL, NULL,
-	  "result file (default: fsbench-suite-NAME-DATE.json, printed)", NULL },
-	{ "fail-fast", 0, OPT_BOOL, O(fail_fast), 0, 1, NULL, NULL,
-	  "stop at the first failing cell (default: record it as failed and go on)", NULL },
-	{ "image", 0, OPT_STRING, O(image), 0, 0, NULL, NULL,
-	  "sparse image file to create (must not exist) and attach to a loop device; default: one in a temporary directory",
-	  NULL },
-	{ "size", 0, OPT_SIZE, O(size), 0, INT64_C(1) << 50, "0", "bytes",
-	  "size of the image (default: the suite's image_size)", NULL },
-	{ "keep-image", 0, OPT_BOOL, O(keep_image), 0, 1, NULL, NULL, "leave the image file behind",
-	  NULL },
-	{ "device", 0, OPT_STRING, O(device), 0, 0, NULL, NULL,
-	  "block device to mkfs instead of an image (refused when mounted or holding a signature)",
-	  NULL },
-	{ "force", 0, OPT_BOOL, O(force), 0, 1, NULL, NULL,
-	  "mkfs over an existing signature or partition table on --device", NULL },
-	{ "dir", 'd', OPT_STRING, O(dir), 0, 0, NULL, NULL,
-	  "run in this existing directory instead: no mkfs, no mount, one filesystem", NULL },
-	{ "quiet", 'q', OPT_BOOL, O(quiet), 0, 1, NULL, NULL, "no progress and no table", NULL },
-	{ 0 }
+	{ .name = "dry-run",
+	  .short_name = 'n',
+	  .type = OPT_BOOL,
+	  .offset = O(dry_run),
+	  .max = 1,
+	  .help = "print the expanded matrix (cells, mkfs command lines, mount options) and stop" },
+	{ .name = "fs",
+	  .type = OPT_STRING,
+	  .offset = O(fs),
+	  .help = "only these filesystems (comma list of types or labels)" },
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_STRING,
+	  .offset = O(threads),
+	  .help = "replace every thread list with this one (1,2,4)" },
+	{ .name = "workloads",
+	  .type = OPT_STRING,
+	  .offset = O(workloads),
+	  .help = "only these workloads (comma list of names or labels)" },
+	{ .name = "repetitions",
+	  .short_name = 'r',
+	  .type = OPT_INT,
+	  .offset = O(repetitions),
+	  .max = SUITE_MAX_REPETITIONS,
+	  .def = "0",
+	  .help = "repetitions of every cell (default: the suite's)" },
+	{ .name = "json",
+	  .type = OPT_STRING,
+	  .offset = O(json),
+	  .help = "result file (default: fsbench-suite-NAME-DATE.json, printed)" },
+	{ .name = "fail-fast",
+	  .type = OPT_BOOL,
+	  .offset = O(fail_fast),
+	  .max = 1,
+	  .help = "stop at the first failing cell (default: record it as failed and go on)" },
+	{ .name = "image",
+	  .type = OPT_STRING,
+	  .offset = O(image),
+	  .help = "sparse image file to create (must not exist) and attach to a loop device; default: one in a temporary directory" },
+	{ .name = "size",
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = INT64_C(1) << 50,
+	  .def = "0",
+	  .unit = "bytes",
+	  .help = "size of the image (default: the suite's image_size)" },
+	{ .name = "keep-image",
+	  .type = OPT_BOOL,
+	  .offset = O(keep_image),
+	  .max = 1,
+	  .help = "leave the image file behind" },
+	{ .name = "device",
+	  .type = OPT_STRING,
+	  .offset = O(device),
+	  .help = "block device to mkfs instead of an image (refused when mounted or holding a signature)" },
+	{ .name = "force",
+	  .type = OPT_BOOL,
+	  .offset = O(force),
+	  .max = 1,
+	  .help = "mkfs over an existing signature or partition table on --device" },
+	{ .name = "dir",
+	  .short_name = 'd',
+	  .type = OPT_STRING,
+	  .offset = O(dir),
+	  .help = "run in this existing directory instead: no mkfs, no mount, one filesystem" },
+	{ .name = "quiet",
+	  .short_name = 'q',
+	  .type = OPT_BOOL,
+	  .offset = O(quiet),
+	  .max = 1,
+	  .help = "no progress and no table" },
+	{ 0 },
 };
 #undef O
 
@@ -75,6 +119,7 @@ struct suite_ctx {
 	struct suite_cell *cells;
 	int ncells, nrun; /* cells and cell-repetitions to run */
 	struct probe_scratch scratch;
+	struct journal *journal; /* what scratch makes, for `fsbench restore` after a kill -9 */
 	char tmpdir[4096]; /* made by fsbench: holds the default image and the mount point */
 	char json_path[4096];
 	char dir_fstype[64]; /* --dir: the directory's filesystem */
@@ -85,7 +130,7 @@ struct suite_ctx {
 
 static const char *workload_unit(const struct suite_workload *w)
 {
-	return w->wl->unit && !strcmp(w->wl->unit, "bytes") ? "MB/s" : "files/s";
+	return w->wl->unit == RPT_UNIT_BYTES ? "MB/s" : "files/s";
 }
 
 static double run_rate(const struct suite_workload *w, json_t *run)
@@ -106,44 +151,8 @@ static json_t *failed_run(const struct suite_workload *w, int threads, const cha
 			 "summary", "files", 0, "bytes", 0, "elapsed_ns", 0, "files_per_sec", 0.0,
 			 "bytes_per_sec", 0.0, "loops", 0, "complete", 0, "error", msg,
 			 "cpu_user_s", 0.0, "cpu_sys_s", 0.0, "ops", "per_thread", "series",
-			 "interval_ns", 1000000000, "unit", w->wl->unit ? w->wl->unit : "files",
-			 "t_ns", "done");
-}
-
-/* sync, then drop the page cache, dentries and inodes: each repetition starts cold. */
-static int drop_caches(void)
-{
-	int fd, r = 0;
-
-	sync();
-	fd = open("/proc/sys/vm/drop_caches", O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, "3\n", 2) != 2)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-/* The mount under @path as libmount sees it, for --dir runs. */
-static json_t *dir_target(const char *path, char *ret_fstype, size_t len)
-{
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	struct libmnt_fs *fs = tb ? mnt_table_find_mountpoint(tb, path, MNT_ITER_BACKWARD) : NULL;
-	json_t *o = json_pack("{s:s}", "path", path);
-	char *opts = fs ? mnt_fs_strdup_options(fs) : NULL;
-
-	if (fs) {
-		json_object_set_new(o, "mountpoint", json_string(mnt_fs_get_target(fs)));
-		json_object_set_new(o, "fstype", json_string(mnt_fs_get_fstype(fs)));
-		json_object_set_new(o, "source", json_string(mnt_fs_get_source(fs)));
-		json_object_set_new(o, "mount_options", opts ? json_string(opts) : json_null());
-		if (ret_fstype)
-			snprintf(ret_fstype, len, "%s", mnt_fs_get_fstype(fs));
-	}
-	free(opts);
-	mnt_unref_table(tb);
-	return o;
+			 "interval_ns", 1000000000, "unit", rpt_unit_name(w->wl->unit), "t_ns",
+			 "done");
 }
 
 /* One repetition of one cell: mkfs, mount, drop caches, run, unmount. Never NULL. */
@@ -170,7 +179,7 @@ static json_t *run_cell(struct suite_ctx *x, const struct suite_cell *c, int rep
 		}
 		dir = x->scratch.mountpoint;
 	}
-	if (drop_caches() < 0)
+	if (probe_drop_caches(NULL) < 0)
 		x->drop_caches_failed = true;
 	r = suite_job(&x->s, c, &job, err, sizeof(err));
 	if (r == 0)
@@ -204,7 +213,7 @@ out:
 			*ret_status = FSB_EXIT_FAIL;
 		}
 	} else if (!json_object_get(run, "target")) {
-		target = dir_target(dir, NULL, 0);
+		target = probe_target_dir_json(NULL, dir, NULL, 0);
 		json_object_set_new(target, "error", json_string(err));
 		json_object_set_new(run, "target", target);
 	}
@@ -382,7 +391,7 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 		snprintf(err, errlen, "directory %s: %s", x->a.dir, strerror(errno));
 		return -errno;
 	}
-	t = dir_target(x->a.dir, x->dir_fstype, sizeof(x->dir_fstype));
+	t = probe_target_dir_json(NULL, x->a.dir, x->dir_fstype, sizeof(x->dir_fstype));
 	json_decref(t);
 	for (int i = 1; i < x->s.nfs; i++) {
 		free(x->s.fs[i].type);
@@ -411,8 +420,8 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	return 0;
 }
 
-/* FILE as given, else a suite of that name in the configs directory (kernel-gate uses it too). */
-int find_suite(const char *name, char *out, size_t len)
+/* FILE as given, else a suite of that name in the configs directory (suite.h). */
+int suite_find(const char *name, char *out, size_t len)
 {
 	const char *dirs[] = { FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED };
 
@@ -443,6 +452,16 @@ static int setup_target(struct suite_ctx *x, char *err, size_t errlen)
 			"making filesystems needs root (loop devices, mkfs, mount); --dir DIR runs in a directory instead");
 		return -EPERM;
 	}
+	/* every scratch resource is journalled as it is made: kill -9 leaves a way back */
+	r = journal_open(journal_state_dir(), &x->journal);
+	if (r < 0) {
+		x->journal = NULL;
+		snprintf(err, errlen, "creating the restore journal in %s: %s%s",
+			 journal_state_dir(), strerror(-r),
+			 r == -EPERM ? " (it must be root's and not writable by others)" : "");
+		return r;
+	}
+	x->scratch.journal = x->journal;
 	/* the mount point (and the default image) live in a directory of fsbench's own */
 	snprintf(x->tmpdir, sizeof(x->tmpdir), "%.3000s/fsbench-suite.XXXXXX",
 		 base && *base ? base : "/var/tmp");
@@ -453,6 +472,9 @@ static int setup_target(struct suite_ctx *x, char *err, size_t errlen)
 		x->tmpdir[0] = 0;
 		return r;
 	}
+	r = probe_scratch_journal_dir(&x->scratch, x->tmpdir, err, errlen);
+	if (r < 0)
+		return r;
 	x->scratch.keep_image = x->a.keep_image;
 	if (x->a.device)
 		return probe_scratch_device(&x->scratch, x->a.device, x->a.force, err, errlen);
@@ -465,12 +487,24 @@ static int setup_target(struct suite_ctx *x, char *err, size_t errlen)
 static void release_target(struct suite_ctx *x)
 {
 	char err[SUITE_ERR];
+	bool clean = true;
 
-	if (probe_scratch_release(&x->scratch, err, sizeof(err)) < 0)
+	if (probe_scratch_release(&x->scratch, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", x->cmd, err);
-	if (x->tmpdir[0] && rmdir(x->tmpdir) < 0 && errno != ENOENT)
+		clean = false;
+	}
+	if (x->tmpdir[0] && rmdir(x->tmpdir) < 0 && errno != ENOENT) {
 		fprintf(stderr, "fsbench %s: removing %s: %s\n", x->cmd, x->tmpdir,
 			strerror(errno));
+		clean = false;
+	}
+	if (x->journal && clean)
+		journal_remove(x->journal);
+	else if (x->journal)
+		fprintf(stderr, "fsbench %s: the journal %s stays: `fsbench restore` retries\n",
+			x->cmd, x->journal->path);
+	x->journal = journal_close(x->journal);
+	x->scratch.journal = NULL;
 }
 
 static int run_suite(struct suite_ctx *x, int argc, char **argv)
@@ -628,7 +662,7 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		ctx_free(&x);
 		return FSB_EXIT_USAGE;
 	}
-	find_suite(file, path, sizeof(path));
+	suite_find(file, path, sizeof(path));
 	r = suite_load(&x.s, path, err, sizeof(err));
 	if (r == 0 && x.a.fs)
 		r = suite_select_fs(&x.s, x.a.fs, err, sizeof(err));
@@ -689,7 +723,7 @@ int cmd_default(void)
 	const char *base = getenv("TMPDIR");
 	int status;
 
-	if (find_suite("quick", quick, sizeof(quick)) < 0) {
+	if (suite_find("quick", quick, sizeof(quick)) < 0) {
 		fprintf(stderr, "fsbench: the default suite quick.json is not in %s or %s\n",
 			FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED);
 		return FSB_EXIT_FAIL;

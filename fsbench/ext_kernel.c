@@ -20,19 +20,28 @@ struct kernel_state {
 	struct probe_sampler *sampler;
 };
 
-#define O(f) offsetof(struct fsb_common, f)
+struct kernel_cfg {
+	int64_t sample_interval_ns; /* Dirty, Writeback, in-flight */
+};
+
+#define O(f) offsetof(struct kernel_cfg, f)
 static const struct fsb_opt kernel_opts[] = {
-	{ "sample-interval", 0, OPT_DURATION, O(sample_interval_ns),
-	  (int64_t)PROBE_SAMPLER_MIN_INTERVAL_NS, INT64_C(3600) * 1000000000, "100ms", "ns",
-	  "how often to sample Dirty and Writeback memory and the device's in-flight requests during a run",
-	  NULL },
-	{ 0 }
+	{ .name = "sample-interval",
+	  .type = OPT_DURATION,
+	  .offset = O(sample_interval_ns),
+	  .min = (int64_t)PROBE_SAMPLER_MIN_INTERVAL_NS,
+	  .max = INT64_C(3600) * 1000000000,
+	  .def = "100ms",
+	  .unit = "ns",
+	  .help = "how often to sample Dirty and Writeback memory and the device's in-flight requests during a run" },
+	{ 0 },
 };
 #undef O
 
-static int kernel_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
-			 size_t errlen)
+static int kernel_before(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			 void **ret_state, char *err, size_t errlen)
 {
+	const struct kernel_cfg *kc = cfg;
 	struct kernel_state *k;
 	const char *dir = c->dirs.n ? c->dirs.v[0] : ".";
 	int r;
@@ -53,7 +62,7 @@ static int kernel_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	r = probe_sampler_start(
 		NULL,
 		k->target_err == 0 && k->target.has_block_device ? k->target.disk_sysfs : NULL,
-		(uint64_t)c->sample_interval_ns, &k->sampler);
+		(uint64_t)kc->sample_interval_ns, &k->sampler);
 	if (r < 0) {
 		snprintf(err, errlen, "starting the kernel sampler (/proc/meminfo%s): %s",
 			 k->target.has_block_device ? ", inflight" : "", strerror(-r));
@@ -129,7 +138,8 @@ static json_t *int_or_null(bool have, uint64_t v)
 	return have ? json_integer((json_int_t)v) : json_null();
 }
 
-static void kernel_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+static void kernel_after(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			 void *state, json_t *run_json)
 {
 	struct kernel_state *k = state;
 	struct probe_sampler_max m;
@@ -139,6 +149,7 @@ static void kernel_after(struct fsb_run *run, struct fsb_common *c, void *state,
 	const char *dir = c->dirs.n ? c->dirs.v[0] : ".";
 
 	(void)run;
+	(void)cfg;
 	if (!k)
 		return;
 	probe_sampler_stop(k->sampler);
@@ -183,6 +194,7 @@ out:
 const struct fsb_ext fsb_ext_kernel = {
 	.name = "kernel",
 	.opts = kernel_opts,
+	.cfg_size = sizeof(struct kernel_cfg),
 	.before = kernel_before,
 	.after = kernel_after,
 };

@@ -14,10 +14,4 @@
 int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt,
 		    char *err, size_t errlen);
 
-/*
- * Refuses to change knobs while a journal of a process that died still holds old values
- * (they would be recorded as "before" and lost): -EBUSY with @err naming the journal.
- */
-int fsb_knobs_check_stale(char *err, size_t errlen);
-
 #endif

@@ -6,11 +6,18 @@
 
 #include "topology.h"
 
-static int pin_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
-		      size_t errlen)
+struct pin_cfg {
+	char *cpus; /* --cpus LIST */
+	int pin; /* --pin: enum probe_pin */
+};
+
+static int pin_before(struct fsb_run *run, const struct fsb_common *common, const void *cfg,
+		      void **ret_state, char *err, size_t errlen)
 {
+	const struct pin_cfg *c = cfg;
 	int *cpus, r;
 
+	(void)common;
 	*ret_state = NULL;
 	cpus = calloc((size_t)run->nthreads, sizeof(*cpus));
 	if (!cpus)
@@ -24,11 +31,14 @@ static int pin_before(struct fsb_run *run, struct fsb_common *c, void **ret_stat
 	return r;
 }
 
-static void pin_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+static void pin_after(struct fsb_run *run, const struct fsb_common *common, const void *cfg,
+		      void *state, json_t *run_json)
 {
 	static const char *const names[] = { "none", "compact", "scatter" };
+	const struct pin_cfg *c = cfg;
 
 	(void)run;
+	(void)common;
 	(void)state;
 	if (run_json)
 		json_object_set_new(run_json, "pinning",
@@ -37,22 +47,29 @@ static void pin_after(struct fsb_run *run, struct fsb_common *c, void *state, js
 
 static const char *const pin_choices[] = { "none", "compact", "scatter", NULL };
 
-#define O(f) offsetof(struct fsb_common, f)
+#define O(f) offsetof(struct pin_cfg, f)
 static const struct fsb_opt pin_opts[] = {
-	{ "cpus", 0, OPT_STRING, O(cpus), 0, 0, NULL, "LIST",
-	  "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them",
-	  NULL },
-	{ "pin", 0, OPT_ENUM, O(pin), 0, 2, "none", NULL,
-	  "place worker threads: none (the scheduler decides), compact (fill a core's PUs first), "
-	  "scatter (spread over packages and cores); each thread's CPU is in the result",
-	  pin_choices },
-	{ 0 }
+	{ .name = "cpus",
+	  .type = OPT_STRING,
+	  .offset = O(cpus),
+	  .unit = "LIST",
+	  .help = "run worker threads only on these CPUs (0-3,6); alone it pins compactly over them" },
+	{ .name = "pin",
+	  .type = OPT_ENUM,
+	  .offset = O(pin),
+	  .max = 2,
+	  .def = "none",
+	  .help = "place worker threads: none (the scheduler decides), compact (fill a core's PUs first), "
+		  "scatter (spread over packages and cores); each thread's CPU is in the result",
+	  .choices = pin_choices },
+	{ 0 },
 };
 #undef O
 
 const struct fsb_ext fsb_ext_pin = {
 	.name = "pin",
 	.opts = pin_opts,
+	.cfg_size = sizeof(struct pin_cfg),
 	.before = pin_before,
 	.after = pin_after,
 };

@@ -1,5 +1,6 @@
 /* The interference victim: one thread doing small reads or fsyncs at a fixed rate beside the workers. */
 #include "errf.h"
+#include "mix64.h"
 #include "clock.h"
 #include "common.h"
 #include "ext.h"
@@ -17,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 enum { VICTIM_NONE, VICTIM_READ, VICTIM_FSYNC };
 
@@ -34,17 +35,30 @@ static const char *const victim_modes[] = { "none", "read", "fsync", NULL };
 #define VICTIM_FILL_BUF (UINT64_C(1) << 20)
 #define START_POLL_NS 1000000 /* how soon after the workers' start the first operation runs */
 
-#define O(f) offsetof(struct fsb_common, f)
+struct victim_cfg {
+	int mode; /* --victim: VICTIM_* */
+	int64_t rate; /* --victim-rate, operations per second */
+};
+
+#define O(f) offsetof(struct victim_cfg, f)
 static const struct fsb_opt victim_opts[] = {
-	{ "victim", 0, OPT_ENUM, O(victim.mode), 0, 0, "none", NULL,
-	  "a thread on the same filesystem beside the workers: read (4 KiB O_DIRECT reads at random "
-	  "offsets of a pre-written, evicted 64 MiB file) or fsync (write a 4 KiB file and fdatasync it); "
-	  "its latencies are op 'victim'",
-	  victim_modes },
-	{ "victim-rate", 0, OPT_INT, O(victim.rate), 1, 10000, "10", "ops/s",
-	  "victim operations per second, on a fixed schedule (late ones are skipped and counted)",
-	  NULL },
-	{ 0 }
+	{ .name = "victim",
+	  .type = OPT_ENUM,
+	  .offset = O(mode),
+	  .def = "none",
+	  .help = "a thread on the same filesystem beside the workers: read (4 KiB O_DIRECT reads at random "
+		  "offsets of a pre-written, evicted 64 MiB file) or fsync (write a 4 KiB file and fdatasync it); "
+		  "its latencies are op 'victim'",
+	  .choices = victim_modes },
+	{ .name = "victim-rate",
+	  .type = OPT_INT,
+	  .offset = O(rate),
+	  .min = 1,
+	  .max = 10000,
+	  .def = "10",
+	  .unit = "ops/s",
+	  .help = "victim operations per second, on a fixed schedule (late ones are skipped and counted)" },
+	{ 0 },
 };
 #undef O
 
@@ -59,6 +73,7 @@ struct victim {
 	char name[64];
 	char *buf; /* aligned for O_DIRECT */
 	struct hist *h;
+	struct fsb_thread th; /* records h through fsb_record() as workers do; id -1 */
 	pthread_t tid;
 	bool started;
 	atomic_int stop;
@@ -67,14 +82,6 @@ struct victim {
 	char errmsg[320];
 	bool failed_run; /* the victim's error is the run's: said once, by the CLI */
 };
-
-static uint64_t mix64(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
-}
 
 static struct victim *victim_free(struct victim *v)
 {
@@ -104,16 +111,14 @@ static int victim_read(struct victim *v, uint64_t *rnd)
 	uint64_t off, t0, t1;
 	ssize_t n;
 
-	*rnd = mix64(*rnd);
+	*rnd = fsb_mix64(*rnd);
 	off = (*rnd % (VICTIM_FILE_SIZE / VICTIM_IO)) * VICTIM_IO;
-	t0 = fsb_now_ns();
-	n = pread(v->fd, v->buf, VICTIM_IO, (off_t)off);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, n = pread(v->fd, v->buf, VICTIM_IO, (off_t)off));
 	if (n != VICTIM_IO) {
 		victim_error(v, n < 0 ? errno : EIO, "reading");
 		return v->err;
 	}
-	hist_record(v->h, t1 - t0);
+	fsb_record(&v->th, OP_VICTIM, t0, t1);
 	return 0;
 }
 
@@ -128,17 +133,18 @@ static int victim_fsync(struct victim *v)
 		victim_error(v, errno, "truncating");
 		return v->err;
 	}
-	t0 = fsb_now_ns();
-	n = pwrite(v->fd, v->buf, VICTIM_IO, 0);
-	if (n == VICTIM_IO)
-		r = fdatasync(v->fd);
-	t1 = fsb_now_ns();
+	/* one victim operation is the write and its fdatasync together, as an app sees it */
+	FSB_TIME_CALL(t0, t1, {
+		n = pwrite(v->fd, v->buf, VICTIM_IO, 0);
+		if (n == VICTIM_IO)
+			r = fdatasync(v->fd);
+	});
 	if (n != VICTIM_IO || r < 0) {
 		victim_error(v, n < 0 || r < 0 ? errno : ENOSPC,
 			     n != VICTIM_IO ? "writing" : "fdatasync of");
 		return v->err;
 	}
-	hist_record(v->h, t1 - t0);
+	fsb_record(&v->th, OP_VICTIM, t0, t1);
 	return 0;
 }
 
@@ -169,7 +175,7 @@ static void *victim_main(void *arg)
 			return NULL;
 		nanosleep(&poll, NULL);
 	}
-	rnd = mix64(next ^ ((uint64_t)getpid() << 32));
+	rnd = fsb_mix64(next ^ ((uint64_t)getpid() << 32));
 	for (;;) {
 		/* absolute deadlines: a slow operation never shifts the schedule after it */
 		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };
@@ -234,14 +240,15 @@ static int victim_prepare_read(struct victim *v, int wfd, char *err, size_t errl
 	return 0;
 }
 
-static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_state, char *err,
-			 size_t errlen)
+static int victim_before(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			 void **ret_state, char *err, size_t errlen)
 {
+	const struct victim_cfg *vc = cfg;
 	struct victim *v;
 	int wfd, r, e;
 
 	*ret_state = NULL;
-	if (c->victim.mode == VICTIM_NONE)
+	if (vc->mode == VICTIM_NONE)
 		return 0;
 	if (!c->dirs.n)
 		return errf(err, errlen, -EINVAL, "--victim: no directory to put its file in (-d)");
@@ -250,8 +257,8 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	v->fd = v->dfd = -1;
 	v->run = run;
-	v->mode = c->victim.mode;
-	v->rate = c->victim.rate;
+	v->mode = vc->mode;
+	v->rate = vc->rate;
 	v->period_ns = 1000000000u / (uint64_t)v->rate;
 	v->dir = c->dirs.v[0];
 	v->h = malloc(sizeof(*v->h));
@@ -260,6 +267,11 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	}
 	hist_init(v->h);
+	v->th.run = run;
+	v->th.id = -1;
+	v->th.cpu = -1;
+	v->th.hist[OP_VICTIM] = v->h;
+	v->th.slow = run->victim_slow;
 	memset(v->buf, 0x5a, VICTIM_IO);
 	v->dfd = open(v->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (v->dfd < 0) {
@@ -300,12 +312,14 @@ static int victim_before(struct fsb_run *run, struct fsb_common *c, void **ret_s
 	return 0;
 }
 
-static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state, json_t *run_json)
+static void victim_after(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
+			 void *state, json_t *run_json)
 {
 	struct victim *v = state;
 	json_t *o;
 
 	(void)c;
+	(void)cfg;
 	if (!v)
 		return;
 	atomic_store(&v->stop, 1);
@@ -343,6 +357,7 @@ static void victim_after(struct fsb_run *run, struct fsb_common *c, void *state,
 const struct fsb_ext fsb_ext_victim = {
 	.name = "victim",
 	.opts = victim_opts,
+	.cfg_size = sizeof(struct victim_cfg),
 	.before = victim_before,
 	.after = victim_after,
 };

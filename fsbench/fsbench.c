@@ -1,7 +1,7 @@
-/* The fsbench program. */
-int fsb_main(int argc, char **argv);
+/* The fsbench program: main() only; dispatch.c picks the command. */
+#include "dispatch.h"
 
 int main(int argc, char **argv)
 {
-	return fsb_main(argc, argv);
+	return fsb_dispatch(argc, argv);
 }

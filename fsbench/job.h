@@ -8,19 +8,31 @@
 #include "common.h"
 #include "workload.h"
 
-#define FSB_JOB_TABLES_MAX 16
-#define FSB_JOB_OPTS_MAX 160
+/* One extension (ext.h) in a job: where its config lives, and its state during the run. */
+struct fsb_job_ext {
+	size_t cfg_off; /* offset of the extension's config in the job's cfg */
+	void *state; /* what before() returned */
+	bool on; /* before() succeeded: after() is owed */
+};
 
 struct fsb_job {
 	const struct fsb_workload *wl;
-	/* the workload's table, the common one, then every extension's */
-	const struct fsb_opt *tables[FSB_JOB_TABLES_MAX];
-	struct fsb_opt tbl[FSB_JOB_OPTS_MAX]; /* the same, merged into one */
-	void *cfg; /* starts with struct fsb_common */
+	/*
+	 * The workload's options, the common ones, then every extension's, merged into one
+	 * table whose offsets are into @cfg (an extension's shifted by its cfg_off). Its
+	 * order is the order of the result's "params".
+	 */
+	struct fsb_opt *tbl;
+	/* One block: the workload's config (which starts with struct fsb_common), then each extension's. */
+	void *cfg;
+	struct fsb_job_ext *ext; /* fsb_nexts entries, in fsb_exts[] order */
 	bool print; /* fs_mark's table on stdout */
 };
 
-/* Allocates @job's config with every default. 0 or -errno with @err set. */
+/*
+ * Allocates @job's option table and config with every default. 0 or -errno with @err
+ * set; fsb_job_free() is safe on @job either way.
+ */
 int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, size_t errlen);
 
 /* Sets one option by long name from text (suite files). 0, -ENOENT or -EINVAL. */
@@ -29,6 +41,12 @@ int fsb_job_set(struct fsb_job *job, const char *name, const char *value, char *
 static inline struct fsb_common *fsb_job_common(struct fsb_job *job)
 {
 	return job->cfg;
+}
+
+/* Extension @i's config (fsb_exts[i]->cfg_size bytes). */
+static inline void *fsb_job_ext_cfg(struct fsb_job *job, int i)
+{
+	return (char *)job->cfg + job->ext[i].cfg_off;
 }
 
 /*

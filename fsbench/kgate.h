@@ -14,9 +14,6 @@
  */
 extern volatile sig_atomic_t kg_interrupted;
 
-/* Exit statuses of kernel-gate beyond commands.h's: what `git bisect run` reads as "skip". */
-#define KG_EXIT_CANNOT_JUDGE 125
-
 /* Modules the guest needs to reach its disks; the suite's filesystems are added to these. */
 #define KG_MAX_MODULES 256
 

@@ -7,7 +7,7 @@
 #include "host.h"
 #include "topology.h"
 #include "result.h"
-#include "../report/result.h"
+#include "../report/result_file.h"
 
 json_t *fsb_result_new(int argc, char **argv)
 {
@@ -71,7 +71,7 @@ static json_t *ops_json(struct hist *const *hists)
 
 	for (int op = 0; op < OP_COUNT; op++)
 		if (hists[op] && hists[op]->count)
-			json_object_set_new(ops, fsb_op_names[op], rpt_hist_to_json(hists[op]));
+			json_object_set_new(ops, rpt_ops[op].name, rpt_hist_to_json(hists[op]));
 	return ops;
 }
 
@@ -84,7 +84,8 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 	(void)run;
 	busy = t->t_end > t->t_start ? t->t_end - t->t_start : 0;
 	json_object_set_new(o, "thread", json_integer(t->id));
-	json_object_set_new(o, "cpu", json_integer(t->cpu));
+	/* null, not -1, when the thread was not pinned: a number would chart as CPU -1 */
+	json_object_set_new(o, "cpu", t->cpu >= 0 ? json_integer(t->cpu) : json_null());
 	json_object_set_new(o, "files", json_integer((json_int_t)t->total_files));
 	json_object_set_new(o, "bytes", json_integer((json_int_t)t->total_bytes));
 	json_object_set_new(o, "last_loop_ns", json_integer((json_int_t)busy));
@@ -95,7 +96,7 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 
 		if (!h || !h->count)
 			continue;
-		json_object_set_new(ops, fsb_op_names[op],
+		json_object_set_new(ops, rpt_ops[op].name,
 				    json_pack("{s:I,s:f,s:I,s:I}", "count", (json_int_t)h->count,
 					      "mean_ns", hist_mean(h), "p99_ns",
 					      (json_int_t)hist_percentile(h, 99), "max_ns",
@@ -105,7 +106,7 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 	return o;
 }
 
-json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tables)
+json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 {
 	json_t *o = json_object(), *params = json_object(), *sum = json_object();
 	json_t *threads = json_array(), *loops = json_array(), *series = json_object();
@@ -113,8 +114,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 	uint64_t files = 0, bytes = 0, wall = 0;
 	bool complete = !run->err && !run->signal;
 
-	for (int i = 0; tables[i]; i++)
-		params_from_table(params, tables[i], run->cfg);
+	params_from_table(params, tbl, run->cfg);
 	json_object_del(params, "json");
 	json_object_del(params, "quiet");
 	for (int l = 0; l < run->nloops; l++) {
@@ -135,6 +135,9 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 							      lp->thread_ns - lp->syscall_ns :
 							      0),
 					 "fsuse_pct", lp->fsuse_pct));
+		if (lp->failed)
+			json_object_set_new(json_array_get(loops, (size_t)l), "complete",
+					    json_false());
 	}
 	json_object_set_new(o, "workload", json_string(run->wl->name));
 	json_object_set_new(o, "threads", json_integer(run->nthreads));
@@ -168,7 +171,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *const *tab
 	}
 	json_object_set_new(series, "interval_ns",
 			    json_integer((json_int_t)run->series.interval_ns));
-	json_object_set_new(series, "unit", json_string(run->wl->unit));
+	json_object_set_new(series, "unit", json_string(rpt_unit_name(run->wl->unit)));
 	json_object_set_new(series, "t_ns", st);
 	json_object_set_new(series, "done", sd);
 	json_object_set_new(o, "series", series);

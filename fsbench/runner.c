@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -10,20 +11,6 @@
 #include <unistd.h>
 
 volatile sig_atomic_t fsb_signal_received;
-
-const char *const fsb_op_names[OP_COUNT] = {
-	[OP_CREATE] = "create",
-	[OP_OPEN] = "open",
-	[OP_WRITE] = "write",
-	[OP_FSYNC] = "fsync",
-	[OP_FDATASYNC] = "fdatasync",
-	[OP_SYNC] = "sync",
-	[OP_CLOSE] = "close",
-	[OP_UNLINK] = "unlink",
-	[OP_SYNC_FILE_RANGE] = "sync_file_range",
-	[OP_FADVISE] = "fadvise",
-	[OP_VICTIM] = "victim",
-};
 
 #define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
@@ -34,13 +21,25 @@ void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
 
 	/*
 	 * The first failure names the run's error; later ones are consequences. A runtime
-	 * stop (1) is no failure: the final syncs that follow it can still fail the run.
+	 * stop (FSB_STOP_END) is no failure: the final syncs that follow it can still fail
+	 * the run.
 	 */
-	while (cur != 2)
-		if (atomic_compare_exchange_weak(&run->stop, &cur, 2)) {
+	while (cur != FSB_STOP_FAILED)
+		if (atomic_compare_exchange_weak(&run->stop, &cur, FSB_STOP_FAILED)) {
 			run->err = err;
 			snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
 			return;
+		}
+}
+
+void fsb_slow_refloor(struct fsb_slow_top *s)
+{
+	s->floor_i = 0;
+	s->floor = s->v[0].t1 - s->v[0].t0;
+	for (uint32_t i = 1; i < s->n; i++)
+		if (s->v[i].t1 - s->v[i].t0 < s->floor) {
+			s->floor = s->v[i].t1 - s->v[i].t0;
+			s->floor_i = i;
 		}
 }
 
@@ -49,7 +48,8 @@ int runner_prepare(struct fsb_run *run)
 	if (run->nthreads < 1 || run->nthreads > FSB_MAX_THREADS)
 		return -EINVAL;
 	run->threads = calloc((size_t)run->nthreads, sizeof(*run->threads));
-	if (!run->threads)
+	run->victim_slow = calloc(OP_COUNT, sizeof(*run->victim_slow));
+	if (!run->threads || !run->victim_slow)
 		return -ENOMEM;
 	for (int i = 0; i < run->nthreads; i++) {
 		struct fsb_thread *t = &run->threads[i];
@@ -57,6 +57,10 @@ int runner_prepare(struct fsb_run *run)
 		t->run = run;
 		t->id = i;
 		t->cpu = -1;
+		/* 20 x 16 bytes per op: 3.7 KiB a thread, 3.8 MiB at FSB_MAX_THREADS */
+		t->slow = calloc(OP_COUNT, sizeof(*t->slow));
+		if (!t->slow)
+			return -ENOMEM;
 		for (int op = 0; op < OP_COUNT; op++) {
 			if (!(run->wl->ops & OP_BIT(op)))
 				continue;
@@ -81,9 +85,12 @@ int runner_prepare(struct fsb_run *run)
 void runner_free(struct fsb_run *run)
 {
 	if (run->threads)
-		for (int i = 0; i < run->nthreads; i++)
+		for (int i = 0; i < run->nthreads; i++) {
 			for (int op = 0; op < OP_COUNT; op++)
 				free(run->threads[i].hist[op]);
+			free(run->threads[i].slow);
+		}
+	free(run->victim_slow);
 	for (int op = 0; op < OP_COUNT; op++)
 		free(run->total[op]);
 	free(run->threads);
@@ -107,6 +114,20 @@ static uint64_t thread_syscall_ns(const struct fsb_thread *t)
 static bool gate_waiters_ready(struct fsb_run *run, int started)
 {
 	return atomic_load(&run->threads_at_gate) >= started;
+}
+
+/*
+ * A worker's timed work of the loop is done; with @wait, blocks until every started
+ * worker's is, so that thread_after() (unlink) never runs beside another's timed calls.
+ */
+static void timed_arrive(struct fsb_run *run, bool wait)
+{
+	pthread_mutex_lock(&run->timed_lock);
+	run->timed_done++;
+	pthread_cond_broadcast(&run->timed_cond);
+	while (wait && run->timed_done < run->timed_started)
+		pthread_cond_wait(&run->timed_cond, &run->timed_lock);
+	pthread_mutex_unlock(&run->timed_lock);
 }
 
 static void *worker_main(void *arg)
@@ -135,6 +156,7 @@ static void *worker_main(void *arg)
 	t->t_start = fsb_now_ns();
 	if (fsb_should_stop(run)) {
 		t->t_end = t->t_start;
+		timed_arrive(run, false);
 		atomic_fetch_add(&run->threads_done, 1);
 		return NULL;
 	}
@@ -144,6 +166,14 @@ static void *worker_main(void *arg)
 	if (r) {
 		t->err = r;
 		fsb_run_fail(run, r, t->errmsg);
+	}
+	timed_arrive(run, run->wl->thread_after != NULL);
+	if (run->wl->thread_after) {
+		r = run->wl->thread_after(t, run->nloops);
+		if (r && !t->err) {
+			t->err = r;
+			fsb_run_fail(run, r, t->errmsg);
+		}
 	}
 	atomic_fetch_add(&run->threads_done, 1);
 	return NULL;
@@ -184,7 +214,7 @@ static void print_progress(const struct fsb_run *run, uint64_t now, bool final)
 	double secs = (double)(now - run->run_start_ns) / 1e9;
 	uint64_t done = progress_sum(run);
 	double rate = secs > 0 ? (double)done / secs : 0;
-	bool bytes = run->wl->unit && !strcmp(run->wl->unit, "bytes");
+	bool bytes = run->wl->unit == RPT_UNIT_BYTES;
 	double eta = -1;
 
 	if (run->expected_units && rate > 0 && done <= run->expected_units)
@@ -228,11 +258,9 @@ static void monitor(struct fsb_run *run)
 		}
 		if (run->runtime_ns && now - run->run_start_ns >= run->runtime_ns &&
 		    !fsb_should_stop(run)) {
-			int running = 0;
-
-			/* never over a failure that a worker recorded since the check */
+			/* fsb_run_end() never overwrites a worker's failure since the check */
 			run->stopped_by_runtime = true;
-			atomic_compare_exchange_strong(&run->stop, &running, 1);
+			fsb_run_end(run);
 		}
 		while (now >= next_sample) {
 			series_push(&run->series, next_sample - run->run_start_ns,
@@ -278,6 +306,10 @@ static int run_one_loop(struct fsb_run *run)
 	r = -pthread_rwlock_init(&run->gate, NULL);
 	if (r)
 		goto out;
+	pthread_mutex_init(&run->timed_lock, NULL);
+	pthread_cond_init(&run->timed_cond, NULL);
+	run->timed_done = 0;
+	run->timed_started = INT_MAX; /* until every worker that will run has been started */
 	pthread_rwlock_wrlock(&run->gate);
 	atomic_store(&run->threads_done, 0);
 	atomic_store(&run->threads_at_gate, 0);
@@ -300,6 +332,10 @@ static int run_one_loop(struct fsb_run *run)
 		fsb_run_fail(run, r, msg);
 		atomic_fetch_add(&run->threads_done, run->nthreads - started);
 	}
+	pthread_mutex_lock(&run->timed_lock);
+	run->timed_started = started;
+	pthread_cond_broadcast(&run->timed_cond);
+	pthread_mutex_unlock(&run->timed_lock);
 	/* let the workers reach the gate, so that opening it starts them together */
 	while (!gate_waiters_ready(run, started))
 		sched_yield();
@@ -311,6 +347,8 @@ static int run_one_loop(struct fsb_run *run)
 	for (int i = 0; i < started; i++)
 		pthread_join(tids[i], NULL);
 	pthread_rwlock_destroy(&run->gate);
+	pthread_cond_destroy(&run->timed_cond);
+	pthread_mutex_destroy(&run->timed_lock);
 
 	l.start_ns = UINT64_MAX;
 	for (int i = 0; i < run->nthreads; i++) {
@@ -333,6 +371,7 @@ static int run_one_loop(struct fsb_run *run)
 	if (l.start_ns == UINT64_MAX)
 		l.start_ns = l.end_ns;
 	l.fsuse_pct = run->wl->fs_use ? run->wl->fs_use(run) : -1;
+	l.failed = fsb_run_failed(run);
 	r = loop_push(run, &l);
 out:
 	free(tids);
@@ -356,7 +395,8 @@ int runner_run(struct fsb_run *run)
 			fsb_run_fail(run, r, "running a loop: out of memory");
 			break;
 		}
-		if (run->on_loop)
+		/* fs_mark prints no row for a loop that failed; its partial figures stay in the JSON */
+		if (run->on_loop && !run->loops[run->nloops - 1].failed)
 			run->on_loop(run, loop);
 	}
 	__atomic_store_n(&run->run_end_ns, fsb_now_ns(), __ATOMIC_RELEASE);

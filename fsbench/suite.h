@@ -1,4 +1,10 @@
-/* Suite files: parsing and validation with line:column errors, matrix expansion, cell names. */
+/*
+ * Suite files: parsing and validation with line:column errors, matrix expansion, cell names.
+ * One file per concern: suite_scan.c (JSON positions), suite_field.c (typed fields),
+ * suite_parse.c (entries, validation, load, free), suite_label.c (labels),
+ * suite_select.c (--fs, --threads, workloads), suite_matrix.c (cells and their jobs),
+ * suite_coords.c (result JSON); suite_parser.h holds what the parsing files share.
+ */
 #ifndef FSB_SUITE_H
 #define FSB_SUITE_H
 
@@ -85,6 +91,12 @@ int suite_parse(struct suite *ret, const char *path, const char *text, size_t le
 		size_t errlen);
 int suite_load(struct suite *ret, const char *path, char *err, size_t errlen);
 void suite_free(struct suite *s);
+
+/*
+ * @name as a path when it is a file, else the suite of that name (".json" added) in the
+ * configs directory of the build tree or the installation. 0 with @out set, or -ENOENT.
+ */
+int suite_find(const char *name, char *out, size_t len);
 
 /* --fs LIST: keeps the filesystems whose label or type is in the comma list. */
 int suite_select_fs(struct suite *s, const char *list, char *err, size_t errlen);

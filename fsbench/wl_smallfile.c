@@ -1,7 +1,8 @@
 /* The fs_mark-style small-file workload: create, write, fsync, close across subdirectories. */
 #include "errf.h"
+#include "mix64.h"
 #include "clock.h"
-#include "common.h"
+#include "dirs.h"
 #include "smallfile.h"
 #include "workload.h"
 
@@ -52,48 +53,126 @@ struct smallfile_cfg {
 
 #define O(f) offsetof(struct smallfile_cfg, f)
 static const struct fsb_opt smallfile_opts[] = {
-	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 40, "51200", "bytes",
-	  "size of each file", NULL },
-	{ "write-size", 'w', OPT_SIZE, O(wsize), 1, MAX_WRITE_SIZE, "16384", "bytes",
-	  "bytes per write() call", NULL },
-	{ "files", 'n', OPT_INT, O(nfiles), 1, 100000000, "1000", "files",
-	  "files per thread per loop", NULL },
-	{ "files-per-subdir", 'N', OPT_INT, O(per_subdir), 0, 100000000, "0", "files",
-	  "files written into each subdirectory before moving to the next (round robin); needs -D",
-	  NULL },
-	{ "subdirs", 'D', OPT_INT, O(subdirs), 0, 65536, "0", "directories",
-	  "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)", NULL },
-	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads",
-	  "total threads (a multiple of the number of -d directories)", NULL },
-	{ "sync", 'S', OPT_INT, O(sync_method), 0, 6, "1", NULL,
-	  "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5",
-	  NULL },
-	{ "loops", 'L', OPT_INT, O(loops), 1, 1000000, "1", "loops",
-	  "iterations (implies -k, as in fs_mark)", NULL },
-	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after each loop",
-	  NULL },
-	{ "random-chars", 'r', OPT_INT, O(rand_len), 0, MAX_NAME_LEN, "24", "characters",
-	  "random characters at the end of each file name", NULL },
-	{ "name-length", 'p', OPT_INT, O(name_len), 1, MAX_NAME_LEN, "40", "characters",
-	  "total length of each file name", NULL },
-	{ "fill", 'F', OPT_BOOL, O(fill), 0, 1, NULL, NULL,
-	  "loop until the filesystem is full (implies -k)", NULL },
-	{ "verbose", 'v', OPT_BOOL, O(verbose), 0, 1, NULL, NULL, "per-operation latency table",
-	  NULL },
-	{ "log", 'l', OPT_STRING, O(log), 0, 0, NULL, NULL, "append the table to this file too",
-	  NULL },
-	{ "fdatasync", 0, OPT_BOOL, O(fdatasync), 0, 1, NULL, NULL,
-	  "use fdatasync() wherever fs_mark uses fsync()", NULL },
-	{ 0 }
+	{ .name = "size",
+	  .short_name = 's',
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = INT64_C(1) << 40,
+	  .def = "51200",
+	  .unit = "bytes",
+	  .help = "size of each file" },
+	{ .name = "write-size",
+	  .short_name = 'w',
+	  .type = OPT_SIZE,
+	  .offset = O(wsize),
+	  .min = 1,
+	  .max = MAX_WRITE_SIZE,
+	  .def = "16384",
+	  .unit = "bytes",
+	  .help = "bytes per write() call" },
+	{ .name = "files",
+	  .short_name = 'n',
+	  .type = OPT_INT,
+	  .offset = O(nfiles),
+	  .min = 1,
+	  .max = 100000000,
+	  .def = "1000",
+	  .unit = "files",
+	  .help = "files per thread per loop" },
+	{ .name = "files-per-subdir",
+	  .short_name = 'N',
+	  .type = OPT_INT,
+	  .offset = O(per_subdir),
+	  .max = 100000000,
+	  .def = "0",
+	  .unit = "files",
+	  .help = "files written into each subdirectory before moving to the next (round robin); needs -D" },
+	{ .name = "subdirs",
+	  .short_name = 'D',
+	  .type = OPT_INT,
+	  .offset = O(subdirs),
+	  .max = INT32_MAX, /* fs_mark reads -D with atoi() into an int and sets no bound */
+	  .def = "0",
+	  .unit = "directories",
+	  .help = "subdirectories per directory (without -N: a new one every 180 s, as fs_mark)" },
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_INT,
+	  .offset = O(threads),
+	  .min = 1,
+	  .max = FSB_MAX_THREADS,
+	  .def = "1",
+	  .unit = "threads",
+	  .help = "total threads (a multiple of the number of -d directories)" },
+	{ .name = "sync",
+	  .short_name = 'S',
+	  .type = OPT_INT,
+	  .offset = O(sync_method),
+	  .max = 6,
+	  .def = "1",
+	  .help = "sync method: 0 none, 1 fsync before close, 2 sync() and one fsync, 3 reverse-order fsync after the loop, 4 sync then 3, 5 in-order fsync after the loop, 6 sync then 5" },
+	{ .name = "loops",
+	  .short_name = 'L',
+	  .type = OPT_INT,
+	  .offset = O(loops),
+	  .max = 1000000,
+	  .def = "0",
+	  .unit = "loops",
+	  .help = "iterations; 0: one loop, files removed unless -k; any -L N >= 1 keeps the files (-k), as fs_mark's -L does, also -L 1 (LKP always passes -L)" },
+	{ .name = "keep",
+	  .short_name = 'k',
+	  .type = OPT_BOOL,
+	  .offset = O(keep),
+	  .max = 1,
+	  .help = "keep the files after each loop" },
+	{ .name = "random-chars",
+	  .short_name = 'r',
+	  .type = OPT_INT,
+	  .offset = O(rand_len),
+	  .max = MAX_NAME_LEN,
+	  .def = "24",
+	  .unit = "characters",
+	  .help = "random characters at the end of each file name" },
+	{ .name = "name-length",
+	  .short_name = 'p',
+	  .type = OPT_INT,
+	  .offset = O(name_len),
+	  .min = 1,
+	  .max = MAX_NAME_LEN,
+	  .def = "40",
+	  .unit = "characters",
+	  .help = "total length of each file name" },
+	{ .name = "fill",
+	  .short_name = 'F',
+	  .type = OPT_BOOL,
+	  .offset = O(fill),
+	  .max = 1,
+	  .help = "loop until the filesystem is full (implies -k)" },
+	{ .name = "verbose",
+	  .short_name = 'v',
+	  .type = OPT_BOOL,
+	  .offset = O(verbose),
+	  .max = 1,
+	  .help = "per-operation latency table" },
+	{ .name = "log",
+	  .short_name = 'l',
+	  .type = OPT_STRING,
+	  .offset = O(log),
+	  .help = "append the table to this file too" },
+	{ .name = "fdatasync",
+	  .type = OPT_BOOL,
+	  .offset = O(fdatasync),
+	  .max = 1,
+	  .help = "use fdatasync() wherever fs_mark uses fsync()" },
+	{ 0 },
 };
 #undef O
 
 struct smallfile_state {
 	int ndirs;
 	char **dirs; /* absolute or as given */
-	int *dir_fds; /* [dir * nsub + subdir]; nsub = max(1, -D) */
-	bool *sub_created; /* we made this subdirectory: we may remove it */
-	int nsub;
+	struct fsb_dirs top; /* the -d directories, open; subdirectories are opened per thread */
+	int nsub; /* max(1, -D) */
 	unsigned sync_bits;
 	enum fsb_op sync_op;
 	uint64_t seed;
@@ -103,24 +182,23 @@ struct smallfile_state {
 };
 
 struct smallfile_thread {
-	uint16_t *subdir_of; /* per file index in this loop */
+	uint32_t *subdir_of; /* per file index in this loop */
 	uint64_t created; /* files created in this loop (their names can be regenerated) */
 	uint64_t subdir_start_ns;
 	unsigned cur_subdir, in_subdir;
+	/*
+	 * The one subdirectory this thread has open (-D): open files stay at one per thread
+	 * however large -D is, and a subdirectory is made only when the rotation reaches it.
+	 */
+	int sub_fd;
+	uint32_t sub_open; /* which subdirectory sub_fd is; meaningful when sub_fd >= 0 */
+	uint32_t *made; /* subdirectories this thread created (fini may remove them) */
+	size_t nmade, made_cap;
 };
 
 static struct smallfile_state *state(const struct fsb_run *run)
 {
 	return run->priv;
-}
-
-/* splitmix64: names are a pure function of (seed, global file number), never stored. */
-static uint64_t mix64(uint64_t x)
-{
-	x += UINT64_C(0x9e3779b97f4a7c15);
-	x = (x ^ (x >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-	x = (x ^ (x >> 27)) * UINT64_C(0x94d049bb133111eb);
-	return x ^ (x >> 31);
 }
 
 /*
@@ -133,7 +211,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	int seq_len = name_len - rand_len;
-	uint64_t r = mix64(seed ^ g), x = g;
+	uint64_t r = fsb_mix64(seed ^ g), x = g;
 
 	for (int i = seq_len - 1; i >= 0; i--) {
 		out[i] = "0123456789abcdef"[x & 15];
@@ -141,7 +219,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 	}
 	for (int i = 0; i < rand_len; i++) {
 		if ((i & 7) == 0 && i)
-			r = mix64(r);
+			r = fsb_mix64(r);
 		out[seq_len + i] = alphabet[(r >> ((i & 7) * 8)) % 36];
 	}
 	out[name_len] = 0;
@@ -193,6 +271,11 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 			    "-r: %" PRId64 " random characters do not fit in a %" PRId64
 			    "-character name (-p)",
 			    c->rand_len, c->name_len);
+	/* 0 is -L not given: one loop; any -L given keeps the files, as in fs_mark */
+	if (c->loops > 0 || c->fill)
+		c->keep = true; /* fs_mark does the same: -L and -F keep files */
+	if (c->loops == 0)
+		c->loops = 1;
 	max_loops = c->fill ? 1000000 : (uint64_t)c->loops;
 	if (c->name_len - c->rand_len < 16 && c->rand_len < 12 &&
 	    hex_digits(max_loops * (uint64_t)run->nthreads * (uint64_t)c->nfiles) >
@@ -202,8 +285,6 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 			"-p/-r: %" PRId64
 			" sequential characters cannot number every file uniquely; raise -p or -r",
 			c->name_len - c->rand_len);
-	if (c->loops > 1 || c->fill)
-		c->keep = true; /* fs_mark does the same: -L and -F keep files */
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -213,81 +294,50 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	s->nsub = c->subdirs ? (int)c->subdirs : 1;
 	s->sync_bits = smallfile_sync_bits[c->sync_method];
 	s->sync_op = c->fdatasync ? OP_FDATASYNC : OP_FSYNC;
-	s->seed = mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+	s->seed = fsb_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
 
-	need_fds = nd * s->nsub + run->nthreads + 64;
+	/* open at once: each -d, and per thread one subdirectory and the file being written */
+	need_fds = nd + 2 * run->nthreads + 64;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < (rlim_t)need_fds) {
 		rl.rlim_cur = rl.rlim_max < (rlim_t)need_fds ? rl.rlim_max : (rlim_t)need_fds;
 		setrlimit(RLIMIT_NOFILE, &rl);
 		if (rl.rlim_cur < (rlim_t)need_fds)
-			return errf(err, errlen, -EMFILE,
-				    "-D: %d directories need %d open files, the limit is %llu",
-				    nd * s->nsub, need_fds, (unsigned long long)rl.rlim_cur);
+			return errf(
+				err, errlen, -EMFILE,
+				"-t: %d threads over %d directories need %d open files, the limit is %llu",
+				run->nthreads, nd, need_fds, (unsigned long long)rl.rlim_cur);
 	}
 
 	s->dirs = c->common.dirs.v;
-	s->dir_fds = malloc(sizeof(int) * (size_t)(nd * s->nsub));
-	s->sub_created = calloc((size_t)(nd * s->nsub), sizeof(bool));
 	s->buf = calloc(1, (size_t)(c->wsize < c->size ? c->wsize : (c->size ? c->size : 1)));
-	if (!s->dir_fds || !s->sub_created || !s->buf)
+	if (!s->buf)
 		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
-	for (int i = 0; i < nd * s->nsub; i++)
-		s->dir_fds[i] = -1;
-
-	for (int d = 0; d < nd; d++) {
-		int top = open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-		if (top < 0)
-			return errf(err, errlen, -errno, "opening directory %s: %s", s->dirs[d],
-				    strerror(errno));
-		if (faccessat(top, ".", W_OK | X_OK, AT_EACCESS) < 0) {
-			int e = errno;
-
-			close(top);
-			return errf(err, errlen, -e, "directory %s is not writable: %s", s->dirs[d],
-				    strerror(e));
-		}
-		if (!c->subdirs) {
-			s->dir_fds[d] = top;
-			continue;
-		}
-		for (int k = 0; k < s->nsub; k++) {
-			char name[16];
-			int fd;
-
-			snprintf(name, sizeof(name), "%02x", k);
-			if (mkdirat(top, name, 0777) == 0)
-				s->sub_created[d * s->nsub + k] = true;
-			else if (errno != EEXIST) {
-				int e = errno;
-
-				close(top);
-				return errf(err, errlen, -e, "creating subdirectory %s/%s: %s",
-					    s->dirs[d], name, strerror(e));
-			}
-			fd = openat(top, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-			if (fd < 0) {
-				int e = errno;
-
-				close(top);
-				return errf(err, errlen, -e, "opening subdirectory %s/%s: %s",
-					    s->dirs[d], name, strerror(e));
-			}
-			s->dir_fds[d * s->nsub + k] = fd;
-		}
-		close(top);
-	}
+	r = fsb_dirs_open(&s->top, &c->common, err, errlen);
+	if (r < 0)
+		return r;
 
 	for (int i = 0; i < run->nthreads; i++) {
 		struct smallfile_thread *st = calloc(1, sizeof(*st));
 
-		if (!st || !(st->subdir_of = malloc(sizeof(uint16_t) * (size_t)c->nfiles))) {
+		if (!st || !(st->subdir_of = malloc(sizeof(uint32_t) * (size_t)c->nfiles))) {
 			free(st);
 			return errf(err, errlen, -ENOMEM,
 				    "allocating %" PRId64 " file records for thread %d: %s",
 				    c->nfiles, i, strerror(ENOMEM));
 		}
+		st->sub_fd = -1;
 		run->threads[i].priv = st;
+		/* room for the subdirectories one loop reaches with -N, so the loop rarely grows it */
+		if (c->per_subdir) {
+			int64_t reach = c->nfiles / c->per_subdir + 1;
+
+			st->made_cap = (size_t)(reach < s->nsub ? reach : s->nsub);
+			st->made = malloc(sizeof(uint32_t) * st->made_cap);
+			if (!st->made)
+				return errf(err, errlen, -ENOMEM,
+					    "allocating subdirectory records for thread %d: %s", i,
+					    strerror(ENOMEM));
+		}
 	}
 	if (c->log) {
 		s->log = fopen(c->log, "ae");
@@ -322,7 +372,7 @@ static bool smallfile_want_loop(struct fsb_run *run, int loop)
 	for (int d = 0; d < s->ndirs; d++) {
 		struct statfs sf;
 
-		if (fstatfs(s->dir_fds[d * s->nsub], &sf) == 0 &&
+		if (fstatfs(s->top.fd[d], &sf) == 0 &&
 		    (uint64_t)sf.f_bavail * (uint64_t)sf.f_bsize <
 			    (uint64_t)c->size * (uint64_t)c->nfiles * (uint64_t)run->nthreads /
 				    (uint64_t)s->ndirs)
@@ -362,6 +412,69 @@ static int thread_err(struct fsb_thread *t, int e, const char *what, const char 
 	return -e;
 }
 
+static int made_push(struct smallfile_thread *st, uint32_t sub)
+{
+	if (st->nmade == st->made_cap) {
+		size_t cap = st->made_cap ? st->made_cap * 2 : 16;
+		uint32_t *a = realloc(st->made, cap * sizeof(*a));
+
+		if (!a)
+			return -ENOMEM;
+		st->made = a;
+		st->made_cap = cap;
+	}
+	st->made[st->nmade++] = sub;
+	return 0;
+}
+
+/*
+ * The directory that files of subdirectory @sub live in, for thread @t: the -d directory
+ * itself without -D, else subdirectory @sub, opened (and with @make, created) as the
+ * thread's rotation reaches it, closing the one before. Called between timed calls only.
+ * A descriptor, or -errno with t->errmsg set.
+ */
+static int subdir_fd(struct fsb_thread *t, unsigned sub, bool make)
+{
+	const struct smallfile_cfg *c = t->run->cfg;
+	struct smallfile_state *s = state(t->run);
+	struct smallfile_thread *st = t->priv;
+	int d = t->id % s->ndirs, fd;
+	char name[16];
+
+	if (!c->subdirs)
+		return s->top.fd[d];
+	if (st->sub_fd >= 0 && st->sub_open == sub)
+		return st->sub_fd;
+	snprintf(name, sizeof(name), "%02x", sub);
+	if (make) {
+		if (mkdirat(s->top.fd[d], name, 0777) == 0) {
+			if (made_push(st, sub) < 0) {
+				/* unrecorded, it would outlive the run: take it back now */
+				unlinkat(s->top.fd[d], name, AT_REMOVEDIR);
+				snprintf(t->errmsg, sizeof(t->errmsg),
+					 "recording subdirectory %s/%s: %s", s->dirs[d], name,
+					 strerror(ENOMEM));
+				return -ENOMEM;
+			}
+		} else if (errno != EEXIST) {
+			snprintf(t->errmsg, sizeof(t->errmsg), "creating subdirectory %s/%s: %s",
+				 s->dirs[d], name, strerror(errno));
+			return -errno;
+		}
+	}
+	fd = openat(s->top.fd[d], name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(t->errmsg, sizeof(t->errmsg), "opening subdirectory %s/%s: %s", s->dirs[d],
+			 name, strerror(errno));
+		return -errno;
+	}
+	if (st->sub_fd >= 0)
+		close(st->sub_fd);
+	st->sub_fd = fd;
+	st->sub_open = sub;
+	return fd;
+}
+
 /* Re-opens created file @i and fsyncs it: the post-loop phases of -S 2..6, each call timed. */
 static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 {
@@ -369,76 +482,80 @@ static int post_fsync(struct fsb_thread *t, int loop, uint64_t i)
 	const struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s = state(run);
 	struct smallfile_thread *st = t->priv;
-	int d = t->id % s->ndirs, fd, r, e;
+	int d = t->id % s->ndirs, dfd, fd, r, e;
 	unsigned sub = st->subdir_of[i];
 	char name[MAX_NAME_LEN + 1];
 	uint64_t t0, t1;
 
 	smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len, (int)c->rand_len,
 		       s->seed);
-	t0 = fsb_now_ns();
-	fd = openat(s->dir_fds[d * s->nsub + (int)sub], name, O_RDONLY | O_CLOEXEC);
-	t1 = fsb_now_ns();
+	dfd = subdir_fd(t, sub, false);
+	if (dfd < 0)
+		return dfd;
+	FSB_TIME_CALL(t0, t1, fd = openat(dfd, name, O_RDONLY | O_CLOEXEC));
 	if (fd < 0)
 		return thread_err(t, errno, "re-opening", s->dirs[d], sub, c->subdirs, name);
-	hist_record(t->hist[OP_OPEN], t1 - t0);
-	t0 = fsb_now_ns();
-	r = c->fdatasync ? fdatasync(fd) : fsync(fd);
-	t1 = fsb_now_ns();
+	fsb_record(t, OP_OPEN, t0, t1);
+	FSB_TIME_CALL(t0, t1, r = c->fdatasync ? fdatasync(fd) : fsync(fd));
 	e = errno;
-	hist_record(t->hist[s->sync_op], t1 - t0);
-	t0 = fsb_now_ns();
-	close(fd);
-	t1 = fsb_now_ns();
-	hist_record(t->hist[OP_CLOSE], t1 - t0);
+	fsb_record(t, s->sync_op, t0, t1);
+	FSB_TIME_CALL(t0, t1, close(fd));
+	fsb_record(t, OP_CLOSE, t0, t1);
 	if (r < 0)
 		return thread_err(t, e, c->fdatasync ? "fdatasync of" : "fsync of", s->dirs[d], sub,
 				  c->subdirs, name);
 	return 0;
 }
 
+/* The timed part of one loop of one worker: create, write, sync, close; then -S's phases. */
 static int smallfile_thread(struct fsb_thread *t, int loop)
 {
 	struct fsb_run *run = t->run;
 	const struct smallfile_cfg *c = run->cfg;
 	struct smallfile_state *s = state(run);
 	struct smallfile_thread *st = t->priv;
-	struct hist *h_create = t->hist[OP_CREATE], *h_write = t->hist[OP_WRITE];
-	struct hist *h_sync = t->hist[s->sync_op], *h_close = t->hist[OP_CLOSE];
 	int d = t->id % s->ndirs, r = 0;
 	bool per_file_sync = s->sync_bits & SF_FSYNC_BEFORE_CLOSE;
 	char name[MAX_NAME_LEN + 1];
 	uint64_t i, t0, t1;
 
+	/* as fs_mark, -N's count carries over from one loop to the next */
 	st->created = 0;
-	st->in_subdir = 0;
 	st->subdir_start_ns = fsb_now_ns();
 	for (i = 0; i < (uint64_t)c->nfiles && !fsb_should_stop(run); i++) {
 		unsigned sub = pick_subdir(st, c, s->nsub);
-		int dfd = s->dir_fds[d * s->nsub + (int)sub], fd, e;
+		int dfd = subdir_fd(t, sub, true), fd, e;
 		int64_t left = c->size;
 
-		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
-			       (int)c->rand_len, s->seed);
-		st->subdir_of[i] = (uint16_t)sub;
-
-		t0 = fsb_now_ns();
-		fd = openat(dfd, name, O_CREAT | O_RDWR | O_TRUNC | O_CLOEXEC, 0666);
-		t1 = fsb_now_ns();
-		if (fd < 0) {
-			r = thread_err(t, errno, "creating", s->dirs[d], sub, c->subdirs, name);
+		if (dfd < 0) {
+			r = dfd;
 			break;
 		}
-		hist_record(h_create, t1 - t0);
+		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
+			       (int)c->rand_len, s->seed);
+		st->subdir_of[i] = sub;
+
+		/* O_EXCL: a file of the same name is not this run's to truncate or remove */
+		FSB_TIME_CALL(t0, t1,
+			      fd = openat(dfd, name, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0666));
+		if (fd < 0) {
+			e = errno;
+			r = thread_err(t, e, "creating", s->dirs[d], sub, c->subdirs, name);
+			if (e == EEXIST)
+				snprintf(
+					t->errmsg + strlen(t->errmsg),
+					sizeof(t->errmsg) - strlen(t->errmsg),
+					" (not made by this run: left alone; remove it or raise -r)");
+			break;
+		}
+		fsb_record(t, OP_CREATE, t0, t1);
 		st->created = i + 1;
 
 		while (left > 0) {
 			size_t n = (size_t)(left < c->wsize ? left : c->wsize);
 			ssize_t w;
 
-			t0 = fsb_now_ns();
-			w = write(fd, s->buf, n);
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, w = write(fd, s->buf, n));
 			/*
 			 * A short write is not an error yet: the next call, for the rest, fails
 			 * with the reason (ENOSPC, or EIO from a device that failed mid-request).
@@ -448,28 +565,24 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 				r = thread_err(t, e, "writing", s->dirs[d], sub, c->subdirs, name);
 				break;
 			}
-			hist_record(h_write, t1 - t0);
+			fsb_record(t, OP_WRITE, t0, t1);
 			left -= w;
 			t->bytes += (uint64_t)w;
 		}
 		if (!r && per_file_sync) {
-			t0 = fsb_now_ns();
-			e = c->fdatasync ? fdatasync(fd) : fsync(fd);
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1, e = c->fdatasync ? fdatasync(fd) : fsync(fd));
 			if (e < 0)
 				r = thread_err(t, errno, c->fdatasync ? "fdatasync of" : "fsync of",
 					       s->dirs[d], sub, c->subdirs, name);
 			else
-				hist_record(h_sync, t1 - t0);
+				fsb_record(t, s->sync_op, t0, t1);
 		}
-		t0 = fsb_now_ns();
-		e = close(fd);
-		t1 = fsb_now_ns();
+		FSB_TIME_CALL(t0, t1, e = close(fd));
 		if (!r && e < 0)
 			r = thread_err(t, errno, "closing", s->dirs[d], sub, c->subdirs, name);
 		if (r)
 			break;
-		hist_record(h_close, t1 - t0);
+		fsb_record(t, OP_CLOSE, t0, t1);
 		t->files++;
 		atomic_store_explicit(&t->progress, t->total_files + t->files,
 				      memory_order_relaxed);
@@ -477,20 +590,15 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 
 	if (r == -ENOSPC && c->fill) {
 		/* -F: a full filesystem is the end of the run, not a failure */
-		int running = 0;
-
 		s->full = true;
-		/* never over another thread's failure */
-		atomic_compare_exchange_strong(&run->stop, &running, 1);
+		fsb_run_end(run);
 		r = 0;
 	}
 	/* post-loop phases run on what was created, also when --runtime cut the loop short */
-	if (!r && atomic_load(&run->stop) != 2 && st->created) {
+	if (!r && !fsb_run_failed(run) && st->created) {
 		if (s->sync_bits & SF_SYNC_SYSCALL) {
-			t0 = fsb_now_ns();
-			sync();
-			t1 = fsb_now_ns();
-			hist_record(t->hist[OP_SYNC], t1 - t0);
+			FSB_TIME_CALL(t0, t1, sync());
+			fsb_record(t, OP_SYNC, t0, t1);
 		}
 		if (s->sync_bits & SF_POST_IN_ORDER)
 			for (i = 0; i < t->files && !r; i++)
@@ -501,28 +609,49 @@ static int smallfile_thread(struct fsb_thread *t, int loop)
 		if ((s->sync_bits & SF_FIRST_FILE) && t->files && !r)
 			r = post_fsync(t, loop, 0);
 	}
-	t->t_end = fsb_now_ns();
+	return r;
+}
 
-	if (!c->keep) {
-		bool timed = !r && atomic_load(&run->stop) != 2;
+/*
+ * After every worker's timed work of the loop (runner.c holds this back until then, so
+ * one thread's unlinks never compete with another's creates inside files/s): removes the
+ * files this thread created in the loop, unless they are kept. Every name is one that an
+ * O_EXCL create of this run made.
+ */
+static int smallfile_thread_after(struct fsb_thread *t, int loop)
+{
+	struct fsb_run *run = t->run;
+	const struct smallfile_cfg *c = run->cfg;
+	struct smallfile_state *s = state(run);
+	struct smallfile_thread *st = t->priv;
+	int d = t->id % s->ndirs, r = 0;
+	bool timed = !t->err && !fsb_run_failed(run);
+	char name[MAX_NAME_LEN + 1];
+	uint64_t t0, t1;
 
-		for (i = 0; i < st->created; i++) {
-			unsigned sub = st->subdir_of[i];
+	if (c->keep)
+		return 0;
+	for (uint64_t i = 0; i < st->created; i++) {
+		unsigned sub = st->subdir_of[i];
+		int dfd = subdir_fd(t, sub, false), e;
 
-			smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
-				       (int)c->rand_len, s->seed);
-			t0 = fsb_now_ns();
-			if (unlinkat(s->dir_fds[d * s->nsub + (int)sub], name, 0) < 0) {
-				if (!r)
-					r = thread_err(t, errno, "removing", s->dirs[d], sub,
-						       c->subdirs, name);
-				continue;
-			}
-			t1 = fsb_now_ns();
-			if (timed)
-				hist_record(t->hist[OP_UNLINK], t1 - t0);
+		if (dfd < 0) {
+			r = r ? r : dfd;
+			continue;
 		}
+		smallfile_name(name, global_number(run, t->id, loop, i), (int)c->name_len,
+			       (int)c->rand_len, s->seed);
+		FSB_TIME_CALL(t0, t1, e = unlinkat(dfd, name, 0));
+		if (e < 0) {
+			if (!r)
+				r = thread_err(t, errno, "removing", s->dirs[d], sub, c->subdirs,
+					       name);
+			continue;
+		}
+		if (timed)
+			fsb_record(t, OP_UNLINK, t0, t1);
 	}
+	st->created = 0;
 	return r;
 }
 
@@ -533,40 +662,30 @@ static void smallfile_fini(struct fsb_run *run)
 
 	if (!s)
 		return;
-	if (s->dir_fds) {
-		for (int d = 0; d < s->ndirs; d++) {
-			int top = c->subdirs ?
-					  open(s->dirs[d], O_RDONLY | O_DIRECTORY | O_CLOEXEC) :
-					  -1;
-
-			for (int k = 0; k < s->nsub; k++) {
-				int i = d * s->nsub + k;
-				char name[16];
-
-				if (s->dir_fds[i] >= 0)
-					close(s->dir_fds[i]);
-				snprintf(name, sizeof(name), "%02x", k);
-				/* only what we made, and rmdir only succeeds when empty: never the user's files */
-				if (top >= 0 && s->sub_created[i])
-					unlinkat(top, name, AT_REMOVEDIR);
-			}
-			if (top >= 0)
-				close(top);
-		}
-	}
 	if (run->threads)
 		for (int i = 0; i < run->nthreads; i++) {
 			struct smallfile_thread *st = run->threads[i].priv;
+			int top = s->top.fd ? s->top.fd[i % s->ndirs] : -1;
 
-			if (st)
-				free(st->subdir_of);
+			if (!st)
+				continue;
+			if (st->sub_fd >= 0)
+				close(st->sub_fd);
+			/* only what this thread made; rmdir fails on a non-empty one: kept files stay */
+			for (size_t k = 0; k < st->nmade && top >= 0; k++) {
+				char name[16];
+
+				snprintf(name, sizeof(name), "%02x", st->made[k]);
+				unlinkat(top, name, AT_REMOVEDIR);
+			}
+			free(st->made);
+			free(st->subdir_of);
 			free(st);
 			run->threads[i].priv = NULL;
 		}
+	fsb_dirs_close(&s->top, &c->common);
 	if (s->log)
 		fclose(s->log);
-	free(s->dir_fds);
-	free(s->sub_created);
 	free(s->buf);
 	free(s);
 	run->priv = NULL;
@@ -675,7 +794,7 @@ static void smallfile_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		out_printf(run, out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			   fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			   rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			   (double)hist_percentile(h, 50) / 1e3,
 			   (double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
 	}
@@ -685,7 +804,7 @@ static int smallfile_fsuse(const struct fsb_run *run)
 {
 	const struct smallfile_state *s = state(run);
 
-	return s ? fs_use_pct(s->dir_fds[0]) : -1;
+	return s && s->top.fd ? fs_use_pct(s->top.fd[0]) : -1;
 }
 
 const struct fsb_workload fsb_wl_smallfile = {
@@ -693,12 +812,13 @@ const struct fsb_workload fsb_wl_smallfile = {
 	.summary = "fs_mark-style small files: create, write, fsync, close across subdirectories",
 	.opts = smallfile_opts,
 	.cfg_size = sizeof(struct smallfile_cfg),
-	.unit = "files",
+	.unit = RPT_UNIT_FILES,
 	.ops = OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) | OP_BIT(OP_FSYNC) |
 	       OP_BIT(OP_FDATASYNC) | OP_BIT(OP_SYNC) | OP_BIT(OP_CLOSE) | OP_BIT(OP_UNLINK),
 	.init = smallfile_init,
 	.want_loop = smallfile_want_loop,
 	.thread = smallfile_thread,
+	.thread_after = smallfile_thread_after,
 	.fini = smallfile_fini,
 	.summary_json = smallfile_summary_json,
 	.print_header = smallfile_print_header,

@@ -2,7 +2,7 @@
 #include "errf.h"
 #include "wl_stream.h"
 #include "clock.h"
-#include "common.h"
+#include "dirs.h"
 #include "workload.h"
 
 #include <errno.h>
@@ -48,22 +48,49 @@ struct stream_cfg {
 
 #define O(f) offsetof(struct stream_cfg, f)
 static const struct fsb_opt stream_opts[] = {
-	{ "threads", 't', OPT_INT, O(threads), 1, FSB_MAX_THREADS, "1", "threads",
-	  "writers, one file each (a multiple of the number of -d directories)", NULL },
-	{ "size", 's', OPT_SIZE, O(size), 0, INT64_C(1) << 50, "1G", "bytes",
-	  "bytes each thread writes; 0: until --runtime", NULL },
-	{ "chunk", 0, OPT_SIZE, O(chunk), 512, MAX_CHUNK, "8M", "bytes",
-	  "bytes per write() call, and the unit of write-behind", NULL },
-	{ "mode", 0, OPT_ENUM, O(mode), 0, 0, "buffered", NULL,
-	  "buffered: write() only; fdatasync: one fdatasync at the end; writebehind: after chunk i, "
-	  "sync_file_range(i, WRITE) and sync_file_range(i-1, WAIT_BEFORE|WRITE|WAIT_AFTER), fdatasync at "
-	  "the end; writebehind-dontneed: also posix_fadvise(DONTNEED) on each chunk once on disk; fadvise: "
-	  "posix_fadvise(i-1, DONTNEED) and sync_file_range(i-1, WAIT_AFTER), fdatasync at the end; "
-	  "fsync-each: fdatasync after every chunk; osync: O_SYNC writes; odirect: O_DIRECT writes, "
-	  "fdatasync at the end",
-	  stream_modes },
-	{ "keep", 'k', OPT_BOOL, O(keep), 0, 1, NULL, NULL, "keep the files after the run", NULL },
-	{ 0 }
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_INT,
+	  .offset = O(threads),
+	  .min = 1,
+	  .max = FSB_MAX_THREADS,
+	  .def = "1",
+	  .unit = "threads",
+	  .help = "writers, one file each (a multiple of the number of -d directories)" },
+	{ .name = "size",
+	  .short_name = 's',
+	  .type = OPT_SIZE,
+	  .offset = O(size),
+	  .max = INT64_C(1) << 50,
+	  .def = "1G",
+	  .unit = "bytes",
+	  .help = "bytes each thread writes; 0: until --runtime" },
+	{ .name = "chunk",
+	  .type = OPT_SIZE,
+	  .offset = O(chunk),
+	  .min = 512,
+	  .max = MAX_CHUNK,
+	  .def = "8M",
+	  .unit = "bytes",
+	  .help = "bytes per write() call, and the unit of write-behind" },
+	{ .name = "mode",
+	  .type = OPT_ENUM,
+	  .offset = O(mode),
+	  .def = "buffered",
+	  .help = "buffered: write() only; fdatasync: one fdatasync at the end; writebehind: after chunk i, "
+		  "sync_file_range(i, WRITE) and sync_file_range(i-1, WAIT_BEFORE|WRITE|WAIT_AFTER), fdatasync at "
+		  "the end; writebehind-dontneed: also posix_fadvise(DONTNEED) on each chunk once on disk; fadvise: "
+		  "posix_fadvise(i-1, DONTNEED) and sync_file_range(i-1, WAIT_AFTER), fdatasync at the end; "
+		  "fsync-each: fdatasync after every chunk; osync: O_SYNC writes; odirect: O_DIRECT writes, "
+		  "fdatasync at the end",
+	  .choices = stream_modes },
+	{ .name = "keep",
+	  .short_name = 'k',
+	  .type = OPT_BOOL,
+	  .offset = O(keep),
+	  .max = 1,
+	  .help = "keep the files after the run" },
+	{ 0 },
 };
 #undef O
 
@@ -72,7 +99,8 @@ struct stream_state {
 	uint64_t chunk;
 	uint64_t nchunks;
 	char *buf; /* one chunk, aligned for O_DIRECT, shared read-only by the writers */
-	int *dir_fds; /* per -d directory */
+	struct fsb_dirs top; /* the -d directories, open (made when missing) */
+	int *dir_fds; /* top.fd */
 	int ndirs;
 };
 
@@ -250,26 +278,13 @@ static int stream_init(struct fsb_run *run, char *err, size_t errlen)
 	s->chunk = (uint64_t)c->chunk;
 	s->nchunks = stream_nchunks(s->size, s->chunk);
 	s->ndirs = nd;
-	s->dir_fds = malloc(sizeof(int) * (size_t)nd);
-	if (!s->dir_fds)
-		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
-	for (int d = 0; d < nd; d++)
-		s->dir_fds[d] = -1;
+	r = fsb_dirs_open(&s->top, &c->common, err, errlen);
+	s->dir_fds = s->top.fd;
+	if (r < 0)
+		return r;
 	for (int d = 0; d < nd; d++) {
 		const char *dir = c->common.dirs.v[d];
 
-		int e;
-
-		s->dir_fds[d] = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (s->dir_fds[d] < 0) {
-			e = errno;
-			return errf(err, errlen, -e, "opening directory %s: %s", dir, strerror(e));
-		}
-		if (faccessat(s->dir_fds[d], ".", W_OK | X_OK, AT_EACCESS) < 0) {
-			e = errno;
-			return errf(err, errlen, -e, "directory %s is not writable: %s", dir,
-				    strerror(e));
-		}
 		if (c->mode == SM_ODIRECT) {
 			uint64_t o, m;
 			int r = dio_alignment(s->dir_fds[d], dir, &o, &m, err, errlen);
@@ -361,12 +376,10 @@ static int timed_sfr(struct fsb_thread *t, int fd, const struct stream_range *r,
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = sync_file_range(fd, (off_t)r->off, (off_t)r->len, flags);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, ret = sync_file_range(fd, (off_t)r->off, (off_t)r->len, flags));
 	if (ret < 0)
 		return thread_err(t, errno, "sync_file_range of", r->off);
-	hist_record(t->hist[OP_SYNC_FILE_RANGE], t1 - t0);
+	fsb_record(t, OP_SYNC_FILE_RANGE, t0, t1);
 	return 0;
 }
 
@@ -375,12 +388,11 @@ static int timed_dontneed(struct fsb_thread *t, int fd, const struct stream_rang
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = posix_fadvise(fd, (off_t)r->off, (off_t)r->len, POSIX_FADV_DONTNEED);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1,
+		      ret = posix_fadvise(fd, (off_t)r->off, (off_t)r->len, POSIX_FADV_DONTNEED));
 	if (ret)
 		return thread_err(t, ret, "posix_fadvise(DONTNEED) of", r->off);
-	hist_record(t->hist[OP_FADVISE], t1 - t0);
+	fsb_record(t, OP_FADVISE, t0, t1);
 	return 0;
 }
 
@@ -389,12 +401,10 @@ static int timed_fdatasync(struct fsb_thread *t, int fd, uint64_t end)
 	uint64_t t0, t1;
 	int ret;
 
-	t0 = fsb_now_ns();
-	ret = fdatasync(fd);
-	t1 = fsb_now_ns();
+	FSB_TIME_CALL(t0, t1, ret = fdatasync(fd));
 	if (ret < 0)
 		return thread_err(t, errno, "fdatasync of", end);
-	hist_record(t->hist[OP_FDATASYNC], t1 - t0);
+	fsb_record(t, OP_FDATASYNC, t0, t1);
 	return 0;
 }
 
@@ -471,7 +481,6 @@ static int stream_thread(struct fsb_thread *t, int loop)
 	const struct stream_cfg *c = run->cfg;
 	const struct stream_state *s = run->priv;
 	const struct stream_thread *st = t->priv;
-	struct hist *h_write = t->hist[OP_WRITE];
 	struct stream_range cur, prev = { 0, 0 };
 	uint64_t i, t0, t1, done;
 	int r = 0, fd = st->fd;
@@ -490,16 +499,15 @@ static int stream_thread(struct fsb_thread *t, int loop)
 		 * fails with the reason (ENOSPC, or EIO from a device that failed mid-request).
 		 */
 		for (done = 0; done < cur.len;) {
-			t0 = fsb_now_ns();
-			w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
-				   (off_t)(cur.off + done));
-			t1 = fsb_now_ns();
+			FSB_TIME_CALL(t0, t1,
+				      w = pwrite(fd, s->buf + done, (size_t)(cur.len - done),
+						 (off_t)(cur.off + done)));
 			if (w <= 0) {
 				r = thread_err(t, w < 0 ? errno : ENOSPC, "writing",
 					       cur.off + done);
 				break;
 			}
-			hist_record(h_write, t1 - t0);
+			fsb_record(t, OP_WRITE, t0, t1);
 			done += (uint64_t)w;
 			t->bytes += (uint64_t)w;
 			atomic_store_explicit(&t->progress, t->total_bytes + t->bytes,
@@ -513,7 +521,7 @@ static int stream_thread(struct fsb_thread *t, int loop)
 		prev = cur;
 	}
 	/* a --runtime stop still ends with the mode's final sync: it is part of the work */
-	if (!r && atomic_load(&run->stop) != 2)
+	if (!r && !fsb_run_failed(run))
 		r = after_loop(t, c->mode, fd, i ? &prev : NULL);
 	t->t_end = fsb_now_ns();
 	if (!r)
@@ -541,11 +549,7 @@ static void stream_fini(struct fsb_run *run)
 			free(st);
 			run->threads[i].priv = NULL;
 		}
-	if (s->dir_fds)
-		for (int d = 0; d < s->ndirs; d++)
-			if (s->dir_fds[d] >= 0)
-				close(s->dir_fds[d]);
-	free(s->dir_fds);
+	fsb_dirs_close(&s->top, &c->common);
 	free(s->buf);
 	free(s);
 	run->priv = NULL;
@@ -606,7 +610,7 @@ static void stream_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			fsb_op_names[op], h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
 			(double)h->max / 1e3);
 	}
@@ -618,7 +622,7 @@ const struct fsb_workload fsb_wl_stream = {
 		"dd-like sequential writers, one file per thread, with or without sync_file_range write-behind",
 	.opts = stream_opts,
 	.cfg_size = sizeof(struct stream_cfg),
-	.unit = "bytes",
+	.unit = RPT_UNIT_BYTES,
 	.ops = OP_BIT(OP_WRITE) | OP_BIT(OP_SYNC_FILE_RANGE) | OP_BIT(OP_FADVISE) |
 	       OP_BIT(OP_FDATASYNC),
 	.init = stream_init,

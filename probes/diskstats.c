@@ -1,6 +1,6 @@
 /* Before/after snapshots of one block device's line in /proc/diskstats, and their deltas. */
 #include "diskstats.h"
-#include "probe_io.h"
+#include "fileio.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -56,7 +56,7 @@ int probe_diskstats_parse(const char *text, const char *name, struct probe_disks
 
 			if (r < 0)
 				return r;
-			probe_strcpy(d.name, sizeof(d.name), dev);
+			fsb_strcpy(d.name, sizeof(d.name), dev);
 			*ret = d;
 			return 0;
 		}
@@ -74,14 +74,14 @@ int probe_diskstats_read(const char *root, const char *name, struct probe_diskst
 	char *buf;
 	int r;
 
-	r = probe_path(path, sizeof(path), "%s/proc/diskstats", root ? root : "");
+	r = fsb_path(path, sizeof(path), "%s/proc/diskstats", root ? root : "");
 	if (r < 0)
 		return r;
 	buf = malloc(DISKSTATS_MAX);
 	if (!buf)
 		return -ENOMEM;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	n = probe_read_file(path, buf, DISKSTATS_MAX);
+	n = fsb_read_file(path, buf, DISKSTATS_MAX);
 	if (n < 0) {
 		free(buf);
 		return (int)n;

@@ -1,6 +1,6 @@
 /* Filesystem internals where the kernel offers them: jbd2 journal, xfs log, btrfs commits. */
 #include "fsstats.h"
-#include "probe_io.h"
+#include "fileio.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,16 +39,16 @@ static void unavailable(struct probe_fs_snap *s, const char *reason, const char 
 static const struct {
 	const char *text, *name;
 } jbd2_lines[] = {
-	{ "waiting for transaction", "wait_ns" },
-	{ "request delay", "request_delay_ns" },
-	{ "running transaction", "running_ns" },
-	{ "transaction was being locked", "locked_ns" },
-	{ "flushing data (in ordered mode)", "flushing_ns" },
-	{ "logging transaction", "logging_ns" },
-	{ "average transaction commit time", "commit_time_ns" },
-	{ "handles per transaction", "handles_per_transaction" },
-	{ "blocks per transaction", "blocks_per_transaction" },
-	{ "logged blocks per transaction", "logged_blocks_per_transaction" },
+	{ .text = "waiting for transaction", .name = "wait_ns" },
+	{ .text = "request delay", .name = "request_delay_ns" },
+	{ .text = "running transaction", .name = "running_ns" },
+	{ .text = "transaction was being locked", .name = "locked_ns" },
+	{ .text = "flushing data (in ordered mode)", .name = "flushing_ns" },
+	{ .text = "logging transaction", .name = "logging_ns" },
+	{ .text = "average transaction commit time", .name = "commit_time_ns" },
+	{ .text = "handles per transaction", .name = "handles_per_transaction" },
+	{ .text = "blocks per transaction", .name = "blocks_per_transaction" },
+	{ .text = "logged blocks per transaction", .name = "logged_blocks_per_transaction" },
 };
 
 static int parse_jbd2(char *text, struct probe_fs_snap *s)
@@ -92,12 +92,14 @@ static const struct {
 	const char *line;
 	const char *cols[10];
 } xfs_lines[] = {
-	{ "log", { "log_writes", "log_blocks", "log_noiclogs", "log_forces", "log_force_sleeps" } },
-	{ "push_ail",
-	  { "push_ail_try_logspace", "push_ail_sleep_logspace", "push_ail_pushes",
-	    "push_ail_success", "push_ail_pushbuf", "push_ail_pinned", "push_ail_locked",
-	    "push_ail_flushing", "push_ail_restarts", "push_ail_flush" } },
-	{ "xpc", { "xstrat_bytes", "write_bytes", "read_bytes" } },
+	{ .line = "log",
+	  .cols = { "log_writes", "log_blocks", "log_noiclogs", "log_forces",
+		    "log_force_sleeps" } },
+	{ .line = "push_ail",
+	  .cols = { "push_ail_try_logspace", "push_ail_sleep_logspace", "push_ail_pushes",
+		    "push_ail_success", "push_ail_pushbuf", "push_ail_pinned", "push_ail_locked",
+		    "push_ail_flushing", "push_ail_restarts", "push_ail_flush" } },
+	{ .line = "xpc", .cols = { "xstrat_bytes", "write_bytes", "read_bytes" } },
 };
 
 static int parse_xfs(char *text, struct probe_fs_snap *s)
@@ -157,14 +159,14 @@ static int find_jbd2(const char *root, const char *device, char *out, size_t len
 	DIR *d;
 	int r = -ENOENT;
 
-	if (probe_path(dir, sizeof(dir), "%s/proc/fs/jbd2", root) < 0)
+	if (fsb_path(dir, sizeof(dir), "%s/proc/fs/jbd2", root) < 0)
 		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, device, dl) && de->d_name[dl] == '-') {
-			r = probe_path(out, len, "%s/%s/info", dir, de->d_name);
+			r = fsb_path(out, len, "%s/%s/info", dir, de->d_name);
 			break;
 		}
 	closedir(d);
@@ -179,20 +181,20 @@ static int find_btrfs(const char *root, const struct probe_target *t, char *out,
 	DIR *d;
 	int r = -ENOENT;
 
-	if (probe_path(dir, sizeof(dir), "%s/sys/fs/btrfs", root) < 0)
+	if (fsb_path(dir, sizeof(dir), "%s/sys/fs/btrfs", root) < 0)
 		return -ENAMETOOLONG;
-	if (t->uuid[0] && probe_path(p, sizeof(p), "%s/%s", dir, t->uuid) == 0 &&
+	if (t->uuid[0] && fsb_path(p, sizeof(p), "%s/%s", dir, t->uuid) == 0 &&
 	    access(p, F_OK) == 0)
-		return probe_path(out, len, "%s/commit_stats", p);
+		return fsb_path(out, len, "%s/commit_stats", p);
 	d = opendir(dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (probe_path(p, sizeof(p), "%s/%s/devices/%s", dir, de->d_name, t->device) == 0 &&
+		if (fsb_path(p, sizeof(p), "%s/%s/devices/%s", dir, de->d_name, t->device) == 0 &&
 		    access(p, F_OK) == 0) {
-			r = probe_path(out, len, "%s/%s/commit_stats", dir, de->d_name);
+			r = fsb_path(out, len, "%s/%s/commit_stats", dir, de->d_name);
 			break;
 		}
 	}
@@ -216,7 +218,7 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 	if (!s)
 		return -ENOMEM;
 	if (!strcmp(t->fstype, "ext3") || !strcmp(t->fstype, "ext4")) {
-		probe_strcpy(s->kind, sizeof(s->kind), "jbd2");
+		fsb_strcpy(s->kind, sizeof(s->kind), "jbd2");
 		parse = parse_jbd2;
 		if (!t->has_block_device)
 			unavailable(s, "%s without a block device has no jbd2 statistics",
@@ -227,19 +229,19 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 				"no /proc/fs/jbd2/%s-*: the filesystem has no journal (or jbd2 is not loaded)",
 				t->device);
 	} else if (!strcmp(t->fstype, "xfs")) {
-		probe_strcpy(s->kind, sizeof(s->kind), "xfs");
+		fsb_strcpy(s->kind, sizeof(s->kind), "xfs");
 		parse = parse_xfs;
 		if (!t->has_block_device ||
-		    probe_path(s->source, sizeof(s->source), "%s/sys/fs/xfs/%s/stats/stats", root,
-			       t->device) < 0)
+		    fsb_path(s->source, sizeof(s->source), "%s/sys/fs/xfs/%s/stats/stats", root,
+			     t->device) < 0)
 			unavailable(s, "%s", "no xfs device name to find its statistics by");
 	} else if (!strcmp(t->fstype, "btrfs")) {
-		probe_strcpy(s->kind, sizeof(s->kind), "btrfs");
+		fsb_strcpy(s->kind, sizeof(s->kind), "btrfs");
 		parse = parse_btrfs;
 		if (!t->has_block_device || find_btrfs(root, t, s->source, sizeof(s->source)) < 0)
 			unavailable(s, "%s", "no /sys/fs/btrfs/<uuid> for this filesystem");
 	} else {
-		probe_strcpy(s->kind, sizeof(s->kind), t->fstype[0] ? t->fstype : "unknown");
+		fsb_strcpy(s->kind, sizeof(s->kind), t->fstype[0] ? t->fstype : "unknown");
 		unavailable(s, "the kernel offers no journal or commit statistics for %s",
 			    t->fstype[0] ? t->fstype : "an unknown filesystem");
 	}
@@ -250,7 +252,7 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 			r = -ENOMEM;
 			goto out;
 		}
-		n = probe_read_file(s->source, buf, STATS_MAX);
+		n = fsb_read_file(s->source, buf, STATS_MAX);
 		if (n == -ENOENT && !strcmp(s->kind, "btrfs"))
 			unavailable(s, "%s",
 				    "no commit_stats: Linux before 6.0 does not have them");

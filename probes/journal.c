@@ -1,5 +1,6 @@
 /* The restore journal (see journal.h): append-only JSON lines, durable before each change. */
 #include "journal.h"
+#include "errf.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,6 +14,8 @@
 #include <unistd.h>
 
 #define JOURNAL_MAX_BYTES (4u << 20) /* far beyond any real journal; bounds a corrupt one */
+/* A run journals a few entries per knob and scratch resource; restore compares them pairwise. */
+#define JOURNAL_MAX_ENTRIES 4096
 
 static unsigned journal_seq;
 
@@ -21,6 +24,81 @@ const char *journal_state_dir(void)
 	const char *d = getenv("FSBENCH_STATE_DIR");
 
 	return d && *d ? d : "/run/fsbench";
+}
+
+void journal_lock_dir(const char *root, char *ret, size_t len)
+{
+	snprintf(ret, len, "%s/run/fsbench/lock", root && strcmp(root, "/") ? root : "");
+}
+
+/* Whether @st, of @what @path, is this user's alone; -EPERM with @err if not. */
+static int owned_alone(const struct stat *st, const char *what, const char *path, char *err,
+		       size_t errlen)
+{
+	if (st->st_uid != geteuid())
+		return errf(err, errlen, -EPERM,
+			    "refusing %s %s: it is owned by uid %u, not by uid %u (root), so "
+			    "another user could have written it",
+			    what, path, (unsigned)st->st_uid, (unsigned)geteuid());
+	if (st->st_mode & (S_IWGRP | S_IWOTH))
+		return errf(err, errlen, -EPERM,
+			    "refusing %s %s: mode %04o lets group or others write it "
+			    "(chmod go-w, or use another FSBENCH_STATE_DIR)",
+			    what, path, (unsigned)(st->st_mode & 07777));
+	return 0;
+}
+
+int journal_dir_open(const char *dir, int *ret_fd, char *err, size_t errlen)
+{
+	struct stat st;
+	int fd, r;
+
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		r = -errno;
+		if (r == -ELOOP || r == -ENOTDIR)
+			return errf(err, errlen, r,
+				    "refusing state directory %s: a symlink or not a directory",
+				    dir);
+		return errf(err, errlen, r, "opening state directory %s: %s", dir, strerror(-r));
+	}
+	if (fstat(fd, &st) < 0) {
+		r = errf(err, errlen, -errno, "reading state directory %s: %s", dir,
+			 strerror(errno));
+		close(fd);
+		return r;
+	}
+	r = owned_alone(&st, "state directory", dir, err, errlen);
+	if (r < 0) {
+		close(fd);
+		return r;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int journal_dir_make(const char *dir, char *err, size_t errlen)
+{
+	char p[4096];
+	int fd, r;
+
+	if (snprintf(p, sizeof(p), "%s", dir) >= (int)sizeof(p))
+		return errf(err, errlen, -ENAMETOOLONG, "state directory %s: %s", dir,
+			    strerror(ENAMETOOLONG));
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = 0;
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			return errf(err, errlen, -errno, "creating %s: %s", p, strerror(errno));
+		*s = '/';
+	}
+	if (mkdir(p, 0700) < 0 && errno != EEXIST)
+		return errf(err, errlen, -errno, "creating %s: %s", p, strerror(errno));
+	r = journal_dir_open(dir, &fd, err, errlen);
+	if (r == 0)
+		close(fd);
+	return r;
 }
 
 unsigned long long journal_proc_start(pid_t pid)
@@ -97,8 +175,9 @@ int journal_open(const char *dir, struct journal **ret)
 	json_t *hdr;
 	int r;
 
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return -errno;
+	r = journal_dir_make(dir, NULL, 0);
+	if (r < 0)
+		return r;
 	j = calloc(1, sizeof(*j));
 	if (!j)
 		return -ENOMEM;
@@ -108,7 +187,8 @@ int journal_open(const char *dir, struct journal **ret)
 	for (;;) {
 		snprintf(j->path, sizeof(j->path), "%s/journal-%d-%u.jsonl", dir, (int)getpid(),
 			 journal_seq++);
-		j->fd = open(j->path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0600);
+		j->fd = open(j->path,
+			     O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (j->fd >= 0)
 			break;
 		if (errno != EEXIST || journal_seq > 100000) {
@@ -165,27 +245,38 @@ struct journal *journal_close(struct journal *j)
 	return NULL;
 }
 
-int journal_load(const char *path, json_t **ret_header, json_t **ret_entries)
+/* Reads the journal open on @fd (closed here), checked to be @path. */
+static int load_fd(int fd, const char *path, json_t **ret_header, json_t **ret_entries, char *err,
+		   size_t errlen)
 {
 	char *buf, *line, *save = NULL;
 	json_t *hdr = NULL, *entries;
 	struct stat st;
 	ssize_t n;
 	size_t off = 0;
-	int fd, r = 0;
+	int r = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0 || st.st_size > JOURNAL_MAX_BYTES) {
-		r = st.st_size > JOURNAL_MAX_BYTES ? -EFBIG : -errno;
+	if (fstat(fd, &st) < 0) {
+		r = errf(err, errlen, -errno, "reading journal %s: %s", path, strerror(errno));
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_nlink != 1)
+		r = errf(err, errlen, -EPERM,
+			 "refusing journal %s: not a regular file with a single link", path);
+	if (!r)
+		r = owned_alone(&st, "journal", path, err, errlen);
+	if (!r && st.st_size > JOURNAL_MAX_BYTES)
+		r = errf(err, errlen, -EFBIG, "refusing journal %s: larger than %u bytes", path,
+			 JOURNAL_MAX_BYTES);
+	if (r < 0) {
 		close(fd);
 		return r;
 	}
 	buf = malloc((size_t)st.st_size + 1);
 	if (!buf) {
 		close(fd);
-		return -ENOMEM;
+		return errf(err, errlen, -ENOMEM, "reading journal %s: %s", path, strerror(ENOMEM));
 	}
 	while (off < (size_t)st.st_size && (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
 		off += (size_t)n;
@@ -210,16 +301,43 @@ int journal_load(const char *path, json_t **ret_header, json_t **ret_entries)
 			hdr = o;
 			continue;
 		}
+		if (json_array_size(entries) >= JOURNAL_MAX_ENTRIES) {
+			json_decref(o);
+			json_decref(hdr);
+			json_decref(entries);
+			free(buf);
+			return errf(err, errlen, -EFBIG,
+				    "refusing journal %s: more than %d entries", path,
+				    JOURNAL_MAX_ENTRIES);
+		}
 		json_array_append_new(entries, o);
 	}
 	free(buf);
 	if (!hdr) {
 		json_decref(entries);
-		return -EBADMSG;
+		return errf(err, errlen, -EBADMSG, "reading journal %s: no %s header", path,
+			    JOURNAL_SCHEMA);
 	}
 	*ret_header = hdr;
 	*ret_entries = entries;
 	return 0;
+}
+
+int journal_load_at(int dfd, const char *name, json_t **ret_header, json_t **ret_entries, char *err,
+		    size_t errlen)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return errf(err, errlen, -errno, "%s journal %s: %s",
+			    errno == ELOOP ? "refusing" : "opening", name,
+			    errno == ELOOP ? "a symlink" : strerror(errno));
+	return load_fd(fd, name, ret_header, ret_entries, err, errlen);
+}
+
+int journal_load(const char *path, json_t **ret_header, json_t **ret_entries)
+{
+	return journal_load_at(AT_FDCWD, path, ret_header, ret_entries, NULL, 0);
 }
 
 bool journal_owner_alive(const json_t *header)
@@ -239,28 +357,28 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-int journal_list(const char *dir, json_t **ret_paths)
+int journal_list_at(int dfd, json_t **ret_names)
 {
 	struct dirent *de;
-	char **names = NULL, path[4096 + 256];
+	char **names = NULL;
 	size_t n = 0, cap = 0;
 	json_t *arr;
-	DIR *d = opendir(dir);
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
+	if (!d) {
+		int r = -errno;
+
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
 	arr = json_array();
 	if (!arr) {
-		if (d)
-			closedir(d);
+		closedir(d);
 		return -ENOMEM;
 	}
-	if (!d) {
-		if (errno == ENOENT) {
-			*ret_paths = arr;
-			return 0;
-		}
-		json_decref(arr);
-		return -errno;
-	}
+	rewinddir(d);
 	while ((de = readdir(d))) {
 		size_t len = strlen(de->d_name);
 
@@ -282,13 +400,69 @@ int journal_list(const char *dir, json_t **ret_paths)
 	if (n)
 		qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-		json_array_append_new(arr, json_string(path));
+		json_array_append_new(arr, json_string(names[i]));
 		free(names[i]);
 	}
 	free(names);
+	*ret_names = arr;
+	return 0;
+}
+
+int journal_list(const char *dir, json_t **ret_paths)
+{
+	char path[4096 + 256];
+	json_t *names, *arr, *name;
+	size_t i;
+	int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), r;
+
+	if (dfd < 0) {
+		if (errno != ENOENT)
+			return -errno;
+		*ret_paths = json_array();
+		return *ret_paths ? 0 : -ENOMEM;
+	}
+	r = journal_list_at(dfd, &names);
+	close(dfd);
+	if (r < 0)
+		return r;
+	arr = json_array();
+	json_array_foreach(names, i, name)
+	{
+		snprintf(path, sizeof(path), "%s/%s", dir, json_string_value(name));
+		json_array_append_new(arr, json_string(path));
+	}
+	json_decref(names);
 	*ret_paths = arr;
 	return 0;
+}
+
+int journal_check_stale(const char *dir, char *err, size_t errlen)
+{
+	json_t *paths, *p;
+	size_t i;
+	int r = 0;
+
+	if (journal_list(dir, &paths) < 0)
+		return 0;
+	json_array_foreach(paths, i, p)
+	{
+		json_t *hdr, *entries;
+
+		if (journal_load(json_string_value(p), &hdr, &entries) < 0)
+			continue;
+		if (!journal_owner_alive(hdr) && json_array_size(entries))
+			r = errf(
+				err, errlen, -EBUSY,
+				"%s holds what a run that died (pid %lld) changed or made: run `fsbench restore` first",
+				json_string_value(p),
+				(long long)json_integer_value(json_object_get(hdr, "pid")));
+		json_decref(hdr);
+		json_decref(entries);
+		if (r)
+			break;
+	}
+	json_decref(paths);
+	return r;
 }
 
 static int lock_path(const char *dir, const char *name, char *ret, size_t len)
@@ -351,8 +525,9 @@ int journal_lock_take(const char *dir, const char *name, const char *what, int w
 	r = lock_path(dir, name, path, sizeof(path));
 	if (r < 0)
 		return r;
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
-		return -errno;
+	r = journal_dir_make(dir, NULL, 0);
+	if (r < 0)
+		return r;
 	for (;;) {
 		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (fd < 0)

@@ -179,7 +179,10 @@ struct knob_locks {
 /* The owners of the knobs batch @b changes (none taken yet). */
 int knob_batch_owners(const struct knob_batch *b, struct knob_locks *ret);
 
-/* The owners of journal @entries (none taken yet). -EBADMSG for an entry of no known owner. */
+/*
+ * The owners of journal @entries (none taken yet). An entry that names no owner fsbench
+ * knows is skipped here: knob_entries_restore() refuses it and says why.
+ */
 int knob_entries_owners(json_t *entries, struct knob_locks *ret);
 
 /*
@@ -205,10 +208,17 @@ int knob_batch_lock(struct knob_batch *b, const char *dir, const char *what, str
 void knob_locks_release(struct knob_locks *l, const char *dir);
 
 /*
- * Restores journal @entries from the last back to index @from, checking each device's
- * identity first. One result object per entry is appended to @results (may be NULL):
- * {knob, value, status: "restored"|"refused"|"failed", error}. Returns 0 when every entry
- * was restored, else the first failure's -errno (-ESTALE: the device changed identity).
+ * Restores journal @entries from index @from on, treating them as untrusted input:
+ * an entry must name a knob of knob_defs[], a value of its type and its owner's identity
+ * (a device's major:minor and diskseq, a mount's mount point, major:minor and fstype);
+ * the file written is rebuilt from the knob and the device found by that identity, and
+ * a mount entry only ever remounts with the barrier option of the filesystem found
+ * there. Of several entries of one knob only the oldest is written (it holds the value
+ * from before); schedulers go first, the rest newest first. A knob already at its value
+ * counts as restored. One result per knob is appended to @results (may be NULL):
+ * {knob, value, dev?, status: "restored"|"refused"|"failed", error}. Returns 0 when
+ * every knob was restored, else the first failure's -errno (-ESTALE: the device or mount
+ * changed identity; -EBADMSG: an entry that is not fsbench's to replay).
  */
 int knob_entries_restore(const char *root, json_t *entries, size_t from, json_t *results);
 

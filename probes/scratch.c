@@ -1,5 +1,10 @@
 /* Scratch filesystems: sparse image on a loop device (or a user's device), mkfs, mount, undo. */
 #include "scratch.h"
+#include "errf.h"
+#include "fileio.h"
+#include "fs_traits.h"
+#include "journal.h"
+#include "mount.h"
 
 #include <blkid.h>
 #include <errno.h>
@@ -23,30 +28,68 @@
 #define LOOP_ATTACH_TRIES 16
 #define UMOUNT_TRIES 20
 
-static int fail(char *err, size_t errlen, int r, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return r;
-}
-
-/* Copies as much of @src as fits; names longer than their field are cut, never overrun. */
-static void copy(char *dst, size_t len, const char *src)
-{
-	size_t n = src ? strnlen(src, len - 1) : 0;
-
-	if (n)
-		memcpy(dst, src, n);
-	dst[n] = 0;
-}
-
 void probe_scratch_init(struct probe_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->loop_fd = -1;
+}
+
+/* Appends a scratch entry {kind: scratch, what: @what, path: @path} plus @more (stolen). */
+static int journal_note(struct probe_scratch *s, const char *what, const char *path, json_t *more,
+			char *err, size_t errlen)
+{
+	json_t *e;
+	int r;
+
+	if (!s->journal) {
+		json_decref(more);
+		return 0;
+	}
+	e = json_pack("{s:s,s:s,s:s}", "kind", "scratch", "what", what, "path", path);
+	if (!e) {
+		json_decref(more);
+		return errf(err, errlen, -ENOMEM, "recording %s: %s", path, strerror(ENOMEM));
+	}
+	if (more)
+		json_object_update(e, more);
+	json_decref(more);
+	r = journal_append(s->journal, e);
+	json_decref(e);
+	if (r < 0)
+		return errf(err, errlen, r, "recording %s in the restore journal %s: %s", path,
+			    s->journal->path, strerror(-r));
+	return 0;
+}
+
+/* The identity of the file @path (device and inode) as journal fields. */
+static json_t *file_identity(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return NULL;
+	return json_pack("{s:I,s:I}", "st_dev", (json_int_t)st.st_dev, "ino",
+			 (json_int_t)st.st_ino);
+}
+
+/* The diskseq of block device @devno, or -1 where the kernel has none (or a partition). */
+static long long devno_diskseq(dev_t devno)
+{
+	char path[96], buf[32];
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/diskseq", major(devno), minor(devno));
+	if (fsb_read_under("", path, buf, sizeof(buf)) < 0)
+		return -1;
+	return strtoll(buf, NULL, 10);
+}
+
+int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *err, size_t errlen)
+{
+	json_t *id = file_identity(path);
+
+	if (!id)
+		return errf(err, errlen, -errno, "reading %s: %s", path, strerror(errno));
+	return journal_note(s, "dir", path, id, err, errlen);
 }
 
 static void free_argv(char **argv)
@@ -67,7 +110,7 @@ static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, si
 
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0)
-		return fail(err, errlen, -errno, "opening /dev/loop-control: %s", strerror(errno));
+		return errf(err, errlen, -errno, "opening /dev/loop-control: %s", strerror(errno));
 	for (int tries = 0; tries < LOOP_ATTACH_TRIES; tries++) {
 		struct loop_config cfg = { 0 };
 		char dev[64];
@@ -75,19 +118,19 @@ static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, si
 
 		nr = ioctl(ctl, LOOP_CTL_GET_FREE);
 		if (nr < 0) {
-			r = fail(err, errlen, -errno, "finding a free loop device: %s",
+			r = errf(err, errlen, -errno, "finding a free loop device: %s",
 				 strerror(errno));
 			break;
 		}
 		snprintf(dev, sizeof(dev), "/dev/loop%d", nr);
 		lfd = open(dev, O_RDWR | O_CLOEXEC);
 		if (lfd < 0) {
-			r = fail(err, errlen, -errno, "opening %s: %s", dev, strerror(errno));
+			r = errf(err, errlen, -errno, "opening %s: %s", dev, strerror(errno));
 			break;
 		}
 		cfg.fd = (__u32)ffd;
 		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (dio ? LO_FLAGS_DIRECT_IO : 0);
-		copy((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), s->image);
+		fsb_strcpy((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), s->image);
 		if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0) {
 			snprintf(s->device, sizeof(s->device), "%s", dev);
 			s->loop_fd = lfd;
@@ -104,17 +147,17 @@ static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, si
 				close(lfd);
 				if (r == -EBUSY)
 					continue;
-				r = fail(err, errlen, r, "attaching %s to %s: %s", s->image, dev,
+				r = errf(err, errlen, r, "attaching %s to %s: %s", s->image, dev,
 					 strerror(-r));
 				break;
 			}
 			info.lo_flags = LO_FLAGS_AUTOCLEAR;
-			copy((char *)info.lo_file_name, sizeof(info.lo_file_name), s->image);
+			fsb_strcpy((char *)info.lo_file_name, sizeof(info.lo_file_name), s->image);
 			if (ioctl(lfd, LOOP_SET_STATUS64, &info) < 0) {
 				r = -errno;
 				ioctl(lfd, LOOP_CLR_FD, 0);
 				close(lfd);
-				r = fail(err, errlen, r, "setting AUTOCLEAR on %s: %s", dev,
+				r = errf(err, errlen, r, "setting AUTOCLEAR on %s: %s", dev,
 					 strerror(-r));
 				break;
 			}
@@ -137,12 +180,12 @@ static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, si
 			dio = false;
 			continue;
 		}
-		r = fail(err, errlen, r, "attaching %s to %s: %s", s->image, dev, strerror(-r));
+		r = errf(err, errlen, r, "attaching %s to %s: %s", s->image, dev, strerror(-r));
 		break;
 	}
 	close(ctl);
 	if (r == -EBUSY)
-		fail(err, errlen, r, "attaching %s: every free loop device was taken meanwhile",
+		errf(err, errlen, r, "attaching %s: every free loop device was taken meanwhile",
 		     s->image);
 	return r;
 }
@@ -154,37 +197,69 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 	int ffd, r;
 
 	if (!size)
-		return fail(err, errlen, -EINVAL, "image %s: size 0", path);
+		return errf(err, errlen, -EINVAL, "image %s: size 0", path);
 	{
 		char d[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
 
-		copy(d, sizeof(d), path);
-		copy(b, sizeof(b), path);
+		fsb_strcpy(d, sizeof(d), path);
+		fsb_strcpy(b, sizeof(b), path);
 		if (!realpath(dirname(d), dir))
-			return fail(err, errlen, -errno, "image %s: its directory: %s", path,
+			return errf(err, errlen, -errno, "image %s: its directory: %s", path,
 				    strerror(errno));
 		if ((size_t)snprintf(s->image, sizeof(s->image), "%s/%s", dir, basename(b)) >=
 		    sizeof(s->image))
-			return fail(err, errlen, -ENAMETOOLONG, "image %s: %s", path,
+			return errf(err, errlen, -ENAMETOOLONG, "image %s: %s", path,
 				    strerror(ENAMETOOLONG));
 	}
 	/* O_EXCL: never take over a file that fsbench did not make in this run */
 	ffd = open(s->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
 	if (ffd < 0) {
 		r = -errno;
-		fail(err, errlen, r, "creating image %s: %s%s", s->image, strerror(-r),
+		errf(err, errlen, r, "creating image %s: %s%s", s->image, strerror(-r),
 		     r == -EEXIST ? " (fsbench only uses an image that it creates)" : "");
 		s->image[0] = 0;
 		return r;
 	}
 	s->image_created = true;
+	/* kept with --keep-image: then it is the user's, and restore leaves it */
+	if (!s->keep_image) {
+		struct stat st;
+
+		r = fstat(ffd, &st) < 0 ?
+			    errf(err, errlen, -errno, "reading %s: %s", s->image, strerror(errno)) :
+			    journal_note(s, "image", s->image,
+					 json_pack("{s:I,s:I}", "st_dev", (json_int_t)st.st_dev,
+						   "ino", (json_int_t)st.st_ino),
+					 err, errlen);
+		if (r < 0) {
+			close(ffd);
+			return r;
+		}
+	}
 	if (ftruncate(ffd, (off_t)size) < 0) {
-		r = fail(err, errlen, -errno, "sizing image %s to %llu bytes: %s", s->image,
+		r = errf(err, errlen, -errno, "sizing image %s to %llu bytes: %s", s->image,
 			 (unsigned long long)size, strerror(errno));
 		close(ffd);
 		return r;
 	}
 	r = loop_attach(s, ffd, true, err, errlen);
+	if (r == 0) {
+		struct stat ist, lst;
+		char dev[32];
+
+		/* AUTOCLEAR detaches it if we die before this: only then is it left over */
+		if (fstat(ffd, &ist) < 0 || fstat(s->loop_fd, &lst) < 0) {
+			r = errf(err, errlen, -errno, "reading %s: %s", s->device, strerror(errno));
+		} else {
+			snprintf(dev, sizeof(dev), "%u:%u", major(lst.st_rdev), minor(lst.st_rdev));
+			r = journal_note(s, "loop", s->device,
+					 json_pack("{s:s,s:I,s:s,s:I,s:I}", "dev", dev, "diskseq",
+						   (json_int_t)devno_diskseq(lst.st_rdev), "image",
+						   s->image, "image_dev", (json_int_t)ist.st_dev,
+						   "image_ino", (json_int_t)ist.st_ino),
+					 err, errlen);
+		}
+	}
 	close(ffd); /* the loop device holds its own reference */
 	if (r < 0)
 		return r;
@@ -197,28 +272,16 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 	return 0;
 }
 
-/* Where @devno is mounted, from /proc/self/mountinfo through libmount, or "" if nowhere. */
+/* Where @devno is mounted, or "" if nowhere. */
 static int mounted_at(dev_t devno, char *ret, size_t len)
 {
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
-	struct libmnt_fs *fs;
-	int r = 0;
+	struct probe_mount m;
+	int r = probe_mount_find(NULL, PROBE_MOUNT_DEVNO, NULL, devno, &m);
 
 	*ret = 0;
-	if (!tb || !it) {
-		r = -ENOMEM;
-		goto out;
-	}
-	while (mnt_table_next_fs(tb, it, &fs) == 0)
-		if (mnt_fs_get_devno(fs) == devno) {
-			copy(ret, len, mnt_fs_get_target(fs));
-			break;
-		}
-out:
-	mnt_free_iter(it);
-	mnt_unref_table(tb);
-	return r;
+	if (r == 0)
+		fsb_strcpy(ret, len, m.target);
+	return r == -ENOENT ? 0 : r;
 }
 
 int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
@@ -231,18 +294,18 @@ int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, c
 	int r;
 
 	if (stat(dev, &st) < 0)
-		return fail(err, errlen, -errno, "device %s: %s", dev, strerror(errno));
+		return errf(err, errlen, -errno, "device %s: %s", dev, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
-		return fail(err, errlen, -ENOTBLK, "device %s: %s", dev, strerror(ENOTBLK));
+		return errf(err, errlen, -ENOTBLK, "device %s: %s", dev, strerror(ENOTBLK));
 	r = mounted_at(st.st_rdev, where, sizeof(where));
 	if (r < 0)
-		return fail(err, errlen, r, "reading the mount table: %s", strerror(-r));
+		return errf(err, errlen, r, "reading the mount table: %s", strerror(-r));
 	/* a mounted device is refused even with --force: mkfs under a live fs corrupts it */
 	if (where[0])
-		return fail(err, errlen, -EBUSY, "device %s is mounted on %s", dev, where);
+		return errf(err, errlen, -EBUSY, "device %s is mounted on %s", dev, where);
 	pr = blkid_new_probe_from_filename(dev);
 	if (!pr)
-		return fail(err, errlen, -errno ? -errno : -EIO, "probing %s with libblkid: %s",
+		return errf(err, errlen, -errno ? -errno : -EIO, "probing %s with libblkid: %s",
 			    dev, strerror(errno ? errno : EIO));
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
@@ -260,25 +323,26 @@ int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, c
 		what = "several signatures";
 	}
 	if (what && !force) {
-		r = fail(err, errlen, -EEXIST, "device %s holds %s%s; --force to overwrite it", dev,
+		r = errf(err, errlen, -EEXIST, "device %s holds %s%s; --force to overwrite it", dev,
 			 kind, what);
 		blkid_free_probe(pr);
 		return r;
 	}
 	blkid_free_probe(pr);
 	if (r == -1)
-		return fail(err, errlen, -EIO, "probing %s with libblkid failed", dev);
-	copy(s->device, sizeof(s->device), dev);
+		return errf(err, errlen, -EIO, "probing %s with libblkid failed", dev);
+	fsb_strcpy(s->device, sizeof(s->device), dev);
 	return 0;
 }
 
 int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *const *opts,
 			    char **ret_argv, size_t max)
 {
-	static const char lazy[] = "lazy_itable_init=0,lazy_journal_init=0";
+	const struct fs_traits *ft = fs_traits_find(fstype);
+	const char *eager = ft ? ft->mkfs_eager_init : NULL;
 	const char *v[PROBE_SCRATCH_ARGV_MAX];
 	char tool[64], *ext = NULL;
-	bool is_ext = !strncmp(fstype, "ext", 3), e_given = false;
+	bool e_given = false;
 	size_t n = 0, nopts = 0;
 
 	if (!*fstype || strchr(fstype, '/') || strlen(fstype) > 32)
@@ -289,18 +353,16 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
 		return -E2BIG;
 	snprintf(tool, sizeof(tool), "mkfs.%s", fstype);
 	v[n++] = tool;
-	if (is_ext) {
-		v[n++] = "-F"; /* a regular image or an unpartitioned device: do not ask */
-		v[n++] = "-q";
-	} else if (!strcmp(fstype, "xfs") || !strcmp(fstype, "btrfs")) {
-		v[n++] = "-f";
-		v[n++] = "-q";
-	}
+	/* a regular image or an unpartitioned device: do not ask */
+	if (ft && ft->mkfs_force)
+		v[n++] = ft->mkfs_force;
+	if (ft && ft->mkfs_quiet)
+		v[n++] = ft->mkfs_quiet;
 	for (size_t i = 0; i < nopts; i++) {
-		/* mke2fs keeps only the last -E: lazy init goes into the user's own -E */
-		if (is_ext && !strcmp(fstype, "ext4") && !strcmp(opts[i], "-E") && i + 1 < nopts &&
+		/* mke2fs keeps only the last -E: eager init goes into the user's own -E */
+		if (eager && !strcmp(opts[i], "-E") && i + 1 < nopts &&
 		    !strstr(opts[i + 1], "lazy_")) {
-			if (asprintf(&ext, "%s,%s", opts[i + 1], lazy) < 0)
+			if (asprintf(&ext, "%s,%s", opts[i + 1], eager) < 0)
 				return -ENOMEM;
 			v[n++] = opts[i];
 			v[n++] = ext;
@@ -313,9 +375,9 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
 		v[n++] = opts[i];
 	}
 	/* lazy init would keep writing inode tables during the measurement */
-	if (!strcmp(fstype, "ext4") && !e_given) {
+	if (eager && !e_given) {
 		v[n++] = "-E";
-		v[n++] = lazy;
+		v[n++] = eager;
 	}
 	v[n++] = device;
 	for (size_t i = 0; i < n; i++) {
@@ -343,13 +405,13 @@ static int run_tool(char *const *argv, char *err, size_t errlen)
 	pid_t pid;
 
 	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return fail(err, errlen, -errno, "pipe: %s", strerror(errno));
+		return errf(err, errlen, -errno, "pipe: %s", strerror(errno));
 	if (pipe2(epfd, O_CLOEXEC) < 0) {
 		int e = errno;
 
 		close(pfd[0]);
 		close(pfd[1]);
-		return fail(err, errlen, -e, "pipe: %s", strerror(e));
+		return errf(err, errlen, -e, "pipe: %s", strerror(e));
 	}
 	pid = fork();
 	if (pid < 0) {
@@ -359,7 +421,7 @@ static int run_tool(char *const *argv, char *err, size_t errlen)
 		close(pfd[1]);
 		close(epfd[0]);
 		close(epfd[1]);
-		return fail(err, errlen, -e, "fork: %s", strerror(e));
+		return errf(err, errlen, -e, "fork: %s", strerror(e));
 	}
 	if (pid == 0) {
 		sigset_t none;
@@ -401,10 +463,10 @@ static int run_tool(char *const *argv, char *err, size_t errlen)
 	close(epfd[0]);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return fail(err, errlen, -errno, "waiting for %s: %s", argv[0],
+			return errf(err, errlen, -errno, "waiting for %s: %s", argv[0],
 				    strerror(errno));
 	if (eno[0])
-		return fail(err, errlen, -eno[0], "running %s: %s", argv[0], strerror(eno[0]));
+		return errf(err, errlen, -eno[0], "running %s: %s", argv[0], strerror(eno[0]));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	out[len] = 0;
@@ -416,9 +478,9 @@ static int run_tool(char *const *argv, char *err, size_t errlen)
 
 		last[strcspn(last, "\n")] = 0;
 		if (WIFSIGNALED(status))
-			return fail(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
+			return errf(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
 				    WTERMSIG(status), *last ? ": " : "", last);
-		return fail(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
+		return errf(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
 			    WEXITSTATUS(status), *last ? ": " : "", last);
 	}
 }
@@ -435,7 +497,7 @@ static void blkid_type_of(const char *dev, char *ret, size_t len)
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
 	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0)
-		copy(ret, len, type);
+		fsb_strcpy(ret, len, type);
 	blkid_free_probe(pr);
 }
 
@@ -445,15 +507,15 @@ int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *
 	int r;
 
 	if (!s->device[0])
-		return fail(err, errlen, -ENODEV, "mkfs.%s: no device", fstype);
+		return errf(err, errlen, -ENODEV, "mkfs.%s: no device", fstype);
 	if (s->mounted)
-		return fail(err, errlen, -EBUSY, "mkfs.%s: %s is still mounted", fstype, s->device);
+		return errf(err, errlen, -EBUSY, "mkfs.%s: %s is still mounted", fstype, s->device);
 	free_argv(s->mkfs_argv);
 	s->blkid_type[0] = 0;
-	copy(s->fstype, sizeof(s->fstype), fstype);
+	fsb_strcpy(s->fstype, sizeof(s->fstype), fstype);
 	r = probe_scratch_mkfs_argv(fstype, s->device, opts, s->mkfs_argv, PROBE_SCRATCH_ARGV_MAX);
 	if (r < 0)
-		return fail(err, errlen, r, "mkfs.%s: %s", fstype,
+		return errf(err, errlen, r, "mkfs.%s: %s", fstype,
 			    r == -EINVAL ? "not a filesystem type" : strerror(-r));
 	r = run_tool(s->mkfs_argv, err, errlen);
 	if (r < 0)
@@ -465,19 +527,11 @@ int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *
 /* Options of the mount on @target as libmount reads them back from mountinfo. */
 static void read_back(const char *target, char *ret, size_t len)
 {
-	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
-	struct libmnt_fs *fs;
-	char *opts;
+	struct probe_mount m;
 
 	*ret = 0;
-	if (!tb)
-		return;
-	fs = mnt_table_find_target(tb, target, MNT_ITER_BACKWARD);
-	opts = fs ? mnt_fs_strdup_options(fs) : NULL;
-	if (opts)
-		copy(ret, len, opts);
-	free(opts);
-	mnt_unref_table(tb);
+	if (probe_mount_find(NULL, PROBE_MOUNT_TARGET, target, 0, &m) == 0)
+		fsb_strcpy(ret, len, m.options);
 }
 
 /* libmount's own sentence for a failed (u)mount, and the errno behind it. */
@@ -492,7 +546,7 @@ static int mnt_failure(struct libmnt_context *cxt, int rc, const char *what, cha
 	mnt_context_get_excode(cxt, rc, msg, sizeof(msg));
 	if (!msg[0])
 		snprintf(msg, sizeof(msg), "%s", strerror(e ? e : EINVAL));
-	return fail(err, errlen, -(e ? e : EINVAL), "%s: %s", what, msg);
+	return errf(err, errlen, -(e ? e : EINVAL), "%s: %s", what, msg);
 }
 
 int probe_scratch_mount(struct probe_scratch *s, const char *dir, const char *options, char *err,
@@ -503,24 +557,44 @@ int probe_scratch_mount(struct probe_scratch *s, const char *dir, const char *op
 	int rc;
 
 	if (s->mounted)
-		return fail(err, errlen, -EBUSY, "%s is already mounted on %s", s->device,
+		return errf(err, errlen, -EBUSY, "%s is already mounted on %s", s->device,
 			    s->mountpoint);
 	if (!s->mountpoint_created) {
 		snprintf(s->mountpoint, sizeof(s->mountpoint), "%s/fsbench-mnt.XXXXXX",
 			 dir && *dir ? dir : "/tmp");
 		if (!mkdtemp(s->mountpoint)) {
-			rc = fail(err, errlen, -errno, "creating mount point %s: %s", s->mountpoint,
+			rc = errf(err, errlen, -errno, "creating mount point %s: %s", s->mountpoint,
 				  strerror(errno));
 			s->mountpoint[0] = 0;
 			return rc;
 		}
 		s->mountpoint_created = true;
+		rc = probe_scratch_journal_dir(s, s->mountpoint, err, errlen);
+		if (rc < 0)
+			return rc;
 	}
-	copy(s->mount_options, sizeof(s->mount_options), options);
+	/* before mounting: a mount made and not yet recorded could not be undone */
+	if (s->journal && !s->mount_journalled) {
+		struct stat st;
+		char dev[32];
+
+		if (stat(s->device, &st) < 0)
+			return errf(err, errlen, -errno, "reading %s: %s", s->device,
+				    strerror(errno));
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_rdev), minor(st.st_rdev));
+		rc = journal_note(s, "mount", s->mountpoint,
+				  json_pack("{s:s,s:s,s:I}", "device", s->device, "dev", dev,
+					    "diskseq", (json_int_t)devno_diskseq(st.st_rdev)),
+				  err, errlen);
+		if (rc < 0)
+			return rc;
+		s->mount_journalled = true;
+	}
+	fsb_strcpy(s->mount_options, sizeof(s->mount_options), options);
 	s->mount_options_read[0] = 0;
 	cxt = mnt_new_context();
 	if (!cxt)
-		return fail(err, errlen, -ENOMEM, "mounting %s: %s", s->device, strerror(ENOMEM));
+		return errf(err, errlen, -ENOMEM, "mounting %s: %s", s->device, strerror(ENOMEM));
 	/* fsbench owns this mount: fstab and mount helpers have no say */
 	mnt_context_disable_helpers(cxt, 1);
 	mnt_context_set_source(cxt, s->device);
@@ -556,7 +630,7 @@ int probe_scratch_umount(struct probe_scratch *s, char *err, size_t errlen)
 		struct timespec pause = { 0, 100000000 };
 
 		if (!cxt)
-			return fail(err, errlen, -ENOMEM, "%s: %s", what, strerror(ENOMEM));
+			return errf(err, errlen, -ENOMEM, "%s: %s", what, strerror(ENOMEM));
 		mnt_context_disable_helpers(cxt, 1);
 		mnt_context_set_target(cxt, s->mountpoint);
 		rc = mnt_context_umount(cxt);
@@ -595,21 +669,21 @@ int probe_scratch_release(struct probe_scratch *s, char *err, size_t errlen)
 	}
 	if (s->mountpoint_created && !s->mounted) {
 		if (rmdir(s->mountpoint) < 0 && !r)
-			r = fail(err, errlen, -errno, "removing mount point %s: %s", s->mountpoint,
+			r = errf(err, errlen, -errno, "removing mount point %s: %s", s->mountpoint,
 				 strerror(errno));
 		s->mountpoint_created = false;
 	}
 	if (s->loop_fd >= 0) {
 		/* with AUTOCLEAR the kernel detaches on our close even if this is refused */
 		if (ioctl(s->loop_fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO && !r)
-			r = fail(err, errlen, -errno, "detaching %s: %s", s->device,
+			r = errf(err, errlen, -errno, "detaching %s: %s", s->device,
 				 strerror(errno));
 		close(s->loop_fd);
 		s->loop_fd = -1;
 	}
 	if (s->image_created && !s->keep_image) {
 		if (unlink(s->image) < 0 && !r)
-			r = fail(err, errlen, -errno, "removing image %s: %s", s->image,
+			r = errf(err, errlen, -errno, "removing image %s: %s", s->image,
 				 strerror(errno));
 		s->image_created = false;
 	}

@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct journal;
+
 #define PROBE_SCRATCH_ARGV_MAX 48
 
 /*
@@ -30,10 +32,36 @@ struct probe_scratch {
 	char mount_options[1024]; /* as requested for the last mount */
 	char mount_options_read[1024]; /* as libmount read them back */
 	char blkid_type[64]; /* libblkid on the device after mkfs */
+	/*
+	 * Where each thing is recorded as it is made (the mount just before it is made), so
+	 * that `fsbench restore` can undo them after a kill -9; NULL records nothing. Not
+	 * owned: the caller opens it, and removes it once probe_scratch_release() succeeded.
+	 */
+	struct journal *journal;
+	bool mount_journalled; /* the mount point is the same for every mount: one entry */
 };
 
 /* Sets every field to "nothing set up". */
 void probe_scratch_init(struct probe_scratch *s);
+
+/*
+ * Records in s->journal a directory @path that the caller made for the scratch target
+ * (emptied by probe_scratch_release, removed by the caller), so that restore removes it
+ * too when it is empty. 0 (also without a journal) or -errno with @err set.
+ */
+int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *err, size_t errlen);
+
+/*
+ * Undoes the scratch entries ("kind": "scratch") of a dead run's journal @entries, newest
+ * first: unmounts a mount only if the device mounted there is still the one recorded
+ * (major:minor, diskseq), detaches a loop device only if it is still the recorded one
+ * and its backing file the recorded image (device and inode), removes an image or an
+ * empty directory only if it is still the file fsbench made (device and inode). What is
+ * already gone counts as undone. One result per entry is appended to @results (may be
+ * NULL): {what, path, status: "undone"|"refused"|"failed", message | error}. Returns 0,
+ * or the first failure's -errno (-ESTALE: refused, something else is there now).
+ */
+int probe_scratch_entries_restore(json_t *entries, json_t *results);
 
 /*
  * Creates a sparse file of @size bytes at @path (refused when it exists) and attaches it

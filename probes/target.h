@@ -40,4 +40,13 @@ int probe_target_resolve(const char *root, const char *path, struct probe_target
 /* Every field, empty strings as null. Returns a new object, or NULL on allocation failure. */
 json_t *probe_target_json(const struct probe_target *t);
 
+/*
+ * The short target record of a run in a directory the user chose (suite --dir): {path
+ * as given, mountpoint, fstype, source, mount_options} of the mount holding @path under
+ * @root (NULL or "" is the live system, where @path is canonicalised first). Without a
+ * mount only "path". @ret_fstype (may be NULL) gets the fstype, "" if unknown. Never NULL
+ * unless out of memory.
+ */
+json_t *probe_target_dir_json(const char *root, const char *path, char *ret_fstype, size_t len);
+
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "metric.h"
 #include "stats.h"
 
 #define RPT_COMPARE_SCHEMA "fsbench-compare/1"
@@ -21,10 +22,6 @@
 #define RPT_DEFAULT_NOISE_COV_PCT 10.0
 /* Fewer samples than this on a side: "insufficient". */
 #define RPT_MIN_SAMPLES 3
-
-enum rpt_direction { RPT_HIGHER_IS_BETTER, RPT_LOWER_IS_BETTER };
-
-enum rpt_metric_kind { RPT_KIND_THROUGHPUT, RPT_KIND_LATENCY, RPT_KIND_KERNEL };
 
 enum rpt_verdict {
 	RPT_UNCHANGED,
@@ -43,21 +40,6 @@ enum rpt_test_choice {
 	RPT_TEST_ONLY_WELCH,
 	RPT_TEST_ONLY_RANK,
 };
-
-struct rpt_metric_def {
-	const char *name; /* "files_per_sec"; latency: "<op>.<pXX>" */
-	const char *unit; /* the unit values are shown and stored in */
-	double scale; /* display value = raw value from the result * scale */
-	enum rpt_direction dir;
-	enum rpt_metric_kind kind;
-	const char *section; /* object of the run holding the raw value; NULL for latency */
-	const char *key; /* key inside @section */
-	const char *om_name; /* OpenMetrics family, in base units */
-	double om_scale; /* OpenMetrics value = display value * om_scale */
-};
-
-/* Looks up a metric by name ("files_per_sec", "fsync.p99"); NULL when unknown. */
-const struct rpt_metric_def *rpt_metric_lookup(const char *name);
 
 /* Thresholds for one metric. */
 struct rpt_rule {
@@ -89,6 +71,7 @@ int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_d
 /* One run fed to the comparer, with where it came from (for messages and exclusions). */
 struct rpt_run_ref {
 	const json_t *run;
+	const json_t *doc; /* the result file holding @run (host, created); may be NULL */
 	const char *file;
 	size_t index; /* position in the file's runs[] */
 	int side;

@@ -2,6 +2,7 @@
 #ifndef RPT_EXPORT_H
 #define RPT_EXPORT_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -9,12 +10,17 @@
 
 struct rpt_export_opts {
 	const char *metrics; /* comma-separated globs of metric names to keep; NULL: all */
-	const char *build_id; /* KCIDB build id ("origin:..."); NULL: "fsbench:unknown" */
+	const char *build_id; /* KCIDB build id ("origin:..."); NULL: from each side's kernel */
 };
 
 struct rpt_exporter {
 	const char *name;
 	const char *summary;
+	/*
+	 * Optional: whether @cmp can be written as asked, before any output exists. 0, or
+	 * -EINVAL with @err saying why and what to do instead (a usage error).
+	 */
+	int (*check)(const json_t *cmp, const struct rpt_export_opts *o, char *err, size_t errlen);
 	/* Writes @cmp to @out. 0 or -errno (-EIO when @out failed). */
 	int (*write)(const json_t *cmp, const struct rpt_export_opts *o, FILE *out);
 };
@@ -36,11 +42,51 @@ struct rpt_point {
 	const char *side;
 	int nsides;
 	long long n;
+	/* in the display unit; ci_lo/ci_hi from rpt_ci_positive (never below zero) */
 	double mean, median, stddev, ci_lo, ci_hi;
+	const json_t *values; /* the side's per-run values */
 	const char *verdict; /* NULL for the baseline side and for single-side documents */
 	double change_pct;
-	const char *created; /* the document's creation time, RFC 3339 */
+	/* when the side's first run started (RFC 3339); the document's creation time if unknown */
+	const char *start_time;
+	const json_t *labels; /* the side's context labels (rpt_side_context); may be NULL */
+	const json_t *ops; /* the side's calls per op: {op: {count, sum_ns}}; may be NULL */
+	char threads_str[24];
 };
+
+/*
+ * Label names every format carries, in this order: what identifies a series (workload,
+ * threads, fs, mount options, knob set) and where it ran (device, kernel, host).
+ */
+extern const char *const rpt_label_names[];
+
+/* Value of label @name of @p ("workload", "threads" or a context label); "unknown" when unknown. */
+const char *rpt_point_label(const struct rpt_point *p, const char *name);
+
+/* The operation of a latency metric ("fsync" of "fsync.p99") into @buf, and its quantile (0.99). */
+void rpt_point_op(const struct rpt_point *p, char *buf, size_t len, double *ret_quantile);
+
+/* @v (in the display unit) in the base unit of the metric's OpenMetrics family (s, B, B/s). */
+double rpt_point_base(const struct rpt_point *p, double v);
+
+/*
+ * A name for the series @p belongs to, the same whichever run it came from: the sample label
+ * with fs, mount options and knob set (and the side when there are several).
+ */
+void rpt_point_series(const struct rpt_point *p, char *buf, size_t len);
+
+/*
+ * 64-bit FNV-1a of what @p was computed from (sample key, metric, the side's labels, start
+ * time and values, in sorted order): the same results exported twice, in any order, alone or
+ * inside a comparison, give the same hash, and another run gives another.
+ */
+uint64_t rpt_point_hash(const struct rpt_point *p);
+
+/* 64-bit FNV-1a of a string (build identities). */
+uint64_t rpt_hash_str(const char *s);
+
+/* Seconds since the epoch of an RFC 3339 UTC time "YYYY-MM-DDTHH:MM:SSZ"; -1 when it is not one. */
+long long rpt_time_parse(const char *rfc3339);
 
 /* Calls @fn for every side of every metric of every sample that passes @o's filter and has n > 0. */
 int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
@@ -53,6 +99,8 @@ extern const struct rpt_exporter rpt_export_openmetrics;
 extern const struct rpt_exporter rpt_export_influx;
 extern const struct rpt_exporter rpt_export_bencher;
 extern const struct rpt_exporter rpt_export_github;
+extern const struct rpt_exporter rpt_export_github_bigger;
+extern const struct rpt_exporter rpt_export_github_smaller;
 extern const struct rpt_exporter rpt_export_kcidb;
 extern const struct rpt_exporter rpt_export_lava;
 

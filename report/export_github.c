@@ -1,43 +1,134 @@
 /*
- * github-action-benchmark "customBiggerIsBetter/customSmallerIsBetter" exporter: [{name, unit,
- * value, range, extra}]. That action takes one direction per file, so CI filters with --metrics.
+ * github-action-benchmark exporters: [{name, unit, value, range, extra}]. The action reads one
+ * direction per file (tool customBiggerIsBetter or customSmallerIsBetter), so github-bigger
+ * and github-smaller each keep the metrics of their direction, and github-benchmark refuses
+ * a selection that mixes them rather than have alerts fire the wrong way.
  */
 #include "export.h"
 
 #include <errno.h>
+#include <string.h>
 
-static int github_point(const struct rpt_point *p, void *ctx)
+enum gh_dir { GH_ANY, GH_BIGGER, GH_SMALLER };
+
+struct gh_ctx {
+	json_t *arr;
+	enum gh_dir dir;
+	const char *higher, *lower; /* first metric seen of each direction (check) */
+};
+
+static bool gh_keeps(enum gh_dir dir, const struct rpt_point *p)
 {
-	json_t *arr = ctx;
-	char name[320], range[64], extra[160];
+	if (dir == GH_BIGGER)
+		return p->def->dir == RPT_HIGHER_IS_BETTER;
+	if (dir == GH_SMALLER)
+		return p->def->dir == RPT_LOWER_IS_BETTER;
+	return true;
+}
 
-	if (p->nsides > 1)
-		snprintf(name, sizeof(name), "%s %s [%s]", p->label, p->metric, p->side);
+static int gh_point(const struct rpt_point *p, void *ctx)
+{
+	struct gh_ctx *c = ctx;
+	char series[1024], name[1200], range[96], extra[2048];
+	size_t n;
+
+	if (!gh_keeps(c->dir, p))
+		return 0;
+	rpt_point_series(p, series, sizeof(series));
+	snprintf(name, sizeof(name), "%s %s", series, p->metric);
+	if (p->n >= 2)
+		snprintf(range, sizeof(range), "95%% CI %.6g .. %.6g", p->ci_lo, p->ci_hi);
 	else
-		snprintf(name, sizeof(name), "%s %s", p->label, p->metric);
-	snprintf(range, sizeof(range), "± %.4g", p->n >= 2 ? p->ci_hi - p->mean : 0.0);
-	snprintf(extra, sizeof(extra), "n=%lld, median=%.6g, stddev=%.4g, %s is better%s%s", p->n,
-		 p->median, p->stddev, p->def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower",
-		 p->verdict ? ", verdict " : "", p->verdict ? p->verdict : "");
-	json_array_append_new(arr, json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name, "unit", p->unit,
-					     "value", p->mean, "range", range, "extra", extra));
+		snprintf(range, sizeof(range), "n=1");
+	/* the chart's tooltip: every label, so a point can be told apart without the JSON */
+	n = (size_t)snprintf(extra, sizeof(extra), "n=%lld, median=%.6g, stddev=%.4g, %s is better",
+			     p->n, p->median, p->stddev,
+			     p->def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower");
+	for (int i = 0; rpt_label_names[i] && n < sizeof(extra); i++)
+		n += (size_t)snprintf(extra + n, sizeof(extra) - n, "\n%s=%s", rpt_label_names[i],
+				      rpt_point_label(p, rpt_label_names[i]));
+	if (n < sizeof(extra))
+		n += (size_t)snprintf(extra + n, sizeof(extra) - n, "\nstarted=%s",
+				      p->start_time ? p->start_time : "unknown");
+	if (p->verdict && n < sizeof(extra))
+		snprintf(extra + n, sizeof(extra) - n, "\nverdict=%s (%+.1f %%)", p->verdict,
+			 p->change_pct);
+	json_array_append_new(c->arr,
+			      json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name, "unit", p->unit,
+					"value", p->mean, "range", range, "extra", extra));
 	return 0;
 }
 
-static int github_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int gh_seen(const struct rpt_point *p, void *ctx)
 {
-	json_t *arr = json_array();
+	struct gh_ctx *c = ctx;
+
+	if (p->def->dir == RPT_HIGHER_IS_BETTER && !c->higher)
+		c->higher = p->metric;
+	if (p->def->dir == RPT_LOWER_IS_BETTER && !c->lower)
+		c->lower = p->metric;
+	return 0;
+}
+
+static int gh_check(const json_t *cmp, const struct rpt_export_opts *o, char *err, size_t errlen)
+{
+	struct gh_ctx c = { 0 };
+
+	rpt_export_foreach(cmp, o, gh_seen, &c);
+	if (!c.higher || !c.lower)
+		return 0;
+	snprintf(
+		err, errlen,
+		"--format github-benchmark: the metrics mix higher-is-better (%s) and lower-is-better (%s), "
+		"and github-action-benchmark reads one direction per file: write two files, "
+		"--format github-bigger (tool customBiggerIsBetter) and --format github-smaller "
+		"(tool customSmallerIsBetter), or pick one direction with --metrics",
+		c.higher, c.lower);
+	return -EINVAL;
+}
+
+static int gh_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out, enum gh_dir dir)
+{
+	struct gh_ctx c = { .arr = json_array(), .dir = dir };
 	int e;
 
-	rpt_export_foreach(cmp, o, github_point, arr);
-	e = json_dumpf(arr, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	rpt_export_foreach(cmp, o, gh_point, &c);
+	e = json_dumpf(c.arr, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', out);
-	json_decref(arr);
+	json_decref(c.arr);
 	return e || ferror(out) ? -EIO : 0;
+}
+
+static int gh_write_any(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+{
+	return gh_write(cmp, o, out, GH_ANY);
+}
+
+static int gh_write_bigger(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+{
+	return gh_write(cmp, o, out, GH_BIGGER);
+}
+
+static int gh_write_smaller(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+{
+	return gh_write(cmp, o, out, GH_SMALLER);
 }
 
 const struct rpt_exporter rpt_export_github = {
 	.name = "github-benchmark",
-	.summary = "github-action-benchmark custom JSON (name, unit, value, range)",
-	.write = github_write,
+	.summary = "github-action-benchmark custom JSON; refuses metrics of both directions",
+	.check = gh_check,
+	.write = gh_write_any,
+};
+
+const struct rpt_exporter rpt_export_github_bigger = {
+	.name = "github-bigger",
+	.summary = "github-action-benchmark customBiggerIsBetter: throughput metrics only",
+	.write = gh_write_bigger,
+};
+
+const struct rpt_exporter rpt_export_github_smaller = {
+	.name = "github-smaller",
+	.summary = "github-action-benchmark customSmallerIsBetter: latency and kernel metrics",
+	.write = gh_write_smaller,
 };

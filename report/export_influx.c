@@ -1,49 +1,103 @@
-/* InfluxDB line protocol exporter: measurement "fsbench", tags for where, fields for the statistics. */
+/*
+ * InfluxDB line protocol exporter: measurement "fsbench", a point per metric, sample and side,
+ * tags for what dashboards filter on, fields in base units, stamped with the time the side's
+ * first run started. The same result written twice is the same points, which InfluxDB
+ * overwrites instead of duplicating.
+ */
 #include "export.h"
 
 #include <errno.h>
 #include <string.h>
-#include <time.h>
 
+/*
+ * A tag value: ',' '=' ' ' escaped with a backslash; a newline, which no escape can carry,
+ * as the two characters "\n"; an empty value (not allowed) as "none". InfluxDB 1.x keeps
+ * other backslashes as they are but cannot parse one at the end of a value or before an
+ * escaped character, so those become '/'.
+ */
 static void tag(FILE *out, const char *k, const char *v)
 {
 	fprintf(out, ",%s=", k);
-	for (; v && *v; v++) {
-		if (*v == ',' || *v == ' ' || *v == '=' || *v == '\\')
-			fputc('\\', out);
-		fputc(*v == '\n' ? ' ' : *v, out);
+	if (!v || !*v) {
+		fputs("none", out);
+		return;
+	}
+	for (; *v; v++) {
+		bool special = *v == ',' || *v == ' ' || *v == '=';
+
+		if (*v == '\n')
+			fputs("\\n", out);
+		else if (*v == '\\' && (!v[1] || strchr(", =\n", v[1])))
+			fputc('/', out);
+		else
+			fprintf(out, "%s%c", special ? "\\" : "", *v);
 	}
 }
 
-static long long created_ns(const char *created)
+/* A string field value: '"' and '\' escaped. */
+static void str_field(FILE *out, const char *k, const char *v)
 {
-	struct tm tm = { 0 };
-
-	if (!created || !strptime(created, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return 0;
-	return (long long)timegm(&tm) * 1000000000LL;
+	fprintf(out, ",%s=\"", k);
+	for (; v && *v; v++) {
+		if (*v == '"' || *v == '\\')
+			fputc('\\', out);
+		fputc(*v, out);
+	}
+	fputc('"', out);
 }
 
+/* The base unit rpt_point_base gives, by OpenMetrics family suffix. */
+static const char *base_unit(const struct rpt_point *p)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {
+		{ .suffix = "_seconds", .unit = "s" },
+		{ .suffix = "_files_per_second", .unit = "files/s" },
+		{ .suffix = "_bytes_per_second", .unit = "B/s" },
+		{ .suffix = "_bytes", .unit = "B" },
+		{ .suffix = "_ratio", .unit = "ratio" },
+	};
+	size_t len = strlen(p->def->om_name);
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t sl = strlen(units[i].suffix);
+
+		if (len >= sl && !strcmp(p->def->om_name + len - sl, units[i].suffix))
+			return units[i].unit;
+	}
+	return p->unit;
+}
+
+/* Tag keys in lexical order, as InfluxDB sorts them itself. */
 static int influx_point(const struct rpt_point *p, void *ctx)
 {
 	FILE *out = ctx;
-	char t[32];
-	long long ts = created_ns(p->created);
+	long long ts = rpt_time_parse(p->start_time);
 
-	snprintf(t, sizeof(t), "%lld", p->threads);
 	fprintf(out, "fsbench");
+	tag(out, "device_model", rpt_point_label(p, "device_model"));
+	tag(out, "fs", rpt_point_label(p, "fs"));
+	tag(out, "host", rpt_point_label(p, "host"));
+	tag(out, "kernel", rpt_point_label(p, "kernel"));
+	tag(out, "knob_set", rpt_point_label(p, "knob_set"));
 	tag(out, "metric", p->metric);
+	tag(out, "mount_options", rpt_point_label(p, "mount_options"));
 	tag(out, "sample", p->label);
 	tag(out, "side", p->side);
-	tag(out, "threads", t);
-	tag(out, "unit", p->unit);
+	tag(out, "threads", p->threads_str);
+	tag(out, "unit", base_unit(p));
 	tag(out, "workload", p->workload);
 	fprintf(out, " mean=%.10g,median=%.10g,stddev=%.10g,ci_lo=%.10g,ci_hi=%.10g,n=%lldi",
-		p->mean, p->median, p->stddev, p->ci_lo, p->ci_hi, p->n);
-	if (p->verdict)
-		fprintf(out, ",change_pct=%.6g,verdict=\"%s\"", p->change_pct, p->verdict);
-	if (ts)
-		fprintf(out, " %lld", ts);
+		rpt_point_base(p, p->mean), rpt_point_base(p, p->median),
+		rpt_point_base(p, p->stddev), rpt_point_base(p, p->ci_lo),
+		rpt_point_base(p, p->ci_hi), p->n);
+	if (p->verdict) {
+		fprintf(out, ",change_pct=%.6g", p->change_pct);
+		str_field(out, "verdict", p->verdict);
+	}
+	if (ts >= 0)
+		fprintf(out, " %lld000000000", ts);
 	fputc('\n', out);
 	return 0;
 }
@@ -56,6 +110,6 @@ static int influx_write(const json_t *cmp, const struct rpt_export_opts *o, FILE
 
 const struct rpt_exporter rpt_export_influx = {
 	.name = "influx",
-	.summary = "InfluxDB line protocol (measurement fsbench)",
+	.summary = "InfluxDB line protocol (measurement fsbench), stamped with the run's start",
 	.write = influx_write,
 };

@@ -1,19 +1,89 @@
-/* KCIDB v5.3 exporter: a tests[] entry per value, status DONE with number {value, unit}. */
+/*
+ * KCIDB v5.3 exporter: a tests[] entry per value (status DONE, number {value, unit, prefix} in
+ * base units). Ids come from the content, start_time from the run, and the build from the
+ * kernel the side ran (release and uname -v), so a re-submission updates instead of adding.
+ */
 #include "export.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <string.h>
 
 struct kcidb_ctx {
-	json_t *tests;
-	const char *build_id;
+	json_t *tests, *builds, *checkouts;
+	const char *build_id; /* --build-id, or NULL */
+	const char *kernel; /* check: the first side's kernel */
+	bool kernels_differ;
 };
+
+/* "fsbench:<release>/<hash of uname -v>", the build the side's kernel came from. */
+static void side_build(const struct rpt_point *p, char *id, size_t len, char *checkout, size_t clen)
+{
+	const char *rel = json_string_value(json_object_get(p->labels, "kernel"));
+	const char *ver = json_string_value(json_object_get(p->labels, "kernel_version"));
+
+	if (!rel || strstr(rel, " | ")) {
+		snprintf(id, len, "fsbench:unknown");
+		checkout[0] = 0;
+		return;
+	}
+	snprintf(checkout, clen, "fsbench:%s", rel);
+	if (ver)
+		snprintf(id, len, "fsbench:%s/%016" PRIx64, rel, rpt_hash_str(ver));
+	else
+		snprintf(id, len, "fsbench:%s", rel);
+}
+
+/* Adds the build (and its checkout) of a derived build id once. */
+static void add_build(struct kcidb_ctx *c, const struct rpt_point *p, const char *id,
+		      const char *checkout)
+{
+	const char *arch = json_string_value(json_object_get(p->labels, "arch"));
+	const char *rel = json_string_value(json_object_get(p->labels, "kernel"));
+	const char *ver = json_string_value(json_object_get(p->labels, "kernel_version"));
+	json_t *b, *x;
+	size_t i;
+
+	json_array_foreach(c->builds, i,
+			   x) if (!strcmp(json_string_value(json_object_get(x, "id")), id)) return;
+	b = json_pack("{s:s,s:s,s:s,s:{s:s}}", "id", id, "origin", "fsbench", "checkout_id",
+		      checkout, "misc", "kernel_release", rel);
+	if (ver)
+		json_object_set_new(json_object_get(b, "misc"), "kernel_version", json_string(ver));
+	/* the schema's architecture is [a-z0-9_]*: x86_64, aarch64, riscv64 */
+	if (arch && strspn(arch, "abcdefghijklmnopqrstuvwxyz0123456789_") == strlen(arch))
+		json_object_set_new(b, "architecture", json_string(arch));
+	json_array_append_new(c->builds, b);
+	json_array_foreach(c->checkouts, i,
+			   x) if (!strcmp(json_string_value(json_object_get(x, "id")),
+					  checkout)) return;
+	json_array_append_new(c->checkouts, json_pack("{s:s,s:s,s:s}", "id", checkout, "origin",
+						      "fsbench", "comment", rel));
+}
+
+/* The number in base units, with the prefix KCIDB should scale it by when it shows it. */
+static json_t *number(const struct rpt_point *p)
+{
+	double v = rpt_point_base(p, p->mean);
+	const char *fam = p->def->om_name;
+
+	if (strstr(fam, "_seconds"))
+		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "s", "prefix", "metric");
+	if (strstr(fam, "_files_per_second"))
+		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "files/s", "prefix",
+				 "metric");
+	if (strstr(fam, "_bytes_per_second"))
+		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "B/s", "prefix", "metric");
+	if (strstr(fam, "_bytes"))
+		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "B", "prefix", "binary");
+	return json_pack("{s:f}", "value", v); /* a ratio: dimensionless */
+}
 
 static int kcidb_point(const struct rpt_point *p, void *ctx)
 {
 	struct kcidb_ctx *c = ctx;
-	char label[256], metric[96], side[96], path[512], id[768];
-	json_t *t, *misc;
+	char label[256], metric[96], side[96], path[512], id[640], build[320], checkout[300];
+	json_t *t, *misc, *env;
 
 	rpt_slug(p->label, label, sizeof(label));
 	rpt_slug(p->metric, metric, sizeof(metric));
@@ -24,41 +94,95 @@ static int kcidb_point(const struct rpt_point *p, void *ctx)
 			 side);
 	else
 		snprintf(path, sizeof(path), "fsbench.%s.%s", label[0] ? label : "run", metric);
-	snprintf(id, sizeof(id), "fsbench:%s:%s", p->created ? p->created : "", path);
-	misc = json_pack("{s:I,s:f,s:f,s:f,s:s,s:s}", "n", (json_int_t)p->n, "median", p->median,
-			 "ci95_lo", p->ci_lo, "ci95_hi", p->ci_hi, "direction",
+	snprintf(id, sizeof(id), "fsbench:%s.%016" PRIx64, path, rpt_point_hash(p));
+	if (c->build_id) {
+		snprintf(build, sizeof(build), "%s", c->build_id);
+	} else {
+		side_build(p, build, sizeof(build), checkout, sizeof(checkout));
+		if (checkout[0])
+			add_build(c, p, build, checkout);
+	}
+	misc = json_pack("{s:I,s:f,s:f,s:f,s:s,s:s,s:s}", "n", (json_int_t)p->n, "median",
+			 rpt_point_base(p, p->median), "ci95_lo", rpt_point_base(p, p->ci_lo),
+			 "ci95_hi", rpt_point_base(p, p->ci_hi), "direction",
 			 p->def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower", "sample",
-			 p->label);
+			 p->label, "side", p->side);
+	for (int i = 0; rpt_label_names[i]; i++)
+		json_object_set_new(misc, rpt_label_names[i],
+				    json_string(rpt_point_label(p, rpt_label_names[i])));
 	if (p->verdict) {
 		json_object_set_new(misc, "verdict", json_string(p->verdict));
 		json_object_set_new(misc, "change_pct", json_real(p->change_pct));
 	}
-	t = json_pack("{s:s,s:s,s:s,s:s,s:s,s:{s:f,s:s},s:o}", "id", id, "build_id", c->build_id,
-		      "origin", "fsbench", "path", path, "status", "DONE", "number", "value",
-		      p->mean, "unit", p->unit, "misc", misc);
-	if (p->created)
-		json_object_set_new(t, "start_time", json_string(p->created));
+	env = json_pack("{s:s,s:{s:s,s:s,s:s}}", "comment", rpt_point_label(p, "host"), "misc",
+			"host", rpt_point_label(p, "host"), "device_model",
+			rpt_point_label(p, "device_model"), "kernel", rpt_point_label(p, "kernel"));
+	t = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "id", id, "build_id", build, "origin",
+		      "fsbench", "path", path, "status", "DONE", "number", number(p), "environment",
+		      env, "misc", misc);
+	if (rpt_time_parse(p->start_time) >= 0)
+		json_object_set_new(t, "start_time", json_string(p->start_time));
 	json_array_append_new(c->tests, t);
 	return 0;
+}
+
+static int kcidb_kernels(const struct rpt_point *p, void *ctx)
+{
+	struct kcidb_ctx *c = ctx;
+	const char *k = rpt_point_label(p, "kernel");
+
+	if (!c->kernel)
+		c->kernel = k;
+	else if (strcmp(c->kernel, k))
+		c->kernels_differ = true;
+	return 0;
+}
+
+static int kcidb_check(const json_t *cmp, const struct rpt_export_opts *o, char *err, size_t errlen)
+{
+	struct kcidb_ctx c = { 0 };
+
+	if (!o || !o->build_id)
+		return 0;
+	rpt_export_foreach(cmp, o, kcidb_kernels, &c);
+	if (!c.kernels_differ)
+		return 0;
+	snprintf(
+		err, errlen,
+		"--build-id %s: the sides ran different kernels, which are different KCIDB builds; "
+		"leave --build-id out (each side's build then comes from its kernel) or export each side's results alone",
+		o->build_id);
+	return -EINVAL;
 }
 
 static int kcidb_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	struct kcidb_ctx c = { .tests = json_array(),
-			       .build_id = o && o->build_id ? o->build_id : "fsbench:unknown" };
+			       .builds = json_array(),
+			       .checkouts = json_array(),
+			       .build_id = o ? o->build_id : NULL };
 	json_t *root;
 	int e;
 
 	rpt_export_foreach(cmp, o, kcidb_point, &c);
-	root = json_pack("{s:{s:i,s:i},s:o}", "version", "major", 5, "minor", 3, "tests", c.tests);
+	root = json_pack("{s:{s:i,s:i}}", "version", "major", 5, "minor", 3);
+	if (json_array_size(c.checkouts))
+		json_object_set(root, "checkouts", c.checkouts);
+	if (json_array_size(c.builds))
+		json_object_set(root, "builds", c.builds);
+	json_object_set(root, "tests", c.tests);
 	e = json_dumpf(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	fputc('\n', out);
 	json_decref(root);
+	json_decref(c.tests);
+	json_decref(c.builds);
+	json_decref(c.checkouts);
 	return e || ferror(out) ? -EIO : 0;
 }
 
 const struct rpt_exporter rpt_export_kcidb = {
 	.name = "kcidb",
-	.summary = "KCIDB v5.3 submission: tests[] with status DONE and number {value, unit}",
+	.summary = "KCIDB v5.3 submission: tests[] (status DONE, number) with their builds",
+	.check = kcidb_check,
 	.write = kcidb_write,
 };

@@ -1,20 +1,37 @@
-/* LAVA exporter: "<test> pass|fail <measurement> <units>" lines, fail only for a regression verdict. */
+/*
+ * LAVA exporter: "<test> pass|fail <measurement> <units>" lines, fail only for a regression
+ * verdict, for `lava-test-case "$test" --result "$r" --measurement "$m" --units "$u"`. The
+ * dispatcher splits its TESTCASE signal on whitespace into key=value pairs and ends it at
+ * '>', and lava-test-case makes a directory named after the test: so the test name is
+ * [A-Za-z0-9_-] only, the units have no blank, '=' or '>', and the measurement is a
+ * plain decimal number (Python's Decimal). Kernel, host and device are the LAVA job's own
+ * metadata; the name carries what identifies the series.
+ */
 #include "export.h"
 
 #include <errno.h>
 #include <string.h>
 
+/* Units with whatever would break the signal (blanks, '=', '>') turned into '_'. */
+static void lava_units(const char *unit, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	for (; unit && *unit && o + 1 < len; unit++)
+		buf[o++] = strchr(" \t\n=>", *unit) ? '_' : *unit;
+	buf[o] = 0;
+}
+
 static int lava_point(const struct rpt_point *p, void *ctx)
 {
 	FILE *out = ctx;
-	char label[256], metric[96], side[96], unit[64];
+	char series[1024], name[1200], test[1200], unit[64];
 
-	rpt_slug(p->label, label, sizeof(label));
-	rpt_slug(p->metric, metric, sizeof(metric));
-	rpt_slug(p->side, side, sizeof(side));
-	snprintf(unit, sizeof(unit), "%s", p->unit);
-	fprintf(out, "%s_%s%s%s %s %.10g %s\n", label, metric, p->nsides > 1 ? "_" : "",
-		p->nsides > 1 ? side : "",
+	rpt_point_series(p, series, sizeof(series));
+	snprintf(name, sizeof(name), "%s %s", series, p->metric);
+	rpt_slug(name, test, sizeof(test));
+	lava_units(p->unit, unit, sizeof(unit));
+	fprintf(out, "%s %s %.10g %s\n", test,
 		p->verdict && !strcmp(p->verdict, "regression") ? "fail" : "pass", p->mean, unit);
 	return 0;
 }

@@ -1,18 +1,31 @@
-/* OpenMetrics (Prometheus text) exporter: one gauge family per metric in base units, then "# EOF". */
+/*
+ * OpenMetrics (Prometheus text) exporter, in base units, ending in "# EOF": a gauge family per
+ * run-level metric, latency as one summary family (quantiles, _sum, _count per operation), and
+ * fsbench_regression when there are sides to compare. Families and each summary's samples
+ * are contiguous, as the format requires.
+ */
 #include "export.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Families must be contiguous, so the document is walked once per family. */
-struct om_ctx {
-	FILE *out;
-	const char *family;
-	const char *families[64];
-	int nfamilies;
-	bool regression_pass;
+struct om_points {
+	struct rpt_point *v;
+	size_t n;
 };
+
+static int om_collect(const struct rpt_point *p, void *ctx)
+{
+	struct om_points *c = ctx;
+	struct rpt_point *nv = realloc(c->v, (c->n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	c->v = nv;
+	c->v[c->n++] = *p;
+	return 0;
+}
 
 static void om_label(FILE *out, const char *name, const char *v, bool first)
 {
@@ -28,86 +41,131 @@ static void om_label(FILE *out, const char *name, const char *v, bool first)
 	fputc('"', out);
 }
 
+/* "{sample=...,side=...,<rpt_label_names>...": the caller adds its own labels and the brace. */
 static void om_labels(FILE *out, const struct rpt_point *p)
 {
-	char t[32];
-
-	snprintf(t, sizeof(t), "%lld", p->threads);
 	fputc('{', out);
 	om_label(out, "sample", p->label, true);
-	om_label(out, "workload", p->workload, false);
-	om_label(out, "threads", t, false);
 	om_label(out, "side", p->side, false);
+	for (int i = 0; rpt_label_names[i]; i++)
+		om_label(out, rpt_label_names[i], rpt_point_label(p, rpt_label_names[i]), false);
 }
 
-static int om_collect(const struct rpt_point *p, void *ctx)
+static bool same_op(const struct rpt_point *a, const struct rpt_point *b)
 {
-	struct om_ctx *c = ctx;
+	char oa[64], ob[64];
+	double q;
 
-	for (int i = 0; i < c->nfamilies; i++)
-		if (!strcmp(c->families[i], p->def->om_name))
-			return 0;
-	if (c->nfamilies < 64)
-		c->families[c->nfamilies++] = p->def->om_name;
-	return 0;
+	rpt_point_op(a, oa, sizeof(oa), &q);
+	rpt_point_op(b, ob, sizeof(ob), &q);
+	return a->sample == b->sample && !strcmp(a->side, b->side) && !strcmp(oa, ob);
 }
 
-static int om_point(const struct rpt_point *p, void *ctx)
+/* Every quantile of one (sample, side, op), then its _sum and _count; marks them @done. */
+static void om_summary(FILE *out, const struct om_points *c, size_t first, bool *done)
 {
-	struct om_ctx *c = ctx;
+	const struct rpt_point *p = &c->v[first];
+	const char *fam = p->def->om_name;
+	const json_t *calls;
+	char op[64];
+	double q;
 
-	if (c->regression_pass) {
-		if (!p->verdict)
-			return 0;
-		fprintf(c->out, "fsbench_regression");
-		om_labels(c->out, p);
-		om_label(c->out, "metric", p->metric, false);
-		fprintf(c->out, "} %d\n", !strcmp(p->verdict, "regression"));
-		return 0;
-	}
-	if (strcmp(p->def->om_name, c->family))
-		return 0;
-	fprintf(c->out, "%s", c->family);
-	om_labels(c->out, p);
-	if (p->def->kind == RPT_KIND_LATENCY) {
-		char op[64], q[32];
-		const char *dot = strchr(p->metric, '.');
+	rpt_point_op(p, op, sizeof(op), &q);
+	for (size_t j = first; j < c->n; j++) {
+		const struct rpt_point *x = &c->v[j];
+		char qs[32];
 
-		snprintf(op, sizeof(op), "%.*s", (int)(dot - p->metric), p->metric);
-		snprintf(q, sizeof(q), "%g", strtod(dot + 2, NULL) / 100);
-		om_label(c->out, "op", op, false);
-		om_label(c->out, "quantile", q, false);
+		if (done[j] || x->def->kind != RPT_KIND_LATENCY || !same_op(p, x))
+			continue;
+		done[j] = true;
+		rpt_point_op(x, op, sizeof(op), &q);
+		snprintf(qs, sizeof(qs), "%g", q);
+		fprintf(out, "%s", fam);
+		om_labels(out, x);
+		om_label(out, "op", op, false);
+		om_label(out, "quantile", qs, false);
+		fprintf(out, "} %.10g\n", rpt_point_base(x, x->mean));
 	}
-	fprintf(c->out, "} %.10g\n", p->mean * p->def->om_scale);
-	return 0;
+	calls = json_object_get(p->ops, op);
+	if (!json_is_object(calls))
+		return;
+	fprintf(out, "%s_sum", fam);
+	om_labels(out, p);
+	om_label(out, "op", op, false);
+	fprintf(out, "} %.10g\n",
+		(double)json_integer_value(json_object_get(calls, "sum_ns")) * 1e-9);
+	fprintf(out, "%s_count", fam);
+	om_labels(out, p);
+	om_label(out, "op", op, false);
+	fprintf(out, "} %lld\n", (long long)json_integer_value(json_object_get(calls, "count")));
+}
+
+static void om_help(FILE *out, const char *fam, const char *type, const char *help)
+{
+	fprintf(out, "# TYPE %s %s\n# HELP %s %s\n", fam, type, fam, help);
 }
 
 static int om_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
 {
-	struct om_ctx c = { .out = out };
-	bool compared = json_array_size(json_object_get(cmp, "sides")) > 1;
+	struct om_points c = { 0 };
+	bool compared = json_array_size(json_object_get(cmp, "sides")) > 1, *done;
+	int e = rpt_export_foreach(cmp, o, om_collect, &c);
 
-	rpt_export_foreach(cmp, o, om_collect, &c);
-	for (int i = 0; i < c.nfamilies; i++) {
-		c.family = c.families[i];
-		fprintf(out, "# TYPE %s gauge\n", c.family);
-		fprintf(out, "# HELP %s fsbench: mean over the sample's repetitions%s\n", c.family,
-			strstr(c.family, "latency") ? " of the per-run percentile" : "");
-		rpt_export_foreach(cmp, o, om_point, &c);
+	done = calloc(c.n + 1, sizeof(*done));
+	if (e || !done) {
+		free(c.v);
+		free(done);
+		return e ? e : -ENOMEM;
+	}
+	/* one family at a time, in the order the document first mentions them */
+	for (size_t i = 0; i < c.n; i++) {
+		const char *fam = c.v[i].def->om_name;
+		bool latency = c.v[i].def->kind == RPT_KIND_LATENCY;
+
+		if (done[i])
+			continue;
+		if (latency)
+			om_help(out, fam, "summary",
+				"fsbench: per operation, each quantile is the mean over the sample's repetitions of the run's percentile; _sum and _count cover every call of those runs");
+		else
+			om_help(out, fam, "gauge", "fsbench: mean over the sample's repetitions");
+		for (size_t j = i; j < c.n; j++) {
+			const struct rpt_point *p = &c.v[j];
+
+			if (done[j] || strcmp(p->def->om_name, fam))
+				continue;
+			if (latency) {
+				om_summary(out, &c, j, done);
+				continue;
+			}
+			done[j] = true;
+			fprintf(out, "%s", fam);
+			om_labels(out, p);
+			fprintf(out, "} %.10g\n", rpt_point_base(p, p->mean));
+		}
 	}
 	if (compared) {
-		c.regression_pass = true;
-		fprintf(out, "# TYPE fsbench_regression gauge\n");
-		fprintf(out,
-			"# HELP fsbench_regression 1 when the metric regressed against the baseline side\n");
-		rpt_export_foreach(cmp, o, om_point, &c);
+		om_help(out, "fsbench_regression", "gauge",
+			"1 when the metric regressed against the baseline side");
+		for (size_t j = 0; j < c.n; j++) {
+			const struct rpt_point *p = &c.v[j];
+
+			if (!p->verdict)
+				continue;
+			fprintf(out, "fsbench_regression");
+			om_labels(out, p);
+			om_label(out, "metric", p->metric, false);
+			fprintf(out, "} %d\n", !strcmp(p->verdict, "regression"));
+		}
 	}
 	fprintf(out, "# EOF\n");
+	free(c.v);
+	free(done);
 	return ferror(out) ? -EIO : 0;
 }
 
 const struct rpt_exporter rpt_export_openmetrics = {
 	.name = "openmetrics",
-	.summary = "OpenMetrics / Prometheus text exposition, ending in # EOF",
+	.summary = "OpenMetrics / Prometheus text: gauges, latency summaries, # EOF",
 	.write = om_write,
 };

@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,8 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "attrib.h"
+#include "fileio.h"
 #include "hist.h"
-#include "result.h"
+#include "result_file.h"
 
 #define MAX_GROUPS 32
 
@@ -61,6 +62,60 @@ static void gp_str(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* A number as people read it: three significant digits or so, never an exponent. */
+static void fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	snprintf(buf, len,
+		 a >= 100 ? "%.0f" :
+		 a >= 10  ? "%.1f" :
+		 a >= 1	  ? "%.2f" :
+		 a == 0	  ? "0" :
+			    "%.2g",
+		 v);
+}
+
+/* The unit a latency of @ns nanoseconds reads best in, and its size in nanoseconds. */
+static const char *time_unit(double ns, double *ret_scale)
+{
+	static const struct {
+		double scale;
+		const char *name;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" }, { 1, "ns" } };
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]) && fabs(ns) < units[i].scale; i++)
+		;
+	*ret_scale = units[i].scale;
+	return units[i].name;
+}
+
+/*
+ * "12.3 ± 6.9 ms": @v and its half-width @pm (NAN: none) in @unit, a compare metric's
+ * unit; latencies ("us") move to the unit that suits @v.
+ */
+static void fmt_value(char *buf, size_t len, double v, double pm, const char *unit)
+{
+	char a[32], b[32] = "";
+	double scale = 1;
+
+	if (unit && !strcmp(unit, "us")) {
+		unit = time_unit(v * 1e3, &scale);
+		v = v * 1e3 / scale;
+		pm = pm * 1e3 / scale;
+	} else if (unit && !strcmp(unit, "MiB") && fabs(v) < 1) {
+		unit = "KiB";
+		v *= 1024;
+		pm *= 1024;
+	}
+	fmt_num(a, sizeof(a), v);
+	if (isfinite(pm))
+		fmt_num(b, sizeof(b), pm);
+	snprintf(buf, len, "%s%s%s%s%s", a, *b ? " ± " : "", b, unit && *unit ? " " : "",
+		 unit ? unit : "");
 }
 
 static int run_gnuplot(const char *prog, const char *script)
@@ -158,12 +213,11 @@ static void plot(struct page *pg, const char *caption, const char *script_body)
 	f = fopen(script, "w");
 	if (!f)
 		return;
-	fprintf(f,
-		"set terminal svg size 760,380 font \"sans,11\" background \"white\"\nset output ");
+	/* no title inside the plot: the figcaption says it once */
+	fprintf(f, "set encoding utf8\nset terminal svg size 760,380 font \"sans,11\" "
+		   "background \"white\"\nset output ");
 	gp_str(f, svg);
-	fprintf(f, "\nset grid\nset key outside right top\nset title ");
-	gp_str(f, caption);
-	fprintf(f, " noenhanced\n%s", script_body);
+	fprintf(f, "\nset grid\nset key outside right top\n%s", script_body);
 	fclose(f);
 	fprintf(pg->out, "<figure>\n");
 	if (run_gnuplot(pg->o->gnuplot, script) == 0 && inline_svg(pg->out, svg, n) == 0)
@@ -176,16 +230,20 @@ static void plot(struct page *pg, const char *caption, const char *script_body)
 }
 
 /*
- * A run's line in its workload's plots: its filesystem when it has coords, else its file
- * (the sides `fsbench report` compares).
+ * A run's line in its workload's plots: its side (@label: baseline, candidate, a file) and
+ * its filesystem when it has coords, else its file. A and B never share a line.
  */
-static void line_name(const json_t *run, const char *path, char *buf, size_t len)
+static void line_name(const json_t *run, const char *path, const char *label, char *buf, size_t len)
 {
 	const char *fs = json_string_value(json_object_get(json_object_get(run, "coords"), "fs"));
 	char *copy;
 
 	if (fs) {
-		snprintf(buf, len, "%s", fs);
+		snprintf(buf, len, "%s%s%s", label ? label : "", label ? ": " : "", fs);
+		return;
+	}
+	if (label) {
+		snprintf(buf, len, "%s", label);
 		return;
 	}
 	copy = strdup(path);
@@ -206,11 +264,9 @@ static const char *run_workload(const json_t *run)
 struct group {
 	char workload[64];
 	char name[128];
-	struct hist *h[16]; /* per op, merged over the group's complete runs */
-	const char *ops[16];
-	int nops;
-	double tsum[2][65],
-		tn[2][65]; /* throughput by thread count (1..64): [0] files/s, [1] MB/s */
+	struct hist *h[RPT_OP_COUNT]; /* per op, merged over the group's complete runs, or NULL */
+	/* throughput by thread count (1..RPT_MAX_THREADS): [0] files/s, [1] MB/s */
+	double tsum[2][RPT_MAX_THREADS + 1], tn[2][RPT_MAX_THREADS + 1];
 };
 
 static struct group *group_get(struct group *g, int *n, const char *workload, const char *name)
@@ -237,10 +293,56 @@ static bool workload_first(const struct group *g, int i)
 
 static bool has_threads(const struct group *g, bool bytes)
 {
-	for (int t = 1; t <= 64; t++)
+	for (int t = 1; t <= RPT_MAX_THREADS; t++)
 		if (g->tn[bytes][t])
 			return true;
 	return false;
+}
+
+/* The one thread count every line of @workload has in @bytes' unit, or 0 when there are more. */
+static int single_thread_count(const struct group *g, int ng, const char *workload, bool bytes)
+{
+	int only = 0;
+
+	for (int i = 0; i < ng; i++)
+		for (int t = 1; !strcmp(g[i].workload, workload) && t <= RPT_MAX_THREADS; t++) {
+			if (!g[i].tn[bytes][t])
+				continue;
+			if (only && only != t)
+				return 0;
+			only = t;
+		}
+	return only;
+}
+
+/* Throughput at the one thread count @t of @workload: a bar per line. Closes @f, frees *@body. */
+static void bars_plot(struct page *pg, FILE *f, char **body, struct group *g, int ng,
+		      const char *workload, bool bytes, int t)
+{
+	char cap[160];
+	int n = 0, bars = 0;
+
+	for (int i = 0; i < ng; i++)
+		bars += !strcmp(g[i].workload, workload) && g[i].tn[bytes][t];
+	fprintf(f,
+		"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\nset style fill solid 0.6\n"
+		"set boxwidth 0.6\nset key off\nset grid noxtics\nset xtics noenhanced\n"
+		"plot '-' using 0:2:xtic(1) with boxes lw 2 notitle\n",
+		bytes ? "MB/s" : "files/s", bars - 0.4);
+	for (int i = 0; i < ng; i++) {
+		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t])
+			continue;
+		gp_str(f, g[i].name);
+		fprintf(f, " %.6g\n", g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+		n++;
+	}
+	fprintf(f, "e\n");
+	fclose(f);
+	snprintf(cap, sizeof(cap), "%s: %s at %d thread%s", workload, bytes ? "MB/s" : "files/s", t,
+		 t == 1 ? "" : "s");
+	if (n)
+		plot(pg, cap, *body);
+	free(*body);
 }
 
 /* @unit's throughput against threads, one line per group of @workload. */
@@ -252,8 +354,15 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, const char
 	FILE *f = open_memstream(&body, &blen);
 	int any = 0;
 
+	int only = single_thread_count(g, ng, workload, bytes);
+
 	if (!f)
 		return;
+	if (only) {
+		/* one thread count: a bar per line, not lone points on a log axis */
+		bars_plot(pg, f, &body, g, ng, workload, bytes, only);
+		return;
+	}
 	fprintf(f,
 		"set xlabel \"threads\"\nset ylabel \"%s\"\nset logscale x 2\nset yrange [0:*]\nplot ",
 		bytes ? "MB/s" : "files/s");
@@ -268,7 +377,7 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, const char
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		for (int t = 1; t <= 64; t++)
+		for (int t = 1; t <= RPT_MAX_THREADS; t++)
 			if (g[i].tn[bytes][t])
 				fprintf(f, "%d %.6g\n", t, g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
 		fprintf(f, "e\n");
@@ -280,76 +389,125 @@ static void throughput_plot(struct page *pg, struct group *g, int ng, const char
 	free(body);
 }
 
-/* One latency CDF per operation of @workload, one line per group. */
-static void cdf_plots(struct page *pg, struct group *g, int ng, const char *workload)
-{
-	static const char *const ops[] = { "create",	"open",	  "write",	     "fsync",
-					   "fdatasync", "sync",	  "sync_file_range", "fadvise",
-					   "close",	"unlink", "victim",	     NULL };
+/*
+ * Latency by percentile, the way HdrHistogram plots it: x is 1/(1-p) on a log axis, so
+ * 50 %, 90 %, 99 %, 99.9 % and 99.99 % are evenly spaced and a stall in the last thousandth
+ * of calls gets as much room as the median; latency on a log axis too.
+ */
+#define PCT_MARKS 5
+static const struct {
+	double x; /* 1/(1-p) */
+	const char *label; /* gnuplot reads tic labels as formats: %% is a percent sign */
+} pct_marks[PCT_MARKS] = { { 2, "50 %%" },
+			   { 10, "90 %%" },
+			   { 100, "99 %%" },
+			   { 1000, "99.9 %%" },
+			   { 10000, "99.99 %%" } };
 
-	for (int o = 0; ops[o]; o++) {
+/*
+ * The steps of @h's percentile curve: from each bin's first percentile on, the bin's upper
+ * bound (capped at the maximum), and the maximum at the last call's own percentile,
+ * 1 - 1/count, where the line ends. Latencies are divided by @scale.
+ */
+static void pct_steps(FILE *f, const struct hist *h, double scale)
+{
+	uint64_t below = 0;
+
+	for (unsigned b = 0; b < HIST_NBINS; b++) {
+		uint64_t lo, hi;
+
+		if (!h->bins[b])
+			continue;
+		hist_bin_bounds(b, &lo, &hi);
+		fprintf(f, "%.9g %.6g\n", 1 / (1 - (double)below / (double)h->count),
+			(double)(hi - 1 < h->max ? hi - 1 : h->max) / scale);
+		below += h->bins[b];
+	}
+	if (h->overflow)
+		fprintf(f, "%.9g %.6g\n", 1 / (1 - (double)below / (double)h->count),
+			(double)h->max / scale);
+	fprintf(f, "%.9g %.6g\ne\n", (double)h->count, (double)h->max / scale);
+}
+
+/* One latency-by-percentile plot per operation of @workload, one line per group. */
+static void pct_plots(struct page *pg, struct group *g, int ng, const char *workload)
+{
+	for (int rank = 0; rpt_op_name_at(rank); rank++) {
+		const char *opname = rpt_op_name_at(rank), *unit;
+		int op = rpt_op_find(opname);
 		char *body = NULL, cap[160];
 		size_t blen = 0;
-		FILE *f = open_memstream(&body, &blen);
+		FILE *f;
 		int any = 0;
+		uint64_t maxcount = 0, maxns = 0;
+		double scale;
 
+		for (int i = 0; i < ng; i++)
+			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
+				any++;
+				if (g[i].h[op]->count > maxcount)
+					maxcount = g[i].h[op]->count;
+				if (g[i].h[op]->max > maxns)
+					maxns = g[i].h[op]->max;
+			}
+		if (!any)
+			continue;
+		f = open_memstream(&body, &blen);
 		if (!f)
 			return;
+		unit = time_unit((double)maxns, &scale);
+		/* the marks a line reaches, and "max" where the longest line ends */
 		fprintf(f,
-			"set xlabel \"latency (us)\"\nset ylabel \"fraction of calls\"\nset logscale x\n"
-			"set yrange [0:1]\nset key right bottom inside\nplot ");
+			"set xlabel \"percentile\"\nset ylabel \"latency (%s)\"\n"
+			"set logscale x 10\nset logscale y 10\nset xrange [1:%g]\nset xtics (",
+			unit, maxcount > 2 ? (double)maxcount : 3.0);
+		for (int m = 0; m < PCT_MARKS; m++)
+			if (pct_marks[m].x * 2 <= (double)maxcount || m == 0)
+				fprintf(f, "%s\"%s\" %g", m ? ", " : "", pct_marks[m].label,
+					pct_marks[m].x);
+		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key left top inside\nplot ",
+			maxcount > 2 ? (double)maxcount : 3.0);
+		any = 0;
 		for (int i = 0; i < ng; i++)
-			for (int k = 0; k < g[i].nops; k++)
-				if (!strcmp(g[i].workload, workload) &&
-				    !strcmp(g[i].ops[k], ops[o]) && g[i].h[k]->count) {
-					fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
-						any++ ? ", " : "");
-					gp_str(f, g[i].name);
-					fprintf(f, " noenhanced");
-				}
+			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
+				fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
+					any++ ? ", " : "");
+				gp_str(f, g[i].name);
+				fprintf(f, " noenhanced");
+			}
 		fprintf(f, "\n");
 		for (int i = 0; i < ng; i++)
-			for (int k = 0; k < g[i].nops; k++) {
-				const struct hist *h = g[i].h[k];
-				uint64_t cum = 0;
-
-				if (strcmp(g[i].workload, workload) ||
-				    strcmp(g[i].ops[k], ops[o]) || !h->count)
-					continue;
-				for (unsigned b = 0; b < HIST_NBINS; b++) {
-					uint64_t lo, hi;
-
-					if (!h->bins[b])
-						continue;
-					hist_bin_bounds(b, &lo, &hi);
-					cum += h->bins[b];
-					fprintf(f, "%.6g %.6g\n", (double)hi / 1000,
-						(double)cum / (double)h->count);
-				}
-				fprintf(f, "e\n");
-			}
+			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count)
+				pct_steps(f, g[i].h[op], scale);
 		fclose(f);
-		snprintf(cap, sizeof(cap), "%s: %s latency CDF", workload, ops[o]);
-		if (any)
-			plot(pg, cap, body);
+		snprintf(cap, sizeof(cap), "%s: %s latency by percentile", workload, opname);
+		plot(pg, cap, body);
 		free(body);
 	}
 }
 
-/* Which run a time plot shows: its suite cell and repetition, else its file, workload and index. */
-static void run_label(const json_t *run, const char *path, size_t index, char *buf, size_t len)
+/*
+ * Which run a time plot shows: its side (@label), suite cell and repetition, else its file,
+ * workload and index. Repetitions and runs count from 1, as `fsbench suite` prints them.
+ */
+static void run_label(const json_t *run, const char *path, const char *label, size_t index,
+		      char *buf, size_t len)
 {
 	const json_t *coords = json_object_get(run, "coords");
 	const char *cell = json_string_value(json_object_get(coords, "cell"));
 	char *copy;
 
 	if (cell) {
-		snprintf(buf, len, "%s rep %lld", cell,
-			 (long long)json_integer_value(json_object_get(coords, "repetition")));
+		snprintf(buf, len, "%s%s%s rep %lld", label ? label : "", label ? ": " : "", cell,
+			 (long long)json_integer_value(json_object_get(coords, "repetition")) + 1);
 		return;
 	}
 	copy = strdup(path);
-	snprintf(buf, len, "%s %s run %zu", copy ? basename(copy) : path, run_workload(run), index);
+	snprintf(buf, len, "%s %s run %zu",
+		 label ? label :
+		 copy  ? basename(copy) :
+			 path,
+		 run_workload(run), index + 1);
 	free(copy);
 }
 
@@ -420,7 +578,8 @@ static void dirty_plot(struct page *pg, const json_t *ks, const char *name)
  * For each byte-counting run: throughput and Dirty/Writeback over time, each when it has
  * two points or more (a run shorter than the series interval still has kernel samples).
  */
-static void time_plots(struct page *pg, json_t *const *docs, const char *const *paths, size_t ndocs)
+static void time_plots(struct page *pg, json_t *const *docs, const char *const *paths,
+		       const char *const *labels, size_t ndocs)
 {
 	for (size_t d = 0; d < ndocs; d++) {
 		const json_t *run;
@@ -433,10 +592,9 @@ static void time_plots(struct page *pg, json_t *const *docs, const char *const *
 							   "samples");
 			char name[160];
 
-			if (strcmp(str_or(json_string_value(json_object_get(series, "unit"))),
-				   "bytes"))
+			if (rpt_run_unit(run) != RPT_UNIT_BYTES)
 				continue;
-			run_label(run, paths[d], r, name, sizeof(name));
+			run_label(run, paths[d], labels ? labels[d] : NULL, r, name, sizeof(name));
 			if (json_array_size(json_object_get(series, "t_ns")) >= 2)
 				series_plot(pg, series, name);
 			if (json_array_size(json_object_get(ks, "t_ns")) >= 2)
@@ -445,13 +603,153 @@ static void time_plots(struct page *pg, json_t *const *docs, const char *const *
 	}
 }
 
-static void compare_table(FILE *out, const json_t *cmp)
+/* Sector against time of a run's requests (probes.iomap: seekwatcher's picture). */
+static void iomap_plot(struct page *pg, const json_t *iomap, const char *name)
 {
-	const json_t *sides = json_object_get(cmp, "sides"), *s, *m, *st, *c;
+	static const char *const ops[] = { "write", "read", "discard" };
+	const json_t *pts = json_object_get(iomap, "points"), *p;
+	char cap[320], *body = NULL;
+	size_t blen = 0, i;
+	FILE *f;
+
+	f = open_memstream(&body, &blen);
+	if (!f)
+		return;
+	fprintf(f,
+		"set xlabel \"time (s)\"\nset ylabel \"offset (MiB)\"\nset xrange [0:*]\nset yrange [0:*]\nplot ");
+	for (int k = 0; k < 3; k++)
+		fprintf(f, "%s'-' using 1:2 with points pt 7 ps 0.3 title \"%s\"", k ? ", " : "",
+			ops[k]);
+	fprintf(f, "\n");
+	for (int k = 0; k < 3; k++) {
+		json_array_foreach(pts, i, p)
+		{
+			const char *op = json_string_value(json_array_get(p, 3));
+
+			/* flushes have no sector; gnuplot needs one point per block at least */
+			if (op && !strcmp(op, ops[k]) && json_is_integer(json_array_get(p, 1)))
+				fprintf(f, "%.6f %.3f\n",
+					(double)json_integer_value(json_array_get(p, 0)) / 1e9,
+					(double)json_integer_value(json_array_get(p, 1)) * 512 /
+						1048576);
+		}
+		fprintf(f, "-1 -1\ne\n");
+	}
+	fclose(f);
+	snprintf(cap, sizeof(cap), "%s: I/O map, %lld of %lld requests (one in %lld)", name,
+		 (long long)json_integer_value(json_object_get(iomap, "kept")),
+		 (long long)json_integer_value(json_object_get(iomap, "events")),
+		 (long long)json_integer_value(json_object_get(iomap, "stride")));
+	plot(pg, cap, body);
+	free(body);
+}
+
+/* For each run with eBPF probes: its attribution table and its I/O map. */
+static void kernel_sections(struct page *pg, json_t *const *docs, const char *const *paths,
+			    const char *const *labels, size_t ndocs)
+{
+	bool any = false;
+
+	for (size_t d = 0; d < ndocs; d++) {
+		const json_t *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(docs[d], "runs"), r, run)
+		{
+			const json_t *iomap =
+				json_object_get(json_object_get(run, "probes"), "iomap");
+			char name[160];
+
+			if (!json_object_get(run, "probes"))
+				continue;
+			if (!any)
+				fprintf(pg->out,
+					"<h2>Kernel-side attribution</h2>\n"
+					"<p>The slowest calls of each run and what the kernel did "
+					"on the device while each ran (eBPF probes).</p>\n");
+			any = true;
+			run_label(run, paths[d], labels ? labels[d] : NULL, r, name, sizeof(name));
+			fprintf(pg->out, "<h3>");
+			esc(pg->out, name);
+			fprintf(pg->out, "</h3>\n");
+			rpt_attrib_html(pg->out, run, 20, esc);
+			if (json_array_size(json_object_get(iomap, "points")) >= 2)
+				iomap_plot(pg, iomap, name);
+		}
+	}
+}
+
+/* "label (file run N, missing on side)" items of a compare document's @key list, if any. */
+static void compare_list(FILE *out, const json_t *cmp, const char *key, const char *what)
+{
+	const json_t *list = json_object_get(cmp, key), *x;
+	size_t i;
+
+	if (!json_array_size(list))
+		return;
+	fprintf(out, "<p class=\"warn\">%s:</p>\n<ul>\n", what);
+	json_array_foreach(list, i, x)
+	{
+		const char *label = json_string_value(json_object_get(x, "label"));
+
+		fprintf(out, "<li>");
+		esc(out, label ? label : json_string_value(json_object_get(x, "reason")));
+		fprintf(out, " (<code>");
+		esc(out, json_string_value(json_object_get(x, "file")));
+		fprintf(out, "</code> run %lld",
+			(long long)json_integer_value(json_object_get(x, "run")) + 1);
+		if (json_object_get(x, "missing_on")) {
+			fprintf(out, ", none on ");
+			esc(out, json_string_value(json_object_get(x, "missing_on")));
+		}
+		fprintf(out, ")</li>\n");
+	}
+	fprintf(out, "</ul>\n");
+}
+
+static void compare_table(FILE *out, const json_t *cmp, const char *note)
+{
+	const json_t *sides = json_object_get(cmp, "sides"), *s, *m, *st, *c, *f;
+	const char *across =
+		json_string_value(json_object_get(json_object_get(cmp, "settings"), "across"));
 	size_t i, j, k;
 
-	fprintf(out,
-		"<h2>Comparison</h2>\n<table class=\"cmp\"><tr><th>sample</th><th>metric</th><th>unit</th>");
+	fprintf(out, "<h2>Comparison</h2>\n");
+	if (note) {
+		fprintf(out, "<p class=\"warn\">");
+		esc(out, note);
+		fprintf(out, "</p>\n");
+	}
+	if (!cmp)
+		return;
+	/* what each side is: the files on it, or the coordinate value */
+	fprintf(out, "<p>Sides%s", across ? " by coords." : "");
+	esc(out, across);
+	fprintf(out, ":</p>\n<ul>\n");
+	json_array_foreach(sides, k, s)
+	{
+		const char *name = json_string_value(json_object_get(s, "name"));
+
+		fprintf(out, "<li><b>");
+		esc(out, name);
+		fprintf(out, "</b>%s",
+			!k && name && strcmp(name, "baseline") ? " (the baseline)" : "");
+		json_array_foreach(json_object_get(s, "files"), j, f)
+		{
+			/* a side named by its only file says nothing more */
+			if (json_array_size(json_object_get(s, "files")) == 1 && name &&
+			    !strcmp(name, json_string_value(f)))
+				break;
+			fprintf(out, "%s<code>", j ? ", " : " from ");
+			esc(out, json_string_value(f));
+			fprintf(out, "</code>");
+		}
+		fprintf(out, "</li>\n");
+	}
+	fprintf(out, "</ul>\n");
+	compare_list(out, cmp, "unmatched", "Samples with no match on a side, not compared");
+	compare_list(out, cmp, "excluded", "Incomplete runs, left out");
+	fprintf(out, "<table class=\"cmp\"><tr><th>sample</th><th>metric</th>");
 	json_array_foreach(sides, k, s)
 	{
 		fprintf(out, "<th>");
@@ -464,41 +762,48 @@ static void compare_table(FILE *out, const json_t *cmp)
 	json_array_foreach(json_object_get(cmp, "samples"), i, s)
 		json_array_foreach(json_object_get(s, "metrics"), j, m)
 	{
+		const char *unit = json_string_value(json_object_get(m, "unit"));
+
 		fprintf(out, "<tr><td>");
 		esc(out, json_string_value(json_object_get(s, "label")));
 		fprintf(out, "</td><td>");
 		esc(out, json_string_value(json_object_get(m, "name")));
-		fprintf(out, "</td><td>");
-		esc(out, json_string_value(json_object_get(m, "unit")));
 		fprintf(out, "</td>");
 		json_array_foreach(json_object_get(m, "sides"), k, st)
 		{
 			double mean = json_number_value(json_object_get(st, "mean"));
 			const json_t *ci = json_object_get(st, "ci95");
+			char v[96];
 
-			fprintf(out, "<td class=\"num\">%.4g ± %.2g (%lld)</td>", mean,
-				json_number_value(json_array_get(ci, 1)) - mean,
+			if (!json_integer_value(json_object_get(st, "n"))) {
+				fprintf(out, "<td class=\"num\">(0)</td>");
+				continue;
+			}
+			fmt_value(v, sizeof(v), mean,
+				  json_number_value(json_array_get(ci, 1)) - mean, unit);
+			fprintf(out, "<td class=\"num\">");
+			esc(out, v);
+			fprintf(out, " (%lld)</td>",
 				(long long)json_integer_value(json_object_get(st, "n")));
 		}
 		json_array_foreach(json_object_get(m, "comparisons"), k, c)
 		{
 			const char *v = json_string_value(json_object_get(c, "verdict"));
+			const json_t *chg = json_object_get(c, "change_pct"),
+				     *p = json_object_get(c, "p");
 
-			fprintf(out,
-				"<td class=\"num\">%+.1f%%</td><td class=\"num\">%.3g</td><td class=\"%s\">%s</td>",
-				json_number_value(json_object_get(c, "change_pct")),
-				json_number_value(json_object_get(c, "p")), v ? v : "", v ? v : "");
+			fprintf(out, "<td class=\"num\">");
+			if (json_is_number(chg))
+				fprintf(out, "%+.1f %%", json_number_value(chg));
+			fprintf(out, "</td><td class=\"num\">");
+			if (json_is_number(p))
+				fprintf(out, json_number_value(p) < 0.001 ? "&lt; 0.001" : "%.3f",
+					json_number_value(p));
+			fprintf(out, "</td><td class=\"%s\">%s</td>", v ? v : "", v ? v : "");
 		}
 		fprintf(out, "</tr>\n");
 	}
 	fprintf(out, "</table>\n");
-}
-
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	return type == FTW_DP ? rmdir(path) : unlink(path);
 }
 
 /* The page's own check, read by tests through a headless browser: every SVG has a size. */
@@ -523,6 +828,7 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 	struct group *g = calloc(MAX_GROUPS, sizeof(*g));
 	int ng = 0, e = 0;
 	const char *tmp = getenv("TMPDIR");
+	char num[32];
 
 	if (!g)
 		return -ENOMEM;
@@ -546,14 +852,13 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 
 			if (!json_is_true(json_object_get(sum, "complete")))
 				continue;
-			line_name(run, paths[d], name, sizeof(name));
+			line_name(run, paths[d], o->labels ? o->labels[d] : NULL, name,
+				  sizeof(name));
 			gr = group_get(g, &ng, run_workload(run), name);
 			if (!gr)
 				continue;
-			bytes = !strcmp(str_or(json_string_value(json_object_get(
-						json_object_get(run, "series"), "unit"))),
-					"bytes");
-			if (th >= 1 && th <= 64) {
+			bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
+			if (th >= 1 && th <= RPT_MAX_THREADS) {
 				gr->tsum[bytes][th] +=
 					bytes ? json_number_value(
 							json_object_get(sum, "bytes_per_sec")) /
@@ -565,20 +870,17 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 			json_object_foreach((json_t *)json_object_get(run, "ops"), opname, op)
 			{
 				struct hist one;
-				int k;
+				int k = rpt_op_find(opname);
 
-				for (k = 0; k < gr->nops && strcmp(gr->ops[k], opname); k++)
-					;
-				if (k == gr->nops) {
-					if (k == 16)
-						continue;
+				if (k < 0) /* an operation this build does not know: no plot */
+					continue;
+				if (!gr->h[k]) {
 					gr->h[k] = malloc(sizeof(struct hist));
 					if (!gr->h[k]) {
 						e = -ENOMEM;
 						goto out;
 					}
 					hist_init(gr->h[k]);
-					gr->ops[gr->nops++] = opname;
 				}
 				if (rpt_hist_from_json(op, &one) == 0)
 					hist_add(gr->h[k], &one);
@@ -597,12 +899,24 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 		"figure{margin:1em 0}figcaption{font-size:90%%;color:#555}\n</style></head>\n<body>\n<h1>");
 	esc(out, o->title);
 	fprintf(out, "</h1>\n<p>Inputs:");
-	for (size_t d = 0; d < ndocs; d++) {
+	for (size_t d = 0; d < (ndocs ? ndocs : 1); d++) {
 		fprintf(out, " <code>");
 		esc(out, paths[d]);
 		fprintf(out, "</code>");
+		if (o->labels && o->labels[d]) {
+			fprintf(out, " (");
+			esc(out, o->labels[d]);
+			fprintf(out, ")");
+		}
 	}
 	fprintf(out, "</p>\n");
+	if (o->inputs_note) {
+		fprintf(out, "<p>");
+		esc(out, o->inputs_note);
+		fprintf(out, "</p>\n");
+	}
+	if (!ndocs)
+		goto tables; /* a comparison alone: no runs to plot */
 	if (!o->gnuplot)
 		fprintf(out,
 			"<p class=\"warn\">gnuplot is not installed: plots were skipped; the tables below hold the "
@@ -620,18 +934,18 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 	for (int w = 0; w < ng; w++)
 		for (int b = 0; workload_first(g, w) && b < 2; b++)
 			for (int i = w; i < ng; i++)
-				for (int t = 1; t <= 64; t++) {
+				for (int t = 1; t <= RPT_MAX_THREADS; t++) {
 					if (strcmp(g[i].workload, g[w].workload) || !g[i].tn[b][t])
 						continue;
 					fprintf(out, "<tr><td>");
 					esc(out, g[i].workload);
 					fprintf(out, "</td><td>");
 					esc(out, g[i].name);
+					fmt_num(num, sizeof(num), g[i].tsum[b][t] / g[i].tn[b][t]);
 					fprintf(out,
-						"</td><td class=\"num\">%d</td><td class=\"num\">%.5g</td><td>%s</td>"
+						"</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td>%s</td>"
 						"<td class=\"num\">%.0f</td></tr>\n",
-						t, g[i].tsum[b][t] / g[i].tn[b][t],
-						b ? "MB/s" : "files/s", g[i].tn[b][t]);
+						t, num, b ? "MB/s" : "files/s", g[i].tn[b][t]);
 				}
 	fprintf(out, "</table>\n<h2>Latency distributions</h2>\n");
 	for (int i = 0; i < ng; i++)
@@ -639,22 +953,24 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 			fprintf(out, "<h3>");
 			esc(out, g[i].workload);
 			fprintf(out, "</h3>\n");
-			cdf_plots(&pg, g, ng, g[i].workload);
+			pct_plots(&pg, g, ng, g[i].workload);
 		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
-	time_plots(&pg, docs, paths, ndocs);
-	if (cmp)
-		compare_table(out, cmp);
+	time_plots(&pg, docs, paths, o->labels, ndocs);
+	kernel_sections(&pg, docs, paths, o->labels, ndocs);
+tables:
+	if (cmp || o->compare_note)
+		compare_table(out, cmp, o->compare_note);
 	fprintf(out, "%s</body></html>\n", page_check_js);
 	if (ferror(out))
 		e = -EIO;
 out:
 	for (int i = 0; i < ng; i++)
-		for (int k = 0; k < g[i].nops; k++)
+		for (int k = 0; k < RPT_OP_COUNT; k++)
 			free(g[i].h[k]);
 	free(g);
 	if (o->gnuplot)
-		nftw(pg.dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+		fsb_rm_tree(pg.dir);
 	*ret_plotted = pg.drawn;
 	return e;
 }

@@ -9,11 +9,19 @@
 struct rpt_html_opts {
 	const char *title;
 	const char *gnuplot; /* program to run; NULL: plots are skipped and the page says so */
+	/*
+	 * Per document, the side its runs are on in plot lines and captions ("baseline",
+	 * "candidate", a file name), or NULL entries (or a NULL array) when the sides are not
+	 * files: a suite compared across filesystems names its lines by filesystem alone.
+	 */
+	const char *const *labels;
+	const char *compare_note; /* shown with the comparison: why it is missing or one-sided */
+	const char *inputs_note; /* shown after the inputs: what they are */
 };
 
 /*
  * Writes the page for @ndocs result documents (@paths name them) and the comparison @cmp
- * (may be NULL) to @out. *@ret_plotted is the number of plots drawn. Returns 0, -ENOMEM,
+ * (may be NULL) to @out. With @ndocs 0, @paths[0] names the comparison's file. *@ret_plotted is the number of plots drawn. Returns 0, -ENOMEM,
  * -EIO, or the -errno of a temporary file; a gnuplot failure leaves that plot out and is
  * noted in the page.
  */

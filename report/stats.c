@@ -55,6 +55,27 @@ int rpt_stats_compute(const double *x, size_t n, struct rpt_stats *ret)
 	return 0;
 }
 
+int rpt_ci_positive(double mean, double stddev, size_t n, double *ret_lo, double *ret_hi)
+{
+	double f;
+
+	if (!isfinite(mean) || !isfinite(stddev) || stddev < 0)
+		return -EINVAL;
+	if (n < 2 || stddev == 0) {
+		if (mean < 0)
+			return -EINVAL;
+		*ret_lo = *ret_hi = mean;
+		return 0;
+	}
+	if (mean <= 0)
+		return -EINVAL;
+	f = exp(rpt_t_quantile(1 - (1 - RPT_CI_LEVEL) / 2, (double)(n - 1)) * stddev /
+		(mean * sqrt((double)n)));
+	*ret_lo = mean / f;
+	*ret_hi = mean * f;
+	return 0;
+}
+
 int rpt_welch(const double *a, size_t na, const double *b, size_t nb, struct rpt_test *ret)
 {
 	double ma, mb, va, vb, sa, sb, se2, t, df;
@@ -141,9 +162,9 @@ int rpt_mann_whitney(const double *a, size_t na, const double *b, size_t nb, str
 	if (!r)
 		return -ENOMEM;
 	for (size_t i = 0; i < na; i++)
-		r[i] = (struct ranked){ a[i], 0 };
+		r[i] = (struct ranked){ .v = a[i], .side = 0 };
 	for (size_t i = 0; i < nb; i++)
-		r[na + i] = (struct ranked){ b[i], 1 };
+		r[na + i] = (struct ranked){ .v = b[i], .side = 1 };
 	qsort(r, n, sizeof(*r), cmp_ranked);
 	for (size_t i = 0; i < n;) {
 		size_t j = i;

@@ -21,6 +21,17 @@ struct rpt_stats {
 /* Fills @ret from @n values (n >= 1). 0, or -EINVAL for n == 0 or a non-finite value. */
 int rpt_stats_compute(const double *x, size_t n, struct rpt_stats *ret);
 
+/*
+ * 95 % confidence interval of the mean of a positive quantity, on the log scale: the
+ * Student t interval of log(mean), whose standard error is CoV / sqrt(n) by the delta
+ * method, i.e. mean * exp(-/+ t * stddev / (mean * sqrt(n))). Both bounds are positive,
+ * the interval is skewed like the quantity (a rate cannot fall below 0, a latency can rise
+ * without bound), and it matches mean -/+ t * stddev / sqrt(n) when the spread is small.
+ * n < 2 or stddev 0: both bounds are the mean. -EINVAL when @mean <= 0 (a zero mean with
+ * stddev 0 is the bounds [0, 0]) or a value is not finite.
+ */
+int rpt_ci_positive(double mean, double stddev, size_t n, double *ret_lo, double *ret_hi);
+
 /* Quantile of Student's t with @df degrees of freedom: P(T <= q) = @p. */
 double rpt_t_quantile(double p, double df);
 

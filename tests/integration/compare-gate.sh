@@ -108,4 +108,21 @@ grep -q "other.json: schema is 'something-else/3'" "$S/err" && t_ok "schema mism
 t_expect_eq "unmatched runs: exit" 2 $?
 grep -q "has no match on side 'candidate'.*files=200 vs 100" "$S/err" && t_ok "unmatched runs: file and reason" ||
 	t_fail "$(cat "$S/err")"
+# the command line goes through the option table: options anywhere among the files, the
+# side flags apply to the files after them, and bad flags are usage errors (exit 2)
+"$FSBENCH" compare --format json "$S"/a?.json >/dev/null 2>&1
+t_expect_eq "one side only: exit" 2 $?
+"$FSBENCH" compare "$S/a1.json" "$S/a2.json" --format json --candidate "$S/b1.json" --alpha 0.1 "$S/b2.json" \
+	>"$S/args.json" 2>"$S/err" || t_fail "options among the files: $(cat "$S/err")"
+t_expect_eq "files on each side, options anywhere" "2 2 0.1" \
+	"$(jq -r '"\(.sides[0].files | length) \(.sides[1].files | length) \(.settings.alpha)"' "$S/args.json")"
+"$FSBENCH" compare --bogus "$S/a1.json" "$S/b1.json" >/dev/null 2>"$S/err"
+t_expect_eq "unknown option: exit" 2 $?
+grep -q -- '--bogus: unknown option' "$S/err" && t_ok "unknown option named" || t_fail "$(cat "$S/err")"
+"$FSBENCH" compare --test nope "$S/a1.json" "$S/b1.json" >/dev/null 2>"$S/err"
+t_expect_eq "bad --test: exit" 2 $?
+"$FSBENCH" compare --threshold -1 "$S/a1.json" "$S/b1.json" >/dev/null 2>"$S/err"
+t_expect_eq "--threshold out of range: exit" 2 $?
+"$FSBENCH" compare --help | grep -q -- '--allow-unmatched' && t_ok "--help lists the table's options" ||
+	t_fail "--help lacks --allow-unmatched"
 t_done

@@ -1,58 +1,181 @@
 #!/bin/bash
-# fsbench export: every format from a real result and from a comparison, checked by schema or line grammar.
+# fsbench export: what each format carries (labels, the run's time, content ids, bounds that
+# stay positive, one direction per github file), and that the same input gives the same bytes.
 . "$(dirname "$0")/lib.sh"
 S=$T_SCRATCH
 VALIDATE=$SRCDIR/tests/tools/validate-json
 FIX=$SRCDIR/tests/fixtures
+mkdir -p "$S/d"
 
 for r in 1 2 3; do
-	"$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
+	"$FSBENCH" smallfile -d "$S/d" -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
 done
+"$FSBENCH" stream -d "$S/d" --size 8M --chunk 1M --threads 1 --quiet --json "$S/st.json" >/dev/null || t_die "stream run failed"
 # a comparison with a certain regression: one real run at +-1 % spread against half of it
-i=0
-for j in 0.99 1.00 1.01; do
-	i=$((i + 1))
-	jq ".runs[0].summary.files_per_sec *= $j" "$S/r1.json" >"$S/b$i.json"
-	jq ".runs[0].summary.files_per_sec *= 0.5" "$S/b$i.json" >"$S/h$i.json"
-done
-"$FSBENCH" compare --json "$S/cmp.json" "$S"/b?.json --candidate "$S"/h?.json >/dev/null || t_die "compare failed"
+t_regressed "$S/r1.json"
 
+R=$S/r1.json
+FS=$(jq -r '.runs[0].target.fstype' "$R")
+KERNEL=$(jq -r '.host.kernel' "$R")
+HOST=$(jq -r '.host.hostname' "$R")
+MODEL=$(jq -r '.runs[0].target.model // "unknown"' "$R")
+MOUNT=$(jq -r '.runs[0].target.mount_options' "$R")
+CREATED=$(jq -r '[inputs.created] | min' -n "$S"/r?.json)
+EPOCH=$(date -u -d "$CREATED" +%s)
+
+formats="openmetrics influx bencher github-bigger github-smaller kcidb lava"
 for input in result compare; do
 	if [ $input = result ]; then in=("$S"/r?.json); else in=("$S/cmp.json"); fi
+	for f in $formats; do
+		"$FSBENCH" export --format "$f" -o "$S/$input.$f" "${in[@]}" || t_fail "$input: $f export"
+	done
 
-	"$FSBENCH" export --format kcidb --build-id fsbench:test-build -o "$S/k.json" "${in[@]}" || t_fail "$input: kcidb export"
-	"$VALIDATE" "$FIX/kcidb-v5.3.schema.json" "$S/k.json" && t_ok "$input: kcidb valid against KCIDB v5.3" || t_fail "$input: kcidb invalid"
-	t_expect_eq "$input: kcidb statuses" DONE "$(jq -r '[.tests[].status] | unique | join(",")' "$S/k.json")"
-	t_expect_eq "$input: kcidb files/s has a number and unit" "files/s" \
-		"$(jq -r '[.tests[] | select(.path | endswith("files_per_sec") or contains("files_per_sec.")) | .number.unit][0]' "$S/k.json")"
+	"$VALIDATE" "$FIX/kcidb-v5.3.schema.json" "$S/$input.kcidb" && t_ok "$input: kcidb valid against KCIDB v5.3" || t_fail "$input: kcidb invalid"
+	t_expect_eq "$input: kcidb statuses" DONE "$(jq -r '[.tests[].status] | unique | join(",")' "$S/$input.kcidb")"
+	t_expect_eq "$input: kcidb files/s unit" "files/s" \
+		"$(jq -r '[.tests[] | select(.path | contains("files_per_sec")) | .number.unit][0]' "$S/$input.kcidb")"
+	t_expect_eq "$input: kcidb ids are unique" 0 \
+		"$(jq '[.tests[].id] | length - (unique | length)' "$S/$input.kcidb")"
 
-	"$FSBENCH" export --format openmetrics "${in[@]}" >"$S/om.txt" || t_fail "$input: openmetrics export"
-	t_expect_eq "$input: openmetrics ends with # EOF" "# EOF" "$(tail -n 1 "$S/om.txt")"
-	bad=$(grep -vcE '^(# (TYPE|HELP) [a-zA-Z_:][a-zA-Z0-9_:]* .+|[a-zA-Z_:][a-zA-Z0-9_:]*\{([a-zA-Z_][a-zA-Z0-9_]*="([^"\\]|\\.)*",?)*\} [-+0-9.eE]+|# EOF)$' "$S/om.txt")
-	t_expect_eq "$input: openmetrics lines that do not parse" 0 "$bad"
-	grep -q '^fsbench_files_per_second{.*} [0-9]' "$S/om.txt" && t_ok "$input: openmetrics files/s" || t_fail "$input: no files/s gauge"
-
-	"$FSBENCH" export --format influx "${in[@]}" >"$S/influx.txt" || t_fail "$input: influx export"
-	bad=$(grep -vcE '^fsbench(,[^ =,]+=([^ ,\\]|\\.)+)+ mean=[-0-9.e+]+,median=[^ ]+,n=[0-9]+i(,[a-z_]+=[^ ]+)* [0-9]+$' "$S/influx.txt")
+	t_expect_eq "$input: openmetrics ends with # EOF" "# EOF" "$(tail -n 1 "$S/$input.openmetrics")"
+	grep -q '^# TYPE fsbench_latency_seconds summary$' "$S/$input.openmetrics" && t_ok "$input: latency is a summary" ||
+		t_fail "$input: latency family is not a summary"
+	bad=$(grep -vcE '^fsbench(,[^ =,]+=([^ ,\\]|\\.)+)+ mean=[-0-9.e+]+,median=[^ ]+,ci_lo=[^ ]+,ci_hi=[^ ]+,n=[0-9]+i(,[a-z_]+=[^ ]+)* [0-9]+$' "$S/$input.influx")
 	t_expect_eq "$input: influx lines that do not parse" 0 "$bad"
 
-	"$FSBENCH" export --format bencher "${in[@]}" >"$S/bmf.json" || t_fail "$input: bencher export"
-	"$VALIDATE" "$FIX/bencher-bmf.schema.json" "$S/bmf.json" && t_ok "$input: bencher BMF valid" || t_fail "$input: BMF invalid"
+	"$VALIDATE" "$FIX/bencher-bmf.schema.json" "$S/$input.bencher" && t_ok "$input: bencher BMF valid" || t_fail "$input: BMF invalid"
 	t_expect_eq "$input: BMF bounds bracket the value" true \
-		"$(jq '[.[][] | .lower_value <= .value and .value <= .upper_value] | all' "$S/bmf.json")"
+		"$(jq '[.[][] | select(.lower_value) | .lower_value <= .value and .value <= .upper_value] | all' "$S/$input.bencher")"
+	t_expect_eq "$input: BMF measures" "dirty-max-bytes files-per-second latency write-amplification writeback-max-bytes" \
+		"$(jq -r '[.[] | keys[]] | unique | join(" ")' "$S/$input.bencher")"
 
-	"$FSBENCH" export --format github-benchmark --metrics 'files_per_sec' "${in[@]}" >"$S/gh.json" || t_fail "$input: github export"
-	"$VALIDATE" "$FIX/github-benchmark.schema.json" "$S/gh.json" && t_ok "$input: github-benchmark valid" || t_fail "$input: invalid"
-	t_expect_eq "$input: --metrics keeps only files/s" files/s "$(jq -r '[.[].unit] | unique | join(",")' "$S/gh.json")"
+	for d in bigger smaller; do
+		"$VALIDATE" "$FIX/github-benchmark.schema.json" "$S/$input.github-$d" && t_ok "$input: github-$d valid" || t_fail "$input: github-$d invalid"
+	done
+	t_expect_eq "$input: github-bigger holds higher-is-better only" "files/s" "$(jq -r '[.[].unit] | unique | join(",")' "$S/$input.github-bigger")"
+	t_expect_eq "$input: github-smaller holds lower-is-better only" 0 \
+		"$(jq '[.[] | select(.extra | contains("higher is better"))] | length' "$S/$input.github-smaller")"
+	t_expect_eq "$input: github-smaller has latency" true "$(jq '[.[] | select(.unit == "us")] | length > 0' "$S/$input.github-smaller")"
 
-	"$FSBENCH" export --format lava -o "$S/lava.txt" "${in[@]}" || t_fail "$input: lava export"
-	bad=$(grep -vcE '^[A-Za-z0-9_-]+ (pass|fail) [-0-9.e+]+ [^ ]+$' "$S/lava.txt")
+	bad=$(grep -vcE '^[A-Za-z0-9_-]+ (pass|fail) [-0-9.e+]+ [^ =>]+$' "$S/$input.lava")
 	t_expect_eq "$input: lava lines that do not parse" 0 "$bad"
+
+	# the same input exported again, a second later, is the same bytes in every format
+	sleep 1
+	for f in $formats; do
+		"$FSBENCH" export --format "$f" "${in[@]}" | cmp -s - "$S/$input.$f" && t_ok "$input: $f re-export is byte-identical" ||
+			t_fail "$input: $f differs when exported again"
+	done
 done
+
+# the comparison made again (a new compare "created") still exports the same bytes
+"$FSBENCH" compare --json "$S/cmp2.json" "$S"/b?.json --candidate "$S"/h?.json >/dev/null
+for f in $formats; do
+	"$FSBENCH" export --format "$f" "$S/cmp2.json" | cmp -s - "$S/compare.$f" && t_ok "compare made again: $f identical" ||
+		t_fail "compare made again: $f differs"
+done
+
+# labels: real labels, tags or fields, with the result's values, in every format
+om_line=$(grep '^fsbench_files_per_second{' "$S/result.openmetrics")
+for kv in "fs=\"$FS\"" 'workload="smallfile"' 'threads="1"' "kernel=\"$KERNEL\"" "host=\"$HOST\"" \
+	"device_model=\"$MODEL\"" "mount_options=\"$MOUNT\"" 'knob_set="none"'; do
+	case $om_line in *"$kv"*) t_ok "openmetrics label $kv" ;; *) t_fail "openmetrics: no $kv in $om_line" ;; esac
+done
+influx_line=$(grep ',metric=files_per_sec,' "$S/result.influx")
+esc() { sed 's/[ ,=]/\\&/g' <<<"$1"; }
+for kv in "fs=$FS" "workload=smallfile" "threads=1" "kernel=$(esc "$KERNEL")" "host=$(esc "$HOST")" \
+	"device_model=$(esc "$MODEL")" "mount_options=$(esc "$MOUNT")" "knob_set=none"; do
+	case $influx_line in *",$kv,"* | *",$kv "*) t_ok "influx tag ${kv%%=*}" ;; *) t_fail "influx: no tag $kv in $influx_line" ;; esac
+done
+t_expect_eq "kcidb misc labels" "$FS smallfile 1 $KERNEL $HOST $MODEL none" \
+	"$(jq -r '.tests[0].misc | "\(.fs) \(.workload) \(.threads) \(.kernel) \(.host) \(.device_model) \(.knob_set)"' "$S/result.kcidb")"
+t_expect_eq "kcidb mount options" "$MOUNT" "$(jq -r '.tests[0].misc.mount_options' "$S/result.kcidb")"
+t_expect_eq "kcidb environment host" "$HOST" "$(jq -r '.tests[0].environment.misc.host' "$S/result.kcidb")"
+t_expect_eq "github extra carries kernel and host" true \
+	"$(jq --arg k "kernel=$KERNEL" --arg h "host=$HOST" '[.[].extra | contains($k) and contains($h)] | all' "$S/result.github-bigger")"
+t_expect_eq "bencher names carry fs, mount and knobs" true \
+	"$(jq --arg m "fs=$FS mount=$MOUNT knobs=none" '[keys[] | contains($m)] | all' "$S/result.bencher")"
+grep -q "_fs_${FS}_mount_" "$S/result.lava" && t_ok "lava names carry the fs" || t_fail "lava: no fs in $(head -1 "$S/result.lava")"
+
+# suite runs: the labels come from their coordinates (what the suite asked for)
+for i in 1 2 3; do
+	jq --argjson i "$i" '.runs[0].coords = {fs: "xfs", mount_options: "", barrier: 1, knob_set: "wc-off",
+		workload: "smallfile", threads: 1, repetition: ($i - 1), cell: "xfs/barrier=1/wc-off/smallfile/t=1"}' \
+		"$S/r$i.json" >"$S/su$i.json"
+done
+"$FSBENCH" export --format openmetrics --metrics files_per_sec "$S"/su?.json >"$S/su.om"
+for kv in 'fs="xfs"' 'mount_options="defaults"' 'knob_set="wc-off"' 'sample="xfs/barrier=1/wc-off/smallfile/t=1"'; do
+	grep -q "^fsbench_files_per_second{.*$kv" "$S/su.om" && t_ok "suite label $kv" || t_fail "suite: no $kv in $(grep '^fsbench_files' "$S/su.om")"
+done
+
+# time: the run's, not the export's
+t_expect_eq "influx timestamp is the run's start" "${EPOCH}000000000" "$(awk '{print $NF}' "$S/result.influx" | sort -u)"
+t_expect_eq "kcidb start_time is the run's start" "$CREATED" "$(jq -r '[.tests[].start_time] | unique | join(",")' "$S/result.kcidb")"
+
+# KCIDB builds from the kernel; ids from the content
+t_expect_eq "kcidb build_id from the kernel" true \
+	"$(jq --arg k "fsbench:$KERNEL/" '[.tests[].build_id | startswith($k)] | all' "$S/result.kcidb")"
+t_expect_eq "kcidb build carries uname -v" "$(jq -r .host.kernel_version "$R")" "$(jq -r '.builds[0].misc.kernel_version' "$S/result.kcidb")"
+jq '.runs[0].summary.files_per_sec *= 2' "$S/r1.json" >"$S/x1.json"
+id_a=$(jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id' "$S/result.kcidb")
+id_b=$("$FSBENCH" export --format kcidb "$S/x1.json" "$S/r2.json" "$S/r3.json" | jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id')
+[ -n "$id_a" ] && [ "$id_a" != "$id_b" ] && t_ok "kcidb: other values, other id" || t_fail "kcidb: id '$id_a' unchanged by other values"
+id_r=$("$FSBENCH" export --format kcidb "$S/r3.json" "$S/r1.json" "$S/r2.json" | jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id')
+t_expect_eq "kcidb: the files in another order, the same id" "$id_a" "$id_r"
+id_c=$("$FSBENCH" export --format kcidb "$S/r1.json" "$S/r2.json" "$S/r3.json" --build-id ci:42 | jq -r '.tests[] | select(.path | endswith("files_per_sec")) | .id')
+t_expect_eq "kcidb: --build-id does not change the id" "$id_a" "$id_c"
+# sides on two kernels are two builds: one --build-id for both is refused
+for i in 1 2 3; do jq '.host.kernel = "9.9.9-candidate"' "$S/h$i.json" >"$S/k$i.json"; done
+"$FSBENCH" compare --json "$S/cmpk.json" "$S"/b?.json --candidate "$S"/k?.json >/dev/null
+"$FSBENCH" export --format kcidb --build-id ci:42 "$S/cmpk.json" >/dev/null 2>"$S/err"
+t_expect_eq "kcidb: one --build-id for two kernels: exit" 2 $?
+grep -q "different kernels" "$S/err" && t_ok "kcidb: says why" || t_fail "kcidb: $(cat "$S/err")"
+t_expect_eq "kcidb: a build per kernel" 2 \
+	"$("$FSBENCH" export --format kcidb "$S/cmpk.json" | jq '[.tests[].build_id] | unique | length')"
+
+# bounds of quantities that cannot be negative stay positive where a t interval would not
+for i in 1 2 3; do
+	f=$(echo "20 1 0.05" | cut -d' ' -f$i)
+	jq ".runs[0].summary.files_per_sec *= $f" "$S/r1.json" >"$S/sp$i.json"
+done
+"$FSBENCH" compare --json "$S/sp.json" "$S"/sp?.json --candidate "$S"/sp?.json >/dev/null 2>&1
+t_expect_eq "spread: the symmetric t interval goes below zero" true \
+	"$(jq '[.samples[0].metrics[] | select(.name == "files_per_sec") | .sides[0].ci95[0] < 0] | all' "$S/sp.json")"
+"$FSBENCH" export --format bencher "$S"/sp?.json >"$S/sp.bencher"
+t_expect_eq "spread: bencher lower_value >= 0" true "$(jq '[.[][] | select(.lower_value) | .lower_value >= 0] | all' "$S/sp.bencher")"
+t_expect_eq "spread: bencher files/s lower < value < upper" true \
+	"$(jq '[.[]["files-per-second"] // empty | .lower_value < .value and .value < .upper_value] | all' "$S/sp.bencher")"
+"$FSBENCH" export --format influx "$S"/sp?.json >"$S/sp.influx"
+t_expect_eq "spread: influx ci_lo > 0" 0 "$(grep -c 'ci_lo=-' "$S/sp.influx")"
+"$FSBENCH" export --format kcidb "$S"/sp?.json >"$S/sp.kcidb"
+t_expect_eq "spread: kcidb ci95_lo >= 0" true "$(jq '[.tests[].misc.ci95_lo >= 0] | all' "$S/sp.kcidb")"
+t_expect_eq "spread: kcidb files/s ci95_lo > 0" true "$(jq '[.tests[] | select(.path | endswith("files_per_sec")) | .misc.ci95_lo > 0] | all' "$S/sp.kcidb")"
+
+# bencher: bytes/s really bytes/s, latency in ns under the built-in latency measure
+"$FSBENCH" export --format bencher "$S/st.json" >"$S/st.bencher"
+t_expect_eq "bencher bytes-per-second is bytes/s" "$(jq '.runs[0].summary.bytes_per_sec | round' "$S/st.json")" \
+	"$(jq '[.[]["bytes-per-second"] // empty][0].value | round' "$S/st.bencher")"
+t_expect_eq "bencher write p99 latency is ns" "$(jq '.runs[0].ops.write.p99_ns | round' "$S/st.json")" \
+	"$(jq '[to_entries[] | select(.key | endswith(" write p99")) | .value.latency.value][0] | round' "$S/st.bencher")"
+
+# github-benchmark refuses mixed directions and says how to split them; one direction passes
+"$FSBENCH" export --format github-benchmark -o "$S/gh.json" "$S/cmp.json" 2>"$S/err"
+t_expect_eq "github-benchmark with both directions: exit" 2 $?
+grep -q "github-bigger" "$S/err" && grep -q "github-smaller" "$S/err" && t_ok "github-benchmark says how to split" || t_fail "$(cat "$S/err")"
+[ ! -e "$S/gh.json" ] && t_ok "github-benchmark: no output file when refused" || t_fail "github-benchmark wrote $S/gh.json"
+"$FSBENCH" export --format github-benchmark --metrics 'files_per_sec' "$S/cmp.json" >"$S/gh.json" && t_ok "github-benchmark: one direction" ||
+	t_fail "github-benchmark refused one direction"
+
 # the halved candidate fails in LAVA and shows as a regression in OpenMetrics
-grep -q '^smallfile_t_1_files_per_sec_candidate fail ' "$S/lava.txt" && t_ok "lava: regression is fail" || t_fail "$(head -3 "$S/lava.txt")"
-grep -q '^fsbench_regression{.*side="candidate",metric="files_per_sec"} 1$' "$S/om.txt" && t_ok "openmetrics: regression gauge" ||
+grep -q '_side_candidate_files_per_sec fail ' "$S/compare.lava" && t_ok "lava: regression is fail" || t_fail "$(head -3 "$S/compare.lava")"
+grep -q '^fsbench_regression{.*side="candidate".*,metric="files_per_sec"} 1$' "$S/compare.openmetrics" && t_ok "openmetrics: regression gauge" ||
 	t_fail "no regression gauge"
 "$FSBENCH" export --format nonsense "$S/cmp.json" >/dev/null 2>&1
 t_expect_eq "unknown format: exit" 2 $?
+# options after the files too, and the output file by its long name
+"$FSBENCH" export "$S/cmp.json" --output "$S/late.txt" --format lava || t_fail "export with options after the file"
+cmp -s "$S/late.txt" <("$FSBENCH" export --format lava "$S/cmp.json") && t_ok "export: options after the file" ||
+	t_fail "export --output after the file differs from stdout"
+"$FSBENCH" export --format lava --bogus "$S/cmp.json" >/dev/null 2>&1
+t_expect_eq "export unknown option: exit" 2 $?
 t_done

@@ -2,7 +2,7 @@
 # EIO mid-run (from eiofs, a FUSE filesystem that fails on command): every thread stops, the
 # partial result says why and where, the run's files go unless -k, exit status 1.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 EIO="Input/output error"
 

@@ -3,7 +3,7 @@
 # amplification and fs statistics for ext4, xfs and btrfs on loop devices, a partition,
 # a btrfs subvolume and a bind mount; every result validates against the schema.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 

@@ -4,7 +4,7 @@
 # guest's status is the job's; A/A passes and the same kernel with init_on_free=1 (a known
 # change of the measured path) is caught. ci/setup downloads the kernel.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 command -v qemu-system-x86_64 >/dev/null || t_skip "qemu-system-x86 is not installed"

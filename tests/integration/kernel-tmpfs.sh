@@ -2,7 +2,7 @@
 # The kernel extension on tmpfs: no block device, said plainly; no device figures, no
 # write amplification, fs statistics absent with a reason; memory is still sampled.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 

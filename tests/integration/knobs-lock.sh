@@ -1,8 +1,8 @@
 #!/bin/bash
 # Two runs that change the knobs of one device cannot overlap: the second is refused at once,
 # naming the device and the first run's pid, and changes nothing; the first restores the
-# original value; then the second may run. Runs on two devices overlap freely; kill -9
-# leaves no lock behind.
+# original value; then the second may run, also with a state directory of its own (the
+# locks are one per system). Runs on two devices overlap freely; kill -9 leaves no lock.
 . "$(dirname "$0")/lib.sh"
 t_need_root
 export FSBENCH_STATE_DIR=$T_SCRATCH/state
@@ -42,6 +42,14 @@ t_expect_eq "knobs --set on the same device: exit status" 1 "$?"
 case $out in *"held by another fsbench run (pid $first)"*) t_ok "knobs --set names the holder" ;;
 *) t_fail "knobs --set message: $out" ;; esac
 t_expect_eq "knobs --set changed nothing" "$x" "$(cat "$Q/nr_requests")"
+
+# another FSBENCH_STATE_DIR does not get round the lock (issue 11 item 8)
+out=$(FSBENCH_STATE_DIR=$T_SCRATCH/state2 "$FSBENCH" smallfile -d "$mnt_a/b" -s 4096 -n 100 --quiet \
+	--knob "nr_requests=$y" 2>&1)
+t_expect_eq "a second run with another state directory: exit status" 1 "$?"
+case $out in *"held by another fsbench run (pid $first)"*) t_ok "it names the holder" ;;
+*) t_fail "message: $out" ;; esac
+t_expect_eq "it changed nothing" "$x" "$(cat "$Q/nr_requests")"
 
 # restore keeps its hands off a live run's journal
 "$FSBENCH" restore >"$T_SCRATCH/restore.out" 2>&1

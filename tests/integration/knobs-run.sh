@@ -66,7 +66,7 @@ t_expect_eq "barrier touches" mount "$(t_json "$j" '.runs[0].knobs.touched.barri
 t_expect_eq "restored" true "$(t_json "$j" '.runs[0].knobs.restored')"
 t_expect_eq "CPUs of the threads (--cpus 0)" "0 0" "$(t_json "$j" '[.runs[0].per_thread[].cpu] | map(tostring) | join(" ")')"
 t_expect_eq "topology PUs" "$(nproc --all)" "$(t_json "$j" '.host.topology.pus')"
-"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-1.schema.json" "$j" &&
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$j" &&
 	t_ok "result is valid" || t_fail "result does not validate"
 
 # info and knobs read what sysfs says

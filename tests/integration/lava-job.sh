@@ -38,6 +38,8 @@ t_expect_eq "job without a kernel: exit" 2 $?
 # a suite's result (3 repetitions, in a directory: no root needed), as the guest reports it
 "$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W" --repetitions 3 --json "$W/a.json" >/dev/null 2>&1 ||
 	t_die "suite run failed"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$W/a.json" ||
+	t_fail "the suite's result does not validate against schema 2"
 "$FSBENCH" lava cases "$W/a.json" >"$W/cases" || t_fail "lava cases"
 bad=$(grep -cvE '^[A-Za-z0-9_.-]+ [-0-9.e+]+ [^ ]+$' "$W/cases")
 t_expect_eq "case lines that lava-test-case would not take" 0 "$bad"
@@ -71,8 +73,8 @@ t_expect_eq "runs imported" "$(t_json "$W/a.json" '.runs | length')" "$(t_json "
 want=$(t_json "$W/a.json" '[.runs[] | select(.workload == "smallfile")][1].summary.files_per_sec')
 got=$(t_json "$W/imp-a1.json" '[.runs[] | select(.workload == "smallfile")][1].summary.files_per_sec')
 t_expect_eq "files_per_sec round trip" "$(printf %.3f "$want")" "$(printf %.3f "$got")"
-want=$(t_json "$W/a.json" '[.runs[] | select(.workload == "smallfile")][0].ops.create.percentiles.p50')
-got=$(t_json "$W/imp-j.json" '[.runs[] | select(.workload == "smallfile")][0].ops.create.percentiles.p50')
+want=$(t_json "$W/a.json" '[.runs[] | select(.workload == "smallfile")][0].ops.create.p50_ns')
+got=$(t_json "$W/imp-j.json" '[.runs[] | select(.workload == "smallfile")][0].ops.create.p50_ns')
 t_expect_eq "create.p50 (ns) round trip through JSON" "$want" "$(printf %.0f "$got")"
 
 "$FSBENCH" compare --gate "$W/imp-g1.json" --candidate "$W/imp-g1.json" >"$W/cmp" 2>&1

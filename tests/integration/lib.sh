@@ -8,6 +8,7 @@ T_MOUNTS=()
 T_LOOPS=()
 T_FUSE_MOUNTS=()
 T_FUSE_PIDS=()
+T_PIDS=() # daemons a test started (t_daemon): killed before the scratch directory goes
 T_FAILED=0
 
 t_cleanup() {
@@ -16,7 +17,7 @@ t_cleanup() {
 	for ((i = ${#T_FUSE_MOUNTS[@]} - 1; i >= 0; i--)); do
 		fusermount3 -u "${T_FUSE_MOUNTS[i]}" 2>/dev/null || umount -l "${T_FUSE_MOUNTS[i]}" 2>/dev/null
 	done
-	for p in "${T_FUSE_PIDS[@]}"; do
+	for p in "${T_FUSE_PIDS[@]}" "${T_PIDS[@]}"; do
 		kill "$p" 2>/dev/null
 		wait "$p" 2>/dev/null
 	done
@@ -74,6 +75,40 @@ t_tmpfs() {
 	mount -t tmpfs -o "size=$1m" fsbench-test "$mnt" || t_skip "cannot mount tmpfs"
 	T_MOUNTS+=("$mnt")
 	T_MNT=$mnt
+}
+
+# t_daemon LOG CMD...: starts CMD in the background, output to LOG; cleanup kills it.
+# Sets T_PID (call it directly, not in $(...)).
+t_daemon() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	T_PID=$!
+	T_PIDS+=("$T_PID")
+}
+
+# t_free_ports N: N TCP ports on 127.0.0.1 that were free a moment ago, space-separated.
+t_free_ports() {
+	/usr/bin/python3 -c '
+import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])' "$1"
+}
+
+# t_regressed SRC [JQ]: a comparison with a certain files/s regression, from one real run:
+# baseline $T_SCRATCH/b1..3.json holds SRC at 0.99, 1.00 and 1.01 times its files/s, the
+# candidate h1..3.json the same halved (and changed by the jq filter JQ); compared into
+# $T_SCRATCH/cmp.json.
+t_regressed() {
+	local i=0 j
+	for j in 0.99 1.00 1.01; do
+		i=$((i + 1))
+		jq ".runs[0].summary.files_per_sec *= $j" "$1" >"$T_SCRATCH/b$i.json"
+		jq ".runs[0].summary.files_per_sec *= 0.5 | ${2:-.}" "$T_SCRATCH/b$i.json" >"$T_SCRATCH/h$i.json"
+	done
+	"$FSBENCH" compare --json "$T_SCRATCH/cmp.json" "$T_SCRATCH"/b?.json --candidate "$T_SCRATCH"/h?.json >/dev/null ||
+		t_die "compare failed"
 }
 
 # t_json FILE EXPR: evaluates a jq expression on a result file.

@@ -18,25 +18,27 @@ jq --slurpfile st "$S/st.json" '
  .runs[0] as $r | .runs = [("ext4", "xfs") as $fs | (1, 2, 4) as $t | range(0; 3) as $rep | mk($fs; $t; $rep; $r)]
  | .runs += [$st[0].runs[0] | .coords = {fs: "ext4", workload: "stream", threads: 1, repetition: 0, cell: "ext4/stream/t=1"}]
 ' "$S/r1.json" >"$S/suite.json" || t_die "building the suite-shaped result"
-"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-1.schema.json" "$S/suite.json" ||
-	t_die "the suite-shaped result is not a valid fsbench-result/1"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$S/suite.json" ||
+	t_die "the suite-shaped result is not a valid fsbench-result/2"
 
 "$FSBENCH" report -o "$S/suite.html" "$S/suite.json" 2>"$S/err" || t_die "report failed: $(cat "$S/err")"
 "$FSBENCH" report -o "$S/runs.html" "$S"/r?.json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
 if command -v gnuplot >/dev/null; then
-	# Throughput against threads per (workload, unit), a latency CDF per (workload, op):
+	# Throughput against threads per (workload, unit), latency by percentile per (workload, op):
 	# a 4 KiB small-file write and an 8 MiB streaming write must never share a plot.
 	# Then throughput and Dirty/Writeback over time for the streaming run.
 	ntput=$(jq '[.runs[] | [.workload, .series.unit]] | unique | length' "$S/suite.json")
 	jq -r '[.runs[] | .workload as $w | .ops | to_entries[] | select(.value.count > 0)
-		| "\($w): \(.key) latency CDF"] | unique[]' "$S/suite.json" >"$S/cdf.want"
+		| "\($w): \(.key) latency by percentile"] | unique[]' "$S/suite.json" >"$S/cdf.want"
 	grep -q '^smallfile: write' "$S/cdf.want" && grep -q '^stream: write' "$S/cdf.want" ||
 		t_die "the suite-shaped result lacks a write op in both workloads: $(cat "$S/cdf.want")"
-	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2)) \
+	# and, for runs made with the eBPF probes (as root), an I/O map each
+	niomap=$(jq '[.runs[] | select((.probes.iomap.points // []) | length >= 2)] | length' "$S/suite.json")
+	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2 + niomap)) \
 		"$(grep -c '^<svg' "$S/suite.html")"
-	grep -o '<figcaption>[^<]*latency CDF</figcaption>' "$S/suite.html" |
+	grep -o '<figcaption>[^<]*latency by percentile</figcaption>' "$S/suite.html" |
 		sed 's/<[^>]*>//g' | sort >"$S/cdf.got"
-	t_expect_eq "CDF plots, one per (workload, op), titled by workload" "$(tr '\n' ';' <"$S/cdf.want")" \
+	t_expect_eq "percentile plots, one per (workload, op), titled by workload" "$(tr '\n' ';' <"$S/cdf.want")" \
 		"$(tr '\n' ';' <"$S/cdf.got")"
 	# each figure's caption and its lines (gnuplot's <title> per plotted line): smallfile
 	# ran on ext4 and xfs, stream on ext4 only, so stream's write CDF has one line
@@ -45,22 +47,56 @@ if command -v gnuplot >/dev/null; then
 			x = substr($0, RSTART + 7, RLENGTH - 15); if (x != "Gnuplot") t = t (t ? "," : "") x
 			$0 = substr($0, RSTART + RLENGTH) } }
 	     /<figcaption>/ { c = $0; gsub(/<[^>]*>/, "", c); print c " = " t }' "$S/suite.html" >"$S/lines"
-	grep -qx 'smallfile: write latency CDF = ext4,xfs' "$S/lines" && grep -qx 'stream: write latency CDF = ext4' "$S/lines" &&
-		t_ok "write CDFs: smallfile's lines ext4 and xfs, stream's ext4 alone" || t_fail "plot lines: $(cat "$S/lines")"
-	t_expect_eq "throughput plot captions" "smallfile: files/s against threads;stream: MB/s against threads;" \
-		"$(grep -o '<figcaption>[^<]*against threads</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
+	grep -qx 'smallfile: write latency by percentile = ext4,xfs' "$S/lines" &&
+		grep -qx 'stream: write latency by percentile = ext4' "$S/lines" &&
+		t_ok "write percentile plots: smallfile's lines ext4 and xfs, stream's ext4 alone" || t_fail "plot lines: $(cat "$S/lines")"
+	# stream ran at one thread count: bars, not lone points on a log axis
+	t_expect_eq "throughput plot captions" "smallfile: files/s against threads;stream: MB/s at 1 thread;" \
+		"$(grep -oE '<figcaption>[^<]*(against threads|at [0-9]+ threads?)</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
 	t_expect_eq "time plot captions name the cell and repetition" \
-		"ext4/stream/t=1 rep 0: throughput over time;ext4/stream/t=1 rep 0: Dirty and Writeback over time;" \
+		"ext4/stream/t=1 rep 1: throughput over time;ext4/stream/t=1 rep 1: Dirty and Writeback over time;" \
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
+	# latency by percentile: x = 1/(1-p) on a log axis, so 50->90 % (log10 5) is 0.70 of
+	# 90->99 % (one decade); latency on a log axis (tics at powers of ten), in human units
+	fig() { awk -v cap="$2" 'BEGIN { RS = "</figure>" } index($0, "<figcaption>" cap "</figcaption>")' "$1"; }
+	fig "$S/suite.html" "smallfile: write latency by percentile" >"$S/wfig"
+	xtic() { grep -B1 ">$1</tspan>" "$S/wfig" | grep -o 'translate([0-9.]*' | head -1 | cut -d'(' -f2; }
+	x50=$(xtic "50 %") x90=$(xtic "90 %") x99=$(xtic "99 %") xmax=$(xtic max)
+	[ -n "$x50" ] && [ -n "$x90" ] && [ -n "$x99" ] && [ -n "$xmax" ] ||
+		t_die "percentile tics missing: 50 %='$x50' 90 %='$x90' 99 %='$x99' max='$xmax'"
+	ratio=$(echo "($x90 - $x50) / ($x99 - $x90)" | bc -l)
+	[ "$(echo "$ratio > 0.65 && $ratio < 0.75 && $xmax > $x99" | bc -l)" = 1 ] &&
+		t_ok "percentile axis is log 1/(1-p): 50-90 % / 90-99 % = $ratio (log10 5 = 0.70), max last" ||
+		t_fail "percentile tics at 50 %=$x50 90 %=$x90 99 %=$x99 max=$xmax (ratio $ratio)"
+	# 900 writes a line: 99.9 % would be the maximum itself, so it is not marked
+	grep -q '>99.9 %</tspan>' "$S/wfig" && t_fail "99.9 % marked with 900 calls" || t_ok "no 99.9 % mark under 2000 calls"
+	ytics=$(grep -A1 'text-anchor="end"' "$S/wfig" | grep -o '> *[0-9.]*</tspan>' | tr -dc '0-9.\n' | tr '\n' ' ')
+	[ -n "$ytics" ] && ! echo "$ytics" | tr ' ' '\n' | grep -qvE '^(0\.0*1|1|10*)?$' &&
+		t_ok "latency axis is log: tics $ytics" || t_fail "latency tics are not powers of ten: $ytics"
+	grep -qE 'latency \((ns|µs|ms|s)\)' "$S/wfig" && t_ok "latency axis in human units" || t_fail "latency axis label"
+	# the stream ran at one thread count: a bar per line, named under it
+	fig "$S/suite.html" "stream: MB/s at 1 thread" | grep -qE '>ext4</(tspan|text)>' &&
+		t_ok "one thread count: a bar named ext4" || t_fail "no bar for ext4 in the one-thread plot"
+	# every caption once, and not again inside its plot
+	t_expect_eq "repeated figure captions" "" \
+		"$(grep -o '<figcaption>[^<]*</figcaption>' "$S/suite.html" | sort | uniq -d | tr '\n' ';')"
+	dup=$(awk 'BEGIN { RS = "</figure>" } match($0, /<figcaption>[^<]*</) {
+		c = substr($0, RSTART + 12, RLENGTH - 13); svg = substr($0, 1, RSTART)
+		if (index(svg, ">" c "<")) print c }' "$S/suite.html")
+	t_expect_eq "captions repeated inside their plots" "" "$dup"
 	# a streaming run shorter than its series interval has one series point but kernel
 	# samples: Dirty/Writeback is still drawn
 	jq '(.runs[] | select(.workload == "stream") | .series) |= (.t_ns |= .[-1:] | .done |= .[-1:])' \
 		"$S/suite.json" >"$S/short.json"
 	"$FSBENCH" report -o "$S/short.html" "$S/short.json" 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
-	t_expect_eq "one series point: time plots" "ext4/stream/t=1 rep 0: Dirty and Writeback over time;" \
+	t_expect_eq "one series point: time plots" "ext4/stream/t=1 rep 1: Dirty and Writeback over time;" \
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/short.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
 fi
 grep -q 'class="regression"\|class="improvement"' "$S/suite.html" && t_ok "comparison table has verdicts" || t_fail "no verdicts"
+# tables in human units: no exponents, latencies in ns/µs/ms/s
+t_expect_eq "table cells with an exponent" "" "$(grep -oE '<td[^>]*>[^<]*[0-9]e[+-]?[0-9][^<]*</td>' "$S/suite.html" | head -3)"
+grep -qE '<td>smallfile/t=1</td><td>fsync.p99</td><td class="num">[0-9.]+ ± [0-9.]+ (µs|ms) \(3\)</td>' "$S/suite.html" &&
+	t_ok "fsync.p99 reads like '12.3 ± 6.9 ms (3)'" || t_fail "fsync.p99 cell: $(grep -o '<td>smallfile/t=1</td><td>fsync.p99</td><td[^>]*>[^<]*' "$S/suite.html")"
 t_expect_eq "external resources (src/href to http, <link>)" 0 \
 	"$(grep -cE '(src|href)="https?:|<link ' "$S/suite.html")"
 
@@ -70,6 +106,15 @@ t_expect_eq "report without gnuplot: exit" 0 $?
 grep -q 'gnuplot is not installed' "$S/err2" && t_ok "stderr says gnuplot is missing" || t_fail "stderr: $(cat "$S/err2")"
 grep -q 'gnuplot is not installed' "$S/noplot.html" && t_ok "page says gnuplot is missing" || t_fail "page does not say so"
 grep -q '<td>xfs</td><td class="num">4</td>' "$S/noplot.html" && t_ok "throughput table without plots" || t_fail "no table"
+# more threads than the old fixed 64 still make a table row and a plot (limit: 1024)
+jq '.runs[0].threads = 1000' "$S/r1.json" >"$S/t1000.json" || t_die "building a 1000-thread result"
+"$FSBENCH" report -o "$S/t1000.html" "$S/t1000.json" 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
+grep -q '</td><td class="num">1000</td><td class="num">' "$S/t1000.html" &&
+	t_ok "a 1000-thread run has its throughput row" || t_fail "no row for 1000 threads"
+if command -v gnuplot >/dev/null; then
+	grep -q '<figcaption>smallfile: files/s at 1000 threads</figcaption>' "$S/t1000.html" &&
+		t_ok "a 1000-thread run is plotted" || t_fail "no throughput plot for 1000 threads"
+fi
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"

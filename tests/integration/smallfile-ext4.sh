@@ -2,7 +2,7 @@
 # smallfile on a real ext4 made on a loop device: counts and spread, -F until full,
 # ENOSPC mid-run (partial result, files removed), a read-only target.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 

@@ -2,7 +2,7 @@
 # Every stream mode makes exactly the calls its definition says, per chunk, and cleans up.
 . "$(dirname "$0")/lib.sh"
 
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 dir=$T_SCRATCH/d
 mkdir "$dir"
 T=2

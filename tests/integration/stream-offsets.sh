@@ -5,7 +5,7 @@
 t_need_root
 command -v strace >/dev/null || t_skip "strace is not installed"
 t_tmpfs 6000
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 MIB=1048576
 CHUNK=$((64 * MIB))
 N=68 # 4352 MiB: the last 4 chunks lie wholly beyond 4 GiB

@@ -68,6 +68,9 @@ else
 	[ -n "$res" ] || t_fail "no result file in the working directory"
 	[ -n "$res" ] && t_expect_eq "default runs" 2 "$(t_json "$res" '.runs | length')"
 	[ -n "$res" ] && t_expect_eq "default complete" true "$(t_json "$res" '.complete')"
+	# --dir runs are labelled with the type of the filesystem holding the directory
+	[ -n "$res" ] && t_expect_eq "default fs type" "$(findmnt -n -o FSTYPE -T "$T_SCRATCH/nr")" \
+		"$(t_json "$res" '.runs[0].coords.fs')"
 	t_expect_eq "temporary directory removed" "" "$(ls -d "$T_SCRATCH"/nr/fsbench.* 2>/dev/null)"
 fi
 t_done

@@ -2,7 +2,7 @@
 # fsbench suite on an image: all four filesystems made, mounted and checked; the result's
 # target is what libblkid and libmount saw; nothing of fsbench's is left attached or mounted.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 for fs in ext3 ext4 xfs btrfs; do

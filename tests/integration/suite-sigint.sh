@@ -2,7 +2,7 @@
 # SIGINT in the middle of a suite's cell: the cell stops, everything is unmounted and
 # detached, the image removed, the result so far written as incomplete, exit 130.
 . "$(dirname "$0")/lib.sh"
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
 command -v mkfs.ext4 >/dev/null || t_skip "mkfs.ext4 is not installed"

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 
 t_mkfs_loop ext4 1024
-SCHEMA=$SRCDIR/report/schema/fsbench-result-1.schema.json
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 RATE=20
 
 for vmode in read fsync; do

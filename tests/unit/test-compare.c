@@ -136,11 +136,11 @@ static void verdict_rules(void **state)
 static json_t *mkrun(const char *dir, int files, double fps, double fsync_p99, bool complete,
 		     const char *fs, int rep)
 {
-	json_t *run = json_pack(
-		"{s:s,s:i,s:{s:[s],s:i,s:n},s:{s:b,s:f},s:{s:{s:{s:I,s:I}}},s:{s:s}}", "workload",
-		"smallfile", "threads", 2, "params", "dir", dir, "files", files, "log", "summary",
-		"complete", complete, "files_per_sec", fps, "ops", "fsync", "percentiles", "p50",
-		(json_int_t)100000, "p99", (json_int_t)fsync_p99, "series", "unit", "files");
+	json_t *run = json_pack("{s:s,s:i,s:{s:[s],s:i,s:n},s:{s:b,s:f},s:{s:{s:I,s:I}},s:{s:s}}",
+				"workload", "smallfile", "threads", 2, "params", "dir", dir,
+				"files", files, "log", "summary", "complete", complete,
+				"files_per_sec", fps, "ops", "fsync", "p50_ns", (json_int_t)100000,
+				"p99_ns", (json_int_t)fsync_p99, "series", "unit", "files");
 
 	if (!complete)
 		json_object_set_new(json_object_get(run, "summary"), "error",

@@ -18,6 +18,7 @@
 
 #include "journal.h"
 #include "knob.h"
+#include "knob_session.h"
 #include "topology.h"
 
 static char root[PATH_MAX], state[PATH_MAX + 16];
@@ -468,26 +469,35 @@ static void test_mount_entry_identity(void **st)
 	json_decref(results);
 }
 
-static void test_journal_torn_and_dead(void **st)
+/* A journal in the state directory left by a process that has died, one entry in it. */
+static FILE *dead_journal(char *path, size_t len)
 {
-	char path[PATH_MAX * 2], other[PATH_MAX * 2];
-	json_t *hdr, *entries, *list;
 	pid_t child;
 	FILE *f;
 
-	(void)st;
 	mkdir(state, 0700);
 	child = fork();
 	if (child == 0)
 		_exit(0);
 	assert_true(child > 0);
 	waitpid(child, NULL, 0);
-	snprintf(path, sizeof(path), "%s/journal-%d.jsonl", state, (int)child);
+	snprintf(path, len, "%s/journal-%d.jsonl", state, (int)child);
 	f = fopen(path, "we");
 	assert_non_null(f);
 	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":%d,\"start\":12345}\n", (int)child);
 	fprintf(f,
 		"{\"knob\":\"nr_requests\",\"kind\":\"file\",\"path\":\"/sys/block/sda/queue/nr_requests\",\"value\":\"64\"}\n");
+	return f;
+}
+
+static void test_journal_torn_and_dead(void **st)
+{
+	char path[PATH_MAX * 2], other[PATH_MAX * 2];
+	json_t *hdr, *entries, *list;
+	FILE *f;
+
+	(void)st;
+	f = dead_journal(path, sizeof(path));
 	fprintf(f, "{\"knob\":\"read_ahe");
 	fclose(f);
 	snprintf(other, sizeof(other), "%s/unrelated.txt", state);
@@ -515,6 +525,15 @@ static bool lock_file_exists(const char *name)
 	char path[PATH_MAX * 2];
 
 	snprintf(path, sizeof(path), "%s/.lock-%s", state, name);
+	return access(path, F_OK) == 0;
+}
+
+/* A session locks in the system-wide place under its target's root, whatever its state dir. */
+static bool session_lock_exists(const char *name)
+{
+	char path[PATH_MAX * 2];
+
+	snprintf(path, sizeof(path), "%s/run/fsbench/lock/.lock-%s", root, name);
 	return access(path, F_OK) == 0;
 }
 
@@ -547,6 +566,102 @@ static void test_lock_two_holders(void **st)
 
 	assert_int_equal(journal_lock_take(state, "../etc", "run", 0, &a, &h), -EINVAL);
 	assert_int_equal(journal_lock_take(state, "", "run", 0, &a, &h), -EINVAL);
+}
+
+/* The session: begin applies under locks with a journal, end restores, unlocks, removes it. */
+static void test_session_begin_end(void **st)
+{
+	struct knob_target t;
+	struct knob_batch b = { .t = &t }, b2 = { .t = &t };
+	struct knob_session s, s2;
+	json_t *results = json_array(), *list;
+	char err[512], v[64], state2[PATH_MAX + 16];
+
+	(void)st;
+	target("sda", "/srv/xfs", NULL, &t);
+	assert_int_equal(knob_batch_add(&b, "nr_requests=32", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s, &b, state, "run", err, sizeof(err)), 0);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "32");
+	assert_int_equal(json_integer_value(json_object_get(s.before, "nr_requests")), 64);
+	assert_non_null(s.j);
+	assert_true(session_lock_exists("dev-8:0-seq5"));
+
+	/*
+	 * a second session on the same knobs is turned away at the lock, changing nothing,
+	 * even with a state directory of its own: the locks are one per system
+	 */
+	snprintf(state2, sizeof(state2), "%s/state2", root);
+	assert_int_equal(knob_batch_add(&b2, "nr_requests=16", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s2, &b2, state2, "knobs --set", err, sizeof(err)),
+			 -EBUSY);
+	assert_int_equal(s2.failed, KNOB_SESSION_LOCK);
+	assert_non_null(strstr(err, "nr_requests=16"));
+	knob_session_free(&s2);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "32");
+
+	assert_int_equal(knob_session_end(&s, true, results), 0);
+	assert_int_equal(json_array_size(results), 1);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	assert_int_equal(json_integer_value(json_object_get(s.after, "nr_requests")), 64);
+	assert_false(session_lock_exists("dev-8:0-seq5"));
+	assert_null(s.j);
+	assert_string_equal(s.journal_left, "");
+	assert_int_equal(journal_list(state, &list), 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	knob_session_free(&s);
+
+	/* a bad value fails validation, before any lock or journal */
+	b2.n = 0;
+	assert_int_equal(knob_batch_add(&b2, "nr_requests=1", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s2, &b2, state, "run", err, sizeof(err)), -EINVAL);
+	assert_int_equal(s2.failed, KNOB_SESSION_VALIDATE);
+	assert_false(session_lock_exists("dev-8:0-seq5"));
+	knob_session_free(&s2);
+
+	/* without restore (knobs --set) the value stays and the journal still goes */
+	b2.n = 0;
+	assert_int_equal(knob_batch_add(&b2, "nr_requests=16", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s2, &b2, state, "knobs --set", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_end(&s2, false, NULL), 0);
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "16");
+	assert_int_equal(journal_list(state, &list), 0);
+	assert_int_equal(json_array_size(list), 0);
+	json_decref(list);
+	knob_session_free(&s2);
+	json_decref(results);
+}
+
+/* A dead run's journal stops a session before it changes anything; an empty batch ignores it. */
+static void test_session_stale_journal(void **st)
+{
+	struct knob_target t;
+	struct knob_batch b = { .t = &t }, empty = { .t = &t };
+	struct knob_session s;
+	char err[512], v[64], path[PATH_MAX * 2];
+	FILE *f;
+
+	(void)st;
+	f = dead_journal(path, sizeof(path));
+	fclose(f);
+	target("sda", NULL, NULL, &t);
+	assert_int_equal(knob_batch_add(&b, "nr_requests=32", err, sizeof(err)), 0);
+	assert_int_equal(knob_session_begin(&s, &b, state, "run", err, sizeof(err)), -EBUSY);
+	assert_int_equal(s.failed, KNOB_SESSION_APPLY);
+	assert_non_null(strstr(err, "fsbench restore"));
+	assert_false(session_lock_exists("dev-8:0-seq5"));
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	knob_session_free(&s);
+	assert_int_equal(knob_session_begin(&s, &empty, state, "run", err, sizeof(err)), 0);
+	assert_non_null(s.before);
+	assert_null(s.j);
+	assert_int_equal(knob_session_end(&s, true, NULL), 0);
+	knob_session_free(&s);
 }
 
 /* kill -9 cannot leave a lock behind: its file stays, and the next taker simply locks it. */
@@ -665,12 +780,190 @@ static void test_owners_of_batch_and_journal(void **st)
 	knob_locks_release(&le, state);
 	assert_false(lock_file_exists("dev-8:0-seq5") || lock_file_exists("mnt-8:3") ||
 		     lock_file_exists("vm"));
-	/* an entry of no known owner */
+	/* an entry of no known owner takes no lock (restore refuses it) */
 	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s}", "knob", "x", "kind", "file",
 						 "value", "1", "path", "/sys/kernel/x"));
-	assert_int_equal(knob_entries_owners(entries, &le), -EBADMSG);
+	assert_int_equal(knob_entries_owners(entries, &le), 0);
+	assert_int_equal(le.n, 3);
 	json_decref(entries);
 	knob_entries_restore(root, j->entries, 0, NULL);
+	journal_remove(j);
+	journal_close(j);
+}
+
+/* A journal entry for knob @knob of sda (8:0, diskseq 5), the fixture's disk. */
+static json_t *sda_entry(const char *knob, const char *value)
+{
+	return json_pack("{s:s,s:s,s:s,s:i,s:s}", "knob", knob, "kind", "file", "dev", "8:0",
+			 "diskseq", 5, "value", value);
+}
+
+/* The journal is untrusted: paths, disk names and options in it are never used. */
+static void test_restore_untrusted(void **st)
+{
+	json_t *entries = json_array(), *results = json_array();
+	char v[64];
+
+	(void)st;
+	/* identity sda, path and name of loop3: sda's own file is written, loop3's never */
+	json_array_append_new(
+		entries, json_pack("{s:s,s:s,s:s,s:i,s:s,s:s,s:s}", "knob", "nr_requests", "kind",
+				   "file", "dev", "8:0", "diskseq", 5, "disk", "loop3", "path",
+				   "/sys/block/loop3/queue/nr_requests", "value", "96"));
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
+	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "128");
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "96");
+	json_array_clear(entries);
+	json_array_clear(results);
+
+	/* no identity, a knob fsbench does not set, a value with more in it: all refused */
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s}", "knob", "nr_requests", "kind",
+						 "file", "disk", "loop3", "value", "1"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s,s:s}", "knob", "overcommit_memory",
+						 "kind", "file", "path",
+						 "/proc/sys/vm/overcommit_memory", "value", "1"));
+	json_array_append_new(entries, sda_entry("read_ahead_kb", "64\n128"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_ratio", "kind",
+						 "mount", "value", "1"));
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), -EBADMSG);
+	assert_int_equal(json_array_size(results), 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(
+			json_string_value(json_object_get(json_array_get(results, i), "status")),
+			"refused");
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_array_get(results, 0), "error")),
+		       "no device identity"));
+	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "128");
+	slurp("/sys/block/sda/queue/read_ahead_kb", v, sizeof(v));
+	assert_string_equal(v, "128");
+	json_array_clear(entries);
+	json_array_clear(results);
+
+	/* the knob's name decides the file: "scheduler" never writes max_sectors_kb */
+	json_array_append_new(entries,
+			      json_pack("{s:s,s:s,s:s,s:i,s:s,s:s}", "knob", "scheduler", "kind",
+					"file", "dev", "8:0", "diskseq", 5, "path",
+					"/sys/block/sda/queue/max_sectors_kb", "value", "bfq"));
+	assert_int_equal(knob_entries_restore(root, entries, 0, NULL), 0);
+	slurp("/sys/block/sda/queue/max_sectors_kb", v, sizeof(v));
+	assert_string_equal(v, "1280");
+	slurp("/sys/block/sda/queue/scheduler", v, sizeof(v));
+	assert_string_equal(v, "bfq");
+	json_decref(entries);
+	json_decref(results);
+}
+
+/*
+ * A kill during a run's own restore leaves a journal half replayed: the scheduler is
+ * back, nr_requests holds the new scheduler's default. Only the oldest value of a knob
+ * is written (never the intermediate 256 that the old scheduler refuses), the scheduler
+ * first, and a knob already at its value counts as restored.
+ */
+static void test_restore_dependency_order(void **st)
+{
+	json_t *entries = json_array(), *results = json_array();
+	char v[64];
+
+	(void)st;
+	json_array_append_new(entries, sda_entry("nr_requests", "64"));
+	json_array_append_new(entries, sda_entry("scheduler", "mq-deadline"));
+	json_array_append_new(entries, sda_entry("nr_requests", "256"));
+	/* dirty_bytes and dirty_ratio are one knob: the oldest of the pair wins */
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_ratio", "kind",
+						 "file", "value", "20"));
+	json_array_append_new(entries, json_pack("{s:s,s:s,s:s}", "knob", "dirty_bytes", "kind",
+						 "file", "value", "100000000"));
+	put("/sys/block/sda/queue/scheduler", "none");
+	put("/sys/block/sda/queue/nr_requests", "128");
+	put("/proc/sys/vm/dirty_ratio", "0");
+	put("/proc/sys/vm/dirty_bytes", "50000000");
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
+	assert_int_equal(json_array_size(results), 3);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(results, 0), "knob")),
+			    "scheduler");
+	slurp("/sys/block/sda/queue/scheduler", v, sizeof(v));
+	assert_string_equal(v, "mq-deadline");
+	slurp("/sys/block/sda/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	slurp("/proc/sys/vm/dirty_ratio", v, sizeof(v));
+	assert_string_equal(v, "20");
+	slurp("/proc/sys/vm/dirty_bytes", v, sizeof(v));
+	assert_string_equal(v, "50000000");
+	/* replayed again: everything is already there */
+	json_array_clear(results);
+	assert_int_equal(knob_entries_restore(root, entries, 0, results), 0);
+	assert_int_equal(json_array_size(results), 3);
+	json_decref(entries);
+	json_decref(results);
+}
+
+/* A journal with more entries than any run writes is refused, not compared pairwise. */
+static void test_journal_too_many_entries(void **st)
+{
+	char path[PATH_MAX * 2];
+	json_t *hdr, *entries;
+	FILE *f;
+
+	(void)st;
+	mkdir(state, 0700);
+	snprintf(path, sizeof(path), "%s/journal-1-0.jsonl", state);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "{\"journal\":\"fsbench-journal/1\",\"pid\":1,\"start\":1}\n");
+	for (int i = 0; i < 4097; i++)
+		fprintf(f, "{\"knob\":\"dirty_ratio\",\"kind\":\"file\",\"value\":\"20\"}\n");
+	fclose(f);
+	assert_int_equal(journal_load(path, &hdr, &entries), -EFBIG);
+}
+
+/* A state directory or journal another user could have written is refused. */
+static void test_state_dir_trust(void **st)
+{
+	char err[512], jpath[PATH_MAX * 2], lnk[PATH_MAX * 2];
+	json_t *hdr, *entries;
+	struct journal *j = NULL;
+	const char *base;
+	int dfd;
+
+	(void)st;
+	assert_int_equal(journal_open(state, &j), 0);
+	base = strrchr(j->path, '/');
+	assert_non_null(base);
+	assert_int_equal(journal_dir_open(state, &dfd, err, sizeof(err)), 0);
+	snprintf(jpath, sizeof(jpath), "%s", base + 1);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), 0);
+	json_decref(hdr);
+	json_decref(entries);
+	assert_int_equal(chmod(j->path, 0620), 0);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "mode 0620"));
+	assert_int_equal(chmod(j->path, 0600), 0);
+	assert_int_equal(chown(j->path, 65534, 65534), 0);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "owned by uid 65534"));
+	assert_int_equal(chown(j->path, geteuid(), getegid()), 0);
+	snprintf(lnk, sizeof(lnk), "%s/journal-link.jsonl", state);
+	assert_int_equal(symlink(j->path, lnk), 0);
+	assert_int_equal(journal_load_at(dfd, "journal-link.jsonl", &hdr, &entries, err,
+					 sizeof(err)),
+			 -ELOOP);
+	/* a hard link elsewhere could be swapped for another file's content */
+	assert_int_equal(unlink(lnk), 0);
+	assert_int_equal(link(j->path, lnk), 0);
+	assert_int_equal(journal_load_at(dfd, jpath, &hdr, &entries, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "single link"));
+	close(dfd);
+	assert_int_equal(chmod(state, 0757), 0);
+	assert_int_equal(journal_dir_open(state, &dfd, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "mode 0757"));
+	/* and a journal is not even created there */
+	assert_int_equal(journal_dir_make(state, err, sizeof(err)), -EPERM);
+	assert_int_equal(chmod(state, 0700), 0);
+	unlink(lnk);
 	journal_remove(j);
 	journal_close(j);
 }
@@ -750,6 +1043,12 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lock_dies_with_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_owners_of_batch_and_journal, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_json, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_untrusted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_restore_dependency_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_dir_trust, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_journal_too_many_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_begin_end, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_session_stale_journal, setup, teardown),
 		cmocka_unit_test(test_topology_place),
 	};
 

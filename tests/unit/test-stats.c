@@ -128,6 +128,56 @@ static void welch_degenerate(void **state)
  * {2,4,6} (U = 3) gives 2 * 7/20. For 5 vs 5, complete separation gives 2/C(10,5) = 2/252.
  * These are also what R's wilcox.test(exact = TRUE) prints.
  */
+/*
+ * A rate that varied tenfold between 3 repetitions: the symmetric t interval of the mean
+ * reaches -995.7, which a rate cannot; the log-scale one stays positive and keeps the mean
+ * inside. Expected values: mean * exp(-/+ t(0.975, 2) * s / (mean * sqrt(3))), t = 4.302653.
+ */
+static void ci_positive_never_below_zero(void **state)
+{
+	const double x[] = { 100, 1000, 5 };
+	struct rpt_stats st;
+	double lo, hi;
+
+	(void)state;
+	assert_int_equal(rpt_stats_compute(x, 3, &st), 0);
+	assert_true(st.ci_lo < 0); /* what exports used to publish */
+	assert_int_equal(rpt_ci_positive(st.mean, st.stddev, st.n, &lo, &hi), 0);
+	assert_near(lo, 9.0768523, 1e-4);
+	assert_near(hi, 14946.750261, 0.1);
+	assert_true(lo > 0 && lo < st.mean && st.mean < hi);
+}
+
+/* A small spread gives what the usual t interval gives, within a fraction of a percent. */
+static void ci_positive_small_spread(void **state)
+{
+	const double x[] = { 1000, 1010, 990, 1005, 995 };
+	struct rpt_stats st;
+	double lo, hi;
+
+	(void)state;
+	assert_int_equal(rpt_stats_compute(x, 5, &st), 0);
+	assert_int_equal(rpt_ci_positive(st.mean, st.stddev, st.n, &lo, &hi), 0);
+	assert_near(lo, st.ci_lo, 0.1);
+	assert_near(hi, st.ci_hi, 0.1);
+}
+
+static void ci_positive_edges(void **state)
+{
+	double lo = -1, hi = -1;
+
+	(void)state;
+	assert_int_equal(rpt_ci_positive(5, 0, 3, &lo, &hi), 0);
+	assert_true(lo == 5 && hi == 5);
+	assert_int_equal(rpt_ci_positive(7, 3, 1, &lo, &hi), 0);
+	assert_true(lo == 7 && hi == 7);
+	assert_int_equal(rpt_ci_positive(0, 0, 3, &lo, &hi), 0);
+	assert_true(lo == 0 && hi == 0);
+	assert_int_equal(rpt_ci_positive(0, 1, 3, &lo, &hi), -EINVAL);
+	assert_int_equal(rpt_ci_positive(-2, 1, 3, &lo, &hi), -EINVAL);
+	assert_int_equal(rpt_ci_positive(NAN, 1, 3, &lo, &hi), -EINVAL);
+}
+
 static void mann_whitney_exact(void **state)
 {
 	static const double lo[] = { 1, 2, 3 }, hi[] = { 4, 5, 6 }, odd[] = { 1, 3, 5 },
@@ -178,6 +228,9 @@ int main(void)
 		cmocka_unit_test(descriptive_edge_cases),
 		cmocka_unit_test(welch_textbook_examples),
 		cmocka_unit_test(welch_degenerate),
+		cmocka_unit_test(ci_positive_never_below_zero),
+		cmocka_unit_test(ci_positive_small_spread),
+		cmocka_unit_test(ci_positive_edges),
 		cmocka_unit_test(mann_whitney_exact),
 		cmocka_unit_test(mann_whitney_ties),
 	};

@@ -186,6 +186,13 @@ static void test_json(void **state)
 	assert_true(json_is_true(json_object_get(o, "loop_direct_io")));
 	assert_true(json_is_null(json_object_get(o, "subvol")));
 	assert_int_equal(json_integer_value(json_object_get(o, "major")), 7);
+	assert_string_equal(json_string_value(json_object_get(o, "model")), "loop");
+	json_decref(o);
+
+	/* a SCSI disk's model, its padding trimmed, through the device link as in sysfs */
+	t = resolve("/var/lib/x");
+	o = probe_target_json(t);
+	assert_string_equal(json_string_value(json_object_get(o, "model")), "QEMU HARDDISK");
 	json_decref(o);
 
 	t = resolve("/tmp");
@@ -193,6 +200,7 @@ static void test_json(void **state)
 	assert_true(json_is_false(json_object_get(o, "has_block_device")));
 	assert_true(json_is_null(json_object_get(o, "device")));
 	assert_true(json_is_null(json_object_get(o, "loop_direct_io")));
+	assert_true(json_is_null(json_object_get(o, "model")));
 	json_decref(o);
 }
 

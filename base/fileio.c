@@ -1,0 +1,149 @@
+/* Small file helpers every layer shares (fileio.h). */
+#include "fileio.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int fsb_path(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= len) {
+		if (len)
+			buf[0] = 0;
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+void fsb_strcpy(char *dst, size_t len, const char *src)
+{
+	size_t n;
+
+	if (!len)
+		return;
+	if (!src)
+		src = "";
+	n = strnlen(src, len - 1);
+	memcpy(dst, src, n);
+	dst[n] = 0;
+}
+
+ssize_t fsb_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	int fd;
+
+	if (!len)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* proc and sysfs files may come in several reads */
+	while (got < len - 1) {
+		ssize_t n = read(fd, buf + got, len - 1 - got);
+
+		if (n < 0) {
+			int r = -errno;
+
+			if (r == -EINTR)
+				continue;
+			close(fd);
+			return r;
+		}
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	buf[got] = 0;
+	return (ssize_t)got;
+}
+
+int fsb_read_line(const char *path, char *buf, size_t len)
+{
+	ssize_t n = fsb_read_file(path, buf, len);
+
+	if (n < 0)
+		return (int)n;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int fsb_read_under(const char *root, const char *rel, char *buf, size_t len)
+{
+	char path[PATH_MAX + 1024];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		int r = -errno;
+
+		close(fd);
+		return r;
+	}
+	close(fd);
+	buf[n] = 0;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = 0;
+	return 0;
+}
+
+int fsb_write_under(const char *root, const char *rel, const char *value)
+{
+	char path[PATH_MAX + 1024];
+	size_t len = strlen(value);
+	ssize_t n;
+	int fd, r = 0;
+
+	snprintf(path, sizeof(path), "%s%s", root, rel);
+	/* O_TRUNC is ignored by sysfs and procfs; it keeps fixture files honest */
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, value, len);
+	if (n < 0)
+		r = -errno;
+	else if ((size_t)n != len)
+		r = -EIO;
+	if (close(fd) < 0 && !r)
+		r = -errno;
+	return r;
+}
+
+/* nftw has no user pointer: the first failure of the walk in progress (one walk at a time) */
+static __thread int rm_first_err;
+
+static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
+{
+	(void)sb;
+	(void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && !rm_first_err)
+		rm_first_err = -errno;
+	return 0;
+}
+
+int fsb_rm_tree(const char *path)
+{
+	rm_first_err = 0;
+	/* FTW_DEPTH: contents before their directory; 16 fds are plenty for fsbench's trees */
+	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && !rm_first_err)
+		rm_first_err = -errno;
+	return rm_first_err;
+}

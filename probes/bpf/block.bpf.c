@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Block source: per-request latency by phase and operation, flush and FUA intent, for one disk. */
+#define FSB_NHISTS (FSB_BLK_NOPS * 3)
+#define FSB_NCOUNTERS 9
+#include "fsb_common.bpf.h"
+
+/* Counter and histogram numbers: block_src.c names them in the same order. */
+enum {
+	C_BIO_PREFLUSH, /* bios queued with REQ_PREFLUSH: what the filesystem asked for */
+	C_BIO_FUA,
+	C_FLUSH_ISSUED, /* REQ_OP_FLUSH requests issued: what the device was made to do */
+	C_ISSUED,
+	C_UNMATCHED, /* completions of requests not seen issued: the flush sequence's second one */
+	C_NO_START_TIME, /* requests without rq->start_time_ns (I/O statistics off): no Q2D, Q2C */
+	C_READ_BYTES,
+	C_WRITE_BYTES,
+};
+enum { PH_Q2I, PH_I2C, PH_Q2C };
+
+struct rq_times {
+	__u64 queued, issued;
+};
+
+/*
+ * Issue and queue times by request address. A plain preallocated hash (an LRU one costs
+ * more per update); entries are kept and reused, as the block layer reuses its request
+ * structures (one per tag), so the table holds the disk's tag set, never more.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, FSB_INFLIGHT_MAX);
+	__type(key, __u64);
+	__type(value, struct rq_times);
+} inflight SEC(".maps");
+
+static __always_inline bool rq_ours(struct request *rq)
+{
+	return disk_devt(RD(rq, q, disk)) == fsb_cfg.disk_dev;
+}
+
+static __always_inline __u32 blk_op(__u32 opf)
+{
+	switch (opf & 0xff) { /* REQ_OP_MASK */
+	case 0:
+		return FSB_BLK_READ;
+	case 1:
+		return FSB_BLK_WRITE;
+	case 2:
+		return FSB_BLK_FLUSH;
+	case 3:
+	case 5: /* secure erase is a discard to the histograms */
+		return FSB_BLK_DISCARD;
+	default:
+		return FSB_BLK_NOPS;
+	}
+}
+
+static __always_inline __u32 rq_flags(__u32 opf)
+{
+	__u32 f = 0;
+
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_FUA)))
+		f |= FSB_RQ_FUA;
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_PREFLUSH)))
+		f |= FSB_RQ_PREFLUSH;
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_SYNC)))
+		f |= FSB_RQ_SYNC;
+	if (opf & (1u << bpf_core_enum_value(enum req_flag_bits, __REQ_META)))
+		f |= FSB_RQ_META;
+	return f;
+}
+
+FSB_TP(block_bio_queue)
+{
+	struct bio *bio = (void *)ctx[0];
+	__u32 f = rq_flags(RD(bio, bi_opf));
+
+	/* most bios carry neither flag: one read, then out */
+	if (!(f & (FSB_RQ_PREFLUSH | FSB_RQ_FUA)))
+		return 0;
+	/* the filesystem's device (a partition, when it is one) */
+	if (RD(bio, bi_bdev, bd_dev) != fsb_cfg.bdev)
+		return 0;
+	if (f & FSB_RQ_PREFLUSH)
+		count_add(C_BIO_PREFLUSH, 1);
+	if (f & FSB_RQ_FUA)
+		count_add(C_BIO_FUA, 1);
+	return 0;
+}
+
+FSB_TP(block_rq_issue)
+{
+	struct request *rq = (void *)ctx[0];
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
+	struct rq_times t = { .issued = now }, *p;
+
+	if (!rq_ours(rq))
+		return 0;
+	count_add(C_ISSUED, 1);
+	if (blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH)
+		count_add(C_FLUSH_ISSUED, 1);
+	/*
+	 * Queued: the request's own birth time, which the block layer stamps when I/O
+	 * statistics are on (the default). block_rq_insert is skipped on direct issue, so
+	 * timing it would cost a program and a table update for a partial answer.
+	 */
+	t.queued = RD(rq, start_time_ns);
+	if (!t.queued || t.queued > now) {
+		t.queued = 0;
+		count_add(C_NO_START_TIME, 1);
+	}
+	/* request structures are reused from the tag set: after the first, the slot exists */
+	p = bpf_map_lookup_elem(&inflight, &key);
+	if (p)
+		*p = t;
+	else
+		bpf_map_update_elem(&inflight, &key, &t, BPF_ANY);
+	return 0;
+}
+
+FSB_TP(block_rq_complete)
+{
+	struct request *rq = (void *)ctx[0];
+	__u32 nr_bytes = (__u32)ctx[2];
+	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), queued, issued;
+	struct rq_times *p;
+	struct fsb_event *e;
+	__u32 opf, op;
+
+	if (!rq_ours(rq))
+		return 0;
+	p = bpf_map_lookup_elem(&inflight, &key);
+	if (!p || !p->issued) {
+		count_add(C_UNMATCHED, 1);
+		return 0;
+	}
+	queued = p->queued;
+	issued = p->issued;
+	/* spent, not deleted: the slot serves the request's next issue */
+	p->issued = 0;
+	opf = RD(rq, cmd_flags);
+	op = blk_op(opf);
+	if (op >= FSB_BLK_NOPS)
+		return 0;
+	khist_record(op * 3 + PH_I2C, now - issued);
+	if (queued) {
+		khist_record(op * 3 + PH_Q2I, issued - queued);
+		khist_record(op * 3 + PH_Q2C, now - queued);
+	}
+	if (op == FSB_BLK_READ)
+		count_add(C_READ_BYTES, nr_bytes);
+	else if (op == FSB_BLK_WRITE)
+		count_add(C_WRITE_BYTES, nr_bytes);
+	e = ev_reserve(FSB_EV_REQ);
+	if (!e)
+		return 0;
+	e->t0 = issued;
+	e->t1 = now;
+	e->sector = RD(rq, __sector);
+	e->op = op;
+	e->flags = rq_flags(opf);
+	e->bytes = nr_bytes;
+	ev_submit(e);
+	return 0;
+}

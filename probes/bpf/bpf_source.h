@@ -1,0 +1,37 @@
+/* One kernel source for eBPF attribution: a BPF object and the names of what it records. */
+#ifndef PROBE_BPF_SOURCE_H
+#define PROBE_BPF_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * A source is one <name>.bpf.c (built into a skeleton) plus one <name>_src.c holding this
+ * struct. Its object must define the maps and sections of fsb_common.bpf.h: "hists"
+ * (per-CPU struct fsb_khist, in @hists order), "counters" (per-CPU u64, in @counters
+ * order, the last one the ring's drop count), "events" (ring buffer of struct fsb_event),
+ * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
+ * for kernels without them, with raw_tp programs (@elf_raw); the first that loads is used.
+ */
+struct bpf_source {
+	const char *name;
+	const char *what; /* one line for --help and the README */
+	/* The filesystem types it applies to (NULL-terminated), or NULL for any. */
+	const char *const *fstypes;
+	bool needs_disk; /* filters on the disk under test: nothing to do without one */
+	bool needs_bdi; /* filters on the backing device's name */
+	/* Its event ring in bytes (a power of two, pages); 0: FSB_RINGBUF_BYTES, for block. */
+	unsigned ring_bytes;
+	const char *const *hists; /* NULL-terminated; "flush.q2c" */
+	const char *const *counters; /* NULL-terminated */
+	/* The BPF objects' ELF images (the skeletons' bytes), and their sizes. */
+	const void *(*elf)(size_t *ret_size);
+	const void *(*elf_raw)(size_t *ret_size);
+	/* Or no object: made from the events of this source (listed before it). */
+	const char *from;
+};
+
+/* NULL-terminated, in the order they load; probes/bpf/sources.c. */
+extern const struct bpf_source *const bpf_sources[];
+
+#endif

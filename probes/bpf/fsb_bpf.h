@@ -1,0 +1,124 @@
+/* What the BPF programs and their user-space loaders share: event record, histogram, limits. */
+#ifndef FSB_BPF_H
+#define FSB_BPF_H
+
+/*
+ * Included by BPF code (after vmlinux.h, which defines __u64) and by user space (after
+ * <linux/types.h>). Nothing here may depend on either side's headers beyond those.
+ */
+
+/*
+ * Kernel histograms use report/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
+ * (42 - 6 + 1) * 64 = 2368 buckets), so compare and report read them like syscall ones;
+ * probes/bpf/bpf_session.c checks the equality at compile time. One histogram is
+ * 5 * 8 + 2368 * 8 = 18984 bytes, under the 32 KiB limit of a per-CPU map value.
+ */
+#define FSB_KH_SUB_BITS 6
+#define FSB_KH_SUB_COUNT 64
+#define FSB_KH_MAX_EXP 42
+#define FSB_KH_NBINS ((FSB_KH_MAX_EXP - FSB_KH_SUB_BITS + 1) * FSB_KH_SUB_COUNT)
+
+/*
+ * hist_index() of report/hist.h without __builtin_clzll, which clang 14 cannot lower for
+ * BPF: the top bit by binary search. tests/unit/test-bpf.c checks both agree.
+ */
+static inline __u32 fsb_khist_index(__u64 ns)
+{
+	__u32 e = 0;
+	__u64 v = ns;
+
+	if (ns < FSB_KH_SUB_COUNT)
+		return (__u32)ns;
+	if (v >> 32) {
+		v >>= 32;
+		e += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		e += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		e += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		e += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		e += 2;
+	}
+	if (v >> 1)
+		e += 1;
+	return ((e - FSB_KH_SUB_BITS + 1) << FSB_KH_SUB_BITS) +
+	       (__u32)((ns >> (e - FSB_KH_SUB_BITS)) & (FSB_KH_SUB_COUNT - 1));
+}
+
+/* Per-CPU, so the programs need no atomics; user space adds the CPUs' copies together. */
+struct fsb_khist {
+	__u64 count;
+	__u64 sum;
+	__u64 min; /* valid when count > 0 */
+	__u64 max;
+	__u64 overflow; /* values >= 2^FSB_KH_MAX_EXP ns */
+	__u64 bins[FSB_KH_NBINS];
+};
+
+/* What an event record describes; user space attributes these to slow calls. */
+enum fsb_ev_kind {
+	FSB_EV_REQ = 1, /* a block request on the device: t0 issue, t1 completion */
+	FSB_EV_COMMIT, /* a jbd2 commit: t0 start, t1 end, ph[] phase ends */
+	FSB_EV_XFS_FORCE, /* an xfs log force (t0 = t1: the tracepoint marks its start) */
+	FSB_EV_XFS_ICLOG, /* an xfs iclog write: t0 sync, t1 sync_done */
+	FSB_EV_XFS_CIL_WAIT, /* a task throttled on the CIL (t0 = t1) */
+	FSB_EV_BTRFS_COMMIT, /* a btrfs transaction commit ended (t0 = t1) */
+	FSB_EV_BTRFS_SYNC, /* btrfs_sync_file entered (t0 = t1) */
+	FSB_EV_BTRFS_ORDERED, /* an ordered extent: t0 added, t1 removed */
+	FSB_EV_THROTTLE, /* balance_dirty_pages paused a writer: t0 start, t1 = t0 + pause */
+	FSB_EV_WB, /* a writeback work item: t0 start, t1 written */
+	FSB_EV_KIND_MAX
+};
+
+/* Block operations the histograms separate (REQ_OP_* of the request). */
+enum fsb_blk_op { FSB_BLK_READ, FSB_BLK_WRITE, FSB_BLK_FLUSH, FSB_BLK_DISCARD, FSB_BLK_NOPS };
+
+/* Request flags carried in events (ours, not the kernel's bit numbers). */
+#define FSB_RQ_FUA 1u
+#define FSB_RQ_PREFLUSH 2u
+#define FSB_RQ_SYNC 4u
+#define FSB_RQ_META 8u
+
+/* 64 bytes: a 4 MiB ring holds 65536 events between two drains. */
+struct fsb_event {
+	__u64 t0, t1; /* CLOCK_MONOTONIC ns, as fsbench's own clock */
+	__u64 sector; /* REQ: first sector; COMMIT: tid; ORDERED: bytes */
+	__u64 ph[3]; /* COMMIT: when locking, flushing and logging began (0: not seen) */
+	__u32 kind; /* enum fsb_ev_kind */
+	__u32 op; /* REQ: enum fsb_blk_op */
+	__u32 flags; /* REQ: FSB_RQ_*; FORCE/SYNC/THROTTLE: pid */
+	__u32 bytes; /* REQ: bytes; COMMIT: handles */
+};
+
+/*
+ * What a source is told before it loads (the .rodata.cfg section, set by the generic
+ * loader). Device numbers are the kernel's dev_t: major << 20 | minor.
+ */
+struct fsb_bpf_cfg {
+	__u32 disk_dev; /* the whole disk under test (block requests carry the disk) */
+	__u32 bdev; /* the filesystem's block device (jbd2's j_fs_dev) */
+	__u32 sdev; /* the superblock's s_dev (differs from bdev on btrfs) */
+	char bdi[32]; /* the backing_dev_info's name: "7:3", "btrfs-2" */
+};
+
+/*
+ * The block source's ring: five or so requests per small file, drained every 20 ms, need
+ * a few hundred KiB at 10000 files/s; 4 MiB leaves room for a device 10 times faster.
+ * The others (a commit or a log force per fsync) keep FSB_RINGBUF_SMALL.
+ */
+#define FSB_RINGBUF_BYTES (4u << 20)
+#define FSB_RINGBUF_SMALL (256u << 10)
+/* Requests in flight tracked at once: more than any disk's tag set. */
+#define FSB_INFLIGHT_MAX 16384
+
+#endif

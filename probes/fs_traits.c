@@ -1,0 +1,69 @@
+/* The per-filesystem traits table (fs_traits.h). */
+#include "fs_traits.h"
+
+#include <stddef.h>
+#include <string.h>
+
+/*
+ * ext3 (served by ext4) and ext4 take barrier=0/1, btrfs barrier/nobarrier, by remount.
+ * xfs dropped both "barrier" and "nobarrier" in Linux 4.19: on 6.18, mount and remount
+ * with either fail with EINVAL ("xfs: Unknown parameter 'nobarrier'" in the kernel log).
+ * It always flushes, so on is its state with no option and off cannot be had.
+ * The order is only that of the ext family first; lookups are by exact name.
+ */
+static const struct fs_traits traits[] = {
+	{
+		.fstype = "ext3",
+		.barrier_on = "barrier=1",
+		.barrier_off = "barrier=0",
+		.mkfs_force = "-F",
+		.mkfs_quiet = "-q",
+	},
+	{
+		.fstype = "ext4",
+		.barrier_on = "barrier=1",
+		.barrier_off = "barrier=0",
+		.mkfs_force = "-F",
+		.mkfs_quiet = "-q",
+		.mkfs_eager_init = "lazy_itable_init=0,lazy_journal_init=0",
+	},
+	{
+		.fstype = "ext2",
+		.mkfs_force = "-F",
+		.mkfs_quiet = "-q",
+	},
+	{
+		.fstype = "xfs",
+		.barrier_on = "",
+		.barrier_off = NULL,
+		.barrier_why = "xfs always flushes: Linux 4.19 removed its nobarrier option",
+		.mkfs_force = "-f",
+		.mkfs_quiet = "-q",
+	},
+	{
+		.fstype = "btrfs",
+		.barrier_on = "barrier",
+		.barrier_off = "nobarrier",
+		.mkfs_force = "-f",
+		.mkfs_quiet = "-q",
+	},
+};
+
+const struct fs_traits *fs_traits_find(const char *fstype)
+{
+	if (!fstype)
+		return NULL;
+	for (size_t i = 0; i < sizeof(traits) / sizeof(traits[0]); i++)
+		if (!strcmp(traits[i].fstype, fstype))
+			return &traits[i];
+	return NULL;
+}
+
+const char *fs_traits_barrier_option(const char *fstype, bool on)
+{
+	const struct fs_traits *t = fs_traits_find(fstype);
+
+	if (!t || !t->barrier_on)
+		return NULL;
+	return on ? t->barrier_on : t->barrier_off;
+}

@@ -1,0 +1,159 @@
+/* What dashboards filter on, for the runs of one side of a sample: labels, start time, call totals. */
+#include "context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str(const json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k));
+}
+
+static const char *or_else(const char *s, const char *def)
+{
+	return s ? s : def;
+}
+
+/* Adds @v to the list of distinct values of label @k (the list is joined at the end). */
+static void label_add(json_t *labels, const char *k, const char *v)
+{
+	json_t *list = json_object_get(labels, k), *x;
+	size_t i;
+
+	if (!v)
+		return;
+	if (!list) {
+		list = json_array();
+		json_object_set_new(labels, k, list);
+	}
+	json_array_foreach(list, i, x) if (!strcmp(json_string_value(x), v)) return;
+	json_array_append_new(list, json_string(v));
+}
+
+/* "k=v,k=v" of a single run's --knob list; NULL when it set none. */
+static char *knob_list(const json_t *knobs)
+{
+	size_t i, len = 1;
+	const json_t *k;
+	char *out;
+
+	if (!json_array_size(knobs))
+		return NULL;
+	json_array_foreach(knobs, i, k) len += strlen(or_else(json_string_value(k), "")) + 1;
+	out = calloc(1, len);
+	if (!out)
+		return NULL;
+	json_array_foreach(knobs, i, k)
+	{
+		if (i)
+			strcat(out, ",");
+		strcat(out, or_else(json_string_value(k), ""));
+	}
+	return out;
+}
+
+static void run_labels(json_t *labels, const struct rpt_run_ref *r)
+{
+	const json_t *coords = json_object_get(r->run, "coords"),
+		     *target = json_object_get(r->run, "target"),
+		     *host = json_object_get(r->doc, "host");
+	const json_t *barrier = json_object_get(coords, "barrier");
+	char *knobs = NULL;
+
+	label_add(labels, "fs", or_else(str(coords, "fs"), str(target, "fstype")));
+	if (json_is_object(coords))
+		label_add(labels, "mount_options", or_else(str(coords, "mount_options"), ""));
+	else
+		label_add(labels, "mount_options", str(target, "mount_options"));
+	if (json_is_object(coords)) {
+		label_add(labels, "knob_set", or_else(str(coords, "knob_set"), "none"));
+	} else {
+		knobs = knob_list(json_object_get(json_object_get(r->run, "params"), "knob"));
+		label_add(labels, "knob_set", knobs ? knobs : "none");
+		free(knobs);
+	}
+	if (json_is_integer(barrier))
+		label_add(labels, "barrier", json_integer_value(barrier) ? "1" : "0");
+	label_add(labels, "device_model", str(target, "model"));
+	label_add(labels, "kernel", str(host, "kernel"));
+	label_add(labels, "kernel_version", str(host, "kernel_version"));
+	label_add(labels, "arch", str(host, "machine"));
+	label_add(labels, "host", str(host, "hostname"));
+}
+
+/* Distinct values joined by " | ": runs pooled from two hosts say so instead of hiding one. */
+static void labels_join(json_t *labels)
+{
+	const char *k;
+	json_t *list, *x;
+	void *tmp;
+
+	json_object_foreach_safe(labels, tmp, k, list)
+	{
+		size_t i, len = 1;
+		char *joined;
+
+		json_array_foreach(list, i, x) len += strlen(json_string_value(x)) + 3;
+		joined = calloc(1, len);
+		if (!joined) {
+			json_object_del(labels, k);
+			continue;
+		}
+		json_array_foreach(list, i, x)
+		{
+			if (i)
+				strcat(joined, " | ");
+			strcat(joined, json_string_value(x));
+		}
+		json_object_set_new(labels, k, json_string(joined));
+		free(joined);
+	}
+}
+
+static void ops_add(json_t *ops, const json_t *run)
+{
+	const char *name;
+	json_t *op;
+
+	json_object_foreach((json_t *)json_object_get(run, "ops"), name, op)
+	{
+		json_t *t = json_object_get(ops, name);
+
+		if (!t) {
+			t = json_pack("{s:I,s:I}", "count", (json_int_t)0, "sum_ns", (json_int_t)0);
+			json_object_set_new(ops, name, t);
+		}
+		json_object_set_new(t, "count",
+				    json_integer(json_integer_value(json_object_get(t, "count")) +
+						 json_integer_value(json_object_get(op, "count"))));
+		json_object_set_new(
+			t, "sum_ns",
+			json_integer(json_integer_value(json_object_get(t, "sum_ns")) +
+				     json_integer_value(json_object_get(op, "sum_ns"))));
+	}
+}
+
+json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const size_t *idx,
+			 size_t n)
+{
+	json_t *ctx, *labels = json_object(), *ops = json_object();
+	const char *start = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct rpt_run_ref *r = &runs[idx[i]];
+		const char *created = str(r->doc, "created");
+
+		if (!json_is_true(json_object_get(json_object_get(r->run, "summary"), "complete")))
+			continue;
+		run_labels(labels, r);
+		ops_add(ops, r->run);
+		/* RFC 3339 UTC with the same layout compares as text */
+		if (created && (!start || strcmp(created, start) < 0))
+			start = created;
+	}
+	labels_join(labels);
+	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, "ops", ops);
+	if (ctx && start)
+		json_object_set_new(ctx, "start_time", json_string(start));
+	return ctx;
+}

@@ -1,0 +1,20 @@
+/* What dashboards filter on, for the runs of one side of a sample: labels, start time, call totals. */
+#ifndef RPT_CONTEXT_H
+#define RPT_CONTEXT_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "compare.h"
+
+/*
+ * The context of side @side of a sample from its complete runs @runs[@idx[0..n-1]]:
+ * {side, start_time, labels: {fs, mount_options, knob_set, barrier, device_model, kernel,
+ * kernel_version, arch, host}, ops: {op: {count, sum_ns}}}. start_time is the earliest
+ * "created" of the runs' result files; a label the runs disagree on holds their distinct
+ * values joined by " | "; a label no run knows is left out. New reference, NULL on ENOMEM.
+ */
+json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const size_t *idx,
+			 size_t n);
+
+#endif

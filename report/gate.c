@@ -1,0 +1,198 @@
+/* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <string.h>
+
+/* @top: the gate file's top level, where the gate-wide "strict" and "allow_noisy" live. */
+static int rule_apply(const json_t *o, struct rpt_rule *r, bool top, const char *where, char *err,
+		      size_t errlen)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(o)) {
+		snprintf(err, errlen, "%s: expected an object", where);
+		return -EINVAL;
+	}
+	json_object_foreach((json_t *)o, k, v)
+	{
+		double *dst = !strcmp(k, "alpha")	  ? &r->alpha :
+			      !strcmp(k, "threshold_pct") ? &r->threshold_pct :
+			      !strcmp(k, "noise_cov_pct") ? &r->noise_cov_pct :
+							    NULL;
+
+		if (!strcmp(k, "metrics") || !strcmp(k, "schema") || !strcmp(k, "comment"))
+			continue;
+		if (!strcmp(k, "strict") || !strcmp(k, "allow_noisy")) {
+			if (!top) {
+				snprintf(
+					err, errlen,
+					"%s: %s applies to the whole gate: set it at the top level "
+					"(per metric: gate, noise_cov_pct)",
+					where, k);
+				return -EINVAL;
+			}
+			if (!json_is_boolean(v)) {
+				snprintf(err, errlen, "%s: %s must be true or false", where, k);
+				return -EINVAL;
+			}
+			continue;
+		}
+		if (!strcmp(k, "gate")) {
+			if (!json_is_boolean(v)) {
+				snprintf(err, errlen, "%s: gate must be true or false", where);
+				return -EINVAL;
+			}
+			r->gate = json_is_true(v);
+			continue;
+		}
+		if (!dst) {
+			snprintf(
+				err, errlen,
+				"%s: unknown key '%s' (alpha, threshold_pct, noise_cov_pct, gate%s)",
+				where, k, top ? ", strict, allow_noisy" : "");
+			return -EINVAL;
+		}
+		if (!json_is_number(v) || json_number_value(v) < 0 ||
+		    (dst == &r->alpha &&
+		     (json_number_value(v) <= 0 || json_number_value(v) >= 1))) {
+			snprintf(err, errlen, "%s: %s must be a number%s", where, k,
+				 dst == &r->alpha ? " between 0 and 1" : " >= 0");
+			return -EINVAL;
+		}
+		*dst = json_number_value(v);
+	}
+	return 0;
+}
+
+int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
+{
+	struct rpt_rule r = { 0 };
+	const json_t *m;
+	const char *k;
+	json_t *v;
+	int e;
+
+	e = rule_apply(gate, &r, true, "gate file", err, errlen);
+	if (e)
+		return e;
+	m = json_object_get(gate, "metrics");
+	if (!m)
+		return 0;
+	if (!json_is_object(m)) {
+		snprintf(err, errlen,
+			 "gate file: metrics must be an object of NAME or GLOB: {...}");
+		return -EINVAL;
+	}
+	json_object_foreach((json_t *)m, k, v)
+	{
+		char where[256];
+
+		snprintf(where, sizeof(where), "gate file: metrics.%s", k);
+		e = rule_apply(v, &r, false, where, err, errlen);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+/* The CLI's values, then the gate file's defaults, then its entry for the exact name, else its first matching glob. */
+struct rpt_rule rpt_rule_for(const struct rpt_compare_opts *o, const char *metric)
+{
+	struct rpt_rule r = { .alpha = o->alpha,
+			      .threshold_pct = o->threshold_pct,
+			      .noise_cov_pct = o->noise_cov_pct,
+			      .gate = true };
+	const json_t *m, *hit = NULL;
+	const char *k;
+	json_t *v;
+	char err[8];
+
+	if (!o->gate)
+		return r;
+	rule_apply(o->gate, &r, true, "", err, sizeof(err));
+	m = json_object_get(o->gate, "metrics");
+	hit = json_object_get(m, metric);
+	if (!hit)
+		json_object_foreach((json_t *)m, k, v) if (!fnmatch(k, metric, 0))
+		{
+			hit = v;
+			break;
+		}
+	if (hit)
+		rule_apply(hit, &r, false, "", err, sizeof(err));
+	return r;
+}
+
+bool rpt_gate_blocks(const json_t *cmp, const json_t *c)
+{
+	const json_t *set = json_object_get(cmp, "settings");
+	const char *v = json_string_value(json_object_get(c, "verdict"));
+
+	if (!json_is_true(json_object_get(set, "strict")) ||
+	    json_is_false(json_object_get(c, "gate")) || !v)
+		return false;
+	if (!strcmp(v, rpt_verdict_names[RPT_INSUFFICIENT]))
+		return true;
+	return !strcmp(v, rpt_verdict_names[RPT_NOISY]) &&
+	       !json_is_true(json_object_get(set, "allow_noisy"));
+}
+
+/* Gated comparisons, and how many of them keep a strict gate from judging. */
+static size_t count_gated(const json_t *cmp, size_t *ret_blocking)
+{
+	const json_t *s, *m, *c;
+	size_t i, j, k, n = 0, blocking = 0;
+
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+			json_array_foreach(json_object_get(m, "comparisons"), k, c)
+	{
+		if (json_is_false(json_object_get(c, "gate")))
+			continue;
+		n++;
+		blocking += rpt_gate_blocks(cmp, c);
+	}
+	*ret_blocking = blocking;
+	return n;
+}
+
+size_t rpt_gate_count_blocking(const json_t *cmp)
+{
+	size_t blocking;
+
+	count_gated(cmp, &blocking);
+	return blocking;
+}
+
+size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only)
+{
+	const json_t *s, *m, *c;
+	size_t i, j, k, n = 0;
+
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+			json_array_foreach(json_object_get(m, "comparisons"), k, c)
+	{
+		const char *name = json_string_value(json_object_get(c, "verdict"));
+
+		if (name && !strcmp(name, rpt_verdict_names[v]) &&
+		    (!gating_only || !json_is_false(json_object_get(c, "gate"))))
+			n++;
+	}
+	return n;
+}
+
+enum rpt_gate_status rpt_gate_status(const json_t *cmp)
+{
+	size_t blocking, gated = count_gated(cmp, &blocking);
+
+	if (rpt_compare_count(cmp, RPT_REGRESSION, true))
+		return RPT_GATE_REGRESSED;
+	if (json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")) &&
+	    (blocking || !gated))
+		return RPT_GATE_UNJUDGED;
+	return RPT_GATE_PASS;
+}

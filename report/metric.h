@@ -1,0 +1,52 @@
+/* The metric catalog: each metric compare judges and exporters write, and where a run holds it. */
+#ifndef RPT_METRIC_H
+#define RPT_METRIC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+enum rpt_direction { RPT_HIGHER_IS_BETTER, RPT_LOWER_IS_BETTER };
+
+enum rpt_metric_kind { RPT_KIND_THROUGHPUT, RPT_KIND_LATENCY, RPT_KIND_KERNEL };
+
+/* Which runs a metric applies to, by what their progress counts (op.h's enum rpt_unit). */
+enum rpt_metric_runs { RPT_RUNS_ALL, RPT_RUNS_FILES, RPT_RUNS_BYTES };
+
+struct rpt_metric_def {
+	const char *name; /* "files_per_sec"; latency: "<op>.<pXX>" */
+	const char *unit; /* the unit values are shown and stored in */
+	double scale; /* display value = raw value from the result * scale */
+	enum rpt_direction dir;
+	enum rpt_metric_kind kind;
+	/* path of the object holding the raw value ("kernel", "probes/sources/jbd2/..."); NULL for latency */
+	const char *section;
+	const char *key; /* key inside @section; latency: inside the op object ("p99_ns") */
+	const char *om_name; /* OpenMetrics family, in base units */
+	double om_scale; /* OpenMetrics value = display value * om_scale */
+	enum rpt_metric_runs runs; /* 0: every run that has the value */
+};
+
+/*
+ * Adding a metric is one line in one of these tables (metric.c): run-level metrics, in
+ * the order tables show them, and the latency percentiles compared per operation.
+ */
+extern const struct rpt_metric_def rpt_run_metrics[];
+extern const size_t rpt_n_run_metrics;
+extern const struct rpt_metric_def rpt_latency_metrics[];
+extern const size_t rpt_n_latency_metrics;
+
+/* Looks up a metric by name ("files_per_sec", "fsync.p99"); NULL when unknown. */
+const struct rpt_metric_def *rpt_metric_lookup(const char *name);
+
+/* Whether @run's summary says it completed: incomplete runs are left out of samples. */
+bool rpt_run_complete(const json_t *run);
+
+/* Raw value of @def (of operation @op for latency) in @run; false when absent or not finite. */
+bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const char *op,
+		      double *ret);
+
+/* Whether @def applies to @run and @run has it (files/s for file runs, MB/s for byte runs). */
+bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op);
+
+#endif

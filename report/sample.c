@@ -1,0 +1,211 @@
+/* Grouping: runs that differ only in repetition (and the --across field) form one sample. */
+#include "compare_priv.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void rpt_samples_free(struct samples *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		free(s->v[i].key);
+		json_decref(s->v[i].keyobj);
+		free(s->v[i].label);
+		for (int k = 0; k < s->nsides; k++)
+			free(s->v[i].runs[k]);
+		free(s->v[i].runs);
+		free(s->v[i].nruns);
+	}
+	free(s->v);
+}
+
+/* Everything but the repetition (and the --across field) when the run has coords; else the command's own identity. */
+static json_t *run_key(const json_t *run, const char *across)
+{
+	const json_t *coords = json_object_get(run, "coords");
+	json_t *k, *params;
+
+	if (json_is_object(coords)) {
+		k = json_deep_copy(coords);
+		json_object_del(k, "repetition");
+		json_object_del(k, "cell");
+		if (across)
+			json_object_del(k, across);
+		return k;
+	}
+	params = json_deep_copy(json_object_get(run, "params"));
+	if (!params)
+		params = json_object();
+	/* where it ran and where it wrote differ between repetitions and say nothing about the load */
+	json_object_del(params, "dir");
+	json_object_del(params, "json");
+	json_object_del(params, "quiet");
+	json_object_del(params, "log");
+	k = json_object();
+	json_object_set(k, "workload", json_object_get(run, "workload"));
+	json_object_set(k, "threads", json_object_get(run, "threads"));
+	json_object_set_new(k, "params", params);
+	return k;
+}
+
+static char *base_label(const json_t *run, const char *across)
+{
+	const json_t *coords = json_object_get(run, "coords");
+	const char *cell = json_string_value(json_object_get(coords, "cell"));
+	const char *skip = across ? json_string_value(json_object_get(coords, across)) : NULL;
+	char *out = NULL;
+
+	if (cell) {
+		char *copy = strdup(cell), *save = NULL, *tok;
+		size_t len = strlen(cell) + 1, used = 0;
+		bool skipped = false;
+
+		out = calloc(1, len);
+		if (!copy || !out) {
+			free(copy);
+			free(out);
+			return NULL;
+		}
+		for (tok = strtok_r(copy, "/", &save); tok; tok = strtok_r(NULL, "/", &save)) {
+			if (skip && !skipped && !strcmp(tok, skip)) {
+				skipped = true;
+				continue;
+			}
+			used += (size_t)snprintf(out + used, len - used, "%s%s", used ? "/" : "",
+						 tok);
+		}
+		free(copy);
+		return out;
+	}
+	if (asprintf(&out, "%s t=%lld",
+		     str_or(json_string_value(json_object_get(run, "workload")), "?"),
+		     (long long)json_integer_value(json_object_get(run, "threads"))) < 0)
+		return NULL;
+	return out;
+}
+
+static char *value_text(const json_t *v)
+{
+	if (json_is_string(v))
+		return strdup(json_string_value(v));
+	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
+}
+
+/* Appends " name=value" for @key entries (top level and params) that differ from @other. */
+void rpt_label_append_diff(char **label, const json_t *key, const json_t *other, bool with_other)
+{
+	const json_t *objs[2] = { key, json_object_get(key, "params") };
+	const json_t *oobjs[2] = { other, json_object_get(other, "params") };
+
+	for (int o = 0; o < 2; o++) {
+		const char *k;
+		json_t *v;
+
+		if (!json_is_object(objs[o]))
+			continue;
+		json_object_foreach((json_t *)objs[o], k, v)
+		{
+			const json_t *ov = json_object_get(oobjs[o], k);
+			char *a, *b, *n = NULL;
+
+			if (json_is_object(v) && o == 0 && !strcmp(k, "params"))
+				continue;
+			if (ov && json_equal(v, (json_t *)ov))
+				continue;
+			a = value_text(v);
+			b = ov ? value_text(ov) : strdup("(none)");
+			if (with_other)
+				n = asprintf(&n, "%s%s%s=%s vs %s", *label, **label ? ", " : "", k,
+					     a, b) < 0 ?
+					    NULL :
+					    n;
+			else
+				n = asprintf(&n, "%s %s=%s", *label, k, a) < 0 ? NULL : n;
+			free(a);
+			free(b);
+			if (n) {
+				free(*label);
+				*label = n;
+			}
+		}
+	}
+}
+
+int rpt_samples_build(struct samples *s, const struct rpt_run_ref *runs, size_t nruns, int nsides,
+		      const char *across)
+{
+	s->nsides = nsides;
+	for (size_t i = 0; i < nruns; i++) {
+		json_t *ko = run_key(runs[i].run, across);
+		char *k = ko ? json_dumps(ko, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		struct sample *sm = NULL;
+		size_t *grown;
+
+		if (!k) {
+			json_decref(ko);
+			return -ENOMEM;
+		}
+		for (size_t j = 0; j < s->n; j++)
+			if (!strcmp(s->v[j].key, k))
+				sm = &s->v[j];
+		if (sm) {
+			free(k);
+			json_decref(ko);
+		} else {
+			struct sample *nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
+
+			if (!nv)
+				return -ENOMEM;
+			s->v = nv;
+			sm = &s->v[s->n++];
+			*sm = (struct sample){ .key = k, .keyobj = ko, .first = runs[i].run };
+			sm->runs = calloc((size_t)nsides, sizeof(*sm->runs));
+			sm->nruns = calloc((size_t)nsides, sizeof(*sm->nruns));
+			sm->label = base_label(runs[i].run, across);
+			if (!sm->runs || !sm->nruns || !sm->label)
+				return -ENOMEM;
+		}
+		grown = realloc(sm->runs[runs[i].side],
+				(sm->nruns[runs[i].side] + 1) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		grown[sm->nruns[runs[i].side]++] = i;
+		sm->runs[runs[i].side] = grown;
+	}
+	/* same base label, different keys: say what differs so rows can be told apart */
+	for (size_t i = 0; i < s->n; i++) {
+		char *base = base_label(s->v[i].first, across);
+
+		for (size_t j = 0; base && j < s->n; j++) {
+			char *other = j == i ? NULL : base_label(s->v[j].first, across);
+
+			if (other && !strcmp(base, other))
+				rpt_label_append_diff(&s->v[i].label, s->v[i].keyobj,
+						      s->v[j].keyobj, false);
+			free(other);
+		}
+		free(base);
+	}
+	return 0;
+}
+
+/* The sample on side @side closest to @sm (same workload and threads), to say what differs. */
+const struct sample *rpt_sample_nearest(const struct samples *s, const struct sample *sm, int side)
+{
+	const struct sample *best = NULL;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct sample *o = &s->v[i];
+
+		if (!o->nruns[side])
+			continue;
+		if (!best)
+			best = o;
+		if (json_equal(json_object_get(o->keyobj, "workload"),
+			       json_object_get(sm->keyobj, "workload")) &&
+		    json_equal(json_object_get(o->keyobj, "threads"),
+			       json_object_get(sm->keyobj, "threads")))
+			return o;
+	}
+	return best;
+}

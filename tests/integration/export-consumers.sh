@@ -1,0 +1,102 @@
+#!/bin/bash
+# fsbench export fed to its real consumers: promtool and prometheus_client's OpenMetrics parser,
+# an InfluxDB 1.x server of our own (private port and data directory), KCIDB's v5.3 schema, and
+# LAVA's lava-test-case script with the dispatcher's signal handling. ci/setup installs them.
+. "$(dirname "$0")/lib.sh"
+S=$T_SCRATCH
+TOOLS=$SRCDIR/tests/tools
+mkdir -p "$S/d"
+for t in promtool influxd curl; do
+	command -v $t >/dev/null || t_die "$t is not installed (ci/setup installs prometheus, influxdb and curl)"
+done
+
+for r in 1 2 3; do
+	"$FSBENCH" smallfile -d "$S/d" -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
+	# a host name with every character a format has to escape: blank , = " \ and a newline
+	jq '.host.hostname = "lab 1,rack=2 \"b\"\\x\nend\\"' "$S/r$r.json" >"$S/o$r.json"
+done
+# baseline: one real run at +-1 % spread; candidate: another kernel at half its files/s
+t_regressed "$S/r1.json" '.host.kernel = "9.9.9-candidate"'
+sets="result odd compare"
+inputs() {
+	case $1 in
+	result) echo "$S"/r?.json ;;
+	odd) echo "$S"/o?.json ;;
+	compare) echo "$S/cmp.json" ;;
+	esac
+}
+LABELS="fs workload threads mount_options knob_set device_model kernel host"
+
+for set in $sets; do
+	# shellcheck disable=SC2046
+	"$FSBENCH" export --format openmetrics $(inputs $set) >"$S/$set.om" || t_fail "$set: openmetrics export"
+	promtool check metrics <"$S/$set.om" >"$S/promtool.out" 2>&1 && t_ok "$set: promtool check metrics" ||
+		t_fail "$set: promtool: $(head -5 "$S/promtool.out")"
+	"$TOOLS/om-check" "$S/$set.om" $LABELS >"$S/om.out" && t_ok "$set: prometheus_client parses it, summaries complete, labels there" ||
+		t_fail "$set: $(grep -v ' [0-9]*$' "$S/om.out" | head -5)"
+	grep -q '^fsbench_latency_seconds summary' "$S/om.out" && t_ok "$set: latency parsed as a summary" || t_fail "$set: $(cat "$S/om.out")"
+
+	# shellcheck disable=SC2046
+	"$FSBENCH" export --format kcidb $(inputs $set) >"$S/$set.kcidb" || t_fail "$set: kcidb export"
+	"$TOOLS/validate-json" "$SRCDIR/tests/fixtures/kcidb-v5.3.schema.json" "$S/$set.kcidb" && t_ok "$set: KCIDB v5.3 schema" ||
+		t_fail "$set: kcidb invalid"
+
+	# shellcheck disable=SC2046
+	"$FSBENCH" export --format lava $(inputs $set) >"$S/$set.lava" || t_fail "$set: lava export"
+	"$TOOLS/lava-check" "$S/$set.lava" >"$S/lava.out" && t_ok "$set: lava-test-case and the dispatcher accept every line" ||
+		t_fail "$set: $(grep '^line' "$S/lava.out" | head -3)"
+	t_expect_eq "$set: lava cases read back" "$(wc -l <"$S/$set.lava")" "$(wc -l <"$S/lava.out")"
+done
+grep -q ' fail ' "$S/lava.out" && t_ok "lava: the regression reached the dispatcher as fail" || t_fail "lava: no fail case"
+t_expect_eq "openmetrics: the odd host name read back" 'lab 1,rack=2 "b"\x
+end\' "$(/usr/bin/python3 -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+print(next(iter(p(open(sys.argv[1]).read()))).samples[0].labels["host"])' "$S/odd.om")"
+
+# InfluxDB 1.x: our own server on free ports with its data in the scratch directory
+read -r P_RPC P_HTTP < <(t_free_ports 2)
+cat >"$S/influxdb.conf" <<EOF
+reporting-disabled = true
+bind-address = "127.0.0.1:$P_RPC"
+[meta]
+  dir = "$S/influx/meta"
+[data]
+  dir = "$S/influx/data"
+  wal-dir = "$S/influx/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:$P_HTTP"
+  log-enabled = false
+[continuous_queries]
+  enabled = false
+EOF
+t_daemon "$S/influxd.log" influxd run -config "$S/influxdb.conf"
+URL=http://127.0.0.1:$P_HTTP
+for _ in $(seq 100); do curl -sf "$URL/ping" && break; sleep 0.1; done
+curl -sf "$URL/ping" || t_die "influxd did not start: $(tail -3 "$S/influxd.log")"
+q() { curl -s -G "$URL/query" --data-urlencode "db=fsb" --data-urlencode "q=$1"; }
+curl -s -XPOST "$URL/query" --data-urlencode "q=CREATE DATABASE fsb" >/dev/null
+"$FSBENCH" export --format influx "$S"/r?.json >"$S/result.influx"
+"$FSBENCH" export --format influx "$S"/o?.json >"$S/odd.influx"
+"$FSBENCH" export --format influx "$S/cmp.json" >"$S/compare.influx"
+for set in result result odd compare; do
+	code=$(curl -s -o "$S/write.out" -w '%{http_code}' -XPOST "$URL/write?db=fsb" --data-binary @"$S/$set.influx")
+	t_expect_eq "influx: /write of $set" 204 "$code"
+	[ "$code" = 204 ] || cat "$S/write.out"
+done
+# the result written twice is stored once
+points=$(q 'SELECT count(mean) FROM fsbench' | jq '.results[0].series[0].values[0][1]')
+t_expect_eq "influx: points stored (the second write overwrote the first)" \
+	"$(cat "$S/result.influx" "$S/odd.influx" "$S/compare.influx" | wc -l)" "$points"
+t_expect_eq "influx: time of the files/s point is the run's" \
+	"$(jq -r '[inputs.created] | min' -n "$S"/r?.json)" \
+	"$(q "SELECT mean FROM fsbench WHERE metric='files_per_sec' AND side='result' AND host='$(jq -r .host.hostname "$S/r1.json")'" | jq -r '.results[0].series[0].values[0][0]')"
+t_expect_eq "influx: the odd host name as a tag (newline as \\n)" 'lab 1,rack=2 "b"\x\nend/' \
+	"$(q "SHOW TAG VALUES FROM fsbench WITH KEY = host" | jq -r '.results[0].series[0].values[][1] | select(startswith("lab"))')"
+t_expect_eq "influx: kernels to filter on" "$(jq -r .host.kernel "$S/r1.json") 9.9.9-candidate" \
+	"$(q "SHOW TAG VALUES FROM fsbench WITH KEY = kernel" | jq -r '[.results[0].series[0].values[][1]] | sort | join(" ")')"
+t_expect_eq "influx: ci_lo never below zero" 0 "$(q 'SELECT count(ci_lo) FROM fsbench WHERE ci_lo < 0' | jq '.results[0].series[0].values[0][1] // 0')"
+t_done

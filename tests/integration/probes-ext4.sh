@@ -1,0 +1,99 @@
+#!/bin/bash
+# eBPF attribution on ext4 over a loop device: 200 fsyncs give about 200 jbd2 commits and
+# at least 200 flushes on that device, while another ext4 on another loop device, busy
+# with its own fsyncs meanwhile, contributes nothing; the slowest fsyncs are explained.
+. "$(dirname "$0")/lib.sh"
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
+VALIDATE=$SRCDIR/tests/tools/validate-json
+t_need_root
+
+t_range() { # WHAT LO HI VALUE
+	if [ "$4" -ge "$2" ] && [ "$4" -le "$3" ]; then t_ok "$1 = $4"; else t_fail "$1: expected $2..$3, got '$4'"; fi
+}
+flushes() { awk -v d="$1" '$3 == d { print $(NF - 1) }' /proc/diskstats; }
+
+t_mkfs_loop ext4 128 -E lazy_itable_init=0,lazy_journal_init=0
+other_mnt=$T_MNT other_dev=$(basename "$T_DEV")
+t_mkfs_loop ext4 128 -E lazy_itable_init=0,lazy_journal_init=0
+dev=$(basename "$T_DEV")
+[ "$(cat "/sys/block/$dev/queue/write_cache")" = "write back" ] ||
+	t_skip "$dev has no volatile write cache: the block layer drops flushes"
+
+# the other device's own fsyncs and flushes for as long as the run lasts
+(while :; do dd if=/dev/zero of="$other_mnt/f" bs=4k count=1 oflag=dsync status=none || exit; done) &
+bg=$!
+trap 'kill "$bg" 2>/dev/null; wait "$bg" 2>/dev/null; t_cleanup' EXIT
+sleep 0.2
+f0=$(flushes "$dev") o0=$(flushes "$other_dev")
+out=$T_SCRATCH/r.json
+mkdir "$T_MNT/x" "$T_MNT/y" "$T_MNT/z"
+"$FSBENCH" smallfile -d "$T_MNT/x" -s 4096 -n 200 -t 1 --json "$out" >/dev/null || t_fail "run failed"
+f1=$(flushes "$dev") o1=$(flushes "$other_dev")
+kill "$bg"
+wait "$bg" 2>/dev/null
+"$VALIDATE" "$SCHEMA" "$out" || t_fail "result does not validate"
+case $(t_json "$out" '.runs[0].probes.sources.block.status') in
+"skipped: fsbench was built without BPF"*) t_skip "fsbench was built without BPF support" ;;
+esac
+
+p='.runs[0].probes'
+t_expect_eq "block status" ok "$(t_json "$out" "$p.sources.block.status")"
+t_expect_eq "jbd2 status" ok "$(t_json "$out" "$p.sources.jbd2.status")"
+t_expect_eq "device" "$dev" "$(t_json "$out" "$p.device")"
+[ $((o1 - o0)) -ge 50 ] || t_fail "the other device flushed only $((o1 - o0)) times: the filter is not tested"
+t_range "jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counters.commits")"
+t_range "jbd2 commit histogram count" 190 215 "$(t_json "$out" "$p.sources.jbd2.hists.commit.count")"
+# every flush counted happened on this device, and nearly all of them: diskstats also
+# counts the few before the run's start; the other device's 50 or more would show
+lo=$((f1 - f0 - 20 > 200 ? f1 - f0 - 20 : 200))
+t_range "flushes issued" $lo $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.flush_issued")"
+t_range "flushes completed (flush.d2c)" 200 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
+t_range "bios with PREFLUSH" 190 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.bio_preflush")"
+t_expect_eq "events dropped" 0 "$(t_json "$out" "$p.sources.block.counters.events_dropped")"
+
+# the slowest fsync: a commit that fits inside it, with this device's flushes inside that
+s="$p.slow_calls | map(select(.op == \"fsync\"))"
+t_expect_eq "fsyncs explained" 20 "$(t_json "$out" "$s | length")"
+t_expect_eq "slowest first" true "$(t_json "$out" "$s | (.[0].duration_ns >= .[19].duration_ns)")"
+# most slow fsyncs wait for their commit; one may be slow for want of a CPU on a busy machine
+t_range "slow fsyncs with a commit" 10 20 "$(t_json "$out" "[$s | .[] | select(.kernel.commits_total >= 1)] | length")"
+c="$s | map(select(.kernel.commits_total >= 1))[0]"
+t_expect_eq "the slowest one's commit lies within it" true "$(t_json "$out" "$c | . as \$c | \$c.kernel.commits[0] | .start_ns >= 0 and .start_ns + .duration_ns <= \$c.duration_ns")"
+t_expect_eq "its commit flushed" true "$(t_json "$out" "$c | .kernel.commits[0].flushes >= 1")"
+t_expect_eq "window complete" true "$(t_json "$out" "$c | .kernel.complete")"
+t_expect_eq "20 slowest creates too" 20 "$(t_json "$out" "$p.slow_calls | map(select(.op == \"create\")) | length")"
+
+# the attribution table, as text and in the HTML report with the I/O map
+"$FSBENCH" explain --op fsync -n 3 "$out" >"$T_SCRATCH/explain.txt" || t_fail "explain failed"
+t_expect_eq "explain rows" 3 "$(grep -c '^fsync ' "$T_SCRATCH/explain.txt")"
+grep -q "= jbd2 commit [0-9.]* ms (locked [0-9.]*, flushing [0-9.]*, logging [0-9.]*; [0-9]* flush\(es\)\? [0-9.]* ms on $dev" "$T_SCRATCH/explain.txt" &&
+	t_ok "explain names the commit and its flushes on $dev" || t_fail "explain: $(cat "$T_SCRATCH/explain.txt")"
+"$FSBENCH" report --no-plots -o "$T_SCRATCH/r.html" "$out" >/dev/null 2>&1 || t_fail "report failed"
+grep -q '<h2>Kernel-side attribution</h2>' "$T_SCRATCH/r.html" && t_ok "report has the attribution section" ||
+	t_fail "no attribution section in the report"
+t_expect_eq "report attribution rows" 20 "$(grep -o '<tr><td>[a-z_]*</td><td class="num">' "$T_SCRATCH/r.html" | wc -l)"
+t_range "iomap points" 900 100000 "$(t_json "$out" "$p.iomap.kept")"
+
+# the raw_tp build of the programs, used on kernels without BTF-typed tracepoints
+FSBENCH_BPF_RAW_TP=1 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 200 --json "$out" >/dev/null || t_fail "raw_tp run failed"
+t_range "raw_tp: jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counters.commits")"
+t_range "raw_tp: flushes completed" 200 100000 "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
+rm -rf "$T_MNT/y"/*
+
+# sync() (-S 2) hands the device's backing_dev_info writeback work: the writeback source
+"$FSBENCH" smallfile -d "$T_MNT/y" -s 64k -n 100 -S 2 --probes block,writeback --json "$out" >/dev/null || t_fail "-S 2 run failed"
+t_expect_eq "writeback status" ok "$(t_json "$out" "$p.sources.writeback.status")"
+t_expect_eq "jbd2 not selected" "skipped: not selected (--probes)" "$(t_json "$out" "$p.sources.jbd2.status")"
+t_range "writeback works" 1 100000 "$(t_json "$out" "$p.sources.writeback.counters.works")"
+t_expect_eq "work histogram count" "$(t_json "$out" "$p.sources.writeback.counters.works")" "$(t_json "$out" "$p.sources.writeback.hists.work.count")"
+rm -rf "$T_MNT/y"/*
+
+# --probes none: no probes at all; a bad source name is a usage error
+"$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 20 --probes none --json "$out" >/dev/null || t_fail "--probes none run failed"
+t_expect_eq "--probes none" null "$(t_json "$out" '.runs[0].probes')"
+"$FSBENCH" smallfile -d "$T_MNT/z" -n 20 --probes block,jbd2 --json "$out" >/dev/null || t_fail "--probes block,jbd2 run failed"
+t_expect_eq "--probes block,jbd2: jbd2" ok "$(t_json "$out" "$p.sources.jbd2.status")"
+"$FSBENCH" smallfile -d "$T_MNT/z" -n 20 --probes nosuch --json "$out" >/dev/null 2>"$T_SCRATCH/err"
+t_expect_eq "--probes nosuch exit" 2 "$?"
+grep -q "unknown source 'nosuch'" "$T_SCRATCH/err" || t_fail "--probes nosuch: $(cat "$T_SCRATCH/err")"
+t_done
