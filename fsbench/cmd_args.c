@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int add_file(const struct cmd_spec *spec, void *cfg, char *arg, char *err, size_t errlen)
@@ -43,6 +44,23 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen)
 		return -EINVAL;
 	}
 	s->files[s->side][s->nfiles[s->side]++] = arg;
+	return 0;
+}
+
+int cmd_parse_double(const char *cmd, const char *flag, const char *s, double lo, double hi,
+		     double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		fprintf(stderr, "fsbench %s: --%s %s: expected a number from %g to %g\n", cmd, flag,
+			s, lo, hi);
+		return -EINVAL;
+	}
+	*ret = v;
 	return 0;
 }
 

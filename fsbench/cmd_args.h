@@ -35,6 +35,14 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen);
 /* Takes a trailing --baseline/--candidate after the last file. 0, or -EINVAL with @err set. */
 int cmd_sides_finish(struct cmd_sides *s, char *err, size_t errlen);
 
+/*
+ * A number flag kept as text in the table (OPT_STRING: the option types have no real
+ * number): @s as a double from @lo to @hi. 0, or -EINVAL after printing one line as
+ * "fsbench @cmd: --@flag S: expected a number from LO to HI".
+ */
+int cmd_parse_double(const char *cmd, const char *flag, const char *s, double lo, double hi,
+		     double *ret);
+
 struct cmd_spec {
 	const char *name;
 	const struct fsb_opt *opts; /* bound to the command's config struct */

@@ -121,22 +121,6 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 	return cmd_sides_add(&((struct compare_cfg *)cfg)->sides, arg, err, errlen);
 }
 
-static int parse_double(const char *flag, const char *s, double lo, double hi, double *ret)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "fsbench compare: --%s %s: expected a number from %g to %g\n", flag,
-			s, lo, hi);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
 /* The flags' values checked and turned into the comparer's options; FSB_EXIT_OK or _USAGE. */
 static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 {
@@ -147,9 +131,9 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 		return FSB_EXIT_USAGE;
 	}
 	rpt_compare_opts_init(o);
-	if (parse_double("alpha", c->alpha, 1e-9, 0.5, &o->alpha) ||
-	    parse_double("threshold", c->threshold, 0, 1000, &o->threshold_pct) ||
-	    parse_double("noise", c->noise, 0, 1000, &o->noise_cov_pct))
+	if (cmd_parse_double("compare", "alpha", c->alpha, 1e-9, 0.5, &o->alpha) ||
+	    cmd_parse_double("compare", "threshold", c->threshold, 0, 1000, &o->threshold_pct) ||
+	    cmd_parse_double("compare", "noise", c->noise, 0, 1000, &o->noise_cov_pct))
 		return FSB_EXIT_USAGE;
 	o->test = c->test == 0 ? RPT_TEST_AUTO :
 		  c->test == 1 ? RPT_TEST_ONLY_WELCH :

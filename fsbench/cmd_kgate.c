@@ -1,10 +1,11 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
-#include "commands.h"
+#include "cmd_args.h"
 #include "cmd_kgate.h"
+#include "commands.h"
 #include "suite.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stdint.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,8 @@
 #include "../report/compare.h"
 #include "../report/runs.h"
 
+#define STR(x) #x
+#define XSTR(x) STR(x)
 #define KG_DEFAULT_BOOTS 3
 #define KG_MAX_BOOTS 50
 /*
@@ -35,304 +38,221 @@ static const char icount_gate[] = "{\"metrics\": {\"*.p99.9\": {\"gate\": false}
 				  "\"sync.*\": {\"gate\": false}, "
 				  "\"files_per_sec\": {\"gate\": false}}}";
 
-enum {
-	O_BASELINE = 256,
-	O_CANDIDATE,
-	O_BMOD,
-	O_CMOD,
-	O_BAPPEND,
-	O_CAPPEND,
-	O_APPEND,
-	O_BOOTS,
-	O_REPS,
-	O_FS,
-	O_THREADS,
-	O_ACCEL,
-	O_NOICOUNT,
-	O_CPU,
-	O_MEMORY,
-	O_DISKSIZE,
-	O_DISKDIR,
-	O_TIMEOUT,
-	O_BOOTTIMEOUT,
-	O_GATEFILE,
-	O_ALPHA,
-	O_THRESHOLD,
-	O_MAXLOAD,
-	O_WORKDIR,
-	O_JSON,
-	O_QEMU,
-	O_KERNEL,
-	O_MODULES,
+static const char *const accels[] = { "tcg", "kvm", NULL };
+
+/* The command line of kernel-gate and kernel-run, as the option tables fill it. */
+struct kg_cfg {
+	char *spec[2], *modules[2], *append[2]; /* --baseline/--kernel, --candidate... */
+	char *common_append;
+	int64_t boots, repetitions, memory, disk_size, timeout, boot_timeout;
+	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
+	char *gate_file, *alpha, *threshold, *max_host_load;
+	int accel;
+	bool no_icount;
+	char *suite; /* the operand; a second one is an error */
 };
 
-static const struct option gate_opts[] = {
-	{ "baseline", required_argument, NULL, O_BASELINE },
-	{ "candidate", required_argument, NULL, O_CANDIDATE },
-	{ "baseline-modules", required_argument, NULL, O_BMOD },
-	{ "candidate-modules", required_argument, NULL, O_CMOD },
-	{ "baseline-append", required_argument, NULL, O_BAPPEND },
-	{ "candidate-append", required_argument, NULL, O_CAPPEND },
-	{ "kernel", required_argument, NULL, O_KERNEL },
-	{ "modules", required_argument, NULL, O_MODULES },
-	{ "append", required_argument, NULL, O_APPEND },
-	{ "boots", required_argument, NULL, O_BOOTS },
-	{ "repetitions", required_argument, NULL, O_REPS },
-	{ "fs", required_argument, NULL, O_FS },
-	{ "threads", required_argument, NULL, O_THREADS },
-	{ "accel", required_argument, NULL, O_ACCEL },
-	{ "no-icount", no_argument, NULL, O_NOICOUNT },
-	{ "cpu", required_argument, NULL, O_CPU },
-	{ "memory", required_argument, NULL, O_MEMORY },
-	{ "disk-size", required_argument, NULL, O_DISKSIZE },
-	{ "disk-dir", required_argument, NULL, O_DISKDIR },
-	{ "timeout", required_argument, NULL, O_TIMEOUT },
-	{ "boot-timeout", required_argument, NULL, O_BOOTTIMEOUT },
-	{ "gate-file", required_argument, NULL, O_GATEFILE },
-	{ "alpha", required_argument, NULL, O_ALPHA },
-	{ "threshold", required_argument, NULL, O_THRESHOLD },
-	{ "max-host-load", required_argument, NULL, O_MAXLOAD },
-	{ "workdir", required_argument, NULL, O_WORKDIR },
-	{ "json", required_argument, NULL, O_JSON },
-	{ "qemu", required_argument, NULL, O_QEMU },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+#define O(f) offsetof(struct kg_cfg, f)
+/* What both commands take: the suite in the guest and the VM it runs in. */
+/* clang-format off */
+#define KG_COMMON_OPTS \
+	{ .name = "repetitions", .type = OPT_INT, .offset = O(repetitions), .min = 1, .max = 1000, \
+	  .help = "passed to the suite in the guest (default: the suite's)" }, \
+	{ .name = "fs", .type = OPT_STRING, .offset = O(fs), \
+	  .help = "passed to the suite in the guest: its filesystems to run, LIST" }, \
+	{ .name = "threads", .type = OPT_STRING, .offset = O(threads), \
+	  .help = "passed to the suite in the guest: thread counts, LIST" }, \
+	{ .name = "accel", .type = OPT_ENUM, .offset = O(accel), .def = "tcg", .choices = accels, \
+	  .help = "QEMU's accelerator" }, \
+	{ .name = "no-icount", .type = OPT_BOOL, .offset = O(no_icount), \
+	  .help = "real time under tcg instead of -icount shift=0,sleep=on" }, \
+	{ .name = "cpu", .type = OPT_STRING, .offset = O(cpu), .def = "qemu64", \
+	  .help = "QEMU's CPU model" }, \
+	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
+	  .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
+	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .def = "qemu-system-x86_64", \
+	  .help = "the QEMU program" }, \
+	{ .name = "disk-size", .type = OPT_SIZE, .offset = O(disk_size), \
+	  .min = INT64_C(64) << 20, .max = INT64_C(1) << 40, .def = "2G", \
+	  .help = "the scratch disk, sparse, fresh each boot" }, \
+	{ .name = "disk-dir", .type = OPT_STRING, .offset = O(disk_dir), .def = "/dev/shm", \
+	  .help = "where the scratch disk lives (tmpfs)" }, \
+	{ .name = "boot-timeout", .type = OPT_DURATION, .offset = O(boot_timeout), \
+	  .min = INT64_C(5000000000), .max = INT64_C(86400000000000), .def = "3m", \
+	  .help = "until the guest's init starts" }, \
+	{ .name = "timeout", .type = OPT_DURATION, .offset = O(timeout), \
+	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
+	  .help = "a whole boot" }, \
+	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), \
+	  .help = "consoles and results (default fsbench-kgate-DATE)" }
+/* clang-format on */
+
+static const struct fsb_opt gate_opts[] = {
+	{ .name = "baseline",
+	  .type = OPT_STRING,
+	  .offset = O(spec[0]),
+	  .help = "the baseline kernel K1 (required)" },
+	{ .name = "candidate",
+	  .type = OPT_STRING,
+	  .offset = O(spec[1]),
+	  .help = "the candidate kernel K2 (required)" },
+	{ .name = "baseline-modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules[0]),
+	  .help = "K1's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "candidate-modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules[1]),
+	  .help = "K2's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "baseline-append",
+	  .type = OPT_STRING,
+	  .offset = O(append[0]),
+	  .help = "extra kernel command line for K1" },
+	{ .name = "candidate-append",
+	  .type = OPT_STRING,
+	  .offset = O(append[1]),
+	  .help = "extra kernel command line for K2" },
+	{ .name = "append",
+	  .type = OPT_STRING,
+	  .offset = O(common_append),
+	  .help = "extra kernel command line for both" },
+	{ .name = "boots",
+	  .type = OPT_INT,
+	  .offset = O(boots),
+	  .min = 1,
+	  .max = KG_MAX_BOOTS,
+	  .def = XSTR(KG_DEFAULT_BOOTS),
+	  .help = "boots a side, interleaved A B A B" },
+	KG_COMMON_OPTS,
+	{ .name = "json",
+	  .type = OPT_STRING,
+	  .offset = O(json),
+	  .help = "the gate's document (default WORKDIR/kernel-gate.json)" },
+	{ .name = "gate-file",
+	  .type = OPT_STRING,
+	  .offset = O(gate_file),
+	  .help = "per-metric gate settings, as compare's --gate-file" },
+	{ .name = "alpha",
+	  .type = OPT_STRING,
+	  .offset = O(alpha),
+	  .def = XSTR(RPT_DEFAULT_ALPHA),
+	  .help = "significance level, as compare's" },
+	{ .name = "threshold",
+	  .type = OPT_STRING,
+	  .offset = O(threshold),
+	  .def = XSTR(RPT_DEFAULT_THRESHOLD_PCT),
+	  .unit = "%",
+	  .help = "smallest change that counts, as compare's" },
+	{ .name = "max-host-load",
+	  .type = OPT_STRING,
+	  .offset = O(max_host_load),
+	  .unit = "%",
+	  .help = "cannot judge when other processes used more of the host's CPUs than this "
+		  "during a boot (default: off)" },
+	{ 0 },
 };
 
-static void usage(FILE *out, bool gate)
+static const struct fsb_opt run_opts[] = {
+	{ .name = "kernel",
+	  .type = OPT_STRING,
+	  .offset = O(spec[0]),
+	  .help = "the kernel K (required)" },
+	{ .name = "modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules[0]),
+	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "append",
+	  .type = OPT_STRING,
+	  .offset = O(common_append),
+	  .help = "extra kernel command line" },
+	KG_COMMON_OPTS,
+	{ .name = "json",
+	  .type = OPT_STRING,
+	  .offset = O(json),
+	  .help = "copy the guest's result (with its \"vm\" record) to FILE" },
+	{ 0 },
+};
+#undef O
+
+static const char kernel_forms[] =
+	"A kernel is a bzImage/vmlinuz (its modules from --*modules DIR holding\n"
+	"lib/modules/RELEASE, else /lib/modules/RELEASE), a Debian linux-image .deb, or a\n"
+	"release installed under /boot and /lib/modules.\n\n";
+
+static void gate_usage(FILE *out)
 {
-	if (gate)
-		fprintf(out,
-			"usage: fsbench kernel-gate --baseline K1 --candidate K2 [options] [SUITE]\n"
-			"  Boots K1 and K2 alternately in QEMU, runs SUITE (default '%s') inside each\n"
-			"  boot, and gates K2 against K1. Exit: 0 good, 1 regressed, 125 cannot judge\n"
-			"  (no boot, too few samples, A/A noise), 2 usage.\n"
-			"  A kernel: a bzImage/vmlinuz (modules from --X-modules DIR holding\n"
-			"  lib/modules/RELEASE, else /lib/modules/RELEASE), a linux-image .deb, or a\n"
-			"  release installed under /boot and /lib/modules.\n"
-			"  --baseline-modules DIR, --candidate-modules DIR\n"
-			"  --baseline-append ARGS, --candidate-append ARGS, --append ARGS (both)\n"
-			"  --boots N           boots a side, interleaved A B A B (%d)\n",
-			KG_DEFAULT_SUITE, KG_DEFAULT_BOOTS);
-	else
-		fprintf(out,
-			"usage: fsbench kernel-run --kernel K [--modules DIR] [options] [SUITE]\n"
-			"  Boots K once in QEMU and runs SUITE (default '%s') inside; exits with the\n"
-			"  guest's status, 125 when the kernel did not boot, 2 on usage errors.\n"
-			"  --append ARGS       extra kernel command line\n",
-			KG_DEFAULT_SUITE);
 	fprintf(out,
-		"  --repetitions N, --fs LIST, --threads LIST: passed to the suite in the guest\n"
-		"  --accel tcg|kvm (tcg), --no-icount (icount shift=0,sleep=on under tcg),\n"
-		"  --cpu MODEL (qemu64), --memory MIB (1024), --qemu PROGRAM\n"
-		"  --disk-size SIZE    scratch disk (2G), sparse, fresh each boot\n"
-		"  --disk-dir DIR      where the scratch disk lives (/dev/shm: tmpfs)\n"
-		"  --boot-timeout S    until the guest's init starts (180)\n"
-		"  --timeout S         a whole boot (1800)\n"
-		"  --workdir DIR       consoles and results (fsbench-kgate-DATE)\n"
-		"  --json FILE         %s\n",
-		gate ? "the gate's document (WORKDIR/kernel-gate.json)" :
-		       "copy the guest's result (with its \"vm\" record) to FILE");
-	if (gate)
-		fprintf(out,
-			"  --gate-file F, --alpha A (0.05), --threshold PCT (5): as compare\n"
-			"  --max-host-load PCT cannot judge when other processes used more of the\n"
-			"                      host's CPUs than this during a boot (off)\n");
+		"usage: fsbench kernel-gate --baseline K1 --candidate K2 [options] [SUITE]\n\n"
+		"Boots K1 and K2 alternately in QEMU, runs SUITE (default '%s') inside each boot,\n"
+		"and gates K2 against K1. Exit: 0 good, 1 regressed, 125 cannot judge (no boot, too\n"
+		"few samples, A/A noise), 2 usage.\n%s",
+		KG_DEFAULT_SUITE, kernel_forms);
 }
 
-int kg_parse_int(const char *flag, const char *s, long lo, long hi, int *ret)
+static void run_usage(FILE *out)
 {
-	char *end;
-	long v;
+	fprintf(out,
+		"usage: fsbench kernel-run --kernel K [--modules DIR] [options] [SUITE]\n\n"
+		"Boots K once in QEMU and runs SUITE (default '%s') inside; exits with the guest's\n"
+		"status, 125 when the kernel did not boot, 2 on usage errors.\n%s",
+		KG_DEFAULT_SUITE, kernel_forms);
+}
 
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "fsbench: --%s %s: expected an integer from %ld to %ld\n", flag, s,
-			lo, hi);
+static int take_suite(void *cfg, char *arg, char *err, size_t errlen)
+{
+	struct kg_cfg *c = cfg;
+
+	if (c->suite) {
+		snprintf(err, errlen, "one suite only ('%s' is extra)", arg);
 		return -EINVAL;
 	}
-	*ret = (int)v;
+	c->suite = arg;
 	return 0;
 }
 
-static int parse_num(const char *flag, const char *s, double lo, double hi, double *ret)
+/* The parsed command line as kg_prepare() takes it. 0, or FSB_EXIT_USAGE after one line. */
+static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 {
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
-		fprintf(stderr, "fsbench: --%s %s: expected a number from %g to %g\n", flag, s, lo,
-			hi);
-		return -EINVAL;
-	}
-	*ret = v;
-	return 0;
-}
-
-static int parse_size(const char *flag, const char *s, long long *ret)
-{
-	char *end;
-	double v;
-	long long mul = 1;
-
-	errno = 0;
-	v = strtod(s, &end);
-	switch (*end) {
-	case 'k':
-	case 'K':
-		mul = 1LL << 10;
-		end++;
-		break;
-	case 'm':
-	case 'M':
-		mul = 1LL << 20;
-		end++;
-		break;
-	case 'g':
-	case 'G':
-		mul = 1LL << 30;
-		end++;
-		break;
-	}
-	if (errno || end == s || *end || v * mul < (64 << 20) || v * mul > (1LL << 40)) {
-		fprintf(stderr, "fsbench: --%s %s: expected a size from 64M to 1T\n", flag, s);
-		return -EINVAL;
-	}
-	*ret = (long long)(v * mul);
-	return 0;
-}
-
-static int parse_args(int argc, char **argv, bool gate, struct kg_args *a)
-{
-	int c, r = 0;
+	const char *cmd = gate ? "kernel-gate" : "kernel-run";
 
 	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < 2; i++) {
+		a->spec[i] = c->spec[i];
+		a->modules[i] = c->modules[i];
+		a->append[i] = c->append[i];
+	}
+	a->common_append = c->common_append;
+	a->suite = c->suite;
+	a->fs = c->fs;
+	a->threads = c->threads;
+	a->gate_file = c->gate_file;
+	a->workdir = c->workdir;
+	a->json = c->json;
+	a->boots = (int)c->boots;
+	a->repetitions = (int)c->repetitions;
 	kg_vm_defaults(&a->vm);
-	a->boots = KG_DEFAULT_BOOTS;
+	a->vm.qemu = c->qemu;
+	a->vm.accel = accels[c->accel];
+	if (c->no_icount)
+		a->vm.icount = NULL;
+	a->vm.cpu = c->cpu;
+	a->vm.memory_mib = (int)c->memory;
+	a->vm.disk_bytes = c->disk_size;
+	a->vm.disk_dir = c->disk_dir;
+	a->vm.boot_timeout_s = (int)(c->boot_timeout / 1000000000);
+	a->vm.timeout_s = (int)(c->timeout / 1000000000);
 	a->alpha = RPT_DEFAULT_ALPHA;
 	a->threshold = RPT_DEFAULT_THRESHOLD_PCT;
 	a->max_host_load = NAN;
-	optind = 1;
-	opterr = 0;
-	while (!r && (c = getopt_long(argc, argv, "h", gate_opts, NULL)) != -1) {
-		const char *name = optind > 0 && optind <= argc ? argv[optind - 1] : "?";
-
-		if ((gate && (c == O_KERNEL || c == O_MODULES)) ||
-		    (!gate && c >= O_BASELINE && c <= O_CAPPEND) ||
-		    (!gate && (c == O_BOOTS || c == O_GATEFILE || c == O_ALPHA ||
-			       c == O_THRESHOLD || c == O_MAXLOAD)))
-			c = '?';
-		switch (c) {
-		case 'h':
-			usage(stdout, gate);
-			exit(FSB_EXIT_OK);
-		case O_BASELINE:
-		case O_KERNEL:
-			a->spec[0] = optarg;
-			break;
-		case O_CANDIDATE:
-			a->spec[1] = optarg;
-			break;
-		case O_BMOD:
-		case O_MODULES:
-			a->modules[0] = optarg;
-			break;
-		case O_CMOD:
-			a->modules[1] = optarg;
-			break;
-		case O_BAPPEND:
-			a->append[0] = optarg;
-			break;
-		case O_CAPPEND:
-			a->append[1] = optarg;
-			break;
-		case O_APPEND:
-			a->common_append = optarg;
-			break;
-		case O_BOOTS:
-			r = kg_parse_int("boots", optarg, 1, KG_MAX_BOOTS, &a->boots);
-			break;
-		case O_REPS:
-			r = kg_parse_int("repetitions", optarg, 1, 1000, &a->repetitions);
-			break;
-		case O_FS:
-			a->fs = optarg;
-			break;
-		case O_THREADS:
-			a->threads = optarg;
-			break;
-		case O_ACCEL:
-			if (strcmp(optarg, "tcg") && strcmp(optarg, "kvm")) {
-				fprintf(stderr, "fsbench: --accel %s: expected tcg or kvm\n",
-					optarg);
-				r = -EINVAL;
-			}
-			a->vm.accel = optarg;
-			break;
-		case O_NOICOUNT:
-			a->vm.icount = NULL;
-			break;
-		case O_CPU:
-			a->vm.cpu = optarg;
-			break;
-		case O_QEMU:
-			a->vm.qemu = optarg;
-			break;
-		case O_MEMORY:
-			r = kg_parse_int("memory", optarg, 256, 1 << 20, &a->vm.memory_mib);
-			break;
-		case O_DISKSIZE:
-			r = parse_size("disk-size", optarg, &a->vm.disk_bytes);
-			break;
-		case O_DISKDIR:
-			a->vm.disk_dir = optarg;
-			break;
-		case O_TIMEOUT:
-			r = kg_parse_int("timeout", optarg, 10, 7 * 86400, &a->vm.timeout_s);
-			break;
-		case O_BOOTTIMEOUT:
-			r = kg_parse_int("boot-timeout", optarg, 5, 86400, &a->vm.boot_timeout_s);
-			break;
-		case O_GATEFILE:
-			a->gate_file = optarg;
-			break;
-		case O_ALPHA:
-			r = parse_num("alpha", optarg, 1e-9, 0.5, &a->alpha);
-			break;
-		case O_THRESHOLD:
-			r = parse_num("threshold", optarg, 0, 1000, &a->threshold);
-			break;
-		case O_MAXLOAD:
-			r = parse_num("max-host-load", optarg, 0, 100, &a->max_host_load);
-			break;
-		case O_WORKDIR:
-			a->workdir = optarg;
-			break;
-		case O_JSON:
-			a->json = optarg;
-			break;
-		default:
-			fprintf(stderr,
-				"fsbench %s: %s: unknown option or missing value (see --help)\n",
-				gate ? "kernel-gate" : "kernel-run", name);
-			r = -EINVAL;
-		}
-	}
-	if (r)
-		return r;
-	if (optind < argc)
-		a->suite = argv[optind++];
-	if (optind < argc) {
-		fprintf(stderr, "fsbench: one suite only ('%s' is extra)\n", argv[optind]);
-		return -EINVAL;
-	}
+	if (gate && (cmd_parse_double(cmd, "alpha", c->alpha, 1e-9, 0.5, &a->alpha) ||
+		     cmd_parse_double(cmd, "threshold", c->threshold, 0, 1000, &a->threshold) ||
+		     (c->max_host_load && cmd_parse_double(cmd, "max-host-load", c->max_host_load,
+							   0, 100, &a->max_host_load))))
+		return FSB_EXIT_USAGE;
 	if (!a->spec[0] || (gate && !a->spec[1])) {
-		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run",
+		fprintf(stderr, "fsbench %s: %s\n", cmd,
 			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");
-		return -EINVAL;
+		return FSB_EXIT_USAGE;
 	}
 	return 0;
 }
@@ -550,19 +470,21 @@ static void catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-int cmd_kernel_run(int argc, char **argv)
+static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
-	char result[PATH_MAX + 64], path[PATH_MAX + 64];
+	char result[PATH_MAX + 64] = "", path[PATH_MAX + 64];
 	json_t *boots = json_array(), *rec;
 	int r;
 
-	if (!x || !boots)
+	if (!x || !boots) {
+		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
+		json_decref(boots);
+		free(x);
 		return FSB_EXIT_FAIL;
-	if (parse_args(argc, argv, false, &x->a)) {
-		r = FSB_EXIT_USAGE;
-		goto out;
 	}
+	if ((r = to_args(cfg, false, &x->a)))
+		goto out;
 	if ((r = kg_prepare(x, 1, "kernel-run")))
 		goto out;
 	catch_signals();
@@ -649,7 +571,7 @@ static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
 	return r;
 }
 
-int cmd_kernel_gate(int argc, char **argv)
+static int kernel_gate(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
 	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64], docpath[PATH_MAX + 32];
@@ -666,12 +588,14 @@ int cmd_kernel_gate(int argc, char **argv)
 	const char *verdict = "cannot judge", *why = NULL;
 	char err[1024];
 
-	if (!x || !boots)
+	if (!x || !boots) {
+		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
+		json_decref(boots);
+		free(x);
 		return FSB_EXIT_FAIL;
-	if (parse_args(argc, argv, true, &x->a)) {
-		r = FSB_EXIT_USAGE;
-		goto done;
 	}
+	if ((r = to_args(cfg, true, &x->a)))
+		goto done;
 	rpt_compare_opts_init(&o);
 	o.alpha = x->a.alpha;
 	o.threshold_pct = x->a.threshold;
@@ -853,4 +777,34 @@ done:
 	json_decref(boots);
 	free(x);
 	return r;
+}
+
+static const struct cmd_spec gate_cmd = {
+	.name = "kernel-gate",
+	.opts = gate_opts,
+	.operand = take_suite,
+	.usage = gate_usage,
+	.run = kernel_gate,
+};
+
+static const struct cmd_spec run_cmd = {
+	.name = "kernel-run",
+	.opts = run_opts,
+	.operand = take_suite,
+	.usage = run_usage,
+	.run = kernel_run,
+};
+
+int cmd_kernel_gate(int argc, char **argv)
+{
+	struct kg_cfg c = { 0 };
+
+	return cmd_args_run(&gate_cmd, &c, argc, argv);
+}
+
+int cmd_kernel_run(int argc, char **argv)
+{
+	struct kg_cfg c = { 0 };
+
+	return cmd_args_run(&run_cmd, &c, argc, argv);
 }

@@ -35,7 +35,4 @@ struct kg_ctx {
  */
 int kg_prepare(struct kg_ctx *x, int nk, const char *cmd);
 
-/* An integer option from @lo to @hi; prints what is wrong and returns -EINVAL. */
-int kg_parse_int(const char *flag, const char *s, long lo, long hi, int *ret);
-
 #endif

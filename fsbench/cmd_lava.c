@@ -1,9 +1,10 @@
 /* `fsbench lava`: the suite as a LAVA job, its metrics as test cases, and LAVA's results back. */
+#include "cmd_args.h"
 #include "cmd_kgate.h"
 #include "commands.h"
 
 #include <errno.h>
-#include <getopt.h>
+#include <stdint.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,15 +44,34 @@ static void slug(const char *in, char *out, size_t len)
 	out[j] = 0;
 }
 
-/* Prints one line per metric of each complete run: "NAME VALUE UNIT". */
-static int lava_cases(const char *path)
+struct cases_cfg {
+	struct cmd_files files;
+};
+
+static const struct fsb_opt cases_opts[] = { { 0 } };
+
+static void cases_usage(FILE *out)
 {
+	fprintf(out,
+		"usage: fsbench lava cases RESULT.json\n\n"
+		"One line per metric of each complete run: NAME VALUE UNIT, for lava-test-case.\n");
+}
+
+/* Prints one line per metric of each complete run: "NAME VALUE UNIT". */
+static int lava_cases(void *cfg)
+{
+	const struct cases_cfg *c = cfg;
+	const char *path = c->files.v[0];
 	json_t *doc, *run;
 	size_t i;
 	int n = 0;
 
 	char err[1024];
 
+	if (c->files.n != 1) {
+		fprintf(stderr, "fsbench lava cases: one result file (see --help)\n");
+		return FSB_EXIT_USAGE;
+	}
 	if (rpt_runs_load(path, &doc, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava cases: %s\n", err);
 		return FSB_EXIT_USAGE;
@@ -237,34 +257,57 @@ static json_t *section_make(json_t *run, const char *path)
 	return o;
 }
 
-static int lava_import(int argc, char **argv)
+struct import_cfg {
+	char *output;
+	struct cmd_files files;
+};
+
+static const struct fsb_opt import_opts[] = {
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, output),
+	  .help = "the fsbench result to write (required)" },
+	{ 0 },
+};
+
+static void import_usage(FILE *out)
 {
-	const char *out = NULL;
-	json_t *runs = json_array(), *doc, *all = json_array(), *tc;
+	fprintf(out,
+		"usage: fsbench lava import -o RESULT.json LAVA-RESULTS.yaml|json...\n\n"
+		"LAVA's test cases (as its API or lavacli gives them) back as an fsbench result\n"
+		"that compare can gate.\n\n");
+}
+
+static int lava_import(void *cfg)
+{
+	const struct import_cfg *c = cfg;
+	const char *out = c->output;
+	json_t *runs = NULL, *doc, *all = NULL, *tc;
 	size_t i, used = 0, skipped = 0;
 	int r = FSB_EXIT_OK;
 
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "-o") && a + 1 < argc)
-			out = argv[++a];
-		else if (argv[a][0] == '-') {
-			fprintf(stderr, "fsbench lava import: %s: unknown option (-o FILE)\n",
-				argv[a]);
-			return FSB_EXIT_USAGE;
-		} else {
-			json_t *j;
-			if (load_lava(argv[a], &j))
-				return FSB_EXIT_USAGE;
-			json_array_extend(all, j);
-			json_decref(j);
-		}
-	}
-	if (!out || !json_array_size(all)) {
-		fprintf(stderr,
-			"usage: fsbench lava import -o RESULT.json LAVA-RESULTS.yaml|json...\n");
-		json_decref(all);
-		json_decref(runs);
+	if (!out || !c->files.n) {
+		fprintf(stderr, "fsbench lava import: %s (see --help)\n",
+			out ? "no LAVA results file" : "-o RESULT.json is required");
 		return FSB_EXIT_USAGE;
+	}
+	runs = json_array();
+	all = json_array();
+	for (int a = 0; a < c->files.n && all; a++) {
+		json_t *j;
+
+		if (load_lava(c->files.v[a], &j)) {
+			r = FSB_EXIT_USAGE;
+			goto done;
+		}
+		json_array_extend(all, j);
+		json_decref(j);
+	}
+	if (!runs || !all) {
+		fprintf(stderr, "fsbench lava import: %s\n", strerror(ENOMEM));
+		r = FSB_EXIT_FAIL;
+		goto done;
 	}
 	json_array_foreach(all, i, tc)
 	{
@@ -412,54 +455,99 @@ static void job_testdef(FILE *f, const char *suite, const char *device, int time
 	fprintf(f, "\n");
 }
 
-enum {
-	J_KERNEL_URL = 256,
-	J_RAMDISK_URL,
-	J_SCRATCH_URL,
-	J_DEVICE_TYPE,
-	J_BOOT,
-	J_DEVICE,
-	J_NAME,
-	J_TIMEOUT,
-	J_OUT,
-	J_KERNEL,
-	J_MODULES,
-	J_SUITE_REPS
+struct job_cfg {
+	char *kernel_url, *ramdisk_url, *scratch_url, *device_type, *boot_method, *device;
+	char *job_name, *output, *kernel, *modules;
+	int64_t timeout, repetitions;
+	char *suite; /* the operand; a second one is an error */
 };
 
-static const struct option job_opts[] = {
-	{ "kernel-url", required_argument, NULL, J_KERNEL_URL },
-	{ "ramdisk-url", required_argument, NULL, J_RAMDISK_URL },
-	{ "scratch-url", required_argument, NULL, J_SCRATCH_URL },
-	{ "device-type", required_argument, NULL, J_DEVICE_TYPE },
-	{ "boot-method", required_argument, NULL, J_BOOT },
-	{ "device", required_argument, NULL, J_DEVICE },
-	{ "job-name", required_argument, NULL, J_NAME },
-	{ "timeout", required_argument, NULL, J_TIMEOUT },
-	{ "output", required_argument, NULL, J_OUT },
-	{ "kernel", required_argument, NULL, J_KERNEL },
-	{ "modules", required_argument, NULL, J_MODULES },
-	{ "repetitions", required_argument, NULL, J_SUITE_REPS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+#define O(f) offsetof(struct job_cfg, f)
+static const struct fsb_opt job_opts[] = {
+	{ .name = "kernel",
+	  .type = OPT_STRING,
+	  .offset = O(kernel),
+	  .help = "build the initramfs for kernel K (as kernel-gate takes it) and copy both "
+		  "beside the job" },
+	{ .name = "modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules),
+	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "kernel-url",
+	  .type = OPT_STRING,
+	  .offset = O(kernel_url),
+	  .help = "where LAVA fetches the kernel (default with --kernel: file:// of the copy)" },
+	{ .name = "ramdisk-url",
+	  .type = OPT_STRING,
+	  .offset = O(ramdisk_url),
+	  .help = "where LAVA fetches the fsbench initramfs (default with --kernel: file://)" },
+	{ .name = "scratch-url",
+	  .type = OPT_STRING,
+	  .offset = O(scratch_url),
+	  .help = "qemu: a raw disk image QEMU attaches as the scratch disk" },
+	{ .name = "device-type",
+	  .type = OPT_STRING,
+	  .offset = O(device_type),
+	  .def = "qemu",
+	  .help = "qemu deploys to tmpfs and boots with QEMU (TCG, icount); any other type "
+		  "deploys over tftp" },
+	{ .name = "boot-method",
+	  .type = OPT_STRING,
+	  .offset = O(boot_method),
+	  .def = "ipxe",
+	  .help = "how a board boots (not qemu)" },
+	{ .name = "device",
+	  .type = OPT_STRING,
+	  .offset = O(device),
+	  .help = "the scratch disk in the guest, destroyed (qemu: /dev/vda; a board needs it)" },
+	{ .name = "job-name",
+	  .type = OPT_STRING,
+	  .offset = O(job_name),
+	  .help = "the job's name (default: fsbench SUITE RELEASE)" },
+	{ .name = "timeout",
+	  .type = OPT_INT,
+	  .offset = O(timeout),
+	  .min = 1,
+	  .max = 10080,
+	  .def = "60",
+	  .unit = "min",
+	  .help = "the test action's timeout" },
+	{ .name = "repetitions",
+	  .type = OPT_INT,
+	  .offset = O(repetitions),
+	  .min = 1,
+	  .max = 1000,
+	  .help = "passed to the suite (needs --kernel: built into the initramfs)" },
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = OPT_STRING,
+	  .offset = O(output),
+	  .help = "write the job to FILE (default stdout)" },
+	{ 0 },
 };
+#undef O
 
 static void job_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fsbench lava job [--kernel K [--modules DIR]] [--kernel-url URL]\n"
-		"                        [--ramdisk-url URL] [--scratch-url URL] [--device-type T]\n"
-		"                        [--boot-method M] [--device DEV] [--job-name N]\n"
-		"                        [--timeout MIN] [--repetitions N] [-o|--output FILE] [SUITE]\n"
-		"  Writes a LAVA job: deploy the kernel and the fsbench initramfs, boot, and an\n"
-		"  inline test definition that runs SUITE (default '%s') on DEV (/dev/vda) and\n"
-		"  reports every metric with lava-test-case. With --kernel, the initramfs is built\n"
-		"  (as kernel-gate builds it) and copied beside the job with the kernel; URLs\n"
-		"  default to file:// paths of those copies (for lava-run on this machine).\n"
-		"  --device-type qemu (default) deploys to tmpfs and boots with QEMU (TCG,\n"
-		"  icount); any other type deploys over tftp and boots with --boot-method (ipxe).\n"
-		"  --scratch-url: a raw disk image QEMU attaches as the scratch disk.\n",
+		"                        [--ramdisk-url URL] [options] [-o FILE] [SUITE]\n\n"
+		"Writes a LAVA job: deploy the kernel and the fsbench initramfs, boot, and an inline\n"
+		"test definition that runs SUITE (default '%s') on the scratch disk and reports\n"
+		"every metric with lava-test-case. Give --kernel, or both URLs.\n\n",
 		KG_DEFAULT_SUITE);
+}
+
+static int job_suite(void *cfg, char *arg, char *err, size_t errlen)
+{
+	struct job_cfg *c = cfg;
+
+	if (c->suite) {
+		snprintf(err, errlen, "one suite only ('%s' is extra)", arg);
+		return -EINVAL;
+	}
+	c->suite = arg;
+	return 0;
 }
 
 static int copy_file(const char *src, const char *dst)
@@ -493,83 +581,28 @@ static int copy_file(const char *src, const char *dst)
 	return r;
 }
 
-static int lava_job(int argc, char **argv)
+static int lava_job(void *cfg)
 {
-	const char *kurl = NULL, *rurl = NULL, *surl = NULL, *dtype = "qemu", *boot = "ipxe",
-		   *device = NULL, *name = NULL, *out = NULL, *suite = KG_DEFAULT_SUITE;
+	const struct job_cfg *c = cfg;
+	const char *kurl = c->kernel_url, *rurl = c->ramdisk_url, *surl = c->scratch_url,
+		   *dtype = c->device_type, *boot = c->boot_method, *device = c->device,
+		   *name = c->job_name, *out = c->output,
+		   *suite = c->suite ? c->suite : KG_DEFAULT_SUITE;
 	char kbuf[4500], rbuf[4500], outdir[4096], sname[256], jname[512];
 	struct kg_ctx *x = calloc(1, sizeof(*x));
-	int timeout = 60, reps = 0, c, r = 0;
+	int timeout = (int)c->timeout, reps = (int)c->repetitions, r = 0;
 	FILE *f;
 
-	if (!x)
+	if (!x) {
+		fprintf(stderr, "fsbench lava job: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
-	optind = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "ho:", job_opts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			job_usage(stdout);
-			free(x);
-			return FSB_EXIT_OK;
-		case J_KERNEL_URL:
-			kurl = optarg;
-			break;
-		case J_RAMDISK_URL:
-			rurl = optarg;
-			break;
-		case J_SCRATCH_URL:
-			surl = optarg;
-			break;
-		case J_DEVICE_TYPE:
-			dtype = optarg;
-			break;
-		case J_BOOT:
-			boot = optarg;
-			break;
-		case J_DEVICE:
-			device = optarg;
-			break;
-		case J_NAME:
-			name = optarg;
-			break;
-		case J_TIMEOUT:
-			if (kg_parse_int("timeout", optarg, 1, 10080, &timeout)) {
-				free(x);
-				return FSB_EXIT_USAGE;
-			}
-			break;
-		case 'o':
-		case J_OUT:
-			out = optarg;
-			break;
-		case J_KERNEL:
-			x->a.spec[0] = optarg;
-			break;
-		case J_MODULES:
-			x->a.modules[0] = optarg;
-			break;
-		case J_SUITE_REPS:
-			if (kg_parse_int("repetitions", optarg, 1, 1000, &reps)) {
-				free(x);
-				return FSB_EXIT_USAGE;
-			}
-			break;
-		default:
-			fprintf(stderr,
-				"fsbench lava job: %s: unknown option or missing value (see --help)\n",
-				argv[optind - 1]);
-			free(x);
-			return FSB_EXIT_USAGE;
-		}
 	}
-	if (optind < argc)
-		suite = argv[optind++];
-	if (optind < argc || (!x->a.spec[0] && (!kurl || !rurl))) {
-		fprintf(stderr, "fsbench lava job: %s\n",
-			optind < argc ?
-				"one suite only" :
-				"give --kernel K (to build the initramfs) or both --kernel-url and --ramdisk-url");
+	x->a.spec[0] = c->kernel;
+	x->a.modules[0] = c->modules;
+	if (!x->a.spec[0] && (!kurl || !rurl)) {
+		fprintf(stderr,
+			"fsbench lava job: give --kernel K (to build the initramfs) or both "
+			"--kernel-url and --ramdisk-url\n");
 		free(x);
 		return FSB_EXIT_USAGE;
 	}
@@ -698,20 +731,53 @@ done:
 	return r;
 }
 
-int cmd_lava(int argc, char **argv)
+static const struct cmd_spec lava_cmds[] = {
+	{ .name = "lava job",
+	  .opts = job_opts,
+	  .operand = job_suite,
+	  .usage = job_usage,
+	  .run = lava_job },
+	{ .name = "lava cases",
+	  .opts = cases_opts,
+	  .files_offset = offsetof(struct cases_cfg, files),
+	  .usage = cases_usage,
+	  .run = lava_cases },
+	{ .name = "lava import",
+	  .opts = import_opts,
+	  .files_offset = offsetof(struct import_cfg, files),
+	  .usage = import_usage,
+	  .run = lava_import },
+};
+
+static void lava_usage(FILE *out)
 {
-	if (argc >= 2 && !strcmp(argv[1], "job"))
-		return lava_job(argc - 1, argv + 1);
-	if (argc == 3 && !strcmp(argv[1], "cases"))
-		return lava_cases(argv[2]);
-	if (argc >= 2 && !strcmp(argv[1], "import"))
-		return lava_import(argc - 1, argv + 1);
-	fprintf(argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? stdout :
-										      stderr,
-		"usage: fsbench lava job [options] [SUITE]     a LAVA job for the suite (job --help)\n"
+	fprintf(out,
+		"usage: fsbench lava job [options] [SUITE]     a LAVA job for the suite\n"
 		"       fsbench lava cases RESULT.json         NAME VALUE UNIT per metric and run\n"
 		"       fsbench lava import -o OUT.json LAVA-RESULTS.yaml|json...\n"
-		"                                              LAVA's test cases back as a result\n");
-	return argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) ? FSB_EXIT_OK :
-										     FSB_EXIT_USAGE;
+		"                                              LAVA's test cases back as a result\n"
+		"(fsbench lava SUBCOMMAND --help for its options)\n");
+}
+
+int cmd_lava(int argc, char **argv)
+{
+	union {
+		struct job_cfg job;
+		struct cases_cfg cases;
+		struct import_cfg import;
+	} cfg;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		lava_usage(stdout);
+		return FSB_EXIT_OK;
+	}
+	for (size_t i = 0; argc >= 2 && i < sizeof(lava_cmds) / sizeof(lava_cmds[0]); i++)
+		if (!strcmp(argv[1], lava_cmds[i].name + strlen("lava "))) {
+			memset(&cfg, 0, sizeof(cfg));
+			return cmd_args_run(&lava_cmds[i], &cfg, argc - 1, argv + 1);
+		}
+	if (argc >= 2)
+		fprintf(stderr, "fsbench lava: '%s' is not a subcommand\n", argv[1]);
+	lava_usage(stderr);
+	return FSB_EXIT_USAGE;
 }

@@ -44,7 +44,7 @@ expect 125 "not a usable .deb: dpkg-deb" "$FSBENCH" kernel-gate --baseline "$deb
 head -c 4096 /dev/urandom >"$W/vmlinuz"
 expect 125 "not a bzImage" "$FSBENCH" kernel-run --kernel "$W/vmlinuz"
 expect 2 "--baseline and --candidate are both needed" "$FSBENCH" kernel-gate --baseline "$deb"
-expect 2 "--boots 0: expected an integer" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --boots 0
+expect 2 "--boots: 0 is out of range 1..50" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --boots 0
 expect 2 "suite no-such-suite" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" no-such-suite
 
 # a kernel that panics (no init to run) and one that does not boot in time: clear errors
