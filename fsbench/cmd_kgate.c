@@ -15,7 +15,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../base/fileio.h"
 #include "../report/compare.h"
+#include "../report/result_file.h"
 #include "../report/runs.h"
 
 #define STR(x) #x
@@ -257,47 +259,44 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/* The filesystems the guest needs: --fs, else the suite's. Returns the count or -errno. */
-static int suite_fstypes(const char *path, const char *fs, char store[][32], const char **out)
+/*
+ * The filesystem types the guest needs: the suite's, narrowed by --fs as the guest's suite
+ * will narrow them (suite.h). The count, or -errno after printing why as @cmd.
+ */
+static int suite_fstypes(const char *cmd, const char *path, const char *fs, char store[][32],
+			 const char **out)
 {
-	json_error_t je;
-	json_t *doc, *v;
-	size_t i;
-	int n = 0;
+	struct suite su;
+	char err[1024];
+	int n = 0, r;
 
-	if (fs) {
-		char buf[512];
-
-		snprintf(buf, sizeof(buf), "%s", fs);
-		for (char *save, *t = strtok_r(buf, ",", &save); t && n < KG_MAX_FS;
-		     t = strtok_r(NULL, ",", &save))
-			snprintf(store[n++], 32, "%s", t);
-	} else {
-		doc = json_load_file(path, 0, &je);
-		if (!doc) {
-			fprintf(stderr, "fsbench: suite %s:%d: %s\n", path, je.line, je.text);
-			return -EINVAL;
-		}
-		json_array_foreach(json_object_get(doc, "filesystems"), i, v)
-		{
-			const char *t = json_is_string(v) ?
-						json_string_value(v) :
-						json_string_value(json_object_get(v, "type"));
-			if (t && n < KG_MAX_FS)
-				snprintf(store[n++], 32, "%s", t);
-		}
-		json_decref(doc);
-		if (!n) {
-			fprintf(stderr, "fsbench: suite %s: no filesystems listed\n", path);
-			return -EINVAL;
-		}
+	r = suite_load(&su, path, err, sizeof(err));
+	if (!r && fs)
+		r = suite_select_fs(&su, fs, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+		suite_free(&su);
+		return r;
 	}
-	for (int i = 0; i < n; i++) {
-		/* "ext4-dirsync-batch": a suite's label; the type comes before the first dash */
-		store[i][strcspn(store[i], "-")] = 0;
-		out[i] = store[i];
+	for (int i = 0; i < su.nfs; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < n; j++)
+			seen |= !strcmp(store[j], su.fs[i].type);
+		if (seen)
+			continue;
+		if (n == KG_MAX_FS) {
+			fprintf(stderr, "fsbench %s: suite %s: more than %d filesystem types\n",
+				cmd, path, KG_MAX_FS);
+			suite_free(&su);
+			return -E2BIG;
+		}
+		fsb_strcpy(store[n], 32, su.fs[i].type);
+		out[n] = store[n];
+		n++;
 	}
 	out[n] = NULL;
+	suite_free(&su);
 	return n;
 }
 
@@ -317,7 +316,7 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 				       strerror(-r));
 		return FSB_EXIT_USAGE;
 	}
-	if (suite_fstypes(x->suite, x->a.fs, x->fsstore, x->fstypes) < 0)
+	if (suite_fstypes(cmd, x->suite, x->a.fs, x->fsstore, x->fstypes) < 0)
 		return FSB_EXIT_USAGE;
 	if (x->a.repetitions) {
 		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
@@ -383,18 +382,6 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 	return 0;
 }
 
-static int save_json(const json_t *doc, const char *path)
-{
-	char tmp[PATH_MAX + 16];
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) || rename(tmp, path)) {
-		unlink(tmp);
-		return -errno ? -errno : -EIO;
-	}
-	return 0;
-}
-
 /*
  * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
  * as DIR/result.json. Returns 0, or an exit status after printing why.
@@ -446,7 +433,7 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 	}
 	json_object_set_new(doc, "vm", rec);
 	snprintf(ret_result, len, "%s/result.json", dir);
-	r = save_json(doc, ret_result);
+	r = rpt_json_write_atomic(doc, ret_result);
 	json_decref(doc);
 	if (r) {
 		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
@@ -506,7 +493,7 @@ static int kernel_run(void *cfg)
 	}
 	if (x->a.json && result[0] && access(result, R_OK) == 0) {
 		json_t *doc = json_load_file(result, 0, NULL);
-		int e = doc ? save_json(doc, x->a.json) : -EIO;
+		int e = doc ? rpt_json_write_atomic(doc, x->a.json) : -EIO;
 
 		json_decref(doc);
 		if (e) {
@@ -758,7 +745,7 @@ verdict:
 		if (aa)
 			json_object_set(out, "aa_compare", aa);
 		snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
-		int e = save_json(out, x->a.json ? x->a.json : docpath);
+		int e = rpt_json_write_atomic(out, x->a.json ? x->a.json : docpath);
 		if (e)
 			fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n",
 				x->a.json ? x->a.json : docpath, strerror(-e));

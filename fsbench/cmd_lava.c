@@ -379,11 +379,10 @@ static int lava_import(void *cfg)
 				"unknown (imported from LAVA)", "cores", 1, "config", "argv",
 				"lava", "command", "lava-import", "runs", runs);
 	}
-	char tmp[4096];
-	snprintf(tmp, sizeof(tmp), "%s.tmp", out);
-	if (json_dump_file(doc, tmp, JSON_INDENT(2) | JSON_SORT_KEYS) || rename(tmp, out)) {
-		fprintf(stderr, "fsbench lava import: writing %s: %s\n", out, strerror(errno));
-		unlink(tmp);
+	int e = doc ? rpt_json_write_atomic(doc, out) : -ENOMEM;
+
+	if (e) {
+		fprintf(stderr, "fsbench lava import: writing %s: %s\n", out, strerror(-e));
 		r = FSB_EXIT_FAIL;
 	} else
 		fprintf(stderr,

@@ -1,5 +1,6 @@
 /* The kernel under test: resolving a kernel, building its initramfs, booting it in QEMU. */
 #include "kgate.h"
+#include "clock.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -7,18 +8,22 @@
 #include <glob.h>
 #include <poll.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../base/errf.h"
+#include "../base/fileio.h"
+#include "../probes/fs_traits.h"
+#include "../probes/mount.h"
+#include "../probes/scratch.h"
 
 volatile sig_atomic_t kg_interrupted;
 
@@ -31,30 +36,6 @@ volatile sig_atomic_t kg_interrupted;
 /* The results disk: a tar archive of the guest's /out; results are a few MiB at most. */
 #define RESULTS_DISK_BYTES (64LL << 20)
 
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int e, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return e;
-}
-
-/* snprintf for paths; a path that does not fit is cut, and the open that follows fails on it. */
-static void pathf(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void pathf(char *out, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(out, len, fmt, ap);
-	va_end(ap);
-}
-
 static bool ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -64,10 +45,7 @@ static bool ends_with(const char *s, const char *suffix)
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)fsb_now_ns() / 1e9;
 }
 
 static int mkdir_p(const char *path, mode_t mode)
@@ -155,15 +133,6 @@ static int run_tool(char *const argv[], const char *out, char *msg, size_t msgle
 	return 128 + WTERMSIG(status);
 }
 
-/* Removes a directory tree this file created (staging, scratch), never a user's. */
-static void rm_own_tree(const char *path)
-{
-	char *argv[] = { "rm", "-rf", "--one-file-system", "--", (char *)path, NULL };
-	char msg[64];
-
-	run_tool(argv, NULL, msg, sizeof(msg));
-}
-
 int kg_bzimage_release(const char *image, char *out, size_t len)
 {
 	unsigned char hdr[0x210];
@@ -211,41 +180,41 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 	int r;
 
 	if (stat(deb, &st))
-		return fail(err, errlen, -ENOENT, "kernel %s: %s", deb, strerror(errno));
+		return errf(err, errlen, -ENOENT, "kernel %s: %s", deb, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		return fail(err, errlen, -EINVAL, "kernel %s: not a regular file", deb);
+		return errf(err, errlen, -EINVAL, "kernel %s: not a regular file", deb);
 	snprintf(base, sizeof(base), "%s/kernels", cachedir);
 	r = mkdir_p(base, 0755);
 	if (r)
-		return fail(err, errlen, r, "creating %s: %s", base, strerror(-r));
-	pathf(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
-	      (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
+		return errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
+	fsb_path(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
+		 (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
 	if (!is_dir(final)) {
 		char *x[] = { "dpkg-deb", "-x", (char *)deb, tmp, NULL };
 
-		pathf(tmp, sizeof(tmp), "%s/.extract.XXXXXX", base);
+		fsb_path(tmp, sizeof(tmp), "%s/.extract.XXXXXX", base);
 		if (!mkdtemp(tmp))
-			return fail(err, errlen, -errno, "creating a directory in %s: %s", base,
+			return errf(err, errlen, -errno, "creating a directory in %s: %s", base,
 				    strerror(errno));
 		r = run_tool(x, NULL, msg, sizeof(msg));
 		if (r) {
-			rm_own_tree(tmp);
-			return fail(err, errlen, -EINVAL,
+			fsb_rm_tree(tmp);
+			return errf(err, errlen, -EINVAL,
 				    "kernel %s: not a usable .deb: dpkg-deb: %s", deb,
 				    r < 0 ? strerror(-r) : msg);
 		}
 		/* newer packages ship usr/lib/modules; depmod -b looks in lib/modules */
 		snprintf(pat, sizeof(pat), "%s/usr/lib/modules", tmp);
 		if (is_dir(pat)) {
-			pathf(msg, sizeof(msg), "%s/lib", tmp);
+			fsb_path(msg, sizeof(msg), "%s/lib", tmp);
 			if (!is_dir(msg) && symlink("usr/lib", msg))
-				return fail(err, errlen, -errno, "symlink %s: %s", msg,
+				return errf(err, errlen, -errno, "symlink %s: %s", msg,
 					    strerror(errno));
 		}
 		snprintf(pat, sizeof(pat), "%s/boot/vmlinuz-*", tmp);
 		if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1) {
-			rm_own_tree(tmp);
-			return fail(
+			fsb_rm_tree(tmp);
+			return errf(
 				err, errlen, -EINVAL,
 				"kernel %s: not a linux-image package (no single boot/vmlinuz-*)",
 				deb);
@@ -256,25 +225,25 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 		char *d[] = { "depmod", "-b", tmp, k->release, NULL };
 		r = run_tool(d, NULL, msg, sizeof(msg));
 		if (r) {
-			rm_own_tree(tmp);
-			return fail(err, errlen, -EINVAL, "kernel %s: depmod %s: %s", deb,
+			fsb_rm_tree(tmp);
+			return errf(err, errlen, -EINVAL, "kernel %s: depmod %s: %s", deb,
 				    k->release, r < 0 ? strerror(-r) : msg);
 		}
 		if (rename(tmp, final)) {
 			r = -errno;
-			rm_own_tree(tmp);
+			fsb_rm_tree(tmp);
 			if (r != -EEXIST && r != -ENOTEMPTY) /* another run extracted it first */
-				return fail(err, errlen, r, "rename %s: %s", final, strerror(-r));
+				return errf(err, errlen, r, "rename %s: %s", final, strerror(-r));
 		}
 	}
 	snprintf(pat, sizeof(pat), "%s/boot/vmlinuz-*", final);
 	if (glob(pat, 0, NULL, &g) || g.gl_pathc != 1)
-		return fail(err, errlen, -EINVAL, "kernel %s: no boot/vmlinuz-* in %s", deb, final);
+		return errf(err, errlen, -EINVAL, "kernel %s: no boot/vmlinuz-* in %s", deb, final);
 	snprintf(k->image, sizeof(k->image), "%s", g.gl_pathv[0]);
 	globfree(&g);
 	snprintf(k->release, sizeof(k->release), "%s",
 		 strstr(k->image, "/boot/vmlinuz-") + strlen("/boot/vmlinuz-"));
-	pathf(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", final, k->release);
+	fsb_path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", final, k->release);
 	return 0;
 }
 
@@ -287,17 +256,17 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 
 	snprintf(k->spec, sizeof(k->spec), "%s", spec);
 	if (!spec[0])
-		return fail(err, errlen, -ENOENT, "an empty kernel name");
+		return errf(err, errlen, -ENOENT, "an empty kernel name");
 	if (ends_with(spec, ".deb"))
 		return deb_resolve(spec, cachedir, k, err, errlen);
 	if (stat(spec, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
-			return fail(err, errlen, -EINVAL, "kernel %s: not a regular file", spec);
+			return errf(err, errlen, -EINVAL, "kernel %s: not a regular file", spec);
 		if (!realpath(spec, k->image))
-			return fail(err, errlen, -errno, "kernel %s: %s", spec, strerror(errno));
+			return errf(err, errlen, -errno, "kernel %s: %s", spec, strerror(errno));
 		r = kg_bzimage_release(spec, k->release, sizeof(k->release));
 		if (r)
-			return fail(err, errlen, r == -ENOEXEC ? -EINVAL : r, "kernel %s: %s", spec,
+			return errf(err, errlen, r == -ENOEXEC ? -EINVAL : r, "kernel %s: %s", spec,
 				    r == -ENOEXEC ? "not a bzImage (no HdrS setup header)" :
 						    strerror(-r));
 		if (modules) {
@@ -305,7 +274,7 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 			if (!is_dir(path)) {
 				snprintf(path, sizeof(path), "%s/modules.dep", modules);
 				if (access(path, R_OK))
-					return fail(
+					return errf(
 						err, errlen, -ENOENT,
 						"kernel %s is %s, but %s holds no lib/modules/%s",
 						spec, k->release, modules, k->release);
@@ -314,25 +283,25 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 		} else {
 			snprintf(path, sizeof(path), "/lib/modules/%s", k->release);
 			if (!is_dir(path))
-				return fail(err, errlen, -ENOENT,
+				return errf(err, errlen, -ENOENT,
 					    "kernel %s is %s, but /lib/modules/%s does not exist: "
 					    "give its modules (a directory holding lib/modules/%s)",
 					    spec, k->release, k->release, k->release);
 		}
-		pathf(k->moddir, sizeof(k->moddir), "%s", path);
+		fsb_path(k->moddir, sizeof(k->moddir), "%s", path);
 		return 0;
 	}
 	if (strchr(spec, '/'))
-		return fail(err, errlen, -ENOENT, "kernel %s: %s", spec, strerror(errno));
+		return errf(err, errlen, -ENOENT, "kernel %s: %s", spec, strerror(errno));
 	snprintf(k->image, sizeof(k->image), "/boot/vmlinuz-%s", spec);
 	snprintf(k->moddir, sizeof(k->moddir), "/lib/modules/%s", spec);
 	snprintf(k->release, sizeof(k->release), "%s", spec);
 	if (access(k->image, R_OK))
-		return fail(err, errlen, -ENOENT,
+		return errf(err, errlen, -ENOENT,
 			    "kernel %s: not a file, a .deb, or a release under /boot (%s: %s)",
 			    spec, k->image, strerror(errno));
 	if (!is_dir(k->moddir))
-		return fail(err, errlen, -ENOENT, "kernel %s: %s does not exist", spec, k->moddir);
+		return errf(err, errlen, -ENOENT, "kernel %s: %s does not exist", spec, k->moddir);
 	return 0;
 }
 
@@ -423,7 +392,7 @@ int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnam
 	snprintf(path, sizeof(path), "%s/modules.dep", moddir);
 	dep = read_all(path, NULL);
 	if (!dep)
-		return fail(err, errlen, -errno, "reading %s: %s (run depmod for this kernel)",
+		return errf(err, errlen, -errno, "reading %s: %s (run depmod for this kernel)",
 			    path, strerror(errno));
 	snprintf(path, sizeof(path), "%s/modules.builtin", moddir);
 	builtin = read_all(path, NULL); /* absent: nothing built in that we know of */
@@ -451,7 +420,7 @@ int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnam
 		}
 		if (!found) {
 			if (!optional)
-				r = fail(err, errlen, -ENOENT,
+				r = errf(err, errlen, -ENOENT,
 					 "module %s: neither in %s/modules.dep nor built in", want,
 					 moddir);
 			continue;
@@ -471,7 +440,7 @@ int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnam
 		if (!r)
 			r = add_unique(ret_paths, &n, max, line);
 		if (r == -E2BIG)
-			fail(err, errlen, r, "more than %zu modules for %s", max, want);
+			errf(err, errlen, r, "more than %zu modules for %s", max, want);
 		free(line);
 	}
 	free(dep);
@@ -482,23 +451,6 @@ int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnam
 		return r;
 	}
 	return (int)n;
-}
-
-const char *const *kg_fs_modules(const char *fstype)
-{
-	/* the checksum drivers are asked for by name at mount time, not through modules.dep */
-	static const char *const ext4[] = { "?crc32c_generic", "ext4", NULL };
-	static const char *const xfs[] = { "?crc32c_generic", "xfs", NULL };
-	static const char *const btrfs[] = { "?crc32c_generic", "btrfs", NULL };
-	static const char *const none[] = { NULL };
-
-	if (!strcmp(fstype, "ext4") || !strcmp(fstype, "ext3") || !strcmp(fstype, "ext2"))
-		return ext4;
-	if (!strcmp(fstype, "xfs"))
-		return xfs;
-	if (!strcmp(fstype, "btrfs"))
-		return btrfs;
-	return none;
 }
 
 /* One file of the initramfs. */
@@ -584,17 +536,17 @@ static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
 	char line[1024];
 
 	if (fd < 0)
-		return fail(err, errlen, -errno, "mkstemp %s: %s", out, strerror(errno));
+		return errf(err, errlen, -errno, "mkstemp %s: %s", out, strerror(errno));
 	close(fd);
 	r = run_tool(argv, out, msg, sizeof(msg));
 	if (r < 0) {
 		unlink(out);
-		return fail(err, errlen, r, "ldd %s: %s", elf, strerror(-r));
+		return errf(err, errlen, r, "ldd %s: %s", elf, strerror(-r));
 	}
 	f = fopen(out, "re");
 	unlink(out);
 	if (!f)
-		return fail(err, errlen, -errno, "ldd %s: %s", elf, strerror(errno));
+		return errf(err, errlen, -errno, "ldd %s: %s", elf, strerror(errno));
 	r = 0;
 	while (!r && fgets(line, sizeof(line), f)) {
 		char *arrow = strstr(line, "=> "), *p = arrow ? arrow + 3 : line;
@@ -606,7 +558,7 @@ static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
 		p[strcspn(p, " \t\n(")] = 0;
 		r = ents_add(e, p, p, NULL, 0755);
 		if (r)
-			fail(err, errlen, r, "library %s of %s: %s", p, elf, strerror(-r));
+			errf(err, errlen, r, "library %s of %s: %s", p, elf, strerror(-r));
 	}
 	fclose(f);
 	return r;
@@ -720,7 +672,7 @@ static int stage_ent(const char *stage, const struct ent *x, char *err, size_t e
 	*strrchr(dest, '/') = 0;
 	r = mkdir_p(dest, 0755);
 	if (r)
-		return fail(err, errlen, r, "mkdir %s: %s", dest, strerror(-r));
+		return errf(err, errlen, r, "mkdir %s: %s", dest, strerror(-r));
 	snprintf(dest, sizeof(dest), "%s%s", stage, x->dest);
 	if (x->text)
 		r = write_text(dest, x->text, x->mode);
@@ -733,12 +685,12 @@ static int stage_ent(const char *stage, const struct ent *x, char *err, size_t e
 
 		r = run_tool(argv, dest, msg, sizeof(msg));
 		if (r)
-			return fail(err, errlen, r < 0 ? r : -EIO, "copying %s: %s: %s", x->src,
+			return errf(err, errlen, r < 0 ? r : -EIO, "copying %s: %s: %s", x->src,
 				    tool, r < 0 ? strerror(-r) : msg);
 		r = chmod(dest, x->mode) ? -errno : 0;
 	}
 	if (r)
-		return fail(err, errlen, r, "writing %s: %s", dest, strerror(-r));
+		return errf(err, errlen, r, "writing %s: %s", dest, strerror(-r));
 	return 0;
 }
 
@@ -750,35 +702,46 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	int r, nm;
 
 	if (find_program("busybox", prog, sizeof(prog)))
-		return fail(err, errlen, -ENOENT,
+		return errf(err, errlen, -ENOENT,
 			    "busybox not found on the host (apt-get install busybox-static)");
 	if ((r = ents_add(e, prog, "/bin/busybox", NULL, 0755)) ||
 	    (r = add_libs(e, prog, err, errlen)))
 		return r;
 	/* ldd must see the file: through /proc/self/exe it would see its own shell */
 	if (!realpath("/proc/self/exe", prog))
-		return fail(err, errlen, -errno, "/proc/self/exe: %s", strerror(errno));
+		return errf(err, errlen, -errno, "/proc/self/exe: %s", strerror(errno));
 	if ((r = ents_add(e, prog, "/bin/fsbench", NULL, 0755)) ||
 	    (r = add_libs(e, prog, err, errlen)))
 		return r;
 	for (const char *const *fs = o->fstypes; *fs; fs++) {
-		char tool[64];
+		const struct fs_traits *ft = fs_traits_find(*fs);
+		char *mkfs[PROBE_SCRATCH_ARGV_MAX];
+		const char *tool;
 
-		snprintf(tool, sizeof(tool), "mkfs.%s", *fs);
-		if (find_program(tool, prog, sizeof(prog)))
-			return fail(
-				err, errlen, -ENOENT,
-				"%s not found on the host: the guest needs it for the suite's %s",
-				tool, *fs);
-		snprintf(dest, sizeof(dest), "/sbin/%s", tool);
-		if ((r = ents_add(e, prog, dest, NULL, 0755)) ||
+		/* the program the guest's suite will run: scratch.c's own mkfs command line */
+		r = probe_scratch_mkfs_argv(*fs, "/dev/vda", NULL, mkfs, PROBE_SCRATCH_ARGV_MAX);
+		if (r)
+			return errf(err, errlen, r, "mkfs for %s: %s", *fs, strerror(-r));
+		tool = strrchr(mkfs[0], '/') ? strrchr(mkfs[0], '/') + 1 : mkfs[0];
+		fsb_path(dest, sizeof(dest), "/sbin/%s", tool);
+		r = find_program(tool, prog, sizeof(prog)) ?
+			    errf(err, errlen, -ENOENT,
+				 "%s not found on the host: the guest needs it for the suite's %s",
+				 tool, *fs) :
+			    0;
+		for (int i = 0; mkfs[i]; i++)
+			free(mkfs[i]);
+		if (r || (r = ents_add(e, prog, dest, NULL, 0755)) ||
 		    (r = add_libs(e, prog, err, errlen)))
 			return r;
-		if (!strncmp(*fs, "ext", 3) && access("/etc/mke2fs.conf", R_OK) == 0 &&
-		    (r = ents_add(e, "/etc/mke2fs.conf", "/etc/mke2fs.conf", NULL, 0644)))
+		if (ft && ft->mkfs_config && access(ft->mkfs_config, R_OK) == 0 &&
+		    (r = ents_add(e, ft->mkfs_config, ft->mkfs_config, NULL, 0644)))
 			return r;
-		for (const char *const *m = kg_fs_modules(*fs); *m && nn < KG_MAX_MODULES - 2; m++)
-			names[nn++] = *m;
+		if (ft && ft->kmod && nn < KG_MAX_MODULES - 8) {
+			/* the checksum driver is asked for by name at mount, not through modules.dep */
+			names[nn++] = "?crc32c_generic";
+			names[nn++] = ft->kmod;
+		}
 	}
 	if (o->lava) { /* LAVA's qemu guest disk holds its test shell: IDE, ext2 */
 		names[nn++] = "?ata_piix";
@@ -799,7 +762,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 		snprintf(src, sizeof(src), "%s/%s", o->kernel->moddir, mods[i]);
 		snprintf(dest, sizeof(dest), "/lib/modules/%s/%s", o->kernel->release, mods[i]);
 		if (!r && (r = ents_add(e, src, dest, NULL, 0644)))
-			fail(err, errlen, r, "module %s: %s", src, strerror(-r));
+			errf(err, errlen, r, "module %s: %s", src, strerror(-r));
 		if (!r && (nl = realloc(list, listlen + l + 2))) {
 			list = nl;
 			/* the staged name: decompressed, as /init loads it */
@@ -830,8 +793,8 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 		if (!m)
 			return -ENOMEM;
 		/* the suite under its own name: the result names the suite after its file */
-		pathf(dest, sizeof(dest), "/etc/fsbench/%s%s", sb,
-		      ends_with(sb, ".json") ? "" : ".json");
+		fsb_path(dest, sizeof(dest), "/etc/fsbench/%s%s", sb,
+			 ends_with(sb, ".json") ? "" : ".json");
 		fprintf(m, "%s\n", dest);
 		for (const char *const *a = o->suite_args; a && *a; a++)
 			fprintf(m, "%s\n", *a);
@@ -842,7 +805,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 			return r;
 	}
 	if (access(o->suite, R_OK))
-		return fail(err, errlen, -errno, "suite %s: %s", o->suite, strerror(errno));
+		return errf(err, errlen, -errno, "suite %s: %s", o->suite, strerror(errno));
 	if ((r = ents_add(e, o->suite, dest, NULL, 0644)) ||
 	    (r = ents_add(e, NULL, "/init", guest_init, 0755)))
 		return r;
@@ -864,7 +827,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 	r = collect(o, &e, err, errlen);
 	if (r) {
 		if (!err[0])
-			fail(err, errlen, r, "collecting the initramfs: %s", strerror(-r));
+			errf(err, errlen, r, "collecting the initramfs: %s", strerror(-r));
 		goto out;
 	}
 	h = fnv(h, guest_init, sizeof(guest_init)); /* the layout's version, in effect */
@@ -874,13 +837,13 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		if (e.v[i].text)
 			h = fnv(h, e.v[i].text, strlen(e.v[i].text));
 		else if ((r = hash_file(&h, e.v[i].src))) {
-			fail(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));
+			errf(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));
 			goto out;
 		}
 	}
 	snprintf(base, sizeof(base), "%s/initramfs", o->cachedir);
 	if ((r = mkdir_p(base, 0755))) {
-		fail(err, errlen, r, "creating %s: %s", base, strerror(-r));
+		errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
 		goto out;
 	}
 	snprintf(final, sizeof(final), "%s/%016llx.cpio", base, (unsigned long long)h);
@@ -889,9 +852,9 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		*ret_cached = true;
 		goto out;
 	}
-	pathf(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
+	fsb_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
 	if (!mkdtemp(stage)) {
-		r = fail(err, errlen, -errno, "creating a directory in %s: %s", base,
+		r = errf(err, errlen, -errno, "creating a directory in %s: %s", base,
 			 strerror(errno));
 		goto out;
 	}
@@ -900,14 +863,14 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 	for (size_t i = 0; !r && dirs[i]; i++) {
 		snprintf(tmp, sizeof(tmp), "%s%s", stage, dirs[i]);
 		if ((r = mkdir_p(tmp, 0755)))
-			fail(err, errlen, r, "mkdir %s: %s", tmp, strerror(-r));
+			errf(err, errlen, r, "mkdir %s: %s", tmp, strerror(-r));
 	}
 	/* the kernel opens /dev/console before /init runs; without root /init reopens it */
 	snprintf(tmp, sizeof(tmp), "%s/dev/console", stage);
 	if (!r && mknod(tmp, S_IFCHR | 0600, makedev(5, 1)) && errno != EPERM)
-		r = fail(err, errlen, -errno, "mknod %s: %s", tmp, strerror(errno));
+		r = errf(err, errlen, -errno, "mknod %s: %s", tmp, strerror(errno));
 	if (!r) {
-		pathf(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
+		fsb_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
 		char *argv[] = { "sh",
 				 "-c",
 				 "cd \"$1\" && find . | LC_ALL=C sort | "
@@ -918,14 +881,14 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 				 NULL };
 		r = run_tool(argv, NULL, msg, sizeof(msg));
 		if (r)
-			r = fail(err, errlen, r < 0 ? r : -EIO, "cpio of %s into %s: %s", stage,
+			r = errf(err, errlen, r < 0 ? r : -EIO, "cpio of %s into %s: %s", stage,
 				 tmp, r < 0 ? strerror(-r) : msg);
 		else if (rename(tmp, final))
-			r = fail(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
+			r = errf(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
 		if (r)
 			unlink(tmp);
 	}
-	rm_own_tree(stage);
+	fsb_rm_tree(stage);
 out:
 	ents_free(&e);
 	return r;
@@ -1056,19 +1019,6 @@ static bool file_has(const char *path, const char *needle, off_t *pos)
 	return found;
 }
 
-static void read_line(const char *path, char *out, size_t len)
-{
-	FILE *f = fopen(path, "re");
-
-	out[0] = 0;
-	if (!f)
-		return;
-	if (!fgets(out, (int)len, f))
-		out[0] = 0;
-	out[strcspn(out, "\n")] = 0;
-	fclose(f);
-}
-
 /* A new sparse file of @bytes; 0 or -errno. */
 static int sparse_file(const char *path, long long bytes)
 {
@@ -1101,24 +1051,24 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	memset(b, 0, sizeof(*b));
 	b->guest_status = -1;
 	if ((r = mkdir_p(dir, 0755)))
-		return fail(err, errlen, r, "creating %s: %s", dir, strerror(-r));
+		return errf(err, errlen, r, "creating %s: %s", dir, strerror(-r));
 	snprintf(b->console, sizeof(b->console), "%s/console.log", dir);
 	snprintf(serial, sizeof(serial), "file:%s", b->console);
 	snprintf(results, sizeof(results), "%s/results.img", dir);
 	snprintf(qlog, sizeof(qlog), "%s/qemu.log", dir);
 	snprintf(scratchdir, sizeof(scratchdir), "%s/fsbench-kgate.XXXXXX", vm->disk_dir);
 	if (!mkdtemp(scratchdir))
-		return fail(err, errlen, -errno, "creating the scratch disk's directory in %s: %s",
+		return errf(err, errlen, -errno, "creating the scratch disk's directory in %s: %s",
 			    vm->disk_dir, strerror(errno));
 	snprintf(scratch, sizeof(scratch), "%s/scratch.img", scratchdir);
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
 	if ((r = sparse_file(scratch, vm->disk_bytes))) {
-		fail(err, errlen, r, "creating the scratch disk %s: %s", scratch, strerror(-r));
+		errf(err, errlen, r, "creating the scratch disk %s: %s", scratch, strerror(-r));
 		goto out;
 	}
 	unlink(results);
 	if ((r = sparse_file(results, RESULTS_DISK_BYTES))) {
-		fail(err, errlen, r, "creating the results disk %s: %s", results, strerror(-r));
+		errf(err, errlen, r, "creating the results disk %s: %s", results, strerror(-r));
 		goto out;
 	}
 	unlink(b->console);
@@ -1169,7 +1119,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	deadline = t0 + vm->timeout_s;
 	pid = fork();
 	if (pid < 0) {
-		r = fail(err, errlen, -errno, "fork for %s: %s", vm->qemu, strerror(errno));
+		r = errf(err, errlen, -errno, "fork for %s: %s", vm->qemu, strerror(errno));
 		goto out;
 	}
 	if (pid == 0) {
@@ -1202,7 +1152,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		if (kg_interrupted) {
 			kill(pid, SIGKILL);
 			waitpid(pid, &wst, 0);
-			r = fail(err, errlen, -EINTR,
+			r = errf(err, errlen, -EINTR,
 				 "kernel %s: stopped by signal %d after %.0f s", k->release,
 				 (int)kg_interrupted, t - t0);
 			goto out;
@@ -1240,15 +1190,18 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	{
 		char *x[] = { "tar", "-xf", results, "-C", guest, NULL };
 		if (run_tool(x, NULL, msg, sizeof(msg)) == 0) {
-			pathf(tail, sizeof(tail), "%s/status", guest);
-			read_line(tail, status, sizeof(status));
+			fsb_path(tail, sizeof(tail), "%s/status", guest);
+			if (fsb_read_line(tail, status, sizeof(status)))
+				status[0] = 0;
 			if (status[0] && isdigit((unsigned char)status[0]))
 				b->guest_status = atoi(status);
-			pathf(tail, sizeof(tail), "%s/release", guest);
-			read_line(tail, b->guest_release, sizeof(b->guest_release));
-			pathf(tail, sizeof(tail), "%s/cmdline", guest);
-			read_line(tail, b->guest_cmdline, sizeof(b->guest_cmdline));
-			pathf(b->result, sizeof(b->result), "%s/result.json", guest);
+			fsb_path(tail, sizeof(tail), "%s/release", guest);
+			if (fsb_read_line(tail, b->guest_release, sizeof(b->guest_release)))
+				b->guest_release[0] = 0;
+			fsb_path(tail, sizeof(tail), "%s/cmdline", guest);
+			if (fsb_read_line(tail, b->guest_cmdline, sizeof(b->guest_cmdline)))
+				b->guest_cmdline[0] = 0;
+			fsb_path(b->result, sizeof(b->result), "%s/result.json", guest);
 			if (access(b->result, R_OK))
 				b->result[0] = 0;
 		}
@@ -1264,56 +1217,50 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		if (p) /* the panic's own line says why; the tail may be its stack trace */
 			snprintf(why, sizeof(why), ": %.*s", (int)strcspn(p, "\r\n"), p);
 		free(con);
-		r = fail(err, errlen, -EIO,
+		r = errf(err, errlen, -EIO,
 			 "kernel %s panicked after %.0f s%s; last console lines:%s", k->release,
 			 b->seconds, why, tail);
 	} else if (noboot)
-		r = fail(err, errlen, -ETIMEDOUT,
+		r = errf(err, errlen, -ETIMEDOUT,
 			 "kernel %s did not boot: no word from the guest's init within %d s; last "
 			 "console lines:%s",
 			 k->release, vm->boot_timeout_s, tail);
 	else if (timed_out)
-		r = fail(err, errlen, -ETIMEDOUT,
+		r = errf(err, errlen, -ETIMEDOUT,
 			 "kernel %s: the guest did not finish within %d s; last console lines:%s",
 			 k->release, vm->timeout_s, tail);
 	else if (WIFEXITED(wst) && WEXITSTATUS(wst) != 0) {
-		read_line(qlog, msg, sizeof(msg));
-		r = fail(err, errlen, -ENOEXEC, "%s exited with status %d: %s%s", vm->qemu,
+		if (fsb_read_line(qlog, msg, sizeof(msg)))
+			msg[0] = 0;
+		r = errf(err, errlen, -ENOEXEC, "%s exited with status %d: %s%s", vm->qemu,
 			 WEXITSTATUS(wst), msg[0] ? msg : "(no message)", started ? tail : "");
 	} else
-		r = fail(err, errlen, -EIO,
+		r = errf(err, errlen, -EIO,
 			 "kernel %s: the guest stopped after %.0f s without a result; last console "
 			 "lines:%s",
 			 k->release, b->seconds, tail);
 out:
-	rm_own_tree(scratchdir);
+	fsb_rm_tree(scratchdir);
 	return r;
 }
 
-static const char *fs_name(const char *dir)
+/* The filesystem type under @dir ("tmpfs"), through the one mount lookup; "unknown" if none. */
+static void fs_name(const char *dir, char *out, size_t len)
 {
-	struct statfs s;
+	struct probe_mount m;
+	char real[PATH_MAX];
 
-	if (statfs(dir, &s))
-		return "unknown";
-	switch ((unsigned long)s.f_type) {
-	case 0x01021994:
-		return "tmpfs";
-	case 0xEF53:
-		return "ext4";
-	case 0x58465342:
-		return "xfs";
-	case 0x9123683E:
-		return "btrfs";
-	default:
-		return "other";
-	}
+	if (!realpath(dir, real) || probe_mount_find(NULL, PROBE_MOUNT_PATH, real, 0, &m))
+		fsb_strcpy(out, len, "unknown");
+	else
+		fsb_strcpy(out, len, m.fstype);
 }
 
 json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b)
 {
-	char cmdline[2048];
+	char cmdline[2048], backing_fs[64];
 
+	fs_name(vm->disk_dir, backing_fs, sizeof(backing_fs));
 	kg_cmdline(k, cmdline, sizeof(cmdline));
 	return json_pack(
 		"{s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:i, s:i}, "
@@ -1326,9 +1273,9 @@ json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const st
 		"cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib", vm->memory_mib,
 		"scratch_disk", "bytes", (json_int_t)vm->disk_bytes, "interface", "virtio-blk",
 		"format", "raw", "cache", "none", "aio", "native", "sparse", 1, "backing_dir",
-		vm->disk_dir, "backing_fs", fs_name(vm->disk_dir), "seconds", b->seconds,
-		"boot_seconds", b->boot_seconds, "host_load_pct", b->host_load_pct, "loadavg1",
-		b->loadavg1, "guest_status", b->guest_status);
+		vm->disk_dir, "backing_fs", backing_fs, "seconds", b->seconds, "boot_seconds",
+		b->boot_seconds, "host_load_pct", b->host_load_pct, "loadavg1", b->loadavg1,
+		"guest_status", b->guest_status);
 }
 
 void kg_cachedir(char *out, size_t len)

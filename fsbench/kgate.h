@@ -48,9 +48,6 @@ int kg_bzimage_release(const char *image, char *out, size_t len);
 int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnames,
 		       char **ret_paths, size_t max, char *err, size_t errlen);
 
-/* Modules for a filesystem type, NULL-terminated ("ext3" is ext4's driver). */
-const char *const *kg_fs_modules(const char *fstype);
-
 struct kg_initramfs_opts {
 	const struct kg_kernel *kernel;
 	const char *suite; /* the suite file, copied in as /etc/fsbench/suite.json */

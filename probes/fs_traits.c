@@ -18,6 +18,8 @@ static const struct fs_traits traits[] = {
 		.barrier_off = "barrier=0",
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
+		.mkfs_config = "/etc/mke2fs.conf",
+		.kmod = "ext4",
 	},
 	{
 		.fstype = "ext4",
@@ -26,11 +28,15 @@ static const struct fs_traits traits[] = {
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
 		.mkfs_eager_init = "lazy_itable_init=0,lazy_journal_init=0",
+		.mkfs_config = "/etc/mke2fs.conf",
+		.kmod = "ext4",
 	},
 	{
 		.fstype = "ext2",
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
+		.mkfs_config = "/etc/mke2fs.conf",
+		.kmod = "ext4",
 	},
 	{
 		.fstype = "xfs",
@@ -39,6 +45,7 @@ static const struct fs_traits traits[] = {
 		.barrier_why = "xfs always flushes: Linux 4.19 removed its nobarrier option",
 		.mkfs_force = "-f",
 		.mkfs_quiet = "-q",
+		.kmod = "xfs",
 	},
 	{
 		.fstype = "btrfs",
@@ -46,6 +53,7 @@ static const struct fs_traits traits[] = {
 		.barrier_off = "nobarrier",
 		.mkfs_force = "-f",
 		.mkfs_quiet = "-q",
+		.kmod = "btrfs",
 	},
 };
 

@@ -26,6 +26,13 @@ struct fs_traits {
 	 * the background during the measurement; NULL where mkfs has no lazy init.
 	 */
 	const char *mkfs_eager_init;
+	/* A file mkfs reads besides its arguments (mke2fs.conf), or NULL. */
+	const char *mkfs_config;
+	/*
+	 * The kernel module that serves the type when the kernel does not build it in (ext4
+	 * serves ext2 and ext3): what a guest kernel must load before mkfs and mount.
+	 */
+	const char *kmod;
 };
 
 /* The traits of @fstype, or NULL for a type fsbench knows nothing special about. */
