@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int add_file(const struct cmd_spec *spec, void *cfg, char *arg, char *err, size_t errlen)

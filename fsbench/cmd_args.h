@@ -35,6 +35,7 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen);
 /* Takes a trailing --baseline/--candidate after the last file. 0, or -EINVAL with @err set. */
 int cmd_sides_finish(struct cmd_sides *s, char *err, size_t errlen);
 
+
 struct cmd_spec {
 	const char *name;
 	const struct fsb_opt *opts; /* bound to the command's config struct */

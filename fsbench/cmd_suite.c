@@ -16,6 +16,7 @@
 
 #include "../base/fileio.h"
 #include "../probes/drop_caches.h"
+#include "../probes/fs_traits.h"
 #include "../probes/journal.h"
 #include "../probes/scratch.h"
 #include "../probes/target.h"
@@ -429,42 +430,26 @@ static int use_dir(struct suite_ctx *x, char *err, size_t errlen)
 	return 0;
 }
 
-/*
- * Smallest image each filesystem's mkfs takes with its defaults, as mkfs says itself:
- * mkfs.xfs 6.1 "Filesystem must be larger than 300MB", mkfs.btrfs "minimum size for each
- * btrfs device is 114294784"; ext* need room for the default journal.
- */
-static const struct {
-	const char *type;
-	int64_t min;
-} fs_min_size[] = {
-	{ "xfs", INT64_C(300) << 20 },
-	{ "btrfs", INT64_C(114294784) },
-	{ "ext4", INT64_C(16) << 20 },
-	{ "ext3", INT64_C(16) << 20 },
-};
-
 /* The image must hold the largest filesystem of the suite: refused before any mkfs. */
 static int check_image_size(struct suite_ctx *x, char *err, size_t errlen)
 {
 	int64_t size = x->a.size ? x->a.size : x->s.image_size;
 
-	for (int i = 0; i < x->s.nfs; i++)
-		for (size_t k = 0; k < sizeof(fs_min_size) / sizeof(fs_min_size[0]); k++)
-			if (!strcmp(x->s.fs[i].type, fs_min_size[k].type) &&
-			    size < fs_min_size[k].min) {
-				snprintf(err, errlen,
-					 "image size %lld: too small for %s (at least %lld bytes; "
-					 "--size)",
-					 (long long)size, fs_min_size[k].type,
-					 (long long)fs_min_size[k].min);
-				return -EINVAL;
-			}
+	for (int i = 0; i < x->s.nfs; i++) {
+		const struct fs_traits *t = fs_traits_find(x->s.fs[i].type);
+
+		if (t && size < t->mkfs_min_bytes) {
+			snprintf(err, errlen,
+				 "image size %lld: too small for %s (at least %lld bytes; --size)",
+				 (long long)size, t->fstype, (long long)t->mkfs_min_bytes);
+			return -EINVAL;
+		}
+	}
 	return 0;
 }
 
-/* FILE as given, else a suite of that name in the configs directory. */
-static int find_suite(const char *name, char *out, size_t len)
+/* FILE as given, else a suite of that name in the configs directory (suite.h). */
+int suite_find(const char *name, char *out, size_t len)
 {
 	const char *dirs[] = { FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED };
 
@@ -752,7 +737,7 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		ctx_free(&x);
 		return FSB_EXIT_USAGE;
 	}
-	find_suite(file, path, sizeof(path));
+	suite_find(file, path, sizeof(path));
 	r = suite_load(&x.s, path, err, sizeof(err));
 	if (r == 0 && x.a.fs)
 		r = suite_select_fs(&x.s, x.a.fs, err, sizeof(err));
@@ -834,7 +819,7 @@ int cmd_default(void)
 	const char *base = getenv("TMPDIR");
 	int status;
 
-	if (find_suite("quick", quick, sizeof(quick)) < 0) {
+	if (suite_find("quick", quick, sizeof(quick)) < 0) {
 		fprintf(stderr, "fsbench: the default suite quick.json is not in %s or %s\n",
 			FSB_CONFIGDIR, FSB_CONFIGDIR_INSTALLED);
 		return FSB_EXIT_FAIL;

@@ -12,6 +12,9 @@
 #define FSB_EXIT_REGRESSED 1 /* --gate: a gated metric regressed */
 #define FSB_EXIT_UNUSABLE \
 	2 /* inputs that cannot be compared, or a strict gate that could not judge */
+/* kernel-gate's own: the candidate cannot be judged (no boot, too few samples), which
+ * `git bisect run` reads as "skip" */
+#define FSB_EXIT_CANNOT_JUDGE 125
 
 /*
  * Each command is an option table and a handler in its cmd_<name>.c; it returns the
@@ -30,6 +33,9 @@ int cmd_export(int argc, char **argv);
 int cmd_info(int argc, char **argv);
 int cmd_knobs(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
+int cmd_kernel_gate(int argc, char **argv);
+int cmd_kernel_run(int argc, char **argv);
+int cmd_lava(int argc, char **argv);
 
 struct fsb_command {
 	const char *name;

@@ -92,6 +92,12 @@ int suite_parse(struct suite *ret, const char *path, const char *text, size_t le
 int suite_load(struct suite *ret, const char *path, char *err, size_t errlen);
 void suite_free(struct suite *s);
 
+/*
+ * @name as a path when it is a file, else the suite of that name (".json" added) in the
+ * configs directory of the build tree or the installation. 0 with @out set, or -ENOENT.
+ */
+int suite_find(const char *name, char *out, size_t len);
+
 /* --fs LIST: keeps the filesystems whose label or type is in the comma list. */
 int suite_select_fs(struct suite *s, const char *list, char *err, size_t errlen);
 /* --threads LIST: replaces every thread list (the suite's and each workload's). */

@@ -18,6 +18,9 @@ static const struct fs_traits traits[] = {
 		.barrier_off = "barrier=0",
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
+		.mkfs_config = "/etc/mke2fs.conf",
+		.kmod = "ext4",
+		.mkfs_min_bytes = INT64_C(16) << 20,
 	},
 	{
 		.fstype = "ext4",
@@ -26,11 +29,17 @@ static const struct fs_traits traits[] = {
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
 		.mkfs_eager_init = "lazy_itable_init=0,lazy_journal_init=0",
+		.mkfs_config = "/etc/mke2fs.conf",
+		.kmod = "ext4",
+		.mkfs_min_bytes = INT64_C(16) << 20,
 	},
 	{
 		.fstype = "ext2",
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
+		.mkfs_config = "/etc/mke2fs.conf",
+		.kmod = "ext4",
+		.mkfs_min_bytes = INT64_C(16) << 20,
 	},
 	{
 		.fstype = "xfs",
@@ -39,6 +48,8 @@ static const struct fs_traits traits[] = {
 		.barrier_why = "xfs always flushes: Linux 4.19 removed its nobarrier option",
 		.mkfs_force = "-f",
 		.mkfs_quiet = "-q",
+		.kmod = "xfs",
+		.mkfs_min_bytes = INT64_C(300) << 20,
 	},
 	{
 		.fstype = "btrfs",
@@ -46,6 +57,8 @@ static const struct fs_traits traits[] = {
 		.barrier_off = "nobarrier",
 		.mkfs_force = "-f",
 		.mkfs_quiet = "-q",
+		.kmod = "btrfs",
+		.mkfs_min_bytes = INT64_C(114294784),
 	},
 };
 

@@ -3,6 +3,7 @@
 #define PROBE_FS_TRAITS_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /*
  * One filesystem type. Knobs (the barrier knob), scratch (mkfs) and suites (the barrier
@@ -26,6 +27,19 @@ struct fs_traits {
 	 * the background during the measurement; NULL where mkfs has no lazy init.
 	 */
 	const char *mkfs_eager_init;
+	/* A file mkfs reads besides its arguments (mke2fs.conf), or NULL. */
+	const char *mkfs_config;
+	/*
+	 * The kernel module that serves the type when the kernel does not build it in (ext4
+	 * serves ext2 and ext3): what a guest kernel must load before mkfs and mount.
+	 */
+	const char *kmod;
+	/*
+	 * The smallest device mkfs takes with its defaults, as mkfs says itself: mkfs.xfs 6.1
+	 * "Filesystem must be larger than 300MB", mkfs.btrfs "minimum size for each btrfs
+	 * device is 114294784"; ext* need room for the default journal.
+	 */
+	int64_t mkfs_min_bytes;
 };
 
 /* The traits of @fstype, or NULL for a type fsbench knows nothing special about. */

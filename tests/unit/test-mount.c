@@ -117,6 +117,13 @@ static void test_traits(void **st)
 	assert_string_equal(t->mkfs_force, "-F");
 	assert_non_null(t->mkfs_eager_init);
 	assert_null(fs_traits_find("xfs")->mkfs_eager_init);
+	/* a guest kernel (kernel-gate) loads ext4's module for the whole ext family */
+	assert_string_equal(fs_traits_find("ext2")->kmod, "ext4");
+	assert_string_equal(fs_traits_find("ext3")->kmod, "ext4");
+	assert_string_equal(fs_traits_find("btrfs")->kmod, "btrfs");
+	assert_string_equal(fs_traits_find("xfs")->kmod, "xfs");
+	assert_string_equal(t->mkfs_config, "/etc/mke2fs.conf");
+	assert_null(fs_traits_find("xfs")->mkfs_config);
 }
 
 /* mkfs argv comes from the same table */

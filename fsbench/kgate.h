@@ -1,0 +1,116 @@
+/* The kernel under test: resolving a kernel, building its initramfs, booting it in QEMU. */
+#ifndef FSB_KGATE_H
+#define FSB_KGATE_H
+
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+/*
+ * Set by the caller's SIGINT/SIGTERM/SIGHUP handler (the signal number): a boot in progress
+ * stops its QEMU, removes its scratch disk and returns -EINTR.
+ */
+extern volatile sig_atomic_t kg_interrupted;
+
+/* Modules the guest needs to reach its disks; the suite's filesystems are added to these. */
+#define KG_MAX_MODULES 256
+
+struct kg_kernel {
+	char spec[PATH_MAX]; /* as the user gave it */
+	char image[PATH_MAX]; /* bzImage / vmlinuz */
+	char moddir[PATH_MAX]; /* .../lib/modules/RELEASE */
+	char release[128];
+	char append[1024]; /* extra kernel command line */
+	char label[64]; /* "baseline", "candidate" */
+};
+
+/*
+ * Resolves @spec: a Debian linux-image .deb (extracted once under @cachedir, depmod run on
+ * the copy), a bzImage or vmlinuz file with @modules (a directory holding
+ * lib/modules/RELEASE; without it /lib/modules/RELEASE), or a release installed under /boot
+ * and /lib/modules. Returns 0, -ENOENT when @spec names nothing (a usage error), or another
+ * negative errno when it names something unusable; @err says which and why.
+ */
+int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedir,
+		      struct kg_kernel *ret, char *err, size_t errlen);
+
+/* Reads the release string from a bzImage's setup header. 0 or -errno (-ENOEXEC: no header). */
+int kg_bzimage_release(const char *image, char *out, size_t len);
+
+/*
+ * Resolves @names ("virtio_blk", "ext4") through @moddir's modules.dep into a load order,
+ * dependencies first, without duplicates and without modules the kernel builds in
+ * (modules.builtin). Fills @ret_paths (relative to @moddir, malloc'ed) and returns their
+ * count, or -errno with @err naming the module.
+ */
+int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnames,
+		       char **ret_paths, size_t max, char *err, size_t errlen);
+
+struct kg_initramfs_opts {
+	const struct kg_kernel *kernel;
+	const char *suite; /* the suite file, copied in as /etc/fsbench/suite.json */
+	const char *const *suite_args; /* extra `fsbench suite` arguments, NULL-terminated */
+	const char *const *fstypes; /* the suite's filesystems, NULL-terminated */
+	const char *cachedir;
+	bool lava; /* also the disk drivers for LAVA's overlay disk (IDE, ext2 labelled LAVA) */
+};
+
+/*
+ * Builds (or finds in @o->cachedir) the initramfs: busybox, this fsbench and the shared
+ * libraries ldd names, the mkfs tools of @o->fstypes, the modules resolved for the kernel,
+ * the suite and the guest's /init. Named by a hash of every file's path, mode and bytes.
+ * Writes the path to @ret_path; 0 or -errno with @err.
+ */
+int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
+		       bool *ret_cached, char *err, size_t errlen);
+
+struct kg_vm {
+	const char *qemu; /* qemu-system-x86_64 */
+	const char *accel; /* "tcg" or "kvm" */
+	const char *icount; /* "shift=0,sleep=on"; NULL or "" for none */
+	const char *cpu; /* CPU model */
+	int cpus;
+	int memory_mib;
+	long long disk_bytes; /* scratch disk size */
+	const char *disk_dir; /* directory of the scratch image (tmpfs) */
+	int boot_timeout_s; /* until the guest's init speaks */
+	int timeout_s; /* the whole boot */
+};
+
+void kg_vm_defaults(struct kg_vm *vm);
+
+/* What one boot left behind. */
+struct kg_boot {
+	int guest_status; /* the suite's exit status in the guest; -1 when there is none */
+	double seconds; /* wall time of the whole boot */
+	double boot_seconds; /* until the guest's init started */
+	double host_load_pct; /* CPU time of other processes, % of the host's CPUs */
+	double loadavg1; /* at the end */
+	char result[PATH_MAX]; /* the guest's result JSON, when it wrote one */
+	char console[PATH_MAX]; /* the serial console log */
+	char guest_release[128];
+	char guest_cmdline[1024];
+};
+
+/*
+ * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a
+ * results disk, and collects the guest's results into @dir (created). Returns 0 when the
+ * guest reported a status (which may be non-zero), or -errno: -ETIMEDOUT, -EIO (panic or no
+ * result), -ENOEXEC (QEMU failed), -EINTR (kg_interrupted); @err then says what happened and ends with the last
+ * console lines.
+ */
+int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
+		const char *dir, struct kg_boot *ret, char *err, size_t errlen);
+
+/* The kernel command line kg_boot_run gives @k. */
+void kg_cmdline(const struct kg_kernel *k, char *out, size_t len);
+
+/* The record of one boot that goes into its result ("vm") and the gate's document. */
+json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b);
+
+/* The cache directory: $FSBENCH_CACHE_DIR, else $XDG_CACHE_HOME/fsbench, else ~/.cache/fsbench. */
+void kg_cachedir(char *out, size_t len);
+
+#endif

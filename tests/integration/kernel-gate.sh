@@ -1,0 +1,109 @@
+#!/bin/bash
+# kernel-gate and kernel-run on a Debian kernel under QEMU (TCG, icount): bad inputs fail
+# fast with a clear message; a panic and a boot timeout are errors with console lines; the
+# guest's status is the job's; A/A passes and the same kernel with init_on_free=1 (a known
+# change of the measured path) is caught. ci/setup downloads the kernel.
+. "$(dirname "$0")/lib.sh"
+SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
+VALIDATE=$SRCDIR/tests/tools/validate-json
+t_need_root
+command -v qemu-system-x86_64 >/dev/null || t_skip "qemu-system-x86 is not installed"
+[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
+deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
+[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
+# the extracted kernel and the initramfs are cached between runs; the scratch disks are
+# made in and removed from our own directory on tmpfs
+export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+mkdir -p /dev/shm/fsbench-test.$$ && DISKS=/dev/shm/fsbench-test.$$
+trap 'rmdir "$DISKS" 2>/dev/null; t_cleanup' EXIT
+W=$T_SCRATCH
+common=(--disk-dir "$DISKS" --disk-size 1G)
+
+# expect STATUS MESSAGE-REGEX COMMAND...: the status and a line of stderr
+expect() {
+	local want=$1 re=$2 rc
+	shift 2
+	"$@" >"$W/out" 2>"$W/err"
+	rc=$?
+	if [ "$rc" != "$want" ]; then
+		t_fail "$*: exit $rc, expected $want"
+		sed 's/^/    /' "$W/err" | tail -20
+	elif ! grep -Eq -- "$re" "$W/err"; then
+		t_fail "$*: stderr lacks /$re/"
+		sed 's/^/    /' "$W/err" | tail -20
+	else
+		t_ok "$1 $2 ... exits $want: $(grep -E -m1 -- "$re" "$W/err")"
+	fi
+}
+
+# bad inputs: before any boot
+expect 2 "missing.deb: No such file" "$FSBENCH" kernel-gate --baseline "$W/missing.deb" --candidate "$deb"
+expect 2 "not a file, a .deb, or a release under /boot" "$FSBENCH" kernel-gate --baseline "$deb" --candidate no-such-release
+echo "not an archive" >"$W/bad.deb"
+expect 125 "not a usable .deb: dpkg-deb" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$W/bad.deb"
+head -c 4096 /dev/urandom >"$W/vmlinuz"
+expect 125 "not a bzImage" "$FSBENCH" kernel-run --kernel "$W/vmlinuz"
+expect 2 "--baseline and --candidate are both needed" "$FSBENCH" kernel-gate --baseline "$deb"
+expect 2 "--boots: 0 is out of range 1..50" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --boots 0
+expect 2 "suite no-such-suite" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" no-such-suite
+
+# a kernel that panics (no init to run) and one that does not boot in time: clear errors
+# with the last console lines, and no QEMU left behind
+expect 125 "panicked after .*last console lines" "$FSBENCH" kernel-run --kernel "$deb" "${common[@]}" \
+	--append rdinit=/no-such-init --workdir "$W/panic" --boot-timeout 300
+grep -q "panicked after .* s: Kernel panic - not syncing: VFS: Unable to mount root fs" "$W/err" ||
+	t_fail "the panic's reason is not in the message"
+grep -q "^  | \[ *[0-9.]*\] " "$W/err" || t_fail "no console lines in the message"
+expect 125 "did not boot: no word from the guest's init within 5 s" "$FSBENCH" kernel-run --kernel "$deb" \
+	"${common[@]}" --boot-timeout 5 --workdir "$W/slow"
+pgrep -f "qemu-system-x86_64.*$DISKS" >/dev/null && t_fail "a QEMU of this test is still running"
+
+# SIGTERM mid-boot: QEMU stopped, the scratch disk removed, 128 + 15
+"$FSBENCH" kernel-run --kernel "$deb" "${common[@]}" --workdir "$W/term" >"$W/out" 2>"$W/err" &
+pid=$!
+sleep 6
+kill -TERM $pid
+wait $pid
+t_expect_eq "kernel-run on SIGTERM: exit" 143 $?
+grep -q "stopped by signal 15" "$W/err" || t_fail "no 'stopped by signal' line: $(tail -1 "$W/err")"
+t_expect_eq "scratch disks left in $DISKS" "" "$(ls "$DISKS")"
+
+# the guest's status is the job's: a 64 MiB stream on a disk too small fails in the guest.
+# The kernel as a bzImage and a directory holding lib/modules/RELEASE this time: the .deb
+# as the runs above extracted it
+kdir=$(dirname "$(dirname "$(ls "$FSBENCH_CACHE_DIR"/kernels/*/boot/vmlinuz-* | head -n 1)")")
+expect 2 "holds no lib/modules/" "$FSBENCH" kernel-run --kernel "$kdir"/boot/vmlinuz-* --modules "$W"
+expect 1 "guest status 1" "$FSBENCH" kernel-run --kernel "$kdir"/boot/vmlinuz-* --modules "$kdir" \
+	--disk-dir "$DISKS" --disk-size 64M \
+	--repetitions 1 --workdir "$W/enospc" --json "$W/enospc.json"
+t_expect_eq "enospc result is incomplete" false "$(t_json "$W/enospc.json" .complete)"
+
+# A/A: the same kernel on both sides passes; the result records what ran where
+expect 0 "boot 4/4: candidate" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
+	--boots 2 --repetitions 3 --workdir "$W/aa" --json "$W/aa.json"
+grep -q "^A/A noise floor (baseline boots odd vs even): largest judged gated change" "$W/out" || t_fail "no A/A line"
+grep -q "^host load from other processes" "$W/out" || t_fail "no host load line"
+grep -q "^verdict: good (exit 0)" "$W/out" || t_fail "no good verdict: $(tail -1 "$W/out")"
+t_expect_eq "A/A verdict" good "$(t_json "$W/aa.json" .verdict)"
+t_expect_eq "boots" "baseline candidate baseline candidate" "$(t_json "$W/aa.json" '[.boots[].side] | join(" ")')"
+r=$W/aa/boot-01-baseline/result.json
+"$VALIDATE" "$SCHEMA" "$r" || t_fail "a boot's result does not validate"
+t_expect_eq "vm.qemu" "tcg shift=0,sleep=on qemu64 1 1024" \
+	"$(t_json "$r" '.vm.qemu | "\(.accelerator) \(.icount) \(.cpu_model) \(.cpus) \(.memory_mib)"')"
+t_expect_eq "vm.scratch_disk" "virtio-blk raw none native tmpfs 1073741824" \
+	"$(t_json "$r" '.vm.scratch_disk | "\(.interface) \(.format) \(.cache) \(.aio) \(.backing_fs) \(.bytes)"')"
+t_expect_eq "vm.kernel.release = guest's uname" "$(t_json "$r" .host.kernel)" "$(t_json "$r" .vm.kernel.release)"
+t_json "$r" .vm.kernel.cmdline | grep -q "tsc=reliable" || t_fail "cmdline lacks tsc=reliable"
+t_expect_eq "runs per boot" 6 "$(t_json "$r" '.runs | length')"
+t_expect_eq "p99.9 not gated" false \
+	"$(t_json "$W/aa.json" '[.compare.samples[].metrics[] | select(.name | endswith(".p99.9")) | .comparisons[].gate] | any')"
+
+# the same kernel with init_on_free=1: freeing zeroes pages, more instructions per unlink
+expect 1 "boot 4/4: candidate" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
+	--candidate-append init_on_free=1 --boots 2 --repetitions 3 --workdir "$W/iof" --json "$W/iof.json"
+grep -q "^verdict: regressed (exit 1)" "$W/out" || t_fail "init_on_free=1 not caught: $(tail -1 "$W/out")"
+t_json "$W/iof.json" '.compare.samples[].metrics[] | select(.comparisons[0].verdict == "regression" and .comparisons[0].gate) | .name' |
+	sed 's/^/    regressed: /'
+t_json "$W/iof.json" .boots[1].kernel.cmdline | grep -q "init_on_free=1" || t_fail "candidate cmdline lacks init_on_free=1"
+
+t_done

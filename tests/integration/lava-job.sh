@@ -1,0 +1,104 @@
+#!/bin/bash
+# fsbench lava: the generated jobs pass lava-dispatcher's own job schema (lava_common); the
+# test cases the test definition reports come back through `lava import` as results that
+# compare gates: the same values pass, 20 % fewer files/s is a regression.
+. "$(dirname "$0")/lib.sh"
+W=$T_SCRATCH
+
+lava_validate() { # JOB.yaml: LAVA's validate(), strict, as the server runs it on submission
+	/usr/bin/python3 -c 'import sys, yaml
+from lava_common.schemas import validate
+validate(yaml.safe_load(open(sys.argv[1])))' "$1"
+}
+have_lava=1
+/usr/bin/python3 -c 'import lava_common.schemas, yaml' 2>/dev/null || have_lava=0
+
+# the job, for qemu and for a board over tftp: the same inline test definition
+"$FSBENCH" lava job --kernel-url https://example.org/bzImage --ramdisk-url https://example.org/initramfs.cpio \
+	--scratch-url https://example.org/scratch.img -o "$W/qemu.yaml" 2>/dev/null || t_fail "lava job (qemu)"
+"$FSBENCH" lava job --kernel-url https://example.org/bzImage --ramdisk-url https://example.org/initramfs.cpio \
+	--device-type x86 --boot-method ipxe --device /dev/sdb -o "$W/board.yaml" 2>/dev/null || t_fail "lava job (x86)"
+for j in qemu board; do
+	if [ $have_lava = 1 ]; then
+		lava_validate "$W/$j.yaml" && t_ok "$j job passes lava_common's schema" || t_fail "$j job: LAVA's schema refuses it"
+	fi
+	grep -q "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do lava-test-case" "$W/$j.yaml" ||
+		t_fail "$j job: no lava-test-case loop"
+	grep -q "FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json" "$W/$j.yaml" || t_fail "$j job: result JSON not kept"
+done
+[ $have_lava = 1 ] || echo "note: lava-common is not installed: schema checks skipped"
+grep -q -- "--device /dev/sdb" "$W/board.yaml" || t_fail "board job: --device not used"
+grep -q "icount shift=0,sleep=on" "$W/qemu.yaml" || t_fail "qemu job: no icount"
+# a board without --device would have fsbench mkfs whatever /dev/vda is there
+"$FSBENCH" lava job --kernel-url u --ramdisk-url r --device-type x86 >/dev/null 2>"$W/err"
+t_expect_eq "board job without --device: exit" 2 $?
+"$FSBENCH" lava job --device-type qemu >/dev/null 2>"$W/err"
+t_expect_eq "job without a kernel: exit" 2 $?
+
+# a suite's result (3 repetitions, in a directory: no root needed), as the guest reports it
+"$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W" --repetitions 3 --json "$W/a.json" >/dev/null 2>&1 ||
+	t_die "suite run failed"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$W/a.json" ||
+	t_fail "the suite's result does not validate against schema 2"
+"$FSBENCH" lava cases "$W/a.json" >"$W/cases" || t_fail "lava cases"
+bad=$(grep -cvE '^[A-Za-z0-9_.-]+ [-0-9.e+]+ [^ ]+$' "$W/cases")
+t_expect_eq "case lines that lava-test-case would not take" 0 "$bad"
+grep -q '^smallfile\.t1\.dir-smallfile-t-1\.r2\.files_per_sec ' "$W/cases" || t_fail "no files_per_sec case: $(head -2 "$W/cases")"
+grep -q '^stream\.t1\.dir-stream-t-1\.r0\.bytes_per_sec .* MB/s$' "$W/cases" || t_fail "no MB/s case"
+
+# LAVA's results as /results/JOB/yaml gives them (measurement a string), with LAVA's own
+# cases and the suite's pass/fail among them; and as the REST API's JSON page
+to_yaml() { # FILES_PER_SEC: a set value per repetition instead of the measured one
+	echo "- {job: '7', level: 1.1, metadata: {}, name: job, result: pass, suite: lava, unit: ''}"
+	echo "- {job: '7', name: fsbench-suite, result: pass, suite: 1_fsbench, measurement: null}"
+	awk -v f="$1" '{ v = $2; if (f != "" && $1 ~ /files_per_sec$/) { split($1, p, "."); v = f + 10 * substr(p[4], 2) }
+		printf "- {job: '\''7'\'', name: %s, result: pass, suite: 1_fsbench, measurement: '\''%.10f'\'', unit: %s}\n", $1, v, $3 }' "$W/cases"
+}
+# files/s here is whatever this busy machine gave; the gate is shown on set values
+to_yaml "" >"$W/lava-a.yaml"
+to_yaml 1000 >"$W/lava-g1.yaml"
+to_yaml 800 >"$W/lava-g2.yaml"
+awk 'BEGIN { printf "{\"count\": 0, \"next\": null, \"results\": [" }
+	{ printf "%s{\"name\": \"%s\", \"result\": \"pass\", \"measurement\": \"%s\", \"unit\": \"%s\"}", (NR > 1 ? ", " : ""), $1, $2, $3 }
+	END { print "]}" }' "$W/cases" >"$W/lava-a.json"
+"$FSBENCH" lava import -o "$W/imp-a1.json" "$W/lava-a.yaml" 2>"$W/err" || t_fail "import a: $(cat "$W/err")"
+grep -q "2 other test cases" "$W/err" || t_fail "import did not skip LAVA's own cases: $(cat "$W/err")"
+for g in g1 g2; do
+	"$FSBENCH" lava import -o "$W/imp-$g.json" "$W/lava-$g.yaml" 2>/dev/null || t_fail "import $g"
+done
+"$FSBENCH" lava import -o "$W/imp-j.json" "$W/lava-a.json" 2>/dev/null || t_fail "import of the REST API's JSON"
+# an imported result holds the metrics compare judges, not histograms or time series
+t_expect_eq "imported result's command" lava-import "$(t_json "$W/imp-a1.json" .config.command)"
+t_expect_eq "runs imported" "$(t_json "$W/a.json" '.runs | length')" "$(t_json "$W/imp-a1.json" '.runs | length')"
+want=$(t_json "$W/a.json" '[.runs[] | select(.workload == "smallfile")][1].summary.files_per_sec')
+got=$(t_json "$W/imp-a1.json" '[.runs[] | select(.workload == "smallfile")][1].summary.files_per_sec')
+t_expect_eq "files_per_sec round trip" "$(printf %.3f "$want")" "$(printf %.3f "$got")"
+want=$(t_json "$W/a.json" '[.runs[] | select(.workload == "smallfile")][0].ops.create.p50_ns')
+got=$(t_json "$W/imp-j.json" '[.runs[] | select(.workload == "smallfile")][0].ops.create.p50_ns')
+t_expect_eq "create.p50 (ns) round trip through JSON" "$want" "$(printf %.0f "$got")"
+
+"$FSBENCH" compare --gate "$W/imp-g1.json" --candidate "$W/imp-g1.json" >"$W/cmp" 2>&1
+t_expect_eq "compare --gate, LAVA A/A" 0 $?
+"$FSBENCH" compare --gate "$W/imp-g1.json" --candidate "$W/imp-g2.json" >"$W/cmp" 2>&1
+t_expect_eq "compare --gate, 20 % fewer files/s" 1 $?
+grep -Eq "dir-smallfile-t-1 .* -19.8% regression" "$W/cmp" || t_fail "no regression line: $(head -5 "$W/cmp")"
+
+# a real lava-run's results: every run and metric back, LAVA's own cases left out
+"$FSBENCH" lava import -o "$W/real.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err" ||
+	t_fail "import of lava-run's results: $(cat "$W/err")"
+grep -q "87 measurements in 6 runs" "$W/err" || t_fail "lava-run import: $(cat "$W/err")"
+t_expect_eq "lava-run stream rep 1 MB/s" 220.37 "$(printf %.2f "$(t_json "$W/real.json" \
+	'.runs[] | select(.coords.cell == "ext4-stream-t-1" and .coords.repetition == 1) | .summary.bytes_per_sec / 1e6')")"
+"$FSBENCH" compare --gate "$W/real.json" --candidate "$W/real.json" >/dev/null 2>&1
+t_expect_eq "lava-run result gated against itself" 0 $?
+
+# bad input: not YAML, no fsbench case
+printf -- '- {name: job, result: pass}\n' >"$W/none.yaml"
+"$FSBENCH" lava import -o "$W/x.json" "$W/none.yaml" 2>"$W/err"
+t_expect_eq "import without fsbench cases: exit" 1 $?
+printf '{ [ nope' >"$W/bad.yaml"
+"$FSBENCH" lava import -o "$W/x.json" "$W/bad.yaml" 2>"$W/err"
+t_expect_eq "import of broken YAML: exit" 2 $?
+grep -Eq "bad.yaml:[0-9]+: " "$W/err" || t_fail "broken YAML message: $(cat "$W/err")"
+
+t_done
