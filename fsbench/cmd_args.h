@@ -10,6 +10,25 @@
 
 #define CMD_MAX_FILES 256
 
+/* A macro's value as the text an option table's .def holds. */
+#define CMD_STR(x) #x
+#define CMD_XSTR(x) CMD_STR(x)
+
+/*
+ * The gate's two numbers, as compare and kernel-gate both take them: doubles at @off in the
+ * command's cfg (the includer has ../report/compare.h for the defaults).
+ */
+#define CMD_OPT_ALPHA(off, text)                                                                 \
+	{                                                                                        \
+		.name = "alpha", .type = OPT_DOUBLE, .offset = (off), .dmin = 1e-9, .dmax = 0.5, \
+		.def = CMD_XSTR(RPT_DEFAULT_ALPHA), .help = (text)                               \
+	}
+#define CMD_OPT_THRESHOLD(off, text)                                                    \
+	{                                                                               \
+		.name = "threshold", .type = OPT_DOUBLE, .offset = (off), .dmax = 1000, \
+		.def = CMD_XSTR(RPT_DEFAULT_THRESHOLD_PCT), .unit = "%", .help = (text) \
+	}
+
 /* The operands (files) of a command that has no use for their order against the options. */
 struct cmd_files {
 	char *v[CMD_MAX_FILES];
@@ -34,7 +53,6 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen);
 
 /* Takes a trailing --baseline/--candidate after the last file. 0, or -EINVAL with @err set. */
 int cmd_sides_finish(struct cmd_sides *s, char *err, size_t errlen);
-
 
 struct cmd_spec {
 	const char *name;

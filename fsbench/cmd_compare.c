@@ -11,9 +11,6 @@
 #include "../report/result_file.h"
 #include "../report/runs.h"
 
-#define STR(x) #x
-#define XSTR(x) STR(x)
-
 static const char *const formats[] = { "text", "markdown", "json", NULL };
 enum { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_JSON };
 /* "mann-whitney" is the name the JSON settings use for "rank" */
@@ -45,25 +42,13 @@ static const struct fsb_opt compare_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(baseline_value),
 	  .help = "with --across: the value compared against (default: the first seen)" },
-	{ .name = "alpha",
-	  .type = OPT_DOUBLE,
-	  .offset = O(alpha),
-	  .dmin = 1e-9,
-	  .dmax = 0.5,
-	  .def = XSTR(RPT_DEFAULT_ALPHA),
-	  .help = "significance level" },
-	{ .name = "threshold",
-	  .type = OPT_DOUBLE,
-	  .offset = O(threshold),
-	  .dmax = 1000,
-	  .def = XSTR(RPT_DEFAULT_THRESHOLD_PCT),
-	  .unit = "%",
-	  .help = "smallest change that counts, in percent" },
+	CMD_OPT_ALPHA(O(alpha), "significance level"),
+	CMD_OPT_THRESHOLD(O(threshold), "smallest change that counts, in percent"),
 	{ .name = "noise",
 	  .type = OPT_DOUBLE,
 	  .offset = O(noise),
 	  .dmax = 1000,
-	  .def = XSTR(RPT_DEFAULT_NOISE_COV_PCT),
+	  .def = CMD_XSTR(RPT_DEFAULT_NOISE_COV_PCT),
 	  .unit = "%",
 	  .help = "CoV above which an unproven change is 'noisy', in percent" },
 	{ .name = "test",
@@ -85,7 +70,7 @@ static const struct fsb_opt compare_opts[] = {
 	  .type = OPT_BOOL,
 	  .offset = O(strict),
 	  .help = "a gate that cannot judge fails with exit 2: a gated metric 'insufficient' (fewer "
-		  "than " XSTR(
+		  "than " CMD_XSTR(
 			  RPT_MIN_SAMPLES) " samples a side) or 'noisy', or nothing compared; "
 					   "without it they are only warned about (implies --gate)" },
 	{ .name = "allow-noisy",

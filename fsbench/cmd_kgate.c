@@ -20,8 +20,6 @@
 #include "../report/result_file.h"
 #include "../report/runs.h"
 
-#define STR(x) #x
-#define XSTR(x) STR(x)
 #define KG_DEFAULT_BOOTS 3
 #define KG_MAX_BOOTS 50
 /*
@@ -124,7 +122,7 @@ static const struct fsb_opt gate_opts[] = {
 	  .offset = O(boots),
 	  .min = 1,
 	  .max = KG_MAX_BOOTS,
-	  .def = XSTR(KG_DEFAULT_BOOTS),
+	  .def = CMD_XSTR(KG_DEFAULT_BOOTS),
 	  .help = "boots a side, interleaved A B A B" },
 	KG_COMMON_OPTS,
 	{ .name = "json",
@@ -135,20 +133,8 @@ static const struct fsb_opt gate_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(gate_file),
 	  .help = "per-metric gate settings, as compare's --gate-file" },
-	{ .name = "alpha",
-	  .type = OPT_DOUBLE,
-	  .offset = O(alpha),
-	  .dmin = 1e-9,
-	  .dmax = 0.5,
-	  .def = XSTR(RPT_DEFAULT_ALPHA),
-	  .help = "significance level, as compare's" },
-	{ .name = "threshold",
-	  .type = OPT_DOUBLE,
-	  .offset = O(threshold),
-	  .dmax = 1000,
-	  .def = XSTR(RPT_DEFAULT_THRESHOLD_PCT),
-	  .unit = "%",
-	  .help = "smallest change that counts, as compare's" },
+	CMD_OPT_ALPHA(O(alpha), "significance level, as compare's"),
+	CMD_OPT_THRESHOLD(O(threshold), "smallest change that counts, as compare's"),
 	{ .name = "max-host-load",
 	  .type = OPT_DOUBLE,
 	  .offset = O(max_host_load),

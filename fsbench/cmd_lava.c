@@ -342,8 +342,8 @@ static int lava_import(void *cfg)
 			snprintf(op, sizeof(op), "%.*s", (int)(strchr(metric, '.') - metric),
 				 metric);
 			sect = json_object_get(json_object_get(run, "ops"), op);
-			if (!sect) {
-				sect = json_pack("{s:i}", "count", 1);
+			if (!sect) { /* LAVA reports no call count: only the quantiles */
+				sect = json_object();
 				json_object_set_new(json_object_get(run, "ops"), op, sect);
 			}
 			/* schema 2: "p99_ns" beside count, nanoseconds as integers */
@@ -373,11 +373,19 @@ static int lava_import(void *cfg)
 
 		gmtime_r(&t, &tm);
 		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		doc = json_pack("{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s}, s:O}",
-				"schema", RPT_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
-				FSB_VERSION, "created", when, "complete", 1, "host", "kernel",
-				"unknown (imported from LAVA)", "cores", 1, "config", "argv",
-				"lava", "command", "lava-import", "runs", runs);
+		json_t *files = json_array();
+
+		for (int a = 0; a < c->files.n && files; a++)
+			json_array_append_new(files, json_string(c->files.v[a]));
+		doc = files ? json_pack(
+				      "{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s},"
+				      " s:O, s:{s:s, s:o}}",
+				      "schema", RPT_RESULT_SCHEMA, "tool", "name", "fsbench",
+				      "version", FSB_VERSION, "created", when, "complete", 1,
+				      "host", "kernel", "unknown (imported from LAVA)", "cores", 1,
+				      "config", "argv", "lava", "command", "lava-import", "runs",
+				      runs, "imported", "from", "lava", "files", files) :
+			      NULL;
 	}
 	int e = doc ? rpt_json_write_atomic(doc, out) : -ENOMEM;
 

@@ -69,6 +69,11 @@ done
 "$FSBENCH" lava import -o "$W/imp-j.json" "$W/lava-a.json" 2>/dev/null || t_fail "import of the REST API's JSON"
 # an imported result holds the metrics compare judges, not histograms or time series
 t_expect_eq "imported result's command" lava-import "$(t_json "$W/imp-a1.json" .config.command)"
+t_expect_eq "imported from" "lava $W/lava-a.yaml" "$(t_json "$W/imp-a1.json" '.imported | "\(.from) \(.files[0])"')"
+for f in imp-a1 imp-j; do
+	"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$W/$f.json" ||
+		t_fail "$f: an imported result does not validate against schema 2"
+done
 t_expect_eq "runs imported" "$(t_json "$W/a.json" '.runs | length')" "$(t_json "$W/imp-a1.json" '.runs | length')"
 want=$(t_json "$W/a.json" '[.runs[] | select(.workload == "smallfile")][1].summary.files_per_sec')
 got=$(t_json "$W/imp-a1.json" '[.runs[] | select(.workload == "smallfile")][1].summary.files_per_sec')
@@ -87,6 +92,8 @@ grep -Eq "dir-smallfile-t-1 .* -19.8% regression" "$W/cmp" || t_fail "no regress
 "$FSBENCH" lava import -o "$W/real.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err" ||
 	t_fail "import of lava-run's results: $(cat "$W/err")"
 grep -q "87 measurements in 6 runs" "$W/err" || t_fail "lava-run import: $(cat "$W/err")"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$W/real.json" ||
+	t_fail "lava-run's import does not validate against schema 2"
 t_expect_eq "lava-run stream rep 1 MB/s" 220.37 "$(printf %.2f "$(t_json "$W/real.json" \
 	'.runs[] | select(.coords.cell == "ext4-stream-t-1" and .coords.repetition == 1) | .summary.bytes_per_sec / 1e6')")"
 "$FSBENCH" compare --gate "$W/real.json" --candidate "$W/real.json" >/dev/null 2>&1
