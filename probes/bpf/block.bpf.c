@@ -17,21 +17,36 @@ enum {
 };
 enum { PH_Q2I, PH_I2C, PH_Q2C };
 
-struct rq_times {
+struct rq_slot {
+	__u64 rq; /* the request's address: a slot is another request's until this matches */
 	__u64 queued, issued;
 };
 
 /*
- * Issue and queue times by request address. A plain preallocated hash (an LRU one costs
- * more per update); entries are kept and reused, as the block layer reuses its request
- * structures (one per tag), so the table holds the disk's tag set, never more.
+ * Issue and queue times by the request's tag, which is its slot in the hardware queue's
+ * tag set from dispatch to completion: an array slot costs a bounds check where a hash
+ * costs a hash and a compare per lookup. The flush request borrows the tag of the request
+ * it flushes for, but never while that request is in flight; the address stored with the
+ * times catches any other sharing, and such a completion counts as unmatched.
  */
+#define TAGS_PER_HCTX 1024 /* BLK_MQ_MAX_DEPTH: no tag set is deeper */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, FSB_INFLIGHT_MAX);
-	__type(key, __u64);
-	__type(value, struct rq_times);
+	__type(key, __u32);
+	__type(value, struct rq_slot);
 } inflight SEC(".maps");
+
+static __always_inline struct rq_slot *rq_slot(struct request *rq)
+{
+	int tag = RD(rq, tag);
+	__u32 i;
+
+	if (tag < 0)
+		return NULL;
+	i = (RD(rq, mq_hctx, queue_num) * TAGS_PER_HCTX + (__u32)tag) % FSB_INFLIGHT_MAX;
+	return bpf_map_lookup_elem(&inflight, &i);
+}
 
 static __always_inline bool rq_ours(struct request *rq)
 {
@@ -91,11 +106,12 @@ FSB_TP(block_bio_queue)
 FSB_TP(block_rq_issue)
 {
 	struct request *rq = (void *)ctx[0];
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns();
-	struct rq_times t = { .issued = now }, *p;
+	struct rq_slot *p;
+	__u64 now, queued;
 
 	if (!rq_ours(rq))
 		return 0;
+	now = bpf_ktime_get_ns();
 	count_add(C_ISSUED, 1);
 	if (blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH)
 		count_add(C_FLUSH_ISSUED, 1);
@@ -104,17 +120,17 @@ FSB_TP(block_rq_issue)
 	 * statistics are on (the default). block_rq_insert is skipped on direct issue, so
 	 * timing it would cost a program and a table update for a partial answer.
 	 */
-	t.queued = RD(rq, start_time_ns);
-	if (!t.queued || t.queued > now) {
-		t.queued = 0;
+	queued = RD(rq, start_time_ns);
+	if (!queued || queued > now) {
+		queued = 0;
 		count_add(C_NO_START_TIME, 1);
 	}
-	/* request structures are reused from the tag set: after the first, the slot exists */
-	p = bpf_map_lookup_elem(&inflight, &key);
-	if (p)
-		*p = t;
-	else
-		bpf_map_update_elem(&inflight, &key, &t, BPF_ANY);
+	p = rq_slot(rq);
+	if (!p)
+		return 0;
+	p->rq = (__u64)rq;
+	p->queued = queued;
+	p->issued = now;
 	return 0;
 }
 
@@ -122,21 +138,22 @@ FSB_TP(block_rq_complete)
 {
 	struct request *rq = (void *)ctx[0];
 	__u32 nr_bytes = (__u32)ctx[2];
-	__u64 key = (__u64)rq, now = bpf_ktime_get_ns(), queued, issued;
-	struct rq_times *p;
+	__u64 now, queued, issued;
+	struct rq_slot *p;
 	struct fsb_event *e;
 	__u32 opf, op;
 
 	if (!rq_ours(rq))
 		return 0;
-	p = bpf_map_lookup_elem(&inflight, &key);
-	if (!p || !p->issued) {
+	now = bpf_ktime_get_ns();
+	p = rq_slot(rq);
+	if (!p || p->rq != (__u64)rq || !p->issued) {
 		count_add(C_UNMATCHED, 1);
 		return 0;
 	}
 	queued = p->queued;
 	issued = p->issued;
-	/* spent, not deleted: the slot serves the request's next issue */
+	/* spent: the tag's next request fills the slot again */
 	p->issued = 0;
 	opf = RD(rq, cmd_flags);
 	op = blk_op(opf);

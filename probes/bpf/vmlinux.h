@@ -1,4 +1,4 @@
-/* Kernel types of the BPF sources, trimmed from the BTF of 6.18.44-fc-v595 by ci/gen-vmlinux-h; do not edit. */
+/* Kernel types of the BPF sources, trimmed from the BTF of 6.18.44-fc-v669 by ci/gen-vmlinux-h; do not edit. */
 #ifndef __VMLINUX_H__
 #define __VMLINUX_H__
 
@@ -957,12 +957,15 @@ enum req_flag_bits {
 	__REQ_NR_BITS = 30,
 };
 
+struct blk_mq_hw_ctx;
+
 struct request {
 	struct request_queue *q;
 	long : 64;
-	long : 64;
+	struct blk_mq_hw_ctx *mq_hctx;
 	blk_opf_t cmd_flags;
-	long : 64;
+	long : 0;
+	int tag;
 	long : 64;
 	sector_t __sector;
 	long : 64;
@@ -972,6 +975,74 @@ struct request {
 	long : 64;
 	long : 64;
 	u64 start_time_ns;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+};
+
+struct blk_mq_hw_ctx {
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	long : 64;
+	int : 32;
+	unsigned int queue_num;
+	long : 64;
 	long : 64;
 	long : 64;
 	long : 64;

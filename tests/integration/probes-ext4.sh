@@ -49,6 +49,10 @@ lo=$((f1 - f0 - 20 > 200 ? f1 - f0 - 20 : 200))
 t_range "flushes issued" $lo $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.flush_issued")"
 t_range "flushes completed (flush.d2c)" 200 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
 t_range "bios with PREFLUSH" 190 $((f1 - f0)) "$(t_json "$out" "$p.sources.block.counters.bio_preflush")"
+# each request issued is timed to its completion once: the tag's slot finds its issue time
+iss=$(t_json "$out" "$p.sources.block.counters.issued")
+t_range "requests timed issue to completion" $((iss - 5)) "$iss" \
+	"$(t_json "$out" "[$p.sources.block.hists | to_entries[] | select(.key | endswith(\".d2c\")) | .value.count] | add")"
 t_expect_eq "events dropped" 0 "$(t_json "$out" "$p.sources.block.counters.events_dropped")"
 
 # the slowest fsync: a commit that fits inside it, with this device's flushes inside that
