@@ -27,22 +27,27 @@ static int partial_write(struct partial *p)
 	return r;
 }
 
-/* After each loop: how far the run got, so a kill -9 leaves that much on disk. */
+/* How far the run got, written out, so that a kill -9 leaves that much on disk. */
+static int partial_update(struct partial *p, int loops_done, uint64_t files, uint64_t bytes)
+{
+	json_object_set_new(
+		p->doc, "partial",
+		json_pack("{s:i,s:I,s:I,s:s}", "loops_done", loops_done, "files", (json_int_t)files,
+			  "bytes", (json_int_t)bytes, "note",
+			  "the run has not finished: it was still going, or was killed"));
+	return partial_write(p);
+}
+
+/* After each loop. */
 static void partial_loop(const struct fsb_run *run, int loop, void *arg)
 {
-	struct partial *p = arg;
 	uint64_t files = 0, bytes = 0;
 
 	for (int i = 0; i < run->nloops; i++) {
 		files += run->loops[i].files;
 		bytes += run->loops[i].bytes;
 	}
-	json_object_set_new(
-		p->doc, "partial",
-		json_pack("{s:i,s:I,s:I,s:s}", "loops_done", loop + 1, "files", (json_int_t)files,
-			  "bytes", (json_int_t)bytes, "note",
-			  "the run has not finished: it was still going, or was killed"));
-	partial_write(p);
+	partial_update(arg, loop + 1, files, bytes);
 }
 
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
@@ -91,11 +96,7 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 		json_object_set_new(json_object_get(p.doc, "config"), "command",
 				    json_string(wl->name));
 		json_object_set_new(p.doc, "complete", json_false());
-		json_object_set_new(
-			p.doc, "partial",
-			json_pack("{s:i,s:s}", "loops_done", 0, "note",
-				  "the run has not finished: it was still going, or was killed"));
-		if (partial_write(&p) < 0) {
+		if (partial_update(&p, 0, 0, 0) < 0) {
 			json_decref(p.doc);
 			fsb_job_free(&job);
 			return FSB_EXIT_USAGE;

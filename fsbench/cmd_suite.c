@@ -697,16 +697,17 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	const char *file;
 	int r, idx, status;
 
+	/* the options whose empty value is never what was meant */
 	const struct {
 		const char *name;
 		char **value;
-	} path_opts[] = { { "json", &x.a.json },
-			  { "image", &x.a.image },
-			  { "device", &x.a.device },
-			  { "dir", &x.a.dir },
-			  { "fs", &x.a.fs },
-			  { "threads", &x.a.threads },
-			  { "workloads", &x.a.workloads } };
+	} nonempty_opts[] = { { "json", &x.a.json },
+			      { "image", &x.a.image },
+			      { "device", &x.a.device },
+			      { "dir", &x.a.dir },
+			      { "fs", &x.a.fs },
+			      { "threads", &x.a.threads },
+			      { "workloads", &x.a.workloads } };
 
 	x.cmd = cmd;
 	probe_scratch_init(&x.scratch);
@@ -761,10 +762,10 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		snprintf(err, sizeof(err), "--image and --device exclude each other");
 		r = -EINVAL;
 	}
-	/* an empty value is never what was meant: refused here rather than failing later */
-	for (size_t i = 0; r == 0 && i < sizeof(path_opts) / sizeof(path_opts[0]); i++)
-		if (*path_opts[i].value && !**path_opts[i].value) {
-			snprintf(err, sizeof(err), "--%s: an empty value", path_opts[i].name);
+	/* refused here rather than failing later */
+	for (size_t i = 0; r == 0 && i < sizeof(nonempty_opts) / sizeof(nonempty_opts[0]); i++)
+		if (*nonempty_opts[i].value && !**nonempty_opts[i].value) {
+			snprintf(err, sizeof(err), "--%s: an empty value", nonempty_opts[i].name);
 			r = -EINVAL;
 		}
 	if (r == 0 && x.a.dir)

@@ -37,6 +37,11 @@ struct knob_def {
 	const char *file;
 	enum knob_type type;
 	long long min, max;
+	/*
+	 * KNOB_INT: the queue file that holds the device's own upper bound, read in place of
+	 * @max when the knob is set on a device (max_sectors_kb: max_hw_sectors_kb); NULL: @max.
+	 */
+	const char *max_file;
 	enum knob_touch touch;
 	/*
 	 * The knob whose write zeroes this one (dirty_bytes <-> dirty_ratio): the journal

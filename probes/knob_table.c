@@ -71,6 +71,8 @@ const struct knob_def knob_defs[] = {
 		.file = "max_sectors_kb",
 		.type = KNOB_INT,
 		.min = 4,
+		.max = LL_BIG,
+		.max_file = "max_hw_sectors_kb",
 		.touch = KNOB_TOUCH_KERNEL,
 		.help = "largest request the block layer builds (at most max_hw_sectors_kb)",
 	},

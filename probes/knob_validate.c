@@ -9,12 +9,46 @@
 #include <string.h>
 #include <strings.h>
 
+/*
+ * The checks that need no device: a KNOB_BOOL or KNOB_INT value parsed, an integer held to
+ * [min, @max], and its canonical form written to @ret. 0, -EINVAL with @err set, or 1 for
+ * the other types, whose values only the device can judge.
+ */
+static int check_plain(const struct knob_def *d, const char *name, const char *value, long long max,
+		       char *ret, size_t len, char *err, size_t errlen)
+{
+	long long v;
+
+	switch (d->type) {
+	case KNOB_BOOL:
+		if (!strcmp(value, "1") || !strcasecmp(value, "on") || !strcasecmp(value, "true"))
+			snprintf(ret, len, "1");
+		else if (!strcmp(value, "0") || !strcasecmp(value, "off") ||
+			 !strcasecmp(value, "false"))
+			snprintf(ret, len, "0");
+		else
+			return errf(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
+		return 0;
+	case KNOB_INT:
+		if (knob_parse_ll(value, &v) < 0)
+			return errf(err, errlen, -EINVAL, "%s: '%s' is not an integer", name,
+				    value);
+		if (v < d->min || v > max)
+			return errf(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]",
+				    name, v, d->min, max);
+		snprintf(ret, len, "%lld", v);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
 int knob_validate(const struct knob_target *t, const char *name, const char *value, char *ret,
 		  size_t len, char *err, size_t errlen)
 {
 	const struct knob_def *d = knob_def_find(name);
 	char cur[KNOB_VALUE_MAX], rel[PATH_MAX + 128], buf[512];
-	long long v, max;
+	long long max;
 	int r;
 
 	if (!d)
@@ -64,31 +98,17 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 				name, value);
 		return 0;
 	case KNOB_BOOL:
-		if (!strcmp(value, "1") || !strcasecmp(value, "on") || !strcasecmp(value, "true"))
-			snprintf(ret, len, "1");
-		else if (!strcmp(value, "0") || !strcasecmp(value, "off") ||
-			 !strcasecmp(value, "false"))
-			snprintf(ret, len, "0");
-		else
-			return errf(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
-		return 0;
 	case KNOB_INT:
 		break;
 	}
-	if (knob_parse_ll(value, &v) < 0)
-		return errf(err, errlen, -EINVAL, "%s: '%s' is not an integer", name, value);
 	max = d->max;
-	if (!strcmp(d->name, "max_sectors_kb")) {
-		snprintf(rel, sizeof(rel), "%s/queue/max_hw_sectors_kb", t->disk_dir);
+	if (d->max_file) {
+		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, d->max_file);
 		if (fsb_read_under(t->root, rel, buf, sizeof(buf)) < 0 ||
 		    knob_parse_ll(buf, &max) < 0)
-			max = LL_BIG;
+			max = d->max;
 	}
-	if (v < d->min || v > max)
-		return errf(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v,
-			    d->min, max);
-	snprintf(ret, len, "%lld", v);
-	return 0;
+	return check_plain(d, name, value, max, ret, len, err, errlen);
 }
 
 int knob_batch_add(struct knob_batch *b, const char *assignment, char *err, size_t errlen)
@@ -161,22 +181,13 @@ int knob_batch_validate(struct knob_batch *b, char *err, size_t errlen)
 int knob_check_value(const char *name, const char *value, char *err, size_t errlen)
 {
 	const struct knob_def *d = knob_def_find(name);
-	long long v;
+	char canon[KNOB_VALUE_MAX];
+	int r;
 
 	if (!d)
 		return errf(err, errlen, -ENOENT, "%s: no such knob (see fsbench knobs --help)",
 			    name);
-	if (d->type == KNOB_BOOL && strcmp(value, "0") && strcmp(value, "1") &&
-	    strcasecmp(value, "on") && strcasecmp(value, "off") && strcasecmp(value, "true") &&
-	    strcasecmp(value, "false"))
-		return errf(err, errlen, -EINVAL, "%s: '%s' is not 0 or 1", name, value);
-	if (d->type != KNOB_INT)
-		return 0;
-	if (knob_parse_ll(value, &v) < 0)
-		return errf(err, errlen, -EINVAL, "%s: '%s' is not an integer", name, value);
-	/* max_sectors_kb's real bound is the device's max_hw_sectors_kb: checked on it */
-	if (v < d->min || (v > d->max && strcmp(d->name, "max_sectors_kb")))
-		return errf(err, errlen, -EINVAL, "%s: %lld is out of range [%lld, %lld]", name, v,
-			    d->min, d->max);
-	return 0;
+	/* a device's own bound (max_file) is checked on the device, when the knob is set */
+	r = check_plain(d, name, value, d->max, canon, sizeof(canon), err, errlen);
+	return r < 0 ? r : 0;
 }

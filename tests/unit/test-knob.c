@@ -189,6 +189,26 @@ static void test_validate(void **st)
 	expect_valid(&btr, "barrier", "off", "0");
 }
 
+/* A suite file's knobs, before any device: what the value alone decides. */
+static void test_check_value_without_device(void **st)
+{
+	char err[256];
+
+	(void)st;
+	assert_int_equal(knob_check_value("dirty_ratio", "-1", err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "out of range"));
+	assert_int_equal(knob_check_value("dirty_ratio", "20", err, sizeof(err)), 0);
+	assert_int_equal(knob_check_value("barrier", "maybe", err, sizeof(err)), -EINVAL);
+	assert_int_equal(knob_check_value("barrier", "Off", err, sizeof(err)), 0);
+	assert_int_equal(knob_check_value("nr_requests", "lots", err, sizeof(err)), -EINVAL);
+	assert_int_equal(knob_check_value("no_such_knob", "1", err, sizeof(err)), -ENOENT);
+	/* the device's max_hw_sectors_kb bounds it, so only the minimum is known here */
+	assert_int_equal(knob_check_value("max_sectors_kb", "1048576", err, sizeof(err)), 0);
+	assert_int_equal(knob_check_value("max_sectors_kb", "2", err, sizeof(err)), -EINVAL);
+	/* a scheduler's name is the device's to judge */
+	assert_int_equal(knob_check_value("scheduler", "anything", err, sizeof(err)), 0);
+}
+
 static void test_batch_validate_is_all_or_nothing(void **st)
 {
 	struct knob_target t;
@@ -1026,6 +1046,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_target_identity, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_validate, setup, teardown),
+		cmocka_unit_test(test_check_value_without_device),
 		cmocka_unit_test_setup_teardown(test_batch_validate_is_all_or_nothing, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_apply_journal_restore, setup, teardown),
