@@ -1,5 +1,5 @@
 /* One-line errors into a caller's buffer. */
-#include "errf.h"
+#include "base/errf.h"
 
 #include <stdarg.h>
 #include <stdio.h>

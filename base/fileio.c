@@ -1,5 +1,5 @@
 /* Small file helpers every layer shares (fileio.h). */
-#include "fileio.h"
+#include "base/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>

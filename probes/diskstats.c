@@ -1,6 +1,6 @@
 /* Before/after snapshots of one block device's line in /proc/diskstats, and their deltas. */
-#include "diskstats.h"
-#include "fileio.h"
+#include "probes/diskstats.h"
+#include "base/fileio.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,6 +1,6 @@
 /* Dropping the kernel's clean caches (drop_caches.h). */
-#include "drop_caches.h"
-#include "fileio.h"
+#include "probes/drop_caches.h"
+#include "base/fileio.h"
 
 #include <stdbool.h>
 #include <unistd.h>

@@ -1,6 +1,6 @@
 /* Filesystem internals where the kernel offers them: jbd2 journal, xfs log, btrfs commits. */
-#include "fsstats.h"
-#include "fileio.h"
+#include "probes/fsstats.h"
+#include "base/fileio.h"
 
 #include <dirent.h>
 #include <errno.h>

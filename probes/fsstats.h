@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "target.h"
+#include "probes/target.h"
 
 #define PROBE_FS_MAX_VALUES 32
 

@@ -1,6 +1,6 @@
 /* The restore journal (see journal.h): append-only JSON lines, durable before each change. */
-#include "journal.h"
-#include "errf.h"
+#include "probes/journal.h"
+#include "base/errf.h"
 
 #include <dirent.h>
 #include <errno.h>

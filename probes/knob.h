@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "journal.h"
+#include "probes/journal.h"
 
 enum knob_scope {
 	KNOB_SCOPE_QUEUE, /* <disk>/queue/<file> */

@@ -1,7 +1,7 @@
 /* Knob owners and their locks (knob.h): who may change which knobs, one run at a time. */
-#include "knob.h"
-#include "knob_internal.h"
-#include "errf.h"
+#include "probes/knob.h"
+#include "probes/knob_internal.h"
+#include "base/errf.h"
 
 #include <errno.h>
 #include <stdarg.h>

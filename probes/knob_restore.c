@@ -1,10 +1,10 @@
 /* Restoring journalled knob values (knob.h): the journal is untrusted input, checked here. */
-#include "knob.h"
-#include "knob_internal.h"
-#include "errf.h"
-#include "fileio.h"
-#include "fs_traits.h"
-#include "mount.h"
+#include "probes/knob.h"
+#include "probes/knob_internal.h"
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "probes/fs_traits.h"
+#include "probes/mount.h"
 
 #include <dirent.h>
 #include <errno.h>

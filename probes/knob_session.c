@@ -1,6 +1,6 @@
 /* The knob session (knob_session.h): validate, lock, check, journal, apply; restore, unlock. */
-#include "knob_session.h"
-#include "errf.h"
+#include "probes/knob_session.h"
+#include "base/errf.h"
 
 #include <errno.h>
 #include <stdio.h>

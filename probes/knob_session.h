@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "journal.h"
-#include "knob.h"
+#include "probes/journal.h"
+#include "probes/knob.h"
 
 /* The step of knob_session_begin() that failed: callers word and rank errors by it. */
 enum knob_session_step {

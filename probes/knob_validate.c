@@ -1,8 +1,8 @@
 /* Knob validation (knob.h): one value against its target, and a batch all or nothing. */
-#include "knob.h"
-#include "knob_internal.h"
-#include "errf.h"
-#include "fileio.h"
+#include "probes/knob.h"
+#include "probes/knob_internal.h"
+#include "base/errf.h"
+#include "base/fileio.h"
 
 #include <errno.h>
 #include <stdio.h>

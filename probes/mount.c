@@ -1,6 +1,6 @@
 /* The one mount lookup (mount.h): knobs, scratch, target and --dir all read mountinfo here. */
-#include "mount.h"
-#include "fileio.h"
+#include "probes/mount.h"
+#include "base/fileio.h"
 
 #include <errno.h>
 #include <libmount.h>

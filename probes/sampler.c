@@ -1,6 +1,6 @@
 /* A sampler thread: dirty and writeback memory and the device's in-flight requests over a run. */
-#include "sampler.h"
-#include "fileio.h"
+#include "probes/sampler.h"
+#include "base/fileio.h"
 
 #include <errno.h>
 #include <limits.h>

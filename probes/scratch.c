@@ -1,10 +1,10 @@
 /* Scratch filesystems: sparse image on a loop device (or a user's device), mkfs, mount, undo. */
-#include "scratch.h"
-#include "errf.h"
-#include "fileio.h"
-#include "fs_traits.h"
-#include "journal.h"
-#include "mount.h"
+#include "probes/scratch.h"
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "probes/fs_traits.h"
+#include "probes/journal.h"
+#include "probes/mount.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* What lies under a path: mount, fs type and options, block device, whole disk, loop backing. */
-#include "target.h"
-#include "fileio.h"
-#include "mount.h"
+#include "probes/target.h"
+#include "base/fileio.h"
+#include "probes/mount.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The attribution table: each slow call of a run next to what the kernel did meanwhile. */
-#include "attrib.h"
+#include "report/attrib.h"
 
 #include <errno.h>
 #include <stdarg.h>

@@ -1,7 +1,7 @@
 /* The comparison document: samples' metrics, statistics per side and verdicts, as fsbench-compare/1. */
-#include "compare_priv.h"
-#include "context.h"
-#include "result_file.h"
+#include "report/compare_priv.h"
+#include "report/context.h"
+#include "model/result_file.h"
 
 #include <errno.h>
 #include <math.h>

@@ -6,10 +6,9 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "metric.h"
-#include "stats.h"
-
-#define RPT_COMPARE_SCHEMA "fsbench-compare/1"
+#include "model/runs.h"
+#include "report/metric.h"
+#include "report/stats.h"
 
 /* Defaults of the CLI flags; a gate file may override each per metric. */
 #define RPT_DEFAULT_ALPHA 0.05
@@ -67,15 +66,6 @@ struct rpt_judgement {
 int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_direction dir,
 	      enum rpt_metric_kind kind, enum rpt_test_choice test, const struct rpt_rule *rule,
 	      struct rpt_judgement *ret);
-
-/* One run fed to the comparer, with where it came from (for messages and exclusions). */
-struct rpt_run_ref {
-	const json_t *run;
-	const json_t *doc; /* the result file holding @run (host, created); may be NULL */
-	const char *file;
-	size_t index; /* position in the file's runs[] */
-	int side;
-};
 
 struct rpt_compare_opts {
 	double alpha;

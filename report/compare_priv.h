@@ -2,7 +2,7 @@
 #ifndef RPT_COMPARE_PRIV_H
 #define RPT_COMPARE_PRIV_H
 
-#include "compare.h"
+#include "report/compare.h"
 
 static inline const char *str_or(const char *s, const char *def)
 {

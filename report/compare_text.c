@@ -1,5 +1,5 @@
 /* Text and markdown output of a comparison: tables, rows the samples, columns the sides. */
-#include "compare_priv.h"
+#include "report/compare_priv.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* What dashboards filter on, for the runs of one side of a sample: labels, start time, call totals. */
-#include "context.h"
+#include "report/context.h"
 
 #include <stdlib.h>
 #include <string.h>

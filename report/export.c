@@ -1,5 +1,5 @@
 /* Exporters: the registry and the walk over a compare document that every exporter shares. */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <fnmatch.h>

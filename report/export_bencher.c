@@ -5,7 +5,7 @@
  * measure (nanoseconds), one benchmark per operation and percentile, so one threshold
  * covers them all. Bounds are the log-scale 95 % CI (rpt_ci_positive): never below zero.
  */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <string.h>

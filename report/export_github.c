@@ -4,7 +4,7 @@
  * and github-smaller each keep the metrics of their direction, and github-benchmark refuses
  * a selection that mixes them rather than have alerts fire the wrong way.
  */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * first run started. The same result written twice is the same points, which InfluxDB
  * overwrites instead of duplicating.
  */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <string.h>

@@ -3,7 +3,7 @@
  * base units). Ids come from the content, start_time from the run, and the build from the
  * kernel the side ran (release and uname -v), so a re-submission updates instead of adding.
  */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <inttypes.h>

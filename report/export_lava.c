@@ -7,7 +7,7 @@
  * plain decimal number (Python's Decimal). Kernel, host and device are the LAVA job's own
  * metadata; the name carries what identifies the series.
  */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * fsbench_regression when there are sides to compare. Families and each summary's samples
  * are contiguous, as the format requires.
  */
-#include "export.h"
+#include "report/export.h"
 
 #include <errno.h>
 #include <stdlib.h>

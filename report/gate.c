@@ -1,5 +1,5 @@
 /* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
-#include "compare_priv.h"
+#include "report/compare_priv.h"
 
 #include <errno.h>
 #include <fnmatch.h>

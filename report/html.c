@@ -1,5 +1,5 @@
 /* The HTML report: one self-contained page (inline SVG from gnuplot, tables) from results and a comparison. */
-#include "html.h"
+#include "report/html.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,10 +10,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "attrib.h"
-#include "fileio.h"
-#include "hist.h"
-#include "result_file.h"
+#include "report/attrib.h"
+#include "base/fileio.h"
+#include "model/hist.h"
+#include "model/result_file.h"
 
 #define MAX_GROUPS 32
 

@@ -1,6 +1,6 @@
 /* The metric catalog: what compare, gate and the exporters measure in a run, and where it is. */
-#include "metric.h"
-#include "result_file.h"
+#include "report/metric.h"
+#include "model/result_file.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* Grouping: runs that differ only in repetition (and the --across field) form one sample. */
-#include "compare_priv.h"
+#include "report/compare_priv.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Descriptive statistics and two-sample tests for comparing benchmark samples (GSL underneath). */
-#include "stats.h"
+#include "report/stats.h"
 
 #include <errno.h>
 #include <math.h>

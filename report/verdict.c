@@ -1,5 +1,5 @@
 /* Verdicts: one metric's two sides judged by the statistics and a rule (see compare.h). */
-#include "compare.h"
+#include "report/compare.h"
 
 #include <math.h>
 

@@ -2,7 +2,7 @@
 /* Block source: per-request latency by phase and operation, flush and FUA intent, for one disk. */
 #define FSB_NHISTS (FSB_BLK_NOPS * 3)
 #define FSB_NCOUNTERS 9
-#include "fsb_common.bpf.h"
+#include "probes/bpf/fsb_common.bpf.h"
 
 /* Counter and histogram numbers: block_src.c names them in the same order. */
 enum {

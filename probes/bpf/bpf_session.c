@@ -1,5 +1,5 @@
 /* Runs the eBPF sources for one run: load, arm, drain their events, read their maps back. */
-#include "probe_bpf.h"
+#include "probes/bpf/probe_bpf.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -13,21 +13,21 @@
 #include <unistd.h>
 #include <linux/types.h>
 
-#include "hist.h"
-#include "result_file.h"
+#include "model/hist.h"
+#include "model/result_file.h"
 
-#include "bpf_source.h"
-#include "fsb_bpf.h"
+#include "probes/bpf/bpf_source.h"
+#include "probes/bpf/fsb_bpf.h"
 
 #ifdef FSB_HAVE_BPF
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #endif
 
-_Static_assert(FSB_KH_NBINS == HIST_NBINS, "kernel histograms must use report/hist.h's layout");
+_Static_assert(FSB_KH_NBINS == HIST_NBINS, "kernel histograms must use model/hist.h's layout");
 _Static_assert(FSB_KH_SUB_BITS == HIST_SUB_BITS,
-	       "kernel histograms must use report/hist.h's layout");
-_Static_assert(FSB_KH_MAX_EXP == HIST_MAX_EXP, "kernel histograms must use report/hist.h's layout");
+	       "kernel histograms must use model/hist.h's layout");
+_Static_assert(FSB_KH_MAX_EXP == HIST_MAX_EXP, "kernel histograms must use model/hist.h's layout");
 
 /*
  * Events kept for attribution: 131072 x 64 bytes = 8 MiB, which holds about 25 s of a

@@ -2,7 +2,7 @@
 /* btrfs source: fsync entries, transaction commits and ordered-extent lifetimes, for one filesystem. */
 #define FSB_NHISTS 1
 #define FSB_NCOUNTERS 4
-#include "fsb_common.bpf.h"
+#include "probes/bpf/fsb_common.bpf.h"
 
 /* btrfs_src.c names these in the same order. */
 enum { H_ORDERED };

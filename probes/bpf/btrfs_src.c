@@ -1,14 +1,14 @@
 /* The btrfs source's names; its programs are btrfs.bpf.c. */
 #include <linux/types.h>
 
-#include "bpf_source.h"
-#include "fsb_bpf.h"
+#include "probes/bpf/bpf_source.h"
+#include "probes/bpf/fsb_bpf.h"
 
 #ifdef FSB_HAVE_BPF
 /* the skeleton embeds the object as one long string literal */
 #pragma GCC diagnostic ignored "-Woverlength-strings"
-#include "btrfs_btf.skel.h"
-#include "btrfs_raw.skel.h"
+#include "probes/bpf/btrfs_btf.skel.h"
+#include "probes/bpf/btrfs_raw.skel.h"
 static const void *obj_btf(size_t *ret_size)
 {
 	return fsb_btrfs_btf__elf_bytes(ret_size);

@@ -8,7 +8,7 @@
  */
 
 /*
- * Kernel histograms use report/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
+ * Kernel histograms use model/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
  * (42 - 6 + 1) * 64 = 2368 buckets), so compare and report read them like syscall ones;
  * probes/bpf/bpf_session.c checks the equality at compile time. One histogram is
  * 5 * 8 + 2368 * 8 = 18984 bytes, under the 32 KiB limit of a per-CPU map value.
@@ -19,7 +19,7 @@
 #define FSB_KH_NBINS ((FSB_KH_MAX_EXP - FSB_KH_SUB_BITS + 1) * FSB_KH_SUB_COUNT)
 
 /*
- * hist_index() of report/hist.h without __builtin_clzll, which clang 14 cannot lower for
+ * hist_index() of model/hist.h without __builtin_clzll, which clang 14 cannot lower for
  * BPF: the top bit by binary search. tests/unit/test-bpf.c checks both agree.
  */
 static inline __u32 fsb_khist_index(__u64 ns)

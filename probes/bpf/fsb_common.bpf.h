@@ -2,12 +2,12 @@
 #ifndef FSB_COMMON_BPF_H
 #define FSB_COMMON_BPF_H
 
-#include "vmlinux.h"
+#include "probes/bpf/vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 
-#include "fsb_bpf.h"
+#include "probes/bpf/fsb_bpf.h"
 
 /* The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this. */
 

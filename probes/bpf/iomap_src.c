@@ -1,5 +1,5 @@
 /* The I/O map source: sector against time, made from the block source's request events. */
-#include "bpf_source.h"
+#include "probes/bpf/bpf_source.h"
 
 /*
  * No programs of its own: a second program on block_rq_issue would cost every request

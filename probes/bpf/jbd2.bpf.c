@@ -2,7 +2,7 @@
 /* jbd2 source: each commit of the filesystem's journal, its phases, handles, timed here. */
 #define FSB_NHISTS 4
 #define FSB_NCOUNTERS 3
-#include "fsb_common.bpf.h"
+#include "probes/bpf/fsb_common.bpf.h"
 
 /* jbd2_src.c names these in the same order. */
 enum { H_COMMIT, H_LOCKED, H_FLUSHING, H_LOGGING };

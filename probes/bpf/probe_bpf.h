@@ -51,7 +51,7 @@ int probe_bpf_loaded(const struct probe_bpf *b);
 void probe_bpf_stop(struct probe_bpf *b);
 
 /*
- * The result's "probes" object: per source its status, histograms (report/hist.h
+ * The result's "probes" object: per source its status, histograms (model/hist.h
  * layout) and counters; the event store's counts; the I/O map. New reference.
  */
 json_t *probe_bpf_json(const struct probe_bpf *b, uint64_t t_origin);

@@ -1,5 +1,5 @@
 /* The ordered table of eBPF sources; adding one is its two files and a line here. */
-#include "bpf_source.h"
+#include "probes/bpf/bpf_source.h"
 
 extern const struct bpf_source bpf_src_block;
 extern const struct bpf_source bpf_src_jbd2;

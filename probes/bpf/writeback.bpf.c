@@ -2,7 +2,7 @@
 /* writeback source: balance_dirty_pages pauses and writeback work, for the target's backing device. */
 #define FSB_NHISTS 2
 #define FSB_NCOUNTERS 4
-#include "fsb_common.bpf.h"
+#include "probes/bpf/fsb_common.bpf.h"
 
 /* writeback_src.c names these in the same order. */
 enum { H_PAUSE, H_WORK };

@@ -2,7 +2,7 @@
 /* xfs source: log forces, iclog writes (sync to sync_done) and CIL throttling, for one filesystem. */
 #define FSB_NHISTS 1
 #define FSB_NCOUNTERS 4
-#include "fsb_common.bpf.h"
+#include "probes/bpf/fsb_common.bpf.h"
 
 /* xfs_src.c names these in the same order. */
 enum { H_ICLOG };

@@ -1,14 +1,14 @@
 /* The xfs source's names; its programs are xfs.bpf.c. */
 #include <linux/types.h>
 
-#include "bpf_source.h"
-#include "fsb_bpf.h"
+#include "probes/bpf/bpf_source.h"
+#include "probes/bpf/fsb_bpf.h"
 
 #ifdef FSB_HAVE_BPF
 /* the skeleton embeds the object as one long string literal */
 #pragma GCC diagnostic ignored "-Woverlength-strings"
-#include "xfs_btf.skel.h"
-#include "xfs_raw.skel.h"
+#include "probes/bpf/xfs_btf.skel.h"
+#include "probes/bpf/xfs_raw.skel.h"
 static const void *obj_btf(size_t *ret_size)
 {
 	return fsb_xfs_btf__elf_bytes(ret_size);

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../report/export.h"
-#include "../../report/runs.h"
-#include "fuzz_util.h"
+#include "report/export.h"
+#include "model/runs.h"
+#include "report/compare.h"
+#include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

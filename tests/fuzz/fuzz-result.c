@@ -3,10 +3,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "../../report/compare.h"
-#include "../../report/result_file.h"
-#include "../../report/runs.h"
-#include "fuzz_util.h"
+#include "report/compare.h"
+#include "model/result_file.h"
+#include "model/runs.h"
+#include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <jansson.h>
 
-#include "suite.h"
+#include "fsbench/suite/suite.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

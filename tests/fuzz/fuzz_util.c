@@ -1,5 +1,5 @@
 /* Inputs as files for the fuzz targets (see fuzz_util.h). */
-#include "fuzz_util.h"
+#include "tests/fuzz/fuzz_util.h"
 
 #include <string.h>
 #include <sys/mman.h>

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "attrib.h"
+#include "report/attrib.h"
 
 static json_t *call(const char *kernel_json, long long duration_ns)
 {

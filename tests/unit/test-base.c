@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "errf.h"
-#include "fileio.h"
-#include "mix64.h"
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "base/mix64.h"
 
 static char root[PATH_MAX];
 

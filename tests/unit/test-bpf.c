@@ -9,10 +9,10 @@
 #include <cmocka.h>
 #include <linux/types.h>
 
-#include "fsb_bpf.h"
-#include "hist.h"
-#include "probe_bpf.h"
-#include "workload.h"
+#include "probes/bpf/fsb_bpf.h"
+#include "model/hist.h"
+#include "probes/bpf/probe_bpf.h"
+#include "fsbench/core/workload.h"
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -22,7 +22,7 @@ static uint64_t next_rand(uint64_t *s)
 	return *s;
 }
 
-/* The BPF programs' index must be report/hist.h's, or kernel histograms would lie. */
+/* The BPF programs' index must be model/hist.h's, or kernel histograms would lie. */
 static void test_index_matches_hist(void **state)
 {
 	uint64_t s = 88172645463325252ull;

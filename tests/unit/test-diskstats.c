@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "diskstats.h"
+#include "probes/diskstats.h"
 
 static const char *fx;
 

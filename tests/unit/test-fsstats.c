@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "fsstats.h"
+#include "probes/fsstats.h"
 
 static const char *fx;
 

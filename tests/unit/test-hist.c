@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hist.h"
+#include "model/hist.h"
 
 #define N 200000
 

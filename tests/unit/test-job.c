@@ -7,8 +7,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ext.h"
-#include "job.h"
+#include "fsbench/core/ext.h"
+#include "fsbench/core/job.h"
 
 static const struct fsb_opt *tbl_find(const struct fsb_job *job, const char *name)
 {

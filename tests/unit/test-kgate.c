@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "kgate.h"
+#include "fsbench/kgate/kgate.h"
 
 static char moddir[4096];
 

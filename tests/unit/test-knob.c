@@ -16,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "journal.h"
-#include "knob.h"
-#include "knob_session.h"
-#include "topology.h"
+#include "probes/journal.h"
+#include "probes/knob.h"
+#include "probes/knob_session.h"
+#include "probes/topology.h"
 
 static char root[PATH_MAX], state[PATH_MAX + 16];
 

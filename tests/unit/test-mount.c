@@ -15,12 +15,12 @@
 
 #include <cmocka.h>
 
-#include "drop_caches.h"
-#include "fileio.h"
-#include "fs_traits.h"
-#include "mount.h"
-#include "scratch.h"
-#include "target.h"
+#include "probes/drop_caches.h"
+#include "base/fileio.h"
+#include "probes/fs_traits.h"
+#include "probes/mount.h"
+#include "probes/scratch.h"
+#include "probes/target.h"
 
 static char root[PATH_MAX];
 

@@ -12,7 +12,7 @@
 
 #include <jansson.h>
 
-#include "op.h"
+#include "model/op.h"
 
 /* The schema's names for a run's "ops" keys (both kinds of run refer to $defs/op_name). */
 static const json_t *schema_op_names(json_t **ret_doc)

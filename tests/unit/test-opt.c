@@ -10,9 +10,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "opt.h"
-#include "smallfile.h"
-#include "workload.h"
+#include "fsbench/core/opt.h"
+#include "fsbench/workloads/smallfile.h"
+#include "fsbench/core/workload.h"
 
 static void test_sizes(void **state)
 {

@@ -11,8 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "metric.h"
-#include "result_file.h"
+#include "report/metric.h"
+#include "model/result_file.h"
 
 /* Whether any object key in @v, at any depth, holds a dot (what document stores nest on). */
 static bool has_dotted_key(const json_t *v)

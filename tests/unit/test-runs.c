@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "runs.h"
+#include "model/runs.h"
 
 static const char *write_tmp(const char *text, char *path)
 {

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "sampler.h"
+#include "probes/sampler.h"
 
 static const char *fx;
 

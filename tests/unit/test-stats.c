@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <math.h>
 
-#include "stats.h"
+#include "report/stats.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "../../probes/scratch.h"
-#include "suite.h"
+#include "probes/scratch.h"
+#include "fsbench/suite/suite.h"
 
 static char err[1024];
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "target.h"
+#include "probes/target.h"
 
 static char root[PATH_MAX];
 

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "workload.h"
+#include "fsbench/core/workload.h"
 
 static int calls;
 

@@ -1,0 +1,91 @@
+/* Subcommand dispatch: the workloads from their table, then the other commands. */
+#include "fsbench/cli/commands.h"
+#include "fsbench/cli/dispatch.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+const struct fsb_command fsb_commands[] = {
+	{ .name = "suite",
+	  .summary = "a matrix of filesystems, knobs, workloads and threads on fresh filesystems",
+	  .main = cmd_suite },
+	{ .name = "compare",
+	  .summary = "judge results against a baseline; --gate for CI",
+	  .main = cmd_compare },
+	{ .name = "report",
+	  .summary = "one self-contained HTML page with plots and the comparison",
+	  .main = cmd_report },
+	{ .name = "explain",
+	  .summary = "the slowest calls of a result and what the kernel did meanwhile (eBPF)",
+	  .main = cmd_explain },
+	{ .name = "export",
+	  .summary = "write results for dashboards: openmetrics, influx, bencher, kcidb...",
+	  .main = cmd_export },
+	{ .name = "kernel-gate",
+	  .summary = "boot a baseline and a candidate kernel in QEMU, run a suite, gate",
+	  .main = cmd_kernel_gate },
+	{ .name = "kernel-run",
+	  .summary = "boot one kernel in QEMU and run a suite inside",
+	  .main = cmd_kernel_run },
+	{ .name = "lava",
+	  .summary = "the suite as a LAVA job; LAVA's results back as fsbench results",
+	  .main = cmd_lava },
+	{ .name = "info",
+	  .summary = "what lies under a path: mount, device, knobs, topology",
+	  .main = cmd_info },
+	{ .name = "knobs",
+	  .summary = "show or set the queue, drive, mount and vm knobs under a path",
+	  .main = cmd_knobs },
+	{ .name = "restore",
+	  .summary = "put back the knobs an interrupted run changed, from the restore journal",
+	  .main = cmd_restore },
+	{ 0 },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench COMMAND [options]   (fsbench COMMAND --help for its options)\n\n");
+	for (int i = 0; fsb_workloads[i]; i++)
+		fprintf(out, "  %-10s %s\n", fsb_workloads[i]->name, fsb_workloads[i]->summary);
+	for (int i = 0; fsb_commands[i].name; i++)
+		fprintf(out, "  %-10s %s\n", fsb_commands[i].name, fsb_commands[i].summary);
+}
+
+/* Whether @argv0 names the program fs_mark (the link -Dfs_mark_link=true installs). */
+static bool invoked_as_fs_mark(const char *argv0)
+{
+	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
+
+	base = base ? base + 1 : argv0;
+	return base && !strcmp(base, "fs_mark");
+}
+
+int fsb_dispatch(int argc, char **argv)
+{
+	const struct fsb_workload *wl;
+
+	/* harnesses that run fs_mark from PATH get `fsbench smallfile`, flags unchanged */
+	if (argc > 0 && invoked_as_fs_mark(argv[0]) && (wl = fsb_workload_find("smallfile")))
+		return cmd_workload(wl, argc, argv);
+	if (argc < 2)
+		return cmd_default();
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("fsbench %s\n", FSB_VERSION);
+		return 0;
+	}
+	wl = fsb_workload_find(argv[1]);
+	if (wl)
+		return cmd_workload(wl, argc - 1, argv + 1);
+	for (int i = 0; fsb_commands[i].name; i++)
+		if (!strcmp(argv[1], fsb_commands[i].name))
+			return fsb_commands[i].main(argc - 1, argv + 1);
+	fprintf(stderr, "fsbench: '%s' is not a command\n", argv[1]);
+	usage(stderr);
+	return FSB_EXIT_USAGE;
+}

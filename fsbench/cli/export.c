@@ -1,0 +1,226 @@
+/* `fsbench export`: a result or compare file in a format a dashboard or CI service ingests. */
+#include "fsbench/cli/args.h"
+#include "fsbench/cli/commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "report/export.h"
+#include "model/result_file.h"
+#include "model/runs.h"
+#include "report/compare.h"
+
+struct export_cfg {
+	char *format, *output, *metrics, *build_id;
+	struct cmd_files files;
+};
+
+#define O(f) offsetof(struct export_cfg, f)
+static const struct fsb_opt export_opts[] = {
+	{ .name = "format",
+	  .short_name = 'f',
+	  .type = OPT_STRING,
+	  .offset = O(format),
+	  .help = "the output format (required; listed above)" },
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = OPT_STRING,
+	  .offset = O(output),
+	  .help = "write to FILE instead of stdout" },
+	{ .name = "metrics",
+	  .type = OPT_STRING,
+	  .offset = O(metrics),
+	  .help = "keep only these metrics, GLOB,... (e.g. 'files_per_sec,bytes_per_sec')" },
+	{ .name = "build-id",
+	  .type = OPT_STRING,
+	  .offset = O(build_id),
+	  .help = "kcidb: the build the tests ran against, ORIGIN:ID (default: from the kernel)" },
+	{ 0 },
+};
+#undef O
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench export --format F [-o FILE] [--metrics GLOB,...] [--build-id ID] "
+		"RESULT.json...|COMPARE.json\n\n"
+		"Writes every metric's mean (with its 95 %% CI where the format has room) per sample and side.\n"
+		"Result files are summarised first: runs that differ only in repetition form one sample.\n\n");
+	for (int i = 0; rpt_exporters[i]; i++)
+		fprintf(out, "  --format %-17s %s\n", rpt_exporters[i]->name,
+			rpt_exporters[i]->summary);
+	fprintf(out, "\n");
+}
+
+/* A compare document as-is, or result files summarised as one side. NULL after printing why. */
+static json_t *load_input(const char *cmd, char *const *files, int nfiles)
+{
+	json_t *docs[CMD_MAX_FILES] = { 0 }, *cmp = NULL;
+	struct rpt_run_ref *refs = NULL;
+	struct rpt_compare_opts o;
+	const char *side[] = { "result" };
+	size_t nrefs = 0;
+	char err[1024];
+	int n = 0, e;
+
+	if (nfiles == 1 && rpt_file_is_compare(files[0])) {
+		if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			return NULL;
+		}
+		return cmp;
+	}
+	rpt_compare_opts_init(&o);
+	for (n = 0; n < nfiles; n++) {
+		if (rpt_runs_load(files[n], &docs[n], err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			goto out;
+		}
+		if (rpt_runs_add(&refs, &nrefs, docs[n], files[n], 0)) {
+			n++;
+			fprintf(stderr, "fsbench %s: %s\n", cmd, strerror(ENOMEM));
+			goto out;
+		}
+	}
+	e = rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err));
+	if (e)
+		fprintf(stderr, "fsbench %s: %s\n", cmd, e == -EPROTO ? err : strerror(-e));
+out:
+	for (int i = 0; i < n; i++)
+		json_decref(docs[i]);
+	free(refs);
+	return cmp;
+}
+
+/* Writes @cmp as @ex to @outpath (atomically: fsb_out_open, then rename) or stdout. */
+static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
+			const struct rpt_export_opts *eo, const char *outpath)
+{
+	char *tmp = NULL;
+	FILE *out = stdout;
+	int e;
+
+	if (outpath) {
+		out = fsb_out_open(outpath, &tmp);
+		if (!out) {
+			fprintf(stderr, "fsbench export: creating a temporary file beside %s: %s\n",
+				outpath, strerror(errno));
+			return FSB_EXIT_USAGE;
+		}
+	}
+	e = ex->write(cmp, eo, out);
+	if (out != stdout)
+		e = fsb_out_commit(out, tmp, outpath, e);
+	else if (fflush(stdout) && !e)
+		e = -errno;
+	if (e) {
+		fprintf(stderr, "fsbench export: writing %s: %s\n", outpath ? outpath : "stdout",
+			strerror(-e));
+		return FSB_EXIT_FAIL;
+	}
+	return FSB_EXIT_OK;
+}
+
+/*
+ * --metrics that keeps nothing is a mistake (a typo, an unclosed '['), not an empty
+ * export: 0, or -EINVAL with @err listing the metrics there are.
+ */
+static int metrics_check(const json_t *cmp, const char *filter, char *err, size_t errlen)
+{
+	const json_t *s, *m;
+	size_t i, j, len;
+
+	if (!filter)
+		return 0;
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		if (name && rpt_metric_wanted(filter, name))
+			return 0;
+	}
+	snprintf(err, errlen, "--metrics '%s' matches no metric of the input; it has:", filter);
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *name = json_string_value(json_object_get(m, "name"));
+
+		len = strlen(err);
+		if (i == 0 && name && len + strlen(name) + 8 < errlen)
+			snprintf(err + len, errlen - len, " %s", name);
+	}
+	return -EINVAL;
+}
+
+static int export_run(void *cfg)
+{
+	const struct export_cfg *c = cfg;
+	const struct rpt_exporter *ex;
+	struct rpt_export_opts eo = { .metrics = c->metrics, .build_id = c->build_id };
+	json_t *cmp;
+	int status;
+
+	if (!c->format) {
+		fprintf(stderr, "fsbench export: --format is required (see --help)\n");
+		return FSB_EXIT_USAGE;
+	}
+	ex = rpt_exporter_find(c->format);
+	if (!ex) {
+		fprintf(stderr, "fsbench export: --format %s: not a format (see --help)\n",
+			c->format);
+		return FSB_EXIT_USAGE;
+	}
+	if (c->build_id && !strchr(c->build_id, ':')) {
+		fprintf(stderr, "fsbench export: --build-id %s: KCIDB ids are ORIGIN:ID\n",
+			c->build_id);
+		return FSB_EXIT_USAGE;
+	}
+	if (!c->files.n) {
+		fprintf(stderr, "fsbench export: no input file\n");
+		return FSB_EXIT_USAGE;
+	}
+	cmp = load_input("export", c->files.v, c->files.n);
+	if (!cmp)
+		return FSB_EXIT_USAGE;
+	{
+		char err[4096];
+
+		if (metrics_check(cmp, c->metrics, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			json_decref(cmp);
+			return FSB_EXIT_USAGE;
+		}
+	}
+	if (ex->check) {
+		char err[1024];
+
+		/* before any output: a refused export writes no file */
+		if (ex->check(cmp, &eo, err, sizeof(err))) {
+			fprintf(stderr, "fsbench export: %s\n", err);
+			json_decref(cmp);
+			return FSB_EXIT_USAGE;
+		}
+	}
+	status = export_write(ex, cmp, &eo, c->output);
+	json_decref(cmp);
+	return status;
+}
+
+static const struct cmd_spec export_cmd = {
+	.name = "export",
+	.opts = export_opts,
+	.files_offset = offsetof(struct export_cfg, files),
+	.usage = usage,
+	.run = export_run,
+};
+
+int cmd_export(int argc, char **argv)
+{
+	struct export_cfg c = { 0 };
+
+	return cmd_args_run(&export_cmd, &c, argc, argv);
+}

@@ -1,0 +1,784 @@
+/* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
+#include "fsbench/cli/args.h"
+#include "fsbench/cli/kgate.h"
+#include "fsbench/cli/commands.h"
+#include "fsbench/suite/suite.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+#include "report/compare.h"
+#include "model/result_file.h"
+#include "model/runs.h"
+
+#define KG_DEFAULT_BOOTS 3
+#define KG_MAX_BOOTS 50
+/*
+ * What the gate judges by default. Percentiles beyond p99 are out: with a few thousand calls
+ * per run p99.9 is a handful of samples, and pooling 10 runs a side still gave a false alarm
+ * on write.p99.9. Under TCG with -icount, time inside the guest is counted instructions, so
+ * code paths are repeatable, but an fsync or fdatasync waits on I/O the host completes in
+ * real time: those latencies, and files/s whose every file waits on one, carry the host's
+ * load (files/s CoV 12-28 % between boots here) and need KVM or real hardware. Reported,
+ * not gated.
+ */
+static const char default_gate[] = "{\"metrics\": {\"*.p99.9\": {\"gate\": false}}}";
+static const char icount_gate[] = "{\"metrics\": {\"*.p99.9\": {\"gate\": false}, "
+				  "\"fsync.*\": {\"gate\": false}, "
+				  "\"fdatasync.*\": {\"gate\": false}, "
+				  "\"sync.*\": {\"gate\": false}, "
+				  "\"files_per_sec\": {\"gate\": false}}}";
+
+static const char *const accels[] = { "tcg", "kvm", NULL };
+
+/* The command line of kernel-gate and kernel-run, as the option tables fill it. */
+struct kg_cfg {
+	char *spec[2], *modules[2], *append[2]; /* --baseline/--kernel, --candidate... */
+	char *common_append;
+	int64_t boots, repetitions, memory, disk_size, timeout, boot_timeout;
+	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
+	char *gate_file;
+	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
+	int accel;
+	bool no_icount;
+	char *suite; /* the operand; a second one is an error */
+};
+
+#define O(f) offsetof(struct kg_cfg, f)
+/* What both commands take: the suite in the guest and the VM it runs in. */
+/* clang-format off */
+#define KG_COMMON_OPTS \
+	{ .name = "repetitions", .type = OPT_INT, .offset = O(repetitions), .min = 1, .max = 1000, \
+	  .help = "passed to the suite in the guest (default: the suite's)" }, \
+	{ .name = "fs", .type = OPT_STRING, .offset = O(fs), \
+	  .help = "passed to the suite in the guest: its filesystems to run, LIST" }, \
+	{ .name = "threads", .type = OPT_STRING, .offset = O(threads), \
+	  .help = "passed to the suite in the guest: thread counts, LIST" }, \
+	{ .name = "accel", .type = OPT_ENUM, .offset = O(accel), .def = "tcg", .choices = accels, \
+	  .help = "QEMU's accelerator" }, \
+	{ .name = "no-icount", .type = OPT_BOOL, .offset = O(no_icount), \
+	  .help = "real time under tcg instead of -icount shift=0,sleep=on" }, \
+	{ .name = "cpu", .type = OPT_STRING, .offset = O(cpu), .def = "qemu64", \
+	  .help = "QEMU's CPU model" }, \
+	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
+	  .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
+	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .def = "qemu-system-x86_64", \
+	  .help = "the QEMU program" }, \
+	{ .name = "disk-size", .type = OPT_SIZE, .offset = O(disk_size), \
+	  .min = INT64_C(64) << 20, .max = INT64_C(1) << 40, .def = "2G", \
+	  .help = "the scratch disk, sparse, fresh each boot" }, \
+	{ .name = "disk-dir", .type = OPT_STRING, .offset = O(disk_dir), .def = "/dev/shm", \
+	  .help = "where the scratch disk lives (tmpfs)" }, \
+	{ .name = "boot-timeout", .type = OPT_DURATION, .offset = O(boot_timeout), \
+	  .min = INT64_C(5000000000), .max = INT64_C(86400000000000), .def = "3m", \
+	  .help = "until the guest's init starts" }, \
+	{ .name = "timeout", .type = OPT_DURATION, .offset = O(timeout), \
+	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
+	  .help = "a whole boot" }, \
+	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), \
+	  .help = "consoles and results (default fsbench-kgate-DATE)" }
+/* clang-format on */
+
+static const struct fsb_opt gate_opts[] = {
+	{ .name = "baseline",
+	  .type = OPT_STRING,
+	  .offset = O(spec[0]),
+	  .help = "the baseline kernel K1 (required)" },
+	{ .name = "candidate",
+	  .type = OPT_STRING,
+	  .offset = O(spec[1]),
+	  .help = "the candidate kernel K2 (required)" },
+	{ .name = "baseline-modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules[0]),
+	  .help = "K1's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "candidate-modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules[1]),
+	  .help = "K2's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "baseline-append",
+	  .type = OPT_STRING,
+	  .offset = O(append[0]),
+	  .help = "extra kernel command line for K1" },
+	{ .name = "candidate-append",
+	  .type = OPT_STRING,
+	  .offset = O(append[1]),
+	  .help = "extra kernel command line for K2" },
+	{ .name = "append",
+	  .type = OPT_STRING,
+	  .offset = O(common_append),
+	  .help = "extra kernel command line for both" },
+	{ .name = "boots",
+	  .type = OPT_INT,
+	  .offset = O(boots),
+	  .min = 1,
+	  .max = KG_MAX_BOOTS,
+	  .def = CMD_XSTR(KG_DEFAULT_BOOTS),
+	  .help = "boots a side, interleaved A B A B" },
+	KG_COMMON_OPTS,
+	{ .name = "json",
+	  .type = OPT_STRING,
+	  .offset = O(json),
+	  .help = "the gate's document (default WORKDIR/kernel-gate.json)" },
+	{ .name = "gate-file",
+	  .type = OPT_STRING,
+	  .offset = O(gate_file),
+	  .help = "per-metric gate settings, as compare's --gate-file" },
+	CMD_OPT_ALPHA(O(alpha), "significance level, as compare's"),
+	CMD_OPT_THRESHOLD(O(threshold), "smallest change that counts, as compare's"),
+	{ .name = "max-host-load",
+	  .type = OPT_DOUBLE,
+	  .offset = O(max_host_load),
+	  .dmax = 100,
+	  .unit = "%",
+	  .help = "cannot judge when other processes used more of the host's CPUs than this "
+		  "during a boot (default: off)" },
+	{ 0 },
+};
+
+static const struct fsb_opt run_opts[] = {
+	{ .name = "kernel",
+	  .type = OPT_STRING,
+	  .offset = O(spec[0]),
+	  .help = "the kernel K (required)" },
+	{ .name = "modules",
+	  .type = OPT_STRING,
+	  .offset = O(modules[0]),
+	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
+	{ .name = "append",
+	  .type = OPT_STRING,
+	  .offset = O(common_append),
+	  .help = "extra kernel command line" },
+	KG_COMMON_OPTS,
+	{ .name = "json",
+	  .type = OPT_STRING,
+	  .offset = O(json),
+	  .help = "copy the guest's result (with its \"vm\" record) to FILE" },
+	{ 0 },
+};
+#undef O
+
+static const char kernel_forms[] =
+	"A kernel is a bzImage/vmlinuz (its modules from --*modules DIR holding\n"
+	"lib/modules/RELEASE, else /lib/modules/RELEASE), a Debian linux-image .deb, or a\n"
+	"release installed under /boot and /lib/modules.\n\n";
+
+static void gate_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench kernel-gate --baseline K1 --candidate K2 [options] [SUITE]\n\n"
+		"Boots K1 and K2 alternately in QEMU, runs SUITE (default '%s') inside each boot,\n"
+		"and gates K2 against K1. Exit: 0 good, 1 regressed, 125 cannot judge (no boot, too\n"
+		"few samples, A/A noise), 2 usage.\n%s",
+		KG_DEFAULT_SUITE, kernel_forms);
+}
+
+static void run_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench kernel-run --kernel K [--modules DIR] [options] [SUITE]\n\n"
+		"Boots K once in QEMU and runs SUITE (default '%s') inside; exits with the guest's\n"
+		"status, 125 when the kernel did not boot, 2 on usage errors.\n%s",
+		KG_DEFAULT_SUITE, kernel_forms);
+}
+
+static int take_suite(void *cfg, char *arg, char *err, size_t errlen)
+{
+	struct kg_cfg *c = cfg;
+
+	if (c->suite) {
+		snprintf(err, errlen, "one suite only ('%s' is extra)", arg);
+		return -EINVAL;
+	}
+	c->suite = arg;
+	return 0;
+}
+
+/* The parsed command line as kg_prepare() takes it. 0, or FSB_EXIT_USAGE after one line. */
+static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
+{
+	const char *cmd = gate ? "kernel-gate" : "kernel-run";
+
+	memset(a, 0, sizeof(*a));
+	for (int i = 0; i < 2; i++) {
+		a->spec[i] = c->spec[i];
+		a->modules[i] = c->modules[i];
+		a->append[i] = c->append[i];
+	}
+	a->common_append = c->common_append;
+	a->suite = c->suite;
+	a->fs = c->fs;
+	a->threads = c->threads;
+	a->gate_file = c->gate_file;
+	a->workdir = c->workdir;
+	a->json = c->json;
+	a->boots = (int)c->boots;
+	a->repetitions = (int)c->repetitions;
+	kg_vm_defaults(&a->vm);
+	a->vm.qemu = c->qemu;
+	a->vm.accel = accels[c->accel];
+	if (c->no_icount)
+		a->vm.icount = NULL;
+	a->vm.cpu = c->cpu;
+	a->vm.memory_mib = (int)c->memory;
+	a->vm.disk_bytes = c->disk_size;
+	a->vm.disk_dir = c->disk_dir;
+	a->vm.boot_timeout_s = (int)(c->boot_timeout / 1000000000);
+	a->vm.timeout_s = (int)(c->timeout / 1000000000);
+	/* the option table refused nan, inf and values out of range */
+	a->alpha = c->alpha;
+	a->threshold = c->threshold;
+	a->max_host_load = c->max_host_load;
+	if (!a->spec[0] || (gate && !a->spec[1])) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd,
+			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");
+		return FSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * The filesystem types the guest needs: the suite's, narrowed by --fs as the guest's suite
+ * will narrow them (suite.h). The count, or -errno after printing why as @cmd.
+ */
+static int suite_fstypes(const char *cmd, const char *path, const char *fs, char store[][32],
+			 const char **out)
+{
+	struct suite su;
+	char err[1024];
+	int n = 0, r;
+
+	r = suite_load(&su, path, err, sizeof(err));
+	if (!r && fs)
+		r = suite_select_fs(&su, fs, err, sizeof(err));
+	if (r) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+		suite_free(&su);
+		return r;
+	}
+	for (int i = 0; i < su.nfs; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < n; j++)
+			seen |= !strcmp(store[j], su.fs[i].type);
+		if (seen)
+			continue;
+		if (n == KG_MAX_FS) {
+			fprintf(stderr, "fsbench %s: suite %s: more than %d filesystem types\n",
+				cmd, path, KG_MAX_FS);
+			suite_free(&su);
+			return -E2BIG;
+		}
+		fsb_strcpy(store[n], 32, su.fs[i].type);
+		out[n] = store[n];
+		n++;
+	}
+	out[n] = NULL;
+	suite_free(&su);
+	return n;
+}
+
+/* Resolves kernels, builds initramfs images. Returns an exit status, 0 to go on. */
+int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
+{
+	char cachedir[PATH_MAX], err[4096];
+	int n = 0, r;
+
+	r = suite_find(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
+	if (!r && access(x->suite, R_OK))
+		r = -errno;
+	if (r) {
+		fprintf(stderr, "fsbench %s: suite %s: %s\n", cmd,
+			x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
+			r == -ENOENT ? "no such file, nor a suite of that name in configs/" :
+				       strerror(-r));
+		return FSB_EXIT_USAGE;
+	}
+	if (suite_fstypes(cmd, x->suite, x->a.fs, x->fsstore, x->fstypes) < 0)
+		return FSB_EXIT_USAGE;
+	if (x->a.repetitions) {
+		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
+		x->suite_args[n++] = "--repetitions";
+		x->suite_args[n++] = x->reps;
+	}
+	if (x->a.fs) {
+		x->suite_args[n++] = "--fs";
+		x->suite_args[n++] = x->a.fs;
+	}
+	if (x->a.threads) {
+		x->suite_args[n++] = "--threads";
+		x->suite_args[n++] = x->a.threads;
+	}
+	x->suite_args[n] = NULL;
+	kg_cachedir(cachedir, sizeof(cachedir));
+	for (int i = 0; i < nk; i++) {
+		bool cached;
+		struct kg_initramfs_opts io = { .kernel = &x->k[i],
+						.suite = x->suite,
+						.suite_args = x->suite_args,
+						.fstypes = x->fstypes,
+						.cachedir = cachedir,
+						.lava = x->lava };
+
+		err[0] = 0;
+		r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, &x->k[i], err,
+				      sizeof(err));
+		if (r) {
+			fprintf(stderr, "fsbench %s: %s: %s\n", cmd,
+				nk > 1 ? (i ? "candidate" : "baseline") : "kernel", err);
+			return r == -ENOENT ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
+		}
+		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s",
+			 nk > 1 ? (i ? "candidate" : "baseline") : "kernel");
+		snprintf(x->k[i].append, sizeof(x->k[i].append), "%s%s%s",
+			 x->a.common_append ? x->a.common_append : "",
+			 x->a.common_append && x->a.append[i] ? " " : "",
+			 x->a.append[i] ? x->a.append[i] : "");
+		r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &cached, err,
+				       sizeof(err));
+		if (r) {
+			fprintf(stderr, "fsbench %s: building the initramfs for %s: %s\n", cmd,
+				x->k[i].release, err);
+			return FSB_EXIT_CANNOT_JUDGE;
+		}
+		fprintf(stderr, "fsbench %s: %s %s: %s, initramfs %s%s\n", cmd, x->k[i].label,
+			x->k[i].release, x->k[i].image, x->initramfs[i], cached ? " (cached)" : "");
+	}
+	if (x->a.workdir)
+		snprintf(x->workdir, sizeof(x->workdir), "%s", x->a.workdir);
+	else {
+		time_t t = time(NULL);
+		struct tm tm;
+
+		localtime_r(&t, &tm);
+		strftime(x->workdir, sizeof(x->workdir), "fsbench-kgate-%Y%m%d-%H%M%S", &tm);
+	}
+	if (mkdir(x->workdir, 0755) && errno != EEXIST) {
+		fprintf(stderr, "fsbench %s: creating %s: %s\n", cmd, x->workdir, strerror(errno));
+		return FSB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/*
+ * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
+ * as DIR/result.json. Returns 0, or an exit status after printing why.
+ */
+static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *boots,
+		    char *ret_result, size_t len, const char *cmd)
+{
+	char dir[PATH_MAX + 32], err[8192];
+	struct kg_boot b;
+	json_t *rec, *doc;
+	json_error_t je;
+	int r;
+
+	snprintf(dir, sizeof(dir), "%s/boot-%02d-%s", x->workdir, index + 1, x->k[side].label);
+	fprintf(stderr, "fsbench %s: boot %d/%d: %s %s%s%s ...\n", cmd, index + 1, total,
+		x->k[side].label, x->k[side].release, x->k[side].append[0] ? " " : "",
+		x->k[side].append);
+	r = kg_boot_run(&x->k[side], x->initramfs[side], &x->a.vm, dir, &b, err, sizeof(err));
+	rec = kg_boot_json(&x->k[side], &x->a.vm, &b);
+	json_object_set_new(rec, "index", json_integer(index + 1));
+	json_object_set_new(rec, "side", json_string(x->k[side].label));
+	json_object_set_new(rec, "dir", json_string(dir));
+	json_object_set_new(rec, "console", json_string(b.console));
+	json_array_append(boots, rec);
+	if (r) {
+		json_decref(rec);
+		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
+			err);
+		return r == -EINTR ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
+	}
+	fprintf(stderr,
+		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
+		"host load from others %.0f%%\n",
+		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
+		b.guest_status, b.host_load_pct);
+	if (!b.result[0]) {
+		json_decref(rec);
+		fprintf(stderr,
+			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
+			cmd, index + 1, x->k[side].label, b.guest_status, dir);
+		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
+								    FSB_EXIT_CANNOT_JUDGE;
+	}
+	doc = json_load_file(b.result, 0, &je);
+	if (!doc) {
+		json_decref(rec);
+		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
+	json_object_set_new(doc, "vm", rec);
+	snprintf(ret_result, len, "%s/result.json", dir);
+	r = rpt_json_write_atomic(doc, ret_result);
+	json_decref(doc);
+	if (r) {
+		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	kg_interrupted = sig;
+}
+
+/* Stops boots cleanly on SIGINT, SIGTERM and SIGHUP (no SA_RESTART: the wait returns). */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int kernel_run(void *cfg)
+{
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	char result[PATH_MAX + 64] = "", path[PATH_MAX + 64];
+	json_t *boots = json_array(), *rec;
+	int r;
+
+	if (!x || !boots) {
+		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
+		json_decref(boots);
+		free(x);
+		return FSB_EXIT_FAIL;
+	}
+	if ((r = to_args(cfg, false, &x->a)))
+		goto out;
+	if ((r = kg_prepare(x, 1, "kernel-run")))
+		goto out;
+	catch_signals();
+	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
+	rec = json_array_get(boots, 0);
+	if (rec) {
+		/* what the suite printed in the guest, as if it had run here */
+		snprintf(path, sizeof(path), "%s/guest/stdout",
+			 json_string_value(json_object_get(rec, "dir")));
+		FILE *f = fopen(path, "re");
+		char buf[4096];
+		size_t n;
+		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (f)
+			fclose(f);
+		if (!r)
+			r = (int)json_integer_value(json_object_get(rec, "guest_status"));
+	}
+	if (x->a.json && result[0] && access(result, R_OK) == 0) {
+		json_t *doc = json_load_file(result, 0, NULL);
+		int e = doc ? rpt_json_write_atomic(doc, x->a.json) : -EIO;
+
+		json_decref(doc);
+		if (e) {
+			fprintf(stderr, "fsbench kernel-run: writing %s: %s\n", x->a.json,
+				strerror(-e));
+			r = r ? r : FSB_EXIT_FAIL;
+		}
+	}
+out:
+	json_decref(boots);
+	free(x);
+	return r;
+}
+
+/* Largest |change| among gated, judged comparisons of @cmp, and the regressions. */
+static void cmp_extent(const json_t *cmp, double *ret_max, const char **ret_metric,
+		       size_t *ret_regressed)
+{
+	const json_t *s, *m, *c;
+	size_t i, j, k;
+
+	*ret_max = 0;
+	*ret_metric = NULL;
+	*ret_regressed = rpt_compare_count(cmp, RPT_REGRESSION, true);
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+			json_array_foreach(json_object_get(m, "comparisons"), k, c)
+	{
+		double ch = json_number_value(json_object_get(c, "change_pct"));
+
+		const char *v = json_string_value(json_object_get(c, "verdict"));
+
+		/* a noisy or insufficient change was not judged: it is not the floor */
+		if (!json_is_true(json_object_get(c, "gate")) ||
+		    !json_is_number(json_object_get(c, "change_pct")) || !v ||
+		    !strcmp(v, "noisy") || !strcmp(v, "insufficient"))
+			continue;
+		if (fabs(ch) > *ret_max) {
+			*ret_max = fabs(ch);
+			*ret_metric = json_string_value(json_object_get(m, "name"));
+		}
+	}
+}
+
+static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
+		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret,
+		     json_t **docs)
+{
+	struct rpt_run_ref *refs = NULL;
+	size_t nrefs = 0;
+	char err[1024];
+	int r = 0;
+
+	for (size_t i = 0; i < nfiles && !r; i++)
+		r = rpt_runs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
+	if (!r)
+		r = rpt_compare_build(names, 2, refs, nrefs, o, ret, err, sizeof(err));
+	if (r)
+		fprintf(stderr, "fsbench kernel-gate: comparing: %s\n",
+			r == -EPROTO ? err : strerror(-r));
+	free(refs);
+	return r;
+}
+
+static int kernel_gate(void *cfg)
+{
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64], docpath[PATH_MAX + 32];
+	const char *fptr[2 * KG_MAX_BOOTS] = { 0 };
+	json_t *docs[2 * KG_MAX_BOOTS] = { 0 }, *boots = json_array(), *gate = NULL, *cmp = NULL,
+			 *aa = NULL, *out = NULL;
+	int sides[2 * KG_MAX_BOOTS] = { 0 }, aasides[2 * KG_MAX_BOOTS];
+	const char *aafiles[2 * KG_MAX_BOOTS];
+	json_t *aadocs[2 * KG_MAX_BOOTS];
+	size_t nf = 0, naa = 0;
+	struct rpt_compare_opts o;
+	double load_max = 0, load_sum = 0;
+	int r = 0, total;
+	const char *verdict = "cannot judge", *why = NULL;
+	char err[1024];
+
+	if (!x || !boots) {
+		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
+		json_decref(boots);
+		free(x);
+		return FSB_EXIT_FAIL;
+	}
+	if ((r = to_args(cfg, true, &x->a)))
+		goto done;
+	rpt_compare_opts_init(&o);
+	o.alpha = x->a.alpha;
+	o.threshold_pct = x->a.threshold;
+	if (x->a.gate_file) {
+		json_error_t je;
+
+		gate = json_load_file(x->a.gate_file, 0, &je);
+		if (!gate) {
+			fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n",
+				x->a.gate_file, je.line, je.text);
+			r = FSB_EXIT_USAGE;
+			goto done;
+		}
+		if (rpt_gate_check(gate, err, sizeof(err))) {
+			fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", x->a.gate_file,
+				err);
+			r = FSB_EXIT_USAGE;
+			goto done;
+		}
+	} else
+		gate = json_loads(x->a.vm.icount && !strcmp(x->a.vm.accel, "tcg") ? icount_gate :
+										    default_gate,
+				  0, NULL);
+	o.gate = gate;
+	if ((r = kg_prepare(x, 2, "kernel-gate")))
+		goto done;
+	catch_signals();
+
+	/* A B A B ...: drift over time and the order of boots fall on both sides alike */
+	total = 2 * x->a.boots;
+	for (int i = 0; i < total; i++) {
+		int side = i % 2;
+
+		r = boot_one(x, side, i, total, boots, files[nf], sizeof(files[nf]), "kernel-gate");
+		if (r) {
+			why = kg_interrupted ? "interrupted" : "a boot failed";
+			r = kg_interrupted ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		if (rpt_runs_load(files[nf], &docs[nf], err, sizeof(err))) {
+			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
+			why = "a result could not be read";
+			r = FSB_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		fptr[nf] = files[nf];
+		sides[nf] = side;
+		if (side == 0) { /* A/A: baseline boots 1, 3, 5... against 2, 4, 6... */
+			aafiles[naa] = files[nf];
+			aadocs[naa] = docs[nf];
+			aasides[naa] = (int)(naa % 2);
+			naa++;
+		}
+		nf++;
+		double l = json_number_value(
+			json_object_get(json_array_get(boots, (size_t)i), "host_load_pct"));
+		load_sum += l;
+		if (l > load_max)
+			load_max = l;
+	}
+
+	{
+		const char *names[2] = { "baseline", "candidate" };
+		const char *aanames[2] = { "baseline-odd", "baseline-even" };
+		struct rpt_compare_opts ao = o;
+
+		/*
+		 * Strict: a gated metric with too few samples cannot pass. Noisy ones (device
+		 * timing under TCG) pass with a warning: the A/A line shows how noisy.
+		 */
+		o.strict = true;
+		o.allow_noisy = true;
+		if (build_cmp(fptr, sides, nf, names, &o, &cmp, docs)) {
+			why = "the results could not be compared";
+			r = FSB_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		if (naa >= 2 && build_cmp(aafiles, aasides, naa, aanames, &ao, &aa, aadocs)) {
+			why = "the A/A comparison failed";
+			r = FSB_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+	}
+	rpt_compare_print(cmp, stdout, false);
+	{
+		double aamax = 0, cmax = 0;
+		const char *aametric = NULL, *cmetric = NULL;
+		size_t aareg = 0, creg = 0;
+		enum rpt_gate_status st = rpt_gate_status(cmp);
+
+		cmp_extent(cmp, &cmax, &cmetric, &creg);
+		if (aa) {
+			cmp_extent(aa, &aamax, &aametric, &aareg);
+			printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
+			       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
+			       aamax, aametric ? " (" : "", aametric ? aametric : "",
+			       aametric ? ")" : "", aareg, rpt_compare_count(aa, RPT_NOISY, true));
+		} else
+			printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
+		printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
+		       load_sum / total, load_max);
+		if (rpt_compare_count(cmp, RPT_NOISY, true))
+			printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
+			       "gate (see the A/A floor)\n",
+			       rpt_compare_count(cmp, RPT_NOISY, true));
+		if (load_max > 25)
+			printf("warning: the host was busy; under TCG host load leaks into the "
+			       "guest's timing (two busy loops cut files/s by 42%%)\n");
+		if (st == RPT_GATE_REGRESSED) {
+			r = 1;
+			verdict = "regressed";
+		} else if (st == RPT_GATE_UNJUDGED) {
+			r = FSB_EXIT_CANNOT_JUDGE;
+			why = "some gated metrics could not be judged (too few samples, or noisy)";
+		} else
+			r = 0, verdict = "good";
+		if (r != 1 && aareg) {
+			r = FSB_EXIT_CANNOT_JUDGE;
+			verdict = "cannot judge";
+			why = "the baseline regressed against itself (A/A): the noise floor is above the gate";
+		}
+		if (!isnan(x->a.max_host_load) && load_max > x->a.max_host_load) {
+			r = FSB_EXIT_CANNOT_JUDGE;
+			verdict = "cannot judge";
+			why = "the host was busier than --max-host-load";
+		}
+		out = json_pack("{s:s, s:f, s:s?, s:f, s:s?, s:I, s:f, s:f}", "schema",
+				"fsbench-kernel-gate/1", "largest_change_pct", cmax,
+				"largest_change_metric", cmetric, "aa_largest_change_pct", aamax,
+				"aa_largest_change_metric", aametric, "aa_regressions",
+				(json_int_t)aareg, "host_load_mean_pct", load_sum / total,
+				"host_load_max_pct", load_max);
+	}
+verdict:
+	if (!out)
+		out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
+	if (r == 1)
+		verdict = "regressed";
+	printf("verdict: %s%s%s (exit %d)\n", verdict, why ? ": " : "", why ? why : "", r);
+	if (x->workdir[0]) {
+		json_object_set_new(out, "verdict", json_string(verdict));
+		if (why)
+			json_object_set_new(out, "reason", json_string(why));
+		json_object_set_new(out, "exit", json_integer(r));
+		json_object_set_new(out, "suite", json_string(x->suite));
+		for (int i = 0; i < 2; i++) {
+			char cl[2048];
+
+			kg_cmdline(&x->k[i], cl, sizeof(cl));
+			json_object_set_new(out,
+					    x->k[i].label[0] ? x->k[i].label :
+							       (i ? "candidate" : "baseline"),
+					    json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec,
+						      "image", x->k[i].image, "release",
+						      x->k[i].release, "cmdline", cl));
+		}
+		json_object_set(out, "boots", boots);
+		if (cmp)
+			json_object_set(out, "compare", cmp);
+		if (aa)
+			json_object_set(out, "aa_compare", aa);
+		snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
+		int e = rpt_json_write_atomic(out, x->a.json ? x->a.json : docpath);
+		if (e)
+			fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n",
+				x->a.json ? x->a.json : docpath, strerror(-e));
+		else
+			fprintf(stderr,
+				"fsbench kernel-gate: boots and results in %s; verdict in %s\n",
+				x->workdir, x->a.json ? x->a.json : docpath);
+	}
+done:
+	for (size_t i = 0; i < nf; i++)
+		json_decref(docs[i]);
+	json_decref(out);
+	json_decref(cmp);
+	json_decref(aa);
+	json_decref(gate);
+	json_decref(boots);
+	free(x);
+	return r;
+}
+
+static const struct cmd_spec gate_cmd = {
+	.name = "kernel-gate",
+	.opts = gate_opts,
+	.operand = take_suite,
+	.usage = gate_usage,
+	.run = kernel_gate,
+};
+
+static const struct cmd_spec run_cmd = {
+	.name = "kernel-run",
+	.opts = run_opts,
+	.operand = take_suite,
+	.usage = run_usage,
+	.run = kernel_run,
+};
+
+int cmd_kernel_gate(int argc, char **argv)
+{
+	struct kg_cfg c = { .max_host_load = NAN };
+
+	return cmd_args_run(&gate_cmd, &c, argc, argv);
+}
+
+int cmd_kernel_run(int argc, char **argv)
+{
+	struct kg_cfg c = { .max_host_load = NAN };
+
+	return cmd_args_run(&run_cmd, &c, argc, argv);
+}

@@ -1,0 +1,70 @@
+/* One workload run being configured and run: shared by the workload commands and suites. */
+#ifndef FSB_JOB_H
+#define FSB_JOB_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "fsbench/core/common.h"
+#include "fsbench/core/workload.h"
+
+/* One extension (ext.h) in a job: where its config lives, and its state during the run. */
+struct fsb_job_ext {
+	size_t cfg_off; /* offset of the extension's config in the job's cfg */
+	void *state; /* what before() returned */
+	bool on; /* before() succeeded: after() is owed */
+};
+
+struct fsb_job {
+	const struct fsb_workload *wl;
+	/*
+	 * The workload's options, the common ones, then every extension's, merged into one
+	 * table whose offsets are into @cfg (an extension's shifted by its cfg_off). Its
+	 * order is the order of the result's "params".
+	 */
+	struct fsb_opt *tbl;
+	/* One block: the workload's config (which starts with struct fsb_common), then each extension's. */
+	void *cfg;
+	struct fsb_job_ext *ext; /* fsb_nexts entries, in fsb_exts[] order */
+	bool print; /* fs_mark's table on stdout */
+	/* Called on the main thread after each loop, the workers joined (a partial result). */
+	void (*after_loop)(const struct fsb_run *run, int loop, void *arg);
+	void *after_loop_arg;
+};
+
+/*
+ * Allocates @job's option table and config with every default. 0 or -errno with @err
+ * set; fsb_job_free() is safe on @job either way.
+ */
+int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, size_t errlen);
+
+/* Sets one option by long name from text (suite files). 0, -ENOENT or -EINVAL. */
+int fsb_job_set(struct fsb_job *job, const char *name, const char *value, char *err, size_t errlen);
+
+static inline struct fsb_common *fsb_job_common(struct fsb_job *job)
+{
+	return job->cfg;
+}
+
+/* Extension @i's config (fsb_exts[i]->cfg_size bytes). */
+static inline void *fsb_job_ext_cfg(struct fsb_job *job, int i)
+{
+	return (char *)job->cfg + job->ext[i].cfg_off;
+}
+
+/*
+ * Runs the job: a fresh temporary directory when no -d was given, the workload's init,
+ * every extension, the threads, and the run's JSON object. *@ret_run is set whenever the
+ * threads ran (also for an incomplete run) and is NULL otherwise; @argv (may be NULL) is
+ * echoed in the table header. Returns the exit status (FSB_EXIT_*, or 128 + signal) with
+ * @err set to one line when it is not FSB_EXIT_OK.
+ */
+int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, char *err,
+		size_t errlen);
+
+void fsb_job_free(struct fsb_job *job);
+
+/* SIGINT, SIGTERM and SIGHUP only set fsb_signal_received: the runner stops, then cleans up. */
+void fsb_install_signals(void);
+
+#endif

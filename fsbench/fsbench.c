@@ -1,7 +1,0 @@
-/* The fsbench program: main() only; dispatch.c picks the command. */
-#include "dispatch.h"
-
-int main(int argc, char **argv)
-{
-	return fsb_dispatch(argc, argv);
-}

@@ -1,0 +1,28 @@
+/* The ordered table of workloads: a new one is its own file and one line in the list below. */
+#include <string.h>
+
+#include "fsbench/core/workload.h"
+
+/*
+ * Each X(name) is a const struct fsb_workload fsb_wl_<name> in workloads/<name>.c. Order is the
+ * order of `fsbench --help`.
+ */
+#define FSB_WORKLOAD_LIST(X) \
+	X(smallfile)         \
+	X(stream)
+
+#define DECLARE(n) extern const struct fsb_workload fsb_wl_##n;
+FSB_WORKLOAD_LIST(DECLARE)
+#undef DECLARE
+
+#define ENTRY(n) &fsb_wl_##n,
+const struct fsb_workload *const fsb_workloads[] = { FSB_WORKLOAD_LIST(ENTRY) NULL };
+#undef ENTRY
+
+const struct fsb_workload *fsb_workload_find(const char *name)
+{
+	for (int i = 0; fsb_workloads[i]; i++)
+		if (!strcmp(fsb_workloads[i]->name, name))
+			return fsb_workloads[i];
+	return NULL;
+}

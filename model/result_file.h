@@ -1,0 +1,69 @@
+/* Result files on disk: histograms to and from JSON, atomic writes, reading back. */
+#ifndef RPT_RESULT_FILE_H
+#define RPT_RESULT_FILE_H
+
+#include <stdbool.h>
+#include <jansson.h>
+#include "model/hist.h"
+#include "model/op.h"
+
+/*
+ * What fsbench writes. Version 2 keys are dot-free and carry their unit (an op's "p99_9_ns",
+ * the same name in "per_thread"), and a thread's unpinned cpu is null: document stores
+ * (Elasticsearch) read dots as nesting. Version 1 files are still read: rpt_result_load()
+ * turns them into the version 2 model, in one place (rpt_result_upgrade()).
+ */
+#define RPT_RESULT_SCHEMA "fsbench-result/2"
+#define RPT_RESULT_SCHEMA_V1 "fsbench-result/1"
+/* What compare writes (report/compare.c); the model reads both kinds of file. */
+#define RPT_COMPARE_SCHEMA "fsbench-compare/1"
+
+/* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
+#define RPT_MAX_THREADS 1024
+
+/* Percentiles every op object carries, in this order. */
+#define RPT_NPERCENTILES 5
+struct rpt_percentile {
+	double pct; /* 99.9 */
+	const char *key; /* "p99_9_ns", the key in an op object (ops and per_thread) */
+	const char *v1_key; /* "p99.9", its key in a version 1 op's "percentiles" */
+};
+extern const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES];
+
+/* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, p50_ns .. p99_99_ns, bins. */
+json_t *rpt_hist_to_json(const struct hist *h);
+
+/* Rebuilds a histogram from an op object's bins (exact for fsbench's own bins). 0 or -EINVAL. */
+int rpt_hist_from_json(const json_t *op, struct hist *ret);
+
+/*
+ * Writes @root to @path atomically: a temporary file in the same directory, fsync, rename,
+ * fsync of the directory. Returns 0 or -errno; the old file stays if anything fails.
+ */
+int rpt_json_write_atomic(const json_t *root, const char *path);
+
+/* Loads a JSON file and checks that its "schema" key is @schema_name. 0 or -EPROTO with @err set. */
+int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err,
+		  size_t errlen);
+
+/*
+ * Loads a result file and checks its schema key: version 2, or version 1 brought to the
+ * version 2 model by rpt_result_upgrade(). 0, -errno, or -EPROTO with @err set.
+ */
+int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+/*
+ * Rewrites a version 1 document in place as version 2: op percentiles "percentiles.p99.9"
+ * become "p99_9_ns" beside count (in ops and per_thread), a thread's cpu -1
+ * becomes null, and "schema" says version 2. A version 2 document is left alone. 0, or
+ * -EPROTO when @doc is neither.
+ */
+int rpt_result_upgrade(json_t *doc);
+
+/* Whether @path holds a comparison (its "schema" is fsbench-compare/1) rather than a result. */
+bool rpt_file_is_compare(const char *path);
+
+/* What a run's progress counted, from its "series.unit" (files when absent). */
+enum rpt_unit rpt_run_unit(const json_t *run);
+
+#endif

@@ -1,0 +1,114 @@
+/* Result files as runs for compare, report and export (see runs.h). */
+#include "model/runs.h"
+#include "model/result_file.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
+{
+	const json_t *runs, *run;
+	json_t *doc;
+	size_t i;
+	int e = rpt_result_load(path, &doc, err, errlen);
+
+	if (e == -EPROTO)
+		return e;
+	if (e) {
+		snprintf(err, errlen, "reading %s: %s", path, strerror(-e));
+		return e;
+	}
+	runs = json_object_get(doc, "runs");
+	if (!json_is_array(runs) || !json_array_size(runs)) {
+		snprintf(err, errlen, "%s: no runs[] in the result", path);
+		json_decref(doc);
+		return -EPROTO;
+	}
+	json_array_foreach(runs, i, run)
+	{
+		const json_t *sum = json_object_get(run, "summary");
+		const char *miss = !json_is_string(json_object_get(run, "workload")) ? "workload" :
+				   !json_is_integer(json_object_get(run, "threads")) ? "threads" :
+				   !json_is_object(sum)				     ? "summary" :
+				   !json_is_boolean(json_object_get(sum, "complete")) ?
+							  "summary.complete" :
+							  NULL;
+
+		if (miss) {
+			snprintf(err, errlen, "%s: run %zu has no valid '%s' (not an %s document?)",
+				 path, i, miss, RPT_RESULT_SCHEMA);
+			json_decref(doc);
+			return -EPROTO;
+		}
+	}
+	*ret = doc;
+	return 0;
+}
+
+int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const char *path,
+		 int side)
+{
+	const json_t *runs = json_object_get(doc, "runs"), *run;
+	size_t i;
+
+	json_array_foreach(runs, i, run)
+	{
+		struct rpt_run_ref *nr = realloc(*refs, (*n + 1) * sizeof(*nr));
+
+		if (!nr)
+			return -ENOMEM;
+		*refs = nr;
+		nr[(*n)++] = (struct rpt_run_ref){
+			.run = run, .doc = doc, .file = path, .index = i, .side = side
+		};
+	}
+	return 0;
+}
+
+int rpt_runs_sides_across(struct rpt_run_ref *refs, size_t n, const char *field, const char *first,
+			  const char ***ret_names, char *err, size_t errlen)
+{
+	const char **names = calloc(n + 1, sizeof(*names));
+	int nsides = 0;
+
+	if (!names) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (first)
+		names[nsides++] = first;
+	for (size_t i = 0; i < n; i++) {
+		const char *v = json_string_value(
+			json_object_get(json_object_get(refs[i].run, "coords"), field));
+		int k;
+
+		if (!v) {
+			snprintf(
+				err, errlen,
+				"%s: run %zu has no string coords.%s (--across needs suite results)",
+				refs[i].file, refs[i].index, field);
+			free(names);
+			return -EPROTO;
+		}
+		for (k = 0; k < nsides && strcmp(names[k], v); k++)
+			;
+		if (k == nsides)
+			names[nsides++] = v;
+		refs[i].side = k;
+	}
+	if (first) {
+		bool used = false;
+
+		for (size_t i = 0; i < n; i++)
+			used |= refs[i].side == 0;
+		if (!used) {
+			snprintf(err, errlen, "--baseline-value %s: no run has coords.%s = %s",
+				 first, field, first);
+			free(names);
+			return -EPROTO;
+		}
+	}
+	*ret_names = names;
+	return nsides;
+}

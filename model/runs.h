@@ -1,0 +1,41 @@
+/* Result files as runs for compare, report and export: loading, checking, putting runs on sides. */
+#ifndef RPT_RUNS_H
+#define RPT_RUNS_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+#include "model/result_file.h"
+
+/* One run fed to the comparer, with where it came from (for messages and exclusions). */
+struct rpt_run_ref {
+	const json_t *run;
+	const json_t *doc; /* the result file holding @run (host, created); may be NULL */
+	const char *file;
+	size_t index; /* position in the file's runs[] */
+	int side;
+};
+
+/*
+ * Loads a result file and checks the shape compare relies on (runs[] with workload,
+ * threads, summary.complete). Returns 0, or -errno / -EPROTO with @err saying what was being
+ * read and why it is unusable.
+ */
+int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+/*
+ * Appends every run of @doc to *@refs (reallocated; the caller frees it) on @side (-1:
+ * decided later). @path is kept, not copied. 0 or -ENOMEM.
+ */
+int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const char *path,
+		 int side);
+
+/*
+ * Puts runs on sides by their coords.@field, @first (if given) as side 0. Fills @ret_names
+ * (an array the caller frees; the strings are owned by the documents) and returns the
+ * number of sides, -ENOMEM, or -EPROTO with @err naming the run or value at fault.
+ */
+int rpt_runs_sides_across(struct rpt_run_ref *refs, size_t n, const char *field, const char *first,
+			  const char ***ret_names, char *err, size_t errlen);
+
+#endif
