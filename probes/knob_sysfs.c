@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,16 +70,54 @@ int knob_path(const struct knob_target *t, const struct knob_def *d, const char 
 	return -ENOENT;
 }
 
-/* Barriers are on unless the options turn them off ("nobarrier", "barrier=0"). */
+/* fs_traits_barrier_off()'s question, put to one mount's options. */
+static bool mount_has(const char *name, const char *value, void *arg)
+{
+	char v[32];
+
+	if (probe_mount_option(arg, name, v, sizeof(v)) < 0)
+		return false;
+	return !value || !strcmp(v, value);
+}
+
+/* Barriers are on unless the options turn them off, as fs_traits spells it for the type. */
 bool knob_barrier_on(const struct probe_mount *m)
 {
-	char v[8];
+	return !fs_traits_barrier_off(m->fstype, mount_has, (void *)m);
+}
 
-	if (probe_mount_option(m, "nobarrier", NULL, 0) == 0)
-		return false;
-	if (probe_mount_option(m, "barrier", v, sizeof(v)) == 0 && !strcmp(v, "0"))
-		return false;
-	return true;
+/*
+ * Remounts @mountpoint adding @opt. libmount merges the options in force from
+ * mountinfo (so ro, nosuid and the rest stay as they are) and ours come last, and last
+ * wins. Returns 0, the kernel's -errno, or a library -errno.
+ */
+int knob_remount(const char *root, const char *mountpoint, const char *opt)
+{
+	struct libmnt_context *cxt;
+	char opts[256];
+	int r;
+
+	/* a fixture tree has no mount to change */
+	if (root[0])
+		return -EXDEV;
+	cxt = mnt_new_context();
+	if (!cxt)
+		return -ENOMEM;
+	snprintf(opts, sizeof(opts), "remount,%s", opt);
+	r = mnt_context_set_target(cxt, mountpoint);
+	if (!r)
+		r = mnt_context_set_options(cxt, opts);
+	if (!r)
+		r = mnt_context_mount(cxt);
+	if (r > 0 || (r == 0 && mnt_context_get_status(cxt) != 1)) {
+		int e = mnt_context_syscall_called(cxt) ? mnt_context_get_syscall_errno(cxt) : 0;
+
+		r = e ? -e : -EIO;
+	} else if (r < 0 && mnt_context_syscall_called(cxt) && mnt_context_get_syscall_errno(cxt)) {
+		r = -mnt_context_get_syscall_errno(cxt);
+	}
+	mnt_free_context(cxt);
+	return r;
 }
 
 int knob_target_init(const char *root, const char *disk, const char *mountpoint, const char *fstype,
