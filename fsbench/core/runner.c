@@ -15,34 +15,6 @@ volatile sig_atomic_t fsb_signal_received;
 #define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
 
-void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
-{
-	int cur = atomic_load(&run->stop);
-
-	/*
-	 * The first failure names the run's error; later ones are consequences. A runtime
-	 * stop (FSB_STOP_END) is no failure: the final syncs that follow it can still fail
-	 * the run.
-	 */
-	while (cur != FSB_STOP_FAILED)
-		if (atomic_compare_exchange_weak(&run->stop, &cur, FSB_STOP_FAILED)) {
-			run->err = err;
-			snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
-			return;
-		}
-}
-
-void fsb_slow_refloor(struct fsb_slow_top *s)
-{
-	s->floor_i = 0;
-	s->floor = s->v[0].t1 - s->v[0].t0;
-	for (uint32_t i = 1; i < s->n; i++)
-		if (s->v[i].t1 - s->v[i].t0 < s->floor) {
-			s->floor = s->v[i].t1 - s->v[i].t0;
-			s->floor_i = i;
-		}
-}
-
 int runner_prepare(struct fsb_run *run)
 {
 	if (run->nthreads < 1 || run->nthreads > FSB_MAX_THREADS)
