@@ -7,7 +7,6 @@
 
 #include "probes/host.h"
 #include "probes/topology.h"
-#include "fsbench/core/result.h"
 #include "model/result_file.h"
 
 json_t *fsb_result_new(int argc, char **argv)
