@@ -47,6 +47,21 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+int cmd_no_operand(void *cfg, char *arg, char *err, size_t errlen)
+{
+	(void)cfg;
+	snprintf(err, errlen, "unexpected argument '%s'", arg);
+	return -EINVAL;
+}
+
+int cmd_one_operand(const char **slot, char *arg, char *err, size_t errlen)
+{
+	if (*slot)
+		return cmd_no_operand(NULL, arg, err, errlen);
+	*slot = arg;
+	return 0;
+}
+
 /* 0 to run the command, else the exit status. */
 static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 {
@@ -67,6 +82,8 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 			if (r == -ECANCELED) {
 				spec->usage(stdout);
 				opt_print_help(spec->opts, stdout);
+				if (spec->more_help)
+					spec->more_help(stdout);
 				return -1;
 			}
 			if (r < 0) {
@@ -88,13 +105,19 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 	return 0;
 }
 
-int cmd_args_run(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
+bool cmd_args_parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv, int *ret_status)
 {
 	int status = parse(spec, cfg, argc, argv);
 
-	if (status < 0)
-		status = FSB_EXIT_OK; /* --help */
-	else if (status == 0)
+	*ret_status = status < 0 ? FSB_EXIT_OK : status; /* < 0: --help */
+	return status == 0;
+}
+
+int cmd_args_run(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
+{
+	int status;
+
+	if (cmd_args_parse(spec, cfg, argc, argv, &status))
 		status = spec->run(cfg);
 	opt_free(spec->opts, cfg);
 	return status;
