@@ -80,7 +80,11 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 					       sizeof(err));
 
 			if (r == -ECANCELED) {
-				spec->usage(stdout);
+				if (spec->usage)
+					spec->usage(stdout);
+				else
+					printf("usage: fsbench %s [options]\n%s\n\n", spec->name,
+					       spec->summary ? spec->summary : "");
 				opt_print_help(spec->opts, stdout);
 				if (spec->more_help)
 					spec->more_help(stdout);

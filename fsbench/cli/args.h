@@ -60,7 +60,9 @@ struct cmd_spec {
 	/* Takes one operand in command-line order: 0, or -EINVAL with @err set. NULL: files. */
 	int (*operand)(void *cfg, char *arg, char *err, size_t errlen);
 	size_t files_offset; /* without .operand: where the struct cmd_files is in the config */
-	void (*usage)(FILE *out); /* printed above the table's help */
+	/* printed above the table's help; NULL: "usage: fsbench NAME [options]" and @summary */
+	void (*usage)(FILE *out);
+	const char *summary;
 	void (*more_help)(FILE *out); /* printed below it, or NULL */
 	/* Runs the command on the parsed config; returns the exit status. */
 	int (*run)(void *cfg);

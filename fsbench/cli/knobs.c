@@ -31,12 +31,14 @@ struct knobs_cfg {
 };
 
 #define O(f) offsetof(struct knobs_cfg, f)
+/* info's and knobs' --json */
+#define OPT_JSON                                                               \
+	{                                                                      \
+		.name = "json", .type = OPT_BOOL, .offset = O(json), .max = 1, \
+		.help = "print JSON instead of text"                           \
+	}
 static const struct fsb_opt info_opts[] = {
-	{ .name = "json",
-	  .type = OPT_BOOL,
-	  .offset = O(json),
-	  .max = 1,
-	  .help = "print JSON instead of text" },
+	OPT_JSON,
 	{ 0 },
 };
 static const struct fsb_opt knobs_opts[] = {
@@ -46,11 +48,7 @@ static const struct fsb_opt knobs_opts[] = {
 	  .unit = "NAME=VALUE",
 	  .help = "set a knob (repeatable); all are validated first and a refused one undoes the others. "
 		  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards" },
-	{ .name = "json",
-	  .type = OPT_BOOL,
-	  .offset = O(json),
-	  .max = 1,
-	  .help = "print JSON instead of text" },
+	OPT_JSON,
 	{ 0 },
 };
 static const struct fsb_opt restore_opts[] = {
@@ -62,6 +60,7 @@ static const struct fsb_opt restore_opts[] = {
 		  "after trying" },
 	{ 0 },
 };
+#undef OPT_JSON
 #undef O
 
 static void knobs_help(FILE *out)

@@ -58,14 +58,6 @@ int cmd_job_status(int r, const struct fsb_job *job, const json_t *run)
 	return r < 0 ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 }
 
-/* The usage line above the option table, for the workload being parsed. */
-static const struct fsb_workload *usage_wl;
-
-static void workload_usage(FILE *out)
-{
-	fprintf(out, "usage: fsbench %s [options]\n%s\n\n", usage_wl->name, usage_wl->summary);
-}
-
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 {
 	struct fsb_job job;
@@ -74,7 +66,7 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	struct partial p = { .cmd = wl->name };
 	struct cmd_spec spec = { .name = wl->name,
 				 .operand = cmd_no_operand,
-				 .usage = workload_usage };
+				 .summary = wl->summary };
 	int r, status;
 
 	r = fsb_job_init(&job, wl, err, sizeof(err));
@@ -85,7 +77,6 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	}
 	/* the job's merged table: the workload's options, the common ones, every extension's */
 	spec.opts = job.tbl;
-	usage_wl = wl;
 	if (!cmd_args_parse(&spec, job.cfg, argc, argv, &status)) {
 		fsb_job_free(&job);
 		return status;
