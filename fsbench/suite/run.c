@@ -24,15 +24,11 @@
 
 #define SUITE_ERR 8192
 
-static void say(const struct suite_run *x, void (*fn)(void *, const char *), const char *msg)
-{
-	if (fn)
-		fn(x->obs_arg, msg);
-}
-
+/* The observer's warn(), if it has one. */
 static void warn(const struct suite_run *x, const char *msg)
 {
-	say(x, x->obs ? x->obs->warn : NULL, msg);
+	if (x->obs && x->obs->warn)
+		x->obs->warn(x->obs_arg, msg);
 }
 
 void suite_run_init(struct suite_run *x)
@@ -69,7 +65,7 @@ static json_t *run_cell(struct suite_run *x, const struct suite_cell *c, int rep
 {
 	const struct suite_fs *fs = &x->s.fs[c->fs];
 	const struct suite_workload *w = &x->s.wl[c->wl];
-	char err[SUITE_ERR], uerr[SUITE_ERR];
+	char err[SUITE_ERR] = "", uerr[SUITE_ERR];
 	const char *dir = x->dir;
 	json_t *run = NULL, *target = NULL;
 	struct fsb_job job = { 0 };
