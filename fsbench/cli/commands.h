@@ -26,7 +26,7 @@ struct fsb_job;
 int cmd_job_status(int r, const struct fsb_job *job, const json_t *run);
 
 /*
- * Each command is an option table and a handler in its cmd_<name>.c; it returns the
+ * Each command is an option table and a handler in its fsbench/cli/<name>.c; it returns the
  * process exit status. argv[0] is the command's name.
  */
 
