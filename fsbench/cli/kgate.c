@@ -249,9 +249,10 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 
 /*
  * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
- * as DIR/result.json. Returns 0, or an exit status after printing why.
+ * as DIR/result.json. With @gate a nonzero guest status is no sample: 125. Returns 0, or an
+ * exit status after printing why.
  */
-static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *boots,
+static int boot_one(struct kg_ctx *x, int side, int index, int total, bool gate, json_t *boots,
 		    char *ret_result, size_t len, const char *cmd)
 {
 	char dir[PATH_MAX + 32], err[8192];
@@ -282,6 +283,15 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 		"host load from others %.0f%%\n",
 		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
 		b.guest_status, b.host_load_pct);
+	/* a gate judges complete runs only: a failed suite's partial result is no sample */
+	if (gate && b.guest_status != 0) {
+		json_decref(rec);
+		fprintf(stderr,
+			"fsbench %s: boot %d (%s): the suite failed in the guest (status %d): cannot "
+			"judge; see %s/guest/stderr\n",
+			cmd, index + 1, x->k[side].label, b.guest_status, dir);
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
 	if (!b.result[0]) {
 		json_decref(rec);
 		fprintf(stderr,
@@ -323,10 +333,11 @@ static int kernel_run(void *cfg)
 	}
 	if ((r = to_args(cfg, false, &x->a)))
 		goto out;
-	if ((r = kg_cli_prepare(x, 1, "kernel-run")))
+	if ((r = kg_cli_prepare(x, 1, "kernel-run")) || (r = kg_cli_journal_open(x, "kernel-run")))
 		goto out;
 	fsb_install_signals();
-	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
+	r = boot_one(x, 0, 0, 1, false, boots, result, sizeof(result), "kernel-run");
+	kg_cli_journal_close(x);
 	rec = json_array_get(boots, 0);
 	if (rec) {
 		/* what the suite printed in the guest, as if it had run here */
@@ -461,8 +472,8 @@ static int gate_boots(struct gate *g)
 		int side = i % 2, r;
 		size_t nf = g->nf;
 
-		r = boot_one(g->x, side, i, g->total, g->boots, g->files[nf], sizeof(g->files[nf]),
-			     "kernel-gate");
+		r = boot_one(g->x, side, i, g->total, true, g->boots, g->files[nf],
+			     sizeof(g->files[nf]), "kernel-gate");
 		if (r) {
 			g->why = fsb_signal_received ? "interrupted" : "a boot failed";
 			return fsb_signal_received ? 128 + (int)fsb_signal_received :
@@ -594,7 +605,7 @@ static void gate_verdict(struct gate *g, int r)
 	json_object_set_new(g->out, "exit", json_integer(r));
 	json_object_set_new(g->out, "suite", json_string(x->suite));
 	for (int i = 0; i < 2; i++) {
-		char cl[2048];
+		char cl[KG_CMDLINE_MAX + 128];
 
 		kg_cmdline(&x->k[i], cl, sizeof(cl));
 		json_object_set_new(
@@ -629,10 +640,13 @@ static int kernel_gate(void *cfg)
 	}
 	g->verdict = "cannot judge";
 	if ((r = to_args(cfg, true, &g->x->a)) || (r = gate_settings(g)) ||
-	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")))
+	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")) ||
+	    (r = kg_cli_journal_open(g->x, "kernel-gate")))
 		goto done;
 	fsb_install_signals();
-	if (!(r = gate_boots(g)) && !(r = gate_compare(g)))
+	r = gate_boots(g);
+	kg_cli_journal_close(g->x);
+	if (!r && !(r = gate_compare(g)))
 		r = gate_judge(g);
 	gate_verdict(g, r);
 done:
