@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "base/errf.h"
@@ -145,6 +146,7 @@ static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmpl
 {
 	char msg[512], lib[PATH_MAX + 16], why[512];
 	char *x[] = { "dpkg-deb", "-x", (char *)deb, tmp, NULL };
+	struct statvfs v;
 	int r;
 
 	fsb_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
@@ -153,6 +155,13 @@ static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmpl
 			    strerror(errno));
 	/* the first line: tar's reason (No space left on device) comes before dpkg-deb's */
 	r = fsb_spawn_tool(x, NULL, FSB_SPAWN_FIRST, msg, sizeof(msg));
+	/* tar says "Wrote only 512 of 6305 bytes" on a full disk: say what that means */
+	if (r && !statvfs(base, &v) &&
+	    (long long)v.f_bavail * (long long)v.f_frsize < KG_FULL_BYTES)
+		return errf(err, errlen, -ENOSPC,
+			    "kernel %s: extracting into %s: %s (%lld KiB free; dpkg-deb: %s)", deb,
+			    base, strerror(ENOSPC),
+			    (long long)v.f_bavail * (long long)v.f_frsize >> 10, msg);
 	if (r)
 		return errf(err, errlen, -EINVAL, "kernel %s: not a usable .deb: dpkg-deb: %s", deb,
 			    r < 0 ? strerror(-r) : msg);
