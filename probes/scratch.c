@@ -93,8 +93,7 @@ int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *e
 	return journal_note(s, "dir", path, id, err, errlen);
 }
 
-int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err,
-			       size_t errlen)
+int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err, size_t errlen)
 {
 	json_t *id = file_identity(path);
 

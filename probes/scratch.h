@@ -55,8 +55,7 @@ int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *e
  * The same for a file the caller made (a disk image it removes itself, as kernel-gate's
  * scratch and results disks): restore unlinks it if it is still that file.
  */
-int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err,
-			       size_t errlen);
+int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err, size_t errlen);
 
 /*
  * Undoes the scratch entries ("kind": "scratch") of a dead run's journal @entries, newest
