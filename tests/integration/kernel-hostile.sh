@@ -4,6 +4,7 @@
 # directory, a crafted .deb aims depmod elsewhere, kill -9 lands mid-boot, LAVA files blow
 # up. Each check fails if its attack works again. No real boot: fake-qemu.sh stands in.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
 t_need_root
 [ -x /bin/busybox ] || t_skip "busybox-static is not installed"
 command -v setpriv >/dev/null || t_skip "setpriv is not installed"
@@ -22,22 +23,6 @@ run=(--kernel "$deb" --qemu "$FAKE" --disk-dir "$DISKS" --disk-size 64M --boot-t
 # the stand-in's sleeps that a kill -9 of it orphaned, then the usual clean-up
 trap 'cat "$W"/*.children 2>/dev/null | xargs -r kill 2>/dev/null; t_cleanup' EXIT
 
-# expect STATUS MESSAGE-REGEX COMMAND...: the status and a line of stderr
-expect() {
-	local want=$1 re=$2 rc
-	shift 2
-	"$@" >"$W/out" 2>"$W/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		t_fail "$*: exit $rc, expected $want"
-		sed 's/^/    /' "$W/err" | tail -8
-	elif ! grep -Eq -- "$re" "$W/err"; then
-		t_fail "$*: stderr lacks /$re/"
-		sed 's/^/    /' "$W/err" | tail -8
-	else
-		t_ok "exits $want: $(grep -E -m1 -- "$re" "$W/err" | cut -c1-200)"
-	fi
-}
 
 # a good guest's /out: a real suite result (no root needed for a directory run)
 mkdir -p "$W/good" "$W/d"
