@@ -247,76 +247,6 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/*
- * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
- * as DIR/result.json. With @gate a nonzero guest status is no sample: 125. Returns 0, or an
- * exit status after printing why.
- */
-static int boot_one(struct kg_ctx *x, int side, int index, int total, bool gate, json_t *boots,
-		    char *ret_result, size_t len, const char *cmd)
-{
-	char dir[PATH_MAX + 32], err[8192];
-	struct kg_boot b;
-	json_t *rec, *doc;
-	json_error_t je;
-	int r;
-
-	snprintf(dir, sizeof(dir), "%s/boot-%02d-%s", x->workdir, index + 1, x->k[side].label);
-	fprintf(stderr, "fsbench %s: boot %d/%d: %s %s%s%s ...\n", cmd, index + 1, total,
-		x->k[side].label, x->k[side].release, x->k[side].append[0] ? " " : "",
-		x->k[side].append);
-	r = kg_boot_run(&x->k[side], x->initramfs[side], &x->a.vm, dir, &b, err, sizeof(err));
-	rec = kg_boot_json(&x->k[side], &x->a.vm, &b);
-	json_object_set_new(rec, "index", json_integer(index + 1));
-	json_object_set_new(rec, "side", json_string(x->k[side].label));
-	json_object_set_new(rec, "dir", json_string(dir));
-	json_object_set_new(rec, "console", json_string(b.console));
-	json_array_append(boots, rec);
-	if (r) {
-		json_decref(rec);
-		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
-			err);
-		return r == -EINTR ? 128 + (int)fsb_signal_received : FSB_EXIT_CANNOT_JUDGE;
-	}
-	fprintf(stderr,
-		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
-		"host load from others %.0f%%\n",
-		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
-		b.guest_status, b.host_load_pct);
-	/* a gate judges complete runs only: a failed suite's partial result is no sample */
-	if (gate && b.guest_status != 0) {
-		json_decref(rec);
-		fprintf(stderr,
-			"fsbench %s: boot %d (%s): the suite failed in the guest (status %d): cannot "
-			"judge; see %s/guest/stderr\n",
-			cmd, index + 1, x->k[side].label, b.guest_status, dir);
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	if (!b.result[0]) {
-		json_decref(rec);
-		fprintf(stderr,
-			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
-			cmd, index + 1, x->k[side].label, b.guest_status, dir);
-		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
-								    FSB_EXIT_CANNOT_JUDGE;
-	}
-	doc = json_load_file(b.result, 0, &je);
-	if (!doc) {
-		json_decref(rec);
-		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	json_object_set_new(doc, "vm", rec);
-	snprintf(ret_result, len, "%s/result.json", dir);
-	r = rpt_json_write_atomic(doc, ret_result);
-	json_decref(doc);
-	if (r) {
-		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	return 0;
-}
-
 static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -336,7 +266,7 @@ static int kernel_run(void *cfg)
 	if ((r = kg_cli_prepare(x, 1, "kernel-run")) || (r = kg_cli_journal_open(x, "kernel-run")))
 		goto out;
 	fsb_install_signals();
-	r = boot_one(x, 0, 0, 1, false, boots, result, sizeof(result), "kernel-run");
+	r = kg_cli_boot(x, 0, 0, 1, false, boots, result, sizeof(result), "kernel-run");
 	kg_cli_journal_close(x);
 	rec = json_array_get(boots, 0);
 	if (rec) {
@@ -346,8 +276,15 @@ static int kernel_run(void *cfg)
 		FILE *f = fopen(path, "re");
 		char buf[4096];
 		size_t n;
-		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			/* the guest wrote it: no escape sequences reach the terminal */
+			for (size_t i = 0; i < n; i++)
+				if (((unsigned char)buf[i] < ' ' && buf[i] != '\n' &&
+				     buf[i] != '\t') ||
+				    buf[i] == 127)
+					buf[i] = '?';
 			fwrite(buf, 1, n, stdout);
+		}
 		if (f)
 			fclose(f);
 		fflush(stdout); /* the guest's last line may lack its newline */
@@ -472,8 +409,8 @@ static int gate_boots(struct gate *g)
 		int side = i % 2, r;
 		size_t nf = g->nf;
 
-		r = boot_one(g->x, side, i, g->total, true, g->boots, g->files[nf],
-			     sizeof(g->files[nf]), "kernel-gate");
+		r = kg_cli_boot(g->x, side, i, g->total, true, g->boots, g->files[nf],
+				sizeof(g->files[nf]), "kernel-gate");
 		if (r) {
 			g->why = fsb_signal_received ? "interrupted" : "a boot failed";
 			return fsb_signal_received ? 128 + (int)fsb_signal_received :
