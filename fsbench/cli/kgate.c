@@ -86,7 +86,7 @@ struct kg_cfg {
 	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
 	  .help = "a whole boot" }, \
 	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), \
-	  .help = "consoles and results (default fsbench-kgate-DATE)" }
+	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
