@@ -541,7 +541,8 @@ static void dbench_print_tick(const struct fsb_run *run, uint64_t now, FILE *out
 /* fsbench's addition, before dbench's table so that parsers reading after it never see it. */
 static void print_percentiles(const struct fsb_run *run, FILE *out)
 {
-	fprintf(out, "\n %-22s %9s %9s %9s %9s  (ms)\n", "Operation", "p50", "p99", "p99.9", "max");
+	/* not "Operation": mmtests takes the 99 lines after that word as dbench's table */
+	fprintf(out, "\n %-22s %9s %9s %9s %9s\n", "Latency (ms)", "p50", "p99", "p99.9", "max");
 	for (int op = 0; op < NB_NOPS; op++) {
 		const struct hist *h = run->total[OP_NB_FIRST + op];
 

@@ -300,6 +300,9 @@ static int parse_line(struct parse_ctx *c, char *line)
 	uint64_t target_ns = 0;
 	int n;
 
+	/* as dbench: comments are skipped whatever they hold */
+	if (line[strspn(line, " \t")] == '#')
+		return 0;
 	for (char *p = line; *p; p++)
 		if (*p == '\\')
 			*p = '/';
@@ -308,8 +311,8 @@ static int parse_line(struct parse_ctx *c, char *line)
 		return bad(c, "%s", "a \" without its closing \"");
 	if (n > MAX_TOKENS)
 		return bad(c, "%s", "too many fields");
-	/* as dbench: blank lines, comments and lines of one word are skipped */
-	if (n < 2 || tv[0].s[0] == '#')
+	/* as dbench: blank lines and lines of one word are skipped */
+	if (n < 2)
 		return 0;
 	if (!strcasecmp(tv[0].s, "REPEAT")) {
 		int64_t v;
