@@ -78,4 +78,23 @@ t_expect_eq "-D after the runs" "" "$(ls -A "$T_SCRATCH/d")"
 (cd "$T_SCRATCH/cwd" && "$FSBENCH" dbench -c "$LOAD" --run-once --skip-cleanup 1 >/dev/null 2>&1)
 t_expect_eq "no -D: the load in ./clients" "./clients/client0/sub/keep.doc" \
 	"$(cd "$T_SCRATCH/cwd" && find . -type f)"
+
+# the install script behind -Ddbench_link=true: our link, never over a packaged dbench
+inst=$SRCDIR/fsbench/install-link.sh
+p=$T_SCRATCH/prefix
+mkdir -p "$p/bin"
+: >"$p/bin/fsbench"
+MESON_INSTALL_DESTDIR_PREFIX=$p sh "$inst" bin dbench >/dev/null
+t_expect_eq "install: dbench link made" fsbench "$(readlink "$p/bin/dbench")"
+MESON_INSTALL_DESTDIR_PREFIX=$p sh "$inst" bin dbench >/dev/null
+t_expect_eq "install again over our link: exit" 0 "$?"
+rm "$p/bin/dbench"
+echo packaged >"$p/bin/dbench"
+MESON_INSTALL_DESTDIR_PREFIX=$p sh "$inst" bin dbench 2>"$T_SCRATCH/err"
+t_expect_eq "install over a packaged dbench: exit" 1 "$?"
+t_expect_eq "packaged dbench untouched" packaged "$(cat "$p/bin/dbench")"
+grep -q "not replacing $p/bin/dbench: .*-Ddbench_link=false" "$T_SCRATCH/err" ||
+	t_fail "install message: $(cat "$T_SCRATCH/err")"
+grep -q "option('dbench_link', type : 'boolean', value : false" "$SRCDIR/meson_options.txt" ||
+	t_fail "meson option dbench_link (default false) is missing"
 t_done
