@@ -115,6 +115,31 @@ static int xattr_fd_write(struct fsb_thread *t, const struct nb_line *l, int fd)
 	return 0;
 }
 
+/* The directory that holds @rel (below -D), opened; -1 when it cannot be. */
+static int open_parent(int dfd, char *rel)
+{
+	char *slash = strrchr(rel, '/');
+	int fd;
+
+	if (slash)
+		*slash = 0;
+	fd = openat(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (slash)
+		*slash = '/';
+	return fd;
+}
+
+/* The same, for reading its entries; NULL when it cannot be. */
+static DIR *opendir_parent(int dfd, char *rel)
+{
+	int fd = open_parent(dfd, rel);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
+}
+
 /* dbench's pvfs_resolve_name(): a stat, and when that fails, a case-blind directory scan. */
 static void resolve_name(struct fsb_thread *t, int dfd, char *rel)
 {
@@ -124,7 +149,6 @@ static void resolve_name(struct fsb_thread *t, int dfd, char *rel)
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
-	int fd;
 
 	if (fstatat(dfd, rel, &st, 0) == 0) {
 		if (cfg->xattr) {
@@ -137,18 +161,9 @@ static void resolve_name(struct fsb_thread *t, int dfd, char *rel)
 	}
 	if (cfg->no_resolve)
 		return;
-	if (slash)
-		*slash = 0;
-	fd = openat(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (slash)
-		*slash = '/';
-	if (fd < 0)
+	d = opendir_parent(dfd, rel);
+	if (!d)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while ((de = readdir(d)))
 		if (!strcasecmp(de->d_name, slash ? slash + 1 : rel))
 			break;
@@ -158,14 +173,8 @@ static void resolve_name(struct fsb_thread *t, int dfd, char *rel)
 /* -S: the parent directory of @rel to disk, as knfsd would after a directory change. */
 static void sync_parent(int dfd, char *rel)
 {
-	char *slash = strrchr(rel, '/');
-	int fd;
+	int fd = open_parent(dfd, rel);
 
-	if (slash)
-		*slash = 0;
-	fd = openat(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (slash)
-		*slash = '/';
 	if (fd >= 0) {
 		fdatasync(fd);
 		close(fd);
@@ -305,27 +314,15 @@ static void nb_find_first(struct fsb_thread *t, const struct nb_line *l, int dfd
 {
 	struct nb_client *c = t->priv;
 	int64_t maxcnt = l->p[1];
-	char *slash;
 	DIR *d;
-	int fd;
 
 	resolve_name(t, dfd, c->rel);
 	/* only a pattern lists its directory */
 	if (!strpbrk(c->rel, "<>*?\""))
 		return;
-	slash = strrchr(c->rel, '/');
-	if (slash)
-		*slash = 0;
-	fd = openat(dfd, slash ? c->rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (slash)
-		*slash = '/';
-	if (fd < 0)
+	d = opendir_parent(dfd, c->rel);
+	if (!d)
 		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
 	while (maxcnt && readdir(d))
 		maxcnt--;
 	closedir(d);
