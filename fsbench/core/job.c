@@ -150,7 +150,8 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	run.runtime_ns = (uint64_t)common->runtime_ns;
 	run.series.interval_ns = (uint64_t)common->interval_ns;
 	run.quiet = common->quiet;
-	run.progress = !common->quiet && isatty(STDERR_FILENO);
+	/* a workload with lines of its own every second (dbench's) needs no live line beside them */
+	run.progress = !common->quiet && isatty(STDERR_FILENO) && !(job->print && wl->print_tick);
 	if (run.nthreads > FSB_MAX_THREADS) {
 		snprintf(err, errlen, "%d threads: at most %d are allowed", run.nthreads,
 			 FSB_MAX_THREADS);

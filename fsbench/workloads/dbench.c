@@ -281,11 +281,13 @@ static int run_line(struct fsb_thread *t, struct nb_client *c, const struct nb_l
 		return -ENAMETOOLONG;
 	}
 	for (uint32_t k = 0; k < l->repeat; k++) {
+		if (l->op == NB_SLEEP) {
+			sleep_ns(t->run, (uint64_t)l->p[0] * 1000u);
+			continue;
+		}
 		FSB_TIME_CALL(t0, t1, r = nb_exec(t, l));
 		if (r < 0)
 			return r;
-		if (l->op == NB_SLEEP)
-			continue;
 		fsb_record(t, (enum fsb_op)(OP_NB_FIRST + l->op), t0, t1);
 		if (t1 - t0 > atomic_load_explicit(&c->maxlat_ns, memory_order_relaxed))
 			atomic_store_explicit(&c->maxlat_ns, t1 - t0, memory_order_relaxed);

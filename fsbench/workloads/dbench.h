@@ -62,7 +62,8 @@ struct dbench_state {
 
 /*
  * Runs line @l once for thread @t (its client), as dbench's fileio backend does; the
- * paths are already in the client's full/full2. 0 or -errno with t->errmsg set.
+ * paths are already in the client's full/full2. Not for Sleep (the caller waits, so that a
+ * stop is not held up). 0 or -errno with t->errmsg set.
  */
 int nb_exec(struct fsb_thread *t, const struct nb_line *l);
 

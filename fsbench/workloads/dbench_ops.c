@@ -401,13 +401,6 @@ int nb_exec(struct fsb_thread *t, const struct nb_line *l)
 		fstatvfs(s->dfd, &sv);
 		return 0;
 	}
-	if (l->op == NB_SLEEP) {
-		struct timespec ts = { (time_t)(l->p[0] / 1000000),
-				       (long)(l->p[0] % 1000000) * 1000 };
-
-		nanosleep(&ts, NULL);
-		return 0;
-	}
 	f = find_handle(c, l->p[0] ? l->p[0] : INT_MIN);
 	if (!f)
 		return no_handle(t, l);
