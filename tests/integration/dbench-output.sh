@@ -79,6 +79,17 @@ t_expect_eq "-D after the runs" "" "$(ls -A "$T_SCRATCH/d")"
 t_expect_eq "no -D: the load in ./clients" "./clients/client0/sub/keep.doc" \
 	"$(cd "$T_SCRATCH/cwd" && find . -type f)"
 
+# the loadfile's pacing: a timestamp holds its line back until that far into the pass, and
+# Sleep waits; neither is an operation of the table
+printf 'QUERY_FS_INFORMATION 1 NT_STATUS_OK\n0.4 QUERY_FS_INFORMATION 1 NT_STATUS_OK\nSleep 300000 NT_STATUS_OK\nQUERY_FS_INFORMATION 1 NT_STATUS_OK\n' \
+	>"$T_SCRATCH/paced.load"
+"$FSBENCH" dbench -D "$T_SCRATCH/d" -c "$T_SCRATCH/paced.load" --run-once --warmup 0 \
+	--json "$T_SCRATCH/paced.json" 1 >/dev/null 2>&1
+t_expect_eq "paced load: exit" 0 "$?"
+t_expect_eq "paced load: operations" 3 "$(t_json "$T_SCRATCH/paced.json" '.runs[0].ops.nb_query_fs_information.count')"
+t_expect_eq "paced load: at least 0.4 s + 0.3 s" true \
+	"$(t_json "$T_SCRATCH/paced.json" '.runs[0].summary.elapsed_ns >= 700000000')"
+
 # the install script behind -Ddbench_link=true: our link, never over a packaged dbench
 inst=$SRCDIR/fsbench/install-link.sh
 p=$T_SCRATCH/prefix
