@@ -24,6 +24,15 @@ const struct rpt_op_info rpt_ops[RPT_OP_COUNT] = {
 	[RPT_OP_VICTIM] = { .name = "victim",
 			    .times = "one whole victim operation (read, or write+fdatasync)",
 			    .rank = 10 },
+	[RPT_OP_READ] = { .name = "read", .times = "one read() call", .rank = 11 },
+	[RPT_OP_MKDIR] = { .name = "mkdir", .times = "mkdir() of a new directory", .rank = 12 },
+	[RPT_OP_RMDIR] = { .name = "rmdir", .times = "rmdir() of an empty directory", .rank = 13 },
+	[RPT_OP_STAT] = { .name = "stat",
+			  .times = "stat() of a file or directory, symbolic links not followed",
+			  .rank = 14 },
+	[RPT_OP_SYNCFS] = { .name = "syncfs",
+			    .times = "syncfs() of the filesystem, after a phase",
+			    .rank = 15 },
 };
 
 int rpt_op_find(const char *name)
