@@ -19,7 +19,7 @@
 struct tree_cfg {
 	struct fsb_common common;
 	struct opt_strlist directory; /* compilebench's -D, folded into common.dirs */
-	int64_t initial, runs, patch_every, seed;
+	int64_t threads, initial, runs, patch_every, seed;
 	double object_ratio;
 	char *shape_from;
 	bool makej, keep, no_sync;
@@ -32,6 +32,15 @@ static const struct fsb_opt tree_opts[] = {
 	  .type = OPT_STRLIST,
 	  .offset = O(directory),
 	  .help = "compilebench's -D: the directory the trees go in (the same as -d)" },
+	{ .name = "threads",
+	  .short_name = 't',
+	  .type = OPT_INT,
+	  .offset = O(threads),
+	  .min = 1,
+	  .max = 1,
+	  .def = "1",
+	  .unit = "threads",
+	  .help = "one: compilebench is one process, and the phases run one after another" },
 	{ .name = "initial-dirs",
 	  .short_name = 'i',
 	  .type = OPT_INT,
