@@ -103,6 +103,21 @@ t_expect_eq "random: reproducible order" "$(t_json "$out" '[.runs[0].summary.tre
 t_expect_eq "random: creates make whole trees" true \
 	"$(t_json "$out" '[.runs[0].summary.tree.phases[] | select(.phase == "create" or .phase == "intial create") | .files == .runs * 7] | all')"
 
+# --- ENOSPC mid-phase: exit 1, the error names the path, a partial result, the trees removed
+big=$T_SCRATCH/big
+mkdir -p "$big/sub"
+head -c $((8 << 20)) /dev/urandom >"$big/sub/blob.c"
+echo x >"$big/small.h"
+out=$T_SCRATCH/nospc.json
+"$FSBENCH" tree -D "$d" -i 100 -r 0 --shape-from "$big" --quiet --json "$out" 2>"$T_SCRATCH/err"
+t_expect_eq "ENOSPC: exit status" 1 $?
+grep -q "$d/fsbench-tree-[0-9]*.*No space left on device" "$T_SCRATCH/err" || t_fail "ENOSPC: message '$(cat "$T_SCRATCH/err")'"
+"$VALIDATE" "$SCHEMA" "$out" || t_fail "ENOSPC: result does not match the schema"
+t_expect_eq "ENOSPC: incomplete" false "$(t_json "$out" '.runs[0].summary.complete')"
+t_expect_eq "ENOSPC: the finished creates counted" true \
+	"$(t_json "$out" '.runs[0].summary.tree | (.phases[0].runs > 10) and (.runs | length) == .phases[0].runs')"
+t_expect_eq "ENOSPC: trees removed" 0 "$(count)"
+
 # --- nothing outside -D changed, and the foreign file inside it is still there
 after=$(cd "$T_MNT" && find . -path ./work -prune -o -printf '%p %s %T@\n' | sort | md5sum)
 t_expect_eq "outside -D untouched" "$before" "$after"
