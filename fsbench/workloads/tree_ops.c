@@ -318,7 +318,9 @@ int tree_phase_run(struct fsb_thread *t, struct tree_ctx *c, enum tree_phase pha
 		break;
 	case TP_CLEAN:
 		r = walk_files(&k, V_CLEAN, false, true, false);
-		ret->bytes = (uint64_t)((double)c->shape->source_bytes * c->object_ratio);
+		for (uint32_t f = 0; f < c->shape->nfiles; f++)
+			if (c->shape->fkind[f] == TK_SOURCE)
+				ret->bytes += tree_object_size(c->shape->fsize[f], c->object_ratio);
 		break;
 	case TP_READ:
 	case TP_READ_COMPILED:

@@ -100,6 +100,10 @@ t_expect_eq "random: runs per phase add up" 27 "$(t_json "$out" '[.runs[0].summa
 "$FSBENCH" tree -D "$d" -i 2 -r 25 --seed 5 --patch-every 2 --shape-from "$shape" --quiet --json "$out.2"
 t_expect_eq "random: reproducible order" "$(t_json "$out" '[.runs[0].summary.tree.runs[] | "\(.phase)/\(.tree)"] | join(",")')" \
 	"$(t_json "$out.2" '[.runs[0].summary.tree.runs[] | "\(.phase)/\(.tree)"] | join(",")')"
+t_expect_eq "random: clean removes what compile made" true \
+	"$(t_json "$out" '[.runs[0].summary.tree.phases[] | select(.phase == "clean" or .phase == "compile") | .bytes == .runs * 153000] | all')"
+t_expect_eq "random: patch rewrites one file in two" true \
+	"$(t_json "$out" '.runs[0].summary.tree.phases[] | select(.phase == "patch") | .runs == 0 or (.files >= .runs * 3 and .files <= .runs * 4)')"
 t_expect_eq "random: creates make whole trees" true \
 	"$(t_json "$out" '[.runs[0].summary.tree.phases[] | select(.phase == "create" or .phase == "intial create") | .files == .runs * 7] | all')"
 
