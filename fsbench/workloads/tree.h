@@ -132,12 +132,12 @@ void tree_name(uint32_t n, char *buf, size_t len);
 
 /*
  * Runs @phase on tree @n; timed calls go to @t's histograms. 0, or -errno with t->errmsg
- * naming the path. @compiled says whether the tree holds objects (delete and stat need it).
+ * naming the path. The "compiled" phases also visit each source's object.
  */
 int tree_phase_run(struct fsb_thread *t, struct tree_ctx *c, enum tree_phase phase, uint32_t n,
 		   struct tree_work *ret);
 
-/* Removes tree @n as made (objects too when @compiled), untimed: fini's clean-up. */
+/* Removes tree @n, untimed (fini's clean-up): only the names the run made; objects' failures count when @compiled. */
 int tree_remove_untimed(const struct tree_ctx *c, uint32_t n, bool compiled);
 
 /* One phase's runs, summed: compilebench's summary line and fsbench's figures beside it. */
