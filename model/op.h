@@ -21,6 +21,11 @@ enum rpt_op {
 	RPT_OP_SYNC_FILE_RANGE,
 	RPT_OP_FADVISE,
 	RPT_OP_VICTIM,
+	RPT_OP_READ,
+	RPT_OP_MKDIR,
+	RPT_OP_RMDIR,
+	RPT_OP_STAT,
+	RPT_OP_SYNCFS,
 	/* dbench's NBENCH operations, in dbench's table order: each one whole, as dbench times it */
 	RPT_OP_NB_DELTREE,
 	RPT_OP_NB_FLUSH,

@@ -10,6 +10,7 @@
 #define FSB_WORKLOAD_LIST(X) \
 	X(smallfile)         \
 	X(stream)            \
+	X(tree)              \
 	X(dbench)
 
 #define DECLARE(n) extern const struct fsb_workload fsb_wl_##n;
