@@ -79,6 +79,25 @@ t_expect_eq "-D after the runs" "" "$(ls -A "$T_SCRATCH/d")"
 t_expect_eq "no -D: the load in ./clients" "./clients/client0/sub/keep.doc" \
 	"$(cd "$T_SCRATCH/cwd" && find . -type f)"
 
+# mmtests' own loadfiles, cut from client.txt as dbench-install cuts them, and its two runs:
+# the warmup run leaves its files (--skip-cleanup), the timed one starts inside client.txt
+# on handles and files that the first one made
+CLIENT=/usr/share/dbench/client.txt
+if [ -r "$CLIENT" ]; then
+	head -n 600 "$CLIENT" >"$T_SCRATCH/client-warmup.txt"
+	head -n 4173 "$CLIENT" | tail -n 3573 >"$T_SCRATCH/client-tiny.txt"
+	dbench --run-once --skip-cleanup -D "$T_SCRATCH/d" --loadfile "$T_SCRATCH/client-warmup.txt" 2 &>/dev/null
+	t_expect_eq "mmtests' warmup run: exit" 0 "$?"
+	dbench -D "$T_SCRATCH/d" --warmup 0 -t 2 --loadfile "$T_SCRATCH/client-tiny.txt" \
+		--show-execute-time 2 &>"$T_SCRATCH/tiny.log"
+	t_expect_eq "mmtests' timed run on client-tiny.txt: exit" 0 "$?"
+	grep -q "completed in" "$T_SCRATCH/tiny.log" || t_fail "client-tiny.txt: no pass completed in 2 s"
+	t_expect_eq "client-tiny.txt: Throughput lines" 1 "$(grep -c '^Throughput' "$T_SCRATCH/tiny.log")"
+	t_expect_eq "-D after mmtests' runs" "" "$(ls -A "$T_SCRATCH/d")"
+else
+	echo "note: $CLIENT is missing (the dbench package): mmtests' loadfiles not tried"
+fi
+
 # the loadfile's pacing: a timestamp holds its line back until that far into the pass, and
 # Sleep waits; neither is an operation of the table
 printf 'QUERY_FS_INFORMATION 1 NT_STATUS_OK\n0.4 QUERY_FS_INFORMATION 1 NT_STATUS_OK\nSleep 300000 NT_STATUS_OK\nQUERY_FS_INFORMATION 1 NT_STATUS_OK\n' \
