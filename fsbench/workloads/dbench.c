@@ -27,6 +27,19 @@ static const struct fsb_opt dbench_opts[] = {
 	  .def = "1",
 	  .unit = "clients",
 	  .help = "clients, each replaying the loadfile in its own clients/clientN (dbench's NPROCS operand, which sets it too)" },
+	{ .name = "clients-per-process",
+	  .type = OPT_INT,
+	  .offset = O(per_process),
+	  .min = 1,
+	  .max = FSB_MAX_THREADS,
+	  .def = "1",
+	  .unit = "clients",
+	  .help = "clients for each of the NPROCS: NPROCS x this many clients in all" },
+	{ .name = "per-client-results",
+	  .type = OPT_BOOL,
+	  .offset = O(per_client),
+	  .max = 1,
+	  .help = "after the table, each client's lines, bytes and table" },
 	{ .name = "timelimit",
 	  .short_name = 't',
 	  .type = OPT_INT,
@@ -137,7 +150,10 @@ static struct dbench_state *state(const struct fsb_run *run)
 
 static int dbench_nthreads(const void *cfg)
 {
-	return (int)((const struct dbench_cfg *)cfg)->clients;
+	const struct dbench_cfg *c = cfg;
+
+	/* above FSB_MAX_THREADS, job.c refuses the run before any work */
+	return (int)(c->clients * c->per_process);
 }
 
 static int client_new(struct fsb_run *run, int i, char *err, size_t errlen)
@@ -486,8 +502,8 @@ static void dbench_print_header(const struct fsb_run *run, FILE *out)
 		"Running for %" PRId64 " seconds with load '%s' and minimum warmup %" PRIu64
 		" secs\n",
 		cfg->timelimit, cfg->loadfile, s->warmup_ns / 1000000000u);
-	fprintf(out, "%d of %d processes prepared for launch   0 sec\n", run->nthreads,
-		run->nthreads);
+	fprintf(out, "%d of %d processes prepared for launch   0 sec\n", (int)cfg->clients,
+		(int)cfg->clients);
 	fprintf(out, "releasing clients\n");
 }
 
@@ -556,6 +572,22 @@ static void print_percentiles(const struct fsb_run *run, FILE *out)
 	}
 }
 
+/* dbench's table: the operations that any client did (@all), with @h's figures. */
+static void print_table(struct hist *const *h, struct hist *const *all, FILE *out)
+{
+	fprintf(out, " Operation                Count    AvgLat    MaxLat\n");
+	fprintf(out, " --------------------------------------------------\n");
+	for (int op = 0; op < NB_NOPS; op++) {
+		const struct hist *a = all[OP_NB_FIRST + op], *x = h[OP_NB_FIRST + op];
+
+		if (!a || !a->count)
+			continue;
+		fprintf(out, " %-22s %7" PRIu64 " %9.03f %9.03f\n", nb_op_names[op], x->count,
+			x->count ? hist_mean(x) / 1e6 : 0.0, (double)x->max / 1e6);
+	}
+	fprintf(out, "\n");
+}
+
 static void dbench_print_end(const struct fsb_run *run, FILE *out)
 {
 	const struct dbench_cfg *cfg = run->cfg;
@@ -573,22 +605,24 @@ static void dbench_print_end(const struct fsb_run *run, FILE *out)
 		end > exec_start ? (double)(end - exec_start) / 1e9 : 0.0);
 	if (cfg->percentiles)
 		print_percentiles(run, out);
-	fprintf(out, "\n Operation                Count    AvgLat    MaxLat\n");
-	fprintf(out, " --------------------------------------------------\n");
-	for (int op = 0; op < NB_NOPS; op++) {
-		const struct hist *h = run->total[OP_NB_FIRST + op];
-
-		if (!h || !h->count)
-			continue;
-		fprintf(out, " %-22s %7" PRIu64 " %9.03f %9.03f\n", nb_op_names[op], h->count,
-			hist_mean(h) / 1e6, (double)h->max / 1e6);
-	}
 	fprintf(out, "\n");
+	print_table(run->total, run->total, out);
+	if (cfg->per_client) {
+		fprintf(out, "Per client results:\n");
+		for (int i = 0; i < run->nthreads; i++) {
+			const struct nb_client *c = run->threads[i].priv;
+
+			fprintf(out, "Client %d did %" PRIu64 " lines and %" PRIu64 " bytes\n", i,
+				c ? atomic_load(&c->lines) : 0,
+				c ? atomic_load(&c->bytes_exec) : 0);
+			print_table(run->threads[i].hist, run->total, out);
+		}
+	}
 	if (run->err || run->signal)
 		return; /* no figure for a harness to take from a run that failed */
 	fprintf(out, "Throughput %g MB/sec%s%s  %d clients  %d procs  max_latency=%.03f ms\n",
 		throughput_mb(run), cfg->sync_open ? " (sync open)" : "",
-		cfg->sync_dirs ? " (sync dirs)" : "", run->nthreads, run->nthreads,
+		cfg->sync_dirs ? " (sync dirs)" : "", run->nthreads, (int)cfg->clients,
 		(double)max_latency_ns(run) / 1e6);
 }
 

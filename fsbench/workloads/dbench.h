@@ -11,11 +11,11 @@
 
 struct dbench_cfg {
 	struct fsb_common common;
-	int64_t clients, timelimit, warmup;
+	int64_t clients, per_process, timelimit, warmup;
 	char *loadfile, *directory, *backend;
 	double rate;
 	bool sync_open, sync_dirs, do_fsync, xattr, no_resolve, run_once, skip_cleanup;
-	bool show_execute_time, stat_check, fake_io, percentiles;
+	bool show_execute_time, stat_check, fake_io, percentiles, per_client;
 };
 
 /* dbench's fileio backend keeps 200 open handles per client. */

@@ -98,6 +98,19 @@ else
 	echo "note: $CLIENT is missing (the dbench package): mmtests' loadfiles not tried"
 fi
 
+# --clients-per-process: NPROCS x that many clients, as the Throughput line counts them;
+# --per-client-results: each client's lines, bytes and table after the total one
+dbench -D "$T_SCRATCH/d" -c "$LOAD" --run-once --warmup 0 --clients-per-process 2 \
+	--per-client-results 2 >"$T_SCRATCH/pc.out" 2>&1
+t_expect_eq "--clients-per-process 2, 2 procs: exit" 0 "$?"
+t_expect_eq "LKP's clients and procs" "4 2" \
+	"$(awk -F= '/^Throughput/ {split($1, v, " "); print v[4], v[6]}' "$T_SCRATCH/pc.out")"
+t_expect_eq "per-client lines (33 lines, 4 x 64 KiB + 4 KiB + 1000 written, 68 KiB read)" \
+	"Client 0 did 33 lines and 336872 bytes|Client 1 did 33 lines and 336872 bytes|Client 2 did 33 lines and 336872 bytes|Client 3 did 33 lines and 336872 bytes" \
+	"$(grep '^Client' "$T_SCRATCH/pc.out" | paste -sd'|')"
+t_expect_eq "per-client tables: WriteX 6 each, 24 in all" "24 6 6 6 6" \
+	"$(awk '$1 == "WriteX" {print $2}' "$T_SCRATCH/pc.out" | paste -sd' ')"
+
 # the loadfile's pacing: a timestamp holds its line back until that far into the pass, and
 # Sleep waits; neither is an operation of the table
 printf 'QUERY_FS_INFORMATION 1 NT_STATUS_OK\n0.4 QUERY_FS_INFORMATION 1 NT_STATUS_OK\nSleep 300000 NT_STATUS_OK\nQUERY_FS_INFORMATION 1 NT_STATUS_OK\n' \
