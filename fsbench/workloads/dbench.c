@@ -220,6 +220,9 @@ static int dbench_init(struct fsb_run *run, char *err, size_t errlen)
 	s->zero = calloc(1, s->load.max_io ? s->load.max_io : 1);
 	if (!s->zero)
 		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));
+	r = nb_check_tree(s->dfd, dir, run->nthreads, err, errlen);
+	if (r < 0)
+		return r;
 	s->limit_ns = (uint64_t)cfg->timelimit * 1000000000u;
 	s->warmup_ns = (uint64_t)(cfg->warmup < 0 ? cfg->timelimit / 5 : cfg->warmup) * 1000000000u;
 	for (int i = 0; i < run->nthreads; i++) {
@@ -403,7 +406,7 @@ static int dbench_thread_after(struct fsb_thread *t, int loop)
 	atomic_store(&c->phase, NB_CLEANUP);
 	if (!cfg->skip_cleanup) {
 		snprintf(name, sizeof(name), "clients/client%d", t->id);
-		left = nb_deltree(s->dfd, name, true, 0);
+		left = nb_cleanup(s->dfd, t->id);
 		if (left) {
 			atomic_store(&c->phase, NB_DONE);
 			snprintf(t->errmsg, sizeof(t->errmsg),

@@ -77,6 +77,15 @@ int nb_expand(const struct dbench_state *s, int id, uint32_t off, char *out);
  */
 uint64_t nb_deltree(int parent, const char *name, bool rmdirs, int depth);
 
+/*
+ * Refuses a clients/ or clients/clientN (N below @nclients) under -D that is not a
+ * directory, a symbolic link above all. 0, or -EINVAL (-errno) with @err naming it.
+ */
+int nb_check_tree(int dfd, const char *root, int nclients, char *err, size_t errlen);
+
+/* Removes clients/client<@id> below -D, following no symbolic link; what it left. */
+uint64_t nb_cleanup(int dfd, int id);
+
 /* Closes every handle the client still has open (the run stopped inside a pass). */
 void nb_close_all(struct nb_client *c);
 

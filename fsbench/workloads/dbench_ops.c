@@ -1,5 +1,6 @@
 /* dbench's NBENCH operations on a local filesystem, as its fileio backend performs them. */
 #include "fsbench/workloads/dbench.h"
+#include "base/errf.h"
 #include "base/mix64.h"
 
 #include <dirent.h>
@@ -465,6 +466,50 @@ uint64_t nb_deltree(int parent, const char *name, bool rmdirs, int depth)
 	closedir(d);
 	if (rmdirs && unlinkat(parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		left++;
+	return left;
+}
+
+/*
+ * -D may be a shared directory: a clients/ or clients/clientN that is a symbolic link
+ * would take the load (and its Deltree) elsewhere. Only directories, or nothing, pass.
+ */
+int nb_check_tree(int dfd, const char *root, int nclients, char *err, size_t errlen)
+{
+	char name[32];
+	struct stat st;
+
+	for (int i = -1; i < nclients; i++) {
+		if (i < 0)
+			snprintf(name, sizeof(name), "clients");
+		else
+			snprintf(name, sizeof(name), "clients/client%d", i);
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT && i < 0)
+				return 0; /* no clients/: nothing below it either */
+			if (errno == ENOENT)
+				continue;
+			return errf(err, errlen, -errno, "-D: %s/%s: %s", root, name,
+				    strerror(errno));
+		}
+		if (!S_ISDIR(st.st_mode))
+			return errf(err, errlen, -EINVAL,
+				    "-D: %s/%s is %s, not a directory: not followed; remove it",
+				    root, name, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+	}
+	return 0;
+}
+
+uint64_t nb_cleanup(int dfd, int id)
+{
+	char name[32];
+	uint64_t left;
+	int fd = openat(dfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 1;
+	snprintf(name, sizeof(name), "client%d", id);
+	left = nb_deltree(fd, name, true, 0);
+	close(fd);
 	return left;
 }
 

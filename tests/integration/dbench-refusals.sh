@@ -34,6 +34,24 @@ refused "a client count that is no number" "threads" -c "$LOAD" two
 refused "0 clients" "threads" -c "$LOAD" 0
 refused "two operands" "unexpected argument '3'" -c "$LOAD" 2 3
 refused "another backend" "-B nfs: only the fileio backend" -c "$LOAD" -B nfs 1
+# a clients/ (or clients/clientN) that is a symbolic link would take the load elsewhere
+mkdir "$T_SCRATCH/elsewhere" "$T_SCRATCH/d2"
+echo precious >"$T_SCRATCH/elsewhere/file"
+ln -s "$T_SCRATCH/elsewhere" "$T_SCRATCH/d2/clients"
+"$FSBENCH" dbench -D "$T_SCRATCH/d2" -c "$LOAD" --run-once 1 >/dev/null 2>"$T_SCRATCH/err"
+t_expect_eq "clients/ a symbolic link: exit" 2 "$?"
+grep -qF -- "-D: $T_SCRATCH/d2/clients is a symbolic link, not a directory: not followed" "$T_SCRATCH/err" ||
+	t_fail "clients/ a symbolic link: $(cat "$T_SCRATCH/err")"
+rm "$T_SCRATCH/d2/clients"
+mkdir "$T_SCRATCH/d2/clients"
+ln -s "$T_SCRATCH/elsewhere" "$T_SCRATCH/d2/clients/client1"
+"$FSBENCH" dbench -D "$T_SCRATCH/d2" -c "$LOAD" --run-once 2 >/dev/null 2>"$T_SCRATCH/err"
+t_expect_eq "clients/client1 a symbolic link: exit" 2 "$?"
+grep -qF -- "clients/client1 is a symbolic link" "$T_SCRATCH/err" ||
+	t_fail "clients/client1 a symbolic link: $(cat "$T_SCRATCH/err")"
+t_expect_eq "the link's target untouched" "file" "$(ls "$T_SCRATCH/elsewhere")"
+t_expect_eq "the link's target's file" precious "$(cat "$T_SCRATCH/elsewhere/file")"
+
 "$FSBENCH" dbench -D "$T_SCRATCH/nowhere" -c "$LOAD" 1 >/dev/null 2>"$T_SCRATCH/err"
 t_expect_eq "a missing -D: exit" 2 "$?"
 grep -qF -- "-D $T_SCRATCH/nowhere: No such file or directory" "$T_SCRATCH/err" ||
