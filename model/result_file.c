@@ -1,6 +1,7 @@
 /* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
 #include "model/result_file.h"
 #include "base/fileio.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -121,8 +122,8 @@ int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char 
 
 	if (!root)
 		return -EPROTO;
-	schema = json_string_value(json_object_get(root, "schema"));
-	if (!schema || strcmp(schema, schema_name)) {
+	schema = json_string_value(json_object_get(root, RPT_KEY_SCHEMA));
+	if (schema_name && (!schema || strcmp(schema, schema_name))) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
 			 schema ? schema : "(none)", schema_name);
 		json_decref(root);
@@ -159,7 +160,7 @@ static void ops_upgrade(json_t *ops)
 
 int rpt_result_upgrade(json_t *doc)
 {
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *schema = json_string_value(json_object_get(doc, RPT_KEY_SCHEMA));
 	json_t *run, *t;
 	size_t i, k;
 
@@ -167,20 +168,20 @@ int rpt_result_upgrade(json_t *doc)
 		return 0;
 	if (!schema || strcmp(schema, RPT_RESULT_SCHEMA_V1))
 		return -EPROTO;
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
 	{
-		ops_upgrade(json_object_get(run, "ops"));
-		json_array_foreach(json_object_get(run, "per_thread"), k, t)
+		ops_upgrade(json_object_get(run, RPT_KEY_OPS));
+		json_array_foreach(json_object_get(run, RPT_KEY_PER_THREAD), k, t)
 		{
 			json_t *cpu = json_object_get(t, "cpu");
 
 			if (json_is_integer(cpu) && json_integer_value(cpu) < 0)
 				json_object_set_new(t, "cpu", json_null());
 			/* version 1 threads already said p99_ns; anything else is kept as it was */
-			ops_upgrade(json_object_get(t, "ops"));
+			ops_upgrade(json_object_get(t, RPT_KEY_OPS));
 		}
 	}
-	json_object_set_new(doc, "schema", json_string(RPT_RESULT_SCHEMA));
+	json_object_set_new(doc, RPT_KEY_SCHEMA, json_string(RPT_RESULT_SCHEMA));
 	return 0;
 }
 
@@ -191,7 +192,7 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 
 	if (!root)
 		return -EPROTO;
-	schema = json_string_value(json_object_get(root, "schema"));
+	schema = json_string_value(json_object_get(root, RPT_KEY_SCHEMA));
 	if (rpt_result_upgrade(root)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s' or '%s'", path,
 			 schema ? schema : "(none)", RPT_RESULT_SCHEMA, RPT_RESULT_SCHEMA_V1);
@@ -200,16 +201,6 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 	}
 	*ret = root;
 	return 0;
-}
-
-bool rpt_file_is_compare(const char *path)
-{
-	json_t *doc = json_load_file(path, 0, NULL);
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	bool is = schema && !strcmp(schema, RPT_COMPARE_SCHEMA);
-
-	json_decref(doc);
-	return is;
 }
 
 enum rpt_unit rpt_run_unit(const json_t *run)

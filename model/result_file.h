@@ -15,8 +15,6 @@
  */
 #define RPT_RESULT_SCHEMA "fsbench-result/2"
 #define RPT_RESULT_SCHEMA_V1 "fsbench-result/1"
-/* What compare writes (report/compare.c); the model reads both kinds of file. */
-#define RPT_COMPARE_SCHEMA "fsbench-compare/1"
 
 /* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
 #define RPT_MAX_THREADS 1024
@@ -42,7 +40,10 @@ int rpt_hist_from_json(const json_t *op, struct hist *ret);
  */
 int rpt_json_write_atomic(const json_t *root, const char *path);
 
-/* Loads a JSON file and checks that its "schema" key is @schema_name. 0 or -EPROTO with @err set. */
+/*
+ * Loads a JSON file and checks that its "schema" key is @schema_name (NULL: any). 0 or
+ * -EPROTO with @err set. Which kind a file is, learnt from one parse: rpt_doc_load() (doc.h).
+ */
 int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err,
 		  size_t errlen);
 
@@ -59,9 +60,6 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
  * -EPROTO when @doc is neither.
  */
 int rpt_result_upgrade(json_t *doc);
-
-/* Whether @path holds a comparison (its "schema" is fsbench-compare/1) rather than a result. */
-bool rpt_file_is_compare(const char *path);
 
 /* What a run's progress counted, from its "series.unit" (files when absent). */
 enum rpt_unit rpt_run_unit(const json_t *run);

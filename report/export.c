@@ -1,5 +1,7 @@
 /* Exporters: the registry and the walk over a compare document that every exporter shares. */
 #include "report/export.h"
+#include "report/stats.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -232,7 +234,7 @@ int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
 					start ? start :
 						json_string_value(json_object_get(cmp, "created")),
 				.labels = json_object_get(sc, "labels"),
-				.ops = json_object_get(sc, "ops"),
+				.ops = json_object_get(sc, RPT_KEY_OPS),
 			};
 			int e;
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "report/compare.h"
+#include "report/metric.h"
 
 struct rpt_export_opts {
 	const char *metrics; /* comma-separated globs of metric names to keep; NULL: all */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/compare.h"
+#include "model/doc.h"
 #include "model/runs.h"
 #include "tests/fuzz/fuzz_util.h"
 
