@@ -205,7 +205,10 @@ static int plan_load(const struct report_cfg *c, struct report_plan *p)
 		}
 	e = rpt_runset_load(&p->rs, p->paths, p->sides, (size_t)p->ndocs, err, sizeof(err));
 	if (e) {
-		fprintf(stderr, "fsbench report: %s\n", err);
+		fprintf(stderr, "fsbench report: %s%s\n", err,
+			e == -EINVAL ?
+				": report it alone, or give the result files it was made from" :
+				"");
 		p->ndocs = 0; /* no basenames yet */
 		return e == -EINVAL ? FSB_EXIT_USAGE :
 		       e == -ENOMEM ? FSB_EXIT_FAIL :
