@@ -25,21 +25,23 @@ const struct rpt_exporter *rpt_exporter_find(const char *name)
 	return NULL;
 }
 
-void rpt_slug(const char *in, char *out, size_t len)
+void rpt_slug(const char *in, char sep, char *out, size_t len)
 {
 	size_t o = 0;
 
+	if (!len)
+		return;
 	for (; *in && o + 1 < len; in++) {
 		char c = *in;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '-';
+			  (c >= '0' && c <= '9') || c == '-' || c == sep;
 
 		if (ok)
 			out[o++] = c;
-		else if (o && out[o - 1] != '_')
-			out[o++] = '_';
+		else if (o && out[o - 1] != sep)
+			out[o++] = sep;
 	}
-	while (o && out[o - 1] == '_')
+	while (o && out[o - 1] == sep)
 		o--;
 	out[o] = 0;
 }
