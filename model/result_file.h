@@ -1,10 +1,11 @@
-/* Result files on disk: histograms to and from JSON, atomic writes, reading back. */
+/* Result files on disk: the schema versions, atomic writes, reading back (histograms: hist_json.h). */
 #ifndef RPT_RESULT_FILE_H
 #define RPT_RESULT_FILE_H
 
 #include <stdbool.h>
 #include <jansson.h>
 #include "model/hist.h"
+#include "model/hist_json.h"
 #include "model/op.h"
 
 /*
@@ -18,21 +19,6 @@
 
 /* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
 #define RPT_MAX_THREADS 1024
-
-/* Percentiles every op object carries, in this order. */
-#define RPT_NPERCENTILES 5
-struct rpt_percentile {
-	double pct; /* 99.9 */
-	const char *key; /* "p99_9_ns", the key in an op object (ops and per_thread) */
-	const char *v1_key; /* "p99.9", its key in a version 1 op's "percentiles" */
-};
-extern const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES];
-
-/* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, p50_ns .. p99_99_ns, bins. */
-json_t *rpt_hist_to_json(const struct hist *h);
-
-/* Rebuilds a histogram from an op object's bins (exact for fsbench's own bins). 0 or -EINVAL. */
-int rpt_hist_from_json(const json_t *op, struct hist *ret);
 
 /*
  * Writes @root to @path atomically: a temporary file in the same directory, fsync, rename,
