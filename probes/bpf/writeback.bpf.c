@@ -8,9 +8,6 @@
 enum { H_PAUSE, H_WORK };
 enum { C_PAUSES, C_PAUSE_NS, C_WORKS };
 
-/* balance_dirty_pages gives its pause in jiffies; libbpf reads HZ from the kernel config */
-extern int CONFIG_HZ __kconfig __weak;
-
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 1024);
@@ -37,13 +34,30 @@ static __always_inline bool bdi_ours(struct bdi_writeback *wb)
 
 FSB_TP(balance_dirty_pages)
 {
-	long pause = (long)ctx[6];
+	/*
+	 * The pause in jiffies is the second-to-last argument wherever the arguments stand:
+	 * the loader found its index in the kernel's BTF. fsb_cfg is read-only, so the
+	 * verifier follows one branch and never sees an argument the tracepoint lacks. The
+	 * loads are asm because clang would merge them into one load from a computed
+	 * address, which the verifier refuses ("dereference of modified ctx ptr").
+	 */
+	long pause;
+
+	if (fsb_cfg.bdp_pause_arg == FSB_BDP_PAUSE_ARG_NEW)
+		asm volatile("%[v] = *(u64 *)(%[ctx] + %[off])"
+			     : [v] "=r"(pause)
+			     : [ctx] "r"(ctx), [off] "i"(FSB_BDP_PAUSE_ARG_NEW * 8));
+	else
+		asm volatile("%[v] = *(u64 *)(%[ctx] + %[off])"
+			     : [v] "=r"(pause)
+			     : [ctx] "r"(ctx), [off] "i"(FSB_BDP_PAUSE_ARG_OLD * 8));
 	__u64 now = bpf_ktime_get_ns(), ns;
 	struct fsb_event *e;
 
-	if (pause <= 0 || CONFIG_HZ <= 0 || !bdi_ours((void *)ctx[0]))
+	/* HZ from the loader: libbpf's __kconfig needs /boot/config-* or /proc/config.gz */
+	if (pause <= 0 || !fsb_cfg.hz || !bdi_ours((void *)ctx[0]))
 		return 0;
-	ns = (__u64)pause * (1000000000ull / (__u64)CONFIG_HZ);
+	ns = (__u64)pause * 1000000000ull / fsb_cfg.hz;
 	count_add(C_PAUSES, 1);
 	count_add(C_PAUSE_NS, ns);
 	khist_record(H_PAUSE, ns);
