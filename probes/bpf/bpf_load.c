@@ -341,6 +341,13 @@ struct bpf_object *bpf_load_source(const struct bpf_source *src, const struct fs
 		obj = open_obj(src, cfg, true, -1, NULL, 0, &r_raw);
 	if (obj) {
 		*ret_raw_tp = !btf_tried || r;
+		why[0] = 0;
+		/* the fallback ran: say what the kernel had against the tp_btf build */
+		if (btf_tried && r) {
+			diagnose(src, cfg, false, why_btf, sizeof(why_btf));
+			snprintf(why, len, "tp_btf refused (%s): %s", strerror(-r),
+				 why_btf[0] ? why_btf : "no program refused alone");
+		}
 		return obj;
 	}
 	*ret_err = r == -EPERM || r_raw == -EPERM ? -EPERM : r_raw ? r_raw : r;

@@ -16,9 +16,11 @@ void bpf_load_quiet(void);
 /*
  * Loads @src told @cfg: its tp_btf build, else its raw_tp one (that one alone when
  * FSBENCH_BPF_RAW_TP is set). Returns the object with *@ret_raw_tp saying which build it
- * is; or NULL, *@ret_err = -errno (-EPERM: no privilege) and @why saying why: "loading
- * NAME.bpf.o: STRERROR", then per build the verifier's first error line for each program
- * it refused ("; tp_btf: PROG: LINE; PROG: LINE; raw_tp: ...").
+ * is, and @why "" or, when the raw_tp build is a fallback, why the tp_btf one was refused
+ * ("tp_btf refused (STRERROR): PROG: LINE; ..."). Or NULL, *@ret_err = -errno (-EPERM: no
+ * privilege) and @why saying why: "loading NAME.bpf.o: STRERROR", then per build the
+ * verifier's first error line for each program it refused ("; tp_btf: PROG: LINE; PROG:
+ * LINE; raw_tp: ...").
  */
 struct bpf_object *bpf_load_source(const struct bpf_source *src, const struct fsb_bpf_cfg *cfg,
 				   bool *ret_raw_tp, char *why, size_t len, int *ret_err);

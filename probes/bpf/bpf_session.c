@@ -63,7 +63,8 @@ struct src_state {
 	int ctl_fd; /* .data.ctl: fsb_armed alone; -1 when not loaded */
 #endif
 	bool raw_tp; /* the raw_tp build loaded, the tp_btf one was refused (or not tried) */
-	char note[160]; /* what the source's prepare step learned of the kernel */
+	/* what the source's prepare step learned of the kernel, why tp_btf was refused */
+	char note[512];
 };
 
 struct probe_bpf {
@@ -251,6 +252,11 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	if (!s->obj) {
 		set_status(s, "skipped: %s", why);
 		return;
+	}
+	if (why[0]) {
+		size_t used = strlen(s->note);
+
+		snprintf(s->note + used, sizeof(s->note) - used, "%s%s", used ? "; " : "", why);
 	}
 	bpf_object__for_each_program(p, s->obj)
 	{

@@ -120,7 +120,13 @@ static __always_inline void ev_submit(struct fsb_event *e)
 #define FSB_SEC(tp) SEC("tp_btf/" #tp)
 #endif
 
-/* A program on tracepoint @tp; the body reads its arguments from ctx[]. */
+/*
+ * A program on tracepoint @tp; the body reads its arguments from ctx[]. A pointer
+ * argument is checked against NULL before its first dereference: 6.12's verifier takes
+ * every pointer argument of a module's tracepoint (jbd2, xfs, btrfs are modules on
+ * Debian) as maybe NULL and refuses the tp_btf program otherwise ("R2 invalid mem
+ * access 'trusted_ptr_or_null_'"); later kernels only mark the arguments known nullable.
+ */
 #define FSB_TP(tp)                                                   \
 	static __always_inline int on_##tp(unsigned long long *ctx); \
 	FSB_SEC(tp)                                                  \
