@@ -365,7 +365,61 @@ struct bpf_object *bpf_load_source(const struct bpf_source *src, const struct fs
 	return NULL;
 }
 
+static int names_count(const char *const *names)
+{
+	int n = 0;
+
+	while (names && names[n])
+		n++;
+	return n;
+}
+
+int probe_bpf_check_sources(char *err, size_t len)
+{
+	for (int i = 0; bpf_sources[i]; i++) {
+		const struct bpf_source *src = bpf_sources[i];
+
+		for (int raw = 0; src->elf && raw < 2; raw++) {
+			static const char *const maps[] = { "hists", "counters" };
+			const void *elf;
+			struct bpf_object *obj;
+			size_t sz;
+
+			elf = (raw ? src->elf_raw : src->elf)(&sz);
+			obj = bpf_object__open_mem(elf, sz, NULL);
+			if (!obj) {
+				snprintf(err, len, "opening %s's %s build: %s", src->name,
+					 raw ? "raw_tp" : "tp_btf", strerror(errno));
+				return -EINVAL;
+			}
+			for (int m = 0; m < 2; m++) {
+				struct bpf_map *map = bpf_object__find_map_by_name(obj, maps[m]);
+				int want = names_count(m ? src->counters : src->hists);
+				int have = map ? (int)bpf_map__max_entries(map) : -1;
+
+				if (have != want) {
+					snprintf(err, len,
+						 "%s.bpf.o (%s) has %d %s, sources.c names %d",
+						 src->name, raw ? "raw_tp" : "tp_btf", have,
+						 maps[m], want);
+					bpf_object__close(obj);
+					return -EINVAL;
+				}
+			}
+			bpf_object__close(obj);
+		}
+	}
+	return 0;
+}
+
 #else /* !FSB_HAVE_BPF */
+
+int probe_bpf_check_sources(char *err, size_t len)
+{
+	(void)err;
+	(void)len;
+	return 0;
+}
 
 int bpf_load_tp_nargs(const char *tp)
 {

@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 4
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* btrfs_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_ORDERED };
 enum { C_SYNC_FILES, C_COMMITS, C_ORDERED };
 

@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 3
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* jbd2_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_COMMIT, H_LOCKED, H_FLUSHING, H_LOGGING };
 enum { C_COMMITS, C_HANDLES };
 

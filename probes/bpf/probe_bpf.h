@@ -69,6 +69,13 @@ json_t *probe_bpf_attribute(const struct probe_bpf *b, uint64_t t0, uint64_t t1)
  */
 bool probe_bpf_log_error(const char *log, char *buf, size_t len);
 
+/*
+ * Checks that each source's objects (both builds) have as many histograms and counters
+ * as its entry in sources.c names: 0, or -EINVAL with @err saying which differ. Opens
+ * the objects without loading them: needs no privilege. 0 without BPF support.
+ */
+int probe_bpf_check_sources(char *err, size_t len);
+
 /* Accepts NULL; returns NULL. */
 struct probe_bpf *probe_bpf_free(struct probe_bpf *b);
 

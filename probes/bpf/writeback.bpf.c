@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 4
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* writeback_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_PAUSE, H_WORK };
 enum { C_PAUSES, C_PAUSE_NS, C_WORKS };
 

@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 4
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* xfs_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_ICLOG };
 enum { C_FORCES, C_ICLOGS, C_CIL_WAITS };
 

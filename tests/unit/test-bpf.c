@@ -130,6 +130,16 @@ static void test_log_error(void **state)
 	assert_string_equal(tiny, "R0 unbo");
 }
 
+/* sources.c's names against the objects' maps: a name too many or too few shifts the rest */
+static void test_sources_match_objects(void **state)
+{
+	char err[256] = "";
+
+	(void)state;
+	if (probe_bpf_check_sources(err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
 static int by_desc(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -176,6 +186,7 @@ int main(void)
 		cmocka_unit_test(test_index_matches_hist),
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_log_error),
+		cmocka_unit_test(test_sources_match_objects),
 		cmocka_unit_test(test_slow_capture),
 	};
 
