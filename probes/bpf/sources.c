@@ -1,6 +1,7 @@
 /* The eBPF sources, in order: names, what each records, its objects; adding one is an entry here. */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <linux/types.h>
 
 #include "probes/bpf/bpf_load.h"
