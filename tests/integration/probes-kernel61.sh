@@ -20,15 +20,17 @@ t_range() { # WHAT LO HI VALUE
 	if [[ "$4" =~ ^[0-9]+$ ]] && [ "$4" -ge "$2" ] && [ "$4" -le "$3" ]; then t_ok "$1 = $4"; else t_fail "$1: expected $2..$3, got '$4'"; fi
 }
 
-# One boot, two cells twice: N files with an fsync each, and a 64 MiB buffered writer
-# under a 4 MiB dirty limit (the guest's own; the host's is untouched) with 4 KiB requests,
-# so that writeback costs the one vCPU enough for balance_dirty_pages to pause the writer
-# now and then (a few times per boot here; without the small requests, mostly never).
+# One boot: N files with an fsync each, and a 64 MiB buffered writer under a 4 MiB dirty
+# limit with 4 KiB requests (the guest's own settings; the host's are untouched), on ext4
+# and on btrfs, whose writeback costs the one vCPU enough that balance_dirty_pages pauses
+# the writer (20 to 26 times in each boot tried; ext4's kept up in most).
 N=100
+fs='"ext4"'
+command -v mkfs.btrfs >/dev/null && fs='"ext4", "btrfs"'
 cat >"$T_SCRATCH/suite.json" <<EOF
 {
-  "description": "probes-kernel61: $N fsyncs on ext4, then a writer under a 4 MiB dirty limit",
-  "filesystems": ["ext4"],
+  "description": "probes-kernel61: $N fsyncs, then a writer under a 4 MiB dirty limit",
+  "filesystems": [$fs],
   "workloads": [
     { "name": "smallfile", "params": { "size": "4k", "files": $N, "sync": 1 } },
     { "name": "stream", "params": { "size": "64M", "chunk": "1M", "mode": "fdatasync" } }
@@ -36,8 +38,8 @@ cat >"$T_SCRATCH/suite.json" <<EOF
   "knob_sets": [ { "name": "dirty4m-4k", "knobs": { "dirty_bytes": 4194304, "dirty_background_bytes": 1048576,
                                                   "max_sectors_kb": 4, "nomerges": 2 } } ],
   "threads": [1],
-  "repetitions": 2,
-  "image_size": "256M"
+  "repetitions": 1,
+  "image_size": "320M"
 }
 EOF
 out=$T_SCRATCH/r.json
@@ -50,7 +52,7 @@ case $(t_json "$out" '.runs[0].probes.sources.block.status') in
 "skipped: fsbench was built without BPF"*) t_skip "fsbench was built without BPF support" ;;
 esac
 
-r='.runs[] | select(.coords.workload == "smallfile" and .coords.repetition == 0)'
+r='.runs[] | select(.coords.workload == "smallfile" and .coords.fs == "ext4")'
 p="$r | .probes.sources"
 for s in block jbd2 writeback iomap; do
 	t_expect_eq "$s status" ok "$(t_json "$out" "$p.$s.status")"
@@ -75,23 +77,25 @@ t_range "fsyncs explained with a commit" 1 20 \
 # writeback: the pauses are 6.1's pause argument (ctx[10]), in jiffies of this HZ: a whole
 # number of jiffies each, none over MAX_PAUSE (HZ/5 jiffies, 200 ms). Another argument
 # (6.18's ctx[6] is a rate here, others page counts) is positive on every throttled call
-# and gives seconds, or no multiple of the jiffy. Whether writeback falls behind enough
-# to pause the writer at all is up to timing; no pause at all is said, not failed.
+# and gives seconds, or no multiple of the jiffy.
 w='[.runs[] | select(.coords.workload == "stream") | .probes.sources.writeback]'
-t_expect_eq "writeback status (stream)" "ok ok" "$(t_json "$out" "$w | map(.status) | join(\" \")")"
+t_expect_eq "writeback status (stream)" ok "$(t_json "$out" "$w | map(.status) | unique | join(\" \")")"
 hz=$(t_json "$out" "$w[0].note" | sed -n 's/^HZ \([0-9]*\);.*/\1/p')
 t_expect_eq "guest HZ (Debian's CONFIG_HZ)" 250 "$hz"
 pauses=$(t_json "$out" "$w | map(.counters.pauses) | add")
 pause_ns=$(t_json "$out" "$w | map(.counters.pause_ns) | add")
 jiffy=$((1000000000 / ${hz:-1}))
-t_range "writer pauses" 0 100000 "$pauses"
+if [ "$fs" = '"ext4"' ]; then
+	echo "note: no mkfs.btrfs: ext4's writer alone, which writeback mostly keeps up with"
+	t_range "writer pauses" 0 100000 "$pauses"
+else
+	t_range "writer pauses" 1 100000 "$pauses"
+fi
 if [ "${pauses:-0}" -gt 0 ] 2>/dev/null; then
 	[ $((pause_ns % jiffy)) = 0 ] && t_ok "pause_ns $pause_ns is whole jiffies of $jiffy ns" ||
 		t_fail "pause_ns $pause_ns is not a multiple of the $jiffy ns jiffy"
 	t_range "longest pause (ns)" "$jiffy" 200000000 "$(t_json "$out" "$w | map(.hists.pause.max_ns // 0) | max")"
 	t_expect_eq "pause histogram count = pauses" "$pauses" "$(t_json "$out" "$w | map(.hists.pause.count // 0) | add")"
-else
-	echo "note: writeback kept up in both stream runs: no pause this boot, the pause argument was not read"
 fi
 
 t_done
