@@ -53,26 +53,33 @@ FSB_OBJECTS(writeback)
 /*
  * balance_dirty_pages gives its pause in jiffies, and its arguments changed after 6.12
  * (the thresholds gave way to the dirty_throttle_control): the loader finds HZ and where
- * the pause argument is, the second-to-last either way.
+ * the pause argument is, the second-to-last either way. Without either the source still
+ * loads (its work items need neither) and the note says pauses are not recorded: so
+ * that a user without privilege is told that, not that HZ was unknown.
  */
 static int writeback_prepare(struct fsb_bpf_cfg *cfg, char *note, size_t len)
 {
-	int hz = bpf_load_kernel_hz(note, len), n;
+	char why[160];
+	int hz = bpf_load_kernel_hz(why, sizeof(why));
+	int n = bpf_load_tp_nargs("balance_dirty_pages");
 
-	if (hz < 0)
-		return hz;
-	n = bpf_load_tp_nargs("balance_dirty_pages");
+	if (hz < 0) {
+		snprintf(note, len, "pauses not recorded: %s", why);
+		return 0;
+	}
 	if (n < 0) {
-		snprintf(note, len, "no balance_dirty_pages prototype in the kernel's BTF: %s",
+		snprintf(note, len,
+			 "pauses not recorded: no balance_dirty_pages prototype in the kernel's "
+			 "BTF: %s",
 			 strerror(-n));
-		return n;
+		return 0;
 	}
 	if (n - 2 != FSB_BDP_PAUSE_ARG_OLD && n - 2 != FSB_BDP_PAUSE_ARG_NEW) {
-		snprintf(
-			note, len,
-			"balance_dirty_pages has %d arguments, a layout this fsbench does not know",
-			n);
-		return -ENOTSUP;
+		snprintf(note, len,
+			 "pauses not recorded: balance_dirty_pages has %d arguments, a layout "
+			 "this fsbench does not know",
+			 n);
+		return 0;
 	}
 	cfg->hz = (__u32)hz;
 	cfg->bdp_pause_arg = (__u32)(n - 2);

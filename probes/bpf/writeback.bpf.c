@@ -34,6 +34,10 @@ static __always_inline bool bdi_ours(struct bdi_writeback *wb)
 
 FSB_TP(balance_dirty_pages)
 {
+	__u64 now = bpf_ktime_get_ns(), ns;
+	struct fsb_event *e;
+	long pause = 0;
+
 	/*
 	 * The pause in jiffies is the second-to-last argument wherever the arguments stand:
 	 * the loader found its index in the kernel's BTF. fsb_cfg is read-only, so the
@@ -41,20 +45,17 @@ FSB_TP(balance_dirty_pages)
 	 * loads are asm because clang would merge them into one load from a computed
 	 * address, which the verifier refuses ("dereference of modified ctx ptr").
 	 */
-	long pause;
-
 	if (fsb_cfg.bdp_pause_arg == FSB_BDP_PAUSE_ARG_NEW)
 		asm volatile("%[v] = *(u64 *)(%[ctx] + %[off])"
 			     : [v] "=r"(pause)
 			     : [ctx] "r"(ctx), [off] "i"(FSB_BDP_PAUSE_ARG_NEW * 8));
-	else
+	else if (fsb_cfg.bdp_pause_arg == FSB_BDP_PAUSE_ARG_OLD)
 		asm volatile("%[v] = *(u64 *)(%[ctx] + %[off])"
 			     : [v] "=r"(pause)
 			     : [ctx] "r"(ctx), [off] "i"(FSB_BDP_PAUSE_ARG_OLD * 8));
-	__u64 now = bpf_ktime_get_ns(), ns;
-	struct fsb_event *e;
+	/* else the loader found no layout it knows: pause stays 0, works are still timed */
 
-	/* HZ from the loader: libbpf's __kconfig needs /boot/config-* or /proc/config.gz */
+	/* HZ from the loader (0: unknown): libbpf's __kconfig needs a kernel config file */
 	if (pause <= 0 || !fsb_cfg.hz || !bdi_ours((void *)ctx[0]))
 		return 0;
 	ns = (__u64)pause * 1000000000ull / fsb_cfg.hz;

@@ -80,7 +80,7 @@ t_range "fsyncs explained with a commit" 1 20 \
 # and gives seconds, or no multiple of the jiffy.
 w='[.runs[] | select(.coords.workload == "stream") | .probes.sources.writeback]'
 t_expect_eq "writeback status (stream)" ok "$(t_json "$out" "$w | map(.status) | unique | join(\" \")")"
-hz=$(t_json "$out" "$w[0].note" | sed -n 's/^HZ \([0-9]*\);.*/\1/p')
+hz=$(t_json "$out" "${w}[0].note" | sed -n 's/^HZ \([0-9]*\);.*/\1/p')
 t_expect_eq "guest HZ (Debian's CONFIG_HZ)" 250 "$hz"
 pauses=$(t_json "$out" "$w | map(.counters.pauses) | add")
 pause_ns=$(t_json "$out" "$w | map(.counters.pause_ns) | add")
