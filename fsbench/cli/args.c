@@ -6,12 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_file(const struct cmd_spec *spec, void *cfg, char *arg, char *err, size_t errlen)
+/* One operand: the command's callback, the option it sets, or one more file. */
+static int add_operand(const struct cmd_spec *spec, void *cfg, char *arg, bool *seen, char *err,
+		       size_t errlen)
 {
 	struct cmd_files *f = (struct cmd_files *)((char *)cfg + spec->files_offset);
 
 	if (spec->operand)
 		return spec->operand(cfg, arg, err, errlen);
+	if (spec->operand_opt) {
+		if (*seen)
+			return cmd_no_operand(cfg, arg, err, errlen);
+		*seen = true;
+		return opt_set(spec->opts, cfg, spec->operand_opt, arg, err, errlen) < 0 ? -EINVAL :
+											   0;
+	}
 	if (f->n >= CMD_MAX_FILES) {
 		snprintf(err, errlen, "%s: at most %d input files", arg, CMD_MAX_FILES);
 		return -EINVAL;
@@ -66,7 +75,7 @@ int cmd_one_operand(const char **slot, char *arg, char *err, size_t errlen)
 static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 {
 	char err[OPT_ERR_MAX];
-	bool only_operands = false;
+	bool only_operands = false, seen = false;
 	int i = 1;
 
 	if (opt_set_defaults(spec->opts, cfg, err, sizeof(err))) {
@@ -100,7 +109,7 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 				continue;
 			}
 		}
-		if (add_file(spec, cfg, argv[i], err, sizeof(err))) {
+		if (add_operand(spec, cfg, argv[i], &seen, err, sizeof(err))) {
 			fprintf(stderr, "fsbench %s: %s\n", spec->name, err);
 			return FSB_EXIT_USAGE;
 		}

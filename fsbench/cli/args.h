@@ -60,6 +60,11 @@ struct cmd_spec {
 	/* Takes one operand in command-line order: 0, or -EINVAL with @err set. NULL: files. */
 	int (*operand)(void *cfg, char *arg, char *err, size_t errlen);
 	size_t files_offset; /* without .operand: where the struct cmd_files is in the config */
+	/*
+	 * Without .operand: the option of @opts that the command's one operand sets, wherever
+	 * it stands (`dbench 4 -c client.txt`); a second operand is refused. NULL: files.
+	 */
+	const char *operand_opt;
 	/* printed above the table's help; NULL: "usage: fsbench NAME [options]" and @summary */
 	void (*usage)(FILE *out);
 	const char *summary;

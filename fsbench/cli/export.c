@@ -9,12 +9,11 @@
 
 #include "base/fileio.h"
 #include "report/export.h"
-#include "model/result_file.h"
-#include "model/runs.h"
-#include "report/compare.h"
+#include "report/runset.h"
 
 struct export_cfg {
 	char *format, *output, *metrics, *build_id;
+	bool timestamps;
 	struct cmd_files files;
 };
 
@@ -38,6 +37,12 @@ static const struct fsb_opt export_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(build_id),
 	  .help = "kcidb: the build the tests ran against, ORIGIN:ID (default: from the kernel)" },
+	{ .name = "timestamps",
+	  .type = OPT_BOOL,
+	  .offset = O(timestamps),
+	  .help = "openmetrics: stamp each sample with its run's start time, for Prometheus backfill "
+		  "(promtool tsdb create-blocks-from openmetrics); off by default, since "
+		  "node_exporter's textfile collector refuses timestamps" },
 	{ 0 },
 };
 #undef O
@@ -45,7 +50,7 @@ static const struct fsb_opt export_opts[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fsbench export --format F [-o FILE] [--metrics GLOB,...] [--build-id ID] "
+		"usage: fsbench export --format F [-o FILE] [--metrics GLOB,...] [--build-id ID] [--timestamps] "
 		"RESULT.json...|COMPARE.json\n\n"
 		"Writes every metric's mean (with its 95 %% CI where the format has room) per sample and side.\n"
 		"Result files are summarised first: runs that differ only in repetition form one sample.\n\n");
@@ -58,40 +63,20 @@ static void usage(FILE *out)
 /* A compare document as-is, or result files summarised as one side. NULL after printing why. */
 static json_t *load_input(const char *cmd, char *const *files, int nfiles)
 {
-	json_t *docs[CMD_MAX_FILES] = { 0 }, *cmp = NULL;
-	struct rpt_run_ref *refs = NULL;
+	struct rpt_runset rs = { 0 };
 	struct rpt_compare_opts o;
 	const char *side[] = { "result" };
-	size_t nrefs = 0;
+	json_t *cmp = NULL;
 	char err[1024];
-	int n = 0, e;
 
-	if (nfiles == 1 && rpt_file_is_compare(files[0])) {
-		if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
-			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-			return NULL;
-		}
-		return cmp;
-	}
 	rpt_compare_opts_init(&o);
-	for (n = 0; n < nfiles; n++) {
-		if (rpt_runs_load(files[n], &docs[n], err, sizeof(err))) {
-			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-			goto out;
-		}
-		if (rpt_runs_add(&refs, &nrefs, docs[n], files[n], 0)) {
-			n++;
-			fprintf(stderr, "fsbench %s: %s\n", cmd, strerror(ENOMEM));
-			goto out;
-		}
-	}
-	e = rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err));
-	if (e)
-		fprintf(stderr, "fsbench %s: %s\n", cmd, e == -EPROTO ? err : strerror(-e));
-out:
-	for (int i = 0; i < n; i++)
-		json_decref(docs[i]);
-	free(refs);
+	if (rpt_runset_load(&rs, (const char *const *)files, NULL, (size_t)nfiles, err,
+			    sizeof(err)) ||
+	    (!rs.compare && rpt_runset_compare(&rs, side, 1, &o, &cmp, err, sizeof(err))))
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+	else if (rs.compare)
+		cmp = json_incref(rs.compare);
+	rpt_runset_free(&rs);
 	return cmp;
 }
 
@@ -160,7 +145,9 @@ static int export_run(void *cfg)
 {
 	const struct export_cfg *c = cfg;
 	const struct rpt_exporter *ex;
-	struct rpt_export_opts eo = { .metrics = c->metrics, .build_id = c->build_id };
+	struct rpt_export_opts eo = { .metrics = c->metrics,
+				      .build_id = c->build_id,
+				      .timestamps = c->timestamps };
 	json_t *cmp;
 	int status;
 

@@ -30,10 +30,17 @@ enum fsb_op {
 	OP_SYNC_FILE_RANGE = RPT_OP_SYNC_FILE_RANGE,
 	OP_FADVISE = RPT_OP_FADVISE,
 	OP_VICTIM = RPT_OP_VICTIM,
+	OP_READ = RPT_OP_READ,
+	OP_MKDIR = RPT_OP_MKDIR,
+	OP_RMDIR = RPT_OP_RMDIR,
+	OP_STAT = RPT_OP_STAT,
+	OP_SYNCFS = RPT_OP_SYNCFS,
+	OP_NB_FIRST = RPT_OP_NB_DELTREE, /* dbench's operations follow in dbench's order */
 	OP_COUNT = RPT_OP_COUNT
 };
 
-#define OP_BIT(op) (1u << (op))
+#define OP_BIT(op) (UINT64_C(1) << (op))
+_Static_assert(RPT_OP_COUNT <= 64, "a workload's ops mask is 64 bits");
 
 /* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
 #define FSB_MAX_THREADS 1024
@@ -108,6 +115,8 @@ struct fsb_run {
 	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
 	void (*on_loop)(struct fsb_run *run, int loop);
 	void *on_loop_arg; /* the job whose hook on_loop is */
+	/* The CLI's hook once a second on the monitor thread (print_tick), or NULL. */
+	void (*on_tick)(struct fsb_run *run, uint64_t now);
 };
 
 static inline bool fsb_should_stop(struct fsb_run *run)
