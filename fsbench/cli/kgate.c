@@ -5,6 +5,7 @@
 #include "fsbench/suite/suite.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <math.h>
 #include <signal.h>
@@ -39,6 +40,15 @@ static const char icount_gate[] = "{\"metrics\": {\"*.p99.9\": {\"gate\": false}
 				  "\"files_per_sec\": {\"gate\": false}}}";
 
 static const char *const accels[] = { "tcg", "kvm", NULL };
+/* auto: the model under tcg, where the host's timing would leak in; virtio under kvm */
+static const char *const disks[] = { "auto", "model", "virtio", NULL };
+
+/*
+ * With the model disk every run of a kernel is nearly the same (files/s within 0.05 %
+ * between boots), so a regression is a change beyond both the threshold and this many times
+ * the largest difference between two runs of one kernel (rpt_compare_floor).
+ */
+#define KG_FLOOR_MULTIPLE "3"
 
 /* The command line of kernel-gate and kernel-run, as the option tables fill it. */
 struct kg_cfg {
@@ -48,7 +58,9 @@ struct kg_cfg {
 	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
 	char *gate_file;
 	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
-	int accel;
+	int accel, disk;
+	int64_t disk_latency, disk_cache, disk_mbps, disk_queue_depth, jobs;
+	double floor_multiple;
 	bool no_icount;
 	char *suite; /* the operand; a second one is an error */
 };
@@ -66,7 +78,23 @@ struct kg_cfg {
 	{ .name = "accel", .type = OPT_ENUM, .offset = O(accel), .def = "tcg", .choices = accels, \
 	  .help = "QEMU's accelerator" }, \
 	{ .name = "no-icount", .type = OPT_BOOL, .offset = O(no_icount), \
-	  .help = "real time under tcg instead of -icount shift=0,sleep=on" }, \
+	  .help = "real time under tcg instead of -icount shift=0 (sleep=off with the model " \
+		  "disk, sleep=on with virtio)" }, \
+	{ .name = "disk", .type = OPT_ENUM, .offset = O(disk), .def = "auto", .choices = disks, \
+	  .help = "the suite's disk: model (null_blk in the guest, timed by guest timers; " \
+		  "auto under tcg) or virtio (a host file; auto under kvm)" }, \
+	{ .name = "disk-latency", .type = OPT_DURATION, .offset = O(disk_latency), \
+	  .min = 1000, .max = INT64_C(1000000000), .def = "50us", \
+	  .help = "model: the time each request takes" }, \
+	{ .name = "disk-cache", .type = OPT_SIZE, .offset = O(disk_cache), \
+	  .max = INT64_C(1) << 40, .def = "0", \
+	  .help = "model: a volatile write cache of SIZE (whole MiB), flushed by flush and FUA; " \
+		  "0 for none" }, \
+	{ .name = "disk-mbps", .type = OPT_INT, .offset = O(disk_mbps), .max = 1000000, \
+	  .def = "0", .unit = "MiB/s", .help = "model: a bandwidth limit; 0 for none" }, \
+	{ .name = "disk-queue-depth", .type = OPT_INT, .offset = O(disk_queue_depth), .min = 1, \
+	  .max = 4096, .def = CMD_XSTR(KG_DISK_QUEUE_DEPTH), \
+	  .help = "model: requests in flight" }, \
 	{ .name = "cpu", .type = OPT_STRING, .offset = O(cpu), .def = "qemu64", \
 	  .help = "QEMU's CPU model" }, \
 	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
@@ -75,7 +103,7 @@ struct kg_cfg {
 	  .help = "the QEMU program" }, \
 	{ .name = "disk-size", .type = OPT_SIZE, .offset = O(disk_size), \
 	  .min = INT64_C(64) << 20, .max = INT64_C(1) << 40, .def = "2G", \
-	  .help = "the scratch disk, sparse, fresh each boot" }, \
+	  .help = "the scratch disk, fresh each boot (model: whole GiB, held in guest memory)" }, \
 	{ .name = "disk-dir", .type = OPT_STRING, .offset = O(disk_dir), .def = "/dev/shm", \
 	  .help = "where the scratch disk lives (tmpfs)" }, \
 	{ .name = "boot-timeout", .type = OPT_DURATION, .offset = O(boot_timeout), \
@@ -133,8 +161,23 @@ static const struct fsb_opt gate_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(gate_file),
 	  .help = "per-metric gate settings, as compare's --gate-file" },
-	CMD_OPT_ALPHA(O(alpha), "significance level, as compare's"),
+	{ .name = "jobs",
+	  .type = OPT_INT,
+	  .offset = O(jobs),
+	  .max = 64,
+	  .def = "0",
+	  .help = "boots at a time (default: the host's online CPUs with the model disk, 1 "
+		  "with virtio, whose timing other boots would change)" },
+	CMD_OPT_ALPHA(O(alpha), "significance level, as compare's (virtio disk)"),
 	CMD_OPT_THRESHOLD(O(threshold), "smallest change that counts, as compare's"),
+	{ .name = "floor-multiple",
+	  .type = OPT_DOUBLE,
+	  .offset = O(floor_multiple),
+	  .dmin = 1,
+	  .dmax = 1000,
+	  .def = KG_FLOOR_MULTIPLE,
+	  .help = "model disk: a regression is a change beyond --threshold and this many times "
+		  "the A/A floor (the largest difference between two runs of one kernel)" },
 	{ .name = "max-host-load",
 	  .type = OPT_DOUBLE,
 	  .offset = O(max_host_load),
@@ -226,21 +269,55 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	kg_vm_defaults(&a->vm);
 	a->vm.qemu = c->qemu;
 	a->vm.accel = accels[c->accel];
-	if (c->no_icount)
-		a->vm.icount = NULL;
+
 	a->vm.cpu = c->cpu;
 	a->vm.memory_mib = (int)c->memory;
 	a->vm.disk_bytes = c->disk_size;
 	a->vm.disk_dir = c->disk_dir;
+	a->vm.disk.bytes = c->disk_size;
+	a->vm.disk.kind = !strcmp(disks[c->disk], "model")  ? KG_DISK_MODEL :
+			  !strcmp(disks[c->disk], "virtio") ? KG_DISK_VIRTIO :
+			  !strcmp(a->vm.accel, "tcg")	    ? KG_DISK_MODEL :
+							      KG_DISK_VIRTIO;
+	a->vm.disk.latency_ns = c->disk_latency;
+	a->vm.disk.cache_bytes = c->disk_cache;
+	a->vm.disk.mbps = c->disk_mbps;
+	a->vm.disk.queue_depth = c->disk_queue_depth;
+	/*
+	 * sleep=off with the model: an idle guest's clock jumps to its next timer, so waiting
+	 * on the disk costs no host time and the host's load cannot reach the guest's clock.
+	 * virtio's requests complete in host real time, which the guest must wait for.
+	 */
+	if (a->vm.disk.kind == KG_DISK_MODEL)
+		a->vm.icount = "shift=0,sleep=off";
+	a->jobs = (int)c->jobs;
+	if (!a->jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		a->jobs = a->vm.disk.kind == KG_DISK_MODEL && cpus > 1 ? (int)cpus : 1;
+	}
+	a->floor_multiple = c->floor_multiple;
 	a->vm.boot_timeout_s = (int)(c->boot_timeout / 1000000000);
 	a->vm.timeout_s = (int)(c->timeout / 1000000000);
 	/* the option table refused nan, inf and values out of range */
 	a->alpha = c->alpha;
 	a->threshold = c->threshold;
 	a->max_host_load = c->max_host_load;
+	if (c->no_icount)
+		a->vm.icount = NULL;
 	if (!a->spec[0] || (gate && !a->spec[1])) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd,
 			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");
+		return FSB_EXIT_USAGE;
+	}
+	if (a->vm.disk.kind == KG_DISK_MODEL &&
+	    (c->disk_size % (INT64_C(1) << 30) || c->disk_cache % (INT64_C(1) << 20) ||
+	     c->disk_cache > c->disk_size)) {
+		fprintf(stderr,
+			"fsbench %s: --disk model: --disk-size %lld must be whole GiB and "
+			"--disk-cache %lld whole MiB, at most the disk (null_blk's gb and "
+			"cache_size)\n",
+			cmd, (long long)c->disk_size, (long long)c->disk_cache);
 		return FSB_EXIT_USAGE;
 	}
 	return 0;
@@ -251,7 +328,7 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
  * will narrow them (suite.h). The count, or -errno after printing why as @cmd.
  */
 static int suite_fstypes(const char *cmd, const char *path, const char *fs, char store[][32],
-			 const char **out)
+			 const char **out, int64_t *ret_image_size)
 {
 	struct suite su;
 	char err[1024];
@@ -283,14 +360,63 @@ static int suite_fstypes(const char *cmd, const char *path, const char *fs, char
 		n++;
 	}
 	out[n] = NULL;
+	*ret_image_size = su.image_size;
 	suite_free(&su);
 	return n;
+}
+
+/* The host's MemAvailable in MiB, or -1 when /proc/meminfo does not say. */
+static long long mem_available_mib(void)
+{
+	char line[256];
+	long long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib < 0 ? -1 : kib / 1024;
+}
+
+/*
+ * The model keeps the suite's data in guest memory: a suite whose filesystems are larger
+ * than the disk, or boots that together need more memory than the host has, are refused
+ * before any boot. 0, or FSB_EXIT_USAGE after one line.
+ */
+static int model_fits(const struct kg_args *a, int64_t image_size, const char *cmd)
+{
+	int mib = kg_disk_memory_mib(&a->vm.disk, a->vm.memory_mib);
+	int jobs = a->jobs > 0 ? a->jobs : 1;
+	long long avail = mem_available_mib();
+
+	if (a->vm.disk.kind != KG_DISK_MODEL)
+		return 0;
+	if (image_size > a->vm.disk.bytes) {
+		fprintf(stderr,
+			"fsbench %s: the suite's filesystems are %lld MiB (its image_size), more "
+			"than the model disk's %lld MiB: a larger --disk-size\n",
+			cmd, (long long)(image_size >> 20), (long long)(a->vm.disk.bytes >> 20));
+		return FSB_EXIT_USAGE;
+	}
+	if (avail >= 0 && (long long)mib * jobs > avail) {
+		fprintf(stderr,
+			"fsbench %s: the model disk keeps its data in the guest's memory: %d MiB a "
+			"boot (--memory %d + --disk-size %lld MiB + --disk-cache), %d at a time, "
+			"but the host has %lld MiB available: a smaller --disk-size or --jobs\n",
+			cmd, mib, a->vm.memory_mib, (long long)(a->vm.disk.bytes >> 20), jobs,
+			avail);
+		return FSB_EXIT_USAGE;
+	}
+	return 0;
 }
 
 /* Resolves kernels, builds initramfs images. Returns an exit status, 0 to go on. */
 int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 {
 	char cachedir[PATH_MAX], err[4096];
+	int64_t image_size = 0;
 	int n = 0, r;
 
 	r = suite_find(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
@@ -303,8 +429,10 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 				       strerror(-r));
 		return FSB_EXIT_USAGE;
 	}
-	if (suite_fstypes(cmd, x->suite, x->a.fs, x->fsstore, x->fstypes) < 0)
+	if (suite_fstypes(cmd, x->suite, x->a.fs, x->fsstore, x->fstypes, &image_size) < 0)
 		return FSB_EXIT_USAGE;
+	if ((r = model_fits(&x->a, image_size, cmd)))
+		return r;
 	if (x->a.repetitions) {
 		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
 		x->suite_args[n++] = "--repetitions";
@@ -336,6 +464,11 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 			fprintf(stderr, "fsbench %s: %s: %s\n", cmd,
 				nk > 1 ? (i ? "candidate" : "baseline") : "kernel", err);
 			return r == -ENOENT ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
+		}
+		if ((r = kg_disk_check(&x->a.vm.disk, x->k[i].moddir, x->k[i].release, err,
+				       sizeof(err)))) {
+			fprintf(stderr, "fsbench %s: cannot judge: %s\n", cmd, err);
+			return FSB_EXIT_CANNOT_JUDGE;
 		}
 		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s",
 			 nk > 1 ? (i ? "candidate" : "baseline") : "kernel");
@@ -371,9 +504,11 @@ int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
 
 /*
  * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
- * as DIR/result.json. Returns 0, or an exit status after printing why.
+ * as DIR/result.json. The record is the caller's in @ret_rec whatever happened. Returns 0,
+ * or an exit status after printing why. Boots may run in threads side by side: nothing here
+ * touches what another boot uses.
  */
-static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *boots,
+static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t **ret_rec,
 		    char *ret_result, size_t len, const char *cmd)
 {
 	char dir[PATH_MAX + 32], err[8192];
@@ -392,9 +527,8 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 	json_object_set_new(rec, "side", json_string(x->k[side].label));
 	json_object_set_new(rec, "dir", json_string(dir));
 	json_object_set_new(rec, "console", json_string(b.console));
-	json_array_append(boots, rec);
+	*ret_rec = rec;
 	if (r) {
-		json_decref(rec);
 		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
 			err);
 		return r == -EINTR ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
@@ -405,7 +539,6 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
 		b.guest_status, b.host_load_pct);
 	if (!b.result[0]) {
-		json_decref(rec);
 		fprintf(stderr,
 			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
 			cmd, index + 1, x->k[side].label, b.guest_status, dir);
@@ -414,11 +547,10 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *bo
 	}
 	doc = json_load_file(b.result, 0, &je);
 	if (!doc) {
-		json_decref(rec);
 		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
 		return FSB_EXIT_CANNOT_JUDGE;
 	}
-	json_object_set_new(doc, "vm", rec);
+	json_object_set(doc, "vm", rec);
 	snprintf(ret_result, len, "%s/result.json", dir);
 	r = rpt_json_write_atomic(doc, ret_result);
 	json_decref(doc);
@@ -462,8 +594,10 @@ static int kernel_run(void *cfg)
 	if ((r = kg_prepare(x, 1, "kernel-run")))
 		goto out;
 	catch_signals();
-	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
-	rec = json_array_get(boots, 0);
+	rec = NULL;
+	r = boot_one(x, 0, 0, 1, &rec, result, sizeof(result), "kernel-run");
+	if (rec)
+		json_array_append_new(boots, rec);
 	if (rec) {
 		/* what the suite printed in the guest, as if it had run here */
 		snprintf(path, sizeof(path), "%s/guest/stdout",
@@ -525,6 +659,65 @@ static void cmp_extent(const json_t *cmp, double *ret_max, const char **ret_metr
 	}
 }
 
+/* The boots of a gate, run by --jobs threads; each slot is one boot's alone. */
+struct boot_pool {
+	struct kg_ctx *x;
+	int total, next;
+	bool stop; /* a boot failed: start no more */
+	pthread_mutex_t lock;
+	const int *side;
+	json_t **rec;
+	char (*files)[PATH_MAX + 64];
+	int *status;
+};
+
+static void *boot_worker(void *arg)
+{
+	struct boot_pool *p = arg;
+
+	for (;;) {
+		int i;
+
+		pthread_mutex_lock(&p->lock);
+		i = p->stop || kg_interrupted ? p->total : p->next++;
+		pthread_mutex_unlock(&p->lock);
+		if (i >= p->total)
+			return NULL;
+		p->status[i] = boot_one(p->x, p->side[i], i, p->total, &p->rec[i], p->files[i],
+					sizeof(p->files[i]), "kernel-gate");
+		if (p->status[i]) {
+			pthread_mutex_lock(&p->lock);
+			p->stop = true;
+			pthread_mutex_unlock(&p->lock);
+		}
+	}
+}
+
+/*
+ * Runs @total boots, @jobs at a time, boot i on side @side[i]. A boot that never ran keeps
+ * status -1. Returns 0 or -errno (no thread could start).
+ */
+static int boots_run(struct boot_pool *p, int jobs)
+{
+	pthread_t t[64];
+	int n = 0, e = 0;
+
+	for (int i = 0; i < p->total; i++)
+		p->status[i] = -1;
+	if (jobs > p->total)
+		jobs = p->total;
+	if (jobs <= 1) {
+		boot_worker(p);
+		return 0;
+	}
+	for (; n < jobs && n < 64; n++)
+		if ((e = pthread_create(&t[n], NULL, boot_worker, p)))
+			break;
+	for (int i = 0; i < n; i++)
+		pthread_join(t[i], NULL);
+	return n ? 0 : -e;
+}
+
 static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
 		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret,
 		     json_t **docs)
@@ -553,6 +746,8 @@ static int kernel_gate(void *cfg)
 	json_t *docs[2 * KG_MAX_BOOTS] = { 0 }, *boots = json_array(), *gate = NULL, *cmp = NULL,
 			 *aa = NULL, *out = NULL;
 	int sides[2 * KG_MAX_BOOTS] = { 0 }, aasides[2 * KG_MAX_BOOTS];
+	int bside[2 * KG_MAX_BOOTS], bstatus[2 * KG_MAX_BOOTS];
+	json_t *recs[2 * KG_MAX_BOOTS] = { 0 };
 	const char *aafiles[2 * KG_MAX_BOOTS];
 	json_t *aadocs[2 * KG_MAX_BOOTS];
 	size_t nf = 0, naa = 0;
@@ -561,6 +756,7 @@ static int kernel_gate(void *cfg)
 	int r = 0, total;
 	const char *verdict = "cannot judge", *why = NULL;
 	char err[1024];
+	bool counted;
 
 	if (!x || !boots) {
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
@@ -570,6 +766,9 @@ static int kernel_gate(void *cfg)
 	}
 	if ((r = to_args(cfg, true, &x->a)))
 		goto done;
+	/* the model disk under instruction counting: every run of a kernel nearly the same */
+	counted = x->a.vm.disk.kind == KG_DISK_MODEL && x->a.vm.icount &&
+		  !strcmp(x->a.vm.accel, "tcg");
 	rpt_compare_opts_init(&o);
 	o.alpha = x->a.alpha;
 	o.threshold_pct = x->a.threshold;
@@ -589,7 +788,9 @@ static int kernel_gate(void *cfg)
 			r = FSB_EXIT_USAGE;
 			goto done;
 		}
-	} else
+	} else if (counted)
+		gate = json_object(); /* every metric: the floor says which the spread allows */
+	else
 		gate = json_loads(x->a.vm.icount && !strcmp(x->a.vm.accel, "tcg") ? icount_gate :
 										    default_gate,
 				  0, NULL);
@@ -598,27 +799,60 @@ static int kernel_gate(void *cfg)
 		goto done;
 	catch_signals();
 
-	/* A B A B ...: drift over time and the order of boots fall on both sides alike */
+	/*
+	 * A B B A A B B A ...: a linear drift over time falls on both sides alike, and with two
+	 * boots at a time each pair holds one boot of each side, so neither side runs beside
+	 * the other more often, nor first.
+	 */
 	total = 2 * x->a.boots;
-	for (int i = 0; i < total; i++) {
-		int side = i % 2;
+	{
+		struct boot_pool pool = { .x = x,
+					  .total = total,
+					  .side = bside,
+					  .rec = recs,
+					  .files = files,
+					  .status = bstatus };
 
-		r = boot_one(x, side, i, total, boots, files[nf], sizeof(files[nf]), "kernel-gate");
+		for (int i = 0; i < total; i++)
+			bside[i] = (i + i / 2) % 2;
+		pthread_mutex_init(&pool.lock, NULL);
+		if (x->a.jobs > 1)
+			fprintf(stderr, "fsbench kernel-gate: %d boots, %d at a time\n", total,
+				x->a.jobs < total ? x->a.jobs : total);
+		r = boots_run(&pool, x->a.jobs);
+		pthread_mutex_destroy(&pool.lock);
 		if (r) {
-			why = kg_interrupted ? "interrupted" : "a boot failed";
-			r = kg_interrupted ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
-		if (rpt_runs_load(files[nf], &docs[nf], err, sizeof(err))) {
-			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
-			why = "a result could not be read";
+			fprintf(stderr, "fsbench kernel-gate: starting the boots: %s\n",
+				strerror(-r));
+			why = "the boots could not start";
 			r = FSB_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
-		fptr[nf] = files[nf];
+	}
+	for (int i = 0; i < total; i++) {
+		int side = bside[i];
+
+		if (recs[i]) {
+			json_array_append_new(boots, recs[i]);
+			recs[i] = NULL;
+		}
+		if (bstatus[i]) {
+			why = kg_interrupted ? "interrupted" : "a boot failed";
+			r = kg_interrupted ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
+			continue;
+		}
+		if (r)
+			continue;
+		if (rpt_runs_load(files[i], &docs[nf], err, sizeof(err))) {
+			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
+			why = "a result could not be read";
+			r = FSB_EXIT_CANNOT_JUDGE;
+			continue;
+		}
+		fptr[nf] = files[i];
 		sides[nf] = side;
-		if (side == 0) { /* A/A: baseline boots 1, 3, 5... against 2, 4, 6... */
-			aafiles[naa] = files[nf];
+		if (side == 0) { /* A/A: the baseline's boots 1st, 3rd... against 2nd, 4th... */
+			aafiles[naa] = files[i];
 			aadocs[naa] = docs[nf];
 			aasides[naa] = (int)(naa % 2);
 			naa++;
@@ -630,6 +864,8 @@ static int kernel_gate(void *cfg)
 		if (l > load_max)
 			load_max = l;
 	}
+	if (r)
+		goto verdict;
 
 	{
 		const char *names[2] = { "baseline", "candidate" };
@@ -649,6 +885,14 @@ static int kernel_gate(void *cfg)
 		}
 		if (naa >= 2 && build_cmp(aafiles, aasides, naa, aanames, &ao, &aa, aadocs)) {
 			why = "the A/A comparison failed";
+			r = FSB_EXIT_CANNOT_JUDGE;
+			goto verdict;
+		}
+		if (counted && ((r = rpt_compare_floor(cmp, x->a.floor_multiple)) ||
+				(aa && (r = rpt_compare_floor(aa, x->a.floor_multiple))))) {
+			fprintf(stderr, "fsbench kernel-gate: judging by the A/A floor: %s\n",
+				strerror(-r));
+			why = "the results could not be compared";
 			r = FSB_EXIT_CANNOT_JUDGE;
 			goto verdict;
 		}
@@ -675,7 +919,12 @@ static int kernel_gate(void *cfg)
 			printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
 			       "gate (see the A/A floor)\n",
 			       rpt_compare_count(cmp, RPT_NOISY, true));
-		if (load_max > 25)
+		if (counted)
+			printf("decided by the A/A floor: a change counts beyond %.4g%% and %.4g "
+			       "times the largest difference between two runs of one kernel "
+			       "(floor, beside each verdict)\n",
+			       x->a.threshold, x->a.floor_multiple);
+		if (load_max > 25 && !counted)
 			printf("warning: the host was busy; under TCG host load leaks into the "
 			       "guest's timing (two busy loops cut files/s by 42%%)\n");
 		if (st == RPT_GATE_REGRESSED) {

@@ -10,8 +10,8 @@
 struct kg_args {
 	const char *spec[2], *modules[2], *append[2], *common_append;
 	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
-	int boots, repetitions;
-	double alpha, threshold, max_host_load;
+	int boots, repetitions, jobs;
+	double alpha, threshold, max_host_load, floor_multiple;
 	struct kg_vm vm;
 };
 

@@ -567,7 +567,9 @@ static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
 /* The guest's /init: mounts, modules, the suite, results out, power off. */
 static const char guest_init[] =
 	"#!/bin/busybox sh\n"
-	"# fsbench guest: runs the suite on /dev/vda, writes /out to /dev/vdb as tar, powers off\n"
+	"# fsbench guest: runs the suite on the scratch disk, writes /out to the results disk as\n"
+	"# tar, powers off. Scratch /dev/vda and results /dev/vdb; with fsbench.disk=model the\n"
+	"# scratch disk is null_blk's /dev/nullb0 and the results disk the only virtio one\n"
 	"/bin/busybox --install -s /bin\n"
 	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
 	"mount -t devtmpfs dev /dev 2>/dev/null\n"
@@ -577,11 +579,20 @@ static const char guest_init[] =
 	"mount -t tmpfs run /run\n"
 	"mount -t tmpfs tmp /tmp\n"
 	"mkdir -p /out\n"
+	"dev=/dev/vda out=/dev/vdb nb=\n"
+	"for w in $(cat /proc/cmdline); do\n"
+	"\tcase $w in\n"
+	"\tfsbench.disk=model) dev=/dev/nullb0 out=/dev/vda ;;\n"
+	"\tnull_blk.*) nb=\"$nb ${w#null_blk.}\" ;;\n"
+	"\tesac\n"
+	"done\n"
 	"while read -r m; do\n"
-	"\tinsmod \"/lib/modules/$(uname -r)/$m\" || echo \"fsbench-guest: insmod $m failed\"\n"
+	"\t# a module's parameters on the kernel command line are modprobe's to apply\n"
+	"\tp=; case $m in */null_blk.ko) [ $dev = /dev/nullb0 ] && p=$nb || continue ;; esac\n"
+	"\tinsmod \"/lib/modules/$(uname -r)/$m\" $p || echo \"fsbench-guest: insmod $m failed\"\n"
 	"done </etc/fsbench/modules\n"
 	"i=0\n"
-	"while [ ! -b /dev/vda ] || [ ! -b /dev/vdb ]; do\n"
+	"while [ ! -b $dev ] || [ ! -b $out ]; do\n"
 	"\ti=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05\n"
 	"done\n"
 	"if grep -qw fsbench.shell /proc/cmdline; then\n"
@@ -601,19 +612,19 @@ static const char guest_init[] =
 	"set --\n"
 	"while IFS= read -r a; do set -- \"$@\" \"$a\"; done </etc/fsbench/args\n"
 	"echo " MARK_START " $(uname -r)\n"
-	"if [ -b /dev/vda ] && [ -b /dev/vdb ]; then\n"
-	"\t/bin/fsbench suite \"$@\" --device /dev/vda --force --json /out/result.json "
+	"if [ -b $dev ] && [ -b $out ]; then\n"
+	"\t/bin/fsbench suite \"$@\" --device $dev --force --json /out/result.json "
 	">/out/stdout 2>/out/stderr\n"
 	"\trc=$?\n"
 	"\tcat /out/stdout /out/stderr\n"
 	"else\n"
-	"\techo \"fsbench-guest: no /dev/vda and /dev/vdb: virtio_blk did not come up\"\n"
+	"\techo \"fsbench-guest: no $dev and $out: virtio_blk or null_blk did not come up\"\n"
 	"\trc=125\n"
 	"fi\n"
 	"echo $rc >/out/status\n"
 	"uname -r >/out/release\n"
 	"cat /proc/cmdline >/out/cmdline\n"
-	"tar -cf /dev/vdb -C /out . && sync\n"
+	"tar -cf $out -C /out . && sync\n"
 	"echo " MARK_EXIT " $rc\n"
 	"poweroff -f\n";
 
@@ -750,6 +761,8 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	}
 	names[nn++] = "virtio_pci";
 	names[nn++] = "virtio_blk";
+	/* the model disk (disk.h); /init loads it only when the command line asks for it */
+	names[nn++] = "?null_blk";
 	nm = kg_modules_resolve(o->kernel->moddir, names, nn, mods, KG_MAX_MODULES, err, errlen);
 	if (nm < 0)
 		return nm;
@@ -904,6 +917,10 @@ void kg_vm_defaults(struct kg_vm *vm)
 	vm->cpus = 1;
 	vm->memory_mib = 1024;
 	vm->disk_bytes = 2LL << 30;
+	vm->disk = (struct kg_disk){ .kind = KG_DISK_VIRTIO,
+				     .bytes = vm->disk_bytes,
+				     .latency_ns = KG_DISK_LATENCY_NS,
+				     .queue_depth = KG_DISK_QUEUE_DEPTH };
 	vm->disk_dir = "/dev/shm";
 	vm->boot_timeout_s = 180;
 	vm->timeout_s = 1800;
@@ -1062,7 +1079,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 			    vm->disk_dir, strerror(errno));
 	snprintf(scratch, sizeof(scratch), "%s/scratch.img", scratchdir);
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
-	if ((r = sparse_file(scratch, vm->disk_bytes))) {
+	if (vm->disk.kind == KG_DISK_VIRTIO && (r = sparse_file(scratch, vm->disk_bytes))) {
 		errf(err, errlen, r, "creating the scratch disk %s: %s", scratch, strerror(-r));
 		goto out;
 	}
@@ -1073,10 +1090,16 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	}
 	unlink(b->console);
 	kg_cmdline(k, cmdline, sizeof(cmdline));
+	if (vm->disk.kind == KG_DISK_MODEL) {
+		size_t l = strlen(cmdline);
+
+		cmdline[l++] = ' ';
+		kg_disk_cmdline(&vm->disk, cmdline + l, sizeof(cmdline) - l);
+	}
 	snprintf(drive0, sizeof(drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
 		 scratch);
 	snprintf(drive1, sizeof(drive1), "file=%s,if=virtio,format=raw", results);
-	snprintf(mem, sizeof(mem), "%d", vm->memory_mib);
+	snprintf(mem, sizeof(mem), "%d", kg_disk_memory_mib(&vm->disk, vm->memory_mib));
 	snprintf(smp, sizeof(smp), "%d", vm->cpus);
 
 	const char *argv[48];
@@ -1107,8 +1130,10 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	argv[n++] = cmdline;
 	argv[n++] = "-serial";
 	argv[n++] = serial;
-	argv[n++] = "-drive";
-	argv[n++] = drive0;
+	if (vm->disk.kind == KG_DISK_VIRTIO) {
+		argv[n++] = "-drive";
+		argv[n++] = drive0;
+	}
 	argv[n++] = "-drive";
 	argv[n++] = drive1;
 	argv[n] = NULL;
@@ -1262,20 +1287,19 @@ json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const st
 
 	fs_name(vm->disk_dir, backing_fs, sizeof(backing_fs));
 	kg_cmdline(k, cmdline, sizeof(cmdline));
-	return json_pack(
-		"{s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:i, s:i}, "
-		"s:{s:I, s:s, s:s, s:s, s:s, s:b, s:s, s:s}, s:f, s:f, s:f, s:f, s:i}",
-		"kernel", "spec", k->spec, "image", k->image, "release",
-		b->guest_release[0] ? b->guest_release : k->release, "cmdline",
-		b->guest_cmdline[0] ? b->guest_cmdline : cmdline, "append", k->append, "qemu",
-		"accelerator", vm->accel, "icount",
-		vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg") ? vm->icount : NULL,
-		"cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib", vm->memory_mib,
-		"scratch_disk", "bytes", (json_int_t)vm->disk_bytes, "interface", "virtio-blk",
-		"format", "raw", "cache", "none", "aio", "native", "sparse", 1, "backing_dir",
-		vm->disk_dir, "backing_fs", backing_fs, "seconds", b->seconds, "boot_seconds",
-		b->boot_seconds, "host_load_pct", b->host_load_pct, "loadavg1", b->loadavg1,
-		"guest_status", b->guest_status);
+	return json_pack("{s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:i, s:i}, "
+			 "s:o, s:f, s:f, s:f, s:f, s:i}",
+			 "kernel", "spec", k->spec, "image", k->image, "release",
+			 b->guest_release[0] ? b->guest_release : k->release, "cmdline",
+			 b->guest_cmdline[0] ? b->guest_cmdline : cmdline, "append", k->append,
+			 "qemu", "accelerator", vm->accel, "icount",
+			 vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg") ? vm->icount :
+										    NULL,
+			 "cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib",
+			 kg_disk_memory_mib(&vm->disk, vm->memory_mib), "scratch_disk",
+			 kg_disk_json(&vm->disk, vm->disk_dir, backing_fs), "seconds", b->seconds,
+			 "boot_seconds", b->boot_seconds, "host_load_pct", b->host_load_pct,
+			 "loadavg1", b->loadavg1, "guest_status", b->guest_status);
 }
 
 void kg_cachedir(char *out, size_t len)

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "fsbench/kgate/disk.h"
+
 /*
  * Set by the caller's SIGINT/SIGTERM/SIGHUP handler (the signal number): a boot in progress
  * stops its QEMU, removes its scratch disk and returns -EINTR.
@@ -74,6 +76,7 @@ struct kg_vm {
 	int cpus;
 	int memory_mib;
 	long long disk_bytes; /* scratch disk size */
+	struct kg_disk disk; /* its kind and the model's parameters (disk.bytes == disk_bytes) */
 	const char *disk_dir; /* directory of the scratch image (tmpfs) */
 	int boot_timeout_s; /* until the guest's init speaks */
 	int timeout_s; /* the whole boot */
