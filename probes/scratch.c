@@ -1,6 +1,7 @@
 /* Scratch filesystems: sparse image on a loop device (or a user's device), mkfs, mount, undo. */
 #include "probes/scratch.h"
 #include "base/errf.h"
+#include "base/spawn.h"
 #include "base/fileio.h"
 #include "probes/fs_traits.h"
 #include "probes/journal.h"
@@ -399,90 +400,25 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
  */
 static int run_tool(char *const *argv, char *err, size_t errlen)
 {
-	char out[4096];
-	size_t len = 0;
-	int pfd[2], status, eno[1] = { 0 }, epfd[2];
-	pid_t pid;
+	char last[4096];
+	struct fsb_spawn s = { .argv = argv,
+			       .out = FSB_SPAWN_CAPTURE,
+			       .err = FSB_SPAWN_CAPTURE,
+			       /* the reason comes first; usage text, when a tool adds it, follows */
+			       .keep = FSB_SPAWN_FIRST,
+			       .line = last,
+			       .linelen = sizeof(last) };
+	int status, r = fsb_spawn_run(&s, &status);
 
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return errf(err, errlen, -errno, "pipe: %s", strerror(errno));
-	if (pipe2(epfd, O_CLOEXEC) < 0) {
-		int e = errno;
-
-		close(pfd[0]);
-		close(pfd[1]);
-		return errf(err, errlen, -e, "pipe: %s", strerror(e));
-	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(pfd[0]);
-		close(pfd[1]);
-		close(epfd[0]);
-		close(epfd[1]);
-		return errf(err, errlen, -e, "fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		sigset_t none;
-		int e;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		execvp(argv[0], argv);
-		/* the parent tells "not installed" from "failed" by this errno */
-		e = errno;
-		if (write(epfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	close(epfd[1]);
-	for (;;) {
-		char buf[1024];
-		ssize_t n = read(pfd[0], buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		/* keep the head: the reason is the first line, usage text follows; drain the rest */
-		if (len < sizeof(out) - 1) {
-			size_t take = (size_t)n < sizeof(out) - 1 - len ? (size_t)n :
-									  sizeof(out) - 1 - len;
-
-			memcpy(out + len, buf, take);
-			len += take;
-		}
-	}
-	close(pfd[0]);
-	while (read(epfd[0], eno, sizeof(eno)) < 0 && errno == EINTR)
-		;
-	close(epfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return errf(err, errlen, -errno, "waiting for %s: %s", argv[0],
-				    strerror(errno));
-	if (eno[0])
-		return errf(err, errlen, -eno[0], "running %s: %s", argv[0], strerror(eno[0]));
+	if (r)
+		return errf(err, errlen, r, "running %s: %s", argv[0], strerror(-r));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	out[len] = 0;
-	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
-		out[--len] = 0;
-	{
-		/* the reason comes first; usage text, when a tool adds it, follows */
-		char *last = out + strspn(out, "\n ");
-
-		last[strcspn(last, "\n")] = 0;
-		if (WIFSIGNALED(status))
-			return errf(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
-				    WTERMSIG(status), *last ? ": " : "", last);
-		return errf(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
-			    WEXITSTATUS(status), *last ? ": " : "", last);
-	}
+	if (WIFSIGNALED(status))
+		return errf(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
+			    WTERMSIG(status), *last ? ": " : "", last);
+	return errf(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
+		    WEXITSTATUS(status), *last ? ": " : "", last);
 }
 
 /* The type libblkid finds on @dev now, or "" when it finds none. */

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/signal.h"
 #include "report/compare.h"
 #include "model/result_file.h"
 #include "model/runs.h"
@@ -88,8 +89,8 @@ struct kg_cfg {
 	  .help = "model: the time each request takes" }, \
 	{ .name = "disk-cache", .type = OPT_SIZE, .offset = O(disk_cache), \
 	  .max = INT64_C(1) << 40, .def = "0", \
-	  .help = "model: a volatile write cache of SIZE (whole MiB), flushed by flush and FUA; " \
-		  "0 for none" }, \
+	  .help = "model: a volatile write cache of SIZE (whole MiB), written back by flush " \
+		  "and FUA; 0 for none" }, \
 	{ .name = "disk-mbps", .type = OPT_INT, .offset = O(disk_mbps), .max = 1000000, \
 	  .def = "0", .unit = "MiB/s", .help = "model: a bandwidth limit; 0 for none" }, \
 	{ .name = "disk-queue-depth", .type = OPT_INT, .offset = O(disk_queue_depth), .min = 1, \
@@ -269,7 +270,6 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	kg_vm_defaults(&a->vm);
 	a->vm.qemu = c->qemu;
 	a->vm.accel = accels[c->accel];
-
 	a->vm.cpu = c->cpu;
 	a->vm.memory_mib = (int)c->memory;
 	a->vm.disk_bytes = c->disk_size;
@@ -290,6 +290,8 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	 */
 	if (a->vm.disk.kind == KG_DISK_MODEL)
 		a->vm.icount = "shift=0,sleep=off";
+	if (c->no_icount)
+		a->vm.icount = NULL;
 	a->jobs = (int)c->jobs;
 	if (!a->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -303,200 +305,9 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->alpha = c->alpha;
 	a->threshold = c->threshold;
 	a->max_host_load = c->max_host_load;
-	if (c->no_icount)
-		a->vm.icount = NULL;
 	if (!a->spec[0] || (gate && !a->spec[1])) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd,
 			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");
-		return FSB_EXIT_USAGE;
-	}
-	if (a->vm.disk.kind == KG_DISK_MODEL &&
-	    (c->disk_size % (INT64_C(1) << 30) || c->disk_cache % (INT64_C(1) << 20) ||
-	     c->disk_cache > c->disk_size)) {
-		fprintf(stderr,
-			"fsbench %s: --disk model: --disk-size %lld must be whole GiB and "
-			"--disk-cache %lld whole MiB, at most the disk (null_blk's gb and "
-			"cache_size)\n",
-			cmd, (long long)c->disk_size, (long long)c->disk_cache);
-		return FSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/*
- * The filesystem types the guest needs: the suite's, narrowed by --fs as the guest's suite
- * will narrow them (suite.h). The count, or -errno after printing why as @cmd.
- */
-static int suite_fstypes(const char *cmd, const char *path, const char *fs, char store[][32],
-			 const char **out, int64_t *ret_image_size)
-{
-	struct suite su;
-	char err[1024];
-	int n = 0, r;
-
-	r = suite_load(&su, path, err, sizeof(err));
-	if (!r && fs)
-		r = suite_select_fs(&su, fs, err, sizeof(err));
-	if (r) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		suite_free(&su);
-		return r;
-	}
-	for (int i = 0; i < su.nfs; i++) {
-		bool seen = false;
-
-		for (int j = 0; j < n; j++)
-			seen |= !strcmp(store[j], su.fs[i].type);
-		if (seen)
-			continue;
-		if (n == KG_MAX_FS) {
-			fprintf(stderr, "fsbench %s: suite %s: more than %d filesystem types\n",
-				cmd, path, KG_MAX_FS);
-			suite_free(&su);
-			return -E2BIG;
-		}
-		fsb_strcpy(store[n], 32, su.fs[i].type);
-		out[n] = store[n];
-		n++;
-	}
-	out[n] = NULL;
-	*ret_image_size = su.image_size;
-	suite_free(&su);
-	return n;
-}
-
-/* The host's MemAvailable in MiB, or -1 when /proc/meminfo does not say. */
-static long long mem_available_mib(void)
-{
-	char line[256];
-	long long kib = -1;
-	FILE *f = fopen("/proc/meminfo", "re");
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
-			break;
-	if (f)
-		fclose(f);
-	return kib < 0 ? -1 : kib / 1024;
-}
-
-/*
- * The model keeps the suite's data in guest memory: a suite whose filesystems are larger
- * than the disk, or boots that together need more memory than the host has, are refused
- * before any boot. 0, or FSB_EXIT_USAGE after one line.
- */
-static int model_fits(const struct kg_args *a, int64_t image_size, const char *cmd)
-{
-	int mib = kg_disk_memory_mib(&a->vm.disk, a->vm.memory_mib);
-	int jobs = a->jobs > 0 ? a->jobs : 1;
-	long long avail = mem_available_mib();
-
-	if (a->vm.disk.kind != KG_DISK_MODEL)
-		return 0;
-	if (image_size > a->vm.disk.bytes) {
-		fprintf(stderr,
-			"fsbench %s: the suite's filesystems are %lld MiB (its image_size), more "
-			"than the model disk's %lld MiB: a larger --disk-size\n",
-			cmd, (long long)(image_size >> 20), (long long)(a->vm.disk.bytes >> 20));
-		return FSB_EXIT_USAGE;
-	}
-	if (avail >= 0 && (long long)mib * jobs > avail) {
-		fprintf(stderr,
-			"fsbench %s: the model disk keeps its data in the guest's memory: %d MiB a "
-			"boot (--memory %d + --disk-size %lld MiB + --disk-cache), %d at a time, "
-			"but the host has %lld MiB available: a smaller --disk-size or --jobs\n",
-			cmd, mib, a->vm.memory_mib, (long long)(a->vm.disk.bytes >> 20), jobs,
-			avail);
-		return FSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* Resolves kernels, builds initramfs images. Returns an exit status, 0 to go on. */
-int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
-{
-	char cachedir[PATH_MAX], err[4096];
-	int64_t image_size = 0;
-	int n = 0, r;
-
-	r = suite_find(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
-	if (!r && access(x->suite, R_OK))
-		r = -errno;
-	if (r) {
-		fprintf(stderr, "fsbench %s: suite %s: %s\n", cmd,
-			x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
-			r == -ENOENT ? "no such file, nor a suite of that name in configs/" :
-				       strerror(-r));
-		return FSB_EXIT_USAGE;
-	}
-	if (suite_fstypes(cmd, x->suite, x->a.fs, x->fsstore, x->fstypes, &image_size) < 0)
-		return FSB_EXIT_USAGE;
-	if ((r = model_fits(&x->a, image_size, cmd)))
-		return r;
-	if (x->a.repetitions) {
-		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
-		x->suite_args[n++] = "--repetitions";
-		x->suite_args[n++] = x->reps;
-	}
-	if (x->a.fs) {
-		x->suite_args[n++] = "--fs";
-		x->suite_args[n++] = x->a.fs;
-	}
-	if (x->a.threads) {
-		x->suite_args[n++] = "--threads";
-		x->suite_args[n++] = x->a.threads;
-	}
-	x->suite_args[n] = NULL;
-	kg_cachedir(cachedir, sizeof(cachedir));
-	for (int i = 0; i < nk; i++) {
-		bool cached;
-		struct kg_initramfs_opts io = { .kernel = &x->k[i],
-						.suite = x->suite,
-						.suite_args = x->suite_args,
-						.fstypes = x->fstypes,
-						.cachedir = cachedir,
-						.lava = x->lava };
-
-		err[0] = 0;
-		r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, &x->k[i], err,
-				      sizeof(err));
-		if (r) {
-			fprintf(stderr, "fsbench %s: %s: %s\n", cmd,
-				nk > 1 ? (i ? "candidate" : "baseline") : "kernel", err);
-			return r == -ENOENT ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
-		}
-		if ((r = kg_disk_check(&x->a.vm.disk, x->k[i].moddir, x->k[i].release, err,
-				       sizeof(err)))) {
-			fprintf(stderr, "fsbench %s: cannot judge: %s\n", cmd, err);
-			return FSB_EXIT_CANNOT_JUDGE;
-		}
-		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s",
-			 nk > 1 ? (i ? "candidate" : "baseline") : "kernel");
-		snprintf(x->k[i].append, sizeof(x->k[i].append), "%s%s%s",
-			 x->a.common_append ? x->a.common_append : "",
-			 x->a.common_append && x->a.append[i] ? " " : "",
-			 x->a.append[i] ? x->a.append[i] : "");
-		r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &cached, err,
-				       sizeof(err));
-		if (r) {
-			fprintf(stderr, "fsbench %s: building the initramfs for %s: %s\n", cmd,
-				x->k[i].release, err);
-			return FSB_EXIT_CANNOT_JUDGE;
-		}
-		fprintf(stderr, "fsbench %s: %s %s: %s, initramfs %s%s\n", cmd, x->k[i].label,
-			x->k[i].release, x->k[i].image, x->initramfs[i], cached ? " (cached)" : "");
-	}
-	if (x->a.workdir)
-		snprintf(x->workdir, sizeof(x->workdir), "%s", x->a.workdir);
-	else {
-		time_t t = time(NULL);
-		struct tm tm;
-
-		localtime_r(&t, &tm);
-		strftime(x->workdir, sizeof(x->workdir), "fsbench-kgate-%Y%m%d-%H%M%S", &tm);
-	}
-	if (mkdir(x->workdir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "fsbench %s: creating %s: %s\n", cmd, x->workdir, strerror(errno));
 		return FSB_EXIT_USAGE;
 	}
 	return 0;
@@ -531,7 +342,7 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t **r
 	if (r) {
 		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
 			err);
-		return r == -EINTR ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
+		return r == -EINTR ? 128 + (int)fsb_signal_received : FSB_EXIT_CANNOT_JUDGE;
 	}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
@@ -561,21 +372,6 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t **r
 	return 0;
 }
 
-static void on_signal(int sig)
-{
-	kg_interrupted = sig;
-}
-
-/* Stops boots cleanly on SIGINT, SIGTERM and SIGHUP (no SA_RESTART: the wait returns). */
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -583,6 +379,7 @@ static int kernel_run(void *cfg)
 	json_t *boots = json_array(), *rec;
 	int r;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
 	if (!x || !boots) {
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
 		json_decref(boots);
@@ -591,9 +388,9 @@ static int kernel_run(void *cfg)
 	}
 	if ((r = to_args(cfg, false, &x->a)))
 		goto out;
-	if ((r = kg_prepare(x, 1, "kernel-run")))
+	if ((r = kg_cli_prepare(x, 1, "kernel-run")))
 		goto out;
-	catch_signals();
+	fsb_install_signals();
 	rec = NULL;
 	r = boot_one(x, 0, 0, 1, &rec, result, sizeof(result), "kernel-run");
 	if (rec)
@@ -609,6 +406,7 @@ static int kernel_run(void *cfg)
 			fwrite(buf, 1, n, stdout);
 		if (f)
 			fclose(f);
+		fflush(stdout); /* the guest's last line may lack its newline */
 		if (!r)
 			r = (int)json_integer_value(json_object_get(rec, "guest_status"));
 	}
@@ -659,7 +457,73 @@ static void cmp_extent(const json_t *cmp, double *ret_max, const char **ret_metr
 	}
 }
 
-/* The boots of a gate, run by --jobs threads; each slot is one boot's alone. */
+static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
+		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret,
+		     json_t **docs)
+{
+	struct rpt_run_ref *refs = NULL;
+	size_t nrefs = 0;
+	char err[1024];
+	int r = 0;
+
+	for (size_t i = 0; i < nfiles && !r; i++)
+		r = rpt_runs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
+	if (!r)
+		r = rpt_compare_build(names, 2, refs, nrefs, o, ret, err, sizeof(err));
+	if (r)
+		fprintf(stderr, "fsbench kernel-gate: comparing: %s\n",
+			r == -EPROTO ? err : strerror(-r));
+	free(refs);
+	return r;
+}
+
+/* One kernel-gate's boots, their results, the comparisons and the verdict. */
+struct gate {
+	struct kg_ctx *x;
+	struct rpt_compare_opts o;
+	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64];
+	const char *fptr[2 * KG_MAX_BOOTS], *aafiles[2 * KG_MAX_BOOTS];
+	json_t *docs[2 * KG_MAX_BOOTS], *aadocs[2 * KG_MAX_BOOTS];
+	int sides[2 * KG_MAX_BOOTS], aasides[2 * KG_MAX_BOOTS];
+	size_t nf, naa;
+	int total;
+	json_t *boots, *gate, *cmp, *aa, *out;
+	double load_max, load_sum;
+	const char *verdict, *why;
+	bool counted; /* the model disk under instruction counting: judged by the A/A floor */
+};
+
+/* The per-metric gate settings: --gate-file, else the defaults for the accelerator. */
+static int gate_settings(struct gate *g)
+{
+	const struct kg_args *a = &g->x->a;
+	char err[1024];
+	json_error_t je;
+
+	rpt_compare_opts_init(&g->o);
+	g->o.alpha = a->alpha;
+	g->o.threshold_pct = a->threshold;
+	g->counted = a->vm.disk.kind == KG_DISK_MODEL && a->vm.icount && a->vm.icount[0] &&
+		     !strcmp(a->vm.accel, "tcg");
+	if (!a->gate_file && g->counted)
+		g->gate = json_object(); /* every metric: the floor says which the spread allows */
+	else if (!a->gate_file)
+		g->gate = json_loads(a->vm.icount && !strcmp(a->vm.accel, "tcg") ? icount_gate :
+										   default_gate,
+				     0, NULL);
+	else if (!(g->gate = json_load_file(a->gate_file, 0, &je))) {
+		fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n", a->gate_file,
+			je.line, je.text);
+		return FSB_EXIT_USAGE;
+	} else if (rpt_gate_check(g->gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", a->gate_file, err);
+		return FSB_EXIT_USAGE;
+	}
+	g->o.gate = g->gate;
+	return 0;
+}
+
+/* A gate's boots, run by --jobs threads; each boot's slots are its own. */
 struct boot_pool {
 	struct kg_ctx *x;
 	int total, next;
@@ -679,7 +543,7 @@ static void *boot_worker(void *arg)
 		int i;
 
 		pthread_mutex_lock(&p->lock);
-		i = p->stop || kg_interrupted ? p->total : p->next++;
+		i = p->stop || fsb_signal_received ? p->total : p->next++;
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->total)
 			return NULL;
@@ -693,10 +557,7 @@ static void *boot_worker(void *arg)
 	}
 }
 
-/*
- * Runs @total boots, @jobs at a time, boot i on side @side[i]. A boot that never ran keeps
- * status -1. Returns 0 or -errno (no thread could start).
- */
+/* Runs the pool's boots @jobs at a time; a boot never started keeps status -1. 0 or -errno. */
 static int boots_run(struct boot_pool *p, int jobs)
 {
 	pthread_t t[64];
@@ -718,287 +579,244 @@ static int boots_run(struct boot_pool *p, int jobs)
 	return n ? 0 : -e;
 }
 
-static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
-		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret,
-		     json_t **docs)
+/*
+ * A B B A A B B A ...: a linear drift over time falls on both sides alike, and with two
+ * boots at a time each pair holds one boot of each side, so neither side runs first, nor
+ * beside itself.
+ */
+static int gate_boots(struct gate *g)
 {
-	struct rpt_run_ref *refs = NULL;
-	size_t nrefs = 0;
+	int side[2 * KG_MAX_BOOTS], status[2 * KG_MAX_BOOTS], r = 0;
+	json_t *rec[2 * KG_MAX_BOOTS] = { 0 };
+	struct boot_pool pool = {
+		.x = g->x, .side = side, .rec = rec, .files = g->files, .status = status
+	};
 	char err[1024];
-	int r = 0;
 
-	for (size_t i = 0; i < nfiles && !r; i++)
-		r = rpt_runs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
-	if (!r)
-		r = rpt_compare_build(names, 2, refs, nrefs, o, ret, err, sizeof(err));
-	if (r)
-		fprintf(stderr, "fsbench kernel-gate: comparing: %s\n",
-			r == -EPROTO ? err : strerror(-r));
-	free(refs);
+	g->total = pool.total = 2 * g->x->a.boots;
+	for (int i = 0; i < g->total; i++)
+		side[i] = (i + i / 2) % 2;
+	if (g->x->a.jobs > 1)
+		fprintf(stderr, "fsbench kernel-gate: %d boots, %d at a time\n", g->total,
+			g->x->a.jobs < g->total ? g->x->a.jobs : g->total);
+	pthread_mutex_init(&pool.lock, NULL);
+	if ((r = boots_run(&pool, g->x->a.jobs)))
+		fprintf(stderr, "fsbench kernel-gate: starting the boots: %s\n", strerror(-r));
+	pthread_mutex_destroy(&pool.lock);
+	if (r) {
+		g->why = "the boots could not start";
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
+	for (int i = 0; i < g->total; i++) {
+		size_t nf = g->nf;
+
+		if (rec[i])
+			json_array_append_new(g->boots, rec[i]);
+		if (r)
+			continue;
+		if (status[i]) {
+			g->why = fsb_signal_received ? "interrupted" : "a boot failed";
+			r = fsb_signal_received ? 128 + (int)fsb_signal_received :
+						  FSB_EXIT_CANNOT_JUDGE;
+			continue;
+		}
+		if (rpt_runs_load(g->files[i], &g->docs[nf], err, sizeof(err))) {
+			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
+			g->why = "a result could not be read";
+			r = FSB_EXIT_CANNOT_JUDGE;
+			continue;
+		}
+		g->fptr[nf] = g->files[i];
+		g->sides[nf] = side[i];
+		if (side[i] == 0) { /* A/A: the baseline's 1st, 3rd... boots against 2nd, 4th... */
+			g->aafiles[g->naa] = g->files[i];
+			g->aadocs[g->naa] = g->docs[nf];
+			g->aasides[g->naa] = (int)(g->naa % 2);
+			g->naa++;
+		}
+		g->nf++;
+		double l = json_number_value(
+			json_object_get(json_array_get(g->boots, (size_t)i), "host_load_pct"));
+		g->load_sum += l;
+		if (l > g->load_max)
+			g->load_max = l;
+	}
 	return r;
+}
+
+/* Candidate against baseline, and the baseline's odd boots against its even ones. */
+static int gate_compare(struct gate *g)
+{
+	const char *names[2] = { "baseline", "candidate" };
+	const char *aanames[2] = { "baseline-odd", "baseline-even" };
+	struct rpt_compare_opts ao = g->o;
+
+	/*
+	 * Strict: a gated metric with too few samples cannot pass. Noisy ones (device timing
+	 * under TCG) pass with a warning: the A/A line shows how noisy.
+	 */
+	g->o.strict = true;
+	g->o.allow_noisy = true;
+	if (build_cmp(g->fptr, g->sides, g->nf, names, &g->o, &g->cmp, g->docs)) {
+		g->why = "the results could not be compared";
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
+	if (g->naa >= 2 &&
+	    build_cmp(g->aafiles, g->aasides, g->naa, aanames, &ao, &g->aa, g->aadocs)) {
+		g->why = "the A/A comparison failed";
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
+	if (g->counted) {
+		int r = rpt_compare_floor(g->cmp, g->x->a.floor_multiple);
+
+		if (!r && g->aa)
+			r = rpt_compare_floor(g->aa, g->x->a.floor_multiple);
+		if (r) {
+			fprintf(stderr, "fsbench kernel-gate: judging by the A/A floor: %s\n",
+				strerror(-r));
+			g->why = "the results could not be compared";
+			return FSB_EXIT_CANNOT_JUDGE;
+		}
+	}
+	return 0;
+}
+
+/* Prints the comparison, the A/A floor and the host's load; the exit status it comes to. */
+static int gate_judge(struct gate *g)
+{
+	double aamax = 0, cmax = 0;
+	const char *aametric = NULL, *cmetric = NULL;
+	size_t aareg = 0, creg = 0;
+	enum rpt_gate_status st = rpt_gate_status(g->cmp);
+	int r;
+
+	rpt_compare_print(g->cmp, stdout, false);
+	cmp_extent(g->cmp, &cmax, &cmetric, &creg);
+	if (g->aa) {
+		cmp_extent(g->aa, &aamax, &aametric, &aareg);
+		printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
+		       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
+		       aamax, aametric ? " (" : "", aametric ? aametric : "", aametric ? ")" : "",
+		       aareg, rpt_compare_count(g->aa, RPT_NOISY, true));
+	} else
+		printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
+	printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
+	       g->load_sum / g->total, g->load_max);
+	if (rpt_compare_count(g->cmp, RPT_NOISY, true))
+		printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
+		       "gate (see the A/A floor)\n",
+		       rpt_compare_count(g->cmp, RPT_NOISY, true));
+	if (g->counted)
+		printf("decided by the A/A floor: a change counts beyond %.4g%% and %.4g times the "
+		       "largest difference between two runs of one kernel (floor, beside each "
+		       "verdict)\n",
+		       g->x->a.threshold, g->x->a.floor_multiple);
+	else if (g->load_max > 25)
+		printf("warning: the host was busy; under TCG host load leaks into the "
+		       "guest's timing (two busy loops cut files/s by 42%%)\n");
+	if (st == RPT_GATE_REGRESSED) {
+		r = 1;
+		g->verdict = "regressed";
+	} else if (st == RPT_GATE_UNJUDGED) {
+		r = FSB_EXIT_CANNOT_JUDGE;
+		g->why = "some gated metrics could not be judged (too few samples, or noisy)";
+	} else
+		r = 0, g->verdict = "good";
+	if (r != 1 && aareg) {
+		r = FSB_EXIT_CANNOT_JUDGE;
+		g->verdict = "cannot judge";
+		g->why =
+			"the baseline regressed against itself (A/A): the noise floor is above the gate";
+	}
+	if (!isnan(g->x->a.max_host_load) && g->load_max > g->x->a.max_host_load) {
+		r = FSB_EXIT_CANNOT_JUDGE;
+		g->verdict = "cannot judge";
+		g->why = "the host was busier than --max-host-load";
+	}
+	g->out = json_pack("{s:s, s:f, s:s?, s:f, s:s?, s:I, s:f, s:f}", "schema",
+			   "fsbench-kernel-gate/1", "largest_change_pct", cmax,
+			   "largest_change_metric", cmetric, "aa_largest_change_pct", aamax,
+			   "aa_largest_change_metric", aametric, "aa_regressions",
+			   (json_int_t)aareg, "host_load_mean_pct", g->load_sum / g->total,
+			   "host_load_max_pct", g->load_max);
+	return r;
+}
+
+/* The verdict line and the gate's document (kernels, boots, comparisons). */
+static void gate_verdict(struct gate *g, int r)
+{
+	struct kg_ctx *x = g->x;
+	char docpath[PATH_MAX + 32];
+	const char *path = x->a.json ? x->a.json : docpath;
+
+	if (!g->out)
+		g->out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
+	if (r == 1)
+		g->verdict = "regressed";
+	printf("verdict: %s%s%s (exit %d)\n", g->verdict, g->why ? ": " : "", g->why ? g->why : "",
+	       r);
+	fflush(stdout); /* its line whole before stderr's */
+	if (!x->workdir[0])
+		return;
+	json_object_set_new(g->out, "verdict", json_string(g->verdict));
+	if (g->why)
+		json_object_set_new(g->out, "reason", json_string(g->why));
+	json_object_set_new(g->out, "exit", json_integer(r));
+	json_object_set_new(g->out, "suite", json_string(x->suite));
+	for (int i = 0; i < 2; i++) {
+		char cl[2048];
+
+		kg_cmdline(&x->k[i], cl, sizeof(cl));
+		json_object_set_new(
+			g->out, x->k[i].label[0] ? x->k[i].label : (i ? "candidate" : "baseline"),
+			json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec, "image",
+				  x->k[i].image, "release", x->k[i].release, "cmdline", cl));
+	}
+	json_object_set(g->out, "boots", g->boots);
+	if (g->cmp)
+		json_object_set(g->out, "compare", g->cmp);
+	if (g->aa)
+		json_object_set(g->out, "aa_compare", g->aa);
+	snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
+	int e = rpt_json_write_atomic(g->out, path);
+	if (e)
+		fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n", path, strerror(-e));
+	else
+		fprintf(stderr, "fsbench kernel-gate: boots and results in %s; verdict in %s\n",
+			x->workdir, path);
 }
 
 static int kernel_gate(void *cfg)
 {
-	struct kg_ctx *x = calloc(1, sizeof(*x));
-	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64], docpath[PATH_MAX + 32];
-	const char *fptr[2 * KG_MAX_BOOTS] = { 0 };
-	json_t *docs[2 * KG_MAX_BOOTS] = { 0 }, *boots = json_array(), *gate = NULL, *cmp = NULL,
-			 *aa = NULL, *out = NULL;
-	int sides[2 * KG_MAX_BOOTS] = { 0 }, aasides[2 * KG_MAX_BOOTS];
-	int bside[2 * KG_MAX_BOOTS], bstatus[2 * KG_MAX_BOOTS];
-	json_t *recs[2 * KG_MAX_BOOTS] = { 0 };
-	const char *aafiles[2 * KG_MAX_BOOTS];
-	json_t *aadocs[2 * KG_MAX_BOOTS];
-	size_t nf = 0, naa = 0;
-	struct rpt_compare_opts o;
-	double load_max = 0, load_sum = 0;
-	int r = 0, total;
-	const char *verdict = "cannot judge", *why = NULL;
-	char err[1024];
-	bool counted;
+	struct gate *g = calloc(1, sizeof(*g));
+	int r;
 
-	if (!x || !boots) {
+	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
+	if (!g || !(g->x = calloc(1, sizeof(*g->x))) || !(g->boots = json_array())) {
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
-		json_decref(boots);
-		free(x);
-		return FSB_EXIT_FAIL;
-	}
-	if ((r = to_args(cfg, true, &x->a)))
+		r = FSB_EXIT_FAIL;
 		goto done;
-	/* the model disk under instruction counting: every run of a kernel nearly the same */
-	counted = x->a.vm.disk.kind == KG_DISK_MODEL && x->a.vm.icount &&
-		  !strcmp(x->a.vm.accel, "tcg");
-	rpt_compare_opts_init(&o);
-	o.alpha = x->a.alpha;
-	o.threshold_pct = x->a.threshold;
-	if (x->a.gate_file) {
-		json_error_t je;
-
-		gate = json_load_file(x->a.gate_file, 0, &je);
-		if (!gate) {
-			fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n",
-				x->a.gate_file, je.line, je.text);
-			r = FSB_EXIT_USAGE;
-			goto done;
-		}
-		if (rpt_gate_check(gate, err, sizeof(err))) {
-			fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", x->a.gate_file,
-				err);
-			r = FSB_EXIT_USAGE;
-			goto done;
-		}
-	} else if (counted)
-		gate = json_object(); /* every metric: the floor says which the spread allows */
-	else
-		gate = json_loads(x->a.vm.icount && !strcmp(x->a.vm.accel, "tcg") ? icount_gate :
-										    default_gate,
-				  0, NULL);
-	o.gate = gate;
-	if ((r = kg_prepare(x, 2, "kernel-gate")))
+	}
+	g->verdict = "cannot judge";
+	if ((r = to_args(cfg, true, &g->x->a)) || (r = gate_settings(g)) ||
+	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")))
 		goto done;
-	catch_signals();
-
-	/*
-	 * A B B A A B B A ...: a linear drift over time falls on both sides alike, and with two
-	 * boots at a time each pair holds one boot of each side, so neither side runs beside
-	 * the other more often, nor first.
-	 */
-	total = 2 * x->a.boots;
-	{
-		struct boot_pool pool = { .x = x,
-					  .total = total,
-					  .side = bside,
-					  .rec = recs,
-					  .files = files,
-					  .status = bstatus };
-
-		for (int i = 0; i < total; i++)
-			bside[i] = (i + i / 2) % 2;
-		pthread_mutex_init(&pool.lock, NULL);
-		if (x->a.jobs > 1)
-			fprintf(stderr, "fsbench kernel-gate: %d boots, %d at a time\n", total,
-				x->a.jobs < total ? x->a.jobs : total);
-		r = boots_run(&pool, x->a.jobs);
-		pthread_mutex_destroy(&pool.lock);
-		if (r) {
-			fprintf(stderr, "fsbench kernel-gate: starting the boots: %s\n",
-				strerror(-r));
-			why = "the boots could not start";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
-	}
-	for (int i = 0; i < total; i++) {
-		int side = bside[i];
-
-		if (recs[i]) {
-			json_array_append_new(boots, recs[i]);
-			recs[i] = NULL;
-		}
-		if (bstatus[i]) {
-			why = kg_interrupted ? "interrupted" : "a boot failed";
-			r = kg_interrupted ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
-			continue;
-		}
-		if (r)
-			continue;
-		if (rpt_runs_load(files[i], &docs[nf], err, sizeof(err))) {
-			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
-			why = "a result could not be read";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			continue;
-		}
-		fptr[nf] = files[i];
-		sides[nf] = side;
-		if (side == 0) { /* A/A: the baseline's boots 1st, 3rd... against 2nd, 4th... */
-			aafiles[naa] = files[i];
-			aadocs[naa] = docs[nf];
-			aasides[naa] = (int)(naa % 2);
-			naa++;
-		}
-		nf++;
-		double l = json_number_value(
-			json_object_get(json_array_get(boots, (size_t)i), "host_load_pct"));
-		load_sum += l;
-		if (l > load_max)
-			load_max = l;
-	}
-	if (r)
-		goto verdict;
-
-	{
-		const char *names[2] = { "baseline", "candidate" };
-		const char *aanames[2] = { "baseline-odd", "baseline-even" };
-		struct rpt_compare_opts ao = o;
-
-		/*
-		 * Strict: a gated metric with too few samples cannot pass. Noisy ones (device
-		 * timing under TCG) pass with a warning: the A/A line shows how noisy.
-		 */
-		o.strict = true;
-		o.allow_noisy = true;
-		if (build_cmp(fptr, sides, nf, names, &o, &cmp, docs)) {
-			why = "the results could not be compared";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
-		if (naa >= 2 && build_cmp(aafiles, aasides, naa, aanames, &ao, &aa, aadocs)) {
-			why = "the A/A comparison failed";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
-		if (counted && ((r = rpt_compare_floor(cmp, x->a.floor_multiple)) ||
-				(aa && (r = rpt_compare_floor(aa, x->a.floor_multiple))))) {
-			fprintf(stderr, "fsbench kernel-gate: judging by the A/A floor: %s\n",
-				strerror(-r));
-			why = "the results could not be compared";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
-	}
-	rpt_compare_print(cmp, stdout, false);
-	{
-		double aamax = 0, cmax = 0;
-		const char *aametric = NULL, *cmetric = NULL;
-		size_t aareg = 0, creg = 0;
-		enum rpt_gate_status st = rpt_gate_status(cmp);
-
-		cmp_extent(cmp, &cmax, &cmetric, &creg);
-		if (aa) {
-			cmp_extent(aa, &aamax, &aametric, &aareg);
-			printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
-			       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
-			       aamax, aametric ? " (" : "", aametric ? aametric : "",
-			       aametric ? ")" : "", aareg, rpt_compare_count(aa, RPT_NOISY, true));
-		} else
-			printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
-		printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
-		       load_sum / total, load_max);
-		if (rpt_compare_count(cmp, RPT_NOISY, true))
-			printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
-			       "gate (see the A/A floor)\n",
-			       rpt_compare_count(cmp, RPT_NOISY, true));
-		if (counted)
-			printf("decided by the A/A floor: a change counts beyond %.4g%% and %.4g "
-			       "times the largest difference between two runs of one kernel "
-			       "(floor, beside each verdict)\n",
-			       x->a.threshold, x->a.floor_multiple);
-		if (load_max > 25 && !counted)
-			printf("warning: the host was busy; under TCG host load leaks into the "
-			       "guest's timing (two busy loops cut files/s by 42%%)\n");
-		if (st == RPT_GATE_REGRESSED) {
-			r = 1;
-			verdict = "regressed";
-		} else if (st == RPT_GATE_UNJUDGED) {
-			r = FSB_EXIT_CANNOT_JUDGE;
-			why = "some gated metrics could not be judged (too few samples, or noisy)";
-		} else
-			r = 0, verdict = "good";
-		if (r != 1 && aareg) {
-			r = FSB_EXIT_CANNOT_JUDGE;
-			verdict = "cannot judge";
-			why = "the baseline regressed against itself (A/A): the noise floor is above the gate";
-		}
-		if (!isnan(x->a.max_host_load) && load_max > x->a.max_host_load) {
-			r = FSB_EXIT_CANNOT_JUDGE;
-			verdict = "cannot judge";
-			why = "the host was busier than --max-host-load";
-		}
-		out = json_pack("{s:s, s:f, s:s?, s:f, s:s?, s:I, s:f, s:f}", "schema",
-				"fsbench-kernel-gate/1", "largest_change_pct", cmax,
-				"largest_change_metric", cmetric, "aa_largest_change_pct", aamax,
-				"aa_largest_change_metric", aametric, "aa_regressions",
-				(json_int_t)aareg, "host_load_mean_pct", load_sum / total,
-				"host_load_max_pct", load_max);
-	}
-verdict:
-	if (!out)
-		out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
-	if (r == 1)
-		verdict = "regressed";
-	printf("verdict: %s%s%s (exit %d)\n", verdict, why ? ": " : "", why ? why : "", r);
-	if (x->workdir[0]) {
-		json_object_set_new(out, "verdict", json_string(verdict));
-		if (why)
-			json_object_set_new(out, "reason", json_string(why));
-		json_object_set_new(out, "exit", json_integer(r));
-		json_object_set_new(out, "suite", json_string(x->suite));
-		for (int i = 0; i < 2; i++) {
-			char cl[2048];
-
-			kg_cmdline(&x->k[i], cl, sizeof(cl));
-			json_object_set_new(out,
-					    x->k[i].label[0] ? x->k[i].label :
-							       (i ? "candidate" : "baseline"),
-					    json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec,
-						      "image", x->k[i].image, "release",
-						      x->k[i].release, "cmdline", cl));
-		}
-		json_object_set(out, "boots", boots);
-		if (cmp)
-			json_object_set(out, "compare", cmp);
-		if (aa)
-			json_object_set(out, "aa_compare", aa);
-		snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
-		int e = rpt_json_write_atomic(out, x->a.json ? x->a.json : docpath);
-		if (e)
-			fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n",
-				x->a.json ? x->a.json : docpath, strerror(-e));
-		else
-			fprintf(stderr,
-				"fsbench kernel-gate: boots and results in %s; verdict in %s\n",
-				x->workdir, x->a.json ? x->a.json : docpath);
-	}
+	fsb_install_signals();
+	if (!(r = gate_boots(g)) && !(r = gate_compare(g)))
+		r = gate_judge(g);
+	gate_verdict(g, r);
 done:
-	for (size_t i = 0; i < nf; i++)
-		json_decref(docs[i]);
-	json_decref(out);
-	json_decref(cmp);
-	json_decref(aa);
-	json_decref(gate);
-	json_decref(boots);
-	free(x);
+	if (g) {
+		for (size_t i = 0; i < g->nf; i++)
+			json_decref(g->docs[i]);
+		json_decref(g->out);
+		json_decref(g->cmp);
+		json_decref(g->aa);
+		json_decref(g->gate);
+		json_decref(g->boots);
+		free(g->x);
+	}
+	free(g);
 	return r;
 }
 

@@ -76,6 +76,53 @@ int kg_disk_check(const struct kg_disk *d, const char *moddir, const char *relea
 	return n < 0 ? errf(err, errlen, n, "%s", why) : 0;
 }
 
+/* The host's MemAvailable in MiB, or -1 when /proc/meminfo does not say. */
+static long long mem_available_mib(void)
+{
+	char line[256];
+	long long kib = -1;
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib < 0 ? -1 : kib / 1024;
+}
+
+int kg_disk_fits(const struct kg_disk *d, int base_mib, int jobs, int64_t image_size, char *err,
+		 size_t errlen)
+{
+	int mib = kg_disk_memory_mib(d, base_mib);
+	long long avail = mem_available_mib();
+
+	if (d->kind != KG_DISK_MODEL)
+		return 0;
+	if (d->bytes % (INT64_C(1) << 30) || d->cache_bytes % (INT64_C(1) << 20) ||
+	    d->cache_bytes > d->bytes)
+		return errf(
+			err, errlen, -EINVAL,
+			"--disk model: --disk-size %lld must be whole GiB and --disk-cache %lld "
+			"whole MiB, at most the disk (null_blk's gb and cache_size)",
+			(long long)d->bytes, (long long)d->cache_bytes);
+	if (image_size > d->bytes)
+		return errf(err, errlen, -EINVAL,
+			    "the suite's filesystems are %lld MiB (its image_size), more than the "
+			    "model disk's %lld MiB: a larger --disk-size",
+			    (long long)(image_size >> 20), (long long)(d->bytes >> 20));
+	if (jobs < 1)
+		jobs = 1;
+	if (avail >= 0 && (long long)mib * jobs > avail)
+		return errf(
+			err, errlen, -ENOMEM,
+			"the model disk keeps its data in the guest's memory: %d MiB a boot "
+			"(--memory %d + --disk-size %lld MiB + --disk-cache), %d at a time, but "
+			"the host has %lld MiB available: a smaller --disk-size or --jobs",
+			mib, base_mib, (long long)(d->bytes >> 20), jobs, avail);
+	return 0;
+}
+
 json_t *kg_disk_json(const struct kg_disk *d, const char *backing_dir, const char *backing_fs)
 {
 	if (d->kind == KG_DISK_MODEL)

@@ -54,6 +54,16 @@ int kg_disk_memory_mib(const struct kg_disk *d, int base_mib);
 int kg_disk_check(const struct kg_disk *d, const char *moddir, const char *release, char *err,
 		  size_t errlen);
 
+/*
+ * Whether a suite whose filesystems are @image_size fits the model, @jobs boots at a time
+ * with @base_mib of the guest's own memory each: the size in whole GiB and the cache in
+ * whole MiB (null_blk's units), the suite's image within the disk, and the boots' memory
+ * (kg_disk_memory_mib) within the host's MemAvailable. 0, or -EINVAL / -ENOMEM with @err
+ * (a usage error: found before any boot). Always 0 for virtio.
+ */
+int kg_disk_fits(const struct kg_disk *d, int base_mib, int jobs, int64_t image_size, char *err,
+		 size_t errlen);
+
 /* The record of the scratch disk in a result's "vm": its kind and every parameter. */
 json_t *kg_disk_json(const struct kg_disk *d, const char *backing_dir, const char *backing_fs);
 

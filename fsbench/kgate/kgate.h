@@ -3,18 +3,11 @@
 #define FSB_KGATE_H
 
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
 #include "fsbench/kgate/disk.h"
-
-/*
- * Set by the caller's SIGINT/SIGTERM/SIGHUP handler (the signal number): a boot in progress
- * stops its QEMU, removes its scratch disk and returns -EINTR.
- */
-extern volatile sig_atomic_t kg_interrupted;
 
 /* Modules the guest needs to reach its disks; the suite's filesystems are added to these. */
 #define KG_MAX_MODULES 256
@@ -101,8 +94,8 @@ struct kg_boot {
  * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a
  * results disk, and collects the guest's results into @dir (created). Returns 0 when the
  * guest reported a status (which may be non-zero), or -errno: -ETIMEDOUT, -EIO (panic or no
- * result), -ENOEXEC (QEMU failed), -EINTR (kg_interrupted); @err then says what happened and ends with the last
- * console lines.
+ * result), -ENOEXEC (QEMU failed), -EINTR (fsb_signal_received, base/signal.h); @err then
+ * says what happened and ends with the last console lines.
  */
 int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
 		const char *dir, struct kg_boot *ret, char *err, size_t errlen);
