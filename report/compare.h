@@ -120,9 +120,11 @@ bool rpt_gate_blocks(const json_t *cmp, const json_t *c);
 enum rpt_gate_status rpt_gate_status(const json_t *cmp);
 
 /*
- * The A/A floor of one metric: the largest difference between two runs of one side, either
- * side (@a the baseline's statistics, @b the other's, as a compare document's "sides"
- * entries), as a percentage of the baseline's mean. NAN when the baseline's mean is 0.
+ * The A/A floor of one metric: the largest difference between two runs of one side that
+ * share a repetition index (two boots' first repetitions, say), either side (@a the
+ * baseline's statistics, @b the other's, as a compare document's "sides" entries), as a
+ * percentage of the baseline's mean. NAN when the baseline's mean is 0 or no two runs of a
+ * side share a repetition.
  */
 double rpt_floor_pct(const json_t *a, const json_t *b);
 

@@ -28,17 +28,42 @@ static double num(const json_t *o, const char *k)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+/*
+ * The largest difference between two values of side @s that share a repetition index: the
+ * first repetition of a boot differs from the later ones in the same way on every boot (a
+ * cold page cache, a fresh journal), so only like is set against like. Without repetitions,
+ * the side's range. NAN when no two values share one (one boot a side: nothing to measure).
+ */
+static double side_spread(const json_t *s)
+{
+	const json_t *vals = json_object_get(s, "values"),
+		     *reps = json_object_get(s, "repetitions");
+	size_t n = json_array_size(vals);
+	double spread = NAN;
+
+	if (!json_is_array(reps) || json_array_size(reps) != n)
+		return n >= 2 ? num(s, "max") - num(s, "min") : NAN;
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = i + 1; j < n; j++) {
+			double d;
+
+			if (json_integer_value(json_array_get(reps, i)) !=
+			    json_integer_value(json_array_get(reps, j)))
+				continue;
+			d = fabs(json_number_value(json_array_get(vals, i)) -
+				 json_number_value(json_array_get(vals, j)));
+			spread = isnan(spread) ? d : fmax(spread, d);
+		}
+	return spread;
+}
+
 double rpt_floor_pct(const json_t *a, const json_t *b)
 {
-	double mean = num(a, "mean"), ra, rb;
+	double mean = num(a, "mean"), ra = side_spread(a), rb = side_spread(b);
 
-	if (!isfinite(mean) || mean == 0)
+	if (!isfinite(mean) || mean == 0 || (isnan(ra) && isnan(rb)))
 		return NAN;
-	ra = num(a, "max") - num(a, "min");
-	rb = num(b, "max") - num(b, "min");
-	if (!isfinite(ra) || !isfinite(rb))
-		return NAN;
-	return fmax(ra, rb) / fabs(mean) * 100;
+	return fmax(isnan(ra) ? 0 : ra, isnan(rb) ? 0 : rb) / fabs(mean) * 100;
 }
 
 /* One comparison of metric @m re-decided; @multiple as rpt_compare_floor's. */
@@ -57,9 +82,14 @@ static int judge_one(const json_t *m, json_t *c, double multiple)
 		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[RPT_INSUFFICIENT]));
 		return 0;
 	}
-	floor = rpt_floor_pct(a, b);
-	if (!isfinite(floor) || !isfinite(change)) /* a zero baseline: no relative spread */
+	/* a zero baseline has no relative change nor spread: the test's verdict stays */
+	if (!isfinite(change) || !isfinite(num(a, "mean")) || num(a, "mean") == 0)
 		return 0;
+	floor = rpt_floor_pct(a, b);
+	if (!isfinite(floor)) { /* one run of each repetition a side: no spread to decide by */
+		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[RPT_INSUFFICIENT]));
+		return 0;
+	}
 	bar = fmax(thr, multiple * floor);
 	worse = !strcmp(dir, "higher") ? change < 0 : change > 0;
 	if (fabs(change) > bar)

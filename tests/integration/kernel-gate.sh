@@ -17,7 +17,8 @@ export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
 mkdir -p /dev/shm/fsbench-test.$$ && DISKS=/dev/shm/fsbench-test.$$
 trap 'rmdir "$DISKS" 2>/dev/null; t_cleanup' EXIT
 W=$T_SCRATCH
-common=(--disk-dir "$DISKS" --disk-size 1G)
+# the host-timed virtio disk; the model disk (the default under tcg) is kernel-disk-model.sh's
+common=(--disk virtio --disk-dir "$DISKS" --disk-size 1G)
 
 # expect STATUS MESSAGE-REGEX COMMAND...: the status and a line of stderr
 expect() {
@@ -74,7 +75,7 @@ t_expect_eq "scratch disks left in $DISKS" "" "$(ls "$DISKS")"
 kdir=$(dirname "$(dirname "$(ls "$FSBENCH_CACHE_DIR"/kernels/*/boot/vmlinuz-* | head -n 1)")")
 expect 2 "holds no lib/modules/" "$FSBENCH" kernel-run --kernel "$kdir"/boot/vmlinuz-* --modules "$W"
 expect 1 "guest status 1" "$FSBENCH" kernel-run --kernel "$kdir"/boot/vmlinuz-* --modules "$kdir" \
-	--disk-dir "$DISKS" --disk-size 64M \
+	--disk virtio --disk-dir "$DISKS" --disk-size 64M \
 	--repetitions 1 --workdir "$W/enospc" --json "$W/enospc.json"
 t_expect_eq "enospc result is incomplete" false "$(t_json "$W/enospc.json" .complete)"
 
