@@ -50,6 +50,12 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
  * the largest difference between two runs of one kernel (rpt_compare_floor).
  */
 #define KG_FLOOR_MULTIPLE "3"
+/*
+ * The model's default threshold: files/s, MB/s and fsync p50 moved at most 0.4 % between
+ * boots of one kernel here, so 1 % is above any A/A difference seen and below the few
+ * percent a kernel change on the fsync path makes.
+ */
+#define KG_MODEL_THRESHOLD "1"
 
 /* The command line of kernel-gate and kernel-run, as the option tables fill it. */
 struct kg_cfg {
@@ -170,7 +176,13 @@ static const struct fsb_opt gate_opts[] = {
 	  .help = "boots at a time (default: the host's online CPUs with the model disk, 1 "
 		  "with virtio, whose timing other boots would change)" },
 	CMD_OPT_ALPHA(O(alpha), "significance level, as compare's (virtio disk)"),
-	CMD_OPT_THRESHOLD(O(threshold), "smallest change that counts, as compare's"),
+	{ .name = "threshold",
+	  .type = OPT_DOUBLE,
+	  .offset = O(threshold),
+	  .dmax = 1000,
+	  .unit = "%",
+	  .help = "smallest change that counts, as compare's (default: " KG_MODEL_THRESHOLD
+		  " with the model disk, " CMD_XSTR(RPT_DEFAULT_THRESHOLD_PCT) " with virtio)" },
 	{ .name = "floor-multiple",
 	  .type = OPT_DOUBLE,
 	  .offset = O(floor_multiple),
@@ -303,7 +315,9 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->vm.timeout_s = (int)(c->timeout / 1000000000);
 	/* the option table refused nan, inf and values out of range */
 	a->alpha = c->alpha;
-	a->threshold = c->threshold;
+	a->threshold = !isnan(c->threshold)		? c->threshold :
+		       a->vm.disk.kind == KG_DISK_MODEL ? atof(KG_MODEL_THRESHOLD) :
+							  RPT_DEFAULT_THRESHOLD_PCT;
 	a->max_host_load = c->max_host_load;
 	if (!a->spec[0] || (gate && !a->spec[1])) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd,
@@ -838,7 +852,7 @@ static const struct cmd_spec run_cmd = {
 
 int cmd_kernel_gate(int argc, char **argv)
 {
-	struct kg_cfg c = { .max_host_load = NAN };
+	struct kg_cfg c = { .max_host_load = NAN, .threshold = NAN };
 
 	return cmd_args_run(&gate_cmd, &c, argc, argv);
 }
