@@ -66,7 +66,7 @@ struct kg_cfg {
 	char *gate_file;
 	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
 	int accel, disk;
-	int64_t disk_latency, disk_cache, disk_mbps, disk_queue_depth, jobs;
+	int64_t disk_latency, disk_cache, disk_mbps, disk_queue_depth, disk_flush_latency, jobs;
 	double floor_multiple;
 	bool no_icount;
 	char *suite; /* the operand; a second one is an error */
@@ -97,6 +97,10 @@ struct kg_cfg {
 	  .max = INT64_C(1) << 40, .def = "0", \
 	  .help = "model: a volatile write cache of SIZE (whole MiB), written back by flush " \
 		  "and FUA; 0 for none" }, \
+	{ .name = "disk-flush-latency", .type = OPT_DURATION, .offset = O(disk_flush_latency), \
+	  .max = INT64_C(10000000000), .def = "0", \
+	  .help = "model: a flush's extra time, whole ms (dm-delay's flush class, served at " \
+		  "the guest's next timer tick); 0 for none" }, \
 	{ .name = "disk-mbps", .type = OPT_INT, .offset = O(disk_mbps), .max = 1000000, \
 	  .def = "0", .unit = "MiB/s", .help = "model: a bandwidth limit; 0 for none" }, \
 	{ .name = "disk-queue-depth", .type = OPT_INT, .offset = O(disk_queue_depth), .min = 1, \
@@ -295,6 +299,7 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->vm.disk.cache_bytes = c->disk_cache;
 	a->vm.disk.mbps = c->disk_mbps;
 	a->vm.disk.queue_depth = c->disk_queue_depth;
+	a->vm.disk.flush_latency_ms = c->disk_flush_latency / 1000000;
 	/*
 	 * sleep=off with the model: an idle guest's clock jumps to its next timer, so waiting
 	 * on the disk costs no host time and the host's load cannot reach the guest's clock.
@@ -319,6 +324,14 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 		       a->vm.disk.kind == KG_DISK_MODEL ? atof(KG_MODEL_THRESHOLD) :
 							  RPT_DEFAULT_THRESHOLD_PCT;
 	a->max_host_load = c->max_host_load;
+	if (c->disk_flush_latency % 1000000 ||
+	    (c->disk_flush_latency && a->vm.disk.kind != KG_DISK_MODEL)) {
+		fprintf(stderr,
+			"fsbench %s: --disk-flush-latency: whole milliseconds (dm-delay's unit), "
+			"with --disk model\n",
+			cmd);
+		return FSB_EXIT_USAGE;
+	}
 	if (!a->spec[0] || (gate && !a->spec[1])) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd,
 			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");

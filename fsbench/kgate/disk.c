@@ -10,9 +10,16 @@
 
 #include "base/errf.h"
 
+bool kg_disk_flush_delayed(const struct kg_disk *d)
+{
+	return d->kind == KG_DISK_MODEL && d->flush_latency_ms > 0;
+}
+
 const char *kg_disk_device(const struct kg_disk *d)
 {
-	return d->kind == KG_DISK_MODEL ? "/dev/nullb0" : "/dev/vda";
+	return kg_disk_flush_delayed(d) ? "/dev/dm-0" :
+	       d->kind == KG_DISK_MODEL ? "/dev/nullb0" :
+					  "/dev/vda";
 }
 
 /* With the model, the results disk is the guest's only virtio disk. */
@@ -41,6 +48,12 @@ void kg_disk_cmdline(const struct kg_disk *d, char *out, size_t len)
 		 "null_blk.mbps=%lld null_blk.hw_queue_depth=%lld",
 		 (long long)d->latency_ns, (long long)(d->bytes >> 30),
 		 (long long)(d->cache_bytes >> 20), (long long)d->mbps, (long long)d->queue_depth);
+	if (kg_disk_flush_delayed(d)) {
+		size_t l = strlen(out);
+
+		snprintf(out + l, len > l ? len - l : 0, " fsbench.flush_ms=%lld",
+			 (long long)d->flush_latency_ms);
+	}
 }
 
 int kg_disk_memory_mib(const struct kg_disk *d, int base_mib)
@@ -126,13 +139,14 @@ int kg_disk_fits(const struct kg_disk *d, int base_mib, int jobs, int64_t image_
 json_t *kg_disk_json(const struct kg_disk *d, const char *backing_dir, const char *backing_fs)
 {
 	if (d->kind == KG_DISK_MODEL)
-		return json_pack("{s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:i, s:b, s:s, s:s}",
-				 "model", "null_blk", "device", kg_disk_device(d), "bytes",
-				 (json_int_t)d->bytes, "completion", "timer", "latency_ns",
-				 (json_int_t)d->latency_ns, "cache_bytes",
-				 (json_int_t)d->cache_bytes, "mbps", (json_int_t)d->mbps,
-				 "queue_depth", (json_int_t)d->queue_depth, "block_size", 4096,
-				 "memory_backed", 1, "queue_mode", "blk-mq", "clock", "guest");
+		return json_pack(
+			"{s:s, s:s, s:I, s:s, s:I, s:I, s:I, s:I, s:i, s:b, s:s, s:s, s:I}",
+			"model", "null_blk", "device", kg_disk_device(d), "bytes",
+			(json_int_t)d->bytes, "completion", "timer", "latency_ns",
+			(json_int_t)d->latency_ns, "cache_bytes", (json_int_t)d->cache_bytes,
+			"mbps", (json_int_t)d->mbps, "queue_depth", (json_int_t)d->queue_depth,
+			"block_size", 4096, "memory_backed", 1, "queue_mode", "blk-mq", "clock",
+			"guest", "flush_latency_ms", (json_int_t)d->flush_latency_ms);
 	return json_pack("{s:s, s:s, s:I, s:s, s:s, s:s, s:s, s:b, s:s, s:s}", "model", "virtio",
 			 "device", kg_disk_device(d), "bytes", (json_int_t)d->bytes, "interface",
 			 "virtio-blk", "format", "raw", "cache", "none", "aio", "native", "sparse",

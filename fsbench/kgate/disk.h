@@ -23,11 +23,20 @@ struct kg_disk {
 	int64_t cache_bytes; /* volatile write cache (cache_size); 0 for none */
 	int64_t mbps; /* bandwidth limit in MiB/s; 0 for none */
 	int64_t queue_depth; /* hw_queue_depth */
+	/*
+	 * A flush's extra time: device-mapper's delay target over the null_blk device, its
+	 * flush class delayed, reads and writes not. Whole milliseconds (the target's unit),
+	 * served at the guest's next timer tick after it. 0 for none.
+	 */
+	int64_t flush_latency_ms;
 };
 
 /* The model's defaults: 50 us a request, no cache, no bandwidth limit, depth 64. */
 #define KG_DISK_LATENCY_NS INT64_C(50000)
 #define KG_DISK_QUEUE_DEPTH 64
+
+/* Whether the initramfs needs dm_delay and dmsetup. */
+bool kg_disk_flush_delayed(const struct kg_disk *d);
 
 /* The guest's device for the suite and for its results, by kind. */
 const char *kg_disk_device(const struct kg_disk *d);

@@ -143,10 +143,11 @@ static const char guest_init[] =
 	"mount -t tmpfs run /run\n"
 	"mount -t tmpfs tmp /tmp\n"
 	"mkdir -p /out\n"
-	"dev=/dev/vda out=/dev/vdb nb=\n"
+	"dev=/dev/vda out=/dev/vdb nb= fl=\n"
 	"for w in $(cat /proc/cmdline); do\n"
 	"\tcase $w in\n"
 	"\tfsbench.disk=model) dev=/dev/nullb0 out=/dev/vda ;;\n"
+	"\tfsbench.flush_ms=*) fl=${w#fsbench.flush_ms=} ;;\n"
 	"\tnull_blk.*) nb=\"$nb ${w#null_blk.}\" ;;\n"
 	"\tesac\n"
 	"done\n"
@@ -159,6 +160,15 @@ static const char guest_init[] =
 	"while [ ! -b $dev ] || [ ! -b $out ]; do\n"
 	"\ti=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05\n"
 	"done\n"
+	"if [ -n \"$fl\" ] && [ -b $dev ]; then\n"
+	"\t# the model's flush latency: dm-delay's flush class delayed, reads and writes not\n"
+	"\tt=\"0 $(cat /sys/block/nullb0/size) delay $dev 0 0 $dev 0 0 $dev 0 $fl\"\n"
+	"\tif echo \"$t\" | DM_DISABLE_UDEV=1 dmsetup create --noudevsync fsbench-flush; then\n"
+	"\t\tdev=/dev/dm-0\n"
+	"\telse\n"
+	"\t\techo \"fsbench-guest: dm-delay over $dev ($t) failed\"; dev=/dev/no-flush-delay\n"
+	"\tfi\n"
+	"fi\n"
 	"if grep -qw fsbench.shell /proc/cmdline; then\n"
 	"\t# LAVA: a shell on the console; the test definition runs the suite\n"
 	"\texport PS1='fsbench-guest# '\n"
@@ -319,6 +329,16 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 			names[nn++] = "?crc32c_generic";
 			names[nn++] = ft->kmod;
 		}
+	}
+	if (o->flush_delay) { /* the model's flush latency: dm-delay over null_blk (disk.h) */
+		if (find_program("dmsetup", prog, sizeof(prog)))
+			return errf(err, errlen, -ENOENT,
+				    "dmsetup not found on the host: the guest needs it for "
+				    "--disk-flush-latency (apt-get install dmsetup)");
+		if ((r = ents_add(e, prog, "/sbin/dmsetup", NULL, 0755)) ||
+		    (r = add_libs(e, prog, err, errlen)))
+			return r;
+		names[nn++] = "dm_delay";
 	}
 	if (o->lava) { /* LAVA's qemu guest disk holds its test shell: IDE, ext2 */
 		names[nn++] = "?ata_piix";

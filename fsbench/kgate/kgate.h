@@ -50,6 +50,7 @@ struct kg_initramfs_opts {
 	const char *const *fstypes; /* the suite's filesystems, NULL-terminated */
 	const char *cachedir;
 	bool lava; /* also the disk drivers for LAVA's overlay disk (IDE, ext2 labelled LAVA) */
+	bool flush_delay; /* also dm_delay and dmsetup, for the model's flush latency */
 };
 
 /*

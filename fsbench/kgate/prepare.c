@@ -99,7 +99,8 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 					.suite_args = x->suite_args,
 					.fstypes = x->fstypes,
 					.cachedir = cachedir,
-					.lava = x->lava };
+					.lava = x->lava,
+					.flush_delay = kg_disk_flush_delayed(&x->a.vm.disk) };
 	char why[3072] = "";
 	int r;
 

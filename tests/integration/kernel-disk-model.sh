@@ -1,10 +1,12 @@
 #!/bin/bash
 # kernel-run on the model disk (null_blk in the guest, -icount shift=0,sleep=off): what
-# cannot fit or cannot run is refused before any boot; one boot of a two-cell batching
-# suite (seed 000: ext4 dirsync,min_batch_time=4000, 1 thread and 2) runs on /dev/nullb0,
+# cannot fit or cannot run is refused before any boot; the write cache knob and a flush
+# latency mean in the model what they mean on a disk (one boot); one boot of a two-cell
+# batching suite (seed 000: ext4 dirsync,min_batch_time=4000, 1 thread and 2) runs on /dev/nullb0,
 # its result records the model, and the 2008 collapse shows: 2 threads slower than 1 (plain
-# ext4 on the same model disk is faster with 2). ci/setup downloads the kernel. One boot:
-# 30-40 s on a quiet 2-core host, a few minutes on a busy one (--timeout bounds it).
+# ext4 on the same model disk is faster with 2). ci/setup downloads the kernel. Two boots,
+# one at a time: 30-40 s each on a quiet 2-core host, a few minutes on a busy one
+# (--timeout bounds each).
 . "$(dirname "$0")/lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
@@ -74,6 +76,39 @@ echo "    files/s: 1 thread $t1, 2 threads $t2"
 awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a > 0 && b > 0 && b < a) }' ||
 	t_fail "no collapse: 2 threads ($t2 files/s) not slower than 1 ($t1)"
 pgrep -f "qemu-system-x86_64.*$W/batch" >/dev/null && t_fail "a QEMU of this test is still running"
+
+# the knobs inside the model: a 64 MiB volatile cache and a 4 ms flush (dm-delay over
+# null_blk). With the cache on ("write back") each fsync waits for its flush; with the
+# write_cache knob set to "write through" the block layer drops flushes and fsync is free of
+# them, as on a real disk. Times are the guest's: counted, not the host's.
+cat >"$W/wc.json" <<'JSON'
+{
+  "description": "fsync with the model's write cache on and off",
+  "filesystems": [ { "type": "ext4" } ],
+  "knob_sets": [
+    { "name": "wc-on", "knobs": { "write_cache": "write back" } },
+    { "name": "wc-off", "knobs": { "write_cache": "write through" } }
+  ],
+  "workloads": [
+    { "name": "smallfile",
+      "params": { "size": "4k", "files": 200, "files-per-subdir": 50, "subdirs": 4, "sync": 1 } }
+  ],
+  "threads": [1],
+  "repetitions": 1,
+  "image_size": "512M"
+}
+JSON
+expect 0 "boot 1/1: kernel .*guest status 0" "$FSBENCH" kernel-run --kernel "$deb" --disk-size 1G \
+	--disk-cache 64M --disk-flush-latency 4ms --timeout 15m --workdir "$W/wc" --json "$W/wc-result.json" \
+	"$W/wc.json"
+r=$W/wc-result.json
+t_expect_eq "vm.scratch_disk" "/dev/dm-0 67108864 4" \
+	"$(t_json "$r" '.vm.scratch_disk | "\(.device) \(.cache_bytes) \(.flush_latency_ms)"')"
+on=$(t_json "$r" '.runs[] | select(.coords.knob_set == "wc-on") | .ops.fsync.p50_ns')
+off=$(t_json "$r" '.runs[] | select(.coords.knob_set == "wc-off") | .ops.fsync.p50_ns')
+echo "    fsync p50: write back $on ns, write through $off ns"
+awk -v on="$on" -v off="$off" 'BEGIN { exit !(on >= 4000000 && off > 0 && off < 4000000) }' ||
+	t_fail "fsync p50 $on ns with the cache on, $off ns off: the 4 ms flush is not where it belongs"
 
 # a kernel without null_blk: cannot judge, naming the driver and the way out. Its modules
 # directory is the extracted kernel's with null_blk's lines taken out.
