@@ -52,6 +52,12 @@ void probe_scratch_init(struct probe_scratch *s);
 int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *err, size_t errlen);
 
 /*
+ * The same for a file the caller made (a disk image it removes itself, as kernel-gate's
+ * scratch and results disks): restore unlinks it if it is still that file.
+ */
+int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err, size_t errlen);
+
+/*
  * Undoes the scratch entries ("kind": "scratch") of a dead run's journal @entries, newest
  * first: unmounts a mount only if the device mounted there is still the one recorded
  * (major:minor, diskseq), detaches a loop device only if it is still the recorded one

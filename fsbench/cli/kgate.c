@@ -342,11 +342,11 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 
 /*
  * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
- * as DIR/result.json. The record is the caller's in @ret_rec whatever happened. Returns 0,
- * or an exit status after printing why. Boots may run in threads side by side: nothing here
- * touches what another boot uses.
+ * as DIR/result.json. With @gate a nonzero guest status is no sample: 125. The record is
+ * the caller's in @ret_rec whatever happened. Returns 0, or an exit status after printing
+ * why. Boots may run in threads side by side: nothing here touches what another boot uses.
  */
-static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t **ret_rec,
+static int boot_one(struct kg_ctx *x, int side, int index, int total, bool gate, json_t **ret_rec,
 		    char *ret_result, size_t len, const char *cmd)
 {
 	char dir[PATH_MAX + 32], err[8192];
@@ -376,6 +376,14 @@ static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t **r
 		"host load from others %.0f%%\n",
 		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
 		b.guest_status, b.host_load_pct);
+	/* a gate judges complete runs only: a failed suite's partial result is no sample */
+	if (gate && b.guest_status != 0) {
+		fprintf(stderr,
+			"fsbench %s: boot %d (%s): the suite failed in the guest (status %d): cannot "
+			"judge; see %s/guest/stderr\n",
+			cmd, index + 1, x->k[side].label, b.guest_status, dir);
+		return FSB_EXIT_CANNOT_JUDGE;
+	}
 	if (!b.result[0]) {
 		fprintf(stderr,
 			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
@@ -415,11 +423,12 @@ static int kernel_run(void *cfg)
 	}
 	if ((r = to_args(cfg, false, &x->a)))
 		goto out;
-	if ((r = kg_cli_prepare(x, 1, "kernel-run")))
+	if ((r = kg_cli_prepare(x, 1, "kernel-run")) || (r = kg_cli_journal_open(x, "kernel-run")))
 		goto out;
 	fsb_install_signals();
 	rec = NULL;
-	r = boot_one(x, 0, 0, 1, &rec, result, sizeof(result), "kernel-run");
+	r = boot_one(x, 0, 0, 1, false, &rec, result, sizeof(result), "kernel-run");
+	kg_cli_journal_close(x);
 	if (rec)
 		json_array_append_new(boots, rec);
 	if (rec) {
@@ -574,8 +583,8 @@ static void *boot_worker(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->total)
 			return NULL;
-		p->status[i] = boot_one(p->x, p->side[i], i, p->total, &p->rec[i], p->files[i],
-					sizeof(p->files[i]), "kernel-gate");
+		p->status[i] = boot_one(p->x, p->side[i], i, p->total, true, &p->rec[i],
+					p->files[i], sizeof(p->files[i]), "kernel-gate");
 		if (p->status[i]) {
 			pthread_mutex_lock(&p->lock);
 			p->stop = true;
@@ -791,7 +800,7 @@ static void gate_verdict(struct gate *g, int r)
 	json_object_set_new(g->out, "exit", json_integer(r));
 	json_object_set_new(g->out, "suite", json_string(x->suite));
 	for (int i = 0; i < 2; i++) {
-		char cl[2048];
+		char cl[KG_CMDLINE_MAX + 128];
 
 		kg_cmdline(&x->k[i], cl, sizeof(cl));
 		json_object_set_new(
@@ -826,10 +835,13 @@ static int kernel_gate(void *cfg)
 	}
 	g->verdict = "cannot judge";
 	if ((r = to_args(cfg, true, &g->x->a)) || (r = gate_settings(g)) ||
-	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")))
+	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")) ||
+	    (r = kg_cli_journal_open(g->x, "kernel-gate")))
 		goto done;
 	fsb_install_signals();
-	if (!(r = gate_boots(g)) && !(r = gate_compare(g)))
+	r = gate_boots(g);
+	kg_cli_journal_close(g->x);
+	if (!r && !(r = gate_compare(g)))
 		r = gate_judge(g);
 	gate_verdict(g, r);
 done:

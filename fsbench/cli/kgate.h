@@ -10,4 +10,14 @@
  */
 int kg_cli_prepare(struct kg_ctx *x, int nk, const char *cmd);
 
+/*
+ * Opens the restore journal that the boots' scratch and results disks are recorded in, so
+ * that `fsbench restore` removes them after a kill -9. Not root: no journal (restore is
+ * root's). 0, or the exit status after printing why.
+ */
+int kg_cli_journal_open(struct kg_ctx *x, const char *cmd);
+
+/* Removes the journal once the boots cleaned up after themselves. */
+void kg_cli_journal_close(struct kg_ctx *x);
+
 #endif

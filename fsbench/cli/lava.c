@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "base/fileio.h"
 #include "report/compare.h"
 #include "report/metric.h"
 #include "model/result_file.h"
@@ -42,6 +43,26 @@ static void slug(const char *in, char *out, size_t len)
 	while (j && out[j - 1] == '-')
 		j--;
 	out[j] = 0;
+}
+
+/*
+ * lava-server keeps a test case name to 100 characters. The metric's part is at most
+ * LAVA_SUFFIX_MAX (".sync_file_range.p99.9", the longest, is 22): a longer cell is
+ * cut, and a hash of the whole cell added, so that two cells still differ.
+ */
+#define LAVA_NAME_MAX 100
+#define LAVA_SUFFIX_MAX 24
+
+/* @cs cut to @len characters, the last 9 of which become "-" and 8 hex of its hash. */
+static void cell_shorten(char *cs, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (const char *p = cs; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	if (len < 10)
+		len = 10;
+	snprintf(cs + len - 9, 10, "-%08x", (unsigned)h);
 }
 
 struct cases_cfg {
@@ -81,7 +102,7 @@ static int lava_cases(void *cfg)
 		const json_t *coords = json_object_get(run, "coords"), *ops;
 		json_t *op;
 		const char *cell = json_string_value(json_object_get(coords, "cell")), *opname;
-		char prefix[256], cs[160], name[400];
+		char prefix[256], cs[160], name[400], wl[64];
 		/* suite repetitions count from 0; a single run is repetition i */
 		json_int_t rep = coords ?
 					 json_integer_value(json_object_get(coords, "repetition")) :
@@ -89,12 +110,19 @@ static int lava_cases(void *cfg)
 
 		if (!json_is_true(json_object_get(json_object_get(run, "summary"), "complete")))
 			continue; /* compare leaves incomplete runs out too */
-		slug(cell ? cell : json_string_value(json_object_get(run, "workload")), cs,
-		     sizeof(cs));
-		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld",
-			 json_string_value(json_object_get(run, "workload")),
+		/* names come from the result file: only what lava-test-case and a shell take */
+		slug(json_string_value(json_object_get(run, "workload")), wl, sizeof(wl));
+		slug(cell ? cell : wl, cs, sizeof(cs));
+		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 			 (long long)rep);
+		if (strlen(prefix) + LAVA_SUFFIX_MAX > LAVA_NAME_MAX) {
+			cell_shorten(cs, strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX -
+						       LAVA_NAME_MAX));
+			snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
+				 (long long)json_integer_value(json_object_get(run, "threads")), cs,
+				 (long long)rep);
+		}
 		for (size_t m = 0; m < rpt_n_run_metrics; m++) {
 			const struct rpt_metric_def *d = &rpt_run_metrics[m];
 			double v;
@@ -118,6 +146,10 @@ static int lava_cases(void *cfg)
 				if (!rpt_metric_value(run, d, opname, &v))
 					continue;
 				snprintf(name, sizeof(name), "%s.%s", opname, d->name);
+				if (strspn(opname, "abcdefghijklmnopqrstuvwxyz_") !=
+					    strlen(opname) ||
+				    strlen(prefix) + 1 + strlen(name) > LAVA_NAME_MAX)
+					continue; /* not an operation fsbench names */
 				printf("%s.%s %.10g %s\n", prefix, name, v * d->scale, d->unit);
 				n++;
 			}
@@ -138,9 +170,15 @@ static void yq(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f) /* a raw control character is not valid YAML */
+			fprintf(f, "\\x%02x", c);
+		else {
+			if (c == '"' || c == '\\')
+				fputc('\\', f);
+			fputc(c, f);
+		}
 	}
 	fputc('"', f);
 }
@@ -150,7 +188,7 @@ static void yq(FILE *f, const char *s)
  * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
  * metric as a test case and keeps the result JSON in the log between two marker lines.
  */
-static void job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
+static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
 {
 	fprintf(f,
 		"- test:\n"
@@ -169,17 +207,18 @@ static void job_testdef(FILE *f, const char *suite, const char *device, int time
 		"          steps:\n",
 		timeout_min, suite);
 	fprintf(f, "          - ");
-	char step[1024];
-	snprintf(
-		step, sizeof(step),
-		/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
-		"set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
-		"--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
-		"cat /tmp/fsbench-suite.log; "
-		"if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
-		"else lava-test-case fsbench-suite --result fail; fi",
-		device);
+	char *step = NULL;
+	/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
+	if (asprintf(&step,
+		     "set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
+		     "--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
+		     "cat /tmp/fsbench-suite.log; "
+		     "if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
+		     "else lava-test-case fsbench-suite --result fail; fi",
+		     device) < 0)
+		return -ENOMEM;
 	yq(f, step);
+	free(step);
 	fprintf(f, "\n          - ");
 	yq(f, "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do "
 	      "lava-test-case \"$name\" --result pass --measurement \"$value\" --units \"$unit\"; "
@@ -188,6 +227,7 @@ static void job_testdef(FILE *f, const char *suite, const char *device, int time
 	yq(f, "echo FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json; echo; echo "
 	      "FSBENCH-RESULT-END");
 	fprintf(f, "\n");
+	return 0;
 }
 
 struct job_cfg {
@@ -285,35 +325,29 @@ static int job_suite(void *cfg, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* @src copied to @dst through fsb_out_open: a file planted at @dst or beside it is never written. */
 static int copy_file(const char *src, const char *dst)
 {
-	char tmp[4096 + 8], buf[65536];
+	char buf[65536], *tmp;
 	FILE *in = fopen(src, "re"), *out;
 	size_t n;
 	int r = 0;
 
 	if (!in)
 		return -errno;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
-	out = fopen(tmp, "we");
+	out = fsb_out_open(dst, &tmp);
 	if (!out) {
 		r = -errno;
 		fclose(in);
 		return r;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n) {
-			r = -errno;
-			break;
-		}
+	while (!r && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			r = errno ? -errno : -EIO;
+	if (!r && ferror(in))
+		r = -EIO;
 	fclose(in);
-	if (fclose(out) && !r)
-		r = -errno;
-	if (!r && rename(tmp, dst))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	return r;
+	return fsb_out_commit(out, tmp, dst, r);
 }
 
 /* Where LAVA fetches the kernel and the initramfs, and what the job says. */
@@ -361,7 +395,7 @@ static int job_kernel(struct job *j)
 }
 
 /* The job's YAML: device, timeouts, deploy, boot and the test definition. */
-static void job_write(const struct job *j, FILE *f)
+static int job_write(const struct job *j, FILE *f)
 {
 	const char *dtype = j->c->device_type, *name = j->c->job_name;
 	int timeout = (int)j->c->timeout;
@@ -428,7 +462,7 @@ static void job_write(const struct job *j, FILE *f)
 		"    prompts:\n    - 'fsbench-guest# '\n",
 		qemu ? "qemu" : j->c->boot_method,
 		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
-	job_testdef(f, j->sname, j->device, timeout);
+	return job_testdef(f, j->sname, j->device, timeout);
 }
 
 static int lava_job(void *cfg)
@@ -436,7 +470,8 @@ static int lava_job(void *cfg)
 	const struct job_cfg *c = cfg;
 	struct job *j = calloc(1, sizeof(*j));
 	const char *out = c->output;
-	int r = 0;
+	char *tmp = NULL;
+	int r = 0, e;
 	FILE *f;
 
 	if (!j) {
@@ -464,6 +499,22 @@ static int lava_job(void *cfg)
 		r = FSB_EXIT_USAGE;
 		goto done;
 	}
+	/* the device reaches the guest's shell in the test definition: a path, nothing more */
+	if (c->device && (!c->device[0] || c->device[0] != '/' ||
+			  strspn(c->device, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789/._-") != strlen(c->device))) {
+		fprintf(stderr,
+			"fsbench lava job: --device '%s': not a device path (/dev/NAME, of letters, "
+			"digits and /._-)\n",
+			c->device);
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	if (out && (e = fsb_out_check(out))) {
+		fprintf(stderr, "fsbench lava job: -o %s: %s\n", out, strerror(-e));
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
 	j->device = c->device					       ? c->device :
 		    !strcmp(c->device_type, "qemu") && !c->scratch_url ? "/dev/nullb0" :
 									 "/dev/vda";
@@ -483,17 +534,21 @@ static int lava_job(void *cfg)
 	snprintf(j->sname, sizeof(j->sname), "%s%s",
 		 strrchr(j->suite, '/') ? strrchr(j->suite, '/') + 1 : j->suite,
 		 strstr(j->suite, ".json") ? "" : ".json");
-	snprintf(j->jname, sizeof(j->jname), "fsbench %.*s %s", (int)(strlen(j->sname) - 5),
-		 j->sname, j->x.k[0].release[0] ? j->x.k[0].release : "");
-	f = out ? fopen(out, "we") : stdout;
+	snprintf(j->jname, sizeof(j->jname), "fsbench %.*s%s%s", (int)(strlen(j->sname) - 5),
+		 j->sname, j->x.k[0].release[0] ? " " : "", j->x.k[0].release);
+	/* a new file renamed over -o: a full disk or a planted symlink leaves -o as it was */
+	f = out ? fsb_out_open(out, &tmp) : stdout;
 	if (!f) {
-		fprintf(stderr, "fsbench lava job: %s: %s\n", out, strerror(errno));
+		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out, strerror(errno));
 		r = FSB_EXIT_FAIL;
 		goto done;
 	}
-	job_write(j, f);
-	if (f != stdout && fclose(f)) {
-		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out, strerror(errno));
+	e = job_write(j, f);
+	if (f != stdout)
+		e = fsb_out_commit(f, tmp, out, e ? e : ferror(f) ? -EIO : 0);
+	if (e) {
+		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out ? out : "the job",
+			strerror(-e));
 		r = FSB_EXIT_FAIL;
 	}
 	if (!r && out)

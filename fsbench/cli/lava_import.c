@@ -8,17 +8,35 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <yaml.h>
+
+#include "base/errf.h"
 
 #include "report/metric.h"
 #include "model/result_file.h"
 
-/* A YAML node as JSON: mappings, sequences, and every scalar a string. */
-static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth)
+/*
+ * LAVA results are a flat list of small mappings, so what a file may cost is bounded far
+ * above any real one: its size, the nesting (libyaml's own parser slows to a crawl on
+ * 100,000 nested brackets), the aliases (none in what LAVA writes; "- &x [*x, *x]" doubles
+ * with each level) and the nodes after aliases are expanded.
+ */
+#define LAVA_FILE_MAX (64 << 20)
+#define LAVA_DEPTH_MAX 16
+#define LAVA_ALIASES_MAX 64
+#define LAVA_NODES_MAX 4000000
+/* Values a run can have (the result schema's ranges); 9.2e18 is INT64_MAX's magnitude. */
+#define LAVA_THREADS_MAX 65536
+#define LAVA_REPS_MAX 1000000
+#define LAVA_VALUE_MAX 9.2e18
+
+/* A YAML node as JSON: mappings, sequences, and every scalar a string. NULL past *@budget. */
+static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth, long *budget)
 {
 	json_t *j;
 
-	if (!n || depth > 64)
+	if (!n || depth > LAVA_DEPTH_MAX || --*budget < 0)
 		return NULL;
 	switch (n->type) {
 	case YAML_SCALAR_NODE:
@@ -26,8 +44,9 @@ static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth)
 	case YAML_SEQUENCE_NODE:
 		j = json_array();
 		for (yaml_node_item_t *it = n->data.sequence.items.start;
-		     j && it < n->data.sequence.items.top; it++) {
-			json_t *v = yaml_to_json(d, yaml_document_get_node(d, *it), depth + 1);
+		     j && it < n->data.sequence.items.top && *budget >= 0; it++) {
+			json_t *v =
+				yaml_to_json(d, yaml_document_get_node(d, *it), depth + 1, budget);
 			if (v)
 				json_array_append_new(j, v);
 		}
@@ -35,9 +54,10 @@ static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth)
 	case YAML_MAPPING_NODE:
 		j = json_object();
 		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-		     j && p < n->data.mapping.pairs.top; p++) {
+		     j && p < n->data.mapping.pairs.top && *budget >= 0; p++) {
 			yaml_node_t *k = yaml_document_get_node(d, p->key);
-			json_t *v = yaml_to_json(d, yaml_document_get_node(d, p->value), depth + 1);
+			json_t *v = yaml_to_json(d, yaml_document_get_node(d, p->value), depth + 1,
+						 budget);
 
 			if (k && k->type == YAML_SCALAR_NODE && v)
 				json_object_set_new(j, (const char *)k->data.scalar.value, v);
@@ -50,31 +70,110 @@ static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth)
 	}
 }
 
+/* One pass over the events: the nesting and the aliases, before anything is built. */
+static int yaml_bounds(const unsigned char *buf, size_t len, char *err, size_t errlen)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0, aliases = 0, r = 0;
+	bool done = false;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!done && !r) {
+		if (!yaml_parser_parse(&p, &e)) {
+			r = errf(err, errlen, -EPROTO, "%zu: %s", p.problem_mark.line + 1,
+				 p.problem ? p.problem : "not YAML or JSON");
+			break;
+		}
+		if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > LAVA_DEPTH_MAX)
+				r = errf(err, errlen, -E2BIG, "%zu: nested deeper than %d",
+					 e.start_mark.line + 1, LAVA_DEPTH_MAX);
+		} else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
+			depth--;
+		else if (e.type == YAML_ALIAS_EVENT && ++aliases > LAVA_ALIASES_MAX)
+			r = errf(err, errlen, -E2BIG, "%zu: more than %d aliases",
+				 e.start_mark.line + 1, LAVA_ALIASES_MAX);
+		done = e.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&e);
+	}
+	yaml_parser_delete(&p);
+	return r;
+}
+
+/* @path's bytes, at most LAVA_FILE_MAX. */
+static unsigned char *read_bounded(const char *path, size_t *ret_len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	unsigned char *buf = NULL;
+	struct stat st;
+	size_t n = 0;
+
+	if (!f) {
+		errf(err, errlen, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LAVA_FILE_MAX) {
+		errf(err, errlen, 0, "%s",
+		     !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 64 MiB");
+		fclose(f);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (buf)
+		n = fread(buf, 1, (size_t)st.st_size + 1, f);
+	if (!buf || ferror(f) || n > (size_t)st.st_size) {
+		errf(err, errlen, 0, "%s", !buf ? strerror(ENOMEM) : "changed while read");
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*ret_len = n;
+	return buf;
+}
+
 /* LAVA's results as its API gives them: YAML (a JSON document is YAML too). */
 static int load_lava(const char *path, json_t **ret)
 {
-	FILE *f = fopen(path, "re");
+	char err[512];
+	size_t len = 0;
+	unsigned char *buf = read_bounded(path, &len, err, sizeof(err));
 	yaml_parser_t p;
 	yaml_document_t d;
+	long budget = LAVA_NODES_MAX;
 	json_t *j;
 
-	if (!f) {
-		fprintf(stderr, "fsbench lava import: %s: %s\n", path, strerror(errno));
-		return -errno;
+	if (!buf) {
+		fprintf(stderr, "fsbench lava import: %s: %s\n", path, err);
+		return -EIO;
+	}
+	if (yaml_bounds(buf, len, err, sizeof(err))) {
+		fprintf(stderr, "fsbench lava import: %s:%s\n", path, err);
+		free(buf);
+		return -EPROTO;
 	}
 	yaml_parser_initialize(&p);
-	yaml_parser_set_input_file(&p, f);
+	yaml_parser_set_input_string(&p, buf, len);
 	if (!yaml_parser_load(&p, &d)) {
 		fprintf(stderr, "fsbench lava import: %s:%zu: %s\n", path, p.problem_mark.line + 1,
 			p.problem ? p.problem : "not YAML or JSON");
 		yaml_parser_delete(&p);
-		fclose(f);
+		free(buf);
 		return -EPROTO;
 	}
-	j = yaml_to_json(&d, yaml_document_get_root_node(&d), 0);
+	j = yaml_to_json(&d, yaml_document_get_root_node(&d), 0, &budget);
 	yaml_document_delete(&d);
 	yaml_parser_delete(&p);
-	fclose(f);
+	free(buf);
+	if (budget < 0) {
+		fprintf(stderr,
+			"fsbench lava import: %s: more than %d nodes once aliases are "
+			"expanded\n",
+			path, LAVA_NODES_MAX);
+		json_decref(j);
+		return -E2BIG;
+	}
 	/* REST API pages: {"count": N, "results": [...]}; lavacli and /results/JOB/yaml: a list */
 	if (json_is_object(j) && json_is_array(json_object_get(j, "results"))) {
 		json_t *r = json_incref(json_object_get(j, "results"));
@@ -161,9 +260,10 @@ static void import_usage(FILE *out)
 
 /*
  * One test case into @runs: 1 when it is one of fsbench's ("<workload>.t<threads>.<cell>.
- * r<repetition>.<metric>", passed, with a finite measurement), 0 when it is not.
+ * r<repetition>.<metric>", passed), 0 when it is not, -ERANGE with @err when it is one with
+ * values no run can have (a hostile or broken file: nothing is written).
  */
-static int import_case(json_t *runs, const json_t *tc)
+static int import_case(json_t *runs, const json_t *tc, char *err, size_t errlen)
 {
 	const char *name = json_string_value(json_object_get(tc, "name"));
 	const char *res = json_string_value(json_object_get(tc, "result"));
@@ -181,8 +281,17 @@ static int import_case(json_t *runs, const json_t *tc)
 	v = json_is_number(mv) ? json_number_value(mv) :
 				 strtod(json_string_value(mv) ? json_string_value(mv) : "", &end);
 	const struct rpt_metric_def *d = rpt_metric_lookup(metric);
-	if (!d || !isfinite(v) || (res && strcmp(res, "pass")))
+	if (!d || (res && strcmp(res, "pass")))
 		return 0;
+	/* what the result schema allows: a run is made by 1.. threads, repetitions count from
+	 * 0, and a rate or a latency is a finite number >= 0 (nanoseconds fit in an int64) */
+	if (threads < 1 || threads > LAVA_THREADS_MAX || rep < 0 || rep > LAVA_REPS_MAX ||
+	    !isfinite(v) || v < 0 || v / d->scale > LAVA_VALUE_MAX)
+		return errf(err, errlen, -ERANGE,
+			    "test case %s: threads %ld, repetition %ld or value %g out of range "
+			    "(threads 1..%d, repetition 0..%d, a value 0..%g)",
+			    name, threads, rep, v, LAVA_THREADS_MAX, LAVA_REPS_MAX,
+			    LAVA_VALUE_MAX * d->scale);
 	json_t *run = run_for(runs, wl, threads, cell, rep), *sect;
 	double raw = v / d->scale;
 
@@ -235,6 +344,7 @@ static int lava_import(void *cfg)
 	json_t *runs = NULL, *doc, *all = NULL, *tc;
 	size_t i, used = 0;
 	int r = FSB_EXIT_OK;
+	char err[1024];
 
 	if (!out || !c->files.n) {
 		fprintf(stderr, "fsbench lava import: %s (see --help)\n",
@@ -258,7 +368,17 @@ static int lava_import(void *cfg)
 		r = FSB_EXIT_FAIL;
 		goto done;
 	}
-	json_array_foreach(all, i, tc) used += (size_t)import_case(runs, tc);
+	json_array_foreach(all, i, tc)
+	{
+		int n = import_case(runs, tc, err, sizeof(err));
+
+		if (n < 0) {
+			fprintf(stderr, "fsbench lava import: %s\n", err);
+			r = FSB_EXIT_FAIL;
+			goto done;
+		}
+		used += (size_t)n;
+	}
 	if (!used) {
 		fprintf(stderr,
 			"fsbench lava import: no fsbench test case among %zu (names like "

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/util.h"
+#include "probes/scratch.h"
 
 void kg_vm_defaults(struct kg_vm *vm)
 {
@@ -35,15 +37,16 @@ void kg_vm_defaults(struct kg_vm *vm)
 	vm->timeout_s = 1800;
 }
 
-void kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
+int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
 {
 	/*
 	 * tsc=reliable: with one vCPU under TCG the guest would otherwise fall back to the
 	 * emulated HPET for time, 7x slower. panic=-1 with -no-reboot turns a panic into
 	 * QEMU's exit; oops=panic makes an oops one too, so a broken kernel never hangs.
 	 */
-	snprintf(out, len, "console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
-		 k->append[0] ? " " : "", k->append);
+	return snprintf(out, len,
+			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
+			k->append[0] ? " " : "", k->append);
 }
 
 /* CPU jiffies of the whole host: busy (not idle or iowait) and total. */
@@ -132,8 +135,8 @@ static int sparse_file(const char *path, long long bytes)
 /* The paths and QEMU arguments of one boot. */
 struct boot_files {
 	char scratchdir[PATH_MAX], scratch[PATH_MAX + 16], results[PATH_MAX + 16],
-		qlog[PATH_MAX + 16], serial[PATH_MAX + 16], cmdline[2048], drive0[PATH_MAX + 96],
-		drive1[PATH_MAX + 64], mem[32], smp[16];
+		qlog[PATH_MAX + 16], serial[PATH_MAX + 16], cmdline[KG_CMDLINE_MAX + 128],
+		drive0[PATH_MAX + 96], drive1[PATH_MAX + 64], mem[32], smp[16];
 	const char *argv[48];
 };
 
@@ -191,14 +194,26 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n] = NULL;
 }
 
-/* Makes the boot's directory, its scratch disk (in a private directory) and results disk. */
+/* Journals @path (a "dir" or an "image") so that `fsbench restore` removes it after a kill -9. */
+static int boot_journal(const struct kg_vm *vm, const char *what, const char *path, char *err,
+			size_t errlen)
+{
+	if (!vm->scratch)
+		return 0;
+	return strcmp(what, "dir") ? probe_scratch_journal_file(vm->scratch, path, err, errlen) :
+				     probe_scratch_journal_dir(vm->scratch, path, err, errlen);
+}
+
+/* Makes the boot's directory (new), its scratch disk (in a private directory) and results disk. */
 static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b,
 		      struct boot_files *f, char *err, size_t errlen)
 {
 	int r;
 
-	if ((r = kg_mkdir_p(dir, 0755)))
-		return errf(err, errlen, r, "creating %s: %s", dir, strerror(-r));
+	if ((r = kg_qemu_path_ok("the boot directory", dir, err, errlen)) ||
+	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)) ||
+	    (r = kg_dir_fresh(dir, err, errlen)))
+		return r;
 	snprintf(b->console, sizeof(b->console), "%s/console.log", dir);
 	snprintf(f->serial, sizeof(f->serial), "file:%s", b->console);
 	snprintf(f->results, sizeof(f->results), "%s/results.img", dir);
@@ -212,15 +227,17 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	}
 	snprintf(f->scratch, sizeof(f->scratch), "%s/scratch.img", f->scratchdir);
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
+	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
+		return r;
 	if (vm->disk.kind == KG_DISK_VIRTIO && (r = sparse_file(f->scratch, vm->disk_bytes)))
 		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
 			    strerror(-r));
-	unlink(f->results);
+	if ((r = boot_journal(vm, "image", f->scratch, err, errlen)))
+		return r;
 	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)))
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
 			    strerror(-r));
-	unlink(b->console);
-	return 0;
+	return boot_journal(vm, "image", f->results, err, errlen);
 }
 
 /* What the supervision of one guest saw. */
@@ -231,7 +248,16 @@ struct boot_watch {
 	double t0, deadline_boot, deadline;
 	off_t seen_start, seen_panic;
 	unsigned long long qcpu;
+	double cpu_at; /* when QEMU's CPU time last grew */
 };
+
+/* Bytes free for an unprivileged writer in @dir; -1 when unknown. */
+static long long dir_free(const char *dir)
+{
+	struct statvfs v;
+
+	return statvfs(dir, &v) ? -1 : (long long)v.f_bavail * (long long)v.f_frsize;
+}
 
 /* Called while QEMU runs: the markers on the console, the deadlines, a stop signal. */
 static int boot_watch(pid_t pid, void *arg)
@@ -240,8 +266,25 @@ static int boot_watch(pid_t pid, void *arg)
 	double t = kg_now_s();
 	unsigned long long c = proc_cpu(pid);
 
-	if (c > s->qcpu)
+	if (c > s->qcpu || !s->cpu_at) {
 		s->qcpu = c;
+		s->cpu_at = t;
+	}
+	/*
+	 * A guest QEMU paused (its scratch disk hit ENOSPC: werror=enospc stops the VM) costs
+	 * no CPU at all, where a slow one under TCG always does: after KG_PAUSED_S without a
+	 * jiffy it is paused, and a full --disk-dir says why.
+	 */
+	if (t - s->cpu_at > KG_PAUSED_S) {
+		long long free_b = dir_free(s->vm->disk_dir);
+
+		s->w.paused = true;
+		if (free_b >= 0 && free_b < KG_FULL_BYTES) {
+			s->w.disk_full = true;
+			return -ENOSPC;
+		}
+	} else
+		s->w.paused = false;
 	if (!s->w.started && file_has(s->b->console, MARK_START, &s->seen_start)) {
 		s->w.started = true;
 		s->b->boot_seconds = t - s->t0;
@@ -297,6 +340,9 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 				.out = FSB_SPAWN_FILE,
 				.err = FSB_SPAWN_FILE,
 				.path = f->qlog,
+				.excl = true, /* in the boot's new directory */
+				.die_with_parent =
+					true, /* kill -9 of fsbench: no QEMU left behind */
 				.watch = boot_watch,
 				.watch_arg = &s,
 				.watch_ms = 200 };
@@ -305,6 +351,13 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	s.deadline_boot = s.t0 + vm->boot_timeout_s;
 	s.deadline = s.t0 + vm->timeout_s;
 	r = fsb_spawn_run(&sp, &wst);
+	if (r == -ENOSPC && s.w.disk_full) {
+		r = errf(err, errlen, -ENOSPC,
+			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "
+			 "(%lld bytes free), the scratch disk could not grow",
+			 k->release, kg_now_s() - s.t0, vm->disk_dir, dir_free(vm->disk_dir));
+		goto out;
+	}
 	if (r == -EINTR) {
 		r = errf(err, errlen, -EINTR, "kernel %s: stopped by signal %d after %.0f s",
 			 k->release, (int)fsb_signal_received, kg_now_s() - s.t0);
@@ -324,12 +377,13 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		s.w.panicked = true;
 
 	/* whatever happened, the guest may have left its results on the second disk */
-	kg_results_collect(dir, f->results, b);
-	unlink(f->results);
-	r = 0;
+	if ((r = kg_results_collect(dir, f->results, b, err, errlen)))
+		goto out;
 	if (b->guest_status < 0 || s.w.panicked)
 		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog, err, errlen);
 out:
+	if (f->results[0])
+		unlink(f->results);
 	if (f->scratchdir[0])
 		fsb_rm_tree(f->scratchdir);
 	free(f);

@@ -445,10 +445,14 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
 		goto out;
 	}
+	/* root boots what it finds here: the cache must be root's alone, as restore's state */
+	if ((r = kg_trusted_path(base, err, errlen)))
+		goto out;
 	snprintf(final, sizeof(final), "%s/%016llx.cpio", base, (unsigned long long)h);
 	snprintf(ret_path, len, "%s", final);
-	if (access(final, R_OK) == 0) {
-		*ret_cached = true;
+	if (access(final, F_OK) == 0) {
+		r = kg_trusted(final, S_IFREG, err, errlen);
+		*ret_cached = !r;
 		goto out;
 	}
 	fsb_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);

@@ -3,6 +3,7 @@
 #define FSB_KGATE_PREPARE_H
 
 #include "fsbench/kgate/kgate.h"
+#include "probes/scratch.h"
 
 #define KG_DEFAULT_SUITE "kgate"
 #define KG_MAX_FS 16
@@ -29,6 +30,7 @@ struct kg_ctx {
 	const char *fstypes[KG_MAX_FS + 1];
 	char fsstore[KG_MAX_FS][32];
 	bool lava; /* the initramfs is for a LAVA job */
+	struct probe_scratch scratch; /* its journal: the boots' disks, for `fsbench restore` */
 };
 
 /* Which kind of failure kg_prepare() met: the caller's exit status depends on it. */

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,7 @@ static void fs_name(const char *dir, char *out, size_t len)
 
 json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b)
 {
-	char cmdline[2048], backing_fs[64];
+	char cmdline[KG_CMDLINE_MAX + 128], backing_fs[64];
 
 	fs_name(vm->disk_dir, backing_fs, sizeof(backing_fs));
 	kg_cmdline(k, cmdline, sizeof(cmdline));
@@ -79,29 +80,181 @@ json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const st
 			 "loadavg1", b->loadavg1, "guest_status", b->guest_status);
 }
 
-void kg_results_collect(const char *dir, const char *results, struct kg_boot *b)
+/*
+ * The guest's results disk is written by the kernel under test, so it is read here by
+ * fsbench, not by tar: a ustar archive of at most RESULT_FILES regular files with plain names
+ * ("status", "result.json"), each at most RESULT_FILE_BYTES, written 0644 by root into a
+ * directory fsbench just made. Device nodes, links, setuid bits, owners, paths and anything
+ * else refuse the whole disk: no guest fsbench built ever writes them.
+ */
+#define RESULT_FILES 32
+#define RESULT_FILE_BYTES (32LL << 20)
+#define TAR_BLOCK 512
+
+/* A name the guest's /init writes: one component of [A-Za-z0-9._-], not starting with a dot. */
+static bool result_name_ok(const char *name)
 {
-	char guest[PATH_MAX + 16], path[PATH_MAX + 32], status[32], msg[512];
-	char *x[] = { "tar", "-xf", (char *)results, "-C", guest, NULL };
+	if (!name[0] || name[0] == '.' || strlen(name) > 64)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+			return false;
+	return true;
+}
+
+/* An octal header field; -1 when it is not one (base-256 sizes are refused too). */
+static long long tar_octal(const unsigned char *f, size_t n)
+{
+	long long v = 0;
+	size_t i = 0;
+
+	while (i < n && f[i] == ' ')
+		i++;
+	if (i == n || f[i] < '0' || f[i] > '7')
+		return -1;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v > (LLONG_MAX >> 3))
+			return -1;
+		v = v * 8 + (f[i] - '0');
+	}
+	return i == n || f[i] == 0 || f[i] == ' ' ? v : -1;
+}
+
+static bool tar_sum_ok(const unsigned char *h)
+{
+	long long want = tar_octal(h + 148, 8), sum = 0;
+
+	for (int i = 0; i < TAR_BLOCK; i++)
+		sum += i >= 148 && i < 156 ? ' ' : h[i];
+	return want == sum;
+}
+
+/* One regular member's @size bytes from @in into a new file @name in @dfd. */
+static int tar_copy(int in, int dfd, const char *name, long long size)
+{
+	char buf[65536];
+	int out = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int r = 0;
+
+	if (out < 0)
+		return -errno;
+	for (long long left = size; left > 0 && !r;) {
+		ssize_t n =
+			read(in, buf, left < (long long)sizeof(buf) ? (size_t)left : sizeof(buf));
+
+		if (n <= 0)
+			r = n < 0 ? -errno : -EBADMSG; /* the disk ends inside the member */
+		else if (write(out, buf, (size_t)n) != n)
+			r = -EIO;
+		else
+			left -= n;
+	}
+	if (close(out) && !r)
+		r = -errno;
+	/* the member's data is padded to a whole block */
+	if (!r && size % TAR_BLOCK && lseek(in, TAR_BLOCK - size % TAR_BLOCK, SEEK_CUR) < 0)
+		r = -errno;
+	return r;
+}
+
+/* Reads the archive on @in into @dfd. 0, or -errno with @err naming the member refused. */
+static int tar_extract(int in, int dfd, char *err, size_t errlen)
+{
+	unsigned char h[TAR_BLOCK];
+	int files = 0, r;
+
+	for (;;) {
+		ssize_t n = read(in, h, sizeof(h));
+		char name[256];
+
+		if (n != TAR_BLOCK)
+			return files ? 0 : errf(err, errlen, -EBADMSG, "no archive");
+		if (h[0] == 0)
+			return 0; /* the end-of-archive block */
+		if (!tar_sum_ok(h))
+			return errf(err, errlen, -EBADMSG, "a header with a bad checksum");
+		if (memcmp(h + 257, "ustar", 5) || h[345])
+			return errf(err, errlen, -EBADMSG, "a header that is not plain ustar");
+		snprintf(name, sizeof(name), "%.100s", (const char *)h);
+		const char *base = !strncmp(name, "./", 2) ? name + 2 : name;
+		long long size = tar_octal(h + 124, 12);
+
+		if (h[156] == '5' && (!strcmp(name, ".") || !strcmp(name, "./")))
+			continue; /* the top directory itself */
+		if (h[156] != '0' && h[156] != 0)
+			return errf(err, errlen, -EPERM,
+				    "member %s: type '%c' is not a regular file", name,
+				    h[156] >= ' ' && h[156] < 127 ? h[156] : '?');
+		if (!result_name_ok(base))
+			return errf(err, errlen, -EPERM, "member %s: not a plain file name", name);
+		if (size < 0 || size > RESULT_FILE_BYTES)
+			return errf(err, errlen, -EFBIG,
+				    "member %s: size out of bounds (at most %lld)", name,
+				    RESULT_FILE_BYTES);
+		if (++files > RESULT_FILES)
+			return errf(err, errlen, -E2BIG, "more than %d files", RESULT_FILES);
+		if ((r = tar_copy(in, dfd, base, size)))
+			return errf(err, errlen, r, "member %s: %s", name,
+				    r == -EEXIST ? "given twice" : strerror(-r));
+	}
+}
+
+/* A line the guest wrote, shown to the user: control characters become '?'. */
+static void guest_line(int dfd, const char *name, char *out, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s", name);
+	out[0] = 0;
+	int fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, out, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	out[n > 0 ? n : 0] = 0;
+	out[strcspn(out, "\n")] = 0;
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 127)
+			*p = '?';
+}
+
+int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
+		       size_t errlen)
+{
+	char guest[PATH_MAX + 16], status[32], why[512];
+	int in, dfd, r;
+	struct stat st;
 
 	snprintf(guest, sizeof(guest), "%s/guest", dir);
-	kg_mkdir_p(guest, 0755);
-	if (kg_tool(x, NULL, msg, sizeof(msg)) != 0)
-		return;
-	fsb_path(path, sizeof(path), "%s/status", guest);
-	if (fsb_read_line(path, status, sizeof(status)))
-		status[0] = 0;
-	if (status[0] && isdigit((unsigned char)status[0]))
+	/* the boot's directory is new: a guest/ already there was not made by this boot */
+	if (mkdir(guest, 0755))
+		return errf(err, errlen, -errno, "creating %s: %s", guest, strerror(errno));
+	dfd = open(guest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	in = open(results, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || in < 0 || fstat(in, &st) || !S_ISREG(st.st_mode)) {
+		r = errf(err, errlen, -errno, "reading %s: %s", results, strerror(errno));
+		goto out;
+	}
+	r = tar_extract(in, dfd, why, sizeof(why));
+	if (r) {
+		/* what was taken stays for a look; none of it is used */
+		r = errf(err, errlen, r, "the guest's results disk is refused: %s (see %s)", why,
+			 guest);
+		goto out;
+	}
+	guest_line(dfd, "status", status, sizeof(status));
+	if (status[0] && isdigit((unsigned char)status[0]) && strlen(status) <= 3)
 		b->guest_status = atoi(status);
-	fsb_path(path, sizeof(path), "%s/release", guest);
-	if (fsb_read_line(path, b->guest_release, sizeof(b->guest_release)))
-		b->guest_release[0] = 0;
-	fsb_path(path, sizeof(path), "%s/cmdline", guest);
-	if (fsb_read_line(path, b->guest_cmdline, sizeof(b->guest_cmdline)))
-		b->guest_cmdline[0] = 0;
-	fsb_path(b->result, sizeof(b->result), "%s/result.json", guest);
-	if (access(b->result, R_OK))
-		b->result[0] = 0;
+	guest_line(dfd, "release", b->guest_release, sizeof(b->guest_release));
+	guest_line(dfd, "cmdline", b->guest_cmdline, sizeof(b->guest_cmdline));
+	if (!fstatat(dfd, "result.json", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
+		fsb_path(b->result, sizeof(b->result), "%s/result.json", guest);
+out:
+	if (in >= 0)
+		close(in);
+	if (dfd >= 0)
+		close(dfd);
+	return r;
 }
 
 int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,

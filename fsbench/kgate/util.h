@@ -39,10 +39,43 @@ struct kg_watch {
 	bool panicked;
 	bool noboot; /* stopped: no word from init within the boot timeout */
 	bool timed_out; /* stopped: the whole boot's timeout */
+	bool paused; /* QEMU used no CPU for KG_PAUSED_S: the VM is stopped, not slow */
+	bool disk_full; /* paused, and --disk-dir has no room left */
 };
 
-/* Reads what the guest left on the results disk @results into @dir/guest and @b. */
-void kg_results_collect(const char *dir, const char *results, struct kg_boot *b);
+/* No CPU time for this long: QEMU is paused (a TCG guest that runs always costs some). */
+#define KG_PAUSED_S 10
+/* Less free than this in --disk-dir is full for a growing scratch disk. */
+#define KG_FULL_BYTES (4LL << 20)
+
+/*
+ * Makes @path a new, empty directory (0755): one already there is removed first when it is
+ * a real directory this user owns (a boot of an earlier run in the same --workdir); anything
+ * else there (a symlink, another user's) is refused. 0 or -errno with @err.
+ */
+int kg_dir_fresh(const char *path, char *err, size_t errlen);
+
+/*
+ * Restore's rules for what root reads and runs from the cache: @path is a @type (S_IFDIR,
+ * S_IFREG), not a symlink, owned by this user and not writable by group or others.
+ * 0, or -EPERM with @err saying which rule and why it matters.
+ */
+int kg_trusted(const char *path, mode_t type, char *err, size_t errlen);
+
+/*
+ * kg_trusted() for the directory @path, whose ancestors must also be owned by this user
+ * or root and writable by no one else unless sticky (/tmp): otherwise another user could
+ * swap the directory for one of theirs. 0 or -errno with @err.
+ */
+int kg_trusted_path(const char *path, char *err, size_t errlen);
+
+/*
+ * Reads what the guest left on the results disk @results into a new @dir/guest and @b, as
+ * untrusted input (results.c says what is taken). 0, -ENOENT... when the disk holds no
+ * archive, or -errno with @err when what it holds is refused.
+ */
+int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
+		       size_t errlen);
 
 /*
  * The error of a boot that left no status or panicked: what happened (-EIO a panic or no
@@ -51,5 +84,11 @@ void kg_results_collect(const char *dir, const char *results, struct kg_boot *b)
  */
 int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,
 		    const struct kg_watch *w, int wst, const char *qlog, char *err, size_t errlen);
+
+/*
+ * A path QEMU reads as an option value (-drive file=...,if=...): a comma would end it and
+ * start another option, so it is refused (-EINVAL with @err) rather than passed.
+ */
+int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen);
 
 #endif
