@@ -317,7 +317,7 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->boots = c->boots			    ? (int)c->boots :
 		   a->vm.disk.kind == KG_DISK_MODEL ? KG_MODEL_BOOTS :
 						      KG_DEFAULT_BOOTS;
-	a->jobs = (int)c->jobs;
+	a->jobs = gate ? (int)c->jobs : 1;
 	if (!a->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 

@@ -232,7 +232,8 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	if (vm->disk.kind == KG_DISK_VIRTIO && (r = sparse_file(f->scratch, vm->disk_bytes)))
 		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
 			    strerror(-r));
-	if ((r = boot_journal(vm, "image", f->scratch, err, errlen)))
+	if (vm->disk.kind == KG_DISK_VIRTIO &&
+	    (r = boot_journal(vm, "image", f->scratch, err, errlen)))
 		return r;
 	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)))
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
