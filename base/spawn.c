@@ -199,7 +199,9 @@ int fsb_spawn_tool(char *const *argv, const char *out, enum fsb_spawn_keep keep,
 			       .path = out,
 			       .keep = keep,
 			       .line = msg,
-			       .linelen = msglen };
+			       .linelen = msglen,
+			       /* a killed caller leaves no dpkg-deb or cpio writing on */
+			       .die_with_parent = true };
 	int status, r = fsb_spawn_run(&s, &status);
 
 	if (r)

@@ -54,7 +54,7 @@ int fsb_spawn_run(const struct fsb_spawn *s, int *ret_status);
 
 /*
  * The usual case: @argv with stdout to @out (NULL: /dev/null) and stderr captured, the line
- * @keep says into @msg. Returns the exit status (0..255), 128 + the signal that killed it,
+ * @keep says into @msg; the tool dies with its caller (die_with_parent). Returns the exit status (0..255), 128 + the signal that killed it,
  * or -errno when it could not be run.
  */
 int fsb_spawn_tool(char *const *argv, const char *out, enum fsb_spawn_keep keep, char *msg,

@@ -33,6 +33,7 @@ void probe_scratch_init(struct probe_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->loop_fd = -1;
+	s->device_lock_fd = -1;
 }
 
 /* Appends a scratch entry {kind: scratch, what: @what, path: @path} plus @more (stolen). */
@@ -294,25 +295,79 @@ static int mounted_at(dev_t devno, char *ret, size_t len)
 	return r == -ENOENT ? 0 : r;
 }
 
+static int device_probe(struct probe_scratch *s, const char *dev, bool force, char *err,
+			size_t errlen);
+
+static void device_unlock(struct probe_scratch *s)
+{
+	char dir[PATH_MAX];
+
+	if (s->device_lock_fd < 0)
+		return;
+	journal_lock_dir("", dir, sizeof(dir));
+	journal_lock_release(dir, s->device_lock, s->device_lock_fd);
+	s->device_lock_fd = -1;
+}
+
+/*
+ * Two runs that mkfs and mount one device would destroy each other's cells ("already
+ * mounted"): the device's lock is held from here until probe_scratch_release(). Its name
+ * is not the knobs' (dev-M:m), so the same run can also set the device's knobs.
+ */
+static int device_lock(struct probe_scratch *s, const char *dev, dev_t rdev, char *err,
+		       size_t errlen)
+{
+	struct journal_lock_holder h = { 0 };
+	char dir[PATH_MAX];
+	int r;
+
+	journal_lock_dir("", dir, sizeof(dir));
+	snprintf(s->device_lock, sizeof(s->device_lock), "scratch-%u:%u", major(rdev), minor(rdev));
+	r = journal_lock_take(dir, s->device_lock, "mkfs and mount", 0, &s->device_lock_fd, &h);
+	if (r == -EBUSY)
+		return errf(err, errlen, r, "device %s is in use by another fsbench (pid %d, %s)",
+			    dev, (int)h.pid, h.what[0] ? h.what : "starting");
+	if (r)
+		return errf(err, errlen, r, "taking the lock of device %s in %s: %s", dev, dir,
+			    strerror(-r));
+	return 0;
+}
+
 int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
 			 size_t errlen)
 {
 	char where[PATH_MAX];
 	struct stat st;
-	blkid_probe pr;
-	const char *what = NULL, *kind = "";
 	int r;
 
 	if (stat(dev, &st) < 0)
 		return errf(err, errlen, -errno, "device %s: %s", dev, strerror(errno));
 	if (!S_ISBLK(st.st_mode))
 		return errf(err, errlen, -ENOTBLK, "device %s: %s", dev, strerror(ENOTBLK));
+	/* first: another fsbench's cell may have it mounted just now */
+	if ((r = device_lock(s, dev, st.st_rdev, err, errlen)))
+		return r;
 	r = mounted_at(st.st_rdev, where, sizeof(where));
 	if (r < 0)
-		return errf(err, errlen, r, "reading the mount table: %s", strerror(-r));
+		r = errf(err, errlen, r, "reading the mount table: %s", strerror(-r));
 	/* a mounted device is refused even with --force: mkfs under a live fs corrupts it */
-	if (where[0])
-		return errf(err, errlen, -EBUSY, "device %s is mounted on %s", dev, where);
+	else if (where[0])
+		r = errf(err, errlen, -EBUSY, "device %s is mounted on %s", dev, where);
+	else
+		r = device_probe(s, dev, force, err, errlen);
+	if (r)
+		device_unlock(s);
+	return r;
+}
+
+/* The signatures on @dev: none, or @force. */
+static int device_probe(struct probe_scratch *s, const char *dev, bool force, char *err,
+			size_t errlen)
+{
+	blkid_probe pr;
+	const char *what = NULL, *kind = "";
+	int r;
+
 	pr = blkid_new_probe_from_filename(dev);
 	if (!pr)
 		return errf(err, errlen, -errno ? -errno : -EIO, "probing %s with libblkid: %s",
@@ -618,6 +673,8 @@ int probe_scratch_release(struct probe_scratch *s, char *err, size_t errlen)
 				 strerror(errno));
 		s->mountpoint_created = false;
 	}
+	if (!s->mounted)
+		device_unlock(s);
 	if (s->loop_fd >= 0) {
 		/* with AUTOCLEAR the kernel detaches on our close even if this is refused */
 		if (ioctl(s->loop_fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO && !r)

@@ -39,6 +39,9 @@ struct probe_scratch {
 	 */
 	struct journal *journal;
 	bool mount_journalled; /* the mount point is the same for every mount: one entry */
+	/* a user's device (probe_scratch_device) is locked until probe_scratch_release */
+	char device_lock[64];
+	int device_lock_fd;
 };
 
 /* Sets every field to "nothing set up". */
@@ -79,7 +82,8 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 			size_t errlen);
 
 /*
- * Takes a user's block device: refused with -EBUSY when it is mounted, and with -EEXIST
+ * Takes a user's block device: refused with -EBUSY when it is mounted or another fsbench
+ * holds its lock (taken here, released by probe_scratch_release), and with -EEXIST
  * when libblkid finds a filesystem, RAID or swap signature or a partition table on it,
  * unless @force. 0 or -errno with @err set.
  */

@@ -283,8 +283,12 @@ int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const str
 	if (w->timed_out)
 		return errf(
 			err, errlen, -ETIMEDOUT,
-			"kernel %s: the guest did not finish within %d s; last console lines:%s",
-			k->release, vm->timeout_s, tail);
+			"kernel %s: the guest did not finish within %d s%s; last console lines:%s",
+			k->release, vm->timeout_s,
+			w->paused ? " (QEMU used no CPU for the last 10 s or more: the VM is "
+				    "paused or QEMU stopped, not slow)" :
+				    "",
+			tail);
 	if (WIFEXITED(wst) && WEXITSTATUS(wst) != 0) {
 		if (fsb_read_line(qlog, msg, sizeof(msg)))
 			msg[0] = 0;
