@@ -134,7 +134,7 @@ t_expect_eq "files depmod wrote in DIR" 1 "$(find "$W/target" -type f | wc -l)"
 rm "$W/evil/lib" && head -c 4096 /dev/urandom >"$W/evil/boot/vmlinuz-9.9.9-two"
 dpkg-deb --build --root-owner-group "$W/evil" "$W/two.deb" >/dev/null 2>&1 || t_die "dpkg-deb --build"
 FSBENCH_CACHE_DIR=$W/cache6 expect 125 "no single boot/vmlinuz-RELEASE" \
-	"$FSBENCH" kernel-run --kernel "$W/two.deb" --qemu "$FAKE" --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w7c"
+	"$FSBENCH" kernel-run --kernel "$W/two.deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w7c"
 # an extraction a killed run left behind is swept by the next one
 mkdir -p "$W/cache6/kernels/.extract.999999999.abcdef/boot"
 FSBENCH_CACHE_DIR=$W/cache6 "$FSBENCH" kernel-run --kernel "$W/evil.deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" \
