@@ -8,6 +8,7 @@
 # one at a time: 30-40 s each on a quiet 2-core host, a few minutes on a busy one
 # (--timeout bounds each).
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
@@ -17,23 +18,6 @@ deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.de
 [ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
 export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
 W=$T_SCRATCH
-
-# expect STATUS MESSAGE-REGEX COMMAND...: the status and a line of stderr
-expect() {
-	local want=$1 re=$2 rc
-	shift 2
-	"$@" >"$W/out" 2>"$W/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		t_fail "$*: exit $rc, expected $want"
-		sed 's/^/    /' "$W/err" | tail -20
-	elif ! grep -Eq -- "$re" "$W/err"; then
-		t_fail "$*: stderr lacks /$re/"
-		sed 's/^/    /' "$W/err" | tail -20
-	else
-		t_ok "exits $want: $(grep -E -m1 -- "$re" "$W/err")"
-	fi
-}
 
 # refused before any boot (no workdir made, no QEMU started)
 expect 2 "must be whole GiB" "$FSBENCH" kernel-run --kernel "$deb" --disk-size 1536M --workdir "$W/no1"
