@@ -812,6 +812,12 @@ static void gate_verdict(struct gate *g, int r)
 		char cl[KG_CMDLINE_MAX + 128];
 
 		kg_cmdline(&x->k[i], cl, sizeof(cl));
+		if (x->a.vm.disk.kind == KG_DISK_MODEL) { /* as boot.c gives it */
+			size_t l = strlen(cl);
+
+			cl[l++] = ' ';
+			kg_disk_cmdline(&x->a.vm.disk, cl + l, sizeof(cl) - l);
+		}
 		json_object_set_new(
 			g->out, x->k[i].label[0] ? x->k[i].label : (i ? "candidate" : "baseline"),
 			json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec, "image",

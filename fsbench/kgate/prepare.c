@@ -107,6 +107,11 @@ static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err,
 			 x->a.append[i] ? x->a.append[i] : "");
 	int total = kg_cmdline(&x->k[i], cl, sizeof(cl));
 
+	/* the model disk's words go on it too (boot.c) */
+	kg_disk_cmdline(&x->a.vm.disk, cl, sizeof(cl));
+	if (cl[0])
+		total += 1 + (int)strlen(cl);
+
 	if (n >= (int)sizeof(x->k[i].append) || total >= KG_CMDLINE_MAX)
 		return errf(err, errlen, -E2BIG,
 			    "%s: the kernel command line would be %d bytes with --append: the "
