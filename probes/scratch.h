@@ -90,6 +90,9 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
 			 size_t errlen);
 
+/* Drops the device's lock (probe_scratch_release does, once nothing is mounted). */
+void probe_scratch_device_unlock(struct probe_scratch *s);
+
 /*
  * Runs mkfs.@fstype on the device (fork/exec, no shell) with fsbench's defaults (-F/-f,
  * lazy init off for ext4) and @opts (NULL-terminated extra arguments, may be NULL), then

@@ -131,7 +131,7 @@ struct kg_cfg {
 	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
 	  .help = "a whole boot" }, \
 	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), \
-	  .help = "consoles and results (default fsbench-kgate-DATE)" }
+	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
@@ -349,72 +349,24 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 }
 
 /*
- * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
- * as DIR/result.json. With @gate a nonzero guest status is no sample: 125. The record is
- * the caller's in @ret_rec whatever happened. Returns 0, or an exit status after printing
- * why. Boots may run in threads side by side: nothing here touches what another boot uses.
+ * One boot through kg_cli_boot into an array of its own, so that boots in threads side by
+ * side share nothing: the record is the caller's in @ret_rec whatever happened.
  */
 static int boot_one(struct kg_ctx *x, int side, int index, int total, bool gate, json_t **ret_rec,
 		    char *ret_result, size_t len, const char *cmd)
 {
-	char dir[PATH_MAX + 32], err[8192];
-	struct kg_boot b;
-	json_t *rec, *doc;
-	json_error_t je;
+	json_t *one = json_array();
 	int r;
 
-	snprintf(dir, sizeof(dir), "%s/boot-%02d-%s", x->workdir, index + 1, x->k[side].label);
-	fprintf(stderr, "fsbench %s: boot %d/%d: %s %s%s%s ...\n", cmd, index + 1, total,
-		x->k[side].label, x->k[side].release, x->k[side].append[0] ? " " : "",
-		x->k[side].append);
-	r = kg_boot_run(&x->k[side], x->initramfs[side], &x->a.vm, dir, &b, err, sizeof(err));
-	rec = kg_boot_json(&x->k[side], &x->a.vm, &b);
-	json_object_set_new(rec, "index", json_integer(index + 1));
-	json_object_set_new(rec, "side", json_string(x->k[side].label));
-	json_object_set_new(rec, "dir", json_string(dir));
-	json_object_set_new(rec, "console", json_string(b.console));
-	*ret_rec = rec;
-	if (r) {
-		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
-			err);
-		return r == -EINTR ? 128 + (int)fsb_signal_received : FSB_EXIT_CANNOT_JUDGE;
+	if (!one) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, strerror(ENOMEM));
+		return FSB_EXIT_FAIL;
 	}
-	fprintf(stderr,
-		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
-		"host load from others %.0f%%\n",
-		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
-		b.guest_status, b.host_load_pct);
-	/* a gate judges complete runs only: a failed suite's partial result is no sample */
-	if (gate && b.guest_status != 0) {
-		fprintf(stderr,
-			"fsbench %s: boot %d (%s): the suite failed in the guest (status %d): cannot "
-			"judge; see %s/guest/stderr\n",
-			cmd, index + 1, x->k[side].label, b.guest_status, dir);
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	if (!b.result[0]) {
-		fprintf(stderr,
-			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
-			cmd, index + 1, x->k[side].label, b.guest_status, dir);
-		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
-								    FSB_EXIT_CANNOT_JUDGE;
-	}
-	doc = json_load_file(b.result, 0, &je);
-	if (!doc) {
-		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	json_object_set(doc, "vm", rec);
-	snprintf(ret_result, len, "%s/result.json", dir);
-	r = rpt_json_write_atomic(doc, ret_result);
-	json_decref(doc);
-	if (r) {
-		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	return 0;
+	r = kg_cli_boot(x, side, index, total, gate, one, ret_result, len, cmd);
+	*ret_rec = json_incref(json_array_get(one, 0));
+	json_decref(one);
+	return r;
 }
-
 static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -446,8 +398,15 @@ static int kernel_run(void *cfg)
 		FILE *f = fopen(path, "re");
 		char buf[4096];
 		size_t n;
-		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			/* the guest wrote it: no escape sequences reach the terminal */
+			for (size_t i = 0; i < n; i++)
+				if (((unsigned char)buf[i] < ' ' && buf[i] != '\n' &&
+				     buf[i] != '\t') ||
+				    buf[i] == 127)
+					buf[i] = '?';
 			fwrite(buf, 1, n, stdout);
+		}
 		if (f)
 			fclose(f);
 		fflush(stdout); /* the guest's last line may lack its newline */

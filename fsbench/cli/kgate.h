@@ -20,4 +20,13 @@ int kg_cli_journal_open(struct kg_ctx *x, const char *cmd);
 /* Removes the journal once the boots cleaned up after themselves. */
 void kg_cli_journal_close(struct kg_ctx *x);
 
+/*
+ * One boot of side @side (boot @index of @total): runs, prints a line, appends its record
+ * to @boots, puts the "vm" record into the guest's result and saves it as DIR/result.json
+ * (its path in @ret_result). With @gate a nonzero guest status is no sample: 125. Returns 0,
+ * or an exit status after printing why as @cmd.
+ */
+int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, json_t *boots,
+		char *ret_result, size_t len, const char *cmd);
+
 #endif

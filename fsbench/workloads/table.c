@@ -9,7 +9,9 @@
  */
 #define FSB_WORKLOAD_LIST(X) \
 	X(smallfile)         \
-	X(stream)
+	X(stream)            \
+	X(tree)              \
+	X(dbench)
 
 #define DECLARE(n) extern const struct fsb_workload fsb_wl_##n;
 FSB_WORKLOAD_LIST(DECLARE)

@@ -190,6 +190,14 @@ FSBENCH_CACHE_DIR=$W/small/cache expect 125 "No space left on device" \
 	"$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w11"
 t_expect_eq "extraction directories left on the full disk" "" "$(ls -A "$W/small/cache/kernels")"
 
+# 3, continued: lava job -o on a full filesystem leaves the existing job as it was
+echo "the old job" >"$W/small/job.yaml"
+dd if=/dev/zero of="$W/small/fill" bs=1M status=none 2>/dev/null
+expect 1 "writing $W/small/job.yaml: No space left on device" "$FSBENCH" lava job --kernel-url u --ramdisk-url r \
+	-o "$W/small/job.yaml"
+t_expect_eq "the job on a full disk" "the old job" "$(cat "$W/small/job.yaml")"
+rm -f "$W/small/fill" "$W/small/job.yaml"
+
 # 9. lava import: aliases, nesting and values are bounded; a 1 GB ulimit catches a blow-up
 laughs=$W/laughs.yaml
 echo 'a: &a ["x","x","x","x","x","x","x","x","x"]' >"$laughs"
