@@ -1,5 +1,7 @@
 /* Exporters: the registry and the walk over a compare document that every exporter shares. */
 #include "report/export.h"
+#include "report/stats.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -23,23 +25,45 @@ const struct rpt_exporter *rpt_exporter_find(const char *name)
 	return NULL;
 }
 
-void rpt_slug(const char *in, char *out, size_t len)
+void rpt_slug(const char *in, char sep, char *out, size_t len)
 {
 	size_t o = 0;
 
+	if (!len)
+		return;
 	for (; *in && o + 1 < len; in++) {
 		char c = *in;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '-';
+			  (c >= '0' && c <= '9') || c == '-' || c == sep;
 
 		if (ok)
 			out[o++] = c;
-		else if (o && out[o - 1] != '_')
-			out[o++] = '_';
+		else if (o && out[o - 1] != sep)
+			out[o++] = sep;
 	}
-	while (o && out[o - 1] == '_')
+	while (o && out[o - 1] == sep)
 		o--;
 	out[o] = 0;
+}
+
+void rpt_slug_shorten(char *s, size_t len, char sep)
+{
+	uint32_t h = 2166136261u; /* FNV-1a of the whole name, before it is cut */
+	size_t n = strlen(s), tail;
+	char keep;
+
+	if (n <= len)
+		return;
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	if (len < 10)
+		len = 10;
+	/* the end is kept too: it says which side ("side_candidate") or repetition it is */
+	tail = (len - 9) / 3 < 24 ? (len - 9) / 3 : 24;
+	memmove(s + len - tail, s + n - tail, tail + 1);
+	keep = s[len - tail]; /* where snprintf puts its NUL */
+	snprintf(s + len - tail - 9, 10, "%c%08x", sep, (unsigned)h);
+	s[len - tail] = keep;
 }
 
 bool rpt_metric_wanted(const char *filter, const char *metric)
@@ -232,7 +256,7 @@ int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
 					start ? start :
 						json_string_value(json_object_get(cmp, "created")),
 				.labels = json_object_get(sc, "labels"),
-				.ops = json_object_get(sc, "ops"),
+				.ops = json_object_get(sc, RPT_KEY_OPS),
 			};
 			int e;
 

@@ -2,9 +2,9 @@
  * LAVA exporter: "<test> pass|fail <measurement> <units>" lines, fail only for a regression
  * verdict, for `lava-test-case "$test" --result "$r" --measurement "$m" --units "$u"`. The
  * dispatcher splits its TESTCASE signal on whitespace into key=value pairs and ends it at
- * '>', and lava-test-case makes a directory named after the test: so the test name is
- * [A-Za-z0-9_-] only, the units have no blank, '=' or '>', and the measurement is a
- * plain decimal number (Python's Decimal). Kernel, host and device are the LAVA job's own
+ * '>', and lava-test-case makes a directory named after the test: so the test name is a
+ * slug (rpt_slug, export.h, says what LAVA allows), the units have no blank, '=' or '>',
+ * and the measurement is a plain decimal number (Python's Decimal). Kernel, host and device are the LAVA job's own
  * metadata; the name carries what identifies the series.
  */
 #include "report/export.h"
@@ -25,11 +25,17 @@ static void lava_units(const char *unit, char *buf, size_t len)
 static int lava_point(const struct rpt_point *p, void *ctx)
 {
 	FILE *out = ctx;
-	char series[1024], name[1200], test[1200], unit[64];
+	char series[1024], name[1200], test[1400], unit[64], metric[128];
+	size_t mlen;
 
 	rpt_point_series(p, series, sizeof(series));
-	snprintf(name, sizeof(name), "%s %s", series, p->metric);
-	rpt_slug(name, test, sizeof(test));
+	rpt_slug(p->metric, '_', metric, sizeof(metric));
+	mlen = strlen(metric) + 1;
+	rpt_slug(series, '_', name, sizeof(name));
+	/* the series is cut (and hashed), never the metric: dashboards group by the metric */
+	if (mlen + 10 < RPT_LAVA_NAME_MAX)
+		rpt_slug_shorten(name, RPT_LAVA_NAME_MAX - mlen, '_');
+	snprintf(test, sizeof(test), "%s_%s", name, metric);
 	lava_units(p->unit, unit, sizeof(unit));
 	fprintf(out, "%s %s %.10g %s\n", test,
 		p->verdict && !strcmp(p->verdict, "regression") ? "fail" : "pass", p->mean, unit);
