@@ -355,7 +355,7 @@ static const struct example examples[] = {
 	{ "export", "fsbench export \\-\\-format openmetrics \\-o metrics.txt r.json",
 	  "the result's metrics for Prometheus." },
 	{ "kernel-gate",
-	  "fsbench kernel-gate \\-\\-baseline v6.1 \\-\\-candidate arch/x86/boot/bzImage",
+	  "fsbench kernel-gate \\-\\-baseline 6.1.0\\-47\\-amd64 \\-\\-candidate arch/x86/boot/bzImage",
 	  "boot both kernels in QEMU, run the suite in each, judge the candidate." },
 	{ "kernel-run", "fsbench kernel-run \\-\\-kernel arch/x86/boot/bzImage",
 	  "boot one kernel and run the kernel gate's suite inside." },
@@ -368,24 +368,26 @@ static const struct example examples[] = {
 	{ "restore", "fsbench restore", "put back the knobs an interrupted run left changed." },
 };
 
+/* Whether @s is a status @cmd's page lists: the command's own, else the common one. */
+static bool status_applies(const struct status_note *s, const char *cmd)
+{
+	if (s->cmd)
+		return cmd && !strcmp(s->cmd, cmd);
+	for (size_t j = 0; cmd && j < sizeof(statuses) / sizeof(statuses[0]); j++)
+		if (statuses[j].cmd && !strcmp(statuses[j].cmd, cmd) &&
+		    statuses[j].status == s->status)
+			return false; /* the command's own meaning replaces the common one */
+	return true;
+}
+
 static void man_statuses(FILE *out, const char *cmd)
 {
 	fputs(".SH EXIT STATUS\n", out);
-	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
-		const struct status_note *s = &statuses[i];
-		bool own = false;
-
-		if (s->cmd && (!cmd || strcmp(s->cmd, cmd)))
-			continue;
-		/* a command's own meaning of a status replaces the common one */
-		for (size_t j = 0; !s->cmd && cmd && j < sizeof(statuses) / sizeof(statuses[0]);
-		     j++)
-			own |= statuses[j].cmd && !strcmp(statuses[j].cmd, cmd) &&
-			       statuses[j].status == s->status && s->status != FSB_EXIT_OK;
-		if (own)
-			continue;
-		fprintf(out, ".TP\n%d\n%s\n", s->status, s->meaning);
-	}
+	/* in the order of the status: a command's own ones among the common ones */
+	for (int status = 0; status < 256; status++)
+		for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+			if (statuses[i].status == status && status_applies(&statuses[i], cmd))
+				fprintf(out, ".TP\n%d\n%s\n", status, statuses[i].meaning);
 }
 
 static void man_files(FILE *out)
