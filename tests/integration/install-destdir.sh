@@ -18,6 +18,14 @@ man1=$P/$(opt mandir)/man1
 [ -x "$bin" ] || t_die "no installed program at $bin"
 t_expect_eq "installed fsbench --version" "fsbench $("$FSBENCH" --version | cut -d' ' -f2)" "$("$bin" --version)"
 
+# the optional links under other tools' names: there exactly when configured (the install
+# scripts that refuse to replace a packaged tool are tested in fsmark-name.sh)
+for tool in fs_mark dbench; do
+	case $(opt "${tool}_link") in
+	true) [ "$(readlink "$P/$(opt bindir)/$tool")" = fsbench ] || t_fail "-D${tool}_link=true, but no $tool link" ;;
+	*) [ ! -e "$P/$(opt bindir)/$tool" ] || t_fail "$tool installed without -D${tool}_link=true" ;;
+	esac
+done
 # configs: every suite of the tree, byte for byte
 for f in "$SRCDIR"/configs/*.json; do
 	cmp -s "$f" "$share/fsbench/configs/${f##*/}" || t_fail "configs/${f##*/} is not installed as it is"
