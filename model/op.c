@@ -23,7 +23,16 @@ const struct rpt_op_info rpt_ops[RPT_OP_COUNT] = {
 			     .rank = 7 },
 	[RPT_OP_VICTIM] = { .name = "victim",
 			    .times = "one whole victim operation (read, or write+fdatasync)",
-			    .rank = 10 },
+			    .rank = 15 },
+	[RPT_OP_READ] = { .name = "read", .times = "one read() call", .rank = 11 },
+	[RPT_OP_MKDIR] = { .name = "mkdir", .times = "mkdir() of a new directory", .rank = 10 },
+	[RPT_OP_RMDIR] = { .name = "rmdir", .times = "rmdir() of an empty directory", .rank = 13 },
+	[RPT_OP_STAT] = { .name = "stat",
+			  .times = "stat() of a file or directory, symbolic links not followed",
+			  .rank = 12 },
+	[RPT_OP_SYNCFS] = { .name = "syncfs",
+			    .times = "syncfs() of the filesystem, after a phase",
+			    .rank = 14 },
 };
 
 int rpt_op_find(const char *name)

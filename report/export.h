@@ -12,6 +12,12 @@
 struct rpt_export_opts {
 	const char *metrics; /* comma-separated globs of metric names to keep; NULL: all */
 	const char *build_id; /* KCIDB build id ("origin:..."); NULL: from each side's kernel */
+	/*
+	 * openmetrics: stamp every sample with its side's start time. Off by default, because
+	 * node_exporter's textfile collector refuses client-side timestamps; Prometheus backfill
+	 * (promtool tsdb create-blocks-from openmetrics) needs them.
+	 */
+	bool timestamps;
 };
 
 struct rpt_exporter {

@@ -51,6 +51,18 @@ static void om_labels(FILE *out, const struct rpt_point *p)
 		om_label(out, rpt_label_names[i], rpt_point_label(p, rpt_label_names[i]), false);
 }
 
+/* " VALUE[ TIMESTAMP]\n" closing a sample line: seconds since the epoch, as OpenMetrics has it. */
+static void om_value(FILE *out, const char *fmt_value, double v, const struct rpt_point *p,
+		     const struct rpt_export_opts *o)
+{
+	long long ts = o->timestamps ? rpt_time_parse(p->start_time) : -1;
+
+	fprintf(out, fmt_value, v);
+	if (ts >= 0)
+		fprintf(out, " %lld", ts);
+	fputc('\n', out);
+}
+
 static bool same_op(const struct rpt_point *a, const struct rpt_point *b)
 {
 	char oa[64], ob[64];
@@ -62,7 +74,8 @@ static bool same_op(const struct rpt_point *a, const struct rpt_point *b)
 }
 
 /* Every quantile of one (sample, side, op), then its _sum and _count; marks them @done. */
-static void om_summary(FILE *out, const struct om_points *c, size_t first, bool *done)
+static void om_summary(FILE *out, const struct om_points *c, size_t first, bool *done,
+		       const struct rpt_export_opts *o)
 {
 	const struct rpt_point *p = &c->v[first];
 	const char *fam = p->def->om_name;
@@ -84,7 +97,7 @@ static void om_summary(FILE *out, const struct om_points *c, size_t first, bool 
 		om_labels(out, x);
 		om_label(out, "op", op, false);
 		om_label(out, "quantile", qs, false);
-		fprintf(out, "} %.10g\n", rpt_point_base(x, x->mean));
+		om_value(out, "} %.10g", rpt_point_base(x, x->mean), x, o);
 	}
 	calls = json_object_get(p->ops, op);
 	if (!json_is_object(calls))
@@ -92,12 +105,12 @@ static void om_summary(FILE *out, const struct om_points *c, size_t first, bool 
 	fprintf(out, "%s_sum", fam);
 	om_labels(out, p);
 	om_label(out, "op", op, false);
-	fprintf(out, "} %.10g\n",
-		(double)json_integer_value(json_object_get(calls, "sum_ns")) * 1e-9);
+	om_value(out, "} %.10g",
+		 (double)json_integer_value(json_object_get(calls, "sum_ns")) * 1e-9, p, o);
 	fprintf(out, "%s_count", fam);
 	om_labels(out, p);
 	om_label(out, "op", op, false);
-	fprintf(out, "} %lld\n", (long long)json_integer_value(json_object_get(calls, "count")));
+	om_value(out, "} %.0f", (double)json_integer_value(json_object_get(calls, "count")), p, o);
 }
 
 static void om_help(FILE *out, const char *fam, const char *type, const char *help)
@@ -135,13 +148,13 @@ static int om_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *ou
 			if (done[j] || strcmp(p->def->om_name, fam))
 				continue;
 			if (latency) {
-				om_summary(out, &c, j, done);
+				om_summary(out, &c, j, done, o);
 				continue;
 			}
 			done[j] = true;
 			fprintf(out, "%s", fam);
 			om_labels(out, p);
-			fprintf(out, "} %.10g\n", rpt_point_base(p, p->mean));
+			om_value(out, "} %.10g", rpt_point_base(p, p->mean), p, o);
 		}
 	}
 	if (compared) {
@@ -155,7 +168,8 @@ static int om_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *ou
 			fprintf(out, "fsbench_regression");
 			om_labels(out, p);
 			om_label(out, "metric", p->metric, false);
-			fprintf(out, "} %d\n", !strcmp(p->verdict, "regression"));
+			om_value(out, "} %.0f", !strcmp(p->verdict, "regression") ? 1.0 : 0.0, p,
+				 o);
 		}
 	}
 	fprintf(out, "# EOF\n");

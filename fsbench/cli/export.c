@@ -15,6 +15,7 @@
 
 struct export_cfg {
 	char *format, *output, *metrics, *build_id;
+	bool timestamps;
 	struct cmd_files files;
 };
 
@@ -39,6 +40,12 @@ static const struct fsb_opt export_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(build_id),
 	  .help = "kcidb: the build the tests ran against, ORIGIN:ID (default: from the kernel)" },
+	{ .name = "timestamps",
+	  .type = OPT_BOOL,
+	  .offset = O(timestamps),
+	  .help = "openmetrics: stamp each sample with its run's start time, for Prometheus backfill "
+		  "(promtool tsdb create-blocks-from openmetrics); off by default, since "
+		  "node_exporter's textfile collector refuses timestamps" },
 	{ 0 },
 };
 #undef O
@@ -46,7 +53,7 @@ static const struct fsb_opt export_opts[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fsbench export --format F [-o FILE] [--metrics GLOB,...] [--build-id ID] "
+		"usage: fsbench export --format F [-o FILE] [--metrics GLOB,...] [--build-id ID] [--timestamps] "
 		"RESULT.json...|COMPARE.json\n\n"
 		"Writes every metric's mean (with its 95 %% CI where the format has room) per sample and side.\n"
 		"Result files are summarised first: runs that differ only in repetition form one sample.\n\n");
@@ -161,7 +168,9 @@ static int export_run(void *cfg)
 {
 	const struct export_cfg *c = cfg;
 	const struct rpt_exporter *ex;
-	struct rpt_export_opts eo = { .metrics = c->metrics, .build_id = c->build_id };
+	struct rpt_export_opts eo = { .metrics = c->metrics,
+				      .build_id = c->build_id,
+				      .timestamps = c->timestamps };
 	json_t *cmp;
 	int status;
 

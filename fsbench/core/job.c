@@ -133,6 +133,8 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	int r, status = FSB_EXIT_OK;
 
 	*ret_run = NULL;
+	if (wl->adopt)
+		wl->adopt(job->cfg);
 	for (int i = 0; i < common->dirs.n; i++)
 		if (!*common->dirs.v[i]) {
 			snprintf(err, errlen, "-d: empty directory name");

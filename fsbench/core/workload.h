@@ -30,6 +30,11 @@ enum fsb_op {
 	OP_SYNC_FILE_RANGE = RPT_OP_SYNC_FILE_RANGE,
 	OP_FADVISE = RPT_OP_FADVISE,
 	OP_VICTIM = RPT_OP_VICTIM,
+	OP_READ = RPT_OP_READ,
+	OP_MKDIR = RPT_OP_MKDIR,
+	OP_RMDIR = RPT_OP_RMDIR,
+	OP_STAT = RPT_OP_STAT,
+	OP_SYNCFS = RPT_OP_SYNCFS,
 	OP_COUNT = RPT_OP_COUNT
 };
 
@@ -107,6 +112,12 @@ struct fsb_workload {
 	const struct fsb_opt *opts;
 	size_t cfg_size;
 	enum rpt_unit unit; /* what progress counts: files or bytes */
+	/*
+	 * Optional, before anything else of the run: folds the workload's own spellings of
+	 * common options into struct fsb_common (compilebench's -D is -d), so that the
+	 * temporary directory, the extensions and the result all see one value.
+	 */
+	void (*adopt)(void *cfg);
 	/* Validates the config and prepares the target; knows run->nthreads. */
 	int (*init)(struct fsb_run *run, char *err, size_t errlen);
 	/* Whether to run loop number @loop (0-based); NULL means exactly one loop. */

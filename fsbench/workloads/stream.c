@@ -555,65 +555,16 @@ static void stream_fini(struct fsb_run *run)
 	run->priv = NULL;
 }
 
-static double thread_mb_per_sec(const struct fsb_thread *t)
-{
-	uint64_t dt = t->t_end > t->t_start ? t->t_end - t->t_start : 0;
-
-	return dt ? (double)t->total_bytes / 1e6 / ((double)dt / 1e9) : 0.0;
-}
-
 static void stream_summary_json(const struct fsb_run *run, json_t *summary)
 {
-	json_t *per = json_array();
-	uint64_t bytes = 0, wall = 0;
-
-	/* the same wall time as files_per_sec: common start to the last end, final sync included */
-	for (int l = 0; l < run->nloops; l++) {
-		bytes += run->loops[l].bytes;
-		wall += run->loops[l].end_ns - run->loops[l].start_ns;
-	}
-	for (int i = 0; i < run->nthreads; i++)
-		json_array_append_new(per, json_real(thread_mb_per_sec(&run->threads[i])));
-	json_object_set_new(summary, "bytes_per_sec",
-			    json_real(wall ? (double)bytes / ((double)wall / 1e9) : 0));
-	json_object_set_new(summary, "mb_per_sec",
-			    json_real(wall ? (double)bytes / 1e6 / ((double)wall / 1e9) : 0));
-	json_object_set_new(summary, "per_thread_mb_per_sec", per);
+	stream_report_json(run, summary);
 }
 
 static void stream_print_end(const struct fsb_run *run, FILE *out)
 {
 	const struct stream_cfg *c = run->cfg;
-	uint64_t bytes = 0, wall = 0;
 
-	for (int l = 0; l < run->nloops; l++) {
-		bytes += run->loops[l].bytes;
-		wall += run->loops[l].end_ns - run->loops[l].start_ns;
-	}
-	fprintf(out, "# stream: mode %s, %d thread(s), %" PRId64 "-byte chunks; MB = 10^6 bytes\n",
-		stream_modes[c->mode], run->nthreads, c->chunk);
-	fprintf(out, "%8s %16s %10s %10s\n", "thread", "bytes", "seconds", "MB/s");
-	for (int i = 0; i < run->nthreads; i++) {
-		const struct fsb_thread *t = &run->threads[i];
-
-		fprintf(out, "%8d %16" PRIu64 " %10.3f %10.1f\n", i, t->total_bytes,
-			t->t_end > t->t_start ? (double)(t->t_end - t->t_start) / 1e9 : 0.0,
-			thread_mb_per_sec(t));
-	}
-	fprintf(out, "%8s %16" PRIu64 " %10.3f %10.1f\n", "total", bytes, (double)wall / 1e9,
-		wall ? (double)bytes / 1e6 / ((double)wall / 1e9) : 0.0);
-	fprintf(out, "\n%-16s %10s %10s %10s %10s %10s %10s   (microseconds)\n", "op", "count",
-		"min", "mean", "p50", "p99", "max");
-	for (int op = 0; op < OP_COUNT; op++) {
-		const struct hist *h = run->total[op];
-
-		if (!h || !h->count)
-			continue;
-		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
-			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
-			(double)h->max / 1e3);
-	}
+	stream_report_print(run, stream_modes[c->mode], c->chunk, out);
 }
 
 const struct fsb_workload fsb_wl_stream = {

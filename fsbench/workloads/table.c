@@ -9,7 +9,8 @@
  */
 #define FSB_WORKLOAD_LIST(X) \
 	X(smallfile)         \
-	X(stream)
+	X(stream)            \
+	X(tree)
 
 #define DECLARE(n) extern const struct fsb_workload fsb_wl_##n;
 FSB_WORKLOAD_LIST(DECLARE)

@@ -54,6 +54,26 @@ import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
 print(next(iter(p(open(sys.argv[1]).read()))).samples[0].labels["host"])' "$S/odd.om")"
 
+# Prometheus backfill needs a timestamp on every sample (--timestamps); the default has none,
+# which node_exporter's textfile collector requires
+"$FSBENCH" export --format openmetrics --timestamps "$S/r1.json" "$S/r2.json" >"$S/ts.om" || t_fail "openmetrics --timestamps export"
+t_expect_eq "--timestamps stamps every sample line" \
+	"$(grep -vc '^#' "$S/ts.om")" "$(grep -v '^#' "$S/ts.om" | grep -c '} [^ ]* [0-9][0-9]*$')"
+ts=$(grep -v '^#' "$S/ts.om" | head -1 | awk '{print $NF}')
+if promtool tsdb create-blocks-from openmetrics "$S/ts.om" "$S/tsdb" >"$S/backfill.out" 2>&1; then
+	# the block's MIN TIME (ms) is the runs' start time
+	t_expect_eq "promtool backfill: a block at the runs' start" \
+		"$(awk '$1 ~ /^[0-9A-Z]{26}$/ {print $2}' "$S/backfill.out" | head -1)" "$((ts * 1000))"
+else
+	t_fail "promtool backfill: $(tail -3 "$S/backfill.out")"
+fi
+if promtool tsdb create-blocks-from openmetrics "$S/compare.om" "$S/tsdb2" >"$S/backfill2.out" 2>&1; then
+	t_fail "promtool backfill took an export without timestamps: the default should have none"
+else
+	grep -q "expected timestamp" "$S/backfill2.out" && t_ok "the default export has no timestamps" ||
+		t_fail "backfill of the default export: $(tail -2 "$S/backfill2.out")"
+fi
+
 # InfluxDB 1.x: our own server on free ports with its data in the scratch directory
 read -r P_RPC P_HTTP < <(t_free_ports 2)
 cat >"$S/influxdb.conf" <<EOF

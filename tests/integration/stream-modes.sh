@@ -39,6 +39,18 @@ for mode in buffered fdatasync writebehind writebehind-dontneed fadvise fsync-ea
 	t_expect_eq "$mode: bytes" $((T * SIZE)) "$(t_json "$out" '.runs[0].summary.bytes')"
 	t_expect_eq "$mode: complete" true "$(t_json "$out" '.complete')"
 	t_expect_eq "$mode: per-thread rates" $T "$(t_json "$out" '.runs[0].summary.per_thread_mb_per_sec | map(select(. > 0)) | length')"
+	# iozone's figures: children see is the sum of the per-writer rates, parent sees (total
+	# over wall time) cannot exceed it, min <= avg <= max, and every writer counted
+	t_expect_eq "$mode: iozone writers" $T "$(t_json "$out" '.runs[0].summary.iozone.writers')"
+	t_expect_eq "$mode: children see is the sum of the writers' rates" true \
+		"$(t_json "$out" '.runs[0].summary | ((.per_thread_mb_per_sec | add) * 1e6 - .iozone.children_see_bytes_per_sec | fabs) < 1')"
+	t_expect_eq "$mode: parent sees is bytes_per_sec" true \
+		"$(t_json "$out" '.runs[0].summary | (.bytes_per_sec - .iozone.parent_sees_bytes_per_sec | fabs) < 1')"
+	t_expect_eq "$mode: parent sees <= children see" true \
+		"$(t_json "$out" '.runs[0].summary.iozone | .parent_sees_bytes_per_sec <= .children_see_bytes_per_sec + 1e-6')"
+	t_expect_eq "$mode: min <= avg <= max writer" true \
+		"$(t_json "$out" '.runs[0].summary.iozone | .min_writer_bytes_per_sec <= .avg_writer_bytes_per_sec and .avg_writer_bytes_per_sec <= .max_writer_bytes_per_sec')"
+	t_expect_eq "$mode: min xfer is the size" $SIZE "$(t_json "$out" '.runs[0].summary.iozone.min_xfer_bytes')"
 	t_expect_eq "$mode: mb_per_sec is bytes_per_sec / 10^6" true \
 		"$(t_json "$out" '.runs[0].summary | ((.mb_per_sec * 1e6 - .bytes_per_sec) | fabs) < 1')"
 	t_expect_eq "$mode: bytes_per_sec over the whole elapsed time" true \
@@ -48,6 +60,13 @@ for mode in buffered fdatasync writebehind writebehind-dontneed fadvise fsync-ea
 	t_expect_eq "$mode: series never decreases" true \
 		"$(t_json "$out" '.runs[0].series.done as $d | [range(1; $d | length) | $d[.] >= $d[. - 1]] | all')"
 	t_expect_eq "$mode: files left" "" "$(ls -A "$dir")"
+done
+
+# the text table carries iozone's lines, as iozone -t prints them
+txt=$("$FSBENCH" stream -d "$dir" -t 2 --size 2M --chunk 1M)
+for line in "Children see throughput for  2 initial writers" "Parent sees throughput for  2 initial writers" \
+	"Min throughput per thread" "Max throughput per thread" "Avg throughput per thread" "Min xfer"; do
+	printf '%s\n' "$txt" | grep -q "^	$line[ 	]*= *[0-9.]* kB" || t_fail "text output lacks iozone's '$line' line"
 done
 
 # -k keeps one file per thread, each of the full size

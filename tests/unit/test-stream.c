@@ -1,4 +1,4 @@
-/* Unit tests of the stream workload's chunk arithmetic: exact 64-bit offsets past 2 and 4 GiB. */
+/* Unit tests of the stream workload's arithmetic: 64-bit offsets past 2 and 4 GiB, iozone's figures. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -76,12 +76,55 @@ static void test_short_last_chunk(void **unused)
 	assert_true(stream_nchunks(size, 0) == 0);
 }
 
+/*
+ * Two writers of 100 MB: one in 1 s, one in 2 s, the wall time 2 s. iozone's sums: children
+ * see 100 + 50 MB/s, parent sees 200 MB / 2 s, min 50, max 100, avg 75, min xfer 100 MB.
+ */
+static void test_iozone_figures(void **unused)
+{
+	const uint64_t bytes[] = { 100000000, 100000000 }, ns[] = { 1000000000, 2000000000 };
+	struct stream_figures f;
+
+	(void)unused;
+	assert_int_equal(stream_figures(bytes, ns, 2, 200000000, 2000000000, &f), 0);
+	assert_int_equal(f.writers, 2);
+	assert_true(f.children_see == 150e6);
+	assert_true(f.parent_sees == 100e6);
+	assert_true(f.min_writer == 50e6);
+	assert_true(f.max_writer == 100e6);
+	assert_true(f.avg_writer == 75e6);
+	assert_true(f.min_xfer == 100000000);
+	assert_true(f.parent_sees <= f.children_see);
+}
+
+/* A writer that never ran has no rate: it is left out of min, max and avg, not counted as 0 MB/s. */
+static void test_iozone_idle_writer(void **unused)
+{
+	const uint64_t bytes[] = { 0, 3000000, 1000000 }, ns[] = { 0, 1000000000, 1000000000 };
+	struct stream_figures f;
+
+	(void)unused;
+	assert_int_equal(stream_figures(bytes, ns, 3, 4000000, 1000000000, &f), 0);
+	assert_int_equal(f.writers, 2);
+	assert_true(f.min_writer == 1e6);
+	assert_true(f.max_writer == 3e6);
+	assert_true(f.children_see == 4e6);
+	assert_true(f.avg_writer == 2e6);
+	assert_true(f.min_xfer == 0);
+	assert_true(f.parent_sees == 4e6);
+	/* no time at all: no rates, and no division by zero */
+	assert_int_equal(stream_figures(bytes, ns, 1, 0, 0, &f), 0);
+	assert_int_equal(f.writers, 0);
+	assert_true(f.children_see == 0 && f.parent_sees == 0 && f.avg_writer == 0);
+	assert_int_equal(stream_figures(bytes, ns, 0, 0, 0, &f), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_offsets_past_2g),
-		cmocka_unit_test(test_index_beyond_int),
-		cmocka_unit_test(test_short_last_chunk),
+		cmocka_unit_test(test_offsets_past_2g),	   cmocka_unit_test(test_index_beyond_int),
+		cmocka_unit_test(test_short_last_chunk),   cmocka_unit_test(test_iozone_figures),
+		cmocka_unit_test(test_iozone_idle_writer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
