@@ -343,6 +343,9 @@ static const struct example examples[] = {
 	  "the result with its latency histograms in r.json." },
 	{ "stream", "fsbench stream \\-\\-dir /mnt/test \\-\\-mode writebehind \\-\\-json s.json",
 	  "sequential writers with Linus's write-behind loop (sync_file_range after each chunk)." },
+	{ "tree", "fsbench tree \\-D /mnt/test \\-i 10 \\-r 10 \\-\\-json t.json",
+	  "compilebench's load: 10 kernel-shaped trees created, then 10 phases at random on "
+	  "them." },
 	{ "suite", "fsbench suite quick \\-\\-json quick.json",
 	  "configs/quick.json on freshly made ext4, xfs, btrfs and ext3 images (as root)." },
 	{ "compare", "fsbench compare \\-\\-gate old/*.json \\-\\-candidate new/*.json",
