@@ -1,6 +1,6 @@
 /* Log-linear latency histogram over nanoseconds: fixed memory, lock-free per-thread recording. */
-#ifndef FSB_HIST_H
-#define FSB_HIST_H
+#ifndef RPT_HIST_H
+#define RPT_HIST_H
 
 #include <stdint.h>
 #include <stddef.h>

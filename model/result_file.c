@@ -1,6 +1,7 @@
-/* The result model on disk: histograms to and from JSON, atomic writes, reading back. */
+/* The result model on disk: atomic writes, reading back, version 1 brought to version 2. */
 #include "model/result_file.h"
 #include "base/fileio.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,84 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES] = {
-	{ .pct = 50, .key = "p50_ns", .v1_key = "p50" },
-	{ .pct = 90, .key = "p90_ns", .v1_key = "p90" },
-	{ .pct = 99, .key = "p99_ns", .v1_key = "p99" },
-	{ .pct = 99.9, .key = "p99_9_ns", .v1_key = "p99.9" },
-	{ .pct = 99.99, .key = "p99_99_ns", .v1_key = "p99.99" },
-};
-
-json_t *rpt_hist_to_json(const struct hist *h)
-{
-	json_t *o = json_object(), *bins = json_array();
-
-	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
-	json_object_set_new(o, "min_ns", json_integer(h->count ? (json_int_t)h->min : 0));
-	json_object_set_new(o, "max_ns", json_integer((json_int_t)h->max));
-	json_object_set_new(o, "mean_ns", json_real(hist_mean(h)));
-	json_object_set_new(o, "stddev_ns", json_real(hist_stddev(h)));
-	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
-	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
-	for (int i = 0; i < RPT_NPERCENTILES; i++)
-		json_object_set_new(
-			o, rpt_percentiles[i].key,
-			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i].pct)));
-	for (unsigned i = 0; i < HIST_NBINS; i++) {
-		uint64_t lo, hi;
-
-		if (!h->bins[i])
-			continue;
-		hist_bin_bounds(i, &lo, &hi);
-		json_array_append_new(bins,
-				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo, "hi_ns",
-						(json_int_t)hi, "count", (json_int_t)h->bins[i]));
-	}
-	if (h->overflow)
-		json_array_append_new(bins,
-				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)HIST_RANGE_NS,
-						"hi_ns", (json_int_t)h->max + 1, "count",
-						(json_int_t)h->overflow));
-	json_object_set_new(o, "bins", bins);
-	return o;
-}
-
-int rpt_hist_from_json(const json_t *op, struct hist *ret)
-{
-	const json_t *bins = json_object_get(op, "bins"), *b;
-	size_t i;
-
-	hist_init(ret);
-	if (!json_is_array(bins))
-		return -EINVAL;
-	json_array_foreach(bins, i, b)
-	{
-		json_int_t lo = json_integer_value(json_object_get(b, "lo_ns"));
-		json_int_t n = json_integer_value(json_object_get(b, "count"));
-
-		if (lo < 0 || n < 0)
-			return -EINVAL;
-		if ((uint64_t)lo >= HIST_RANGE_NS)
-			ret->overflow += (uint64_t)n;
-		else
-			ret->bins[hist_index((uint64_t)lo)] += (uint64_t)n;
-	}
-	ret->count = (uint64_t)json_integer_value(json_object_get(op, "count"));
-	ret->sum = (uint64_t)json_integer_value(json_object_get(op, "sum_ns"));
-	ret->min = ret->count ? (uint64_t)json_integer_value(json_object_get(op, "min_ns")) :
-				UINT64_MAX;
-	ret->max = (uint64_t)json_integer_value(json_object_get(op, "max_ns"));
-	{
-		double mean = json_number_value(json_object_get(op, "mean_ns"));
-		double sd = json_number_value(json_object_get(op, "stddev_ns"));
-
-		ret->sumsq = ret->count > 1 ? sd * sd * (double)(ret->count - 1) +
-						      (double)ret->count * mean * mean :
-					      (double)ret->count * mean * mean;
-	}
-	return 0;
-}
 
 int rpt_json_write_atomic(const json_t *root, const char *path)
 {
@@ -121,8 +44,8 @@ int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char 
 
 	if (!root)
 		return -EPROTO;
-	schema = json_string_value(json_object_get(root, "schema"));
-	if (!schema || strcmp(schema, schema_name)) {
+	schema = json_string_value(json_object_get(root, RPT_KEY_SCHEMA));
+	if (schema_name && (!schema || strcmp(schema, schema_name))) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
 			 schema ? schema : "(none)", schema_name);
 		json_decref(root);
@@ -159,7 +82,7 @@ static void ops_upgrade(json_t *ops)
 
 int rpt_result_upgrade(json_t *doc)
 {
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *schema = json_string_value(json_object_get(doc, RPT_KEY_SCHEMA));
 	json_t *run, *t;
 	size_t i, k;
 
@@ -167,20 +90,20 @@ int rpt_result_upgrade(json_t *doc)
 		return 0;
 	if (!schema || strcmp(schema, RPT_RESULT_SCHEMA_V1))
 		return -EPROTO;
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
 	{
-		ops_upgrade(json_object_get(run, "ops"));
-		json_array_foreach(json_object_get(run, "per_thread"), k, t)
+		ops_upgrade(json_object_get(run, RPT_KEY_OPS));
+		json_array_foreach(json_object_get(run, RPT_KEY_PER_THREAD), k, t)
 		{
 			json_t *cpu = json_object_get(t, "cpu");
 
 			if (json_is_integer(cpu) && json_integer_value(cpu) < 0)
 				json_object_set_new(t, "cpu", json_null());
 			/* version 1 threads already said p99_ns; anything else is kept as it was */
-			ops_upgrade(json_object_get(t, "ops"));
+			ops_upgrade(json_object_get(t, RPT_KEY_OPS));
 		}
 	}
-	json_object_set_new(doc, "schema", json_string(RPT_RESULT_SCHEMA));
+	json_object_set_new(doc, RPT_KEY_SCHEMA, json_string(RPT_RESULT_SCHEMA));
 	return 0;
 }
 
@@ -191,7 +114,7 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 
 	if (!root)
 		return -EPROTO;
-	schema = json_string_value(json_object_get(root, "schema"));
+	schema = json_string_value(json_object_get(root, RPT_KEY_SCHEMA));
 	if (rpt_result_upgrade(root)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s' or '%s'", path,
 			 schema ? schema : "(none)", RPT_RESULT_SCHEMA, RPT_RESULT_SCHEMA_V1);
@@ -200,16 +123,6 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 	}
 	*ret = root;
 	return 0;
-}
-
-bool rpt_file_is_compare(const char *path)
-{
-	json_t *doc = json_load_file(path, 0, NULL);
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	bool is = schema && !strcmp(schema, RPT_COMPARE_SCHEMA);
-
-	json_decref(doc);
-	return is;
 }
 
 enum rpt_unit rpt_run_unit(const json_t *run)

@@ -1,10 +1,11 @@
-/* Result files on disk: histograms to and from JSON, atomic writes, reading back. */
+/* Result files on disk: the schema versions, atomic writes, reading back (histograms: hist_json.h). */
 #ifndef RPT_RESULT_FILE_H
 #define RPT_RESULT_FILE_H
 
 #include <stdbool.h>
 #include <jansson.h>
 #include "model/hist.h"
+#include "model/hist_json.h"
 #include "model/op.h"
 
 /*
@@ -15,26 +16,9 @@
  */
 #define RPT_RESULT_SCHEMA "fsbench-result/2"
 #define RPT_RESULT_SCHEMA_V1 "fsbench-result/1"
-/* What compare writes (report/compare.c); the model reads both kinds of file. */
-#define RPT_COMPARE_SCHEMA "fsbench-compare/1"
 
 /* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
 #define RPT_MAX_THREADS 1024
-
-/* Percentiles every op object carries, in this order. */
-#define RPT_NPERCENTILES 5
-struct rpt_percentile {
-	double pct; /* 99.9 */
-	const char *key; /* "p99_9_ns", the key in an op object (ops and per_thread) */
-	const char *v1_key; /* "p99.9", its key in a version 1 op's "percentiles" */
-};
-extern const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES];
-
-/* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, p50_ns .. p99_99_ns, bins. */
-json_t *rpt_hist_to_json(const struct hist *h);
-
-/* Rebuilds a histogram from an op object's bins (exact for fsbench's own bins). 0 or -EINVAL. */
-int rpt_hist_from_json(const json_t *op, struct hist *ret);
 
 /*
  * Writes @root to @path atomically: a temporary file in the same directory, fsync, rename,
@@ -42,7 +26,10 @@ int rpt_hist_from_json(const json_t *op, struct hist *ret);
  */
 int rpt_json_write_atomic(const json_t *root, const char *path);
 
-/* Loads a JSON file and checks that its "schema" key is @schema_name. 0 or -EPROTO with @err set. */
+/*
+ * Loads a JSON file and checks that its "schema" key is @schema_name (NULL: any). 0 or
+ * -EPROTO with @err set. Which kind a file is, learnt from one parse: rpt_doc_load() (doc.h).
+ */
 int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err,
 		  size_t errlen);
 
@@ -59,9 +46,6 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
  * -EPROTO when @doc is neither.
  */
 int rpt_result_upgrade(json_t *doc);
-
-/* Whether @path holds a comparison (its "schema" is fsbench-compare/1) rather than a result. */
-bool rpt_file_is_compare(const char *path);
 
 /* What a run's progress counted, from its "series.unit" (files when absent). */
 enum rpt_unit rpt_run_unit(const json_t *run);

@@ -1,16 +1,44 @@
 /* Result files as runs for compare, report and export (see runs.h). */
 #include "model/runs.h"
 #include "model/result_file.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+int rpt_runs_check(const json_t *doc, const char *path, char *err, size_t errlen)
+{
+	const json_t *runs = json_object_get(doc, RPT_KEY_RUNS), *run;
+	size_t i;
+
+	if (!json_is_array(runs) || !json_array_size(runs)) {
+		snprintf(err, errlen, "%s: no runs[] in the result", path);
+		return -EPROTO;
+	}
+	json_array_foreach(runs, i, run)
+	{
+		const json_t *sum = rpt_run_summary(run);
+		const char *miss =
+			!json_is_string(json_object_get(run, RPT_KEY_WORKLOAD)) ? RPT_KEY_WORKLOAD :
+			!json_is_integer(json_object_get(run, RPT_KEY_THREADS)) ? RPT_KEY_THREADS :
+			!json_is_object(sum)					? RPT_KEY_SUMMARY :
+			!json_is_boolean(json_object_get(sum, RPT_KEY_COMPLETE)) ? RPT_KEY_SUMMARY
+				"." RPT_KEY_COMPLETE :
+										   NULL;
+
+		if (miss) {
+			snprintf(err, errlen, "%s: run %zu has no valid '%s' (not an %s document?)",
+				 path, i, miss, RPT_RESULT_SCHEMA);
+			return -EPROTO;
+		}
+	}
+	return 0;
+}
+
 int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	const json_t *runs, *run;
 	json_t *doc;
-	size_t i;
 	int e = rpt_result_load(path, &doc, err, errlen);
 
 	if (e == -EPROTO)
@@ -19,28 +47,10 @@ int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
 		snprintf(err, errlen, "reading %s: %s", path, strerror(-e));
 		return e;
 	}
-	runs = json_object_get(doc, "runs");
-	if (!json_is_array(runs) || !json_array_size(runs)) {
-		snprintf(err, errlen, "%s: no runs[] in the result", path);
+	e = rpt_runs_check(doc, path, err, errlen);
+	if (e) {
 		json_decref(doc);
-		return -EPROTO;
-	}
-	json_array_foreach(runs, i, run)
-	{
-		const json_t *sum = json_object_get(run, "summary");
-		const char *miss = !json_is_string(json_object_get(run, "workload")) ? "workload" :
-				   !json_is_integer(json_object_get(run, "threads")) ? "threads" :
-				   !json_is_object(sum)				     ? "summary" :
-				   !json_is_boolean(json_object_get(sum, "complete")) ?
-							  "summary.complete" :
-							  NULL;
-
-		if (miss) {
-			snprintf(err, errlen, "%s: run %zu has no valid '%s' (not an %s document?)",
-				 path, i, miss, RPT_RESULT_SCHEMA);
-			json_decref(doc);
-			return -EPROTO;
-		}
+		return e;
 	}
 	*ret = doc;
 	return 0;
@@ -49,7 +59,7 @@ int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
 int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const char *path,
 		 int side)
 {
-	const json_t *runs = json_object_get(doc, "runs"), *run;
+	const json_t *runs = json_object_get(doc, RPT_KEY_RUNS), *run;
 	size_t i;
 
 	json_array_foreach(runs, i, run)
@@ -80,7 +90,7 @@ int rpt_runs_sides_across(struct rpt_run_ref *refs, size_t n, const char *field,
 		names[nsides++] = first;
 	for (size_t i = 0; i < n; i++) {
 		const char *v = json_string_value(
-			json_object_get(json_object_get(refs[i].run, "coords"), field));
+			json_object_get(json_object_get(refs[i].run, RPT_KEY_COORDS), field));
 		int k;
 
 		if (!v) {

@@ -23,6 +23,9 @@ struct rpt_run_ref {
  */
 int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen);
 
+/* The check rpt_runs_load() makes, on a document already loaded from @path. 0 or -EPROTO. */
+int rpt_runs_check(const json_t *doc, const char *path, char *err, size_t errlen);
+
 /*
  * Appends every run of @doc to *@refs (reallocated; the caller frees it) on @side (-1:
  * decided later). @path is kept, not copied. 0 or -ENOMEM.

@@ -2,6 +2,7 @@
 #include "report/attrib.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,34 @@ static double ms(const json_t *o, const char *key)
 static json_int_t num(const json_t *o, const char *key)
 {
 	return json_integer_value(json_object_get(o, key));
+}
+
+/*
+ * Sums and differences of a result's times: the file is anyone's, and a start or duration
+ * near the 64-bit limit saturates there instead of overflowing (undefined behaviour).
+ */
+static json_int_t sat_add(json_int_t a, json_int_t b)
+{
+	json_int_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? LLONG_MAX : LLONG_MIN;
+	return r;
+}
+
+static json_int_t sat_sub(json_int_t a, json_int_t b)
+{
+	json_int_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? LLONG_MAX : LLONG_MIN;
+	return r;
+}
+
+/* When commit @c ended, relative to the call's start like its start_ns. */
+static json_int_t end_ns(const json_t *c)
+{
+	return sat_add(num(c, "start_ns"), num(c, "duration_ns"));
 }
 
 static const char *es(json_int_t n)
@@ -84,16 +113,14 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
 	/* the commit it waited for ends last inside the call; the others overlapped it */
 	json_array_foreach(commits, i, c)
 	{
-		json_int_t e = num(c, "start_ns") + num(c, "duration_ns");
+		json_int_t e = end_ns(c);
 
-		if (e <= num(call, "duration_ns") &&
-		    e >= num(c0, "start_ns") + num(c0, "duration_ns"))
+		if (e <= num(call, "duration_ns") && e >= end_ns(c0))
 			c0 = c;
 	}
 	if (ncommits >= 1) {
 		/* none ended inside the call: it ran during a commit, not waiting for one */
-		bool during = num(c0, "start_ns") + num(c0, "duration_ns") >
-			      num(call, "duration_ns");
+		bool during = end_ns(c0) > num(call, "duration_ns");
 
 		part(&b, &nparts, "%sjbd2 commit %.2f ms", during ? "during a " : "",
 		     ms(c0, "duration_ns"));
@@ -114,12 +141,12 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
 
 		json_array_foreach(commits, i, c)
 		{
-			json_int_t lo = num(c, "start_ns"), hi = lo + num(c, "duration_ns");
+			json_int_t lo = num(c, "start_ns"), hi = end_ns(c);
 
 			lo = lo < 0 ? 0 : lo;
 			hi = hi > end ? end : hi;
 			if (c != c0 && hi > lo) {
-				busy += hi - lo;
+				busy = sat_add(busy, hi - lo); /* 0 <= lo < hi */
 				n++;
 			}
 		}
@@ -147,9 +174,11 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
 	/* flushes the commits above do not already account for */
 	if (num(fl, "count") > in_commits)
 		part(&b, &nparts, "%lld flush%s %.2f ms on %s",
-		     (long long)(num(fl, "count") - in_commits), es(num(fl, "count") - in_commits),
-		     num(fl, "ns") > in_commits_ns ? (double)(num(fl, "ns") - in_commits_ns) / 1e6 :
-						     0,
+		     (long long)sat_sub(num(fl, "count"), in_commits),
+		     es(sat_sub(num(fl, "count"), in_commits)),
+		     num(fl, "ns") > in_commits_ns ?
+			     (double)sat_sub(num(fl, "ns"), in_commits_ns) / 1e6 :
+			     0,
 		     dev);
 	if (num(wr, "count"))
 		part(&b, &nparts, "%lld write%s (%lld KiB) %.2f ms", (long long)num(wr, "count"),

@@ -1,7 +1,10 @@
 /* The comparison document: samples' metrics, statistics per side and verdicts, as fsbench-compare/1. */
-#include "report/compare_priv.h"
+#include "report/compare.h"
 #include "report/context.h"
-#include "model/result_file.h"
+#include "report/gate.h"
+#include "report/sample.h"
+#include "model/doc.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <math.h>
@@ -52,7 +55,11 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 	json_t *m = json_object(), *sides = json_array(), *cmps = json_array();
 	double *vals[nsides];
 	size_t nv[nsides];
-	struct rpt_rule rule = rpt_rule_for(o, name);
+	const struct rpt_rule cli = { .alpha = o->alpha,
+				      .threshold_pct = o->threshold_pct,
+				      .noise_cov_pct = o->noise_cov_pct,
+				      .gate = true };
+	struct rpt_rule rule = rpt_rule_for(o->gate, &cli, name);
 	int e = 0;
 
 	for (int k = 0; k < nsides; k++) {
@@ -152,13 +159,14 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		       const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
 		       json_t **ret)
 {
-	json_t *s = json_object(), *metrics = json_array(), *m, *ops;
-	const json_t *coords = json_object_get(sm->first, "coords");
+	json_t *s = json_object(), *metrics = json_array(), *m;
+	const json_t *ops;
+	const json_t *coords = json_object_get(sm->first, RPT_KEY_COORDS);
 	int e;
 
 	json_object_set_new(s, "label", json_string(sm->label));
-	json_object_set(s, "workload", json_object_get(sm->first, "workload"));
-	json_object_set(s, "threads", json_object_get(sm->first, "threads"));
+	json_object_set(s, RPT_KEY_WORKLOAD, json_object_get(sm->first, RPT_KEY_WORKLOAD));
+	json_object_set(s, RPT_KEY_THREADS, json_object_get(sm->first, RPT_KEY_THREADS));
 	json_object_set(s, "key", sm->keyobj);
 	if (json_is_object(coords)) {
 		json_t *c = json_deep_copy(coords);
@@ -166,7 +174,7 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		json_object_del(c, "repetition");
 		if (o->across)
 			json_object_del(c, o->across);
-		json_object_set_new(s, "coords", c);
+		json_object_set_new(s, RPT_KEY_COORDS, c);
 	}
 	for (size_t i = 0; i < rpt_n_run_metrics; i++) {
 		if (!sample_has(sm, runs, nsides, &rpt_run_metrics[i], NULL))
@@ -177,7 +185,7 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 			goto fail;
 		json_array_append_new(metrics, m);
 	}
-	ops = json_object_get(sm->first, "ops");
+	ops = rpt_run_ops(sm->first);
 	for (int rank = 0; rpt_op_name_at(rank); rank++) {
 		const char *op = rpt_op_name_at(rank);
 
@@ -211,49 +219,43 @@ fail:
 	return e;
 }
 
-int rpt_compare_build(const char *const *side_names, int nsides, const struct rpt_run_ref *runs,
-		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
-		      size_t errlen)
+/* Every run has the string coords.@across the sides are told apart by: 0, or -EPROTO. */
+static int across_check(const struct rpt_run_ref *runs, size_t nruns, const char *across, char *err,
+			size_t errlen)
 {
-	struct samples s = { 0 };
-	json_t *doc = NULL, *samples, *sides, *excluded, *dropped, *counts;
-	char when[64];
-	time_t now = time(NULL);
-	int e;
-
-	if (nsides < 1 || !nruns) {
-		snprintf(err, errlen, "nothing to compare: no runs");
-		return -EPROTO;
-	}
-	for (size_t i = 0; o->across && i < nruns; i++)
-		if (!json_is_string(
-			    json_object_get(json_object_get(runs[i].run, "coords"), o->across))) {
+	for (size_t i = 0; across && i < nruns; i++)
+		if (!json_is_string(json_object_get(json_object_get(runs[i].run, RPT_KEY_COORDS),
+						    across))) {
 			snprintf(
 				err, errlen,
 				"%s: run %zu has no string coords.%s (--across needs suite results)",
-				runs[i].file, runs[i].index, o->across);
+				runs[i].file, runs[i].index, across);
 			return -EPROTO;
 		}
-	e = rpt_samples_build(&s, runs, nruns, nsides, o->across);
-	if (e) {
-		rpt_samples_free(&s);
-		return e;
-	}
-	dropped = json_array();
-	for (size_t i = 0; i < s.n; i++)
+	return 0;
+}
+
+/*
+ * Samples missing on a side: listed in *@ret_dropped with allow_unmatched, else -EPROTO
+ * with @err naming the run and what its nearest sample on that side differs in.
+ */
+static int unmatched(const struct samples *s, const struct rpt_run_ref *runs,
+		     const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
+		     json_t **ret_dropped, char *err, size_t errlen)
+{
+	json_t *dropped = json_array();
+
+	for (size_t i = 0; i < s->n; i++)
 		for (int k = 0; k < nsides; k++) {
-			struct sample *sm = &s.v[i];
+			const struct sample *sm = &s->v[i], *near;
 			const struct rpt_run_ref *r = NULL;
-			const struct sample *near;
 			char *diff;
 
 			if (sm->nruns[k])
 				continue;
-			for (int j = 0; j < nsides; j++)
-				if (sm->nruns[j]) {
+			for (int j = 0; j < nsides && !r; j++)
+				if (sm->nruns[j])
 					r = &runs[sm->runs[j][0]];
-					break;
-				}
 			if (o->allow_unmatched) {
 				json_array_append_new(dropped,
 						      json_pack("{s:s,s:s,s:I,s:s}", "label",
@@ -262,7 +264,7 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 								side_names[k]));
 				continue;
 			}
-			near = rpt_sample_nearest(&s, sm, k);
+			near = rpt_sample_nearest(s, sm, k);
 			diff = strdup("");
 			if (near && diff)
 				rpt_label_append_diff(&diff, sm->keyobj, near->keyobj, true);
@@ -270,21 +272,24 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 				err, errlen,
 				"%s: run %zu (%s) has no match on side '%s': no run there has the same %s%s%s",
 				r->file, r->index, sm->label, side_names[k],
-				json_object_get(r->run, "coords") ?
+				json_object_get(r->run, RPT_KEY_COORDS) ?
 					"coordinates" :
 					"workload, threads and parameters",
 				diff && *diff ? "; nearest differs in " : "", diff ? diff : "");
 			free(diff);
 			json_decref(dropped);
-			rpt_samples_free(&s);
 			return -EPROTO;
 		}
+	*ret_dropped = dropped;
+	return 0;
+}
 
-	doc = json_object();
-	samples = json_array();
-	sides = json_array();
-	excluded = json_array();
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+/* sides[]: each side's name and the files its runs came from. */
+static json_t *sides_json(const struct rpt_run_ref *runs, size_t nruns,
+			  const char *const *side_names, int nsides)
+{
+	json_t *sides = json_array();
+
 	for (int k = 0; k < nsides; k++) {
 		json_t *files = json_array();
 
@@ -303,18 +308,85 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 		json_array_append_new(sides, json_pack("{s:s,s:o}", "name", side_names[k], "files",
 						       files));
 	}
-	for (size_t i = 0; i < nruns; i++) {
-		const json_t *sum = json_object_get(runs[i].run, "summary");
+	return sides;
+}
 
+/* excluded[]: the incomplete runs, left out of every sample, and why. */
+static json_t *excluded_json(const struct rpt_run_ref *runs, size_t nruns,
+			     const char *const *side_names)
+{
+	json_t *excluded = json_array();
+
+	for (size_t i = 0; i < nruns; i++) {
 		if (rpt_run_complete(runs[i].run))
 			continue;
-		json_array_append_new(
-			excluded, json_pack("{s:s,s:I,s:s,s:s}", "file", runs[i].file, "run",
-					    (json_int_t)runs[i].index, "side",
-					    side_names[runs[i].side], "reason",
-					    str_or(json_string_value(json_object_get(sum, "error")),
-						   "incomplete")));
+		json_array_append_new(excluded,
+				      json_pack("{s:s,s:I,s:s,s:s}", "file", runs[i].file, "run",
+						(json_int_t)runs[i].index, "side",
+						side_names[runs[i].side], "reason",
+						rpt_run_error(runs[i].run, "incomplete")));
 	}
+	return excluded;
+}
+
+/* settings: what the comparison was judged with, the gate file's strictness included. */
+static json_t *settings_json(const struct rpt_compare_opts *o)
+{
+	json_t *set = json_pack("{s:f,s:f,s:f,s:s,s:s?,s:O?}", "alpha", o->alpha, "threshold_pct",
+				o->threshold_pct, "noise_cov_pct", o->noise_cov_pct, "test",
+				o->test == RPT_TEST_AUTO       ? "auto" :
+				o->test == RPT_TEST_ONLY_WELCH ? "welch" :
+								 "mann-whitney",
+				"across", o->across, "gate", o->gate);
+
+	json_object_set_new(set, "strict",
+			    json_boolean(o->strict ||
+					 json_is_true(json_object_get(o->gate, "strict"))));
+	json_object_set_new(set, "allow_noisy",
+			    json_boolean(o->allow_noisy ||
+					 json_is_true(json_object_get(o->gate, "allow_noisy"))));
+	return set;
+}
+
+/* The document's totals: verdict counts, whether the gate regressed, what it could not judge. */
+static void tally(json_t *doc)
+{
+	json_t *counts = json_object();
+
+	for (int v = 0; v < RPT_VERDICT_COUNT; v++)
+		json_object_set_new(counts, rpt_verdict_names[v],
+				    json_integer((json_int_t)rpt_compare_count(doc, v, false)));
+	json_object_set_new(doc, "verdicts", counts);
+	json_object_set_new(doc, "regressed",
+			    json_boolean(rpt_compare_count(doc, RPT_REGRESSION, true) > 0));
+	json_object_set_new(doc, "unjudged",
+			    json_integer((json_int_t)rpt_gate_count_blocking(doc)));
+}
+
+int rpt_compare_build(const char *const *side_names, int nsides, const struct rpt_run_ref *runs,
+		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
+		      size_t errlen)
+{
+	struct samples s = { 0 };
+	json_t *doc, *samples, *dropped = NULL;
+	char when[64];
+	time_t now = time(NULL);
+	int e;
+
+	if (nsides < 1 || !nruns) {
+		snprintf(err, errlen, "nothing to compare: no runs");
+		return -EPROTO;
+	}
+	e = across_check(runs, nruns, o->across, err, errlen);
+	if (!e)
+		e = rpt_samples_build(&s, runs, nruns, nsides, o->across);
+	if (!e)
+		e = unmatched(&s, runs, side_names, nsides, o, &dropped, err, errlen);
+	if (e) {
+		rpt_samples_free(&s);
+		return e;
+	}
+	samples = json_array();
 	for (size_t i = 0; i < s.n; i++) {
 		json_t *sj;
 		bool everywhere = true;
@@ -324,114 +396,26 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 		if (!everywhere)
 			continue;
 		e = sample_json(&s.v[i], runs, side_names, nsides, o, &sj);
-		if (e)
-			goto fail;
+		if (e) {
+			rpt_samples_free(&s);
+			json_decref(samples);
+			json_decref(dropped);
+			return e;
+		}
 		json_array_append_new(samples, sj);
 	}
-	json_object_set_new(doc, "schema", json_string(RPT_COMPARE_SCHEMA));
+	rpt_samples_free(&s);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	doc = json_object();
+	json_object_set_new(doc, RPT_KEY_SCHEMA, json_string(RPT_COMPARE_SCHEMA));
 	json_object_set_new(doc, "tool", json_pack("{s:s}", "name", "fsbench"));
 	json_object_set_new(doc, "created", json_string(when));
-	json_object_set_new(doc, "settings",
-			    json_pack("{s:f,s:f,s:f,s:s,s:s?,s:O?}", "alpha", o->alpha,
-				      "threshold_pct", o->threshold_pct, "noise_cov_pct",
-				      o->noise_cov_pct, "test",
-				      o->test == RPT_TEST_AUTO	     ? "auto" :
-				      o->test == RPT_TEST_ONLY_WELCH ? "welch" :
-								       "mann-whitney",
-				      "across", o->across, "gate", o->gate));
-	json_object_set_new(json_object_get(doc, "settings"), "strict",
-			    json_boolean(o->strict ||
-					 json_is_true(json_object_get(o->gate, "strict"))));
-	json_object_set_new(json_object_get(doc, "settings"), "allow_noisy",
-			    json_boolean(o->allow_noisy ||
-					 json_is_true(json_object_get(o->gate, "allow_noisy"))));
-	json_object_set_new(doc, "sides", sides);
-	json_object_set_new(doc, "excluded", excluded);
+	json_object_set_new(doc, "settings", settings_json(o));
+	json_object_set_new(doc, "sides", sides_json(runs, nruns, side_names, nsides));
+	json_object_set_new(doc, "excluded", excluded_json(runs, nruns, side_names));
 	json_object_set_new(doc, "unmatched", dropped);
 	json_object_set_new(doc, "samples", samples);
-	counts = json_object();
-	for (int v = 0; v < RPT_VERDICT_COUNT; v++)
-		json_object_set_new(counts, rpt_verdict_names[v],
-				    json_integer((json_int_t)rpt_compare_count(doc, v, false)));
-	json_object_set_new(doc, "verdicts", counts);
-	json_object_set_new(doc, "regressed",
-			    json_boolean(rpt_compare_count(doc, RPT_REGRESSION, true) > 0));
-	json_object_set_new(doc, "unjudged",
-			    json_integer((json_int_t)rpt_gate_count_blocking(doc)));
-	rpt_samples_free(&s);
+	tally(doc);
 	*ret = doc;
-	return 0;
-fail:
-	rpt_samples_free(&s);
-	json_decref(doc);
-	json_decref(samples);
-	json_decref(sides);
-	json_decref(excluded);
-	json_decref(dropped);
-	return e;
-}
-
-/* Whether every element of @a is an object whose @key (if given) is a string. */
-static bool objects_named(const json_t *a, const char *key)
-{
-	const json_t *e;
-	size_t i;
-
-	if (!json_is_array(a))
-		return false;
-	json_array_foreach(a, i,
-			   e) if (!json_is_object(e) ||
-				  (key && !json_is_string(json_object_get(e, key)))) return false;
-	return true;
-}
-
-/*
- * What the printers and exporters index without checking again: a compare document comes
- * from a file anyone may have written, so its shape is checked once, here.
- */
-static const char *compare_shape(const json_t *cmp, size_t *ret_sample)
-{
-	const json_t *sample, *m;
-	size_t i, j;
-
-	if (!objects_named(json_object_get(cmp, "sides"), "name") ||
-	    !json_array_size(json_object_get(cmp, "sides")))
-		return "no sides[] of named objects";
-	if (!objects_named(json_object_get(cmp, "samples"), "label"))
-		return "no samples[] of labelled objects";
-	json_array_foreach(json_object_get(cmp, "samples"), i, sample)
-	{
-		*ret_sample = i;
-		if (!objects_named(json_object_get(sample, "metrics"), "name"))
-			return "a sample without metrics[] of named objects";
-		json_array_foreach(json_object_get(sample, "metrics"), j, m)
-		{
-			if (!json_is_string(json_object_get(m, "unit")) ||
-			    !json_is_string(json_object_get(m, "direction")))
-				return "a metric without a unit or direction";
-			if (!objects_named(json_object_get(m, "sides"), "side") ||
-			    !objects_named(json_object_get(m, "comparisons"), NULL))
-				return "a metric without sides[] and comparisons[] of objects";
-		}
-	}
-	return NULL;
-}
-
-int rpt_compare_load(const char *path, json_t **ret, char *err, size_t errlen)
-{
-	int r = rpt_json_load(path, RPT_COMPARE_SCHEMA, ret, err, errlen);
-	size_t sample = 0;
-	const char *bad;
-
-	if (r)
-		return r;
-	bad = compare_shape(*ret, &sample);
-	if (bad) {
-		snprintf(err, errlen, "%s: %s (sample %zu): not a usable comparison", path, bad,
-			 sample);
-		json_decref(*ret);
-		*ret = NULL;
-		return -EPROTO;
-	}
 	return 0;
 }

@@ -1,5 +1,7 @@
 /* Text and markdown output of a comparison: tables, rows the samples, columns the sides. */
-#include "report/compare_priv.h"
+#include "report/compare_text.h"
+#include "report/gate.h"
+#include "model/schema.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -45,7 +47,7 @@ static void side_cell(char *buf, size_t len, const json_t *st)
 
 static void cmp_cell(char *buf, size_t len, const json_t *c, bool markdown)
 {
-	const char *v = str_or(json_string_value(json_object_get(c, "verdict")), "?");
+	const char *v = rpt_str_or(json_string_value(json_object_get(c, "verdict")), "?");
 	const json_t *ch = json_object_get(c, "change_pct"), *p = json_object_get(c, "p");
 	bool loud = !strcmp(v, "regression") || !strcmp(v, "improvement");
 	char pt[32] = "";
@@ -119,8 +121,8 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	{
 		char(*row)[CELL_MAX] = &cells[rows * cols];
 
-		if (strcmp(str_or(json_string_value(json_object_get(m, "name")), ""),
-			   str_or(json_string_value(x), "")))
+		if (strcmp(rpt_str_or(json_string_value(json_object_get(m, "name")), ""),
+			   rpt_str_or(json_string_value(x), "")))
 			continue;
 		snprintf(row[0], CELL_MAX, "%s", json_string_value(json_object_get(s, "label")));
 		if (metric_col)
@@ -160,7 +162,8 @@ void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown)
 		if (json_object_get(seen, n))
 			continue;
 		json_object_set_new(seen, n, json_true());
-		if (!strcmp(str_or(json_string_value(json_object_get(m, "kind")), ""), "latency")) {
+		if (!strcmp(rpt_str_or(json_string_value(json_object_get(m, "kind")), ""),
+			    "latency")) {
 			json_array_append_new(latency, json_string(n));
 			continue;
 		}

@@ -1,18 +1,10 @@
 /* What dashboards filter on, for the runs of one side of a sample: labels, start time, call totals. */
 #include "report/context.h"
+#include "model/schema.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *str(const json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
-static const char *or_else(const char *s, const char *def)
-{
-	return s ? s : def;
-}
 
 /* Adds @v to the list of distinct values of label @k (the list is joined at the end). */
 static void label_add(json_t *labels, const char *k, const char *v)
@@ -39,7 +31,7 @@ static char *knob_list(const json_t *knobs)
 
 	if (!json_array_size(knobs))
 		return NULL;
-	json_array_foreach(knobs, i, k) len += strlen(or_else(json_string_value(k), "")) + 1;
+	json_array_foreach(knobs, i, k) len += strlen(rpt_str_or(json_string_value(k), "")) + 1;
 	out = calloc(1, len);
 	if (!out)
 		return NULL;
@@ -47,26 +39,26 @@ static char *knob_list(const json_t *knobs)
 	{
 		if (i)
 			strcat(out, ",");
-		strcat(out, or_else(json_string_value(k), ""));
+		strcat(out, rpt_str_or(json_string_value(k), ""));
 	}
 	return out;
 }
 
 static void run_labels(json_t *labels, const struct rpt_run_ref *r)
 {
-	const json_t *coords = json_object_get(r->run, "coords"),
+	const json_t *coords = json_object_get(r->run, RPT_KEY_COORDS),
 		     *target = json_object_get(r->run, "target"),
 		     *host = json_object_get(r->doc, "host");
 	const json_t *barrier = json_object_get(coords, "barrier");
 	char *knobs = NULL;
 
-	label_add(labels, "fs", or_else(str(coords, "fs"), str(target, "fstype")));
+	label_add(labels, "fs", rpt_json_str(coords, "fs", rpt_json_str(target, "fstype", NULL)));
 	if (json_is_object(coords))
-		label_add(labels, "mount_options", or_else(str(coords, "mount_options"), ""));
+		label_add(labels, "mount_options", rpt_json_str(coords, "mount_options", ""));
 	else
-		label_add(labels, "mount_options", str(target, "mount_options"));
+		label_add(labels, "mount_options", rpt_json_str(target, "mount_options", NULL));
 	if (json_is_object(coords)) {
-		label_add(labels, "knob_set", or_else(str(coords, "knob_set"), "none"));
+		label_add(labels, "knob_set", rpt_json_str(coords, "knob_set", "none"));
 	} else {
 		knobs = knob_list(json_object_get(json_object_get(r->run, "params"), "knob"));
 		label_add(labels, "knob_set", knobs ? knobs : "none");
@@ -74,11 +66,11 @@ static void run_labels(json_t *labels, const struct rpt_run_ref *r)
 	}
 	if (json_is_integer(barrier))
 		label_add(labels, "barrier", json_integer_value(barrier) ? "1" : "0");
-	label_add(labels, "device_model", str(target, "model"));
-	label_add(labels, "kernel", str(host, "kernel"));
-	label_add(labels, "kernel_version", str(host, "kernel_version"));
-	label_add(labels, "arch", str(host, "machine"));
-	label_add(labels, "host", str(host, "hostname"));
+	label_add(labels, "device_model", rpt_json_str(target, "model", NULL));
+	label_add(labels, "kernel", rpt_json_str(host, "kernel", NULL));
+	label_add(labels, "kernel_version", rpt_json_str(host, "kernel_version", NULL));
+	label_add(labels, "arch", rpt_json_str(host, "machine", NULL));
+	label_add(labels, "host", rpt_json_str(host, "hostname", NULL));
 }
 
 /* Distinct values joined by " | ": runs pooled from two hosts say so instead of hiding one. */
@@ -110,12 +102,26 @@ static void labels_join(json_t *labels)
 	}
 }
 
+/*
+ * Adds @op's @key to the total's: a result file is anyone's, so two runs whose sums are
+ * near INT64_MAX saturate instead of overflowing (the total is then a bound, not a sum).
+ */
+static void total_add(json_t *t, const json_t *op, const char *key)
+{
+	json_int_t a = json_integer_value(json_object_get(t, key)),
+		   b = json_integer_value(json_object_get(op, key)), sum;
+
+	if (__builtin_add_overflow(a, b, &sum))
+		sum = b > 0 ? INT64_MAX : INT64_MIN;
+	json_object_set_new(t, key, json_integer(sum));
+}
+
 static void ops_add(json_t *ops, const json_t *run)
 {
 	const char *name;
 	json_t *op;
 
-	json_object_foreach((json_t *)json_object_get(run, "ops"), name, op)
+	json_object_foreach((json_t *)rpt_run_ops(run), name, op)
 	{
 		json_t *t = json_object_get(ops, name);
 
@@ -123,13 +129,8 @@ static void ops_add(json_t *ops, const json_t *run)
 			t = json_pack("{s:I,s:I}", "count", (json_int_t)0, "sum_ns", (json_int_t)0);
 			json_object_set_new(ops, name, t);
 		}
-		json_object_set_new(t, "count",
-				    json_integer(json_integer_value(json_object_get(t, "count")) +
-						 json_integer_value(json_object_get(op, "count"))));
-		json_object_set_new(
-			t, "sum_ns",
-			json_integer(json_integer_value(json_object_get(t, "sum_ns")) +
-				     json_integer_value(json_object_get(op, "sum_ns"))));
+		total_add(t, op, "count");
+		total_add(t, op, "sum_ns");
 	}
 }
 
@@ -141,9 +142,9 @@ json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const
 
 	for (size_t i = 0; i < n; i++) {
 		const struct rpt_run_ref *r = &runs[idx[i]];
-		const char *created = str(r->doc, "created");
+		const char *created = rpt_json_str(r->doc, "created", NULL);
 
-		if (!json_is_true(json_object_get(json_object_get(r->run, "summary"), "complete")))
+		if (!rpt_run_complete(r->run))
 			continue;
 		run_labels(labels, r);
 		ops_add(ops, r->run);
@@ -152,7 +153,7 @@ json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const
 			start = created;
 	}
 	labels_join(labels);
-	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, "ops", ops);
+	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, RPT_KEY_OPS, ops);
 	if (ctx && start)
 		json_object_set_new(ctx, "start_time", json_string(start));
 	return ctx;

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
-#include "report/compare.h"
+#include "model/runs.h"
 
 /*
  * The context of side @side of a sample from its complete runs @runs[@idx[0..n-1]]:

@@ -1,5 +1,7 @@
 /* Exporters: the registry and the walk over a compare document that every exporter shares. */
 #include "report/export.h"
+#include "report/stats.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -23,21 +25,23 @@ const struct rpt_exporter *rpt_exporter_find(const char *name)
 	return NULL;
 }
 
-void rpt_slug(const char *in, char *out, size_t len)
+void rpt_slug(const char *in, char sep, char *out, size_t len)
 {
 	size_t o = 0;
 
+	if (!len)
+		return;
 	for (; *in && o + 1 < len; in++) {
 		char c = *in;
 		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '_' || c == '-';
+			  (c >= '0' && c <= '9') || c == '-' || c == sep;
 
 		if (ok)
 			out[o++] = c;
-		else if (o && out[o - 1] != '_')
-			out[o++] = '_';
+		else if (o && out[o - 1] != sep)
+			out[o++] = sep;
 	}
-	while (o && out[o - 1] == '_')
+	while (o && out[o - 1] == sep)
 		o--;
 	out[o] = 0;
 }
@@ -232,7 +236,7 @@ int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
 					start ? start :
 						json_string_value(json_object_get(cmp, "created")),
 				.labels = json_object_get(sc, "labels"),
-				.ops = json_object_get(sc, "ops"),
+				.ops = json_object_get(sc, RPT_KEY_OPS),
 			};
 			int e;
 

@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "report/compare.h"
+#include "report/metric.h"
 
 struct rpt_export_opts {
 	const char *metrics; /* comma-separated globs of metric names to keep; NULL: all */
@@ -102,8 +102,21 @@ long long rpt_time_parse(const char *rfc3339);
 int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
 		       int (*fn)(const struct rpt_point *p, void *ctx), void *ctx);
 
-/* Copies @in to @out with every byte outside [A-Za-z0-9_-] turned into '_' (runs squeezed). */
-void rpt_slug(const char *in, char *out, size_t len);
+/*
+ * A name for systems that allow few characters: @in copied to @out (at most @len - 1
+ * bytes) keeping letters, digits, '-' and @sep ('_' or '-'); every other run of bytes
+ * becomes one @sep, and no @sep leads or trails. It never writes a '.', so slugs can be
+ * joined with dots.
+ *
+ * What LAVA allows (lava-server, lava_common and lava_dispatcher): a test definition's name
+ * must match ^[-_a-zA-Z0-9.]+$; a test case name reaches the dispatcher in a
+ * "<LAVA_SIGNAL_TESTCASE TEST_CASE_ID=NAME ...>" line split on blanks and ended at '>',
+ * and lava-test-case makes $LAVA_RESULT_DIR/results/NAME, so a '/' would nest it. A
+ * slug, with dots between slugs, is inside [-_a-zA-Z0-9.] and safe on all three counts.
+ * `export --format lava` and KCIDB's ids slug with '_'; `lava cases` slugs a suite cell
+ * with '-' and joins its fields with '.'.
+ */
+void rpt_slug(const char *in, char sep, char *out, size_t len);
 
 extern const struct rpt_exporter rpt_export_openmetrics;
 extern const struct rpt_exporter rpt_export_influx;

@@ -85,9 +85,9 @@ static int kcidb_point(const struct rpt_point *p, void *ctx)
 	char label[256], metric[96], side[96], path[512], id[640], build[320], checkout[300];
 	json_t *t, *misc, *env;
 
-	rpt_slug(p->label, label, sizeof(label));
-	rpt_slug(p->metric, metric, sizeof(metric));
-	rpt_slug(p->side, side, sizeof(side));
+	rpt_slug(p->label, '_', label, sizeof(label));
+	rpt_slug(p->metric, '_', metric, sizeof(metric));
+	rpt_slug(p->side, '_', side, sizeof(side));
 	/* path components are [a-zA-Z0-9_-]+ joined by dots (the schema's "path" pattern) */
 	if (p->nsides > 1)
 		snprintf(path, sizeof(path), "fsbench.%s.%s.%s", label[0] ? label : "run", metric,

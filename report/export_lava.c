@@ -2,9 +2,9 @@
  * LAVA exporter: "<test> pass|fail <measurement> <units>" lines, fail only for a regression
  * verdict, for `lava-test-case "$test" --result "$r" --measurement "$m" --units "$u"`. The
  * dispatcher splits its TESTCASE signal on whitespace into key=value pairs and ends it at
- * '>', and lava-test-case makes a directory named after the test: so the test name is
- * [A-Za-z0-9_-] only, the units have no blank, '=' or '>', and the measurement is a
- * plain decimal number (Python's Decimal). Kernel, host and device are the LAVA job's own
+ * '>', and lava-test-case makes a directory named after the test: so the test name is a
+ * slug (rpt_slug, export.h, says what LAVA allows), the units have no blank, '=' or '>',
+ * and the measurement is a plain decimal number (Python's Decimal). Kernel, host and device are the LAVA job's own
  * metadata; the name carries what identifies the series.
  */
 #include "report/export.h"
@@ -29,7 +29,7 @@ static int lava_point(const struct rpt_point *p, void *ctx)
 
 	rpt_point_series(p, series, sizeof(series));
 	snprintf(name, sizeof(name), "%s %s", series, p->metric);
-	rpt_slug(name, test, sizeof(test));
+	rpt_slug(name, '_', test, sizeof(test));
 	lava_units(p->unit, unit, sizeof(unit));
 	fprintf(out, "%s %s %.10g %s\n", test,
 		p->verdict && !strcmp(p->verdict, "regression") ? "fail" : "pass", p->mean, unit);

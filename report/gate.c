@@ -1,5 +1,5 @@
 /* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
-#include "report/compare_priv.h"
+#include "report/gate.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -98,22 +98,39 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
 	return 0;
 }
 
-/* The CLI's values, then the gate file's defaults, then its entry for the exact name, else its first matching glob. */
-struct rpt_rule rpt_rule_for(const struct rpt_compare_opts *o, const char *metric)
+int rpt_gate_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	struct rpt_rule r = { .alpha = o->alpha,
-			      .threshold_pct = o->threshold_pct,
-			      .noise_cov_pct = o->noise_cov_pct,
-			      .gate = true };
+	json_error_t je;
+	json_t *gate = json_load_file(path, 0, &je);
+	char why[1024];
+	int e;
+
+	if (!gate) {
+		snprintf(err, errlen, "gate file %s:%d:%d: %s", path, je.line, je.column, je.text);
+		return -EPROTO;
+	}
+	e = rpt_gate_check(gate, why, sizeof(why));
+	if (e) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		json_decref(gate);
+		return e;
+	}
+	*ret = gate;
+	return 0;
+}
+
+struct rpt_rule rpt_rule_for(const json_t *gate, const struct rpt_rule *base, const char *metric)
+{
+	struct rpt_rule r = *base;
 	const json_t *m, *hit = NULL;
 	const char *k;
 	json_t *v;
 	char err[8];
 
-	if (!o->gate)
+	if (!gate)
 		return r;
-	rule_apply(o->gate, &r, true, "", err, sizeof(err));
-	m = json_object_get(o->gate, "metrics");
+	rule_apply(gate, &r, true, "", err, sizeof(err));
+	m = json_object_get(gate, "metrics");
 	hit = json_object_get(m, metric);
 	if (!hit)
 		json_object_foreach((json_t *)m, k, v) if (!fnmatch(k, metric, 0))

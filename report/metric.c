@@ -1,6 +1,7 @@
 /* The metric catalog: what compare, gate and the exporters measure in a run, and where it is. */
 #include "report/metric.h"
 #include "model/result_file.h"
+#include "model/schema.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,7 +16,7 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1,
 	  .dir = RPT_HIGHER_IS_BETTER,
 	  .kind = RPT_KIND_THROUGHPUT,
-	  .section = "summary",
+	  .section = RPT_KEY_SUMMARY,
 	  .key = "files_per_sec",
 	  .om_name = "fsbench_files_per_second",
 	  .om_scale = 1,
@@ -25,7 +26,7 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-6,
 	  .dir = RPT_HIGHER_IS_BETTER,
 	  .kind = RPT_KIND_THROUGHPUT,
-	  .section = "summary",
+	  .section = RPT_KEY_SUMMARY,
 	  .key = "bytes_per_sec",
 	  .om_name = "fsbench_bytes_per_second",
 	  .om_scale = 1e6,
@@ -158,11 +159,6 @@ const struct rpt_metric_def *rpt_metric_lookup(const char *name)
 	return NULL;
 }
 
-bool rpt_run_complete(const json_t *run)
-{
-	return json_is_true(json_object_get(json_object_get(run, "summary"), "complete"));
-}
-
 /* The object at @path in @run: keys separated by '/' (keys may hold dots: "flush.q2c"). */
 static const json_t *section_get(const json_t *run, const char *path)
 {
@@ -188,7 +184,7 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 	const json_t *v;
 
 	if (def->kind == RPT_KIND_LATENCY)
-		v = json_object_get(json_object_get(json_object_get(run, "ops"), op), def->key);
+		v = json_object_get(rpt_run_op(run, op), def->key);
 	else
 		v = json_object_get(section_get(run, def->section), def->key);
 	if (!json_is_number(v))

@@ -39,9 +39,6 @@ extern const size_t rpt_n_latency_metrics;
 /* Looks up a metric by name ("files_per_sec", "fsync.p99"); NULL when unknown. */
 const struct rpt_metric_def *rpt_metric_lookup(const char *name);
 
-/* Whether @run's summary says it completed: incomplete runs are left out of samples. */
-bool rpt_run_complete(const json_t *run);
-
 /* Raw value of @def (of operation @op for latency) in @run; false when absent or not finite. */
 bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret);

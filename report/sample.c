@@ -1,5 +1,6 @@
 /* Grouping: runs that differ only in repetition (and the --across field) form one sample. */
-#include "report/compare_priv.h"
+#include "report/sample.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -78,7 +79,7 @@ static char *base_label(const json_t *run, const char *across)
 		return out;
 	}
 	if (asprintf(&out, "%s t=%lld",
-		     str_or(json_string_value(json_object_get(run, "workload")), "?"),
+		     rpt_str_or(json_string_value(json_object_get(run, "workload")), "?"),
 		     (long long)json_integer_value(json_object_get(run, "threads"))) < 0)
 		return NULL;
 	return out;

@@ -1,5 +1,5 @@
-/* Verdicts: one metric's two sides judged by the statistics and a rule (see compare.h). */
-#include "report/compare.h"
+/* Verdicts: one metric's two sides judged by the statistics and a rule (see verdict.h). */
+#include "report/verdict.h"
 
 #include <math.h>
 

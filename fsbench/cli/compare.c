@@ -9,8 +9,12 @@
 
 #include "base/fileio.h"
 #include "model/result_file.h"
-#include "model/runs.h"
+#include "model/doc.h"
+#include "model/schema.h"
 #include "report/compare.h"
+#include "report/compare_text.h"
+#include "report/gate.h"
+#include "report/runset.h"
 
 static const char *const formats[] = { "text", "markdown", "json", NULL };
 enum { FORMAT_TEXT, FORMAT_MARKDOWN, FORMAT_JSON };
@@ -163,20 +167,14 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 /* Loads the gate file into @o; FSB_EXIT_OK, or FSB_EXIT_UNUSABLE after saying why. */
 static int gate_load(const char *path, struct rpt_compare_opts *o, json_t **ret_gate)
 {
-	char err[1024];
-	json_error_t je;
-	json_t *gate = json_load_file(path, 0, &je);
+	char err[2048];
+	json_t *gate;
 
-	if (!gate) {
-		fprintf(stderr, "fsbench compare: gate file %s:%d:%d: %s\n", path, je.line,
-			je.column, je.text);
+	if (rpt_gate_load(path, &gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench compare: %s\n", err);
 		return FSB_EXIT_UNUSABLE;
 	}
 	*ret_gate = gate;
-	if (rpt_gate_check(gate, err, sizeof(err))) {
-		fprintf(stderr, "fsbench compare: %s: %s\n", path, err);
-		return FSB_EXIT_UNUSABLE;
-	}
 	o->gate = gate;
 	if (json_is_true(json_object_get(gate, "strict")))
 		o->strict = true;
@@ -309,11 +307,11 @@ static int compare_run(void *cfg)
 {
 	struct compare_cfg *c = cfg;
 	struct rpt_compare_opts o;
-	size_t nrefs = 0, ndocs = 0;
-	json_t *docs[2 * CMD_MAX_FILES], *gate = NULL, *cmp = NULL;
-	struct rpt_run_ref *refs = NULL;
-	const char **names = NULL, *default_names[2] = { "baseline", "candidate" };
-	int nsides, status, e;
+	struct rpt_runset rs = { 0 };
+	const char *paths[2 * CMD_MAX_FILES], *default_names[2] = { "baseline", "candidate" };
+	int sides[2 * CMD_MAX_FILES], nsides, status, e;
+	json_t *gate = NULL, *cmp = NULL;
+	size_t npaths = 0;
 	char err[1024];
 
 	status = compare_setup(c, &o);
@@ -334,20 +332,23 @@ static int compare_run(void *cfg)
 	}
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
-			e = rpt_runs_load(c->sides.files[s][i], &docs[ndocs], err, sizeof(err));
-			if (e) {
-				fprintf(stderr, "fsbench compare: %s\n", err);
-				goto out;
-			}
-			e = rpt_runs_add(&refs, &nrefs, docs[ndocs++], c->sides.files[s][i], s);
-			if (e) {
-				fprintf(stderr, "fsbench compare: %s\n", strerror(-e));
-				goto out;
-			}
+			paths[npaths] = c->sides.files[s][i];
+			sides[npaths++] = s;
 		}
+	/* a comparison is no input of compare: even alone it has no runs to judge */
+	e = rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err));
+	if (!e && rs.compare) {
+		snprintf(err, sizeof(err), "%s is a comparison (%s): compare judges result files",
+			 paths[0], RPT_COMPARE_SCHEMA);
+		e = -EINVAL;
+	}
+	if (e) {
+		fprintf(stderr, "fsbench compare: %s\n", err);
+		goto out;
+	}
 	if (o.across) {
-		nsides = rpt_runs_sides_across(refs, nrefs, o.across, c->baseline_value, &names,
-					       err, sizeof(err));
+		nsides =
+			rpt_runset_sides_across(&rs, o.across, c->baseline_value, err, sizeof(err));
 		if (nsides < 0) {
 			fprintf(stderr, "fsbench compare: %s\n", err);
 			goto out;
@@ -355,14 +356,11 @@ static int compare_run(void *cfg)
 		if (nsides < 2)
 			fprintf(stderr,
 				"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
-				o.across, names[0]);
-	} else {
-		nsides = 2;
+				o.across, rs.names[0]);
 	}
-	e = rpt_compare_build(names ? names : default_names, nsides, refs, nrefs, &o, &cmp, err,
-			      sizeof(err));
+	e = rpt_runset_compare(&rs, o.across ? NULL : default_names, 2, &o, &cmp, err, sizeof(err));
 	if (e) {
-		fprintf(stderr, "fsbench compare: %s\n", e == -EPROTO ? err : strerror(-e));
+		fprintf(stderr, "fsbench compare: %s\n", err);
 		goto out;
 	}
 	if (c->format == FORMAT_JSON) {
@@ -391,10 +389,7 @@ static int compare_run(void *cfg)
 out:
 	json_decref(cmp);
 	json_decref(gate);
-	for (size_t i = 0; i < ndocs; i++)
-		json_decref(docs[i]);
-	free(refs);
-	free(names);
+	rpt_runset_free(&rs);
 	return status;
 }
 

@@ -7,6 +7,7 @@
 
 #include "report/attrib.h"
 #include "model/result_file.h"
+#include "model/schema.h"
 
 struct explain_cfg {
 	char *op;
@@ -62,7 +63,7 @@ static int explain_run(void *cfg)
 			fprintf(stderr, "fsbench explain: %s\n", err);
 			return FSB_EXIT_USAGE;
 		}
-		json_array_foreach(json_object_get(doc, "runs"), r, run)
+		json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), r, run)
 		{
 			const json_t *t = json_object_get(run, "target");
 			const char *fs = json_string_value(json_object_get(t, "fstype"));
@@ -70,9 +71,10 @@ static int explain_run(void *cfg)
 
 			if (!json_object_get(run, "probes"))
 				continue;
+			/* a result is anyone's file: a missing name is "?", never "(null)" */
 			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "", c->files.v[f], r,
-			       json_string_value(json_object_get(run, "workload")), fs ? fs : "?",
-			       dev ? dev : "?");
+			       rpt_json_str(run, RPT_KEY_WORKLOAD, "?"), rpt_str_or(fs, "?"),
+			       rpt_str_or(dev, "?"));
 			if (c->markdown)
 				printf("\n");
 			rpt_attrib_print(stdout, run, c->op, (size_t)c->rows, c->markdown);

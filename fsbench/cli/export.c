@@ -9,9 +9,7 @@
 
 #include "base/fileio.h"
 #include "report/export.h"
-#include "model/result_file.h"
-#include "model/runs.h"
-#include "report/compare.h"
+#include "report/runset.h"
 
 struct export_cfg {
 	char *format, *output, *metrics, *build_id;
@@ -66,40 +64,20 @@ static void usage(FILE *out)
 /* A compare document as-is, or result files summarised as one side. NULL after printing why. */
 static json_t *load_input(const char *cmd, char *const *files, int nfiles)
 {
-	json_t *docs[CMD_MAX_FILES] = { 0 }, *cmp = NULL;
-	struct rpt_run_ref *refs = NULL;
+	struct rpt_runset rs = { 0 };
 	struct rpt_compare_opts o;
 	const char *side[] = { "result" };
-	size_t nrefs = 0;
+	json_t *cmp = NULL;
 	char err[1024];
-	int n = 0, e;
 
-	if (nfiles == 1 && rpt_file_is_compare(files[0])) {
-		if (rpt_compare_load(files[0], &cmp, err, sizeof(err))) {
-			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-			return NULL;
-		}
-		return cmp;
-	}
 	rpt_compare_opts_init(&o);
-	for (n = 0; n < nfiles; n++) {
-		if (rpt_runs_load(files[n], &docs[n], err, sizeof(err))) {
-			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-			goto out;
-		}
-		if (rpt_runs_add(&refs, &nrefs, docs[n], files[n], 0)) {
-			n++;
-			fprintf(stderr, "fsbench %s: %s\n", cmd, strerror(ENOMEM));
-			goto out;
-		}
-	}
-	e = rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err));
-	if (e)
-		fprintf(stderr, "fsbench %s: %s\n", cmd, e == -EPROTO ? err : strerror(-e));
-out:
-	for (int i = 0; i < n; i++)
-		json_decref(docs[i]);
-	free(refs);
+	if (rpt_runset_load(&rs, (const char *const *)files, NULL, (size_t)nfiles, err,
+			    sizeof(err)) ||
+	    (!rs.compare && rpt_runset_compare(&rs, side, 1, &o, &cmp, err, sizeof(err))))
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+	else if (rs.compare)
+		cmp = json_incref(rs.compare);
+	rpt_runset_free(&rs);
 	return cmp;
 }
 

@@ -10,8 +10,8 @@
 #include "base/fileio.h"
 #include "report/html.h"
 #include "model/result_file.h"
-#include "model/runs.h"
-#include "report/compare.h"
+#include "model/schema.h"
+#include "report/runset.h"
 
 /* the page plots every thread count a run can have */
 _Static_assert(RPT_MAX_THREADS == FSB_MAX_THREADS, "report/ and fsbench/ disagree on threads");
@@ -101,14 +101,13 @@ static bool in_path(const char *prog)
 
 /* What the page compares: the inputs, the side each file is on, and the comparer's options. */
 struct report_plan {
-	json_t *docs[2 * CMD_MAX_FILES];
+	struct rpt_runset rs; /* the files, in the order given, and their runs */
 	const char *paths[2 * CMD_MAX_FILES];
+	int sides[2 * CMD_MAX_FILES]; /* each file's side as given (--baseline/--candidate) */
 	const char *labels[2 * CMD_MAX_FILES]; /* each file's side in plot lines, or NULL */
 	char *bases[2 * CMD_MAX_FILES]; /* file names (basename copies), the sides of --across file */
 	int ndocs;
-	struct rpt_run_ref *refs;
-	size_t nrefs;
-	const char **names; /* side names, from rpt_runs_sides_across() or the file names */
+	const char **names; /* side names: rs.names (--across), two_names or the file names */
 	int nsides;
 	const char *across; /* the coords field the sides differ in, or NULL */
 	char note[1100]; /* why there is no comparison, for the page */
@@ -116,12 +115,11 @@ struct report_plan {
 
 static void plan_free(struct report_plan *p)
 {
-	for (int i = 0; i < p->ndocs; i++) {
-		json_decref(p->docs[i]);
+	for (int i = 0; i < p->ndocs; i++)
 		free(p->bases[i]);
-	}
-	free(p->refs);
-	free(p->names);
+	if (p->names != p->rs.names)
+		free(p->names);
+	rpt_runset_free(&p->rs);
 }
 
 /* The file name in @path (after its last slash), without a copy. */
@@ -138,10 +136,10 @@ static int sides_by_file(struct report_plan *p)
 	p->names = calloc((size_t)p->ndocs, sizeof(*p->names));
 	if (!p->names)
 		return -ENOMEM;
-	for (size_t i = 0; i < p->nrefs; i++)
+	for (size_t i = 0; i < p->rs.nrefs; i++)
 		for (int d = 0; d < p->ndocs; d++)
-			if (p->refs[i].doc == p->docs[d])
-				p->refs[i].side = d;
+			if (p->rs.refs[i].doc == p->rs.docs[d])
+				p->rs.refs[i].side = d;
 	for (int d = 0; d < p->ndocs; d++) {
 		p->names[d] = p->bases[d];
 		p->labels[d] = p->ndocs > 1 ? p->bases[d] : NULL;
@@ -156,9 +154,9 @@ static bool runs_differ_in(const struct report_plan *p, const char *field)
 	const char *first = NULL;
 	bool differ = false;
 
-	for (size_t i = 0; i < p->nrefs; i++) {
+	for (size_t i = 0; i < p->rs.nrefs; i++) {
 		const char *v = json_string_value(
-			json_object_get(json_object_get(p->refs[i].run, "coords"), field));
+			json_object_get(json_object_get(p->rs.refs[i].run, RPT_KEY_COORDS), field));
 
 		if (!v)
 			return false;
@@ -169,13 +167,9 @@ static bool runs_differ_in(const struct report_plan *p, const char *field)
 	return differ;
 }
 
-/*
- * Loads the result files and puts their runs on sides. Returns FSB_EXIT_OK, or an exit
- * status after saying why on stderr.
- */
-static int plan_sides(struct report_cfg *c, struct report_plan *p)
+/* The flags that choose the sides, checked before any file is read: FSB_EXIT_OK or _USAGE. */
+static int plan_check(const struct report_cfg *c)
 {
-	char err[1024];
 	bool two = c->sides.saw_candidate;
 
 	if (two && c->across) {
@@ -193,29 +187,54 @@ static int plan_sides(struct report_cfg *c, struct report_plan *p)
 			"--candidate B.json...\n");
 		return FSB_EXIT_USAGE;
 	}
+	return FSB_EXIT_OK;
+}
+
+/*
+ * Loads the files, each parsed once: a lone comparison is left in p->rs.compare. Returns
+ * FSB_EXIT_OK, or an exit status after saying why on stderr.
+ */
+static int plan_load(const struct report_cfg *c, struct report_plan *p)
+{
+	char err[1024];
+	int e;
+
 	for (int s = 0; s < 2; s++)
 		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
-			int d = p->ndocs;
-
-			p->paths[d] = c->sides.files[s][i];
-			p->bases[d] = strdup(basename_of(p->paths[d]));
-			if (!p->bases[d]) {
-				fprintf(stderr, "fsbench report: %s\n", strerror(ENOMEM));
-				return FSB_EXIT_FAIL;
-			}
-			if (rpt_runs_load(p->paths[d], &p->docs[d], err, sizeof(err))) {
-				free(p->bases[d]);
-				fprintf(stderr, "fsbench report: %s\n", err);
-				return FSB_EXIT_UNUSABLE;
-			}
-			p->ndocs++;
-			if (rpt_runs_add(&p->refs, &p->nrefs, p->docs[d], p->paths[d], s)) {
-				fprintf(stderr, "fsbench report: %s\n", strerror(ENOMEM));
-				return FSB_EXIT_FAIL;
-			}
-			if (two)
-				p->labels[d] = s ? "candidate" : "baseline";
+			p->paths[p->ndocs] = c->sides.files[s][i];
+			p->sides[p->ndocs++] = s;
 		}
+	e = rpt_runset_load(&p->rs, p->paths, p->sides, (size_t)p->ndocs, err, sizeof(err));
+	if (e) {
+		fprintf(stderr, "fsbench report: %s%s\n", err,
+			e == -EINVAL ?
+				": report it alone, or give the result files it was made from" :
+				"");
+		p->ndocs = 0; /* no basenames yet */
+		return e == -EINVAL ? FSB_EXIT_USAGE :
+		       e == -ENOMEM ? FSB_EXIT_FAIL :
+				      FSB_EXIT_UNUSABLE;
+	}
+	if (p->rs.compare)
+		p->ndocs = 0;
+	return FSB_EXIT_OK;
+}
+
+/* Puts the loaded runs on sides. Returns FSB_EXIT_OK, or an exit status after saying why. */
+static int plan_sides(const struct report_cfg *c, struct report_plan *p)
+{
+	char err[1024];
+	bool two = c->sides.saw_candidate;
+
+	for (int d = 0; d < p->ndocs; d++) {
+		p->bases[d] = strdup(basename_of(p->paths[d]));
+		if (!p->bases[d]) {
+			fprintf(stderr, "fsbench report: %s\n", strerror(ENOMEM));
+			return FSB_EXIT_FAIL;
+		}
+		if (two)
+			p->labels[d] = p->sides[d] ? "candidate" : "baseline";
+	}
 	/* files named alike (a/r.json, b/r.json) are told apart by their paths */
 	for (int d = 0; d < p->ndocs; d++)
 		for (int k = 0; k < p->ndocs; k++)
@@ -249,8 +268,8 @@ static int plan_sides(struct report_cfg *c, struct report_plan *p)
 		return sides_by_file(p) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 	}
 	p->across = c->across ? c->across : "fs";
-	p->nsides = rpt_runs_sides_across(p->refs, p->nrefs, p->across, c->baseline_value,
-					  &p->names, err, sizeof(err));
+	p->nsides = rpt_runset_sides_across(&p->rs, p->across, c->baseline_value, err, sizeof(err));
+	p->names = p->rs.names;
 	if (p->nsides < 0) {
 		fprintf(stderr, "fsbench report: %s\n", err);
 		return p->nsides == -ENOMEM ? FSB_EXIT_FAIL : FSB_EXIT_UNUSABLE;
@@ -268,7 +287,7 @@ static json_t *plan_compare(struct report_plan *p)
 	rpt_compare_opts_init(&o);
 	o.allow_unmatched = true; /* the page lists what had no match on a side */
 	o.across = p->across;
-	if (rpt_compare_build(p->names, p->nsides, p->refs, p->nrefs, &o, &cmp, err, sizeof(err))) {
+	if (rpt_runset_compare(&p->rs, p->names, p->nsides, &o, &cmp, err, sizeof(err))) {
 		snprintf(p->note, sizeof(p->note), "No comparison: %s", err);
 		fprintf(stderr, "fsbench report: no comparison table: %s\n", err);
 	}
@@ -322,39 +341,30 @@ static int report_run(void *cfg)
 	ho = (struct rpt_html_opts){ .title = c->title,
 				     .gnuplot = !c->no_plots && in_path("gnuplot") ? "gnuplot" :
 										     NULL };
+	status = plan_check(c);
+	if (status == FSB_EXIT_OK)
+		status = plan_load(c, &p);
+	if (status != FSB_EXIT_OK)
+		goto out;
 	/* a comparison written by `fsbench compare --json`: its table, as it is */
-	if (c->sides.nfiles[0] + c->sides.nfiles[1] == 1 &&
-	    rpt_file_is_compare(c->sides.files[c->sides.nfiles[1]][0])) {
-		const char *path = c->sides.files[c->sides.nfiles[1]][0];
+	if (p.rs.compare) {
+		const char *path = p.paths[0];
 
 		if (c->across || c->baseline_value) {
 			fprintf(stderr,
 				"fsbench report: %s is a comparison already: its sides are fixed "
 				"(no --across)\n",
 				path);
-			return FSB_EXIT_USAGE;
-		}
-		if (rpt_compare_load(path, &cmp, err, sizeof(err))) {
-			fprintf(stderr, "fsbench report: %s\n", err);
-			return FSB_EXIT_UNUSABLE;
+			status = FSB_EXIT_USAGE;
+			goto out;
 		}
 		ho.gnuplot = NULL; /* a comparison holds statistics, not histograms or series */
 		ho.inputs_note =
 			"a comparison (fsbench-compare/1): its table only; the result files "
 			"it was made from have the plots.";
-		status = page_write(c->output, NULL, &path, 0, cmp, &ho);
-		json_decref(cmp);
-		return status;
+		status = page_write(c->output, NULL, &path, 0, p.rs.compare, &ho);
+		goto out;
 	}
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < c->sides.nfiles[s]; i++)
-			if (rpt_file_is_compare(c->sides.files[s][i])) {
-				fprintf(stderr,
-					"fsbench report: %s is a comparison: report it alone, or give "
-					"the result files it was made from\n",
-					c->sides.files[s][i]);
-				return FSB_EXIT_USAGE;
-			}
 	status = plan_sides(c, &p);
 	if (status != FSB_EXIT_OK)
 		goto out;
@@ -364,7 +374,7 @@ static int report_run(void *cfg)
 			"fsbench report: gnuplot is not installed: the page has tables but no plots\n");
 	ho.labels = p.labels;
 	ho.compare_note = p.note[0] ? p.note : NULL;
-	status = page_write(c->output, p.docs, p.paths, p.ndocs, cmp, &ho);
+	status = page_write(c->output, p.rs.docs, p.paths, p.ndocs, cmp, &ho);
 out:
 	json_decref(cmp);
 	plan_free(&p);

@@ -14,7 +14,7 @@
 #include <linux/types.h>
 
 #include "model/hist.h"
-#include "model/result_file.h"
+#include "model/hist_json.h"
 
 #include "probes/bpf/bpf_source.h"
 #include "probes/bpf/fsb_bpf.h"

@@ -8,6 +8,9 @@
 #include <unistd.h>
 
 #include "report/compare.h"
+#include "report/compare_text.h"
+#include "report/gate.h"
+#include "model/doc.h"
 #include "model/runs.h"
 #include "tests/fuzz/fuzz_util.h"
 

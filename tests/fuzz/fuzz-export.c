@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "report/export.h"
+#include "model/doc.h"
 #include "model/runs.h"
 #include "report/compare.h"
 #include "tests/fuzz/fuzz_util.h"

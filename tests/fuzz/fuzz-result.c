@@ -5,6 +5,7 @@
 
 #include "report/compare.h"
 #include "model/result_file.h"
+#include "model/doc.h"
 #include "model/runs.h"
 #include "tests/fuzz/fuzz_util.h"
 

@@ -101,6 +101,14 @@ t_expect_eq "external resources (src/href to http, <link>)" 0 \
 	"$(grep -cE '(src|href)="https?:|<link ' "$S/suite.html")"
 
 # without gnuplot: said on stderr and in the page, tables still there
+# the plots' temporary directory cannot be made: the error says why (the errno of mkdtemp)
+if command -v gnuplot >/dev/null; then
+	TMPDIR="$S/no-such-dir" "$FSBENCH" report -o "$S/notmp.html" "$S/suite.json" 2>"$S/err3"
+	t_expect_eq "report without its temporary directory: exit" 1 $?
+	grep -q "writing $S/notmp.html: No such file or directory" "$S/err3" &&
+		t_ok "report says why it has no temporary directory" || t_fail "report: $(cat "$S/err3")"
+	[ ! -e "$S/notmp.html" ] && t_ok "no page half written" || t_fail "$S/notmp.html exists"
+fi
 PATH=/nonexistent "$FSBENCH" report -o "$S/noplot.html" "$S/suite.json" 2>"$S/err2"
 t_expect_eq "report without gnuplot: exit" 0 $?
 grep -q 'gnuplot is not installed' "$S/err2" && t_ok "stderr says gnuplot is missing" || t_fail "stderr: $(cat "$S/err2")"

@@ -105,13 +105,43 @@ static void test_xfs(void **state)
 	json_decref(c);
 }
 
+/*
+ * A result file is anyone's: times at INT64_MAX (and a negative flush count) are read as
+ * they are, and the sums saturate instead of overflowing (UBSan stops the suite on those).
+ */
+static void test_extreme_times(void **state)
+{
+	char s[1024];
+	json_t *c = call("{\"complete\": true, " REQS(
+				 5, 100, 0) ", \"commits_total\": 2, \"commits\": ["
+					    "{\"start_ns\": 0, \"duration_ns\": "
+					    "9223372036854775807, \"handles\": 1, \"flushes\": 0, "
+					    "\"flush_ns\": 0},"
+					    "{\"start_ns\": 9223372036854775807, \"duration_ns\": "
+					    "9223372036854775807, \"handles\": 1, \"flushes\": "
+					    "-9223372036854775807, \"flush_ns\": "
+					    "-9223372036854775807}]}",
+			 INT64_MAX);
+
+	(void)state;
+	rpt_attrib_sentence(c, "sda", s, sizeof(s));
+	/* both end at the limit, inside the call: the later one in the list is the one waited for */
+	assert_non_null(
+		strstr(s, "= jbd2 commit 9223372036854.78 ms (-9223372036854775807 flushes"));
+	assert_null(strstr(s, "during"));
+	/* the other ran from the call's start until that one began */
+	assert_non_null(strstr(s, "+ 1 earlier commit 9223372036854.78 ms"));
+	/* 5 flushes against -INT64_MAX in the commit: counts that saturate, not ones that wrap */
+	assert_non_null(strstr(s, "+ 9223372036854775807 flushes 9223372036854.78 ms on sda"));
+	json_decref(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_one_commit),
-		cmocka_unit_test(test_waited_commit),
-		cmocka_unit_test(test_nothing_on_device),
-		cmocka_unit_test(test_xfs),
+		cmocka_unit_test(test_one_commit),	  cmocka_unit_test(test_waited_commit),
+		cmocka_unit_test(test_nothing_on_device), cmocka_unit_test(test_xfs),
+		cmocka_unit_test(test_extreme_times),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

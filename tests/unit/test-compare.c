@@ -12,7 +12,9 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "model/doc.h"
 #include "report/compare.h"
+#include "report/gate.h"
 
 static const struct rpt_rule rule = { RPT_DEFAULT_ALPHA, RPT_DEFAULT_THRESHOLD_PCT,
 				      RPT_DEFAULT_NOISE_COV_PCT, true };

@@ -1,15 +1,14 @@
-/* What the compare files share and nobody else needs: samples, per-metric rules, small helpers. */
-#ifndef RPT_COMPARE_PRIV_H
-#define RPT_COMPARE_PRIV_H
+/* Samples: the runs, per side, that differ only in repetition (and the --across field). */
+#ifndef RPT_SAMPLE_H
+#define RPT_SAMPLE_H
 
-#include "report/compare.h"
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
 
-static inline const char *str_or(const char *s, const char *def)
-{
-	return s ? s : def;
-}
+#include "model/runs.h"
 
-/* One sample: the runs, per side, that share a key (sample.c). */
+/* One sample: the runs, per side, that share a key. */
 struct sample {
 	char *key; /* canonical JSON of the key object */
 	json_t *keyobj;
@@ -38,11 +37,5 @@ const struct sample *rpt_sample_nearest(const struct samples *s, const struct sa
 
 /* Appends " name=value" (or "name=a vs b") for @key entries that differ from @other. */
 void rpt_label_append_diff(char **label, const json_t *key, const json_t *other, bool with_other);
-
-/* The rule for @metric: the CLI's values, then the gate file's (gate.c). */
-struct rpt_rule rpt_rule_for(const struct rpt_compare_opts *o, const char *metric);
-
-/* How many gated comparisons of @cmp keep a strict gate from judging. */
-size_t rpt_gate_count_blocking(const json_t *cmp);
 
 #endif

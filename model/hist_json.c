@@ -1,0 +1,82 @@
+/* The histogram's JSON codec: an op object of a result and back (see hist_json.h). */
+#include "model/hist_json.h"
+
+#include <errno.h>
+
+const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES] = {
+	{ .pct = 50, .key = "p50_ns", .v1_key = "p50" },
+	{ .pct = 90, .key = "p90_ns", .v1_key = "p90" },
+	{ .pct = 99, .key = "p99_ns", .v1_key = "p99" },
+	{ .pct = 99.9, .key = "p99_9_ns", .v1_key = "p99.9" },
+	{ .pct = 99.99, .key = "p99_99_ns", .v1_key = "p99.99" },
+};
+
+json_t *rpt_hist_to_json(const struct hist *h)
+{
+	json_t *o = json_object(), *bins = json_array();
+
+	json_object_set_new(o, "count", json_integer((json_int_t)h->count));
+	json_object_set_new(o, "min_ns", json_integer(h->count ? (json_int_t)h->min : 0));
+	json_object_set_new(o, "max_ns", json_integer((json_int_t)h->max));
+	json_object_set_new(o, "mean_ns", json_real(hist_mean(h)));
+	json_object_set_new(o, "stddev_ns", json_real(hist_stddev(h)));
+	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
+	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
+	for (int i = 0; i < RPT_NPERCENTILES; i++)
+		json_object_set_new(
+			o, rpt_percentiles[i].key,
+			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i].pct)));
+	for (unsigned i = 0; i < HIST_NBINS; i++) {
+		uint64_t lo, hi;
+
+		if (!h->bins[i])
+			continue;
+		hist_bin_bounds(i, &lo, &hi);
+		json_array_append_new(bins,
+				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)lo, "hi_ns",
+						(json_int_t)hi, "count", (json_int_t)h->bins[i]));
+	}
+	if (h->overflow)
+		json_array_append_new(bins,
+				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)HIST_RANGE_NS,
+						"hi_ns", (json_int_t)h->max + 1, "count",
+						(json_int_t)h->overflow));
+	json_object_set_new(o, "bins", bins);
+	return o;
+}
+
+int rpt_hist_from_json(const json_t *op, struct hist *ret)
+{
+	const json_t *bins = json_object_get(op, "bins"), *b;
+	size_t i;
+
+	hist_init(ret);
+	if (!json_is_array(bins))
+		return -EINVAL;
+	json_array_foreach(bins, i, b)
+	{
+		json_int_t lo = json_integer_value(json_object_get(b, "lo_ns"));
+		json_int_t n = json_integer_value(json_object_get(b, "count"));
+
+		if (lo < 0 || n < 0)
+			return -EINVAL;
+		if ((uint64_t)lo >= HIST_RANGE_NS)
+			ret->overflow += (uint64_t)n;
+		else
+			ret->bins[hist_index((uint64_t)lo)] += (uint64_t)n;
+	}
+	ret->count = (uint64_t)json_integer_value(json_object_get(op, "count"));
+	ret->sum = (uint64_t)json_integer_value(json_object_get(op, "sum_ns"));
+	ret->min = ret->count ? (uint64_t)json_integer_value(json_object_get(op, "min_ns")) :
+				UINT64_MAX;
+	ret->max = (uint64_t)json_integer_value(json_object_get(op, "max_ns"));
+	{
+		double mean = json_number_value(json_object_get(op, "mean_ns"));
+		double sd = json_number_value(json_object_get(op, "stddev_ns"));
+
+		ret->sumsq = ret->count > 1 ? sd * sd * (double)(ret->count - 1) +
+						      (double)ret->count * mean * mean :
+					      (double)ret->count * mean * mean;
+	}
+	return 0;
+}

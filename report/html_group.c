@@ -1,0 +1,153 @@
+/* The HTML report's groups: the complete runs of one workload on one line, and runs' names. */
+#include "report/html_group.h"
+
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/result_file.h"
+#include "model/schema.h"
+
+/*
+ * A run's line in its workload's plots: its side (@label: baseline, candidate, a file) and
+ * its filesystem when it has coords, else its file. A and B never share a line.
+ */
+static void line_name(const json_t *run, const char *path, const char *label, char *buf, size_t len)
+{
+	const char *fs =
+		json_string_value(json_object_get(json_object_get(run, RPT_KEY_COORDS), "fs"));
+	char *copy;
+
+	if (fs) {
+		snprintf(buf, len, "%s%s%s", label ? label : "", label ? ": " : "", fs);
+		return;
+	}
+	if (label) {
+		snprintf(buf, len, "%s", label);
+		return;
+	}
+	copy = strdup(path);
+	snprintf(buf, len, "%s", copy ? basename(copy) : path);
+	free(copy);
+}
+
+static const char *run_workload(const json_t *run)
+{
+	return rpt_json_str(run, RPT_KEY_WORKLOAD, "");
+}
+
+static struct group *group_get(struct group *g, int *n, const char *workload, const char *name)
+{
+	for (int i = 0; i < *n; i++)
+		if (!strcmp(g[i].workload, workload) && !strcmp(g[i].name, name))
+			return &g[i];
+	if (*n >= MAX_GROUPS)
+		return NULL;
+	memset(&g[*n], 0, sizeof(g[*n]));
+	snprintf(g[*n].workload, sizeof(g[*n].workload), "%s", workload);
+	snprintf(g[*n].name, sizeof(g[*n].name), "%s", name);
+	return &g[(*n)++];
+}
+
+bool rpt_html_workload_first(const struct group *g, int i)
+{
+	for (int k = 0; k < i; k++)
+		if (!strcmp(g[k].workload, g[i].workload))
+			return false;
+	return true;
+}
+
+/*
+ * Which run a time plot shows: its side (@label), suite cell and repetition, else its file,
+ * workload and index. Repetitions and runs count from 1, as `fsbench suite` prints them.
+ */
+void rpt_html_run_label(const json_t *run, const char *path, const char *label, size_t index,
+			char *buf, size_t len)
+{
+	const json_t *coords = json_object_get(run, RPT_KEY_COORDS);
+	const char *cell = json_string_value(json_object_get(coords, "cell"));
+	char *copy;
+
+	if (cell) {
+		snprintf(buf, len, "%s%s%s rep %lld", label ? label : "", label ? ": " : "", cell,
+			 (long long)json_integer_value(json_object_get(coords, "repetition")) + 1);
+		return;
+	}
+	copy = strdup(path);
+	snprintf(buf, len, "%s %s run %zu",
+		 label ? label :
+		 copy  ? basename(copy) :
+			 path,
+		 run_workload(run), index + 1);
+	free(copy);
+}
+
+/* Adds complete run @run of line @name to its group: throughput at its thread count, its histograms. */
+static int group_add(struct group *g, int *ng, const json_t *run, const char *name)
+{
+	const json_t *sum = rpt_run_summary(run), *op;
+	json_int_t th = json_integer_value(json_object_get(run, RPT_KEY_THREADS));
+	struct group *gr = group_get(g, ng, run_workload(run), name);
+	const char *opname;
+	int bytes;
+
+	if (!gr)
+		return 0;
+	bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
+	if (th >= 1 && th <= RPT_MAX_THREADS) {
+		gr->tsum[bytes][th] +=
+			bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
+				json_number_value(json_object_get(sum, "files_per_sec"));
+		gr->tn[bytes][th]++;
+	}
+	json_object_foreach((json_t *)rpt_run_ops(run), opname, op)
+	{
+		struct hist one;
+		int k = rpt_op_find(opname);
+
+		if (k < 0) /* an operation this build does not know: no plot */
+			continue;
+		if (!gr->h[k]) {
+			gr->h[k] = malloc(sizeof(struct hist));
+			if (!gr->h[k])
+				return -ENOMEM;
+			hist_init(gr->h[k]);
+		}
+		if (rpt_hist_from_json(op, &one) == 0)
+			hist_add(gr->h[k], &one);
+	}
+	return 0;
+}
+
+int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
+			  size_t ndocs, const char *const *labels)
+{
+	for (size_t d = 0; d < ndocs; d++) {
+		const json_t *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(docs[d], RPT_KEY_RUNS), r, run)
+		{
+			char name[128];
+			int e;
+
+			if (!rpt_run_complete(run))
+				continue;
+			line_name(run, paths[d], labels ? labels[d] : NULL, name, sizeof(name));
+			e = group_add(g, ng, run, name);
+			if (e)
+				return e;
+		}
+	}
+	return 0;
+}
+
+void rpt_html_groups_free(struct group *g, int ng)
+{
+	for (int i = 0; i < ng; i++)
+		for (int k = 0; k < RPT_OP_COUNT; k++) {
+			free(g[i].h[k]);
+			g[i].h[k] = NULL;
+		}
+}

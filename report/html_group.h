@@ -1,0 +1,45 @@
+/* The HTML report's groups: what the plots average over, and the names of runs in plots. */
+#ifndef RPT_HTML_GROUP_H
+#define RPT_HTML_GROUP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+#include "model/hist.h"
+#include "model/op.h"
+#include "model/result_file.h"
+
+/* Lines a page plots at most; runs of further lines are left out of the plots. */
+#define MAX_GROUPS 32
+
+/*
+ * What the plots average over: the runs of one workload on one line. A 4 KiB small-file
+ * write and an 8 MiB streaming write share an op name and nothing else, so workloads never
+ * share a group.
+ */
+struct group {
+	char workload[64];
+	char name[128];
+	struct hist *h[RPT_OP_COUNT]; /* per op, merged over the group's complete runs, or NULL */
+	/* throughput by thread count (1..RPT_MAX_THREADS): [0] files/s, [1] MB/s */
+	double tsum[2][RPT_MAX_THREADS + 1], tn[2][RPT_MAX_THREADS + 1];
+};
+
+/*
+ * The complete runs of @docs in groups (one per workload and line, a line being the side
+ * in @labels and the filesystem, or the file), at most MAX_GROUPS: throughput by thread
+ * count and merged histograms. 0 or -ENOMEM; free with rpt_html_groups_free() either way.
+ */
+int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
+			  size_t ndocs, const char *const *labels);
+void rpt_html_groups_free(struct group *g, int ng);
+
+/* Whether group @i is the first of its workload: the plots loop over workloads this way. */
+bool rpt_html_workload_first(const struct group *g, int i);
+
+/* Which run a plot or section shows: its side, suite cell and repetition, else its file. */
+void rpt_html_run_label(const json_t *run, const char *path, const char *label, size_t index,
+			char *buf, size_t len);
+
+#endif

@@ -1,0 +1,235 @@
+/* The HTML report's tables and numbers: the comparison, throughput by threads, values with units. */
+#include "report/html_table.h"
+
+#include <math.h>
+#include <string.h>
+
+void rpt_html_esc(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<':
+			fputs("&lt;", out);
+			break;
+		case '>':
+			fputs("&gt;", out);
+			break;
+		case '&':
+			fputs("&amp;", out);
+			break;
+		case '"':
+			fputs("&quot;", out);
+			break;
+		default:
+			fputc(*s, out);
+		}
+	}
+}
+
+/* A number as people read it: three significant digits or so, never an exponent. */
+void rpt_html_fmt_num(char *buf, size_t len, double v)
+{
+	double a = fabs(v);
+
+	snprintf(buf, len,
+		 a >= 100 ? "%.0f" :
+		 a >= 10  ? "%.1f" :
+		 a >= 1	  ? "%.2f" :
+		 a == 0	  ? "0" :
+			    "%.2g",
+		 v);
+}
+
+/* The unit a latency of @ns nanoseconds reads best in, and its size in nanoseconds. */
+const char *rpt_html_time_unit(double ns, double *ret_scale)
+{
+	static const struct {
+		double scale;
+		const char *name;
+	} units[] = { { 1e9, "s" }, { 1e6, "ms" }, { 1e3, "µs" }, { 1, "ns" } };
+	size_t i;
+
+	for (i = 0; i + 1 < sizeof(units) / sizeof(units[0]) && fabs(ns) < units[i].scale; i++)
+		;
+	*ret_scale = units[i].scale;
+	return units[i].name;
+}
+
+/*
+ * "12.3 ± 6.9 ms": @v and its half-width @pm (NAN: none) in @unit, a compare metric's
+ * unit; latencies ("us") move to the unit that suits @v.
+ */
+void rpt_html_fmt_value(char *buf, size_t len, double v, double pm, const char *unit)
+{
+	char a[32], b[32] = "";
+	double scale = 1;
+
+	if (unit && !strcmp(unit, "us")) {
+		unit = rpt_html_time_unit(v * 1e3, &scale);
+		v = v * 1e3 / scale;
+		pm = pm * 1e3 / scale;
+	} else if (unit && !strcmp(unit, "MiB") && fabs(v) < 1) {
+		unit = "KiB";
+		v *= 1024;
+		pm *= 1024;
+	}
+	rpt_html_fmt_num(a, sizeof(a), v);
+	if (isfinite(pm))
+		rpt_html_fmt_num(b, sizeof(b), pm);
+	snprintf(buf, len, "%s%s%s%s%s", a, *b ? " ± " : "", b, unit && *unit ? " " : "",
+		 unit ? unit : "");
+}
+
+/* "label (file run N, missing on side)" items of a compare document's @key list, if any. */
+static void compare_list(FILE *out, const json_t *cmp, const char *key, const char *what)
+{
+	const json_t *list = json_object_get(cmp, key), *x;
+	size_t i;
+
+	if (!json_array_size(list))
+		return;
+	fprintf(out, "<p class=\"warn\">%s:</p>\n<ul>\n", what);
+	json_array_foreach(list, i, x)
+	{
+		const char *label = json_string_value(json_object_get(x, "label"));
+
+		fprintf(out, "<li>");
+		rpt_html_esc(out, label ? label : json_string_value(json_object_get(x, "reason")));
+		fprintf(out, " (<code>");
+		rpt_html_esc(out, json_string_value(json_object_get(x, "file")));
+		fprintf(out, "</code> run %lld",
+			(long long)json_integer_value(json_object_get(x, "run")) + 1);
+		if (json_object_get(x, "missing_on")) {
+			fprintf(out, ", none on ");
+			rpt_html_esc(out, json_string_value(json_object_get(x, "missing_on")));
+		}
+		fprintf(out, ")</li>\n");
+	}
+	fprintf(out, "</ul>\n");
+}
+
+void rpt_html_compare_table(FILE *out, const json_t *cmp, const char *note)
+{
+	const json_t *sides = json_object_get(cmp, "sides"), *s, *m, *st, *c, *f;
+	const char *across =
+		json_string_value(json_object_get(json_object_get(cmp, "settings"), "across"));
+	size_t i, j, k;
+
+	fprintf(out, "<h2>Comparison</h2>\n");
+	if (note) {
+		fprintf(out, "<p class=\"warn\">");
+		rpt_html_esc(out, note);
+		fprintf(out, "</p>\n");
+	}
+	if (!cmp)
+		return;
+	/* what each side is: the files on it, or the coordinate value */
+	fprintf(out, "<p>Sides%s", across ? " by coords." : "");
+	rpt_html_esc(out, across);
+	fprintf(out, ":</p>\n<ul>\n");
+	json_array_foreach(sides, k, s)
+	{
+		const char *name = json_string_value(json_object_get(s, "name"));
+
+		fprintf(out, "<li><b>");
+		rpt_html_esc(out, name);
+		fprintf(out, "</b>%s",
+			!k && name && strcmp(name, "baseline") ? " (the baseline)" : "");
+		json_array_foreach(json_object_get(s, "files"), j, f)
+		{
+			/* a side named by its only file says nothing more */
+			if (json_array_size(json_object_get(s, "files")) == 1 && name &&
+			    !strcmp(name, json_string_value(f)))
+				break;
+			fprintf(out, "%s<code>", j ? ", " : " from ");
+			rpt_html_esc(out, json_string_value(f));
+			fprintf(out, "</code>");
+		}
+		fprintf(out, "</li>\n");
+	}
+	fprintf(out, "</ul>\n");
+	compare_list(out, cmp, "unmatched", "Samples with no match on a side, not compared");
+	compare_list(out, cmp, "excluded", "Incomplete runs, left out");
+	fprintf(out, "<table class=\"cmp\"><tr><th>sample</th><th>metric</th>");
+	json_array_foreach(sides, k, s)
+	{
+		fprintf(out, "<th>");
+		rpt_html_esc(out, json_string_value(json_object_get(s, "name")));
+		fprintf(out, " (mean ± 95%% CI, n)</th>");
+	}
+	for (k = 1; k < json_array_size(sides); k++)
+		fprintf(out, "<th>change</th><th>p</th><th>verdict</th>");
+	fprintf(out, "</tr>\n");
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+	{
+		const char *unit = json_string_value(json_object_get(m, "unit"));
+
+		fprintf(out, "<tr><td>");
+		rpt_html_esc(out, json_string_value(json_object_get(s, "label")));
+		fprintf(out, "</td><td>");
+		rpt_html_esc(out, json_string_value(json_object_get(m, "name")));
+		fprintf(out, "</td>");
+		json_array_foreach(json_object_get(m, "sides"), k, st)
+		{
+			double mean = json_number_value(json_object_get(st, "mean"));
+			const json_t *ci = json_object_get(st, "ci95");
+			char v[96];
+
+			if (!json_integer_value(json_object_get(st, "n"))) {
+				fprintf(out, "<td class=\"num\">(0)</td>");
+				continue;
+			}
+			rpt_html_fmt_value(v, sizeof(v), mean,
+					   json_number_value(json_array_get(ci, 1)) - mean, unit);
+			fprintf(out, "<td class=\"num\">");
+			rpt_html_esc(out, v);
+			fprintf(out, " (%lld)</td>",
+				(long long)json_integer_value(json_object_get(st, "n")));
+		}
+		json_array_foreach(json_object_get(m, "comparisons"), k, c)
+		{
+			const char *v = json_string_value(json_object_get(c, "verdict"));
+			const json_t *chg = json_object_get(c, "change_pct"),
+				     *p = json_object_get(c, "p");
+
+			fprintf(out, "<td class=\"num\">");
+			if (json_is_number(chg))
+				fprintf(out, "%+.1f %%", json_number_value(chg));
+			fprintf(out, "</td><td class=\"num\">");
+			if (json_is_number(p))
+				fprintf(out, json_number_value(p) < 0.001 ? "&lt; 0.001" : "%.3f",
+					json_number_value(p));
+			fprintf(out, "</td><td class=\"%s\">%s</td>", v ? v : "", v ? v : "");
+		}
+		fprintf(out, "</tr>\n");
+	}
+	fprintf(out, "</table>\n");
+}
+
+void rpt_html_throughput_table(FILE *out, const struct group *g, int ng)
+{
+	char num[32];
+
+	fprintf(out,
+		"<table><tr><th>workload</th><th>line</th><th>threads</th><th>mean</th><th>unit</th>"
+		"<th>runs</th></tr>\n");
+	for (int w = 0; w < ng; w++)
+		for (int b = 0; rpt_html_workload_first(g, w) && b < 2; b++)
+			for (int i = w; i < ng; i++)
+				for (int t = 1; t <= RPT_MAX_THREADS; t++) {
+					if (strcmp(g[i].workload, g[w].workload) || !g[i].tn[b][t])
+						continue;
+					fprintf(out, "<tr><td>");
+					rpt_html_esc(out, g[i].workload);
+					fprintf(out, "</td><td>");
+					rpt_html_esc(out, g[i].name);
+					rpt_html_fmt_num(num, sizeof(num),
+							 g[i].tsum[b][t] / g[i].tn[b][t]);
+					fprintf(out,
+						"</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td>%s</td>"
+						"<td class=\"num\">%.0f</td></tr>\n",
+						t, num, b ? "MB/s" : "files/s", g[i].tn[b][t]);
+				}
+	fprintf(out, "</table>\n");
+}

@@ -1,0 +1,107 @@
+/* Result files into run references, and the comparison built from them (see runset.h). */
+#include "report/runset.h"
+#include "model/doc.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int nomem(char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s", strerror(ENOMEM));
+	return -ENOMEM;
+}
+
+/* Room for one more document in @rs. 0 or -ENOMEM. */
+static int docs_grow(struct rpt_runset *rs)
+{
+	json_t **d = realloc(rs->docs, (rs->ndocs + 1) * sizeof(*d));
+	const char **p;
+
+	if (!d)
+		return -ENOMEM;
+	rs->docs = d;
+	p = realloc(rs->paths, (rs->ndocs + 1) * sizeof(*p));
+	if (!p)
+		return -ENOMEM;
+	rs->paths = p;
+	return 0;
+}
+
+int rpt_runset_add(struct rpt_runset *rs, json_t *doc, const char *path, int side, char *err,
+		   size_t errlen)
+{
+	if (docs_grow(rs))
+		return nomem(err, errlen);
+	rs->docs[rs->ndocs] = json_incref(doc);
+	rs->paths[rs->ndocs++] = path;
+	if (rpt_runs_add(&rs->refs, &rs->nrefs, doc, path, side))
+		return nomem(err, errlen);
+	return 0;
+}
+
+int rpt_runset_load(struct rpt_runset *rs, const char *const *paths, const int *sides, size_t n,
+		    char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		enum rpt_doc_kind kind;
+		json_t *doc;
+		int e = rpt_doc_load(paths[i], &doc, &kind, err, errlen);
+
+		if (e)
+			return e;
+		if (kind == RPT_DOC_COMPARE) {
+			if (n == 1) {
+				rs->compare = doc;
+				return 0;
+			}
+			snprintf(err, errlen,
+				 "%s is a comparison (%s): it cannot be pooled with result files",
+				 paths[i], RPT_COMPARE_SCHEMA);
+			json_decref(doc);
+			return -EINVAL;
+		}
+		e = rpt_runset_add(rs, doc, paths[i], sides ? sides[i] : 0, err, errlen);
+		json_decref(doc);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
+int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char *first, char *err,
+			    size_t errlen)
+{
+	free(rs->names);
+	rs->names = NULL;
+	rs->nsides =
+		rpt_runs_sides_across(rs->refs, rs->nrefs, field, first, &rs->names, err, errlen);
+	return rs->nsides;
+}
+
+int rpt_runset_compare(const struct rpt_runset *rs, const char *const *names, int nsides,
+		       const struct rpt_compare_opts *o, json_t **ret, char *err, size_t errlen)
+{
+	int e;
+
+	if (!names) {
+		names = rs->names;
+		nsides = rs->nsides;
+	}
+	e = rpt_compare_build(names, nsides, rs->refs, rs->nrefs, o, ret, err, errlen);
+	if (e && e != -EPROTO)
+		snprintf(err, errlen, "%s", strerror(-e));
+	return e;
+}
+
+void rpt_runset_free(struct rpt_runset *rs)
+{
+	for (size_t i = 0; i < rs->ndocs; i++)
+		json_decref(rs->docs[i]);
+	json_decref(rs->compare);
+	free(rs->docs);
+	free(rs->paths);
+	free(rs->refs);
+	free(rs->names);
+	*rs = (struct rpt_runset){ 0 };
+}

@@ -1,0 +1,68 @@
+/* Verdicts: one metric's two sides judged by Welch's or the rank test and a rule. */
+#ifndef RPT_VERDICT_H
+#define RPT_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/metric.h"
+#include "report/stats.h"
+
+/* Defaults of the CLI flags; a gate file may override each per metric. */
+#define RPT_DEFAULT_ALPHA 0.05
+#define RPT_DEFAULT_THRESHOLD_PCT 5.0
+/*
+ * A sample whose coefficient of variation exceeds this cannot be called unchanged: 10 %
+ * is about three times the run-to-run CoV of files/s on a quiet machine, and the point
+ * where a 5 % change hides inside one standard deviation.
+ */
+#define RPT_DEFAULT_NOISE_COV_PCT 10.0
+/* Fewer samples than this on a side: "insufficient". */
+#define RPT_MIN_SAMPLES 3
+
+enum rpt_verdict {
+	RPT_UNCHANGED,
+	RPT_IMPROVEMENT,
+	RPT_REGRESSION,
+	RPT_NOISY,
+	RPT_INSUFFICIENT,
+	RPT_VERDICT_COUNT,
+};
+
+extern const char *const rpt_verdict_names[RPT_VERDICT_COUNT];
+
+/* Which test decides significance. */
+enum rpt_test_choice {
+	RPT_TEST_AUTO, /* rank test for latency percentiles with >= 4 samples a side, else Welch */
+	RPT_TEST_ONLY_WELCH,
+	RPT_TEST_ONLY_RANK,
+};
+
+/* Thresholds for one metric. */
+struct rpt_rule {
+	double alpha;
+	double threshold_pct;
+	double noise_cov_pct;
+	bool gate; /* false: reported, but a regression does not fail the gate */
+};
+
+struct rpt_judgement {
+	struct rpt_stats a, b;
+	double change_pct; /* (mean b - mean a) / |mean a| * 100 */
+	bool tested; /* a test ran (n >= 2 a side) */
+	struct rpt_test test; /* the deciding test */
+	double p_welch, p_rank; /* NAN when not computed */
+	enum rpt_verdict verdict;
+};
+
+/*
+ * Judges side @b against baseline @a. Returns 0 or -EINVAL (empty side, non-finite value).
+ * insufficient: fewer than RPT_MIN_SAMPLES on a side. regression/improvement: the test's
+ * p < alpha AND |change| > threshold, in the metric's bad/good direction. noisy: otherwise,
+ * when either side's CoV exceeds the noise limit. unchanged: otherwise.
+ */
+int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_direction dir,
+	      enum rpt_metric_kind kind, enum rpt_test_choice test, const struct rpt_rule *rule,
+	      struct rpt_judgement *ret);
+
+#endif

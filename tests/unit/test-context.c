@@ -1,0 +1,92 @@
+/* Unit tests of a side's context: the call totals and labels exporters stamp a sample with. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "report/context.h"
+
+static json_t *mkrun(json_int_t count, json_int_t sum_ns, bool complete)
+{
+	json_t *run = json_pack("{s:s,s:i,s:{s:b},s:{s:{s:I,s:I}},s:{s:s}}", "workload",
+				"smallfile", "threads", 1, "summary", "complete", complete, "ops",
+				"fsync", "count", count, "sum_ns", sum_ns, "target", "fstype",
+				"ext4");
+
+	assert_non_null(run);
+	return run;
+}
+
+static json_int_t total(const json_t *ctx, const char *key)
+{
+	const json_t *v =
+		json_object_get(json_object_get(json_object_get(ctx, "ops"), "fsync"), key);
+
+	assert_true(json_is_integer(v));
+	return json_integer_value(v);
+}
+
+static json_t *context_of(json_t *const *runs, size_t n)
+{
+	struct rpt_run_ref refs[4];
+	size_t idx[4];
+
+	for (size_t i = 0; i < n; i++) {
+		refs[i] = (struct rpt_run_ref){ .run = runs[i], .file = "r.json", .index = i };
+		idx[i] = i;
+	}
+	return rpt_side_context("baseline", refs, idx, n);
+}
+
+/* The totals are the sums over the complete runs; an incomplete one is left out. */
+static void test_totals(void **state)
+{
+	json_t *runs[3] = { mkrun(10, 1000, true), mkrun(5, 700, true), mkrun(99, 99, false) };
+	json_t *ctx = context_of(runs, 3);
+
+	(void)state;
+	assert_non_null(ctx);
+	assert_int_equal(total(ctx, "count"), 15);
+	assert_int_equal(total(ctx, "sum_ns"), 1700);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(ctx, "labels"), "fs")), "ext4");
+	json_decref(ctx);
+	for (int i = 0; i < 3; i++)
+		json_decref(runs[i]);
+}
+
+/*
+ * A result file is anyone's: two runs with count and sum_ns at INT64_MAX saturate there
+ * instead of overflowing (undefined behaviour, which the sanitizer build stops on).
+ */
+static void test_totals_saturate(void **state)
+{
+	json_t *runs[2] = { mkrun(INT64_MAX, INT64_MAX, true), mkrun(INT64_MAX, INT64_MAX, true) };
+	json_t *ctx = context_of(runs, 2);
+
+	(void)state;
+	assert_non_null(ctx);
+	assert_true(total(ctx, "count") == INT64_MAX);
+	assert_true(total(ctx, "sum_ns") == INT64_MAX);
+	json_decref(ctx);
+	json_decref(runs[0]);
+	json_decref(runs[1]);
+	runs[0] = mkrun(INT64_MIN, INT64_MIN, true);
+	runs[1] = mkrun(-1, -1, true);
+	ctx = context_of(runs, 2);
+	assert_true(total(ctx, "count") == INT64_MIN);
+	json_decref(ctx);
+	json_decref(runs[0]);
+	json_decref(runs[1]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_totals_saturate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
