@@ -343,6 +343,8 @@ static const struct example examples[] = {
 	  "the result with its latency histograms in r.json." },
 	{ "stream", "fsbench stream \\-\\-dir /mnt/test \\-\\-mode writebehind \\-\\-json s.json",
 	  "sequential writers with Linus's write-behind loop (sync_file_range after each chunk)." },
+	{ "dbench", "fsbench dbench \\-D /mnt/test \\-t 60 4",
+	  "four clients replay dbench's client.txt for 60 s after the warmup; dbench's output." },
 	{ "tree", "fsbench tree \\-D /mnt/test \\-i 10 \\-r 10 \\-\\-json t.json",
 	  "compilebench's load: 10 kernel-shaped trees created, then 10 phases at random on "
 	  "them." },
