@@ -15,35 +15,21 @@
 
 #include "base/fileio.h"
 #include "report/compare.h"
+#include "report/export.h"
 #include "report/metric.h"
 #include "model/result_file.h"
 #include "model/runs.h"
+#include "model/schema.h"
 
 /*
  * A test case is "<workload>.t<threads>.<cell>.r<repetition>.<metric>": the workload and
  * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
  * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"), from
- * report/metric.c's catalog. LAVA allows [A-Za-z0-9_.-] in a name; metrics carry their
+ * report/metric.c's catalog. Each field is rpt_slug()ged with '-' (report/export.h says what
+ * LAVA allows and why a slug is safe) and the fields are joined with '.'; metrics carry their
  * display unit, as compare shows them. Unlike `export --format lava`, which writes one mean
  * per sample, every run is its own case: compare needs the runs to judge a change.
  */
-static void slug(const char *in, char *out, size_t len)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; in[i] && j + 1 < len; i++) {
-		char c = in[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '-';
-
-		if (!ok && (j == 0 || out[j - 1] == '-'))
-			continue;
-		out[j++] = ok ? c : '-';
-	}
-	while (j && out[j - 1] == '-')
-		j--;
-	out[j] = 0;
-}
 
 /*
  * lava-server keeps a test case name to 100 characters. The metric's part is at most
@@ -97,7 +83,7 @@ static int lava_cases(void *cfg)
 		fprintf(stderr, "fsbench lava cases: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
 	{
 		const json_t *coords = json_object_get(run, "coords"), *ops;
 		json_t *op;
@@ -108,11 +94,11 @@ static int lava_cases(void *cfg)
 					 json_integer_value(json_object_get(coords, "repetition")) :
 					 (json_int_t)i;
 
-		if (!json_is_true(json_object_get(json_object_get(run, "summary"), "complete")))
+		if (!rpt_run_complete(run))
 			continue; /* compare leaves incomplete runs out too */
 		/* names come from the result file: only what lava-test-case and a shell take */
-		slug(json_string_value(json_object_get(run, "workload")), wl, sizeof(wl));
-		slug(cell ? cell : wl, cs, sizeof(cs));
+		rpt_slug(rpt_json_str(run, RPT_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
+		rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
 		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 			 (long long)rep);
@@ -134,7 +120,7 @@ static int lava_cases(void *cfg)
 			printf("%s.%s %.10g %s\n", prefix, d->name, v * d->scale, d->unit);
 			n++;
 		}
-		ops = json_object_get(run, "ops");
+		ops = rpt_run_ops(run);
 		json_object_foreach((json_t *)ops, opname, op)
 		{
 			if (!json_integer_value(json_object_get(op, "count")))
