@@ -32,24 +32,11 @@
  */
 
 /*
- * lava-server keeps a test case name to 100 characters. The metric's part is at most
+ * lava-server keeps a test case name to RPT_LAVA_NAME_MAX characters. The metric part is at most
  * LAVA_SUFFIX_MAX (".sync_file_range.p99.9", the longest, is 22): a longer cell is
  * cut, and a hash of the whole cell added, so that two cells still differ.
  */
-#define LAVA_NAME_MAX 100
 #define LAVA_SUFFIX_MAX 24
-
-/* @cs cut to @len characters, the last 9 of which become "-" and 8 hex of its hash. */
-static void cell_shorten(char *cs, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	for (const char *p = cs; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	if (len < 10)
-		len = 10;
-	snprintf(cs + len - 9, 10, "-%08x", (unsigned)h);
-}
 
 struct cases_cfg {
 	struct cmd_files files;
@@ -102,9 +89,11 @@ static int lava_cases(void *cfg)
 		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 			 (long long)rep);
-		if (strlen(prefix) + LAVA_SUFFIX_MAX > LAVA_NAME_MAX) {
-			cell_shorten(cs, strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX -
-						       LAVA_NAME_MAX));
+		if (strlen(prefix) + LAVA_SUFFIX_MAX > RPT_LAVA_NAME_MAX) {
+			rpt_slug_shorten(
+				cs,
+				strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX - RPT_LAVA_NAME_MAX),
+				'-');
 			snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 				 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 				 (long long)rep);
@@ -134,7 +123,7 @@ static int lava_cases(void *cfg)
 				snprintf(name, sizeof(name), "%s.%s", opname, d->name);
 				if (strspn(opname, "abcdefghijklmnopqrstuvwxyz_") !=
 					    strlen(opname) ||
-				    strlen(prefix) + 1 + strlen(name) > LAVA_NAME_MAX)
+				    strlen(prefix) + 1 + strlen(name) > RPT_LAVA_NAME_MAX)
 					continue; /* not an operation fsbench names */
 				printf("%s.%s %.10g %s\n", prefix, name, v * d->scale, d->unit);
 				n++;
