@@ -7,12 +7,6 @@
 
 #include "model/runs.h"
 #include "report/verdict.h"
-/*
- * cli/kgate.c takes the gate and the text tables from here; once it includes
- * report/gate.h and report/compare_text.h itself these two lines go.
- */
-#include "report/gate.h"
-#include "report/compare_text.h"
 
 struct rpt_compare_opts {
 	double alpha;

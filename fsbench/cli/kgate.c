@@ -19,6 +19,9 @@
 #include "base/fileio.h"
 #include "base/signal.h"
 #include "report/compare.h"
+#include "report/compare_text.h"
+#include "report/gate.h"
+#include "report/runset.h"
 #include "model/result_file.h"
 #include "model/runs.h"
 
@@ -464,19 +467,17 @@ static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
 		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret,
 		     json_t **docs)
 {
-	struct rpt_run_ref *refs = NULL;
-	size_t nrefs = 0;
+	struct rpt_runset rs = { 0 };
 	char err[1024];
 	int r = 0;
 
 	for (size_t i = 0; i < nfiles && !r; i++)
-		r = rpt_runs_add(&refs, &nrefs, docs[i], files[i], sides[i]);
+		r = rpt_runset_add(&rs, docs[i], files[i], sides[i], err, sizeof(err));
 	if (!r)
-		r = rpt_compare_build(names, 2, refs, nrefs, o, ret, err, sizeof(err));
+		r = rpt_runset_compare(&rs, names, 2, o, ret, err, sizeof(err));
 	if (r)
-		fprintf(stderr, "fsbench kernel-gate: comparing: %s\n",
-			r == -EPROTO ? err : strerror(-r));
-	free(refs);
+		fprintf(stderr, "fsbench kernel-gate: comparing: %s\n", err);
+	rpt_runset_free(&rs);
 	return r;
 }
 
@@ -501,7 +502,6 @@ static int gate_settings(struct gate *g)
 {
 	const struct kg_args *a = &g->x->a;
 	char err[1024];
-	json_error_t je;
 
 	rpt_compare_opts_init(&g->o);
 	g->o.alpha = a->alpha;
@@ -515,12 +515,8 @@ static int gate_settings(struct gate *g)
 		g->gate = json_loads(a->vm.icount && !strcmp(a->vm.accel, "tcg") ? icount_gate :
 										   default_gate,
 				     0, NULL);
-	else if (!(g->gate = json_load_file(a->gate_file, 0, &je))) {
-		fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n", a->gate_file,
-			je.line, je.text);
-		return FSB_EXIT_USAGE;
-	} else if (rpt_gate_check(g->gate, err, sizeof(err))) {
-		fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", a->gate_file, err);
+	else if (rpt_gate_load(a->gate_file, &g->gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench kernel-gate: --gate-file: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
 	g->o.gate = g->gate;
