@@ -15,55 +15,28 @@
 
 #include "base/fileio.h"
 #include "report/compare.h"
+#include "report/export.h"
 #include "report/metric.h"
 #include "model/result_file.h"
 #include "model/runs.h"
+#include "model/schema.h"
 
 /*
  * A test case is "<workload>.t<threads>.<cell>.r<repetition>.<metric>": the workload and
  * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
  * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"), from
- * report/metric.c's catalog. LAVA allows [A-Za-z0-9_.-] in a name; metrics carry their
+ * report/metric.c's catalog. Each field is rpt_slug()ged with '-' (report/export.h says what
+ * LAVA allows and why a slug is safe) and the fields are joined with '.'; metrics carry their
  * display unit, as compare shows them. Unlike `export --format lava`, which writes one mean
  * per sample, every run is its own case: compare needs the runs to judge a change.
  */
-static void slug(const char *in, char *out, size_t len)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; in[i] && j + 1 < len; i++) {
-		char c = in[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '-';
-
-		if (!ok && (j == 0 || out[j - 1] == '-'))
-			continue;
-		out[j++] = ok ? c : '-';
-	}
-	while (j && out[j - 1] == '-')
-		j--;
-	out[j] = 0;
-}
 
 /*
- * lava-server keeps a test case name to 100 characters. The metric's part is at most
+ * lava-server keeps a test case name to RPT_LAVA_NAME_MAX characters. The metric part is at most
  * LAVA_SUFFIX_MAX (".sync_file_range.p99.9", the longest, is 22): a longer cell is
  * cut, and a hash of the whole cell added, so that two cells still differ.
  */
-#define LAVA_NAME_MAX 100
 #define LAVA_SUFFIX_MAX 24
-
-/* @cs cut to @len characters, the last 9 of which become "-" and 8 hex of its hash. */
-static void cell_shorten(char *cs, size_t len)
-{
-	uint32_t h = 2166136261u;
-
-	for (const char *p = cs; *p; p++)
-		h = (h ^ (unsigned char)*p) * 16777619u;
-	if (len < 10)
-		len = 10;
-	snprintf(cs + len - 9, 10, "-%08x", (unsigned)h);
-}
 
 struct cases_cfg {
 	struct cmd_files files;
@@ -97,7 +70,7 @@ static int lava_cases(void *cfg)
 		fprintf(stderr, "fsbench lava cases: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
 	{
 		const json_t *coords = json_object_get(run, "coords"), *ops;
 		json_t *op;
@@ -108,17 +81,19 @@ static int lava_cases(void *cfg)
 					 json_integer_value(json_object_get(coords, "repetition")) :
 					 (json_int_t)i;
 
-		if (!json_is_true(json_object_get(json_object_get(run, "summary"), "complete")))
+		if (!rpt_run_complete(run))
 			continue; /* compare leaves incomplete runs out too */
 		/* names come from the result file: only what lava-test-case and a shell take */
-		slug(json_string_value(json_object_get(run, "workload")), wl, sizeof(wl));
-		slug(cell ? cell : wl, cs, sizeof(cs));
+		rpt_slug(rpt_json_str(run, RPT_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
+		rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
 		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 			 (long long)rep);
-		if (strlen(prefix) + LAVA_SUFFIX_MAX > LAVA_NAME_MAX) {
-			cell_shorten(cs, strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX -
-						       LAVA_NAME_MAX));
+		if (strlen(prefix) + LAVA_SUFFIX_MAX > RPT_LAVA_NAME_MAX) {
+			rpt_slug_shorten(
+				cs,
+				strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX - RPT_LAVA_NAME_MAX),
+				'-');
 			snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 				 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 				 (long long)rep);
@@ -134,7 +109,7 @@ static int lava_cases(void *cfg)
 			printf("%s.%s %.10g %s\n", prefix, d->name, v * d->scale, d->unit);
 			n++;
 		}
-		ops = json_object_get(run, "ops");
+		ops = rpt_run_ops(run);
 		json_object_foreach((json_t *)ops, opname, op)
 		{
 			if (!json_integer_value(json_object_get(op, "count")))
@@ -148,7 +123,7 @@ static int lava_cases(void *cfg)
 				snprintf(name, sizeof(name), "%s.%s", opname, d->name);
 				if (strspn(opname, "abcdefghijklmnopqrstuvwxyz_") !=
 					    strlen(opname) ||
-				    strlen(prefix) + 1 + strlen(name) > LAVA_NAME_MAX)
+				    strlen(prefix) + 1 + strlen(name) > RPT_LAVA_NAME_MAX)
 					continue; /* not an operation fsbench names */
 				printf("%s.%s %.10g %s\n", prefix, name, v * d->scale, d->unit);
 				n++;
@@ -412,21 +387,34 @@ static int job_write(const struct job *j, FILE *f)
 		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
 		"  connection:\n    minutes: 2\n",
 		timeout + 10, timeout);
+	/*
+	 * One vCPU with instruction counting and a reliable TSC: what makes timing repeatable
+	 * under TCG. Without a scratch image the suite runs on kernel-gate's model disk with
+	 * its defaults and sleep=off (docs/kernel-gate.md, "The model disk"), so a qemu
+	 * worker's numbers are a local gate's; a scratch image is host-timed: sleep=on.
+	 */
+	struct kg_disk model = { .kind = qemu && !j->c->scratch_url ? KG_DISK_MODEL :
+								      KG_DISK_VIRTIO,
+				 .bytes = INT64_C(2) << 30,
+				 .latency_ns = KG_DISK_LATENCY_NS,
+				 .queue_depth = KG_DISK_QUEUE_DEPTH };
+	char words[512];
+
+	kg_disk_cmdline(&model, words, sizeof(words));
 	if (qemu)
-		/*
-		 * One vCPU with instruction counting and a reliable TSC: what makes timing
-		 * repeatable under TCG (see README, "Gating a kernel").
-		 */
-		fprintf(f, "context:\n  arch: amd64\n  no_kvm: true\n  memory: 1024\n"
-			   "  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=on\n");
+		fprintf(f,
+			"context:\n  arch: amd64\n  no_kvm: true\n  memory: %d\n"
+			"  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=%s\n",
+			kg_disk_memory_mib(&model, 1024), words[0] ? "off" : "on");
 	fprintf(f, "actions:\n- deploy:\n    timeout:\n      minutes: 10\n    to: %s\n",
 		qemu ? "tmpfs" : "tftp");
 	if (qemu) {
 		/* fsbench.shell: the guest's init stops at a shell for LAVA's test shell */
 		fprintf(f,
 			"    images:\n      kernel:\n        image_arg: '-kernel {kernel} -append "
-			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable\"'\n"
-			"        url: ");
+			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable%s%s\"'\n"
+			"        url: ",
+			words[0] ? " " : "", words);
 		yq(f, j->kurl);
 		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
 		yq(f, j->rurl);
@@ -502,7 +490,9 @@ static int lava_job(void *cfg)
 		r = FSB_EXIT_USAGE;
 		goto done;
 	}
-	j->device = c->device ? c->device : "/dev/vda";
+	j->device = c->device					       ? c->device :
+		    !strcmp(c->device_type, "qemu") && !c->scratch_url ? "/dev/nullb0" :
+									 "/dev/vda";
 	snprintf(j->outdir, sizeof(j->outdir), "%s", out ? out : "fsbench-lava.yaml");
 	*(strrchr(j->outdir, '/') ? strrchr(j->outdir, '/') : j->outdir) = 0;
 	if (!j->outdir[0])
