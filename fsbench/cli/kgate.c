@@ -120,12 +120,14 @@ struct kg_cfg {
 	  .help = "QEMU's CPU model" }, \
 	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
 	  .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
-	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .def = "qemu-system-x86_64", \
+	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .file = OPT_FILE, \
+	  .def = "qemu-system-x86_64", \
 	  .help = "the QEMU program" }, \
 	{ .name = "disk-size", .type = OPT_SIZE, .offset = O(disk_size), \
 	  .min = INT64_C(64) << 20, .max = INT64_C(1) << 40, .def = "2G", \
 	  .help = "the scratch disk, fresh each boot (model: whole GiB, held in guest memory)" }, \
-	{ .name = "disk-dir", .type = OPT_STRING, .offset = O(disk_dir), .def = "/dev/shm", \
+	{ .name = "disk-dir", .type = OPT_STRING, .offset = O(disk_dir), .file = OPT_DIR, \
+	  .def = "/dev/shm", \
 	  .help = "where the scratch disk lives (tmpfs)" }, \
 	{ .name = "boot-timeout", .type = OPT_DURATION, .offset = O(boot_timeout), \
 	  .min = INT64_C(5000000000), .max = INT64_C(86400000000000), .def = "3m", \
@@ -133,7 +135,7 @@ struct kg_cfg {
 	{ .name = "timeout", .type = OPT_DURATION, .offset = O(timeout), \
 	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
 	  .help = "a whole boot" }, \
-	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), \
+	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), .file = OPT_DIR, \
 	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }
 /* clang-format on */
 
@@ -141,18 +143,22 @@ static const struct fsb_opt gate_opts[] = {
 	{ .name = "baseline",
 	  .type = OPT_STRING,
 	  .offset = O(spec[0]),
+	  .file = OPT_FILE,
 	  .help = "the baseline kernel K1 (required)" },
 	{ .name = "candidate",
 	  .type = OPT_STRING,
 	  .offset = O(spec[1]),
+	  .file = OPT_FILE,
 	  .help = "the candidate kernel K2 (required)" },
 	{ .name = "baseline-modules",
 	  .type = OPT_STRING,
 	  .offset = O(modules[0]),
+	  .file = OPT_DIR,
 	  .help = "K1's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "candidate-modules",
 	  .type = OPT_STRING,
 	  .offset = O(modules[1]),
+	  .file = OPT_DIR,
 	  .help = "K2's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "baseline-append",
 	  .type = OPT_STRING,
@@ -178,10 +184,12 @@ static const struct fsb_opt gate_opts[] = {
 	{ .name = "json",
 	  .type = OPT_STRING,
 	  .offset = O(json),
+	  .file = OPT_FILE,
 	  .help = "the gate's document (default WORKDIR/kernel-gate.json)" },
 	{ .name = "gate-file",
 	  .type = OPT_STRING,
 	  .offset = O(gate_file),
+	  .file = OPT_FILE,
 	  .help = "per-metric gate settings, as compare's --gate-file" },
 	{ .name = "jobs",
 	  .type = OPT_INT,
@@ -220,10 +228,12 @@ static const struct fsb_opt run_opts[] = {
 	{ .name = "kernel",
 	  .type = OPT_STRING,
 	  .offset = O(spec[0]),
+	  .file = OPT_FILE,
 	  .help = "the kernel K (required)" },
 	{ .name = "modules",
 	  .type = OPT_STRING,
 	  .offset = O(modules[0]),
+	  .file = OPT_DIR,
 	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "append",
 	  .type = OPT_STRING,
@@ -233,6 +243,7 @@ static const struct fsb_opt run_opts[] = {
 	{ .name = "json",
 	  .type = OPT_STRING,
 	  .offset = O(json),
+	  .file = OPT_FILE,
 	  .help = "copy the guest's result (with its \"vm\" record) to FILE" },
 	{ 0 },
 };

@@ -32,10 +32,10 @@ struct knobs_cfg {
 
 #define O(f) offsetof(struct knobs_cfg, f)
 /* info's and knobs' --json */
-#define OPT_JSON                                                               \
-	{                                                                      \
-		.name = "json", .type = OPT_BOOL, .offset = O(json), .max = 1, \
-		.help = "print JSON instead of text"                           \
+#define OPT_JSON                                                                                 \
+	{                                                                                        \
+		.name = "json", .type = OPT_BOOL, .offset = O(json), .file = OPT_FILE, .max = 1, \
+		.help = "print JSON instead of text"                                             \
 	}
 static const struct fsb_opt info_opts[] = {
 	OPT_JSON,

@@ -217,11 +217,13 @@ static const struct fsb_opt job_opts[] = {
 	{ .name = "kernel",
 	  .type = OPT_STRING,
 	  .offset = O(kernel),
+	  .file = OPT_FILE,
 	  .help = "build the initramfs for kernel K (as kernel-gate takes it) and copy both "
 		  "beside the job" },
 	{ .name = "modules",
 	  .type = OPT_STRING,
 	  .offset = O(modules),
+	  .file = OPT_DIR,
 	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "kernel-url",
 	  .type = OPT_STRING,
@@ -272,6 +274,7 @@ static const struct fsb_opt job_opts[] = {
 	  .short_name = 'o',
 	  .type = OPT_STRING,
 	  .offset = O(output),
+	  .file = OPT_FILE,
 	  .help = "write the job to FILE (default stdout)" },
 	{ 0 },
 };
