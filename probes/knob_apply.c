@@ -83,7 +83,7 @@ static int change_write(const struct knob_target *t, const struct knob_change *c
 	r = knob_path(t, c->def, c->name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	return fsb_write_under(t->root, rel, c->value);
+	return base_write_under(t->root, rel, c->value);
 }
 
 int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t errlen)

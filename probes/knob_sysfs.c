@@ -141,16 +141,16 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		snprintf(t.disk, sizeof(t.disk), "%s", disk);
 		snprintf(t.disk_dir, sizeof(t.disk_dir), "/sys/block/%s", disk);
 		snprintf(rel, sizeof(rel), "%s/dev", t.disk_dir);
-		r = fsb_read_under(t.root, rel, buf, sizeof(buf));
+		r = base_read_under(t.root, rel, buf, sizeof(buf));
 		if (r < 0)
 			return r;
 		if (sscanf(buf, "%u:%u", &t.major, &t.minor) != 2)
 			return -EBADMSG;
 		snprintf(rel, sizeof(rel), "%s/diskseq", t.disk_dir);
-		if (fsb_read_under(t.root, rel, buf, sizeof(buf)) == 0)
+		if (base_read_under(t.root, rel, buf, sizeof(buf)) == 0)
 			t.diskseq = strtoll(buf, NULL, 10);
 		snprintf(rel, sizeof(rel), "%s/loop/backing_file", t.disk_dir);
-		if (fsb_read_under(t.root, rel, buf, sizeof(buf)) == 0)
+		if (base_read_under(t.root, rel, buf, sizeof(buf)) == 0)
 			snprintf(t.backing_file, sizeof(t.backing_file), "%s", buf);
 		snprintf(rel, sizeof(rel), "%s%s/slaves", t.root, t.disk_dir);
 		d = opendir(rel);
@@ -179,9 +179,9 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", mountpoint);
 		if (probe_mount_find(t.root, PROBE_MOUNT_TARGET, mountpoint, 0, &m) == 0) {
 			snprintf(t.mnt_dev, sizeof(t.mnt_dev), "%u:%u", m.major, m.minor);
-			fsb_strcpy(t.fstype, sizeof(t.fstype), m.fstype);
-			fsb_strcpy(t.mnt_source, sizeof(t.mnt_source), m.source);
-			fsb_strcpy(t.mnt_options, sizeof(t.mnt_options), m.options);
+			base_strcpy(t.fstype, sizeof(t.fstype), m.fstype);
+			base_strcpy(t.mnt_source, sizeof(t.mnt_source), m.source);
+			base_strcpy(t.mnt_options, sizeof(t.mnt_options), m.options);
 		}
 	}
 	if (fstype && *fstype)
@@ -213,7 +213,7 @@ int knob_read(const struct knob_target *t, const char *name, char *ret, size_t l
 	r = knob_path(t, d, name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	r = fsb_read_under(t->root, rel, buf, sizeof(buf));
+	r = base_read_under(t->root, rel, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	if (d->type == KNOB_SELECT)
@@ -292,7 +292,7 @@ json_t *knob_target_json(const struct knob_target *t)
 		json_object_set_new(o, "diskseq", json_integer(t->diskseq));
 	for (int i = 0; files[i]; i++) {
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, files[i]);
-		if (fsb_read_under(t->root, rel, buf, sizeof(buf)) == 0 &&
+		if (base_read_under(t->root, rel, buf, sizeof(buf)) == 0 &&
 		    knob_parse_ll(buf, &n) == 0)
 			json_object_set_new(o, files[i],
 					    strcmp(files[i], "rotational") ? json_integer(n) :

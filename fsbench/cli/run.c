@@ -87,7 +87,7 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	/* the result's place is checked (and taken) before any work: no run is lost to it */
 	p.f.path = fsb_job_common(&job)->json;
 	if (p.f.path) {
-		r = fsb_out_check(p.f.path);
+		r = base_out_check(p.f.path);
 		if (r < 0) {
 			fprintf(stderr, "fsbench %s: --json %s: %s\n", wl->name, p.f.path,
 				strerror(-r));
@@ -108,7 +108,7 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	}
 
 	/* before anything is created, so an early signal still ends in a clean, reported stop */
-	fsb_install_signals();
+	base_install_signals();
 	job.print = true;
 	r = fsb_job_run(&job, argc, argv, &run, err, sizeof(err));
 	status = cmd_job_status(r, &job, run);

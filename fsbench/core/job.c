@@ -166,7 +166,7 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	ret = wl->init(&run, err, errlen);
 	if (ret < 0)
 		goto out;
-	fsb_install_signals();
+	base_install_signals();
 	for (int i = 0; i < fsb_nexts; i++) {
 		if (!fsb_exts[i]->before)
 			continue;
@@ -222,7 +222,7 @@ out:
 		wl->fini(&run);
 	runner_free(&run);
 	if (tmpdir[0]) {
-		fsb_rm_tree(tmpdir);
+		base_rm_tree(tmpdir);
 		/* the directory is gone: do not leave its name as the run's -d */
 		free(common->dirs.v[--common->dirs.n]);
 	}

@@ -2,7 +2,7 @@
 #ifndef FSB_JOB_H
 #define FSB_JOB_H
 
-#include "base/signal.h" /* fsb_install_signals(), which the job's callers run */
+#include "base/signal.h" /* base_install_signals(), which the job's callers run */
 #include <jansson.h>
 #include <stdbool.h>
 

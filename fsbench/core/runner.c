@@ -220,10 +220,10 @@ static void monitor(struct fsb_run *run)
 
 		nanosleep(&tick, NULL);
 		now = fsb_now_ns();
-		if (fsb_signal_received && !run->signal) {
+		if (base_signal_received && !run->signal) {
 			char msg[64];
 
-			run->signal = fsb_signal_received;
+			run->signal = base_signal_received;
 			snprintf(msg, sizeof(msg), "interrupted by signal %d (%s)", run->signal,
 				 strsignal(run->signal));
 			fsb_run_fail(run, -EINTR, msg);

@@ -283,7 +283,7 @@ int suite_result_path(struct suite_run *x, char *err, size_t errlen)
 
 	if (x->json) {
 		snprintf(x->json_path, sizeof(x->json_path), "%s", x->json);
-		r = fsb_out_check(x->json_path);
+		r = base_out_check(x->json_path);
 		if (r < 0)
 			snprintf(err, errlen, "--json %s: %s", x->json_path, strerror(-r));
 		return r;
@@ -329,7 +329,7 @@ static bool run_reps(struct suite_run *x, const struct suite_cell *c, uint64_t t
 		json_t *run;
 		int r, sig;
 
-		if (fsb_signal_received) {
+		if (base_signal_received) {
 			x->interrupted = true;
 			return false;
 		}
@@ -339,7 +339,7 @@ static bool run_reps(struct suite_run *x, const struct suite_cell *c, uint64_t t
 		run = run_cell(x, c, rep, &r, &sig);
 		json_array_append_new(json_object_get(x->result.doc, "runs"), run);
 		x->done++;
-		if (fsb_signal_received || sig)
+		if (base_signal_received || sig)
 			x->interrupted = true;
 		if (x->obs && x->obs->cell_done)
 			x->obs->cell_done(x->obs_arg, x, c, rep, run);
@@ -358,7 +358,7 @@ int suite_run(struct suite_run *x, char *err, size_t errlen)
 	int r;
 
 	err[0] = 0;
-	fsb_install_signals();
+	base_install_signals();
 	r = setup_target(x, err, errlen);
 	if (r < 0) {
 		release_target(x);
@@ -391,7 +391,7 @@ int suite_run(struct suite_run *x, char *err, size_t errlen)
 	/* never 0 without the result on disk */
 	r = write_result(x, x->done == x->nrun);
 	if (x->interrupted) {
-		x->signal = fsb_signal_received ? fsb_signal_received : SIGINT;
+		x->signal = base_signal_received ? base_signal_received : SIGINT;
 		return -EINTR;
 	}
 	if (r < 0)

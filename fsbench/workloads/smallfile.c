@@ -150,7 +150,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 {
 	static const char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 	int seq_len = name_len - rand_len;
-	uint64_t r = fsb_mix64(seed ^ g), x = g;
+	uint64_t r = base_mix64(seed ^ g), x = g;
 
 	for (int i = seq_len - 1; i >= 0; i--) {
 		out[i] = "0123456789abcdef"[x & 15];
@@ -158,7 +158,7 @@ void smallfile_name(char *out, uint64_t g, int name_len, int rand_len, uint64_t 
 	}
 	for (int i = 0; i < rand_len; i++) {
 		if ((i & 7) == 0 && i)
-			r = fsb_mix64(r);
+			r = base_mix64(r);
 		out[seq_len + i] = alphabet[(r >> ((i & 7) * 8)) % 36];
 	}
 	out[name_len] = 0;
@@ -225,7 +225,7 @@ static int smallfile_init(struct fsb_run *run, char *err, size_t errlen)
 	s->nsub = c->subdirs ? (int)c->subdirs : 1;
 	s->sync_bits = smallfile_sync_bits[c->sync_method];
 	s->sync_op = c->fdatasync ? OP_FDATASYNC : OP_FSYNC;
-	s->seed = fsb_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
+	s->seed = base_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32));
 
 	/* open at once: each -d, and per thread one subdirectory and the file being written */
 	need_fds = nd + 2 * run->nthreads + 64;

@@ -226,9 +226,9 @@ static void test_drop_caches(void **st)
 	assert_non_null(f);
 	fclose(f);
 	assert_int_equal(probe_drop_caches(tmp), 0);
-	assert_int_equal(fsb_read_under(tmp, "/proc/sys/vm/drop_caches", buf, sizeof(buf)), 0);
+	assert_int_equal(base_read_under(tmp, "/proc/sys/vm/drop_caches", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "3");
-	fsb_rm_tree(tmp);
+	base_rm_tree(tmp);
 }
 
 int main(void)

@@ -417,7 +417,7 @@ static int run_dir_teardown(void **st)
 {
 	(void)st;
 	if (strcmp(run_dir + strlen(run_dir) - 6, "XXXXXX"))
-		fsb_rm_tree(run_dir);
+		base_rm_tree(run_dir);
 	return 0;
 }
 
