@@ -53,21 +53,30 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", fsb_commands[i].name, fsb_commands[i].summary);
 }
 
-/* Whether @argv0 names the program fs_mark (the link -Dfs_mark_link=true installs). */
-static bool invoked_as_fs_mark(const char *argv0)
+/*
+ * The workload that @argv0 names as a drop-in (the links -Dfs_mark_link and -Ddbench_link
+ * install): fs_mark is `fsbench smallfile`, dbench is `fsbench dbench`; NULL for others.
+ */
+static const struct fsb_workload *drop_in(const char *argv0)
 {
+	static const struct {
+		const char *program, *workload;
+	} links[] = { { "fs_mark", "smallfile" }, { "dbench", "dbench" } };
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 
 	base = base ? base + 1 : argv0;
-	return base && !strcmp(base, "fs_mark");
+	for (size_t i = 0; base && i < sizeof(links) / sizeof(links[0]); i++)
+		if (!strcmp(base, links[i].program))
+			return fsb_workload_find(links[i].workload);
+	return NULL;
 }
 
 int fsb_dispatch(int argc, char **argv)
 {
 	const struct fsb_workload *wl;
 
-	/* harnesses that run fs_mark from PATH get `fsbench smallfile`, flags unchanged */
-	if (argc > 0 && invoked_as_fs_mark(argv[0]) && (wl = fsb_workload_find("smallfile")))
+	/* harnesses that run fs_mark or dbench from PATH get the workload, flags unchanged */
+	if (argc > 0 && (wl = drop_in(argv[0])))
 		return cmd_workload(wl, argc, argv);
 	if (argc < 2)
 		return cmd_default();

@@ -50,6 +50,34 @@ static void partial_loop(const struct fsb_run *run, int loop, void *arg)
 	partial_update(arg, loop + 1, files, bytes);
 }
 
+/*
+ * The options, and for a workload that takes one (wl->operand: dbench's client count) one
+ * operand anywhere among them, as dbench's popt allows: `dbench 4 -c client.txt`. 0, or
+ * -EINVAL with @err naming the flag or argument, or -ECANCELED for --help.
+ */
+static int parse_args(const struct fsb_workload *wl, struct fsb_job *job, int argc, char **argv,
+		      char *err, size_t errlen)
+{
+	bool have_operand = false;
+
+	for (;;) {
+		int r = opt_parse_argv(job->tbl, job->cfg, argc, argv, err, errlen);
+
+		if (r < 0 || r >= argc)
+			return r < 0 ? r : 0;
+		if (!wl->operand || have_operand) {
+			snprintf(err, errlen, "unexpected argument '%s'", argv[r]);
+			return -EINVAL;
+		}
+		if (fsb_job_set(job, wl->operand, argv[r], err, errlen) < 0)
+			return -EINVAL;
+		have_operand = true;
+		/* the operand takes argv[0]'s place, which the parser skips: it goes on after it */
+		argc -= r;
+		argv += r;
+	}
+}
+
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 {
 	struct fsb_job job;
@@ -64,16 +92,12 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 		fsb_job_free(&job);
 		return FSB_EXIT_FAIL;
 	}
-	r = opt_parse_argv(job.tbl, job.cfg, argc, argv, err, sizeof(err));
+	r = parse_args(wl, &job, argc, argv, err, sizeof(err));
 	if (r == -ECANCELED) {
 		printf("usage: fsbench %s [options]\n%s\n\n", wl->name, wl->summary);
 		opt_print_help(job.tbl, stdout);
 		fsb_job_free(&job);
 		return FSB_EXIT_OK;
-	}
-	if (r >= 0 && r < argc) {
-		snprintf(err, sizeof(err), "unexpected argument '%s'", argv[r]);
-		r = -EINVAL;
 	}
 	if (r < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", wl->name, err);

@@ -122,6 +122,12 @@ static void loop_done(struct fsb_run *run, int loop)
 		job->after_loop(run, loop, job->after_loop_arg);
 }
 
+static void tick_print(struct fsb_run *run, uint64_t now)
+{
+	run->wl->print_tick(run, now, stdout);
+	fflush(stdout);
+}
+
 int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, char *err,
 		size_t errlen)
 {
@@ -146,13 +152,22 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	run.runtime_ns = (uint64_t)common->runtime_ns;
 	run.series.interval_ns = (uint64_t)common->interval_ns;
 	run.quiet = common->quiet;
-	run.progress = !common->quiet && isatty(STDERR_FILENO);
+	/* a workload with lines of its own every second (dbench's) needs no live line beside them */
+	run.progress = !common->quiet && isatty(STDERR_FILENO) && !(job->print && wl->print_tick);
 	if (run.nthreads > FSB_MAX_THREADS) {
 		snprintf(err, errlen, "%d threads: at most %d are allowed", run.nthreads,
 			 FSB_MAX_THREADS);
 		return FSB_EXIT_USAGE;
 	}
 
+	if (!common->dirs.n && wl->default_dir) {
+		common->dirs.v[common->dirs.n] = strdup(wl->default_dir);
+		if (!common->dirs.v[common->dirs.n]) {
+			snprintf(err, errlen, "%s", strerror(ENOMEM));
+			return FSB_EXIT_FAIL;
+		}
+		common->dirs.n++;
+	}
 	if (!common->dirs.n) {
 		const char *base = getenv("TMPDIR");
 
@@ -190,13 +205,17 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 		job->ext[i].on = true;
 	}
 	if (job->print && !run.quiet && wl->print_header) {
-		printf("\n# ");
-		for (int i = 0; i < argc; i++)
-			printf(" %s ", i ? argv[i] : wl->name);
-		printf("\n");
+		if (!wl->bare_header) {
+			printf("\n# ");
+			for (int i = 0; i < argc; i++)
+				printf(" %s ", i ? argv[i] : wl->name);
+			printf("\n");
+		}
 		wl->print_header(&run, stdout);
 		fflush(stdout);
 	}
+	if (job->print && !run.quiet && wl->print_tick)
+		run.on_tick = tick_print;
 	run.on_loop = loop_done;
 	run.on_loop_arg = job;
 	runner_run(&run);

@@ -14,6 +14,7 @@ volatile sig_atomic_t fsb_signal_received;
 
 #define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
+#define TICK_NS 1000000000u /* on_tick: dbench prints once a second */
 
 void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
 {
@@ -242,6 +243,7 @@ static void monitor(struct fsb_run *run)
 	uint64_t next_sample = run->run_start_ns + run->series.interval_ns;
 	uint64_t next_progress = fsb_now_ns() + PROGRESS_TICK_NS;
 	struct timespec tick = { 0, MONITOR_TICK_NS };
+	uint64_t next_tick = run->run_start_ns + TICK_NS;
 
 	while (atomic_load(&run->threads_done) < run->nthreads) {
 		uint64_t now;
@@ -266,6 +268,11 @@ static void monitor(struct fsb_run *run)
 			series_push(&run->series, next_sample - run->run_start_ns,
 				    progress_sum(run));
 			next_sample += run->series.interval_ns;
+		}
+		if (run->on_tick && now >= next_tick) {
+			run->on_tick(run, now);
+			while (next_tick <= now)
+				next_tick += TICK_NS;
 		}
 		if (run->progress && now >= next_progress) {
 			print_progress(run, now, false);

@@ -35,10 +35,12 @@ enum fsb_op {
 	OP_RMDIR = RPT_OP_RMDIR,
 	OP_STAT = RPT_OP_STAT,
 	OP_SYNCFS = RPT_OP_SYNCFS,
+	OP_NB_FIRST = RPT_OP_NB_DELTREE, /* dbench's operations follow in dbench's order */
 	OP_COUNT = RPT_OP_COUNT
 };
 
-#define OP_BIT(op) (1u << (op))
+#define OP_BIT(op) (UINT64_C(1) << (op))
+_Static_assert(RPT_OP_COUNT <= 64, "a workload's ops mask is 64 bits");
 
 /* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
 #define FSB_MAX_THREADS 1024
@@ -137,11 +139,29 @@ struct fsb_workload {
 	void (*print_header)(const struct fsb_run *run, FILE *out);
 	void (*print_loop)(const struct fsb_run *run, int loop, FILE *out);
 	void (*print_end)(const struct fsb_run *run, FILE *out);
+	/*
+	 * Optional: a line of live output once a second while the threads run (dbench's
+	 * progress lines), called on the runner's monitor thread at @now (monotonic ns);
+	 * only when the table is printed.
+	 */
+	void (*print_tick)(const struct fsb_run *run, uint64_t now, FILE *out);
 	/* How full the target is after a loop (fs_mark's FSUse%), or -1. */
 	int (*fs_use)(const struct fsb_run *run);
 	/* The workload's number of threads, from its config (-t, --threads). */
 	int (*nthreads)(const void *cfg);
-	unsigned ops; /* OP_BIT()s this workload records */
+	uint64_t ops; /* OP_BIT()s this workload records (RPT_OP_COUNT <= 64) */
+	/*
+	 * Optional, for drop-ins whose harnesses give it as an operand: the option that a
+	 * command line's one operand sets (dbench's client count), wherever it stands.
+	 */
+	const char *operand;
+	/*
+	 * Optional: where a run without -d works (dbench's "."); NULL: a fresh temporary
+	 * directory, removed afterwards.
+	 */
+	const char *default_dir;
+	/* print_header() alone, without the "# command line" echo that fs_mark's table has */
+	bool bare_header;
 };
 
 struct fsb_run {
@@ -174,6 +194,8 @@ struct fsb_run {
 	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
 	void (*on_loop)(struct fsb_run *run, int loop);
 	void *on_loop_arg; /* the job whose hook on_loop is */
+	/* The CLI's hook once a second on the monitor thread (print_tick), or NULL. */
+	void (*on_tick)(struct fsb_run *run, uint64_t now);
 };
 
 extern const struct fsb_workload *const fsb_workloads[];

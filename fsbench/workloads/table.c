@@ -10,7 +10,8 @@
 #define FSB_WORKLOAD_LIST(X) \
 	X(smallfile)         \
 	X(stream)            \
-	X(tree)
+	X(tree)              \
+	X(dbench)
 
 #define DECLARE(n) extern const struct fsb_workload fsb_wl_##n;
 FSB_WORKLOAD_LIST(DECLARE)

@@ -33,7 +33,7 @@ ln -sf "$FSBENCH" "$T_SCRATCH/bin/fs_markx"
 "$T_SCRATCH/bin/fs_markx" -d "$d" 2>&1 | grep -q "not a command" || t_fail "fs_markx is not the dispatch"
 
 # the install script behind -Dfs_mark_link=true
-inst=$SRCDIR/fsbench/install-fs_mark-link.sh
+inst=$SRCDIR/fsbench/install-link.sh
 p=$T_SCRATCH/prefix
 mkdir -p "$p/bin"
 : >"$p/bin/fsbench"

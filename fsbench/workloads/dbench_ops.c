@@ -1,0 +1,523 @@
+/* dbench's NBENCH operations on a local filesystem, as its fileio backend performs them. */
+#include "fsbench/workloads/dbench.h"
+#include "base/errf.h"
+#include "base/mix64.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/time.h>
+#include <sys/xattr.h>
+#include <time.h>
+#include <unistd.h>
+
+/* NTCreateX's create options and dispositions, SMB's values */
+#define FILE_DIRECTORY_FILE 0x0001
+#define FILE_OPEN 1
+#define FILE_CREATE 2
+#define FILE_OVERWRITE 4
+#define FILE_OVERWRITE_IF 5
+
+/* The DOS attributes that Samba keeps in an xattr: -x reads and writes it as dbench does. */
+#define DOS_XATTR "user.DosAttrib"
+#define DOS_XATTR_LEN 44
+
+/* The deepest Deltree goes: deeper trees are not the load's, and are left alone. */
+#define NB_MAX_DEPTH 64
+
+static int op_fail(struct fsb_thread *t, const struct nb_line *l, int e, const char *what,
+		   const char *path)
+{
+	if (e)
+		snprintf(t->errmsg, sizeof(t->errmsg), "client %d, loadfile line %u: %s %.200s: %s",
+			 t->id, l->lineno, what, path, strerror(e));
+	else
+		snprintf(
+			t->errmsg, sizeof(t->errmsg),
+			"client %d, loadfile line %u: %s %.200s succeeded where the loadfile has it fail",
+			t->id, l->lineno, what, path);
+	return e ? -e : -EPROTO;
+}
+
+int nb_expand(const struct dbench_state *s, int id, uint32_t off, char *out)
+{
+	const char *p = nb_path(&s->load, off);
+	char name[16];
+	int nlen = snprintf(name, sizeof(name), "client%d", id);
+	size_t n = 0;
+
+	for (; *p; p++) {
+		if (n + (size_t)nlen + 1 >= NB_PATH_MAX)
+			return -ENAMETOOLONG;
+		if (*p == NB_CLIENT_MARK) {
+			memcpy(out + n, name, (size_t)nlen);
+			n += (size_t)nlen;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = 0;
+	return 0;
+}
+
+static struct nb_file *find_handle(struct nb_client *c, int64_t handle)
+{
+	for (int i = 0; i < NB_MAX_FILES; i++)
+		if (c->files[i].handle && c->files[i].handle == handle)
+			return &c->files[i];
+	return NULL;
+}
+
+static int no_handle(struct fsb_thread *t, const struct nb_line *l)
+{
+	snprintf(t->errmsg, sizeof(t->errmsg),
+		 "client %d, loadfile line %u: %s: handle %lld is not open", t->id, l->lineno,
+		 nb_op_names[l->op], (long long)l->p[0]);
+	return -EBADF;
+}
+
+static void xattr_fd_read(const struct dbench_cfg *cfg, int fd)
+{
+	char buf[DOS_XATTR_LEN];
+
+	if (cfg->xattr)
+		fgetxattr(fd, DOS_XATTR, buf, sizeof(buf));
+}
+
+/* dbench's write hook: a new DOS attribute, the same one for a fifth of the calls a second. */
+static int xattr_fd_write(struct fsb_thread *t, const struct nb_line *l, int fd)
+{
+	const struct dbench_cfg *cfg = t->run->cfg;
+	struct nb_client *c = t->priv;
+	char buf[DOS_XATTR_LEN] = { 0 };
+
+	if (!cfg->xattr)
+		return 0;
+	fgetxattr(fd, DOS_XATTR, buf, sizeof(buf));
+	memset(buf, 0, sizeof(buf));
+	c->rng = fsb_mix64(c->rng);
+	if (c->rng % 10 < 2) {
+		time_t now = time(NULL);
+
+		memcpy(buf, &now, sizeof(now));
+	} else {
+		struct timeval tv;
+
+		gettimeofday(&tv, NULL);
+		memcpy(buf, &tv, sizeof(tv));
+	}
+	if (fsetxattr(fd, DOS_XATTR, buf, sizeof(buf), 0) < 0)
+		return op_fail(t, l, errno, "setting xattr " DOS_XATTR " of", c->full);
+	return 0;
+}
+
+/* The directory that holds @rel (below -D), opened; -1 when it cannot be. */
+static int open_parent(int dfd, char *rel)
+{
+	char *slash = strrchr(rel, '/');
+	int fd;
+
+	if (slash)
+		*slash = 0;
+	fd = openat(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (slash)
+		*slash = '/';
+	return fd;
+}
+
+/* The same, for reading its entries; NULL when it cannot be. */
+static DIR *opendir_parent(int dfd, char *rel)
+{
+	int fd = open_parent(dfd, rel);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+
+	if (fd >= 0 && !d)
+		close(fd);
+	return d;
+}
+
+/* dbench's pvfs_resolve_name(): a stat, and when that fails, a case-blind directory scan. */
+static void resolve_name(struct fsb_thread *t, int dfd, char *rel)
+{
+	const struct dbench_cfg *cfg = t->run->cfg;
+	struct nb_client *c = t->priv;
+	char *slash = strrchr(rel, '/');
+	struct dirent *de;
+	struct stat st;
+	DIR *d;
+
+	if (fstatat(dfd, rel, &st, 0) == 0) {
+		if (cfg->xattr) {
+			char buf[DOS_XATTR_LEN];
+
+			/* rel lies in full or full2 after -D's path: both are whole paths */
+			getxattr(rel == c->rel ? c->full : c->full2, DOS_XATTR, buf, sizeof(buf));
+		}
+		return;
+	}
+	if (cfg->no_resolve)
+		return;
+	d = opendir_parent(dfd, rel);
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (!strcasecmp(de->d_name, slash ? slash + 1 : rel))
+			break;
+	closedir(d);
+}
+
+/* -S: the parent directory of @rel to disk, as knfsd would after a directory change. */
+static void sync_parent(int dfd, char *rel)
+{
+	int fd = open_parent(dfd, rel);
+
+	if (fd >= 0) {
+		fdatasync(fd);
+		close(fd);
+	}
+}
+
+static int nb_createx(struct fsb_thread *t, const struct nb_line *l, int dfd)
+{
+	const struct dbench_cfg *cfg = t->run->cfg;
+	struct nb_client *c = t->priv;
+	int64_t options = l->p[0], disposition = l->p[1];
+	int flags = O_RDWR | O_CLOEXEC, fd, i;
+	struct stat st;
+
+	resolve_name(t, dfd, c->rel);
+	if (cfg->sync_open)
+		flags |= O_SYNC;
+	if (disposition == FILE_CREATE) {
+		if (cfg->stat_check && fstatat(dfd, c->rel, &st, 0) == 0)
+			disposition = FILE_OPEN;
+		else
+			flags |= O_CREAT;
+	}
+	if (disposition == FILE_OVERWRITE || disposition == FILE_OVERWRITE_IF)
+		flags |= O_CREAT | O_TRUNC;
+	if (options & FILE_DIRECTORY_FILE) {
+		/* dbench's "not strictly correct, but close enough" */
+		if (!cfg->stat_check || fstatat(dfd, c->rel, &st, 0) < 0)
+			mkdirat(dfd, c->rel, 0700);
+		flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+	}
+	fd = openat(dfd, c->rel, flags, 0600);
+	if (fd < 0 && errno == EISDIR)
+		fd = openat(dfd, c->rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return l->ok ? op_fail(t, l, errno, "NTCreateX: opening", c->full) : 0;
+	if (!l->ok) {
+		c->mismatches++;
+		close(fd);
+		return 0;
+	}
+	for (i = 0; i < NB_MAX_FILES && c->files[i].handle; i++)
+		;
+	if (i == NB_MAX_FILES) {
+		close(fd);
+		snprintf(t->errmsg, sizeof(t->errmsg),
+			 "client %d, loadfile line %u: NTCreateX %.200s: more than %d handles open",
+			 t->id, l->lineno, c->full, NB_MAX_FILES);
+		return -EMFILE;
+	}
+	c->files[i] = (struct nb_file){ .handle = (int)l->p[2], .fd = fd, .path = l->path };
+	if (!c->files[i].handle)
+		c->files[i].handle = INT_MIN; /* handle 0 is a free slot's: keep it findable */
+	if (fstat(fd, &st) == 0 && !S_ISDIR(st.st_mode))
+		return xattr_fd_write(t, l, fd);
+	return 0;
+}
+
+static int nb_writex(struct fsb_thread *t, const struct nb_line *l, struct nb_file *f)
+{
+	const struct dbench_cfg *cfg = t->run->cfg;
+	const struct dbench_state *s = t->run->priv;
+	struct nb_client *c = t->priv;
+	size_t size = (size_t)l->p[2], done = 0;
+	char what[48];
+	int zero = 0;
+
+	snprintf(what, sizeof(what), "handle %lld:", (long long)l->p[0]);
+
+	if (!cfg->fake_io)
+		while (done < size) {
+			ssize_t w = pwrite(f->fd, s->zero + done, size - done,
+					   (off_t)l->p[1] + (off_t)done);
+
+			if (w < 0)
+				return op_fail(t, l, errno, "WriteX: writing to", what);
+			/* as dbench, ten writes in a row that write nothing are a failure */
+			if (w == 0 && ++zero == 10)
+				return op_fail(t, l, ENOSPC, "WriteX: no progress writing to",
+					       what);
+			done += (size_t)w;
+		}
+	if (cfg->do_fsync && !cfg->fake_io && fsync(f->fd) < 0)
+		return op_fail(t, l, errno, "WriteX: fsync (-F) of", what);
+	c->io_bytes = size;
+	return 0;
+}
+
+static int nb_readx(struct fsb_thread *t, const struct nb_line *l, struct nb_file *f)
+{
+	const struct dbench_cfg *cfg = t->run->cfg;
+	struct nb_client *c = t->priv;
+
+	/* as dbench, a short or failed read is not an error: the file may be shorter */
+	if (!cfg->fake_io && pread(f->fd, c->rbuf, (size_t)l->p[2], (off_t)l->p[1]) != l->p[3])
+		c->short_reads++;
+	c->io_bytes = (uint64_t)l->p[2];
+	return 0;
+}
+
+static void nb_lock(struct nb_file *f, const struct nb_line *l, short type)
+{
+	struct flock lk = { .l_type = type,
+			    .l_whence = SEEK_SET,
+			    .l_start = (off_t)(uint32_t)l->p[1],
+			    .l_len = (off_t)l->p[2] };
+
+	/*
+	 * dbench's clients are processes; here they are threads of one, whose POSIX locks
+	 * would be one owner's. Open-file-description locks keep each handle its own owner.
+	 */
+	fcntl(f->fd, F_OFD_SETLKW, &lk);
+}
+
+static int nb_sfileinfo(struct fsb_thread *t, const struct nb_line *l, struct nb_file *f, int dfd)
+{
+	const struct dbench_state *s = t->run->priv;
+	const struct dbench_cfg *cfg = t->run->cfg;
+	struct nb_client *c = t->priv;
+	struct timespec ts[2] = { { 0 } };
+	struct stat st;
+
+	xattr_fd_read(cfg, f->fd);
+	if (fstat(f->fd, &st) < 0)
+		return 0;
+	/* dbench sets the times back by 10 and 12 s through the name the file was opened by */
+	ts[0].tv_sec = st.st_atime - 10;
+	ts[1].tv_sec = st.st_mtime - 12;
+	if (nb_expand(s, t->id, f->path, c->rel2) == 0)
+		utimensat(dfd, c->rel2, ts, 0);
+	if (!S_ISDIR(st.st_mode))
+		return xattr_fd_write(t, l, f->fd);
+	return 0;
+}
+
+static void nb_find_first(struct fsb_thread *t, const struct nb_line *l, int dfd)
+{
+	struct nb_client *c = t->priv;
+	int64_t maxcnt = l->p[1];
+	DIR *d;
+
+	resolve_name(t, dfd, c->rel);
+	/* only a pattern lists its directory */
+	if (!strpbrk(c->rel, "<>*?\""))
+		return;
+	d = opendir_parent(dfd, c->rel);
+	if (!d)
+		return;
+	while (maxcnt && readdir(d))
+		maxcnt--;
+	closedir(d);
+}
+
+/* Unlink, Rmdir and Rename: the call's result must be the one the loadfile has. */
+static int expect(struct fsb_thread *t, const struct nb_line *l, int r, const char *what,
+		  const char *path)
+{
+	if ((r == 0) == l->ok)
+		return 0;
+	return op_fail(t, l, r == 0 ? 0 : errno, what, path);
+}
+
+static int nb_path_op(struct fsb_thread *t, const struct nb_line *l, int dfd)
+{
+	const struct dbench_cfg *cfg = t->run->cfg;
+	struct nb_client *c = t->priv;
+	struct stat st;
+	int r;
+
+	switch (l->op) {
+	case NB_UNLINK:
+		resolve_name(t, dfd, c->rel);
+		r = expect(t, l, unlinkat(dfd, c->rel, 0), "Unlink", c->full);
+		break;
+	case NB_MKDIR:
+		resolve_name(t, dfd, c->rel);
+		if (!cfg->stat_check || fstatat(dfd, c->rel, &st, 0) < 0)
+			mkdirat(dfd, c->rel, 0777); /* dbench does not look at the result */
+		return 0;
+	case NB_RMDIR:
+		resolve_name(t, dfd, c->rel);
+		if (cfg->stat_check && (fstatat(dfd, c->rel, &st, 0) < 0 || !S_ISDIR(st.st_mode)))
+			return 0;
+		r = expect(t, l, unlinkat(dfd, c->rel, AT_REMOVEDIR), "Rmdir", c->full);
+		break;
+	case NB_RENAME:
+		resolve_name(t, dfd, c->rel);
+		resolve_name(t, dfd, c->rel2);
+		if (cfg->stat_check && l->ok && fstatat(dfd, c->rel, &st, 0) < 0)
+			return op_fail(t, l, ENOENT, "Rename", c->full);
+		r = expect(t, l, renameat(dfd, c->rel, dfd, c->rel2), "Rename", c->full);
+		if (!r && cfg->sync_dirs)
+			sync_parent(dfd, c->rel2);
+		return r;
+	case NB_DELTREE:
+		nb_deltree(dfd, c->rel, false, 0);
+		return 0;
+	case NB_QUERY_PATH_INFORMATION:
+		resolve_name(t, dfd, c->rel);
+		return 0;
+	case NB_FIND_FIRST:
+		nb_find_first(t, l, dfd);
+		return 0;
+	default:
+		return nb_createx(t, l, dfd);
+	}
+	if (!r && cfg->sync_dirs)
+		sync_parent(dfd, c->rel);
+	return r;
+}
+
+int nb_exec(struct fsb_thread *t, const struct nb_line *l)
+{
+	const struct dbench_state *s = t->run->priv;
+	struct nb_client *c = t->priv;
+	struct statvfs sv;
+	struct stat st;
+	struct nb_file *f;
+
+	c->io_bytes = 0;
+	if (l->path)
+		return nb_path_op(t, l, s->dfd);
+	if (l->op == NB_QUERY_FS_INFORMATION) {
+		fstatvfs(s->dfd, &sv);
+		return 0;
+	}
+	f = find_handle(c, l->p[0] ? l->p[0] : INT_MIN);
+	if (!f)
+		return no_handle(t, l);
+	switch (l->op) {
+	case NB_CLOSE:
+		close(f->fd);
+		f->handle = 0;
+		return 0;
+	case NB_READX:
+		return nb_readx(t, l, f);
+	case NB_WRITEX:
+		return nb_writex(t, l, f);
+	case NB_FLUSH:
+		fsync(f->fd);
+		return 0;
+	case NB_QUERY_FILE_INFORMATION:
+		fstat(f->fd, &st);
+		xattr_fd_read(t->run->cfg, f->fd);
+		return 0;
+	case NB_SET_FILE_INFORMATION:
+		return nb_sfileinfo(t, l, f, s->dfd);
+	case NB_LOCKX:
+		nb_lock(f, l, F_WRLCK);
+		return 0;
+	case NB_UNLOCKX:
+		nb_lock(f, l, F_UNLCK);
+		return 0;
+	default:
+		return no_handle(t, l);
+	}
+}
+
+uint64_t nb_deltree(int parent, const char *name, bool rmdirs, int depth)
+{
+	struct dirent *de;
+	uint64_t left = 0;
+	DIR *d;
+	int fd;
+
+	if (depth > NB_MAX_DEPTH)
+		return 1;
+	fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 1;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return 1;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			continue;
+		if (S_ISDIR(st.st_mode))
+			left += nb_deltree(fd, de->d_name, rmdirs, depth + 1);
+		else if (unlinkat(fd, de->d_name, 0) < 0)
+			left++;
+	}
+	closedir(d);
+	if (rmdirs && unlinkat(parent, name, AT_REMOVEDIR) < 0 && errno != ENOENT)
+		left++;
+	return left;
+}
+
+/*
+ * -D may be a shared directory: a clients/ or clients/clientN that is a symbolic link
+ * would take the load (and its Deltree) elsewhere. Only directories, or nothing, pass.
+ */
+int nb_check_tree(int dfd, const char *root, int nclients, char *err, size_t errlen)
+{
+	char name[32];
+	struct stat st;
+
+	for (int i = -1; i < nclients; i++) {
+		if (i < 0)
+			snprintf(name, sizeof(name), "clients");
+		else
+			snprintf(name, sizeof(name), "clients/client%d", i);
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT && i < 0)
+				return 0; /* no clients/: nothing below it either */
+			if (errno == ENOENT)
+				continue;
+			return errf(err, errlen, -errno, "-D: %s/%s: %s", root, name,
+				    strerror(errno));
+		}
+		if (!S_ISDIR(st.st_mode))
+			return errf(err, errlen, -EINVAL,
+				    "-D: %s/%s is %s, not a directory: not followed; remove it",
+				    root, name, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+	}
+	return 0;
+}
+
+uint64_t nb_cleanup(int dfd, int id)
+{
+	char name[32];
+	uint64_t left;
+	int fd = openat(dfd, "clients", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : 1;
+	snprintf(name, sizeof(name), "client%d", id);
+	left = nb_deltree(fd, name, true, 0);
+	close(fd);
+	return left;
+}
+
+void nb_close_all(struct nb_client *c)
+{
+	for (int i = 0; i < NB_MAX_FILES; i++)
+		if (c->files[i].handle) {
+			close(c->files[i].fd);
+			c->files[i].handle = 0;
+		}
+}
