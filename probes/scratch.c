@@ -1,6 +1,7 @@
 /* Scratch filesystems: sparse image on a loop device (or a user's device), mkfs, mount, undo. */
 #include "probes/scratch.h"
 #include "base/errf.h"
+#include "base/spawn.h"
 #include "base/fileio.h"
 #include "probes/fs_traits.h"
 #include "probes/journal.h"
@@ -32,6 +33,7 @@ void probe_scratch_init(struct probe_scratch *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->loop_fd = -1;
+	s->device_lock_fd = -1;
 }
 
 /* Appends a scratch entry {kind: scratch, what: @what, path: @path} plus @more (stolen). */
@@ -90,6 +92,15 @@ int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *e
 	if (!id)
 		return errf(err, errlen, -errno, "reading %s: %s", path, strerror(errno));
 	return journal_note(s, "dir", path, id, err, errlen);
+}
+
+int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err, size_t errlen)
+{
+	json_t *id = file_identity(path);
+
+	if (!id)
+		return errf(err, errlen, -errno, "reading %s: %s", path, strerror(errno));
+	return journal_note(s, "image", path, id, err, errlen);
 }
 
 static void free_argv(char **argv)
@@ -272,69 +283,6 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 	return 0;
 }
 
-/* Where @devno is mounted, or "" if nowhere. */
-static int mounted_at(dev_t devno, char *ret, size_t len)
-{
-	struct probe_mount m;
-	int r = probe_mount_find(NULL, PROBE_MOUNT_DEVNO, NULL, devno, &m);
-
-	*ret = 0;
-	if (r == 0)
-		fsb_strcpy(ret, len, m.target);
-	return r == -ENOENT ? 0 : r;
-}
-
-int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
-			 size_t errlen)
-{
-	char where[PATH_MAX];
-	struct stat st;
-	blkid_probe pr;
-	const char *what = NULL, *kind = "";
-	int r;
-
-	if (stat(dev, &st) < 0)
-		return errf(err, errlen, -errno, "device %s: %s", dev, strerror(errno));
-	if (!S_ISBLK(st.st_mode))
-		return errf(err, errlen, -ENOTBLK, "device %s: %s", dev, strerror(ENOTBLK));
-	r = mounted_at(st.st_rdev, where, sizeof(where));
-	if (r < 0)
-		return errf(err, errlen, r, "reading the mount table: %s", strerror(-r));
-	/* a mounted device is refused even with --force: mkfs under a live fs corrupts it */
-	if (where[0])
-		return errf(err, errlen, -EBUSY, "device %s is mounted on %s", dev, where);
-	pr = blkid_new_probe_from_filename(dev);
-	if (!pr)
-		return errf(err, errlen, -errno ? -errno : -EIO, "probing %s with libblkid: %s",
-			    dev, strerror(errno ? errno : EIO));
-	blkid_probe_enable_superblocks(pr, 1);
-	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
-	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_MAGIC);
-	r = blkid_do_safeprobe(pr);
-	if (r == 0) {
-		if (blkid_probe_lookup_value(pr, "TYPE", &what, NULL) == 0)
-			kind = "a signature of type ";
-		else if (blkid_probe_lookup_value(pr, "PTTYPE", &what, NULL) == 0)
-			kind = "a partition table of type ";
-		else
-			what = "unknown";
-	} else if (r == -2) {
-		what = "several signatures";
-	}
-	if (what && !force) {
-		r = errf(err, errlen, -EEXIST, "device %s holds %s%s; --force to overwrite it", dev,
-			 kind, what);
-		blkid_free_probe(pr);
-		return r;
-	}
-	blkid_free_probe(pr);
-	if (r == -1)
-		return errf(err, errlen, -EIO, "probing %s with libblkid failed", dev);
-	fsb_strcpy(s->device, sizeof(s->device), dev);
-	return 0;
-}
-
 int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *const *opts,
 			    char **ret_argv, size_t max)
 {
@@ -399,90 +347,25 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
  */
 static int run_tool(char *const *argv, char *err, size_t errlen)
 {
-	char out[4096];
-	size_t len = 0;
-	int pfd[2], status, eno[1] = { 0 }, epfd[2];
-	pid_t pid;
+	char last[4096];
+	struct fsb_spawn s = { .argv = argv,
+			       .out = FSB_SPAWN_CAPTURE,
+			       .err = FSB_SPAWN_CAPTURE,
+			       /* the reason comes first; usage text, when a tool adds it, follows */
+			       .keep = FSB_SPAWN_FIRST,
+			       .line = last,
+			       .linelen = sizeof(last) };
+	int status, r = fsb_spawn_run(&s, &status);
 
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return errf(err, errlen, -errno, "pipe: %s", strerror(errno));
-	if (pipe2(epfd, O_CLOEXEC) < 0) {
-		int e = errno;
-
-		close(pfd[0]);
-		close(pfd[1]);
-		return errf(err, errlen, -e, "pipe: %s", strerror(e));
-	}
-	pid = fork();
-	if (pid < 0) {
-		int e = errno;
-
-		close(pfd[0]);
-		close(pfd[1]);
-		close(epfd[0]);
-		close(epfd[1]);
-		return errf(err, errlen, -e, "fork: %s", strerror(e));
-	}
-	if (pid == 0) {
-		sigset_t none;
-		int e;
-
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		dup2(pfd[1], STDOUT_FILENO);
-		dup2(pfd[1], STDERR_FILENO);
-		execvp(argv[0], argv);
-		/* the parent tells "not installed" from "failed" by this errno */
-		e = errno;
-		if (write(epfd[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(pfd[1]);
-	close(epfd[1]);
-	for (;;) {
-		char buf[1024];
-		ssize_t n = read(pfd[0], buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		/* keep the head: the reason is the first line, usage text follows; drain the rest */
-		if (len < sizeof(out) - 1) {
-			size_t take = (size_t)n < sizeof(out) - 1 - len ? (size_t)n :
-									  sizeof(out) - 1 - len;
-
-			memcpy(out + len, buf, take);
-			len += take;
-		}
-	}
-	close(pfd[0]);
-	while (read(epfd[0], eno, sizeof(eno)) < 0 && errno == EINTR)
-		;
-	close(epfd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return errf(err, errlen, -errno, "waiting for %s: %s", argv[0],
-				    strerror(errno));
-	if (eno[0])
-		return errf(err, errlen, -eno[0], "running %s: %s", argv[0], strerror(eno[0]));
+	if (r)
+		return errf(err, errlen, r, "running %s: %s", argv[0], strerror(-r));
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
-	out[len] = 0;
-	while (len && (out[len - 1] == '\n' || out[len - 1] == ' '))
-		out[--len] = 0;
-	{
-		/* the reason comes first; usage text, when a tool adds it, follows */
-		char *last = out + strspn(out, "\n ");
-
-		last[strcspn(last, "\n")] = 0;
-		if (WIFSIGNALED(status))
-			return errf(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
-				    WTERMSIG(status), *last ? ": " : "", last);
-		return errf(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
-			    WEXITSTATUS(status), *last ? ": " : "", last);
-	}
+	if (WIFSIGNALED(status))
+		return errf(err, errlen, -ECHILD, "%s was killed by signal %d%s%s", argv[0],
+			    WTERMSIG(status), *last ? ": " : "", last);
+	return errf(err, errlen, -ECHILD, "%s exited with status %d%s%s", argv[0],
+		    WEXITSTATUS(status), *last ? ": " : "", last);
 }
 
 /* The type libblkid finds on @dev now, or "" when it finds none. */
@@ -673,6 +556,8 @@ int probe_scratch_release(struct probe_scratch *s, char *err, size_t errlen)
 				 strerror(errno));
 		s->mountpoint_created = false;
 	}
+	if (!s->mounted)
+		probe_scratch_device_unlock(s);
 	if (s->loop_fd >= 0) {
 		/* with AUTOCLEAR the kernel detaches on our close even if this is refused */
 		if (ioctl(s->loop_fd, LOOP_CLR_FD, 0) < 0 && errno != ENXIO && !r)

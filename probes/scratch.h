@@ -39,6 +39,9 @@ struct probe_scratch {
 	 */
 	struct journal *journal;
 	bool mount_journalled; /* the mount point is the same for every mount: one entry */
+	/* a user's device (probe_scratch_device) is locked until probe_scratch_release */
+	char device_lock[64];
+	int device_lock_fd;
 };
 
 /* Sets every field to "nothing set up". */
@@ -50,6 +53,12 @@ void probe_scratch_init(struct probe_scratch *s);
  * too when it is empty. 0 (also without a journal) or -errno with @err set.
  */
 int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *err, size_t errlen);
+
+/*
+ * The same for a file the caller made (a disk image it removes itself, as kernel-gate's
+ * scratch and results disks): restore unlinks it if it is still that file.
+ */
+int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err, size_t errlen);
 
 /*
  * Undoes the scratch entries ("kind": "scratch") of a dead run's journal @entries, newest
@@ -73,12 +82,16 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 			size_t errlen);
 
 /*
- * Takes a user's block device: refused with -EBUSY when it is mounted, and with -EEXIST
+ * Takes a user's block device: refused with -EBUSY when it is mounted or another fsbench
+ * holds its lock (taken here, released by probe_scratch_release), and with -EEXIST
  * when libblkid finds a filesystem, RAID or swap signature or a partition table on it,
  * unless @force. 0 or -errno with @err set.
  */
 int probe_scratch_device(struct probe_scratch *s, const char *dev, bool force, char *err,
 			 size_t errlen);
+
+/* Drops the device's lock (probe_scratch_release does, once nothing is mounted). */
+void probe_scratch_device_unlock(struct probe_scratch *s);
 
 /*
  * Runs mkfs.@fstype on the device (fork/exec, no shell) with fsbench's defaults (-F/-f,

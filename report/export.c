@@ -46,6 +46,26 @@ void rpt_slug(const char *in, char sep, char *out, size_t len)
 	out[o] = 0;
 }
 
+void rpt_slug_shorten(char *s, size_t len, char sep)
+{
+	uint32_t h = 2166136261u; /* FNV-1a of the whole name, before it is cut */
+	size_t n = strlen(s), tail;
+	char keep;
+
+	if (n <= len)
+		return;
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	if (len < 10)
+		len = 10;
+	/* the end is kept too: it says which side ("side_candidate") or repetition it is */
+	tail = (len - 9) / 3 < 24 ? (len - 9) / 3 : 24;
+	memmove(s + len - tail, s + n - tail, tail + 1);
+	keep = s[len - tail]; /* where snprintf puts its NUL */
+	snprintf(s + len - tail - 9, 10, "%c%08x", sep, (unsigned)h);
+	s[len - tail] = keep;
+}
+
 bool rpt_metric_wanted(const char *filter, const char *metric)
 {
 	char buf[512], *save = NULL, *tok;

@@ -118,6 +118,15 @@ int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
  */
 void rpt_slug(const char *in, char sep, char *out, size_t len);
 
+/*
+ * lava-server keeps a test case name to RPT_LAVA_NAME_MAX characters. A longer slug @s is
+ * cut to @len characters: its head, @sep and 8 hex digits of a hash of the whole, and its
+ * last (len - 9) / 3 characters, at most 24 (they tell the sides apart). Two long names
+ * that differ only in the cut part still differ. Shorter ones are kept.
+ */
+#define RPT_LAVA_NAME_MAX 100
+void rpt_slug_shorten(char *s, size_t len, char sep);
+
 extern const struct rpt_exporter rpt_export_openmetrics;
 extern const struct rpt_exporter rpt_export_influx;
 extern const struct rpt_exporter rpt_export_bencher;

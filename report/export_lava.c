@@ -25,11 +25,17 @@ static void lava_units(const char *unit, char *buf, size_t len)
 static int lava_point(const struct rpt_point *p, void *ctx)
 {
 	FILE *out = ctx;
-	char series[1024], name[1200], test[1200], unit[64];
+	char series[1024], name[1200], test[1400], unit[64], metric[128];
+	size_t mlen;
 
 	rpt_point_series(p, series, sizeof(series));
-	snprintf(name, sizeof(name), "%s %s", series, p->metric);
-	rpt_slug(name, '_', test, sizeof(test));
+	rpt_slug(p->metric, '_', metric, sizeof(metric));
+	mlen = strlen(metric) + 1;
+	rpt_slug(series, '_', name, sizeof(name));
+	/* the series is cut (and hashed), never the metric: dashboards group by the metric */
+	if (mlen + 10 < RPT_LAVA_NAME_MAX)
+		rpt_slug_shorten(name, RPT_LAVA_NAME_MAX - mlen, '_');
+	snprintf(test, sizeof(test), "%s_%s", name, metric);
 	lava_units(p->unit, unit, sizeof(unit));
 	fprintf(out, "%s %s %.10g %s\n", test,
 		p->verdict && !strcmp(p->verdict, "regression") ? "fail" : "pass", p->mean, unit);

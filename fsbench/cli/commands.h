@@ -36,6 +36,7 @@ int cmd_restore(int argc, char **argv);
 int cmd_kernel_gate(int argc, char **argv);
 int cmd_kernel_run(int argc, char **argv);
 int cmd_lava(int argc, char **argv);
+int cmd_lava_import(int argc, char **argv); /* `lava import`, which cmd_lava dispatches to */
 
 struct fsb_command {
 	const char *name;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/signal.h"
 #include "report/compare.h"
 #include "model/result_file.h"
 #include "model/runs.h"
@@ -85,7 +86,7 @@ struct kg_cfg {
 	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
 	  .help = "a whole boot" }, \
 	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), \
-	  .help = "consoles and results (default fsbench-kgate-DATE)" }
+	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
@@ -246,204 +247,6 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/*
- * The filesystem types the guest needs: the suite's, narrowed by --fs as the guest's suite
- * will narrow them (suite.h). The count, or -errno after printing why as @cmd.
- */
-static int suite_fstypes(const char *cmd, const char *path, const char *fs, char store[][32],
-			 const char **out)
-{
-	struct suite su;
-	char err[1024];
-	int n = 0, r;
-
-	r = suite_load(&su, path, err, sizeof(err));
-	if (!r && fs)
-		r = suite_select_fs(&su, fs, err, sizeof(err));
-	if (r) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		suite_free(&su);
-		return r;
-	}
-	for (int i = 0; i < su.nfs; i++) {
-		bool seen = false;
-
-		for (int j = 0; j < n; j++)
-			seen |= !strcmp(store[j], su.fs[i].type);
-		if (seen)
-			continue;
-		if (n == KG_MAX_FS) {
-			fprintf(stderr, "fsbench %s: suite %s: more than %d filesystem types\n",
-				cmd, path, KG_MAX_FS);
-			suite_free(&su);
-			return -E2BIG;
-		}
-		fsb_strcpy(store[n], 32, su.fs[i].type);
-		out[n] = store[n];
-		n++;
-	}
-	out[n] = NULL;
-	suite_free(&su);
-	return n;
-}
-
-/* Resolves kernels, builds initramfs images. Returns an exit status, 0 to go on. */
-int kg_prepare(struct kg_ctx *x, int nk, const char *cmd)
-{
-	char cachedir[PATH_MAX], err[4096];
-	int n = 0, r;
-
-	r = suite_find(x->a.suite ? x->a.suite : KG_DEFAULT_SUITE, x->suite, sizeof(x->suite));
-	if (!r && access(x->suite, R_OK))
-		r = -errno;
-	if (r) {
-		fprintf(stderr, "fsbench %s: suite %s: %s\n", cmd,
-			x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
-			r == -ENOENT ? "no such file, nor a suite of that name in configs/" :
-				       strerror(-r));
-		return FSB_EXIT_USAGE;
-	}
-	if (suite_fstypes(cmd, x->suite, x->a.fs, x->fsstore, x->fstypes) < 0)
-		return FSB_EXIT_USAGE;
-	if (x->a.repetitions) {
-		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
-		x->suite_args[n++] = "--repetitions";
-		x->suite_args[n++] = x->reps;
-	}
-	if (x->a.fs) {
-		x->suite_args[n++] = "--fs";
-		x->suite_args[n++] = x->a.fs;
-	}
-	if (x->a.threads) {
-		x->suite_args[n++] = "--threads";
-		x->suite_args[n++] = x->a.threads;
-	}
-	x->suite_args[n] = NULL;
-	kg_cachedir(cachedir, sizeof(cachedir));
-	for (int i = 0; i < nk; i++) {
-		bool cached;
-		struct kg_initramfs_opts io = { .kernel = &x->k[i],
-						.suite = x->suite,
-						.suite_args = x->suite_args,
-						.fstypes = x->fstypes,
-						.cachedir = cachedir,
-						.lava = x->lava };
-
-		err[0] = 0;
-		r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, &x->k[i], err,
-				      sizeof(err));
-		if (r) {
-			fprintf(stderr, "fsbench %s: %s: %s\n", cmd,
-				nk > 1 ? (i ? "candidate" : "baseline") : "kernel", err);
-			return r == -ENOENT ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
-		}
-		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s",
-			 nk > 1 ? (i ? "candidate" : "baseline") : "kernel");
-		snprintf(x->k[i].append, sizeof(x->k[i].append), "%s%s%s",
-			 x->a.common_append ? x->a.common_append : "",
-			 x->a.common_append && x->a.append[i] ? " " : "",
-			 x->a.append[i] ? x->a.append[i] : "");
-		r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &cached, err,
-				       sizeof(err));
-		if (r) {
-			fprintf(stderr, "fsbench %s: building the initramfs for %s: %s\n", cmd,
-				x->k[i].release, err);
-			return FSB_EXIT_CANNOT_JUDGE;
-		}
-		fprintf(stderr, "fsbench %s: %s %s: %s, initramfs %s%s\n", cmd, x->k[i].label,
-			x->k[i].release, x->k[i].image, x->initramfs[i], cached ? " (cached)" : "");
-	}
-	if (x->a.workdir)
-		snprintf(x->workdir, sizeof(x->workdir), "%s", x->a.workdir);
-	else {
-		time_t t = time(NULL);
-		struct tm tm;
-
-		localtime_r(&t, &tm);
-		strftime(x->workdir, sizeof(x->workdir), "fsbench-kgate-%Y%m%d-%H%M%S", &tm);
-	}
-	if (mkdir(x->workdir, 0755) && errno != EEXIST) {
-		fprintf(stderr, "fsbench %s: creating %s: %s\n", cmd, x->workdir, strerror(errno));
-		return FSB_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/*
- * One boot: runs, prints a line, puts the "vm" record into the guest's result and saves it
- * as DIR/result.json. Returns 0, or an exit status after printing why.
- */
-static int boot_one(struct kg_ctx *x, int side, int index, int total, json_t *boots,
-		    char *ret_result, size_t len, const char *cmd)
-{
-	char dir[PATH_MAX + 32], err[8192];
-	struct kg_boot b;
-	json_t *rec, *doc;
-	json_error_t je;
-	int r;
-
-	snprintf(dir, sizeof(dir), "%s/boot-%02d-%s", x->workdir, index + 1, x->k[side].label);
-	fprintf(stderr, "fsbench %s: boot %d/%d: %s %s%s%s ...\n", cmd, index + 1, total,
-		x->k[side].label, x->k[side].release, x->k[side].append[0] ? " " : "",
-		x->k[side].append);
-	r = kg_boot_run(&x->k[side], x->initramfs[side], &x->a.vm, dir, &b, err, sizeof(err));
-	rec = kg_boot_json(&x->k[side], &x->a.vm, &b);
-	json_object_set_new(rec, "index", json_integer(index + 1));
-	json_object_set_new(rec, "side", json_string(x->k[side].label));
-	json_object_set_new(rec, "dir", json_string(dir));
-	json_object_set_new(rec, "console", json_string(b.console));
-	json_array_append(boots, rec);
-	if (r) {
-		json_decref(rec);
-		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
-			err);
-		return r == -EINTR ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
-	}
-	fprintf(stderr,
-		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
-		"host load from others %.0f%%\n",
-		cmd, index + 1, total, x->k[side].label, b.guest_release, b.boot_seconds, b.seconds,
-		b.guest_status, b.host_load_pct);
-	if (!b.result[0]) {
-		json_decref(rec);
-		fprintf(stderr,
-			"fsbench %s: boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr\n",
-			cmd, index + 1, x->k[side].label, b.guest_status, dir);
-		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
-								    FSB_EXIT_CANNOT_JUDGE;
-	}
-	doc = json_load_file(b.result, 0, &je);
-	if (!doc) {
-		json_decref(rec);
-		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	json_object_set_new(doc, "vm", rec);
-	snprintf(ret_result, len, "%s/result.json", dir);
-	r = rpt_json_write_atomic(doc, ret_result);
-	json_decref(doc);
-	if (r) {
-		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));
-		return FSB_EXIT_CANNOT_JUDGE;
-	}
-	return 0;
-}
-
-static void on_signal(int sig)
-{
-	kg_interrupted = sig;
-}
-
-/* Stops boots cleanly on SIGINT, SIGTERM and SIGHUP (no SA_RESTART: the wait returns). */
-static void catch_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -451,6 +254,7 @@ static int kernel_run(void *cfg)
 	json_t *boots = json_array(), *rec;
 	int r;
 
+	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
 	if (!x || !boots) {
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
 		json_decref(boots);
@@ -459,10 +263,11 @@ static int kernel_run(void *cfg)
 	}
 	if ((r = to_args(cfg, false, &x->a)))
 		goto out;
-	if ((r = kg_prepare(x, 1, "kernel-run")))
+	if ((r = kg_cli_prepare(x, 1, "kernel-run")) || (r = kg_cli_journal_open(x, "kernel-run")))
 		goto out;
-	catch_signals();
-	r = boot_one(x, 0, 0, 1, boots, result, sizeof(result), "kernel-run");
+	fsb_install_signals();
+	r = kg_cli_boot(x, 0, 0, 1, false, boots, result, sizeof(result), "kernel-run");
+	kg_cli_journal_close(x);
 	rec = json_array_get(boots, 0);
 	if (rec) {
 		/* what the suite printed in the guest, as if it had run here */
@@ -471,10 +276,18 @@ static int kernel_run(void *cfg)
 		FILE *f = fopen(path, "re");
 		char buf[4096];
 		size_t n;
-		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0)
+		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
+			/* the guest wrote it: no escape sequences reach the terminal */
+			for (size_t i = 0; i < n; i++)
+				if (((unsigned char)buf[i] < ' ' && buf[i] != '\n' &&
+				     buf[i] != '\t') ||
+				    buf[i] == 127)
+					buf[i] = '?';
 			fwrite(buf, 1, n, stdout);
+		}
 		if (f)
 			fclose(f);
+		fflush(stdout); /* the guest's last line may lack its newline */
 		if (!r)
 			r = (int)json_integer_value(json_object_get(rec, "guest_status"));
 	}
@@ -545,211 +358,246 @@ static int build_cmp(const char *const *files, const int *sides, size_t nfiles,
 	return r;
 }
 
-static int kernel_gate(void *cfg)
-{
-	struct kg_ctx *x = calloc(1, sizeof(*x));
-	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64], docpath[PATH_MAX + 32];
-	const char *fptr[2 * KG_MAX_BOOTS] = { 0 };
-	json_t *docs[2 * KG_MAX_BOOTS] = { 0 }, *boots = json_array(), *gate = NULL, *cmp = NULL,
-			 *aa = NULL, *out = NULL;
-	int sides[2 * KG_MAX_BOOTS] = { 0 }, aasides[2 * KG_MAX_BOOTS];
-	const char *aafiles[2 * KG_MAX_BOOTS];
-	json_t *aadocs[2 * KG_MAX_BOOTS];
-	size_t nf = 0, naa = 0;
+/* One kernel-gate's boots, their results, the comparisons and the verdict. */
+struct gate {
+	struct kg_ctx *x;
 	struct rpt_compare_opts o;
-	double load_max = 0, load_sum = 0;
-	int r = 0, total;
-	const char *verdict = "cannot judge", *why = NULL;
+	char files[2 * KG_MAX_BOOTS][PATH_MAX + 64];
+	const char *fptr[2 * KG_MAX_BOOTS], *aafiles[2 * KG_MAX_BOOTS];
+	json_t *docs[2 * KG_MAX_BOOTS], *aadocs[2 * KG_MAX_BOOTS];
+	int sides[2 * KG_MAX_BOOTS], aasides[2 * KG_MAX_BOOTS];
+	size_t nf, naa;
+	int total;
+	json_t *boots, *gate, *cmp, *aa, *out;
+	double load_max, load_sum;
+	const char *verdict, *why;
+};
+
+/* The per-metric gate settings: --gate-file, else the defaults for the accelerator. */
+static int gate_settings(struct gate *g)
+{
+	const struct kg_args *a = &g->x->a;
+	char err[1024];
+	json_error_t je;
+
+	rpt_compare_opts_init(&g->o);
+	g->o.alpha = a->alpha;
+	g->o.threshold_pct = a->threshold;
+	if (!a->gate_file)
+		g->gate = json_loads(a->vm.icount && !strcmp(a->vm.accel, "tcg") ? icount_gate :
+										   default_gate,
+				     0, NULL);
+	else if (!(g->gate = json_load_file(a->gate_file, 0, &je))) {
+		fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n", a->gate_file,
+			je.line, je.text);
+		return FSB_EXIT_USAGE;
+	} else if (rpt_gate_check(g->gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", a->gate_file, err);
+		return FSB_EXIT_USAGE;
+	}
+	g->o.gate = g->gate;
+	return 0;
+}
+
+/* A B A B ...: drift over time and the order of boots fall on both sides alike. */
+static int gate_boots(struct gate *g)
+{
 	char err[1024];
 
-	if (!x || !boots) {
-		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
-		json_decref(boots);
-		free(x);
-		return FSB_EXIT_FAIL;
-	}
-	if ((r = to_args(cfg, true, &x->a)))
-		goto done;
-	rpt_compare_opts_init(&o);
-	o.alpha = x->a.alpha;
-	o.threshold_pct = x->a.threshold;
-	if (x->a.gate_file) {
-		json_error_t je;
+	g->total = 2 * g->x->a.boots;
+	for (int i = 0; i < g->total; i++) {
+		int side = i % 2, r;
+		size_t nf = g->nf;
 
-		gate = json_load_file(x->a.gate_file, 0, &je);
-		if (!gate) {
-			fprintf(stderr, "fsbench kernel-gate: --gate-file %s:%d: %s\n",
-				x->a.gate_file, je.line, je.text);
-			r = FSB_EXIT_USAGE;
-			goto done;
-		}
-		if (rpt_gate_check(gate, err, sizeof(err))) {
-			fprintf(stderr, "fsbench kernel-gate: --gate-file %s: %s\n", x->a.gate_file,
-				err);
-			r = FSB_EXIT_USAGE;
-			goto done;
-		}
-	} else
-		gate = json_loads(x->a.vm.icount && !strcmp(x->a.vm.accel, "tcg") ? icount_gate :
-										    default_gate,
-				  0, NULL);
-	o.gate = gate;
-	if ((r = kg_prepare(x, 2, "kernel-gate")))
-		goto done;
-	catch_signals();
-
-	/* A B A B ...: drift over time and the order of boots fall on both sides alike */
-	total = 2 * x->a.boots;
-	for (int i = 0; i < total; i++) {
-		int side = i % 2;
-
-		r = boot_one(x, side, i, total, boots, files[nf], sizeof(files[nf]), "kernel-gate");
+		r = kg_cli_boot(g->x, side, i, g->total, true, g->boots, g->files[nf],
+				sizeof(g->files[nf]), "kernel-gate");
 		if (r) {
-			why = kg_interrupted ? "interrupted" : "a boot failed";
-			r = kg_interrupted ? 128 + (int)kg_interrupted : FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
+			g->why = fsb_signal_received ? "interrupted" : "a boot failed";
+			return fsb_signal_received ? 128 + (int)fsb_signal_received :
+						     FSB_EXIT_CANNOT_JUDGE;
 		}
-		if (rpt_runs_load(files[nf], &docs[nf], err, sizeof(err))) {
+		if (rpt_runs_load(g->files[nf], &g->docs[nf], err, sizeof(err))) {
 			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
-			why = "a result could not be read";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
+			g->why = "a result could not be read";
+			return FSB_EXIT_CANNOT_JUDGE;
 		}
-		fptr[nf] = files[nf];
-		sides[nf] = side;
+		g->fptr[nf] = g->files[nf];
+		g->sides[nf] = side;
 		if (side == 0) { /* A/A: baseline boots 1, 3, 5... against 2, 4, 6... */
-			aafiles[naa] = files[nf];
-			aadocs[naa] = docs[nf];
-			aasides[naa] = (int)(naa % 2);
-			naa++;
+			g->aafiles[g->naa] = g->files[nf];
+			g->aadocs[g->naa] = g->docs[nf];
+			g->aasides[g->naa] = (int)(g->naa % 2);
+			g->naa++;
 		}
-		nf++;
+		g->nf++;
 		double l = json_number_value(
-			json_object_get(json_array_get(boots, (size_t)i), "host_load_pct"));
-		load_sum += l;
-		if (l > load_max)
-			load_max = l;
+			json_object_get(json_array_get(g->boots, (size_t)i), "host_load_pct"));
+		g->load_sum += l;
+		if (l > g->load_max)
+			g->load_max = l;
 	}
+	return 0;
+}
 
-	{
-		const char *names[2] = { "baseline", "candidate" };
-		const char *aanames[2] = { "baseline-odd", "baseline-even" };
-		struct rpt_compare_opts ao = o;
+/* Candidate against baseline, and the baseline's odd boots against its even ones. */
+static int gate_compare(struct gate *g)
+{
+	const char *names[2] = { "baseline", "candidate" };
+	const char *aanames[2] = { "baseline-odd", "baseline-even" };
+	struct rpt_compare_opts ao = g->o;
 
-		/*
-		 * Strict: a gated metric with too few samples cannot pass. Noisy ones (device
-		 * timing under TCG) pass with a warning: the A/A line shows how noisy.
-		 */
-		o.strict = true;
-		o.allow_noisy = true;
-		if (build_cmp(fptr, sides, nf, names, &o, &cmp, docs)) {
-			why = "the results could not be compared";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
-		if (naa >= 2 && build_cmp(aafiles, aasides, naa, aanames, &ao, &aa, aadocs)) {
-			why = "the A/A comparison failed";
-			r = FSB_EXIT_CANNOT_JUDGE;
-			goto verdict;
-		}
+	/*
+	 * Strict: a gated metric with too few samples cannot pass. Noisy ones (device timing
+	 * under TCG) pass with a warning: the A/A line shows how noisy.
+	 */
+	g->o.strict = true;
+	g->o.allow_noisy = true;
+	if (build_cmp(g->fptr, g->sides, g->nf, names, &g->o, &g->cmp, g->docs)) {
+		g->why = "the results could not be compared";
+		return FSB_EXIT_CANNOT_JUDGE;
 	}
-	rpt_compare_print(cmp, stdout, false);
-	{
-		double aamax = 0, cmax = 0;
-		const char *aametric = NULL, *cmetric = NULL;
-		size_t aareg = 0, creg = 0;
-		enum rpt_gate_status st = rpt_gate_status(cmp);
-
-		cmp_extent(cmp, &cmax, &cmetric, &creg);
-		if (aa) {
-			cmp_extent(aa, &aamax, &aametric, &aareg);
-			printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
-			       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
-			       aamax, aametric ? " (" : "", aametric ? aametric : "",
-			       aametric ? ")" : "", aareg, rpt_compare_count(aa, RPT_NOISY, true));
-		} else
-			printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
-		printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
-		       load_sum / total, load_max);
-		if (rpt_compare_count(cmp, RPT_NOISY, true))
-			printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
-			       "gate (see the A/A floor)\n",
-			       rpt_compare_count(cmp, RPT_NOISY, true));
-		if (load_max > 25)
-			printf("warning: the host was busy; under TCG host load leaks into the "
-			       "guest's timing (two busy loops cut files/s by 42%%)\n");
-		if (st == RPT_GATE_REGRESSED) {
-			r = 1;
-			verdict = "regressed";
-		} else if (st == RPT_GATE_UNJUDGED) {
-			r = FSB_EXIT_CANNOT_JUDGE;
-			why = "some gated metrics could not be judged (too few samples, or noisy)";
-		} else
-			r = 0, verdict = "good";
-		if (r != 1 && aareg) {
-			r = FSB_EXIT_CANNOT_JUDGE;
-			verdict = "cannot judge";
-			why = "the baseline regressed against itself (A/A): the noise floor is above the gate";
-		}
-		if (!isnan(x->a.max_host_load) && load_max > x->a.max_host_load) {
-			r = FSB_EXIT_CANNOT_JUDGE;
-			verdict = "cannot judge";
-			why = "the host was busier than --max-host-load";
-		}
-		out = json_pack("{s:s, s:f, s:s?, s:f, s:s?, s:I, s:f, s:f}", "schema",
-				"fsbench-kernel-gate/1", "largest_change_pct", cmax,
-				"largest_change_metric", cmetric, "aa_largest_change_pct", aamax,
-				"aa_largest_change_metric", aametric, "aa_regressions",
-				(json_int_t)aareg, "host_load_mean_pct", load_sum / total,
-				"host_load_max_pct", load_max);
+	if (g->naa >= 2 &&
+	    build_cmp(g->aafiles, g->aasides, g->naa, aanames, &ao, &g->aa, g->aadocs)) {
+		g->why = "the A/A comparison failed";
+		return FSB_EXIT_CANNOT_JUDGE;
 	}
-verdict:
-	if (!out)
-		out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
+	return 0;
+}
+
+/* Prints the comparison, the A/A floor and the host's load; the exit status it comes to. */
+static int gate_judge(struct gate *g)
+{
+	double aamax = 0, cmax = 0;
+	const char *aametric = NULL, *cmetric = NULL;
+	size_t aareg = 0, creg = 0;
+	enum rpt_gate_status st = rpt_gate_status(g->cmp);
+	int r;
+
+	rpt_compare_print(g->cmp, stdout, false);
+	cmp_extent(g->cmp, &cmax, &cmetric, &creg);
+	if (g->aa) {
+		cmp_extent(g->aa, &aamax, &aametric, &aareg);
+		printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
+		       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
+		       aamax, aametric ? " (" : "", aametric ? aametric : "", aametric ? ")" : "",
+		       aareg, rpt_compare_count(g->aa, RPT_NOISY, true));
+	} else
+		printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
+	printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
+	       g->load_sum / g->total, g->load_max);
+	if (rpt_compare_count(g->cmp, RPT_NOISY, true))
+		printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
+		       "gate (see the A/A floor)\n",
+		       rpt_compare_count(g->cmp, RPT_NOISY, true));
+	if (g->load_max > 25)
+		printf("warning: the host was busy; under TCG host load leaks into the "
+		       "guest's timing (two busy loops cut files/s by 42%%)\n");
+	if (st == RPT_GATE_REGRESSED) {
+		r = 1;
+		g->verdict = "regressed";
+	} else if (st == RPT_GATE_UNJUDGED) {
+		r = FSB_EXIT_CANNOT_JUDGE;
+		g->why = "some gated metrics could not be judged (too few samples, or noisy)";
+	} else
+		r = 0, g->verdict = "good";
+	if (r != 1 && aareg) {
+		r = FSB_EXIT_CANNOT_JUDGE;
+		g->verdict = "cannot judge";
+		g->why =
+			"the baseline regressed against itself (A/A): the noise floor is above the gate";
+	}
+	if (!isnan(g->x->a.max_host_load) && g->load_max > g->x->a.max_host_load) {
+		r = FSB_EXIT_CANNOT_JUDGE;
+		g->verdict = "cannot judge";
+		g->why = "the host was busier than --max-host-load";
+	}
+	g->out = json_pack("{s:s, s:f, s:s?, s:f, s:s?, s:I, s:f, s:f}", "schema",
+			   "fsbench-kernel-gate/1", "largest_change_pct", cmax,
+			   "largest_change_metric", cmetric, "aa_largest_change_pct", aamax,
+			   "aa_largest_change_metric", aametric, "aa_regressions",
+			   (json_int_t)aareg, "host_load_mean_pct", g->load_sum / g->total,
+			   "host_load_max_pct", g->load_max);
+	return r;
+}
+
+/* The verdict line and the gate's document (kernels, boots, comparisons). */
+static void gate_verdict(struct gate *g, int r)
+{
+	struct kg_ctx *x = g->x;
+	char docpath[PATH_MAX + 32];
+	const char *path = x->a.json ? x->a.json : docpath;
+
+	if (!g->out)
+		g->out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
 	if (r == 1)
-		verdict = "regressed";
-	printf("verdict: %s%s%s (exit %d)\n", verdict, why ? ": " : "", why ? why : "", r);
-	if (x->workdir[0]) {
-		json_object_set_new(out, "verdict", json_string(verdict));
-		if (why)
-			json_object_set_new(out, "reason", json_string(why));
-		json_object_set_new(out, "exit", json_integer(r));
-		json_object_set_new(out, "suite", json_string(x->suite));
-		for (int i = 0; i < 2; i++) {
-			char cl[2048];
+		g->verdict = "regressed";
+	printf("verdict: %s%s%s (exit %d)\n", g->verdict, g->why ? ": " : "", g->why ? g->why : "",
+	       r);
+	fflush(stdout); /* its line whole before stderr's */
+	if (!x->workdir[0])
+		return;
+	json_object_set_new(g->out, "verdict", json_string(g->verdict));
+	if (g->why)
+		json_object_set_new(g->out, "reason", json_string(g->why));
+	json_object_set_new(g->out, "exit", json_integer(r));
+	json_object_set_new(g->out, "suite", json_string(x->suite));
+	for (int i = 0; i < 2; i++) {
+		char cl[KG_CMDLINE_MAX + 128];
 
-			kg_cmdline(&x->k[i], cl, sizeof(cl));
-			json_object_set_new(out,
-					    x->k[i].label[0] ? x->k[i].label :
-							       (i ? "candidate" : "baseline"),
-					    json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec,
-						      "image", x->k[i].image, "release",
-						      x->k[i].release, "cmdline", cl));
-		}
-		json_object_set(out, "boots", boots);
-		if (cmp)
-			json_object_set(out, "compare", cmp);
-		if (aa)
-			json_object_set(out, "aa_compare", aa);
-		snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
-		int e = rpt_json_write_atomic(out, x->a.json ? x->a.json : docpath);
-		if (e)
-			fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n",
-				x->a.json ? x->a.json : docpath, strerror(-e));
-		else
-			fprintf(stderr,
-				"fsbench kernel-gate: boots and results in %s; verdict in %s\n",
-				x->workdir, x->a.json ? x->a.json : docpath);
+		kg_cmdline(&x->k[i], cl, sizeof(cl));
+		json_object_set_new(
+			g->out, x->k[i].label[0] ? x->k[i].label : (i ? "candidate" : "baseline"),
+			json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec, "image",
+				  x->k[i].image, "release", x->k[i].release, "cmdline", cl));
 	}
+	json_object_set(g->out, "boots", g->boots);
+	if (g->cmp)
+		json_object_set(g->out, "compare", g->cmp);
+	if (g->aa)
+		json_object_set(g->out, "aa_compare", g->aa);
+	snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
+	int e = rpt_json_write_atomic(g->out, path);
+	if (e)
+		fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n", path, strerror(-e));
+	else
+		fprintf(stderr, "fsbench kernel-gate: boots and results in %s; verdict in %s\n",
+			x->workdir, path);
+}
+
+static int kernel_gate(void *cfg)
+{
+	struct gate *g = calloc(1, sizeof(*g));
+	int r;
+
+	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
+	if (!g || !(g->x = calloc(1, sizeof(*g->x))) || !(g->boots = json_array())) {
+		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
+		r = FSB_EXIT_FAIL;
+		goto done;
+	}
+	g->verdict = "cannot judge";
+	if ((r = to_args(cfg, true, &g->x->a)) || (r = gate_settings(g)) ||
+	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")) ||
+	    (r = kg_cli_journal_open(g->x, "kernel-gate")))
+		goto done;
+	fsb_install_signals();
+	r = gate_boots(g);
+	kg_cli_journal_close(g->x);
+	if (!r && !(r = gate_compare(g)))
+		r = gate_judge(g);
+	gate_verdict(g, r);
 done:
-	for (size_t i = 0; i < nf; i++)
-		json_decref(docs[i]);
-	json_decref(out);
-	json_decref(cmp);
-	json_decref(aa);
-	json_decref(gate);
-	json_decref(boots);
-	free(x);
+	if (g) {
+		for (size_t i = 0; i < g->nf; i++)
+			json_decref(g->docs[i]);
+		json_decref(g->out);
+		json_decref(g->cmp);
+		json_decref(g->aa);
+		json_decref(g->gate);
+		json_decref(g->boots);
+		free(g->x);
+	}
+	free(g);
 	return r;
 }
 

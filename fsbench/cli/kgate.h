@@ -1,38 +1,32 @@
-/* What kernel-gate, kernel-run and the LAVA commands share: options, context, preparation. */
+/* What kernel-gate, kernel-run and lava job share on the CLI side: the prepare step, printed. */
 #ifndef FSB_CMD_KGATE_H
 #define FSB_CMD_KGATE_H
 
-#include "fsbench/kgate/kgate.h"
-
-#define KG_DEFAULT_SUITE "kgate"
-#define KG_MAX_FS 16
-
-struct kg_args {
-	const char *spec[2], *modules[2], *append[2], *common_append;
-	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
-	int boots, repetitions;
-	double alpha, threshold, max_host_load;
-	struct kg_vm vm;
-};
-
-struct kg_ctx {
-	struct kg_args a;
-	struct kg_kernel k[2];
-	char initramfs[2][PATH_MAX];
-	char suite[PATH_MAX];
-	char workdir[PATH_MAX];
-	const char *suite_args[16];
-	char reps[16];
-	const char *fstypes[KG_MAX_FS + 1];
-	char fsstore[KG_MAX_FS][32];
-	bool lava; /* the initramfs is for a LAVA job */
-};
+#include "fsbench/kgate/prepare.h"
 
 /*
- * Finds the suite and its filesystems, resolves x->a.spec[0..nk-1] and builds an initramfs
- * for each, creates the work directory. Prints what went wrong as @cmd; returns 0 to go
- * on, else the exit status (2 usage, 125 an unusable kernel).
+ * kg_prepare() for command @cmd: prints what went wrong, or a line per kernel prepared.
+ * Returns 0 to go on, else the exit status (2 usage, 125 an unusable kernel).
  */
-int kg_prepare(struct kg_ctx *x, int nk, const char *cmd);
+int kg_cli_prepare(struct kg_ctx *x, int nk, const char *cmd);
+
+/*
+ * Opens the restore journal that the boots' scratch and results disks are recorded in, so
+ * that `fsbench restore` removes them after a kill -9. Not root: no journal (restore is
+ * root's). 0, or the exit status after printing why.
+ */
+int kg_cli_journal_open(struct kg_ctx *x, const char *cmd);
+
+/* Removes the journal once the boots cleaned up after themselves. */
+void kg_cli_journal_close(struct kg_ctx *x);
+
+/*
+ * One boot of side @side (boot @index of @total): runs, prints a line, appends its record
+ * to @boots, puts the "vm" record into the guest's result and saves it as DIR/result.json
+ * (its path in @ret_result). With @gate a nonzero guest status is no sample: 125. Returns 0,
+ * or an exit status after printing why as @cmd.
+ */
+int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, json_t *boots,
+		char *ret_result, size_t len, const char *cmd);
 
 #endif

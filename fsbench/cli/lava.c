@@ -13,36 +13,30 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "base/fileio.h"
 #include "report/compare.h"
+#include "report/export.h"
 #include "report/metric.h"
 #include "model/result_file.h"
 #include "model/runs.h"
+#include "model/schema.h"
 
 /*
  * A test case is "<workload>.t<threads>.<cell>.r<repetition>.<metric>": the workload and
  * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
  * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"), from
- * report/metric.c's catalog. LAVA allows [A-Za-z0-9_.-] in a name; metrics carry their
+ * report/metric.c's catalog. Each field is rpt_slug()ged with '-' (report/export.h says what
+ * LAVA allows and why a slug is safe) and the fields are joined with '.'; metrics carry their
  * display unit, as compare shows them. Unlike `export --format lava`, which writes one mean
  * per sample, every run is its own case: compare needs the runs to judge a change.
  */
-static void slug(const char *in, char *out, size_t len)
-{
-	size_t j = 0;
 
-	for (size_t i = 0; in[i] && j + 1 < len; i++) {
-		char c = in[i];
-		bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			  (c >= '0' && c <= '9') || c == '-';
-
-		if (!ok && (j == 0 || out[j - 1] == '-'))
-			continue;
-		out[j++] = ok ? c : '-';
-	}
-	while (j && out[j - 1] == '-')
-		j--;
-	out[j] = 0;
-}
+/*
+ * lava-server keeps a test case name to RPT_LAVA_NAME_MAX characters. The metric part is at most
+ * LAVA_SUFFIX_MAX (".sync_file_range.p99.9", the longest, is 22): a longer cell is
+ * cut, and a hash of the whole cell added, so that two cells still differ.
+ */
+#define LAVA_SUFFIX_MAX 24
 
 struct cases_cfg {
 	struct cmd_files files;
@@ -76,25 +70,34 @@ static int lava_cases(void *cfg)
 		fprintf(stderr, "fsbench lava cases: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
-	json_array_foreach(json_object_get(doc, "runs"), i, run)
+	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
 	{
 		const json_t *coords = json_object_get(run, "coords"), *ops;
 		json_t *op;
 		const char *cell = json_string_value(json_object_get(coords, "cell")), *opname;
-		char prefix[256], cs[160], name[400];
+		char prefix[256], cs[160], name[400], wl[64];
 		/* suite repetitions count from 0; a single run is repetition i */
 		json_int_t rep = coords ?
 					 json_integer_value(json_object_get(coords, "repetition")) :
 					 (json_int_t)i;
 
-		if (!json_is_true(json_object_get(json_object_get(run, "summary"), "complete")))
+		if (!rpt_run_complete(run))
 			continue; /* compare leaves incomplete runs out too */
-		slug(cell ? cell : json_string_value(json_object_get(run, "workload")), cs,
-		     sizeof(cs));
-		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld",
-			 json_string_value(json_object_get(run, "workload")),
+		/* names come from the result file: only what lava-test-case and a shell take */
+		rpt_slug(rpt_json_str(run, RPT_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
+		rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
+		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
 			 (long long)rep);
+		if (strlen(prefix) + LAVA_SUFFIX_MAX > RPT_LAVA_NAME_MAX) {
+			rpt_slug_shorten(
+				cs,
+				strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX - RPT_LAVA_NAME_MAX),
+				'-');
+			snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
+				 (long long)json_integer_value(json_object_get(run, "threads")), cs,
+				 (long long)rep);
+		}
 		for (size_t m = 0; m < rpt_n_run_metrics; m++) {
 			const struct rpt_metric_def *d = &rpt_run_metrics[m];
 			double v;
@@ -106,7 +109,7 @@ static int lava_cases(void *cfg)
 			printf("%s.%s %.10g %s\n", prefix, d->name, v * d->scale, d->unit);
 			n++;
 		}
-		ops = json_object_get(run, "ops");
+		ops = rpt_run_ops(run);
 		json_object_foreach((json_t *)ops, opname, op)
 		{
 			if (!json_integer_value(json_object_get(op, "count")))
@@ -118,6 +121,10 @@ static int lava_cases(void *cfg)
 				if (!rpt_metric_value(run, d, opname, &v))
 					continue;
 				snprintf(name, sizeof(name), "%s.%s", opname, d->name);
+				if (strspn(opname, "abcdefghijklmnopqrstuvwxyz_") !=
+					    strlen(opname) ||
+				    strlen(prefix) + 1 + strlen(name) > RPT_LAVA_NAME_MAX)
+					continue; /* not an operation fsbench names */
 				printf("%s.%s %.10g %s\n", prefix, name, v * d->scale, d->unit);
 				n++;
 			}
@@ -131,278 +138,6 @@ static int lava_cases(void *cfg)
 	return FSB_EXIT_OK;
 }
 
-/* ---- LAVA's results back into fsbench results ---- */
-
-/* A YAML node as JSON: mappings, sequences, and every scalar a string. */
-static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth)
-{
-	json_t *j;
-
-	if (!n || depth > 64)
-		return NULL;
-	switch (n->type) {
-	case YAML_SCALAR_NODE:
-		return json_stringn((const char *)n->data.scalar.value, n->data.scalar.length);
-	case YAML_SEQUENCE_NODE:
-		j = json_array();
-		for (yaml_node_item_t *it = n->data.sequence.items.start;
-		     j && it < n->data.sequence.items.top; it++) {
-			json_t *v = yaml_to_json(d, yaml_document_get_node(d, *it), depth + 1);
-			if (v)
-				json_array_append_new(j, v);
-		}
-		return j;
-	case YAML_MAPPING_NODE:
-		j = json_object();
-		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
-		     j && p < n->data.mapping.pairs.top; p++) {
-			yaml_node_t *k = yaml_document_get_node(d, p->key);
-			json_t *v = yaml_to_json(d, yaml_document_get_node(d, p->value), depth + 1);
-
-			if (k && k->type == YAML_SCALAR_NODE && v)
-				json_object_set_new(j, (const char *)k->data.scalar.value, v);
-			else
-				json_decref(v);
-		}
-		return j;
-	default:
-		return NULL;
-	}
-}
-
-/* LAVA's results as its API gives them: YAML (a JSON document is YAML too). */
-static int load_lava(const char *path, json_t **ret)
-{
-	FILE *f = fopen(path, "re");
-	yaml_parser_t p;
-	yaml_document_t d;
-	json_t *j;
-
-	if (!f) {
-		fprintf(stderr, "fsbench lava import: %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	yaml_parser_initialize(&p);
-	yaml_parser_set_input_file(&p, f);
-	if (!yaml_parser_load(&p, &d)) {
-		fprintf(stderr, "fsbench lava import: %s:%zu: %s\n", path, p.problem_mark.line + 1,
-			p.problem ? p.problem : "not YAML or JSON");
-		yaml_parser_delete(&p);
-		fclose(f);
-		return -EPROTO;
-	}
-	j = yaml_to_json(&d, yaml_document_get_root_node(&d), 0);
-	yaml_document_delete(&d);
-	yaml_parser_delete(&p);
-	fclose(f);
-	/* REST API pages: {"count": N, "results": [...]}; lavacli and /results/JOB/yaml: a list */
-	if (json_is_object(j) && json_is_array(json_object_get(j, "results"))) {
-		json_t *r = json_incref(json_object_get(j, "results"));
-		json_decref(j);
-		j = r;
-	}
-	if (!json_is_array(j)) {
-		fprintf(stderr, "fsbench lava import: %s: expected a list of test cases\n", path);
-		json_decref(j);
-		return -EPROTO;
-	}
-	*ret = j;
-	return 0;
-}
-
-/* The run of @runs with these coordinates, made on first sight. */
-static json_t *run_for(json_t *runs, const char *workload, long threads, const char *cell, long rep)
-{
-	json_t *run;
-	size_t i;
-
-	json_array_foreach(runs, i, run)
-	{
-		const json_t *c = json_object_get(run, "coords");
-		if (!strcmp(json_string_value(json_object_get(c, "cell")), cell) &&
-		    json_integer_value(json_object_get(c, "repetition")) == rep)
-			return run;
-	}
-	run = json_pack("{s:s, s:i, s:{s:s, s:s, s:i, s:i, s:s}, s:{s:b}, s:{}, s:{}}", "workload",
-			workload, "threads", (json_int_t)threads, "coords", "fs", cell, "workload",
-			workload, "threads", (json_int_t)threads, "repetition", (json_int_t)rep,
-			"cell", cell, "summary", "complete", 1, "ops", "kernel");
-	json_array_append_new(runs, run);
-	return run;
-}
-
-/* The object at @path ("kernel", "probes/sources/jbd2/...") in @run, made as needed. */
-static json_t *section_make(json_t *run, const char *path)
-{
-	json_t *o = run;
-	char key[128];
-
-	while (o && *path) {
-		size_t n = strcspn(path, "/");
-		json_t *next;
-
-		if (n >= sizeof(key))
-			return NULL;
-		memcpy(key, path, n);
-		key[n] = 0;
-		next = json_object_get(o, key);
-		if (!next) {
-			next = json_object();
-			if (json_object_set_new(o, key, next))
-				return NULL;
-		}
-		o = json_is_object(next) ? next : NULL;
-		path += n + (path[n] == '/');
-	}
-	return o;
-}
-
-struct import_cfg {
-	char *output;
-	struct cmd_files files;
-};
-
-static const struct fsb_opt import_opts[] = {
-	{ .name = "output",
-	  .short_name = 'o',
-	  .type = OPT_STRING,
-	  .offset = offsetof(struct import_cfg, output),
-	  .help = "the fsbench result to write (required)" },
-	{ 0 },
-};
-
-static void import_usage(FILE *out)
-{
-	fprintf(out,
-		"usage: fsbench lava import -o RESULT.json LAVA-RESULTS.yaml|json...\n\n"
-		"LAVA's test cases (as its API or lavacli gives them) back as an fsbench result\n"
-		"that compare can gate.\n\n");
-}
-
-static int lava_import(void *cfg)
-{
-	const struct import_cfg *c = cfg;
-	const char *out = c->output;
-	json_t *runs = NULL, *doc, *all = NULL, *tc;
-	size_t i, used = 0, skipped = 0;
-	int r = FSB_EXIT_OK;
-
-	if (!out || !c->files.n) {
-		fprintf(stderr, "fsbench lava import: %s (see --help)\n",
-			out ? "no LAVA results file" : "-o RESULT.json is required");
-		return FSB_EXIT_USAGE;
-	}
-	runs = json_array();
-	all = json_array();
-	for (int a = 0; a < c->files.n && all; a++) {
-		json_t *j;
-
-		if (load_lava(c->files.v[a], &j)) {
-			r = FSB_EXIT_USAGE;
-			goto done;
-		}
-		json_array_extend(all, j);
-		json_decref(j);
-	}
-	if (!runs || !all) {
-		fprintf(stderr, "fsbench lava import: %s\n", strerror(ENOMEM));
-		r = FSB_EXIT_FAIL;
-		goto done;
-	}
-	json_array_foreach(all, i, tc)
-	{
-		const char *name = json_string_value(json_object_get(tc, "name"));
-		const char *res = json_string_value(json_object_get(tc, "result"));
-		const json_t *mv = json_object_get(tc, "measurement");
-		char wl[64], cell[160], metric[96], *end;
-		long threads, rep;
-		double v;
-		int pos = 0;
-
-		if (!name || !mv || json_is_null(mv) ||
-		    sscanf(name, "%63[^.].t%ld.%159[^.].r%ld.%95s%n", wl, &threads, cell, &rep,
-			   metric, &pos) != 5 ||
-		    name[pos]) {
-			skipped++; /* lava's own cases (job, boot...) and others' */
-			continue;
-		}
-		v = json_is_number(mv) ?
-			    json_number_value(mv) :
-			    strtod(json_string_value(mv) ? json_string_value(mv) : "", &end);
-		const struct rpt_metric_def *d = rpt_metric_lookup(metric);
-		if (!d || !isfinite(v) || (res && strcmp(res, "pass"))) {
-			skipped++;
-			continue;
-		}
-		json_t *run = run_for(runs, wl, threads, cell, rep), *sect;
-		double raw = v / d->scale;
-
-		if (d->kind == RPT_KIND_LATENCY) {
-			char op[64];
-			snprintf(op, sizeof(op), "%.*s", (int)(strchr(metric, '.') - metric),
-				 metric);
-			sect = json_object_get(json_object_get(run, "ops"), op);
-			if (!sect) { /* LAVA reports no call count: only the quantiles */
-				sect = json_object();
-				json_object_set_new(json_object_get(run, "ops"), op, sect);
-			}
-			/* schema 2: "p99_ns" beside count, nanoseconds as integers */
-			json_object_set_new(sect, d->key, json_integer((json_int_t)llround(raw)));
-		} else {
-			sect = section_make(run, d->section);
-			if (!sect) {
-				skipped++;
-				continue;
-			}
-			json_object_set_new(sect, d->key, json_real(raw));
-		}
-		used++;
-	}
-	if (!used) {
-		fprintf(stderr,
-			"fsbench lava import: no fsbench test case among %zu (names like "
-			"smallfile.t1.ext4-smallfile-t-1.r1.files_per_sec)\n",
-			json_array_size(all));
-		r = FSB_EXIT_FAIL;
-		goto done;
-	}
-	{
-		time_t t = time(NULL);
-		struct tm tm;
-		char when[32];
-
-		gmtime_r(&t, &tm);
-		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-		json_t *files = json_array();
-
-		for (int a = 0; a < c->files.n && files; a++)
-			json_array_append_new(files, json_string(c->files.v[a]));
-		doc = files ? json_pack(
-				      "{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s},"
-				      " s:O, s:{s:s, s:o}}",
-				      "schema", RPT_RESULT_SCHEMA, "tool", "name", "fsbench",
-				      "version", FSB_VERSION, "created", when, "complete", 1,
-				      "host", "kernel", "unknown (imported from LAVA)", "cores", 1,
-				      "config", "argv", "lava", "command", "lava-import", "runs",
-				      runs, "imported", "from", "lava", "files", files) :
-			      NULL;
-	}
-	int e = doc ? rpt_json_write_atomic(doc, out) : -ENOMEM;
-
-	if (e) {
-		fprintf(stderr, "fsbench lava import: writing %s: %s\n", out, strerror(-e));
-		r = FSB_EXIT_FAIL;
-	} else
-		fprintf(stderr,
-			"fsbench lava import: %zu measurements in %zu runs into %s (%zu other test cases)\n",
-			used, json_array_size(runs), out, skipped);
-	json_decref(doc);
-done:
-	json_decref(all);
-	json_decref(runs);
-	return r;
-}
-
 /* ---- the job ---- */
 
 /* A YAML double-quoted scalar. */
@@ -410,9 +145,15 @@ static void yq(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f) /* a raw control character is not valid YAML */
+			fprintf(f, "\\x%02x", c);
+		else {
+			if (c == '"' || c == '\\')
+				fputc('\\', f);
+			fputc(c, f);
+		}
 	}
 	fputc('"', f);
 }
@@ -422,7 +163,7 @@ static void yq(FILE *f, const char *s)
  * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
  * metric as a test case and keeps the result JSON in the log between two marker lines.
  */
-static void job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
+static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
 {
 	fprintf(f,
 		"- test:\n"
@@ -441,17 +182,18 @@ static void job_testdef(FILE *f, const char *suite, const char *device, int time
 		"          steps:\n",
 		timeout_min, suite);
 	fprintf(f, "          - ");
-	char step[1024];
-	snprintf(
-		step, sizeof(step),
-		/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
-		"set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
-		"--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
-		"cat /tmp/fsbench-suite.log; "
-		"if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
-		"else lava-test-case fsbench-suite --result fail; fi",
-		device);
+	char *step = NULL;
+	/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
+	if (asprintf(&step,
+		     "set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
+		     "--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
+		     "cat /tmp/fsbench-suite.log; "
+		     "if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
+		     "else lava-test-case fsbench-suite --result fail; fi",
+		     device) < 0)
+		return -ENOMEM;
 	yq(f, step);
+	free(step);
 	fprintf(f, "\n          - ");
 	yq(f, "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do "
 	      "lava-test-case \"$name\" --result pass --measurement \"$value\" --units \"$unit\"; "
@@ -460,6 +202,7 @@ static void job_testdef(FILE *f, const char *suite, const char *device, int time
 	yq(f, "echo FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json; echo; echo "
 	      "FSBENCH-RESULT-END");
 	fprintf(f, "\n");
+	return 0;
 }
 
 struct job_cfg {
@@ -557,139 +300,93 @@ static int job_suite(void *cfg, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+/* @src copied to @dst through fsb_out_open: a file planted at @dst or beside it is never written. */
 static int copy_file(const char *src, const char *dst)
 {
-	char tmp[4096 + 8], buf[65536];
+	char buf[65536], *tmp;
 	FILE *in = fopen(src, "re"), *out;
 	size_t n;
 	int r = 0;
 
 	if (!in)
 		return -errno;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", dst);
-	out = fopen(tmp, "we");
+	out = fsb_out_open(dst, &tmp);
 	if (!out) {
 		r = -errno;
 		fclose(in);
 		return r;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n) {
-			r = -errno;
-			break;
-		}
+	while (!r && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			r = errno ? -errno : -EIO;
+	if (!r && ferror(in))
+		r = -EIO;
 	fclose(in);
-	if (fclose(out) && !r)
-		r = -errno;
-	if (!r && rename(tmp, dst))
-		r = -errno;
-	if (r)
-		unlink(tmp);
-	return r;
+	return fsb_out_commit(out, tmp, dst, r);
 }
 
-static int lava_job(void *cfg)
-{
-	const struct job_cfg *c = cfg;
-	const char *kurl = c->kernel_url, *rurl = c->ramdisk_url, *surl = c->scratch_url,
-		   *dtype = c->device_type, *boot = c->boot_method, *device = c->device,
-		   *name = c->job_name, *out = c->output,
-		   *suite = c->suite ? c->suite : KG_DEFAULT_SUITE;
+/* Where LAVA fetches the kernel and the initramfs, and what the job says. */
+struct job {
+	const struct job_cfg *c;
+	const char *kurl, *rurl, *device, *suite;
 	char kbuf[4500], rbuf[4500], outdir[4096], sname[256], jname[512];
-	struct kg_ctx *x = calloc(1, sizeof(*x));
-	int timeout = (int)c->timeout, reps = (int)c->repetitions, r = 0;
-	FILE *f;
+	struct kg_ctx x;
+};
 
-	if (!x) {
-		fprintf(stderr, "fsbench lava job: %s\n", strerror(ENOMEM));
+/* --kernel: its initramfs built, both copied beside the job, file:// URLs unless given. */
+static int job_kernel(struct job *j)
+{
+	char ipath[4400], kpath[4400], abs[4096];
+	struct kg_ctx *x = &j->x;
+	int r;
+
+	x->a.suite = j->suite;
+	x->a.repetitions = (int)j->c->repetitions;
+	x->a.workdir = j->outdir;
+	x->lava = true;
+	kg_vm_defaults(&x->a.vm);
+	if ((r = kg_cli_prepare(x, 1, "lava job")))
+		return r;
+	if (!realpath(j->outdir, abs)) {
+		fprintf(stderr, "fsbench lava job: %s: %s\n", j->outdir, strerror(errno));
 		return FSB_EXIT_FAIL;
 	}
-	x->a.spec[0] = c->kernel;
-	x->a.modules[0] = c->modules;
-	if (!x->a.spec[0] && (!kurl || !rurl)) {
-		fprintf(stderr,
-			"fsbench lava job: give --kernel K (to build the initramfs) or both "
-			"--kernel-url and --ramdisk-url\n");
-		free(x);
-		return FSB_EXIT_USAGE;
+	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s.cpio", abs, x->k[0].release);
+	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s", abs, x->k[0].release);
+	if ((r = copy_file(x->initramfs[0], ipath)) || (r = copy_file(x->k[0].image, kpath))) {
+		fprintf(stderr, "fsbench lava job: copying the kernel and initramfs into %s: %s\n",
+			abs, strerror(-r));
+		return FSB_EXIT_FAIL;
 	}
-	if (strcmp(dtype, "qemu") && !device) {
-		fprintf(stderr,
-			"fsbench lava job: --device-type %s: give --device, the board's "
-			"scratch disk (its contents are destroyed)\n",
-			dtype);
-		free(x);
-		return FSB_EXIT_USAGE;
+	if (!j->kurl) {
+		snprintf(j->kbuf, sizeof(j->kbuf), "file://%s", kpath);
+		j->kurl = j->kbuf;
 	}
-	if (!device)
-		device = "/dev/vda";
-	snprintf(outdir, sizeof(outdir), "%s", out ? out : "fsbench-lava.yaml");
-	*(strrchr(outdir, '/') ? strrchr(outdir, '/') : outdir) = 0;
-	if (!outdir[0])
-		snprintf(outdir, sizeof(outdir), ".");
-	if (x->a.spec[0]) {
-		char ipath[4400], kpath[4400], abs[4096];
+	if (!j->rurl) {
+		snprintf(j->rbuf, sizeof(j->rbuf), "file://%s", ipath);
+		j->rurl = j->rbuf;
+	}
+	return 0;
+}
 
-		x->a.suite = suite;
-		x->a.repetitions = reps;
-		x->a.workdir = outdir;
-		x->lava = true;
-		kg_vm_defaults(&x->a.vm);
-		if ((r = kg_prepare(x, 1, "lava job")))
-			goto done;
-		if (!realpath(outdir, abs)) {
-			fprintf(stderr, "fsbench lava job: %s: %s\n", outdir, strerror(errno));
-			r = FSB_EXIT_FAIL;
-			goto done;
-		}
-		snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s.cpio", abs,
-			 x->k[0].release);
-		snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s", abs, x->k[0].release);
-		if ((r = copy_file(x->initramfs[0], ipath)) ||
-		    (r = copy_file(x->k[0].image, kpath))) {
-			fprintf(stderr,
-				"fsbench lava job: copying the kernel and initramfs into %s: %s\n",
-				abs, strerror(-r));
-			r = FSB_EXIT_FAIL;
-			goto done;
-		}
-		if (!kurl) {
-			snprintf(kbuf, sizeof(kbuf), "file://%s", kpath);
-			kurl = kbuf;
-		}
-		if (!rurl) {
-			snprintf(rbuf, sizeof(rbuf), "file://%s", ipath);
-			rurl = rbuf;
-		}
-	} else if (reps) {
-		fprintf(stderr,
-			"fsbench lava job: --repetitions needs --kernel (it is built into the initramfs)\n");
-		r = FSB_EXIT_USAGE;
-		goto done;
-	}
-	snprintf(sname, sizeof(sname), "%s%s",
-		 strrchr(suite, '/') ? strrchr(suite, '/') + 1 : suite,
-		 strstr(suite, ".json") ? "" : ".json");
-	snprintf(jname, sizeof(jname), "fsbench %.*s %s", (int)(strlen(sname) - 5), sname,
-		 x->k[0].release[0] ? x->k[0].release : "");
-	f = out ? fopen(out, "we") : stdout;
-	if (!f) {
-		fprintf(stderr, "fsbench lava job: %s: %s\n", out, strerror(errno));
-		r = FSB_EXIT_FAIL;
-		goto done;
-	}
+/* The job's YAML: device, timeouts, deploy, boot and the test definition. */
+static int job_write(const struct job *j, FILE *f)
+{
+	const char *dtype = j->c->device_type, *name = j->c->job_name;
+	int timeout = (int)j->c->timeout;
+	bool qemu = !strcmp(dtype, "qemu");
+
 	fprintf(f,
 		"# fsbench lava job: the suite in the fsbench initramfs, one test case per metric\n");
 	fprintf(f, "device_type: ");
 	yq(f, dtype);
 	fprintf(f, "\njob_name: ");
-	yq(f, name ? name : jname);
+	yq(f, name ? name : j->jname);
 	fprintf(f,
 		"\npriority: medium\nvisibility: public\n"
 		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
 		"  connection:\n    minutes: 2\n",
 		timeout + 10, timeout);
-	bool qemu = !strcmp(dtype, "qemu");
 	if (qemu)
 		/*
 		 * One vCPU with instruction counting and a reliable TSC: what makes timing
@@ -705,36 +402,119 @@ static int lava_job(void *cfg)
 			"    images:\n      kernel:\n        image_arg: '-kernel {kernel} -append "
 			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable\"'\n"
 			"        url: ");
-		yq(f, kurl);
+		yq(f, j->kurl);
 		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
-		yq(f, rurl);
-		if (surl) {
+		yq(f, j->rurl);
+		if (j->c->scratch_url) {
 			fprintf(f,
 				"\n      scratch:\n        image_arg: -drive "
 				"format=raw,if=virtio,cache=none,aio=native,file={scratch}\n        url: ");
-			yq(f, surl);
+			yq(f, j->c->scratch_url);
 		}
 		fprintf(f, "\n");
 	} else {
 		fprintf(f, "    kernel:\n      url: ");
-		yq(f, kurl);
+		yq(f, j->kurl);
 		fprintf(f, "\n    ramdisk:\n      url: ");
-		yq(f, rurl);
+		yq(f, j->rurl);
 		fprintf(f, "\n    os: oe\n");
 	}
 	fprintf(f,
 		"- boot:\n    timeout:\n      minutes: 5\n    method: %s\n%s"
 		"    prompts:\n    - 'fsbench-guest# '\n",
-		qemu ? "qemu" : boot, qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
-	job_testdef(f, sname, device, timeout);
-	if (f != stdout && fclose(f)) {
+		qemu ? "qemu" : j->c->boot_method,
+		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
+	return job_testdef(f, j->sname, j->device, timeout);
+}
+
+static int lava_job(void *cfg)
+{
+	const struct job_cfg *c = cfg;
+	struct job *j = calloc(1, sizeof(*j));
+	const char *out = c->output;
+	char *tmp = NULL;
+	int r = 0, e;
+	FILE *f;
+
+	if (!j) {
+		fprintf(stderr, "fsbench lava job: %s\n", strerror(ENOMEM));
+		return FSB_EXIT_FAIL;
+	}
+	j->c = c;
+	j->kurl = c->kernel_url;
+	j->rurl = c->ramdisk_url;
+	j->suite = c->suite ? c->suite : KG_DEFAULT_SUITE;
+	j->x.a.spec[0] = c->kernel;
+	j->x.a.modules[0] = c->modules;
+	if (!c->kernel && (!j->kurl || !j->rurl)) {
+		fprintf(stderr,
+			"fsbench lava job: give --kernel K (to build the initramfs) or both "
+			"--kernel-url and --ramdisk-url\n");
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	if (strcmp(c->device_type, "qemu") && !c->device) {
+		fprintf(stderr,
+			"fsbench lava job: --device-type %s: give --device, the board's "
+			"scratch disk (its contents are destroyed)\n",
+			c->device_type);
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	/* the device reaches the guest's shell in the test definition: a path, nothing more */
+	if (c->device && (!c->device[0] || c->device[0] != '/' ||
+			  strspn(c->device, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789/._-") != strlen(c->device))) {
+		fprintf(stderr,
+			"fsbench lava job: --device '%s': not a device path (/dev/NAME, of letters, "
+			"digits and /._-)\n",
+			c->device);
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	if (out && (e = fsb_out_check(out))) {
+		fprintf(stderr, "fsbench lava job: -o %s: %s\n", out, strerror(-e));
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	j->device = c->device ? c->device : "/dev/vda";
+	snprintf(j->outdir, sizeof(j->outdir), "%s", out ? out : "fsbench-lava.yaml");
+	*(strrchr(j->outdir, '/') ? strrchr(j->outdir, '/') : j->outdir) = 0;
+	if (!j->outdir[0])
+		snprintf(j->outdir, sizeof(j->outdir), ".");
+	if (c->kernel) {
+		if ((r = job_kernel(j)))
+			goto done;
+	} else if (c->repetitions) {
+		fprintf(stderr,
+			"fsbench lava job: --repetitions needs --kernel (it is built into the initramfs)\n");
+		r = FSB_EXIT_USAGE;
+		goto done;
+	}
+	snprintf(j->sname, sizeof(j->sname), "%s%s",
+		 strrchr(j->suite, '/') ? strrchr(j->suite, '/') + 1 : j->suite,
+		 strstr(j->suite, ".json") ? "" : ".json");
+	snprintf(j->jname, sizeof(j->jname), "fsbench %.*s%s%s", (int)(strlen(j->sname) - 5),
+		 j->sname, j->x.k[0].release[0] ? " " : "", j->x.k[0].release);
+	/* a new file renamed over -o: a full disk or a planted symlink leaves -o as it was */
+	f = out ? fsb_out_open(out, &tmp) : stdout;
+	if (!f) {
 		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out, strerror(errno));
+		r = FSB_EXIT_FAIL;
+		goto done;
+	}
+	e = job_write(j, f);
+	if (f != stdout)
+		e = fsb_out_commit(f, tmp, out, e ? e : ferror(f) ? -EIO : 0);
+	if (e) {
+		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out ? out : "the job",
+			strerror(-e));
 		r = FSB_EXIT_FAIL;
 	}
 	if (!r && out)
 		fprintf(stderr, "fsbench lava job: %s\n", out);
 done:
-	free(x);
+	free(j);
 	return r;
 }
 
@@ -749,11 +529,6 @@ static const struct cmd_spec lava_cmds[] = {
 	  .files_offset = offsetof(struct cases_cfg, files),
 	  .usage = cases_usage,
 	  .run = lava_cases },
-	{ .name = "lava import",
-	  .opts = import_opts,
-	  .files_offset = offsetof(struct import_cfg, files),
-	  .usage = import_usage,
-	  .run = lava_import },
 };
 
 static void lava_usage(FILE *out)
@@ -771,13 +546,14 @@ int cmd_lava(int argc, char **argv)
 	union {
 		struct job_cfg job;
 		struct cases_cfg cases;
-		struct import_cfg import;
 	} cfg;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 		lava_usage(stdout);
 		return FSB_EXIT_OK;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "import"))
+		return cmd_lava_import(argc - 1, argv + 1);
 	for (size_t i = 0; argc >= 2 && i < sizeof(lava_cmds) / sizeof(lava_cmds[0]); i++)
 		if (!strcmp(argv[1], lava_cmds[i].name + strlen("lava "))) {
 			memset(&cfg, 0, sizeof(cfg));

@@ -16,21 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-static void on_signal(int sig)
-{
-	fsb_signal_received = sig;
-}
-
-void fsb_install_signals(void)
-{
-	struct sigaction sa = { .sa_handler = on_signal };
-
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-}
-
 /* Sizes are rounded so that every extension's config starts suitably aligned. */
 static size_t cfg_round(size_t n)
 {

@@ -2,6 +2,7 @@
 #ifndef FSB_JOB_H
 #define FSB_JOB_H
 
+#include "base/signal.h" /* fsb_install_signals(), which the job's callers run */
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -63,8 +64,5 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 		size_t errlen);
 
 void fsb_job_free(struct fsb_job *job);
-
-/* SIGINT, SIGTERM and SIGHUP only set fsb_signal_received: the runner stops, then cleans up. */
-void fsb_install_signals(void);
 
 #endif

@@ -10,8 +10,6 @@
 #include <sched.h>
 #include <unistd.h>
 
-volatile sig_atomic_t fsb_signal_received;
-
 #define MONITOR_TICK_NS 50000000u /* 50 ms: deadline and signal latency */
 #define PROGRESS_TICK_NS 250000000u
 #define TICK_NS 1000000000u /* on_tick: dbench prints once a second */

@@ -2,11 +2,8 @@
 #ifndef FSB_RUNNER_H
 #define FSB_RUNNER_H
 
-#include <signal.h>
+#include "base/signal.h"
 #include "fsbench/core/workload.h"
-
-/* Set by the CLI's signal handler; the runner's monitor turns it into a stop. */
-extern volatile sig_atomic_t fsb_signal_received;
 
 /*
  * Allocates threads and histograms for @run (wl, cfg, nthreads set by the caller).

@@ -3,16 +3,17 @@
 #define FSB_KGATE_H
 
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
+struct probe_scratch;
+
 /*
- * Set by the caller's SIGINT/SIGTERM/SIGHUP handler (the signal number): a boot in progress
- * stops its QEMU, removes its scratch disk and returns -EINTR.
+ * The kernel's command line holds at most this many bytes with its NUL (x86's
+ * COMMAND_LINE_SIZE since 3.15): the boot loader cuts a longer one without a word.
  */
-extern volatile sig_atomic_t kg_interrupted;
+#define KG_CMDLINE_MAX 2048
 
 /* Modules the guest needs to reach its disks; the suite's filesystems are added to these. */
 #define KG_MAX_MODULES 256
@@ -22,7 +23,7 @@ struct kg_kernel {
 	char image[PATH_MAX]; /* bzImage / vmlinuz */
 	char moddir[PATH_MAX]; /* .../lib/modules/RELEASE */
 	char release[128];
-	char append[1024]; /* extra kernel command line */
+	char append[KG_CMDLINE_MAX]; /* extra kernel command line */
 	char label[64]; /* "baseline", "candidate" */
 };
 
@@ -77,6 +78,8 @@ struct kg_vm {
 	const char *disk_dir; /* directory of the scratch image (tmpfs) */
 	int boot_timeout_s; /* until the guest's init speaks */
 	int timeout_s; /* the whole boot */
+	/* its journal records each scratch disk and results disk for `fsbench restore` (NULL: none) */
+	struct probe_scratch *scratch;
 };
 
 void kg_vm_defaults(struct kg_vm *vm);
@@ -91,21 +94,24 @@ struct kg_boot {
 	char result[PATH_MAX]; /* the guest's result JSON, when it wrote one */
 	char console[PATH_MAX]; /* the serial console log */
 	char guest_release[128];
-	char guest_cmdline[1024];
+	char guest_cmdline[KG_CMDLINE_MAX];
 };
 
 /*
  * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a
  * results disk, and collects the guest's results into @dir (created). Returns 0 when the
  * guest reported a status (which may be non-zero), or -errno: -ETIMEDOUT, -EIO (panic or no
- * result), -ENOEXEC (QEMU failed), -EINTR (kg_interrupted); @err then says what happened and ends with the last
- * console lines.
+ * result), -ENOEXEC (QEMU failed), -EINTR (fsb_signal_received, base/signal.h); @err then
+ * says what happened and ends with the last console lines.
  */
 int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
 		const char *dir, struct kg_boot *ret, char *err, size_t errlen);
 
-/* The kernel command line kg_boot_run gives @k. */
-void kg_cmdline(const struct kg_kernel *k, char *out, size_t len);
+/*
+ * The kernel command line kg_boot_run gives @k, into @out. Returns its length: when that
+ * is KG_CMDLINE_MAX or more the kernel would cut it (kg_prepare refuses such an append).
+ */
+int kg_cmdline(const struct kg_kernel *k, char *out, size_t len);
 
 /* The record of one boot that goes into its result ("vm") and the gate's document. */
 json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b);

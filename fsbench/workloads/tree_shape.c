@@ -170,7 +170,8 @@ static int list_dir(int fd, char ***ret, size_t *ret_n)
 		n++;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), cmp_names);
+	if (n) /* an empty directory leaves v NULL, which qsort may not be given */
+		qsort(v, n, sizeof(*v), cmp_names);
 	*ret = v;
 	*ret_n = n;
 	return 0;

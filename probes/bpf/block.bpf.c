@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 9
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* Counter and histogram numbers: block_src.c names them in the same order. */
+/* Counter and histogram numbers: its entry in sources.c names them in the same order. */
 enum {
 	C_BIO_PREFLUSH, /* bios queued with REQ_PREFLUSH: what the filesystem asked for */
 	C_BIO_FUA,

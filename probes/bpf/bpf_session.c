@@ -16,6 +16,7 @@
 #include "model/hist.h"
 #include "model/hist_json.h"
 
+#include "probes/bpf/bpf_load.h"
 #include "probes/bpf/bpf_source.h"
 #include "probes/bpf/fsb_bpf.h"
 
@@ -53,13 +54,17 @@ struct iomap_point {
 
 struct src_state {
 	const struct bpf_source *src;
-	char status[256]; /* "ok" or "skipped: ..." */
+	/* "ok" or "skipped: ...", with the verifier's first error line per refused program */
+	char status[1024];
 #ifdef FSB_HAVE_BPF
 	struct bpf_object *obj;
 	struct bpf_link *links[32];
 	int nlinks;
 	int ctl_fd; /* .data.ctl: fsb_armed alone; -1 when not loaded */
 #endif
+	bool raw_tp; /* the raw_tp build loaded, the tp_btf one was refused (or not tried) */
+	/* what the source's prepare step learned of the kernel, why tp_btf was refused */
+	char note[512];
 };
 
 struct probe_bpf {
@@ -202,15 +207,6 @@ static void store_event(struct probe_bpf *b, const struct fsb_event *e)
 	b->stored++;
 }
 
-/* libbpf's messages would reach the user's terminal; a skipped source says why itself. */
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
-
 static int on_event(void *ctx, void *data, size_t size)
 {
 	if (size >= sizeof(struct fsb_event))
@@ -218,42 +214,13 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static struct bpf_object *open_obj(const struct bpf_source *src, const struct fsb_bpf_cfg *cfg,
-				   bool raw_tp, int *ret_err)
-{
-	LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = src->name);
-	struct bpf_object *obj;
-	struct bpf_map *m;
-	const void *elf;
-	size_t sz;
-	int r;
-
-	elf = (raw_tp ? src->elf_raw : src->elf)(&sz);
-	obj = bpf_object__open_mem(elf, sz, &opts);
-	if (!obj) {
-		*ret_err = -errno;
-		return NULL;
-	}
-	m = bpf_object__find_map_by_name(obj, ".rodata.cfg");
-	r = m ? bpf_map__set_initial_value(m, cfg, sizeof(*cfg)) : -ENOENT;
-	m = bpf_object__find_map_by_name(obj, "events");
-	if (r == 0 && src->ring_bytes)
-		r = m ? bpf_map__set_max_entries(m, src->ring_bytes) : -ENOENT;
-	if (r == 0)
-		r = bpf_object__load(obj);
-	if (r < 0) {
-		bpf_object__close(obj);
-		*ret_err = r;
-		return NULL;
-	}
-	return obj;
-}
-
 static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_bpf_cfg *cfg)
 {
+	char why[sizeof(s->status) - 16];
+	struct fsb_bpf_cfg own;
 	struct bpf_program *p;
 	struct bpf_map *m;
-	int r = 0, r_raw = 0;
+	int r;
 
 	if (s->src->from) {
 		for (int i = 0; i < b->nsrc; i++)
@@ -271,21 +238,25 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 		set_status(s, "skipped: fsbench was built without BPF support");
 		return;
 	}
-	/* tp_btf first; raw_tp where the kernel lacks BTF-typed tracepoints (or a test says) */
-	if (!getenv("FSBENCH_BPF_RAW_TP"))
-		s->obj = open_obj(s->src, cfg, false, &r);
-	if (!s->obj && r != -EPERM)
-		s->obj = open_obj(s->src, cfg, true, &r_raw);
+	own = *cfg;
+	/* what this kernel's version of the source's tracepoints needs to know */
+	if (s->src->prepare) {
+		r = s->src->prepare(&own, s->note, sizeof(s->note));
+		if (r < 0) {
+			set_status(s, "skipped: %s", s->note);
+			s->note[0] = 0;
+			return;
+		}
+	}
+	s->obj = bpf_load_source(s->src, &own, &s->raw_tp, why, sizeof(why), &r);
 	if (!s->obj) {
-		if (r == -EPERM || r_raw == -EPERM)
-			set_status(
-				s,
-				"skipped: loading BPF programs needs CAP_BPF and CAP_PERFMON: %s",
-				strerror(EPERM));
-		else
-			set_status(s, "skipped: loading %s.bpf.o: %s", s->src->name,
-				   strerror(-(r_raw ? r_raw : r)));
+		set_status(s, "skipped: %s", why);
 		return;
+	}
+	if (why[0]) {
+		size_t used = strlen(s->note);
+
+		snprintf(s->note + used, sizeof(s->note) - used, "%s%s", used ? "; " : "", why);
 	}
 	bpf_object__for_each_program(p, s->obj)
 	{
@@ -494,9 +465,7 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 	cfg.bdev = kdev(t->bdev_major, t->bdev_minor);
 	cfg.sdev = kdev(t->s_major, t->s_minor);
 	snprintf(cfg.bdi, sizeof(cfg.bdi), "%s", t->bdi);
-#ifdef FSB_HAVE_BPF
-	libbpf_set_print(quiet_print);
-#endif
+	bpf_load_quiet();
 	for (int i = 0; bpf_sources[i] && i < 32; i++) {
 		struct src_state *s = &b->src[b->nsrc++];
 		char why[128];
@@ -601,6 +570,11 @@ static json_t *source_json(const struct src_state *s)
 	json_object_set_new(o, "what", json_string(s->src->what));
 	if (strcmp(s->status, "ok"))
 		return o;
+	/* which build loaded, and what was adapted to this kernel */
+	if (s->src->elf)
+		json_object_set_new(o, "build", json_string(s->raw_tp ? "raw_tp" : "tp_btf"));
+	if (s->note[0])
+		json_object_set_new(o, "note", json_string(s->note));
 	h = malloc(sizeof(*h));
 	hists = json_object();
 	for (i = 0; h && s->src->hists[i]; i++)

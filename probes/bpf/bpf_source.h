@@ -5,9 +5,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct fsb_bpf_cfg;
+
 /*
- * A source is one <name>.bpf.c (built into a skeleton) plus one <name>_src.c holding this
- * struct. Its object must define the maps and sections of fsb_common.bpf.h: "hists"
+ * A source is one <name>.bpf.c (built into skeletons) plus its entry in sources.c
+ * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h: "hists"
  * (per-CPU struct fsb_khist, in @hists order), "counters" (per-CPU u64, in @counters
  * order, the last one the ring's drop count), "events" (ring buffer of struct fsb_event),
  * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
@@ -29,6 +31,13 @@ struct bpf_source {
 	const void *(*elf_raw)(size_t *ret_size);
 	/* Or no object: made from the events of this source (listed before it). */
 	const char *from;
+	/*
+	 * Optional, before loading: fills what @cfg must say of the running kernel for this
+	 * source (a tracepoint's argument layout, HZ). 0, with @note saying what it found
+	 * ("" for nothing worth saying), or -errno with @note saying why the source cannot
+	 * run here.
+	 */
+	int (*prepare)(struct fsb_bpf_cfg *cfg, char *note, size_t len);
 };
 
 /* NULL-terminated, in the order they load; probes/bpf/sources.c. */

@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 4
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* btrfs_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_ORDERED };
 enum { C_SYNC_FILES, C_COMMITS, C_ORDERED };
 
@@ -19,7 +19,8 @@ FSB_TP(btrfs_sync_file)
 {
 	struct file *f = (void *)ctx[0];
 
-	if (RD(f, f_inode, i_sb, s_dev) != fsb_cfg.sdev)
+	/* NULL checks: fsb_common.bpf.h's FSB_TP says why */
+	if (!f || RD(f, f_inode, i_sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	count_add(C_SYNC_FILES, 1);
 	ev_point(FSB_EV_BTRFS_SYNC);
@@ -31,7 +32,7 @@ FSB_TP(btrfs_transaction_commit)
 {
 	struct btrfs_fs_info *fs = (void *)ctx[0];
 
-	if (RD(fs, sb, s_dev) != fsb_cfg.sdev)
+	if (!fs || RD(fs, sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	count_add(C_COMMITS, 1);
 	ev_point(FSB_EV_BTRFS_COMMIT);
@@ -43,7 +44,7 @@ FSB_TP(btrfs_ordered_extent_add)
 	struct btrfs_inode *ino = (void *)ctx[0];
 	__u64 key = ctx[1], now = bpf_ktime_get_ns();
 
-	if (RD(ino, vfs_inode.i_sb, s_dev) != fsb_cfg.sdev)
+	if (!ino || RD(ino, vfs_inode.i_sb, s_dev) != fsb_cfg.sdev)
 		return 0;
 	bpf_map_update_elem(&ordered, &key, &now, BPF_ANY);
 	return 0;
@@ -64,7 +65,7 @@ FSB_TP(btrfs_ordered_extent_remove)
 	if (e) {
 		e->t0 = *t0;
 		e->t1 = now;
-		e->sector = RD(oe, num_bytes);
+		e->sector = oe ? RD(oe, num_bytes) : 0;
 		ev_submit(e);
 	}
 	bpf_map_delete_elem(&ordered, &key);

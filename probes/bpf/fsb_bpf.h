@@ -109,7 +109,19 @@ struct fsb_bpf_cfg {
 	__u32 bdev; /* the filesystem's block device (jbd2's j_fs_dev) */
 	__u32 sdev; /* the superblock's s_dev (differs from bdev on btrfs) */
 	char bdi[32]; /* the backing_dev_info's name: "7:3", "btrfs-2" */
+	/*
+	 * Facts about the running kernel a source's prepare step looks up (0 elsewhere):
+	 * writeback's HZ (its pauses are in jiffies) and the index of balance_dirty_pages'
+	 * pause argument, which moved when the tracepoint's arguments changed.
+	 */
+	__u32 hz;
+	__u32 bdp_pause_arg;
 };
+
+/* balance_dirty_pages(wb, thresh, ..., period, pause, start_time): up to 6.12 */
+#define FSB_BDP_PAUSE_ARG_OLD 10
+/* balance_dirty_pages(wb, dtc, ..., period, pause, start_time): later kernels (6.18) */
+#define FSB_BDP_PAUSE_ARG_NEW 6
 
 /*
  * The block source's ring: five or so requests per small file, drained every 20 ms, need

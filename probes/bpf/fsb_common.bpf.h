@@ -52,7 +52,7 @@ static __always_inline void count_add(__u32 i, __u64 v)
 static __always_inline void khist_record(__u32 id, __u64 ns)
 {
 	struct fsb_khist *h = bpf_map_lookup_elem(&hists, &id);
-	__u32 i;
+	__u64 i;
 
 	if (!h)
 		return;
@@ -66,9 +66,17 @@ static __always_inline void khist_record(__u32 id, __u64 ns)
 		h->overflow++;
 		return;
 	}
+	/*
+	 * One register for the check and the access: clang checks a zero-extended copy and
+	 * indexes with another, and verifiers before 6.3 (Debian's 6.1) do not carry the
+	 * check over to it ("R0 unbounded memory access"). barrier_var() pins the index in
+	 * one 64-bit register before the check.
+	 */
 	i = fsb_khist_index(ns);
-	if (i < FSB_KH_NBINS)
-		h->bins[i]++;
+	barrier_var(i);
+	if (i >= FSB_KH_NBINS)
+		return;
+	h->bins[i]++;
 }
 
 /* No wakeup per event: the consumer drains on its own timer. */
@@ -112,7 +120,13 @@ static __always_inline void ev_submit(struct fsb_event *e)
 #define FSB_SEC(tp) SEC("tp_btf/" #tp)
 #endif
 
-/* A program on tracepoint @tp; the body reads its arguments from ctx[]. */
+/*
+ * A program on tracepoint @tp; the body reads its arguments from ctx[]. A pointer
+ * argument is checked against NULL before its first dereference: 6.12's verifier takes
+ * every pointer argument of a module's tracepoint (jbd2, xfs, btrfs are modules on
+ * Debian) as maybe NULL and refuses the tp_btf program otherwise ("R2 invalid mem
+ * access 'trusted_ptr_or_null_'"); later kernels only mark the arguments known nullable.
+ */
 #define FSB_TP(tp)                                                   \
 	static __always_inline int on_##tp(unsigned long long *ctx); \
 	FSB_SEC(tp)                                                  \

@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 3
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* jbd2_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_COMMIT, H_LOCKED, H_FLUSHING, H_LOGGING };
 enum { C_COMMITS, C_HANDLES };
 
@@ -47,9 +47,10 @@ static __always_inline struct commit *slot_of(__u32 tid, bool fresh)
 	return &s->c;
 }
 
-static __always_inline bool ours(journal_t *j)
+/* also the NULL checks of both arguments (fsb_common.bpf.h's FSB_TP says why) */
+static __always_inline bool ours(journal_t *j, transaction_t *t)
 {
-	return RD(j, j_fs_dev, bd_dev) == fsb_cfg.bdev;
+	return j && t && RD(j, j_fs_dev, bd_dev) == fsb_cfg.bdev;
 }
 
 static __always_inline struct commit *phase(unsigned long long *ctx)
@@ -58,7 +59,7 @@ static __always_inline struct commit *phase(unsigned long long *ctx)
 	transaction_t *t = (void *)ctx[1];
 	__u32 tid;
 
-	if (!ours(j))
+	if (!ours(j, t))
 		return NULL;
 	tid = RD(t, t_tid);
 	return slot_of(tid, false);
@@ -70,7 +71,7 @@ FSB_TP(jbd2_start_commit)
 	transaction_t *t = (void *)ctx[1];
 	struct commit *c;
 
-	if (!ours(j))
+	if (!ours(j, t))
 		return 0;
 	c = slot_of(RD(t, t_tid), true);
 	if (c)
@@ -114,7 +115,7 @@ FSB_TP(jbd2_end_commit)
 	struct fsb_event *e;
 	__u32 tid, handles;
 
-	if (!ours(j))
+	if (!ours(j, t))
 		return 0;
 	tid = RD(t, t_tid);
 	c = slot_of(tid, false);

@@ -63,6 +63,19 @@ json_t *probe_bpf_json(const struct probe_bpf *b, uint64_t t_origin);
  */
 json_t *probe_bpf_attribute(const struct probe_bpf *b, uint64_t t0, uint64_t t1);
 
+/*
+ * The first line of the verdict that ends verifier log @log (what the verifier refused,
+ * after its walk of the instructions) into @buf; false if there is none.
+ */
+bool probe_bpf_log_error(const char *log, char *buf, size_t len);
+
+/*
+ * Checks that each source's objects (both builds) have as many histograms and counters
+ * as its entry in sources.c names: 0, or -EINVAL with @err saying which differ. Opens
+ * the objects without loading them: needs no privilege. 0 without BPF support.
+ */
+int probe_bpf_check_sources(char *err, size_t len);
+
 /* Accepts NULL; returns NULL. */
 struct probe_bpf *probe_bpf_free(struct probe_bpf *b);
 

@@ -4,12 +4,9 @@
 #define FSB_NCOUNTERS 4
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* writeback_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_PAUSE, H_WORK };
 enum { C_PAUSES, C_PAUSE_NS, C_WORKS };
-
-/* balance_dirty_pages gives its pause in jiffies; libbpf reads HZ from the kernel config */
-extern int CONFIG_HZ __kconfig __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -37,13 +34,31 @@ static __always_inline bool bdi_ours(struct bdi_writeback *wb)
 
 FSB_TP(balance_dirty_pages)
 {
-	long pause = (long)ctx[6];
 	__u64 now = bpf_ktime_get_ns(), ns;
 	struct fsb_event *e;
+	long pause = 0;
 
-	if (pause <= 0 || CONFIG_HZ <= 0 || !bdi_ours((void *)ctx[0]))
+	/*
+	 * The pause in jiffies is the second-to-last argument wherever the arguments stand:
+	 * the loader found its index in the kernel's BTF. fsb_cfg is read-only, so the
+	 * verifier follows one branch and never sees an argument the tracepoint lacks. The
+	 * loads are asm because clang would merge them into one load from a computed
+	 * address, which the verifier refuses ("dereference of modified ctx ptr").
+	 */
+	if (fsb_cfg.bdp_pause_arg == FSB_BDP_PAUSE_ARG_NEW)
+		asm volatile("%[v] = *(u64 *)(%[ctx] + %[off])"
+			     : [v] "=r"(pause)
+			     : [ctx] "r"(ctx), [off] "i"(FSB_BDP_PAUSE_ARG_NEW * 8));
+	else if (fsb_cfg.bdp_pause_arg == FSB_BDP_PAUSE_ARG_OLD)
+		asm volatile("%[v] = *(u64 *)(%[ctx] + %[off])"
+			     : [v] "=r"(pause)
+			     : [ctx] "r"(ctx), [off] "i"(FSB_BDP_PAUSE_ARG_OLD * 8));
+	/* else the loader found no layout it knows: pause stays 0, works are still timed */
+
+	/* HZ from the loader (0: unknown): libbpf's __kconfig needs a kernel config file */
+	if (pause <= 0 || !fsb_cfg.hz || !bdi_ours((void *)ctx[0]))
 		return 0;
-	ns = (__u64)pause * (1000000000ull / (__u64)CONFIG_HZ);
+	ns = (__u64)pause * 1000000000ull / fsb_cfg.hz;
 	count_add(C_PAUSES, 1);
 	count_add(C_PAUSE_NS, ns);
 	khist_record(H_PAUSE, ns);

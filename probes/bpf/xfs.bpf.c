@@ -4,7 +4,7 @@
 #define FSB_NCOUNTERS 4
 #include "probes/bpf/fsb_common.bpf.h"
 
-/* xfs_src.c names these in the same order. */
+/* Its entry in sources.c names these in the same order. */
 enum { H_ICLOG };
 enum { C_FORCES, C_ICLOGS, C_CIL_WAITS };
 
@@ -15,9 +15,10 @@ struct {
 	__type(value, __u64); /* when its write began */
 } iclogs SEC(".maps");
 
+/* NULL-checked: xfs_log_force's argument (fsb_common.bpf.h's FSB_TP says why) */
 static __always_inline bool mount_ours(struct xfs_mount *mp)
 {
-	return RD(mp, m_super, s_dev) == fsb_cfg.sdev;
+	return mp && RD(mp, m_super, s_dev) == fsb_cfg.sdev;
 }
 
 FSB_TP(xfs_log_force)
@@ -33,7 +34,7 @@ FSB_TP(xfs_log_cil_wait)
 {
 	struct xlog *log = (void *)ctx[0];
 
-	if (!mount_ours(RD(log, l_mp)))
+	if (!log || !mount_ours(RD(log, l_mp)))
 		return 0;
 	count_add(C_CIL_WAITS, 1);
 	ev_point(FSB_EV_XFS_CIL_WAIT);
@@ -45,7 +46,7 @@ FSB_TP(xlog_iclog_sync)
 	struct xlog_in_core *ic = (void *)ctx[0];
 	__u64 key = (__u64)ic, now = bpf_ktime_get_ns();
 
-	if (!mount_ours(RD(ic, ic_log, l_mp)))
+	if (!ic || !mount_ours(RD(ic, ic_log, l_mp)))
 		return 0;
 	bpf_map_update_elem(&iclogs, &key, &now, BPF_ANY);
 	return 0;

@@ -40,3 +40,14 @@ FILE *fuzz_null(void)
 		f = fopen("/dev/null", "we");
 	return f;
 }
+
+void fuzz_quiet(void)
+{
+	/*
+	 * The streams, not the descriptors: libFuzzer keeps its own copy of the stderr FILE
+	 * (its stats, which ci/fuzz reads) and the sanitizers write to fd 2, so both still
+	 * reach the log while the command's printf and fprintf(stderr) go nowhere.
+	 */
+	if (fuzz_null())
+		stdout = stderr = fuzz_null();
+}

@@ -19,4 +19,7 @@ int fuzz_split(const uint8_t *data, size_t size, const uint8_t **ret_b, size_t *
 /* A sink for output: /dev/null, opened once. */
 FILE *fuzz_null(void);
 
+/* Points stdout and stderr at /dev/null: for targets that run a whole command. */
+void fuzz_quiet(void);
+
 #endif

@@ -59,6 +59,10 @@ for input in result compare; do
 
 	bad=$(grep -vcE '^[A-Za-z0-9_-]+ (pass|fail) [-0-9.e+]+ [^ =>]+$' "$S/$input.lava")
 	t_expect_eq "$input: lava lines that do not parse" 0 "$bad"
+	# lava-server keeps a test case name to 100 characters: longer series are cut and hashed,
+	# and the names stay apart
+	t_expect_eq "$input: lava names over 100 characters" 0 "$(awk 'length($1) > 100' "$S/$input.lava" | wc -l)"
+	t_expect_eq "$input: lava names repeated" 0 "$(awk '{print $1}' "$S/$input.lava" | sort | uniq -d | wc -l)"
 
 	# the same input exported again, a second later, is the same bytes in every format
 	sleep 1

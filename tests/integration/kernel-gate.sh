@@ -4,6 +4,7 @@
 # guest's status is the job's; A/A passes and the same kernel with init_on_free=1 (a known
 # change of the measured path) is caught. ci/setup downloads the kernel.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
 t_need_root
@@ -19,22 +20,6 @@ trap 'rmdir "$DISKS" 2>/dev/null; t_cleanup' EXIT
 W=$T_SCRATCH
 common=(--disk-dir "$DISKS" --disk-size 1G)
 
-# expect STATUS MESSAGE-REGEX COMMAND...: the status and a line of stderr
-expect() {
-	local want=$1 re=$2 rc
-	shift 2
-	"$@" >"$W/out" 2>"$W/err"
-	rc=$?
-	if [ "$rc" != "$want" ]; then
-		t_fail "$*: exit $rc, expected $want"
-		sed 's/^/    /' "$W/err" | tail -20
-	elif ! grep -Eq -- "$re" "$W/err"; then
-		t_fail "$*: stderr lacks /$re/"
-		sed 's/^/    /' "$W/err" | tail -20
-	else
-		t_ok "$1 $2 ... exits $want: $(grep -E -m1 -- "$re" "$W/err")"
-	fi
-}
 
 # bad inputs: before any boot
 expect 2 "missing.deb: No such file" "$FSBENCH" kernel-gate --baseline "$W/missing.deb" --candidate "$deb"

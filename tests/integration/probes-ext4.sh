@@ -92,6 +92,39 @@ t_range "writeback works" 1 100000 "$(t_json "$out" "$p.sources.writeback.counte
 t_expect_eq "work histogram count" "$(t_json "$out" "$p.sources.writeback.counters.works")" "$(t_json "$out" "$p.sources.writeback.hists.work.count")"
 rm -rf "$T_MNT/y"/*
 
+# balance_dirty_pages pauses a writer over its device's own share of the dirty limit:
+# strict_limit and a 2 MiB max_bytes on this loop device's backing_dev_info (its alone,
+# put back on exit). The pause is the tracepoint's second-to-last argument, 6 here on
+# 6.18 and 10 up to 6.12: whole jiffies of the kernel's HZ each, at most MAX_PAUSE (200 ms).
+bdi=/sys/class/bdi/$(cat "/sys/block/$dev/dev")
+if [ -w "$bdi/strict_limit" ] && [ -w "$bdi/max_bytes" ] && [ -r "$bdi/max_ratio_fine" ]; then
+	old_fine=$(cat "$bdi/max_ratio_fine") old_strict=$(cat "$bdi/strict_limit")
+	bdi_restore() { echo "$old_fine" >"$bdi/max_ratio_fine"; echo "$old_strict" >"$bdi/strict_limit"; }
+	trap 'bdi_restore 2>/dev/null; t_cleanup' EXIT
+	echo 1 >"$bdi/strict_limit" && echo $((2 << 20)) >"$bdi/max_bytes" || t_die "limiting $bdi failed"
+	"$FSBENCH" stream -d "$T_MNT/y" --size 48M --chunk 1M --mode fdatasync --probes writeback --json "$out" >/dev/null ||
+		t_fail "throttled stream run failed"
+	bdi_restore || t_fail "putting $bdi back failed"
+	w="$p.sources.writeback"
+	note=$(t_json "$out" "$w.note")
+	hz=$(sed -n 's/^HZ \([0-9]*\);.*/\1/p' <<<"$note")
+	# no /boot/config here: HZ was measured from /proc/timer_list; the kernel's own says
+	if [ -r /proc/config.gz ]; then
+		t_expect_eq "HZ ($note)" "$(zcat /proc/config.gz | sed -n 's/^CONFIG_HZ=//p')" "$hz"
+	fi
+	arg=$(grep -o 'pause is argument [0-9]*' <<<"$note" | grep -o '[0-9]*$')
+	[ "$arg" = 6 ] || [ "$arg" = 10 ] && t_ok "pause argument $arg" || t_fail "pause argument '$arg' ($note)"
+	pauses=$(t_json "$out" "$w.counters.pauses") pause_ns=$(t_json "$out" "$w.counters.pause_ns")
+	t_range "pauses of a writer over a 2 MiB strict limit" 1 1000000 "$pauses"
+	jiffy=$((1000000000 / ${hz:-1}))
+	[ $((pause_ns % jiffy)) = 0 ] && t_ok "pause_ns $pause_ns is whole jiffies of $jiffy ns" ||
+		t_fail "pause_ns $pause_ns is not a multiple of the $jiffy ns jiffy"
+	t_range "longest pause (ns)" "$jiffy" 200000000 "$(t_json "$out" "$w.hists.pause.max_ns")"
+	rm -rf "$T_MNT/y"/*
+else
+	echo "note: $bdi has no strict_limit/max_bytes (before 6.2): writeback pauses not tested here"
+fi
+
 # --probes none: no probes at all; a bad source name is a usage error
 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 20 --probes none --json "$out" >/dev/null || t_fail "--probes none run failed"
 t_expect_eq "--probes none" null "$(t_json "$out" '.runs[0].probes')"

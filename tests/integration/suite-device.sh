@@ -30,4 +30,19 @@ t_expect_eq "run's device" "$dev" "$(t_json "$T_SCRATCH/f.json" '.runs[0].target
 t_expect_eq "no image for a device" null "$(t_json "$T_SCRATCH/f.json" '.runs[0].target.loop')"
 grep -qF " $dev " /proc/self/mountinfo && t_fail "$dev left mounted"
 losetup "$dev" >/dev/null 2>&1 || t_fail "fsbench detached a loop device it did not attach"
+
+# two suites on one device: the second is refused while the first holds it
+cat >"$T_SCRATCH/long.json" <<'JSON'
+{ "filesystems": ["ext4"], "repetitions": 3,
+  "workloads": [ { "name": "smallfile", "params": { "size": "4k", "files": 2000 } } ] }
+JSON
+"$FSBENCH" suite "$T_SCRATCH/long.json" --device "$dev" --force --json "$T_SCRATCH/l1.json" >/dev/null 2>"$T_SCRATCH/err1" &
+first=$!
+for _ in $(seq 100); do grep -qF " $dev " /proc/self/mountinfo && break; sleep 0.1; done
+"$FSBENCH" suite "$T_SCRATCH/s.json" --device "$dev" --force --json "$T_SCRATCH/l2.json" >/dev/null 2>"$T_SCRATCH/err2"
+t_expect_eq "second suite on a busy device: exit" 1 "$?"
+grep -q "device $dev is in use by another fsbench (pid $first" "$T_SCRATCH/err2" || t_fail "busy device: $(cat "$T_SCRATCH/err2")"
+wait $first
+t_expect_eq "the first suite: exit" 0 "$?"
+grep -qF " $dev " /proc/self/mountinfo && t_fail "$dev left mounted"
 t_done

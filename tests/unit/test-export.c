@@ -72,13 +72,35 @@ static void test_slug_bounds(void **state)
 	assert_int_equal(slug("abc", '_', 0)[0], 'X');
 }
 
+/* Names over LAVA's 100 characters: cut to exactly the bound, head and tail kept, apart. */
+static void test_slug_shorten(void **state)
+{
+	char a[256], b[256], ok[] = "short_name";
+	(void)state;
+
+	memset(a, 'x', 150);
+	a[150] = 0;
+	memcpy(a, "head_", 5);
+	memcpy(a + 150 - 14, "side_candidate", 14);
+	strcpy(b, a);
+	b[70] = 'y'; /* differs only in the part that is cut away */
+	rpt_slug_shorten(a, RPT_LAVA_NAME_MAX, '_');
+	rpt_slug_shorten(b, RPT_LAVA_NAME_MAX, '_');
+	assert_int_equal(strlen(a), RPT_LAVA_NAME_MAX);
+	assert_int_equal(strlen(b), RPT_LAVA_NAME_MAX);
+	assert_memory_equal(a, "head_", 5);
+	assert_string_equal(a + RPT_LAVA_NAME_MAX - 14, "side_candidate");
+	assert_string_not_equal(a, b);
+	rpt_slug_shorten(ok, RPT_LAVA_NAME_MAX, '_');
+	assert_string_equal(ok, "short_name");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_slug_underscore),
-		cmocka_unit_test(test_slug_dash),
-		cmocka_unit_test(test_slug_alphabet),
-		cmocka_unit_test(test_slug_bounds),
+		cmocka_unit_test(test_slug_underscore), cmocka_unit_test(test_slug_dash),
+		cmocka_unit_test(test_slug_alphabet),	cmocka_unit_test(test_slug_bounds),
+		cmocka_unit_test(test_slug_shorten),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,210 @@
+/* Running a program (spawn.h): one fork/exec for every tool fsbench runs, and for QEMU. */
+#include "base/spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* What a capture keeps: a reason fits in a line, a tool's chatter beyond this is drained. */
+#define CAPTURE_BYTES 4096
+
+struct capture {
+	char buf[CAPTURE_BYTES];
+	size_t used;
+	enum fsb_spawn_keep keep;
+};
+
+static void capture_add(struct capture *c, const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (c->used + 1 >= sizeof(c->buf)) {
+			if (c->keep == FSB_SPAWN_FIRST)
+				return; /* the head is what we keep; drain the rest */
+			/* the tail: drop the older half */
+			memmove(c->buf, c->buf + sizeof(c->buf) / 2, c->used - sizeof(c->buf) / 2);
+			c->used -= sizeof(c->buf) / 2;
+		}
+		c->buf[c->used++] = p[i];
+	}
+}
+
+/* The first or last non-empty line of what was captured, into @out. */
+static void capture_line(struct capture *c, char *out, size_t len)
+{
+	char *s = c->buf, *e;
+
+	if (!len)
+		return;
+	c->buf[c->used] = 0;
+	while (c->used && (c->buf[c->used - 1] == '\n' || c->buf[c->used - 1] == ' '))
+		c->buf[--c->used] = 0;
+	if (c->keep == FSB_SPAWN_FIRST) {
+		s += strspn(s, "\n ");
+		e = s + strcspn(s, "\n");
+	} else {
+		char *nl = strrchr(s, '\n');
+
+		s = nl ? nl + 1 : s;
+		e = s + strlen(s);
+	}
+	size_t n = (size_t)(e - s) < len - 1 ? (size_t)(e - s) : len - 1;
+	memcpy(out, s, n);
+	out[n] = 0;
+}
+
+static void close_fds(int *fds, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			fds[i] = -1;
+		}
+}
+
+/* The fd a stream goes to in the child: /dev/null, @file, or the capture pipe's write end. */
+static int stream_fd(enum fsb_spawn_to to, int null, int file, int pipe_w)
+{
+	return to == FSB_SPAWN_FILE ? file : to == FSB_SPAWN_CAPTURE ? pipe_w : null;
+}
+
+static void child(const struct fsb_spawn *s, int out, int err, int eno_w, pid_t parent)
+{
+	sigset_t none;
+	int e;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (s->die_with_parent &&
+	    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)) /* died meanwhile */
+		_exit(127);
+	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
+		e = errno;
+	} else {
+		execvp(s->argv[0], s->argv);
+		e = errno;
+	}
+	/* the parent tells "not installed" from "failed" by this errno */
+	if (write(eno_w, &e, sizeof(e)) < 0)
+		_exit(127);
+	_exit(127);
+}
+
+/* Reads the capture pipe until EOF, calling the watch between reads; 0 or the watch's errno. */
+static int supervise(const struct fsb_spawn *s, pid_t pid, int fd, struct capture *c,
+		     int *ret_status)
+{
+	int r = 0;
+
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		int timeout = s->watch ? (s->watch_ms > 0 ? s->watch_ms : 200) : -1;
+
+		if (fd >= 0) {
+			int n = poll(&p, 1, timeout);
+
+			if (n > 0) {
+				char buf[1024];
+				ssize_t got = read(fd, buf, sizeof(buf));
+
+				if (got > 0)
+					capture_add(c, buf, (size_t)got);
+				else if (got == 0 || errno != EINTR)
+					fd = -1; /* EOF: the child may still run; wait below */
+				continue;
+			}
+		} else if (s->watch) {
+			pid_t w = waitpid(pid, ret_status, WNOHANG);
+
+			if (w == pid)
+				return 0;
+			if (w < 0 && errno != EINTR)
+				return -errno;
+			poll(NULL, 0, timeout);
+		} else
+			break;
+		if (s->watch && (r = s->watch(pid, s->watch_arg))) {
+			kill(pid, SIGKILL);
+			break;
+		}
+	}
+	while (waitpid(pid, ret_status, 0) < 0)
+		if (errno != EINTR)
+			return r ? r : -errno;
+	return r;
+}
+
+int fsb_spawn_run(const struct fsb_spawn *s, int *ret_status)
+{
+	int fds[6] = { -1, -1, -1, -1, -1, -1 }; /* null, file, pipe r/w, errno pipe r/w */
+	struct capture c = { .keep = s->keep };
+	bool capture = s->out == FSB_SPAWN_CAPTURE || s->err == FSB_SPAWN_CAPTURE;
+	int r = 0, e = 0, status = 0;
+	pid_t pid, parent = getpid();
+
+	if (s->linelen)
+		s->line[0] = 0;
+	if ((fds[0] = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
+		return -errno;
+	if ((s->out == FSB_SPAWN_FILE || s->err == FSB_SPAWN_FILE) &&
+	    (fds[1] = open(s->path,
+			   O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
+				   (s->excl ? O_EXCL : O_TRUNC),
+			   0644)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	if ((capture && pipe2(fds + 2, O_CLOEXEC)) || pipe2(fds + 4, O_CLOEXEC)) {
+		r = -errno;
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		r = -errno;
+		goto out;
+	}
+	if (pid == 0)
+		child(s, stream_fd(s->out, fds[0], fds[1], fds[3]),
+		      stream_fd(s->err, fds[0], fds[1], fds[3]), fds[5], parent);
+	close_fds(fds + 3, 1);
+	close_fds(fds + 5, 1);
+	/* EOF once exec succeeded (the pipe is close-on-exec), else the child's errno */
+	while (read(fds[4], &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	if (e) {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		r = -e;
+		goto out;
+	}
+	r = supervise(s, pid, fds[2], &c, &status);
+	if (capture)
+		capture_line(&c, s->line, s->linelen);
+	*ret_status = status;
+out:
+	close_fds(fds, 6);
+	return r;
+}
+
+int fsb_spawn_tool(char *const *argv, const char *out, enum fsb_spawn_keep keep, char *msg,
+		   size_t msglen)
+{
+	struct fsb_spawn s = { .argv = argv,
+			       .out = out ? FSB_SPAWN_FILE : FSB_SPAWN_DEVNULL,
+			       .err = FSB_SPAWN_CAPTURE,
+			       .path = out,
+			       .keep = keep,
+			       .line = msg,
+			       .linelen = msglen,
+			       /* a killed caller leaves no dpkg-deb or cpio writing on */
+			       .die_with_parent = true };
+	int status, r = fsb_spawn_run(&s, &status);
+
+	if (r)
+		return r;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}

@@ -1,0 +1,63 @@
+/* Running a program: argv without a shell, its output to a file or captured, exec's own errno. */
+#ifndef FSB_SPAWN_H
+#define FSB_SPAWN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Where one of the child's output streams goes. */
+enum fsb_spawn_to {
+	FSB_SPAWN_DEVNULL,
+	FSB_SPAWN_CAPTURE, /* into @line, as @keep says */
+	FSB_SPAWN_FILE, /* into @path */
+};
+
+/* Which line of the captured output @line keeps. */
+enum fsb_spawn_keep {
+	FSB_SPAWN_FIRST, /* tools that say why first and add usage text after (mkfs) */
+	FSB_SPAWN_LAST, /* tools whose last words say why (dpkg-deb, depmod, tar) */
+};
+
+struct fsb_spawn {
+	char *const *argv; /* argv[0] is looked up in PATH */
+	enum fsb_spawn_to out, err;
+	/*
+	 * FSB_SPAWN_FILE's file, opened by the caller's process before the fork (so a failure
+	 * is an errno, not a child's exit status): created 0644 or truncated, never through a
+	 * symlink (O_NOFOLLOW); with @excl it must not exist (O_EXCL).
+	 */
+	const char *path;
+	bool excl;
+	enum fsb_spawn_keep keep;
+	char *line; /* the kept line, without its newline; "" when there was none */
+	size_t linelen;
+	/* PR_SET_PDEATHSIG: the child gets SIGKILL when the calling thread dies (kill -9) */
+	bool die_with_parent;
+	/*
+	 * Called every @watch_ms while the child runs (QEMU's supervision): returns 0 to go
+	 * on, or a negative errno to stop: the child is then killed (SIGKILL), reaped, and
+	 * fsb_spawn_run() returns that errno with *@ret_status its wait status.
+	 */
+	int (*watch)(pid_t pid, void *arg);
+	void *watch_arg;
+	int watch_ms;
+};
+
+/*
+ * Runs @s->argv to its end. The child's signal mask is cleared; exec's errno comes back over
+ * a close-on-exec pipe, so a missing program is -ENOENT, not a guess from exit status 127.
+ * Returns 0 with *@ret_status the wait status (WIFEXITED...), or -errno when the program
+ * could not be started (exec's errno, the output file's, fork's), or @s->watch's errno.
+ */
+int fsb_spawn_run(const struct fsb_spawn *s, int *ret_status);
+
+/*
+ * The usual case: @argv with stdout to @out (NULL: /dev/null) and stderr captured, the line
+ * @keep says into @msg; the tool dies with its caller (die_with_parent). Returns the exit status (0..255), 128 + the signal that killed it,
+ * or -errno when it could not be run.
+ */
+int fsb_spawn_tool(char *const *argv, const char *out, enum fsb_spawn_keep keep, char *msg,
+		   size_t msglen);
+
+#endif

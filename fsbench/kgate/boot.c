@@ -1,0 +1,379 @@
+/* One boot in QEMU: its disks, its command line, the guest supervised to its end. */
+#include <errno.h>
+#include <poll.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "base/signal.h"
+#include "base/spawn.h"
+#include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/util.h"
+#include "probes/scratch.h"
+
+void kg_vm_defaults(struct kg_vm *vm)
+{
+	memset(vm, 0, sizeof(*vm));
+	vm->qemu = "qemu-system-x86_64";
+	vm->accel = "tcg";
+	vm->icount = "shift=0,sleep=on";
+	vm->cpu = "qemu64";
+	vm->cpus = 1;
+	vm->memory_mib = 1024;
+	vm->disk_bytes = 2LL << 30;
+	vm->disk_dir = "/dev/shm";
+	vm->boot_timeout_s = 180;
+	vm->timeout_s = 1800;
+}
+
+int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
+{
+	/*
+	 * tsc=reliable: with one vCPU under TCG the guest would otherwise fall back to the
+	 * emulated HPET for time, 7x slower. panic=-1 with -no-reboot turns a panic into
+	 * QEMU's exit; oops=panic makes an oops one too, so a broken kernel never hangs.
+	 */
+	return snprintf(out, len,
+			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
+			k->append[0] ? " " : "", k->append);
+}
+
+/* CPU jiffies of the whole host: busy (not idle or iowait) and total. */
+static void host_cpu(unsigned long long *busy, unsigned long long *total)
+{
+	unsigned long long v[10] = { 0 };
+	FILE *f = fopen("/proc/stat", "re");
+
+	*busy = *total = 0;
+	if (!f)
+		return;
+	if (fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2],
+		   &v[3], &v[4], &v[5], &v[6], &v[7], &v[8], &v[9]) >= 4) {
+		for (int i = 0; i < 8; i++) /* guest time is already in user */
+			*total += v[i];
+		*busy = *total - v[3] - v[4];
+	}
+	fclose(f);
+}
+
+/* utime + stime of @pid in jiffies; 0 when gone. */
+static unsigned long long proc_cpu(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long ut = 0, st = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f)) {
+		char *p = strrchr(buf, ')');
+		/* after "pid (comm)": state is field 3, utime 14, stime 15 */
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &ut,
+				&st) != 2)
+			ut = st = 0;
+	}
+	fclose(f);
+	return ut + st;
+}
+
+static bool file_has(const char *path, const char *needle, off_t *pos)
+{
+	char buf[65536 + 64];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+	bool found = false;
+
+	if (fd < 0)
+		return false;
+	/* scan what is new since @pos, with an overlap for a marker cut in two */
+	off_t from = *pos > 64 ? *pos - 64 : 0;
+	while ((n = pread(fd, buf, sizeof(buf) - 1, from)) > 0) {
+		buf[n] = 0;
+		for (ssize_t i = 0; i < n; i++) /* NULs from the console would stop strstr */
+			if (!buf[i])
+				buf[i] = ' ';
+		if (memmem(buf, (size_t)n, needle, strlen(needle))) {
+			found = true;
+			break;
+		}
+		if (n < (ssize_t)sizeof(buf) - 1)
+			break;
+		from += n - 64;
+	}
+	close(fd);
+	return found;
+}
+
+/* A new sparse file of @bytes; 0 or -errno. */
+static int sparse_file(const char *path, long long bytes)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600), r = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (ftruncate(fd, bytes))
+		r = -errno;
+	close(fd);
+	if (r)
+		unlink(path);
+	return r;
+}
+
+/* The paths and QEMU arguments of one boot. */
+struct boot_files {
+	char scratchdir[PATH_MAX], scratch[PATH_MAX + 16], results[PATH_MAX + 16],
+		qlog[PATH_MAX + 16], serial[PATH_MAX + 16], cmdline[KG_CMDLINE_MAX + 128],
+		drive0[PATH_MAX + 96], drive1[PATH_MAX + 64], mem[32], smp[16];
+	const char *argv[48];
+};
+
+/* QEMU's command line: no defaults, no reboot, the kernel and initramfs, two raw disks. */
+static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
+		      struct boot_files *f)
+{
+	const char **argv = f->argv;
+	int n = 0;
+
+	kg_cmdline(k, f->cmdline, sizeof(f->cmdline));
+	snprintf(f->drive0, sizeof(f->drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
+		 f->scratch);
+	snprintf(f->drive1, sizeof(f->drive1), "file=%s,if=virtio,format=raw", f->results);
+	snprintf(f->mem, sizeof(f->mem), "%d", vm->memory_mib);
+	snprintf(f->smp, sizeof(f->smp), "%d", vm->cpus);
+	argv[n++] = vm->qemu;
+	argv[n++] = "-nodefaults";
+	argv[n++] = "-no-user-config";
+	argv[n++] = "-display";
+	argv[n++] = "none";
+	argv[n++] = "-no-reboot";
+	argv[n++] = "-accel";
+	argv[n++] = vm->accel;
+	if (vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg")) {
+		argv[n++] = "-icount";
+		argv[n++] = vm->icount;
+	}
+	argv[n++] = "-cpu";
+	argv[n++] = vm->cpu;
+	argv[n++] = "-smp";
+	argv[n++] = f->smp;
+	argv[n++] = "-m";
+	argv[n++] = f->mem;
+	argv[n++] = "-kernel";
+	argv[n++] = k->image;
+	argv[n++] = "-initrd";
+	argv[n++] = initramfs;
+	argv[n++] = "-append";
+	argv[n++] = f->cmdline;
+	argv[n++] = "-serial";
+	argv[n++] = f->serial;
+	argv[n++] = "-drive";
+	argv[n++] = f->drive0;
+	argv[n++] = "-drive";
+	argv[n++] = f->drive1;
+	argv[n] = NULL;
+}
+
+/* Journals @path (a "dir" or an "image") so that `fsbench restore` removes it after a kill -9. */
+static int boot_journal(const struct kg_vm *vm, const char *what, const char *path, char *err,
+			size_t errlen)
+{
+	if (!vm->scratch)
+		return 0;
+	return strcmp(what, "dir") ? probe_scratch_journal_file(vm->scratch, path, err, errlen) :
+				     probe_scratch_journal_dir(vm->scratch, path, err, errlen);
+}
+
+/* Makes the boot's directory (new), its scratch disk (in a private directory) and results disk. */
+static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b,
+		      struct boot_files *f, char *err, size_t errlen)
+{
+	int r;
+
+	if ((r = kg_qemu_path_ok("the boot directory", dir, err, errlen)) ||
+	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)) ||
+	    (r = kg_dir_fresh(dir, err, errlen)))
+		return r;
+	snprintf(b->console, sizeof(b->console), "%s/console.log", dir);
+	snprintf(f->serial, sizeof(f->serial), "file:%s", b->console);
+	snprintf(f->results, sizeof(f->results), "%s/results.img", dir);
+	snprintf(f->qlog, sizeof(f->qlog), "%s/qemu.log", dir);
+	snprintf(f->scratchdir, sizeof(f->scratchdir), "%s/fsbench-kgate.XXXXXX", vm->disk_dir);
+	if (!mkdtemp(f->scratchdir)) {
+		r = errf(err, errlen, -errno, "creating the scratch disk's directory in %s: %s",
+			 vm->disk_dir, strerror(errno));
+		f->scratchdir[0] = 0;
+		return r;
+	}
+	snprintf(f->scratch, sizeof(f->scratch), "%s/scratch.img", f->scratchdir);
+	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
+	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
+		return r;
+	if ((r = sparse_file(f->scratch, vm->disk_bytes)))
+		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
+			    strerror(-r));
+	if ((r = boot_journal(vm, "image", f->scratch, err, errlen)))
+		return r;
+	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)))
+		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
+			    strerror(-r));
+	return boot_journal(vm, "image", f->results, err, errlen);
+}
+
+/* What the supervision of one guest saw. */
+struct boot_watch {
+	struct kg_boot *b;
+	const struct kg_vm *vm;
+	struct kg_watch w;
+	double t0, deadline_boot, deadline;
+	off_t seen_start, seen_panic;
+	unsigned long long qcpu;
+	double cpu_at; /* when QEMU's CPU time last grew */
+};
+
+/* Bytes free for an unprivileged writer in @dir; -1 when unknown. */
+static long long dir_free(const char *dir)
+{
+	struct statvfs v;
+
+	return statvfs(dir, &v) ? -1 : (long long)v.f_bavail * (long long)v.f_frsize;
+}
+
+/* Called while QEMU runs: the markers on the console, the deadlines, a stop signal. */
+static int boot_watch(pid_t pid, void *arg)
+{
+	struct boot_watch *s = arg;
+	double t = kg_now_s();
+	unsigned long long c = proc_cpu(pid);
+
+	if (c > s->qcpu || !s->cpu_at) {
+		s->qcpu = c;
+		s->cpu_at = t;
+	}
+	/*
+	 * A guest QEMU paused (its scratch disk hit ENOSPC: werror=enospc stops the VM) costs
+	 * no CPU at all, where a slow one under TCG always does: after KG_PAUSED_S without a
+	 * jiffy it is paused, and a full --disk-dir says why.
+	 */
+	if (t - s->cpu_at > KG_PAUSED_S) {
+		long long free_b = dir_free(s->vm->disk_dir);
+
+		s->w.paused = true;
+		if (free_b >= 0 && free_b < KG_FULL_BYTES) {
+			s->w.disk_full = true;
+			return -ENOSPC;
+		}
+	} else
+		s->w.paused = false;
+	if (!s->w.started && file_has(s->b->console, MARK_START, &s->seen_start)) {
+		s->w.started = true;
+		s->b->boot_seconds = t - s->t0;
+	}
+	if (!s->w.panicked && file_has(s->b->console, MARK_PANIC, &s->seen_panic)) {
+		s->w.panicked = true;
+		s->deadline = t + 5; /* panic=-1 and -no-reboot make QEMU exit; if not, stop it */
+	}
+	if (fsb_signal_received)
+		return -EINTR;
+	if (s->w.panicked ? t > s->deadline :
+			    (!s->w.started && t > s->deadline_boot) || t > s->deadline) {
+		s->w.noboot = !s->w.started && !s->w.panicked;
+		s->w.timed_out = !s->w.panicked;
+		return -ETIMEDOUT;
+	}
+	return 0;
+}
+
+/* The host's load during the boot, from /proc/stat before and after, less QEMU's own. */
+static void boot_load(struct kg_boot *b, unsigned long long busy0, unsigned long long total0,
+		      unsigned long long qcpu)
+{
+	unsigned long long busy1, total1;
+	double l[1];
+
+	host_cpu(&busy1, &total1);
+	if (total1 > total0) {
+		double others = (double)(busy1 - busy0) - (double)qcpu;
+		b->host_load_pct = others > 0 ? 100.0 * others / (double)(total1 - total0) : 0;
+	}
+	if (getloadavg(l, 1) == 1)
+		b->loadavg1 = l[0];
+}
+
+int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
+		const char *dir, struct kg_boot *b, char *err, size_t errlen)
+{
+	struct boot_files *f = calloc(1, sizeof(*f));
+	struct boot_watch s = { .b = b, .vm = vm };
+	unsigned long long busy0, total0;
+	int r, wst = 0;
+
+	memset(b, 0, sizeof(*b));
+	b->guest_status = -1;
+	if (!f)
+		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
+	if ((r = boot_disks(dir, vm, b, f, err, errlen)))
+		goto out;
+	qemu_argv(k, initramfs, vm, f);
+
+	struct fsb_spawn sp = { .argv = (char *const *)f->argv,
+				.out = FSB_SPAWN_FILE,
+				.err = FSB_SPAWN_FILE,
+				.path = f->qlog,
+				.excl = true, /* in the boot's new directory */
+				.die_with_parent =
+					true, /* kill -9 of fsbench: no QEMU left behind */
+				.watch = boot_watch,
+				.watch_arg = &s,
+				.watch_ms = 200 };
+	host_cpu(&busy0, &total0);
+	s.t0 = kg_now_s();
+	s.deadline_boot = s.t0 + vm->boot_timeout_s;
+	s.deadline = s.t0 + vm->timeout_s;
+	r = fsb_spawn_run(&sp, &wst);
+	if (r == -ENOSPC && s.w.disk_full) {
+		r = errf(err, errlen, -ENOSPC,
+			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "
+			 "(%lld bytes free), the scratch disk could not grow",
+			 k->release, kg_now_s() - s.t0, vm->disk_dir, dir_free(vm->disk_dir));
+		goto out;
+	}
+	if (r == -EINTR) {
+		r = errf(err, errlen, -EINTR, "kernel %s: stopped by signal %d after %.0f s",
+			 k->release, (int)fsb_signal_received, kg_now_s() - s.t0);
+		goto out;
+	}
+	if (r && r != -ETIMEDOUT) {
+		r = errf(err, errlen, -ENOEXEC, "running %s: %s", vm->qemu, strerror(-r));
+		goto out;
+	}
+	b->seconds = kg_now_s() - s.t0;
+	boot_load(b, busy0, total0, s.qcpu);
+	if (!s.w.started && file_has(b->console, MARK_START, &s.seen_start)) {
+		s.w.started = true;
+		b->boot_seconds = b->seconds;
+	}
+	if (!s.w.panicked && file_has(b->console, MARK_PANIC, &s.seen_panic))
+		s.w.panicked = true;
+
+	/* whatever happened, the guest may have left its results on the second disk */
+	if ((r = kg_results_collect(dir, f->results, b, err, errlen)))
+		goto out;
+	if (b->guest_status < 0 || s.w.panicked)
+		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog, err, errlen);
+out:
+	if (f->results[0])
+		unlink(f->results);
+	if (f->scratchdir[0])
+		fsb_rm_tree(f->scratchdir);
+	free(f);
+	return r;
+}

@@ -1,0 +1,465 @@
+/* The guest's initramfs: busybox, this fsbench and its libraries, mkfs tools, modules, the suite, /init. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/util.h"
+#include "probes/fs_traits.h"
+#include "probes/scratch.h"
+
+/* One file of the initramfs. */
+struct ent {
+	char *src; /* host file; NULL: @text */
+	char *dest; /* path inside */
+	char *text;
+	mode_t mode;
+	bool decompress; /* .ko.xz / .ko.zst / .ko.gz */
+};
+
+struct ents {
+	struct ent *v;
+	size_t n, cap;
+};
+
+static void ents_free(struct ents *e)
+{
+	for (size_t i = 0; i < e->n; i++) {
+		free(e->v[i].src);
+		free(e->v[i].dest);
+		free(e->v[i].text);
+	}
+	free(e->v);
+}
+
+static int ents_add(struct ents *e, const char *src, const char *dest, const char *text,
+		    mode_t mode)
+{
+	struct ent *x;
+
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->v[i].dest, dest))
+			return 0;
+	if (e->n == e->cap) {
+		struct ent *nv = realloc(e->v, (e->cap = e->cap ? 2 * e->cap : 64) * sizeof(*nv));
+		if (!nv)
+			return -ENOMEM;
+		e->v = nv;
+	}
+	x = &e->v[e->n];
+	memset(x, 0, sizeof(*x));
+	x->dest = strdup(dest);
+	x->src = src ? realpath(src, NULL) : NULL;
+	x->text = text ? strdup(text) : NULL;
+	x->mode = mode;
+	if (!x->dest || (src && !x->src) || (text && !x->text)) {
+		int r = src && !x->src ? -errno : -ENOMEM;
+		free(x->dest);
+		free(x->src);
+		free(x->text);
+		return r;
+	}
+	x->decompress = kg_ends_with(dest, ".xz") || kg_ends_with(dest, ".zst") ||
+			kg_ends_with(dest, ".gz");
+	if (x->decompress)
+		x->dest[strlen(x->dest) - (kg_ends_with(dest, ".zst") ? 4 : 3)] = 0;
+	e->n++;
+	return 0;
+}
+
+/* A program on the host: PATH, then the sbin directories root's PATH would have. */
+static int find_program(const char *name, char *out, size_t len)
+{
+	const char *path = getenv("PATH");
+	char dirs[4096];
+
+	snprintf(dirs, sizeof(dirs), "%s:/usr/sbin:/sbin:/usr/bin:/bin", path ? path : "");
+	for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", d, name);
+		if (access(out, X_OK) == 0)
+			return 0;
+	}
+	return -ENOENT;
+}
+
+/* The shared libraries and loader ldd names for @elf; a static binary has none. */
+static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
+{
+	char out[] = "/tmp/fsbench-ldd.XXXXXX", msg[256];
+	char *argv[] = { "ldd", (char *)elf, NULL };
+	int fd = mkstemp(out), r;
+	FILE *f;
+	char line[1024];
+
+	if (fd < 0)
+		return errf(err, errlen, -errno, "mkstemp %s: %s", out, strerror(errno));
+	close(fd);
+	r = kg_tool(argv, out, msg, sizeof(msg));
+	if (r < 0) {
+		unlink(out);
+		return errf(err, errlen, r, "ldd %s: %s", elf, strerror(-r));
+	}
+	f = fopen(out, "re");
+	unlink(out);
+	if (!f)
+		return errf(err, errlen, -errno, "ldd %s: %s", elf, strerror(errno));
+	r = 0;
+	while (!r && fgets(line, sizeof(line), f)) {
+		char *arrow = strstr(line, "=> "), *p = arrow ? arrow + 3 : line;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != '/')
+			continue; /* linux-vdso, "not a dynamic executable" */
+		p[strcspn(p, " \t\n(")] = 0;
+		r = ents_add(e, p, p, NULL, 0755);
+		if (r)
+			errf(err, errlen, r, "library %s of %s: %s", p, elf, strerror(-r));
+	}
+	fclose(f);
+	return r;
+}
+
+/* The guest's /init: mounts, modules, the suite, results out, power off. */
+static const char guest_init[] =
+	"#!/bin/busybox sh\n"
+	"# fsbench guest: runs the suite on /dev/vda, writes /out to /dev/vdb as tar, powers off\n"
+	"/bin/busybox --install -s /bin\n"
+	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
+	"mount -t devtmpfs dev /dev 2>/dev/null\n"
+	"exec </dev/console >/dev/console 2>&1\n"
+	"mount -t proc proc /proc\n"
+	"mount -t sysfs sys /sys\n"
+	"mount -t tmpfs run /run\n"
+	"mount -t tmpfs tmp /tmp\n"
+	"mkdir -p /out\n"
+	"while read -r m; do\n"
+	"\tinsmod \"/lib/modules/$(uname -r)/$m\" || echo \"fsbench-guest: insmod $m failed\"\n"
+	"done </etc/fsbench/modules\n"
+	"i=0\n"
+	"while [ ! -b /dev/vda ] || [ ! -b /dev/vdb ]; do\n"
+	"\ti=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05\n"
+	"done\n"
+	"if grep -qw fsbench.shell /proc/cmdline; then\n"
+	"\t# LAVA: a shell on the console; the test definition runs the suite\n"
+	"\texport PS1='fsbench-guest# '\n"
+	"\t# its overlay: an ext2 disk labelled LAVA, mounted where its own paths say\n"
+	"\tsleep 1\n"
+	"\tdev=$(findfs LABEL=LAVA 2>/dev/null)\n"
+	"\tif [ -n \"$dev\" ] && mkdir -p /mnt/lava && mount \"$dev\" /mnt/lava; then\n"
+	"\t\td=$(grep -o '^/lava-[0-9]*' /mnt/lava/*/lava-test-runner.conf | head -n 1)\n"
+	"\t\td=${d#*:}\n"
+	"\t\t[ -n \"$d\" ] && ln -s /mnt/lava \"$d\"\n"
+	"\tfi\n"
+	"\techo \"fsbench-guest: $(uname -r) ready\"\n"
+	"\texec setsid cttyhack sh\n"
+	"fi\n"
+	"set --\n"
+	"while IFS= read -r a; do set -- \"$@\" \"$a\"; done </etc/fsbench/args\n"
+	"echo " MARK_START " $(uname -r)\n"
+	"if [ -b /dev/vda ] && [ -b /dev/vdb ]; then\n"
+	"\t/bin/fsbench suite \"$@\" --device /dev/vda --force --json /out/result.json "
+	">/out/stdout 2>/out/stderr\n"
+	"\trc=$?\n"
+	"\tcat /out/stdout /out/stderr\n"
+	"else\n"
+	"\techo \"fsbench-guest: no /dev/vda and /dev/vdb: virtio_blk did not come up\"\n"
+	"\trc=125\n"
+	"fi\n"
+	"echo $rc >/out/status\n"
+	"uname -r >/out/release\n"
+	"cat /proc/cmdline >/out/cmdline\n"
+	"tar -cf /dev/vdb -C /out . && sync\n"
+	"echo " MARK_EXIT " $rc\n"
+	"poweroff -f\n";
+
+/* FNV-1a, 64 bits: a cache key over every file's path, mode and bytes, not a signature. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static int hash_file(uint64_t *h, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		*h = fnv(*h, buf, (size_t)n);
+	if (n < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	close(fd);
+	return 0;
+}
+
+static int write_text(const char *path, const char *text, mode_t mode)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode), r = 0;
+	size_t len = strlen(text);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, len);
+	/* a short write sets no errno: the one left over from before would be stale */
+	if (n != (ssize_t)len)
+		r = n < 0 ? -errno : -EIO;
+	else if (fchmod(fd, mode))
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
+static int stage_ent(const char *stage, const struct ent *x, char *err, size_t errlen)
+{
+	char dest[PATH_MAX * 2], msg[256];
+	int r;
+
+	snprintf(dest, sizeof(dest), "%s%s", stage, x->dest);
+	*strrchr(dest, '/') = 0;
+	r = kg_mkdir_p(dest, 0755);
+	if (r)
+		return errf(err, errlen, r, "mkdir %s: %s", dest, strerror(-r));
+	snprintf(dest, sizeof(dest), "%s%s", stage, x->dest);
+	if (x->text)
+		r = write_text(dest, x->text, x->mode);
+	else {
+		const char *tool = !x->decompress		? "cat" :
+				   kg_ends_with(x->src, ".zst") ? "zstd" :
+				   kg_ends_with(x->src, ".xz")	? "xz" :
+								  "gzip";
+		char *argv[] = { (char *)tool, x->decompress ? "-dc" : "--", x->src, NULL };
+
+		r = kg_tool(argv, dest, msg, sizeof(msg));
+		if (r)
+			return errf(err, errlen, r < 0 ? r : -EIO, "copying %s: %s: %s", x->src,
+				    tool, r < 0 ? strerror(-r) : msg);
+		r = chmod(dest, x->mode) ? -errno : 0;
+	}
+	if (r)
+		return errf(err, errlen, r, "writing %s: %s", dest, strerror(-r));
+	return 0;
+}
+
+static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err, size_t errlen)
+{
+	char prog[PATH_MAX], dest[PATH_MAX * 2], *mods[KG_MAX_MODULES], *list = NULL;
+	const char *names[KG_MAX_MODULES];
+	size_t nn = 0, listlen = 0;
+	int r, nm;
+
+	if (find_program("busybox", prog, sizeof(prog)))
+		return errf(err, errlen, -ENOENT,
+			    "busybox not found on the host (apt-get install busybox-static)");
+	if ((r = ents_add(e, prog, "/bin/busybox", NULL, 0755)) ||
+	    (r = add_libs(e, prog, err, errlen)))
+		return r;
+	/* ldd must see the file: through /proc/self/exe it would see its own shell */
+	if (!realpath("/proc/self/exe", prog))
+		return errf(err, errlen, -errno, "/proc/self/exe: %s", strerror(errno));
+	if ((r = ents_add(e, prog, "/bin/fsbench", NULL, 0755)) ||
+	    (r = add_libs(e, prog, err, errlen)))
+		return r;
+	for (const char *const *fs = o->fstypes; *fs; fs++) {
+		const struct fs_traits *ft = fs_traits_find(*fs);
+		char *mkfs[PROBE_SCRATCH_ARGV_MAX];
+		const char *tool;
+
+		/* the program the guest's suite will run: scratch.c's own mkfs command line */
+		r = probe_scratch_mkfs_argv(*fs, "/dev/vda", NULL, mkfs, PROBE_SCRATCH_ARGV_MAX);
+		if (r)
+			return errf(err, errlen, r, "mkfs for %s: %s", *fs, strerror(-r));
+		tool = strrchr(mkfs[0], '/') ? strrchr(mkfs[0], '/') + 1 : mkfs[0];
+		fsb_path(dest, sizeof(dest), "/sbin/%s", tool);
+		r = find_program(tool, prog, sizeof(prog)) ?
+			    errf(err, errlen, -ENOENT,
+				 "%s not found on the host: the guest needs it for the suite's %s",
+				 tool, *fs) :
+			    0;
+		for (int i = 0; mkfs[i]; i++)
+			free(mkfs[i]);
+		if (r || (r = ents_add(e, prog, dest, NULL, 0755)) ||
+		    (r = add_libs(e, prog, err, errlen)))
+			return r;
+		if (ft && ft->mkfs_config && access(ft->mkfs_config, R_OK) == 0 &&
+		    (r = ents_add(e, ft->mkfs_config, ft->mkfs_config, NULL, 0644)))
+			return r;
+		if (ft && ft->kmod && nn < KG_MAX_MODULES - 8) {
+			/* the checksum driver is asked for by name at mount, not through modules.dep */
+			names[nn++] = "?crc32c_generic";
+			names[nn++] = ft->kmod;
+		}
+	}
+	if (o->lava) { /* LAVA's qemu guest disk holds its test shell: IDE, ext2 */
+		names[nn++] = "?ata_piix";
+		names[nn++] = "?sd_mod";
+		names[nn++] = "?ext4";
+	}
+	names[nn++] = "virtio_pci";
+	names[nn++] = "virtio_blk";
+	nm = kg_modules_resolve(o->kernel->moddir, names, nn, mods, KG_MAX_MODULES, err, errlen);
+	if (nm < 0)
+		return nm;
+	r = 0;
+	for (int i = 0; i < nm; i++) {
+		char src[PATH_MAX * 2];
+		size_t l = strlen(mods[i]);
+		char *nl;
+
+		snprintf(src, sizeof(src), "%s/%s", o->kernel->moddir, mods[i]);
+		snprintf(dest, sizeof(dest), "/lib/modules/%s/%s", o->kernel->release, mods[i]);
+		if (!r && (r = ents_add(e, src, dest, NULL, 0644)))
+			errf(err, errlen, r, "module %s: %s", src, strerror(-r));
+		if (!r && (nl = realloc(list, listlen + l + 2))) {
+			list = nl;
+			/* the staged name: decompressed, as /init loads it */
+			memcpy(list + listlen, mods[i], l);
+			listlen += l;
+			for (const char *z = ".xz\0.zst\0.gz\0"; *z; z += strlen(z) + 1)
+				if (kg_ends_with(mods[i], z)) {
+					listlen -= strlen(z);
+					break;
+				}
+			list[listlen++] = '\n';
+			list[listlen] = 0;
+		} else if (!r)
+			r = -ENOMEM;
+		free(mods[i]);
+	}
+	if (!r)
+		r = ents_add(e, NULL, "/etc/fsbench/modules", list ? list : "", 0644);
+	free(list);
+	if (r)
+		return r;
+	{
+		char *args = NULL;
+		size_t al = 0;
+		const char *sb = strrchr(o->suite, '/') ? strrchr(o->suite, '/') + 1 : o->suite;
+		FILE *m = open_memstream(&args, &al);
+
+		if (!m)
+			return -ENOMEM;
+		/* the suite under its own name: the result names the suite after its file */
+		fsb_path(dest, sizeof(dest), "/etc/fsbench/%s%s", sb,
+			 kg_ends_with(sb, ".json") ? "" : ".json");
+		fprintf(m, "%s\n", dest);
+		for (const char *const *a = o->suite_args; a && *a; a++)
+			fprintf(m, "%s\n", *a);
+		fclose(m);
+		r = ents_add(e, NULL, "/etc/fsbench/args", args, 0644);
+		free(args);
+		if (r)
+			return r;
+	}
+	if (access(o->suite, R_OK))
+		return errf(err, errlen, -errno, "suite %s: %s", o->suite, strerror(errno));
+	if ((r = ents_add(e, o->suite, dest, NULL, 0644)) ||
+	    (r = ents_add(e, NULL, "/init", guest_init, 0755)))
+		return r;
+	return 0;
+}
+
+int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
+		       bool *ret_cached, char *err, size_t errlen)
+{
+	static const char *const dirs[] = { "/proc",	"/sys",	     "/dev", "/run",
+					    "/tmp",	"/var/tmp",  "/out", "/sbin",
+					    "/usr/bin", "/usr/sbin", "/mnt", NULL };
+	char base[PATH_MAX], stage[PATH_MAX], tmp[PATH_MAX + 16], final[PATH_MAX + 64], msg[512];
+	struct ents e = { 0 };
+	uint64_t h = 0xcbf29ce484222325ULL;
+	int r;
+
+	*ret_cached = false;
+	r = collect(o, &e, err, errlen);
+	if (r) {
+		if (!err[0])
+			errf(err, errlen, r, "collecting the initramfs: %s", strerror(-r));
+		goto out;
+	}
+	h = fnv(h, guest_init, sizeof(guest_init)); /* the layout's version, in effect */
+	for (size_t i = 0; i < e.n; i++) {
+		h = fnv(h, e.v[i].dest, strlen(e.v[i].dest) + 1);
+		h = fnv(h, &e.v[i].mode, sizeof(e.v[i].mode));
+		if (e.v[i].text)
+			h = fnv(h, e.v[i].text, strlen(e.v[i].text));
+		else if ((r = hash_file(&h, e.v[i].src))) {
+			errf(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));
+			goto out;
+		}
+	}
+	snprintf(base, sizeof(base), "%s/initramfs", o->cachedir);
+	if ((r = kg_mkdir_p(base, 0755))) {
+		errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
+		goto out;
+	}
+	/* root boots what it finds here: the cache must be root's alone, as restore's state */
+	if ((r = kg_trusted_path(base, err, errlen)))
+		goto out;
+	snprintf(final, sizeof(final), "%s/%016llx.cpio", base, (unsigned long long)h);
+	snprintf(ret_path, len, "%s", final);
+	if (access(final, F_OK) == 0) {
+		r = kg_trusted(final, S_IFREG, err, errlen);
+		*ret_cached = !r;
+		goto out;
+	}
+	fsb_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
+	if (!mkdtemp(stage)) {
+		r = errf(err, errlen, -errno, "creating a directory in %s: %s", base,
+			 strerror(errno));
+		goto out;
+	}
+	for (size_t i = 0; !r && i < e.n; i++)
+		r = stage_ent(stage, &e.v[i], err, errlen);
+	for (size_t i = 0; !r && dirs[i]; i++) {
+		snprintf(tmp, sizeof(tmp), "%s%s", stage, dirs[i]);
+		if ((r = kg_mkdir_p(tmp, 0755)))
+			errf(err, errlen, r, "mkdir %s: %s", tmp, strerror(-r));
+	}
+	/* the kernel opens /dev/console before /init runs; without root /init reopens it */
+	snprintf(tmp, sizeof(tmp), "%s/dev/console", stage);
+	if (!r && mknod(tmp, S_IFCHR | 0600, makedev(5, 1)) && errno != EPERM)
+		r = errf(err, errlen, -errno, "mknod %s: %s", tmp, strerror(errno));
+	if (!r) {
+		fsb_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
+		char *argv[] = { "sh",
+				 "-c",
+				 "cd \"$1\" && find . | LC_ALL=C sort | "
+				 "cpio --quiet -o -H newc --reproducible -R 0:0 >\"$2\"",
+				 "sh",
+				 stage,
+				 tmp,
+				 NULL };
+		r = kg_tool(argv, NULL, msg, sizeof(msg));
+		if (r)
+			r = errf(err, errlen, r < 0 ? r : -EIO, "cpio of %s into %s: %s", stage,
+				 tmp, r < 0 ? strerror(-r) : msg);
+		else if (rename(tmp, final))
+			r = errf(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
+		if (r)
+			unlink(tmp);
+	}
+	fsb_rm_tree(stage);
+out:
+	ents_free(&e);
+	return r;
+}

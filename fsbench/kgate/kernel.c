@@ -1,0 +1,426 @@
+/* The kernel under test and its modules: a .deb, a bzImage with its modules, or an installed release. */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <glob.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "base/spawn.h"
+#include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/util.h"
+
+int kg_bzimage_release(const char *image, char *out, size_t len)
+{
+	unsigned char hdr[0x210];
+	char ver[128];
+	ssize_t n;
+	unsigned off;
+	int fd = open(image, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = pread(fd, hdr, sizeof(hdr), 0);
+	if (n != (ssize_t)sizeof(hdr) || memcmp(hdr + 0x202, "HdrS", 4)) {
+		close(fd);
+		return -ENOEXEC;
+	}
+	/* boot protocol: kernel_version at 0x20e points at a string 0x200 bytes further */
+	off = (unsigned)hdr[0x20e] | (unsigned)hdr[0x20f] << 8;
+	n = pread(fd, ver, sizeof(ver) - 1, off + 0x200);
+	close(fd);
+	if (n <= 0)
+		return -ENOEXEC;
+	ver[n] = 0;
+	ver[strcspn(ver, " ")] = 0;
+	if (!ver[0])
+		return -ENOEXEC;
+	snprintf(out, len, "%s", ver);
+	return 0;
+}
+
+/*
+ * The one boot/vmlinuz-* of an extracted package, and its release: a plain name, since it
+ * becomes a path (lib/modules/RELEASE) and a depmod argument. 0 or -EINVAL.
+ */
+static int deb_image(const char *root, char *image, size_t len, char *release, size_t rlen)
+{
+	char pat[PATH_MAX + 32];
+	const char *rel;
+	glob_t g;
+	int r = -EINVAL;
+
+	snprintf(pat, sizeof(pat), "%s/boot/vmlinuz-*", root);
+	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1) {
+		rel = strrchr(g.gl_pathv[0], '/') + strlen("/vmlinuz-");
+		if (rel[0] && rel[0] != '.' && strlen(rel) < rlen &&
+		    strspn(rel,
+			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-~") ==
+			    strlen(rel)) {
+			fsb_strcpy(image, len, g.gl_pathv[0]);
+			fsb_strcpy(release, rlen, rel);
+			r = 0;
+		}
+	}
+	globfree(&g); /* also when glob found none, or two */
+	return r;
+}
+
+/*
+ * depmod -b writes into ROOT/lib/modules/RELEASE as root: a package whose ./lib, ./usr/lib
+ * or modules directory is a symlink (or whose modules.* files are) would have it write
+ * wherever the link points. Every directory on the way must be a real one. 0 or -ELOOP.
+ */
+static int deb_no_links(const char *root, const char *release, char *err, size_t errlen)
+{
+	static const char *const dirs[] = {
+		"boot", "lib",	   "lib/modules",     "lib/modules/%s",
+		"usr",	"usr/lib", "usr/lib/modules", "usr/lib/modules/%s",
+		NULL
+	};
+	char path[PATH_MAX + 256], rel[256];
+	struct stat st;
+
+	for (int i = 0; dirs[i]; i++) {
+		snprintf(rel, sizeof(rel), dirs[i], release);
+		snprintf(path, sizeof(path), "%s/%s", root, rel);
+		if (lstat(path, &st))
+			continue;
+		if (!S_ISDIR(st.st_mode))
+			return errf(err, errlen, -ELOOP,
+				    "./%s in the package is %s, not a directory", rel,
+				    S_ISLNK(st.st_mode) ? "a symlink" : "a file");
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof(path), "%s/%slib/modules/%s", root, i ? "usr/" : "", release);
+		DIR *d = opendir(path);
+		struct dirent *de;
+
+		while (d && (de = readdir(d)))
+			if (!strncmp(de->d_name, "modules.", 8) && de->d_type == DT_LNK) {
+				closedir(d);
+				return errf(err, errlen, -ELOOP,
+					    "%s/%s in the package is a symlink, which depmod "
+					    "would write through",
+					    path, de->d_name);
+			}
+		if (d)
+			closedir(d);
+	}
+	return 0;
+}
+
+/* Removes the .extract.PID.* directories of runs that died mid-extraction (SIGTERM, kill -9). */
+static void deb_sweep(const char *base)
+{
+	DIR *d = opendir(base);
+	struct dirent *de;
+	char path[PATH_MAX + 256];
+
+	while (d && (de = readdir(d))) {
+		long pid;
+		char *end;
+
+		if (strncmp(de->d_name, ".extract.", 9))
+			continue;
+		pid = strtol(de->d_name + 9, &end, 10);
+		if (*end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+			continue; /* not one of ours, or its run is alive */
+		snprintf(path, sizeof(path), "%s/%s", base, de->d_name);
+		fsb_rm_tree(path);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* dpkg-deb -x of @deb into a new directory in @base, checked, and depmod run on it. */
+static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmplen,
+		       struct kg_kernel *k, char *err, size_t errlen)
+{
+	char msg[512], lib[PATH_MAX + 16], why[512];
+	char *x[] = { "dpkg-deb", "-x", (char *)deb, tmp, NULL };
+	struct statvfs v;
+	int r;
+
+	fsb_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
+	if (!mkdtemp(tmp))
+		return errf(err, errlen, -errno, "creating a directory in %s: %s", base,
+			    strerror(errno));
+	/* the first line: tar's reason (No space left on device) comes before dpkg-deb's */
+	r = fsb_spawn_tool(x, NULL, FSB_SPAWN_FIRST, msg, sizeof(msg));
+	/* tar says "Wrote only 512 of 6305 bytes" on a full disk: say what that means */
+	if (r && !statvfs(base, &v) &&
+	    (long long)v.f_bavail * (long long)v.f_frsize < KG_FULL_BYTES)
+		return errf(err, errlen, -ENOSPC,
+			    "kernel %s: extracting into %s: %s (%lld KiB free; dpkg-deb: %s)", deb,
+			    base, strerror(ENOSPC),
+			    (long long)v.f_bavail * (long long)v.f_frsize >> 10, msg);
+	if (r)
+		return errf(err, errlen, -EINVAL, "kernel %s: not a usable .deb: dpkg-deb: %s", deb,
+			    r < 0 ? strerror(-r) : msg);
+	if (deb_image(tmp, k->image, sizeof(k->image), k->release, sizeof(k->release)))
+		return errf(err, errlen, -EINVAL,
+			    "kernel %s: not a linux-image package (no single boot/vmlinuz-RELEASE "
+			    "with a plain release name)",
+			    deb);
+	if ((r = deb_no_links(tmp, k->release, why, sizeof(why))))
+		return errf(err, errlen, -EINVAL, "kernel %s: refused: %s", deb, why);
+	/* newer packages ship usr/lib/modules; depmod -b looks in lib/modules */
+	fsb_path(lib, sizeof(lib), "%s/usr/lib/modules", tmp);
+	if (kg_is_dir(lib)) {
+		fsb_path(lib, sizeof(lib), "%s/lib", tmp);
+		if (!kg_is_dir(lib) && symlink("usr/lib", lib))
+			return errf(err, errlen, -errno, "symlink %s: %s", lib, strerror(errno));
+	}
+	char *d[] = { "depmod", "-b", tmp, k->release, NULL };
+	r = kg_tool(d, NULL, msg, sizeof(msg));
+	if (r)
+		return errf(err, errlen, -EINVAL, "kernel %s: depmod %s: %s", deb, k->release,
+			    r < 0 ? strerror(-r) : msg);
+	return 0;
+}
+
+/* A .deb, extracted once per file (name, size, mtime) into the cache, with depmod run on it. */
+static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *k, char *err,
+		       size_t errlen)
+{
+	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX];
+	const char *name = strrchr(deb, '/') ? strrchr(deb, '/') + 1 : deb;
+	struct stat st;
+	int r;
+
+	if (stat(deb, &st))
+		return errf(err, errlen, -ENOENT, "kernel %s: %s", deb, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return errf(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+			    "kernel %s: not a regular file", deb);
+	snprintf(base, sizeof(base), "%s/kernels", cachedir);
+	r = kg_mkdir_p(base, 0755);
+	if (r)
+		return errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
+	if ((r = kg_trusted_path(base, err, errlen)))
+		return r;
+	deb_sweep(base);
+	fsb_path(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
+		 (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
+	if (!kg_is_dir(final)) {
+		r = deb_extract(deb, base, tmp, sizeof(tmp), k, err, errlen);
+		if (!r && rename(tmp, final)) {
+			r = -errno;
+			if (r == -EEXIST || r == -ENOTEMPTY) /* another run extracted it first */
+				r = 0;
+			else
+				errf(err, errlen, r, "rename %s: %s", final, strerror(-r));
+		}
+		if (tmp[0])
+			fsb_rm_tree(tmp);
+		if (r)
+			return r;
+	}
+	if ((r = kg_trusted(final, S_IFDIR, err, errlen)))
+		return r;
+	if (deb_image(final, k->image, sizeof(k->image), k->release, sizeof(k->release)))
+		return errf(err, errlen, -EINVAL, "kernel %s: no boot/vmlinuz-* in %s", deb, final);
+	if ((r = kg_trusted(k->image, S_IFREG, err, errlen)))
+		return r;
+	fsb_path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", final, k->release);
+	return 0;
+}
+
+int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedir,
+		      struct kg_kernel *k, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+	int r;
+
+	snprintf(k->spec, sizeof(k->spec), "%s", spec);
+	if (!spec[0])
+		return errf(err, errlen, -ENOENT, "an empty kernel name");
+	if (kg_ends_with(spec, ".deb"))
+		return deb_resolve(spec, cachedir, k, err, errlen);
+	if (stat(spec, &st) == 0) {
+		if (!S_ISREG(st.st_mode))
+			return errf(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
+				    "kernel %s: not a regular file", spec);
+		if (!realpath(spec, k->image))
+			return errf(err, errlen, -errno, "kernel %s: %s", spec, strerror(errno));
+		r = kg_bzimage_release(spec, k->release, sizeof(k->release));
+		if (r)
+			return errf(err, errlen, r == -ENOEXEC ? -EINVAL : r, "kernel %s: %s", spec,
+				    r == -ENOEXEC ? "not a bzImage (no HdrS setup header)" :
+						    strerror(-r));
+		if (modules) {
+			snprintf(path, sizeof(path), "%s/lib/modules/%s", modules, k->release);
+			if (!kg_is_dir(path)) {
+				snprintf(path, sizeof(path), "%s/modules.dep", modules);
+				if (access(path, R_OK))
+					return errf(
+						err, errlen, -ENOENT,
+						"kernel %s is %s, but %s holds no lib/modules/%s",
+						spec, k->release, modules, k->release);
+				snprintf(path, sizeof(path), "%s", modules);
+			}
+		} else {
+			snprintf(path, sizeof(path), "/lib/modules/%s", k->release);
+			if (!kg_is_dir(path))
+				return errf(err, errlen, -ENOENT,
+					    "kernel %s is %s, but /lib/modules/%s does not exist: "
+					    "give its modules (a directory holding lib/modules/%s)",
+					    spec, k->release, k->release, k->release);
+		}
+		fsb_path(k->moddir, sizeof(k->moddir), "%s", path);
+		return 0;
+	}
+	if (strchr(spec, '/'))
+		return errf(err, errlen, -ENOENT, "kernel %s: %s", spec, strerror(errno));
+	snprintf(k->image, sizeof(k->image), "/boot/vmlinuz-%s", spec);
+	snprintf(k->moddir, sizeof(k->moddir), "/lib/modules/%s", spec);
+	snprintf(k->release, sizeof(k->release), "%s", spec);
+	if (access(k->image, R_OK))
+		return errf(err, errlen, -ENOENT,
+			    "kernel %s: not a file, a .deb, or a release under /boot (%s: %s)",
+			    spec, k->image, strerror(errno));
+	if (!kg_is_dir(k->moddir))
+		return errf(err, errlen, -ENOENT, "kernel %s: %s does not exist", spec, k->moddir);
+	return 0;
+}
+
+/* "kernel/fs/ext4/ext4.ko.xz" -> "ext4"; dashes become underscores, as modprobe does. */
+static void mod_name(const char *path, char *out, size_t len)
+{
+	const char *b = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t i;
+
+	for (i = 0; b[i] && i + 1 < len && strncmp(b + i, ".ko", 3); i++)
+		out[i] = b[i] == '-' ? '_' : b[i];
+	out[i] = 0;
+}
+
+/* Whether @name is one line's module in a modules.builtin text. */
+static bool in_builtin(const char *builtin, const char *name)
+{
+	char m[128];
+
+	for (const char *l = builtin; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		char line[PATH_MAX];
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+
+		if (n < sizeof(line)) {
+			memcpy(line, l, n);
+			line[n] = 0;
+			mod_name(line, m, sizeof(m));
+			if (!strcmp(m, name))
+				return true;
+		}
+		l = nl ? nl + 1 : NULL;
+	}
+	return false;
+}
+
+static int add_unique(char **paths, size_t *n, size_t max, const char *p)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp(paths[i], p))
+			return 0;
+	if (*n >= max)
+		return -E2BIG;
+	paths[*n] = strdup(p);
+	if (!paths[*n])
+		return -ENOMEM;
+	(*n)++;
+	return 0;
+}
+
+int kg_modules_resolve(const char *moddir, const char *const *names, size_t nnames,
+		       char **ret_paths, size_t max, char *err, size_t errlen)
+{
+	char path[PATH_MAX + 32];
+	char *dep, *builtin;
+	size_t n = 0;
+	int r = 0;
+
+	snprintf(path, sizeof(path), "%s/modules.dep", moddir);
+	dep = kg_read_all(path, NULL);
+	if (!dep)
+		return errf(err, errlen, -errno, "reading %s: %s (run depmod for this kernel)",
+			    path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/modules.builtin", moddir);
+	builtin = kg_read_all(path, NULL); /* absent: nothing built in that we know of */
+	for (size_t i = 0; i < nnames && !r; i++) {
+		bool optional = names[i][0] == '?';
+		const char *want = names[i] + optional;
+		char *line = NULL, m[128];
+		bool found = false;
+
+		if (builtin && in_builtin(builtin, want))
+			continue;
+		for (char *l = dep; *l && !found;) {
+			char *nl = strchr(l, '\n'), *colon = strchr(l, ':');
+
+			if (colon && (!nl || colon < nl)) {
+				*colon = 0;
+				mod_name(l, m, sizeof(m));
+				*colon = ':';
+				if (!strcmp(m, want)) {
+					found = true;
+					line = strndup(l, nl ? (size_t)(nl - l) : strlen(l));
+				}
+			}
+			l = nl ? nl + 1 : l + strlen(l);
+		}
+		if (!found) {
+			if (!optional)
+				r = errf(err, errlen, -ENOENT,
+					 "module %s: neither in %s/modules.dep nor built in", want,
+					 moddir);
+			continue;
+		}
+		if (!line) {
+			r = -ENOMEM;
+			break;
+		}
+		/* modules.dep lists every dependency, the ones loaded last first */
+		char *colon = strchr(line, ':'), *toks[128];
+		size_t nt = 0;
+		*colon = 0;
+		for (char *t = strtok(colon + 1, " \t"); t && nt < 128; t = strtok(NULL, " \t"))
+			toks[nt++] = t;
+		while (nt-- > 0 && !r)
+			r = add_unique(ret_paths, &n, max, toks[nt]);
+		if (!r)
+			r = add_unique(ret_paths, &n, max, line);
+		if (r == -E2BIG)
+			errf(err, errlen, r, "more than %zu modules for %s", max, want);
+		free(line);
+	}
+	free(dep);
+	free(builtin);
+	if (r) {
+		for (size_t i = 0; i < n; i++)
+			free(ret_paths[i]);
+		return r;
+	}
+	return (int)n;
+}
+
+void kg_cachedir(char *out, size_t len)
+{
+	const char *d = getenv("FSBENCH_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME"),
+		   *h = getenv("HOME");
+
+	if (d && d[0])
+		snprintf(out, len, "%s", d);
+	else if (x && x[0])
+		snprintf(out, len, "%s/fsbench", x);
+	else
+		snprintf(out, len, "%s/.cache/fsbench", h && h[0] ? h : "/var/cache");
+}

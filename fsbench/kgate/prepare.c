@@ -1,0 +1,240 @@
+/* The step before the first boot (prepare.h), shared by kernel-gate, kernel-run and lava job. */
+#include "fsbench/kgate/prepare.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "fsbench/kgate/util.h"
+#include "fsbench/suite/suite.h"
+
+/*
+ * The filesystem types the guest needs: the suite's, narrowed by --fs as the guest's suite
+ * will narrow them (suite.h), @threads checked as it will check them. The count, or -errno
+ * with @err.
+ */
+static int suite_fstypes(const char *path, const char *fs, const char *threads, char store[][32],
+			 const char **out, char *err, size_t errlen)
+{
+	struct suite su;
+	int n = 0, r;
+
+	r = suite_load(&su, path, err, errlen);
+	if (!r && fs)
+		r = suite_select_fs(&su, fs, err, errlen);
+	/* the guest's suite would refuse a bad --threads only after a whole boot */
+	if (!r && threads)
+		r = suite_set_threads(&su, threads, err, errlen);
+	if (r) {
+		suite_free(&su);
+		return r;
+	}
+	for (int i = 0; i < su.nfs; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < n; j++)
+			seen |= !strcmp(store[j], su.fs[i].type);
+		if (seen)
+			continue;
+		if (n == KG_MAX_FS) {
+			suite_free(&su);
+			return errf(err, errlen, -E2BIG, "suite %s: more than %d filesystem types",
+				    path, KG_MAX_FS);
+		}
+		fsb_strcpy(store[n], 32, su.fs[i].type);
+		out[n] = store[n];
+		n++;
+	}
+	out[n] = NULL;
+	suite_free(&su);
+	return n;
+}
+
+/* The suite's path and filesystems, and the arguments its guest run gets. */
+static int prepare_suite(struct kg_ctx *x, char *err, size_t errlen)
+{
+	const char *name = x->a.suite ? x->a.suite : KG_DEFAULT_SUITE;
+	int n = 0, r;
+
+	r = suite_find(name, x->suite, sizeof(x->suite));
+	if (!r && access(x->suite, R_OK))
+		r = -errno;
+	if (r)
+		return errf(err, errlen, r, "suite %s: %s", name,
+			    r == -ENOENT ? "no such file, nor a suite of that name in configs/" :
+					   strerror(-r));
+	r = suite_fstypes(x->suite, x->a.fs, x->a.threads, x->fsstore, x->fstypes, err, errlen);
+	if (r < 0)
+		return r;
+	if (x->a.repetitions) {
+		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
+		x->suite_args[n++] = "--repetitions";
+		x->suite_args[n++] = x->reps;
+	}
+	if (x->a.fs) {
+		x->suite_args[n++] = "--fs";
+		x->suite_args[n++] = x->a.fs;
+	}
+	if (x->a.threads) {
+		x->suite_args[n++] = "--threads";
+		x->suite_args[n++] = x->a.threads;
+	}
+	x->suite_args[n] = NULL;
+	return 0;
+}
+
+/* Kernel @i's extra command line, joined; refused when the kernel would cut it. */
+static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err, size_t errlen)
+{
+	char cl[KG_CMDLINE_MAX + 128];
+	int n = snprintf(x->k[i].append, sizeof(x->k[i].append), "%s%s%s",
+			 x->a.common_append ? x->a.common_append : "",
+			 x->a.common_append && x->a.append[i] ? " " : "",
+			 x->a.append[i] ? x->a.append[i] : "");
+	int total = kg_cmdline(&x->k[i], cl, sizeof(cl));
+
+	if (n >= (int)sizeof(x->k[i].append) || total >= KG_CMDLINE_MAX)
+		return errf(err, errlen, -E2BIG,
+			    "%s: the kernel command line would be %d bytes with --append: the "
+			    "kernel keeps %d and would drop the rest without a word",
+			    label, n >= (int)sizeof(x->k[i].append) ? n + 64 : total,
+			    KG_CMDLINE_MAX - 1);
+	return 0;
+}
+
+/* Kernel @i resolved, its command line joined, its initramfs built. */
+static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
+			  enum kg_prepare_fail *ret_fail, char *err, size_t errlen)
+{
+	const char *label = nk > 1 ? (i ? "candidate" : "baseline") : "kernel";
+	struct kg_initramfs_opts io = { .kernel = &x->k[i],
+					.suite = x->suite,
+					.suite_args = x->suite_args,
+					.fstypes = x->fstypes,
+					.cachedir = cachedir,
+					.lava = x->lava };
+	char why[3072] = "";
+	int r;
+
+	if ((r = prepare_append(x, i, label, err, errlen)))
+		return r;
+	r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, &x->k[i], why, sizeof(why));
+	if (r) {
+		/* a name that names nothing, a directory, a cache another user could write */
+		*ret_fail = r == -ENOENT || r == -EISDIR || r == -EPERM ? KG_PREPARE_USAGE :
+									  KG_PREPARE_KERNEL;
+		return errf(err, errlen, r, "%s: %s", label, why);
+	}
+	fsb_strcpy(x->k[i].label, sizeof(x->k[i].label), label);
+	r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &x->cached[i], why,
+			       sizeof(why));
+	if (r) {
+		*ret_fail = KG_PREPARE_KERNEL;
+		return errf(err, errlen, r, "building the initramfs for %s: %s", x->k[i].release,
+			    why);
+	}
+	return 0;
+}
+
+/* Whether @prog runs: a path to an executable, or a name on PATH. */
+static bool program_found(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char dirs[4096], buf[PATH_MAX];
+
+	if (!prog[0])
+		return false;
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0 && !kg_is_dir(prog);
+	snprintf(dirs, sizeof(dirs), "%s", path ? path : "/usr/bin:/bin");
+	for (char *save, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save))
+		if (snprintf(buf, sizeof(buf), "%s/%s", d, prog) < (int)sizeof(buf) &&
+		    access(buf, X_OK) == 0 && !kg_is_dir(buf))
+			return true;
+	return false;
+}
+
+/*
+ * What a boot needs and the user named, checked before any work: a mistake here must not
+ * cost a boot and then read as "cannot judge". -errno with @err (usage errors all).
+ */
+static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
+{
+	const struct kg_vm *vm = &x->a.vm;
+	char why[1024];
+	struct statvfs v;
+	struct stat st;
+	int r;
+
+	if (!program_found(vm->qemu))
+		return errf(err, errlen, -ENOENT, "--qemu '%s': %s", vm->qemu,
+			    vm->qemu[0] ? "not found, or not executable" : "an empty name");
+	if (stat(vm->disk_dir, &st))
+		return errf(err, errlen, -errno, "--disk-dir %s: %s", vm->disk_dir,
+			    strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return errf(err, errlen, -ENOTDIR, "--disk-dir %s: not a directory", vm->disk_dir);
+	/* sparse, but the guest may fill it: QEMU would pause the VM when it cannot grow */
+	if (!statvfs(vm->disk_dir, &v) &&
+	    (long long)v.f_bavail * (long long)v.f_frsize < vm->disk_bytes)
+		return errf(err, errlen, -ENOSPC,
+			    "--disk-dir %s has %lld MiB free, less than --disk-size (%lld MiB)",
+			    vm->disk_dir, (long long)v.f_bavail * (long long)v.f_frsize >> 20,
+			    vm->disk_bytes >> 20);
+	/* a reused --workdir: boots are made new in it, and it must be this user's alone */
+	if (x->a.workdir && !lstat(x->a.workdir, &st) &&
+	    (r = kg_trusted(x->a.workdir, S_IFDIR, why, sizeof(why))))
+		return errf(err, errlen, r, "--workdir: %s", why);
+	if ((x->a.workdir && (r = kg_qemu_path_ok("--workdir", x->a.workdir, err, errlen))) ||
+	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)))
+		return r;
+	if (x->a.json && (r = fsb_out_check(x->a.json)))
+		return errf(err, errlen, r, "--json %s: %s", x->a.json, strerror(-r));
+	return 0;
+}
+
+/* The work directory: --workdir (made if missing), else a new fsbench-kgate-DATE-XXXXXX. */
+static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
+{
+	if (x->a.workdir) {
+		fsb_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
+		if (mkdir(x->workdir, 0755) && errno != EEXIST)
+			return errf(err, errlen, -errno, "creating %s: %s", x->workdir,
+				    strerror(errno));
+		return 0;
+	}
+	time_t t = time(NULL);
+	struct tm tm;
+
+	/* mkdtemp: two runs in the same second, or a name another user made first, never share */
+	localtime_r(&t, &tm);
+	strftime(x->workdir, sizeof(x->workdir), "fsbench-kgate-%Y%m%d-%H%M%S-XXXXXX", &tm);
+	if (!mkdtemp(x->workdir))
+		return errf(err, errlen, -errno, "creating %s: %s", x->workdir, strerror(errno));
+	return 0;
+}
+
+int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *err, size_t errlen)
+{
+	char cachedir[PATH_MAX];
+	int r;
+
+	*ret_fail = KG_PREPARE_USAGE;
+	if ((r = prepare_suite(x, err, errlen)))
+		return r;
+	if (!x->lava && (r = prepare_checks(x, err, errlen)))
+		return r;
+	kg_cachedir(cachedir, sizeof(cachedir));
+	for (int i = 0; i < nk; i++)
+		if ((r = prepare_kernel(x, i, nk, cachedir, ret_fail, err, errlen)))
+			return r;
+	*ret_fail = KG_PREPARE_USAGE;
+	return prepare_workdir(x, err, errlen);
+}

@@ -1,0 +1,49 @@
+/* What kernel-gate, kernel-run and lava job do before the first boot: suite, kernels, initramfs. */
+#ifndef FSB_KGATE_PREPARE_H
+#define FSB_KGATE_PREPARE_H
+
+#include "fsbench/kgate/kgate.h"
+#include "probes/scratch.h"
+
+#define KG_DEFAULT_SUITE "kgate"
+#define KG_MAX_FS 16
+
+/* What the command line asked for. */
+struct kg_args {
+	const char *spec[2], *modules[2], *append[2], *common_append;
+	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
+	int boots, repetitions;
+	double alpha, threshold, max_host_load;
+	struct kg_vm vm;
+};
+
+/* What kg_prepare() found and made. */
+struct kg_ctx {
+	struct kg_args a;
+	struct kg_kernel k[2];
+	char initramfs[2][PATH_MAX];
+	bool cached[2]; /* the initramfs came from the cache */
+	char suite[PATH_MAX];
+	char workdir[PATH_MAX];
+	const char *suite_args[16];
+	char reps[16];
+	const char *fstypes[KG_MAX_FS + 1];
+	char fsstore[KG_MAX_FS][32];
+	bool lava; /* the initramfs is for a LAVA job */
+	struct probe_scratch scratch; /* its journal: the boots' disks, for `fsbench restore` */
+};
+
+/* Which kind of failure kg_prepare() met: the caller's exit status depends on it. */
+enum kg_prepare_fail {
+	KG_PREPARE_USAGE, /* what the user named does not exist or is not what it must be */
+	KG_PREPARE_KERNEL, /* a kernel or its initramfs is unusable: cannot judge */
+};
+
+/*
+ * Finds the suite and its filesystems, resolves x->a.spec[0..@nk-1] and builds an initramfs
+ * for each, and creates the work directory. 0, or -errno with @err one line (naming the side
+ * when @nk is 2) and *@ret_fail the kind of failure.
+ */
+int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,304 @@
+/* What a boot leaves: the guest's results disk read as untrusted, the console, the record. */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/util.h"
+#include "probes/mount.h"
+
+/* The last @n lines of @path, each indented, for an error message. */
+static void console_tail(const char *path, int n, char *out, size_t len)
+{
+	size_t flen;
+	char *buf = kg_read_all(path, &flen);
+	const char *p;
+	int lines = 0;
+
+	out[0] = 0;
+	if (!buf)
+		return;
+	while (flen && (buf[flen - 1] == '\n' || buf[flen - 1] == '\r'))
+		buf[--flen] = 0;
+	for (p = buf + flen; p > buf; p--)
+		if (p[-1] == '\n' && ++lines == n)
+			break;
+	size_t used = 0;
+	for (const char *l = p; *l && used + 8 < len;) {
+		const char *nl = strchr(l, '\n');
+		size_t ln = nl ? (size_t)(nl - l) : strlen(l);
+
+		while (ln && l[ln - 1] == '\r')
+			ln--;
+		used += snprintf(out + used, len - used, "\n  | %.*s", (int)ln, l);
+		l = nl ? nl + 1 : l + strlen(l);
+	}
+	if (!buf[0])
+		snprintf(out, len, "\n  (the console is empty)");
+	free(buf);
+}
+
+/* The filesystem type under @dir ("tmpfs"), through the one mount lookup; "unknown" if none. */
+static void fs_name(const char *dir, char *out, size_t len)
+{
+	struct probe_mount m;
+	char real[PATH_MAX];
+
+	if (!realpath(dir, real) || probe_mount_find(NULL, PROBE_MOUNT_PATH, real, 0, &m))
+		fsb_strcpy(out, len, "unknown");
+	else
+		fsb_strcpy(out, len, m.fstype);
+}
+
+json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b)
+{
+	char cmdline[KG_CMDLINE_MAX + 128], backing_fs[64];
+
+	fs_name(vm->disk_dir, backing_fs, sizeof(backing_fs));
+	kg_cmdline(k, cmdline, sizeof(cmdline));
+	return json_pack(
+		"{s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:i, s:i}, "
+		"s:{s:I, s:s, s:s, s:s, s:s, s:b, s:s, s:s}, s:f, s:f, s:f, s:f, s:i}",
+		"kernel", "spec", k->spec, "image", k->image, "release",
+		b->guest_release[0] ? b->guest_release : k->release, "cmdline",
+		b->guest_cmdline[0] ? b->guest_cmdline : cmdline, "append", k->append, "qemu",
+		"accelerator", vm->accel, "icount",
+		vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg") ? vm->icount : NULL,
+		"cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib", vm->memory_mib,
+		"scratch_disk", "bytes", (json_int_t)vm->disk_bytes, "interface", "virtio-blk",
+		"format", "raw", "cache", "none", "aio", "native", "sparse", 1, "backing_dir",
+		vm->disk_dir, "backing_fs", backing_fs, "seconds", b->seconds, "boot_seconds",
+		b->boot_seconds, "host_load_pct", b->host_load_pct, "loadavg1", b->loadavg1,
+		"guest_status", b->guest_status);
+}
+
+/*
+ * The guest's results disk is written by the kernel under test, so it is read here by
+ * fsbench, not by tar: a ustar archive of at most RESULT_FILES regular files with plain names
+ * ("status", "result.json"), each at most RESULT_FILE_BYTES, written 0644 by root into a
+ * directory fsbench just made. Device nodes, links, setuid bits, owners, paths and anything
+ * else refuse the whole disk: no guest fsbench built ever writes them.
+ */
+#define RESULT_FILES 32
+#define RESULT_FILE_BYTES (32LL << 20)
+#define TAR_BLOCK 512
+
+/* A name the guest's /init writes: one component of [A-Za-z0-9._-], not starting with a dot. */
+static bool result_name_ok(const char *name)
+{
+	if (!name[0] || name[0] == '.' || strlen(name) > 64)
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '.' && *p != '_' && *p != '-')
+			return false;
+	return true;
+}
+
+/* An octal header field; -1 when it is not one (base-256 sizes are refused too). */
+static long long tar_octal(const unsigned char *f, size_t n)
+{
+	long long v = 0;
+	size_t i = 0;
+
+	while (i < n && f[i] == ' ')
+		i++;
+	if (i == n || f[i] < '0' || f[i] > '7')
+		return -1;
+	for (; i < n && f[i] >= '0' && f[i] <= '7'; i++) {
+		if (v > (LLONG_MAX >> 3))
+			return -1;
+		v = v * 8 + (f[i] - '0');
+	}
+	return i == n || f[i] == 0 || f[i] == ' ' ? v : -1;
+}
+
+static bool tar_sum_ok(const unsigned char *h)
+{
+	long long want = tar_octal(h + 148, 8), sum = 0;
+
+	for (int i = 0; i < TAR_BLOCK; i++)
+		sum += i >= 148 && i < 156 ? ' ' : h[i];
+	return want == sum;
+}
+
+/* One regular member's @size bytes from @in into a new file @name in @dfd. */
+static int tar_copy(int in, int dfd, const char *name, long long size)
+{
+	char buf[65536];
+	int out = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	int r = 0;
+
+	if (out < 0)
+		return -errno;
+	for (long long left = size; left > 0 && !r;) {
+		ssize_t n =
+			read(in, buf, left < (long long)sizeof(buf) ? (size_t)left : sizeof(buf));
+
+		if (n <= 0)
+			r = n < 0 ? -errno : -EBADMSG; /* the disk ends inside the member */
+		else if (write(out, buf, (size_t)n) != n)
+			r = -EIO;
+		else
+			left -= n;
+	}
+	if (close(out) && !r)
+		r = -errno;
+	/* the member's data is padded to a whole block */
+	if (!r && size % TAR_BLOCK && lseek(in, TAR_BLOCK - size % TAR_BLOCK, SEEK_CUR) < 0)
+		r = -errno;
+	return r;
+}
+
+/* Reads the archive on @in into @dfd. 0, or -errno with @err naming the member refused. */
+static int tar_extract(int in, int dfd, char *err, size_t errlen)
+{
+	unsigned char h[TAR_BLOCK];
+	int files = 0, r;
+
+	for (;;) {
+		ssize_t n = read(in, h, sizeof(h));
+		char name[256];
+
+		if (n != TAR_BLOCK)
+			return files ? 0 : errf(err, errlen, -EBADMSG, "no archive");
+		if (h[0] == 0)
+			return 0; /* the end-of-archive block */
+		if (!tar_sum_ok(h))
+			return errf(err, errlen, -EBADMSG, "a header with a bad checksum");
+		if (memcmp(h + 257, "ustar", 5) || h[345])
+			return errf(err, errlen, -EBADMSG, "a header that is not plain ustar");
+		snprintf(name, sizeof(name), "%.100s", (const char *)h);
+		const char *base = !strncmp(name, "./", 2) ? name + 2 : name;
+		long long size = tar_octal(h + 124, 12);
+
+		if (h[156] == '5' && (!strcmp(name, ".") || !strcmp(name, "./")))
+			continue; /* the top directory itself */
+		if (h[156] != '0' && h[156] != 0)
+			return errf(err, errlen, -EPERM,
+				    "member %s: type '%c' is not a regular file", name,
+				    h[156] >= ' ' && h[156] < 127 ? h[156] : '?');
+		if (!result_name_ok(base))
+			return errf(err, errlen, -EPERM, "member %s: not a plain file name", name);
+		if (size < 0 || size > RESULT_FILE_BYTES)
+			return errf(err, errlen, -EFBIG,
+				    "member %s: size out of bounds (at most %lld)", name,
+				    RESULT_FILE_BYTES);
+		if (++files > RESULT_FILES)
+			return errf(err, errlen, -E2BIG, "more than %d files", RESULT_FILES);
+		if ((r = tar_copy(in, dfd, base, size)))
+			return errf(err, errlen, r, "member %s: %s", name,
+				    r == -EEXIST ? "given twice" : strerror(-r));
+	}
+}
+
+/* A line the guest wrote, shown to the user: control characters become '?'. */
+static void guest_line(int dfd, const char *name, char *out, size_t len)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "%s", name);
+	out[0] = 0;
+	int fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, out, len - 1);
+
+	if (fd >= 0)
+		close(fd);
+	out[n > 0 ? n : 0] = 0;
+	out[strcspn(out, "\n")] = 0;
+	for (char *p = out; *p; p++)
+		if ((unsigned char)*p < ' ' || *p == 127)
+			*p = '?';
+}
+
+int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
+		       size_t errlen)
+{
+	char guest[PATH_MAX + 16], status[32], why[512];
+	int in, dfd, r;
+	struct stat st;
+
+	snprintf(guest, sizeof(guest), "%s/guest", dir);
+	/* the boot's directory is new: a guest/ already there was not made by this boot */
+	if (mkdir(guest, 0755))
+		return errf(err, errlen, -errno, "creating %s: %s", guest, strerror(errno));
+	dfd = open(guest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	in = open(results, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0 || in < 0 || fstat(in, &st) || !S_ISREG(st.st_mode)) {
+		r = errf(err, errlen, -errno, "reading %s: %s", results, strerror(errno));
+		goto out;
+	}
+	r = tar_extract(in, dfd, why, sizeof(why));
+	if (r) {
+		/* what was taken stays for a look; none of it is used */
+		r = errf(err, errlen, r, "the guest's results disk is refused: %s (see %s)", why,
+			 guest);
+		goto out;
+	}
+	guest_line(dfd, "status", status, sizeof(status));
+	if (status[0] && isdigit((unsigned char)status[0]) && strlen(status) <= 3)
+		b->guest_status = atoi(status);
+	guest_line(dfd, "release", b->guest_release, sizeof(b->guest_release));
+	guest_line(dfd, "cmdline", b->guest_cmdline, sizeof(b->guest_cmdline));
+	if (!fstatat(dfd, "result.json", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
+		fsb_path(b->result, sizeof(b->result), "%s/result.json", guest);
+out:
+	if (in >= 0)
+		close(in);
+	if (dfd >= 0)
+		close(dfd);
+	return r;
+}
+
+int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,
+		    const struct kg_watch *w, int wst, const char *qlog, char *err, size_t errlen)
+{
+	char tail[4096], msg[512];
+
+	console_tail(b->console, KG_TAIL_LINES, tail, sizeof(tail));
+	if (w->panicked) {
+		char why[256] = "";
+		char *con = kg_read_all(b->console, NULL),
+		     *p = con ? strstr(con, MARK_PANIC) : NULL;
+
+		if (p) /* the panic's own line says why; the tail may be its stack trace */
+			snprintf(why, sizeof(why), ": %.*s", (int)strcspn(p, "\r\n"), p);
+		free(con);
+		return errf(err, errlen, -EIO,
+			    "kernel %s panicked after %.0f s%s; last console lines:%s", k->release,
+			    b->seconds, why, tail);
+	}
+	if (w->noboot)
+		return errf(err, errlen, -ETIMEDOUT,
+			    "kernel %s did not boot: no word from the guest's init within %d s; "
+			    "last console lines:%s",
+			    k->release, vm->boot_timeout_s, tail);
+	if (w->timed_out)
+		return errf(
+			err, errlen, -ETIMEDOUT,
+			"kernel %s: the guest did not finish within %d s%s; last console lines:%s",
+			k->release, vm->timeout_s,
+			w->paused ? " (QEMU used no CPU for the last 10 s or more: the VM is "
+				    "paused or QEMU stopped, not slow)" :
+				    "",
+			tail);
+	if (WIFEXITED(wst) && WEXITSTATUS(wst) != 0) {
+		if (fsb_read_line(qlog, msg, sizeof(msg)))
+			msg[0] = 0;
+		return errf(err, errlen, -ENOEXEC, "%s exited with status %d: %s%s", vm->qemu,
+			    WEXITSTATUS(wst), msg[0] ? msg : "(no message)",
+			    w->started ? tail : "");
+	}
+	return errf(err, errlen, -EIO,
+		    "kernel %s: the guest stopped after %.0f s without a result; last console "
+		    "lines:%s",
+		    k->release, b->seconds, tail);
+}

@@ -1,0 +1,174 @@
+/* Helpers the kernel gate's files share: paths, whole files, the tools it runs. */
+#include "fsbench/kgate/util.h"
+#include "fsbench/core/clock.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "base/spawn.h"
+#include <unistd.h>
+
+bool kg_ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+double kg_now_s(void)
+{
+	return (double)fsb_now_ns() / 1e9;
+}
+
+int kg_mkdir_p(const char *path, mode_t mode)
+{
+	char buf[PATH_MAX];
+	char *p;
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf))
+		return -ENAMETOOLONG;
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(buf, mode) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	if (mkdir(buf, mode) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int kg_tool(char *const argv[], const char *out, char *msg, size_t msglen)
+{
+	return fsb_spawn_tool(argv, out, FSB_SPAWN_LAST, msg, msglen);
+}
+
+bool kg_is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+char *kg_read_all(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t cap = 0, len = 0, n;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len + 65536 + 1 > cap) {
+			char *nb = realloc(buf, cap = (cap ? cap * 2 : 131072));
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				errno = ENOMEM;
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, 65536, f);
+		len += n;
+	} while (n > 0);
+	fclose(f);
+	buf[len] = 0;
+	if (ret_len)
+		*ret_len = len;
+	return buf;
+}
+
+int kg_dir_fresh(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	int r;
+
+	if (!lstat(path, &st)) {
+		if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+			return errf(err, errlen, -EEXIST, "%s exists and is %s: refusing to use it",
+				    path,
+				    S_ISLNK(st.st_mode)	 ? "a symlink" :
+				    !S_ISDIR(st.st_mode) ? "not a directory" :
+							   "another user's");
+		/* an earlier run's: its results must not pass for this boot's */
+		if ((r = fsb_rm_tree(path)))
+			return errf(err, errlen, r, "removing the earlier %s: %s", path,
+				    strerror(-r));
+	}
+	if (mkdir(path, 0755))
+		return errf(err, errlen, -errno, "creating %s: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Why @st (of @path) is not this user's alone, or NULL when it is. */
+static const char *untrusted(const struct stat *st, bool ancestor)
+{
+	if (S_ISLNK(st->st_mode))
+		return "it is a symlink";
+	if (ancestor ? st->st_uid != geteuid() && st->st_uid != 0 : st->st_uid != geteuid())
+		return "another user owns it";
+	/* a sticky directory (/tmp) lets others make entries, not replace ours */
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(ancestor && (st->st_mode & S_ISVTX)))
+		return "group or others may write it";
+	return NULL;
+}
+
+int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
+{
+	struct stat st;
+	const char *why;
+
+	if (lstat(path, &st))
+		return errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	why = untrusted(&st, false);
+	if (!why && (st.st_mode & S_IFMT) != type)
+		why = type == S_IFDIR ? "it is not a directory" : "it is not a regular file";
+	if (why)
+		return errf(err, errlen, -EPERM,
+			    "refusing %s: %s (owner uid %u, mode %04o), so another user could "
+			    "have put what fsbench would run as uid %u there",
+			    path, why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
+			    (unsigned)geteuid());
+	return 0;
+}
+
+int kg_trusted_path(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!realpath(path, buf)) /* the names given may hold symlinks: what they lead to counts */
+		return errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	for (char *p = buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = 0;
+		const char *why = lstat(buf, &st) ? strerror(errno) : untrusted(&st, true);
+		if (why)
+			return errf(err, errlen, -EPERM,
+				    "refusing %s: its directory %s: %s (owner uid %u, mode %04o)",
+				    path, buf, why, (unsigned)st.st_uid,
+				    (unsigned)(st.st_mode & 07777));
+		if (!(*p = c))
+			break;
+	}
+	return kg_trusted(buf, S_IFDIR, err, errlen);
+}
+
+int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)
+{
+	if (strchr(path, ','))
+		return errf(err, errlen, -EINVAL,
+			    "%s %s: a comma in the path would reach QEMU as an option separator",
+			    what, path);
+	return 0;
+}

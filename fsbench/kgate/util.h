@@ -1,0 +1,94 @@
+/* What the kernel gate's own files share (not for its callers: they use kgate.h). */
+#ifndef FSB_KGATE_UTIL_H
+#define FSB_KGATE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "fsbench/kgate/kgate.h"
+
+/* Markers the guest's /init prints on the serial console. */
+#define MARK_START "FSBENCH-GUEST-START"
+#define MARK_EXIT "FSBENCH-GUEST-EXIT"
+#define MARK_PANIC "Kernel panic"
+/* Console lines quoted in an error. */
+#define KG_TAIL_LINES 12
+/* The results disk: a tar archive of the guest's /out; results are a few MiB at most. */
+#define KG_RESULTS_DISK_BYTES (64LL << 20)
+
+bool kg_ends_with(const char *s, const char *suffix);
+double kg_now_s(void);
+bool kg_is_dir(const char *path);
+
+/* mkdir -p: every missing component made with @mode. 0 or -errno. */
+int kg_mkdir_p(const char *path, mode_t mode);
+
+/* A whole file, NUL-terminated (malloc'ed; its length in *@ret_len), or NULL with errno. */
+char *kg_read_all(const char *path, size_t *ret_len);
+
+/*
+ * Runs @argv, stdout to @out (NULL: /dev/null), stderr's last line into @msg. The exit
+ * status (0..255), 128 + a signal, or -errno when it could not run (-ENOENT: not installed).
+ */
+int kg_tool(char *const argv[], const char *out, char *msg, size_t msglen);
+
+/* How a guest's supervision ended, for the explanation of a failed boot. */
+struct kg_watch {
+	bool started; /* the guest's init printed MARK_START */
+	bool panicked;
+	bool noboot; /* stopped: no word from init within the boot timeout */
+	bool timed_out; /* stopped: the whole boot's timeout */
+	bool paused; /* QEMU used no CPU for KG_PAUSED_S: the VM is stopped, not slow */
+	bool disk_full; /* paused, and --disk-dir has no room left */
+};
+
+/* No CPU time for this long: QEMU is paused (a TCG guest that runs always costs some). */
+#define KG_PAUSED_S 10
+/* Less free than this in --disk-dir is full for a growing scratch disk. */
+#define KG_FULL_BYTES (4LL << 20)
+
+/*
+ * Makes @path a new, empty directory (0755): one already there is removed first when it is
+ * a real directory this user owns (a boot of an earlier run in the same --workdir); anything
+ * else there (a symlink, another user's) is refused. 0 or -errno with @err.
+ */
+int kg_dir_fresh(const char *path, char *err, size_t errlen);
+
+/*
+ * Restore's rules for what root reads and runs from the cache: @path is a @type (S_IFDIR,
+ * S_IFREG), not a symlink, owned by this user and not writable by group or others.
+ * 0, or -EPERM with @err saying which rule and why it matters.
+ */
+int kg_trusted(const char *path, mode_t type, char *err, size_t errlen);
+
+/*
+ * kg_trusted() for the directory @path, whose ancestors must also be owned by this user
+ * or root and writable by no one else unless sticky (/tmp): otherwise another user could
+ * swap the directory for one of theirs. 0 or -errno with @err.
+ */
+int kg_trusted_path(const char *path, char *err, size_t errlen);
+
+/*
+ * Reads what the guest left on the results disk @results into a new @dir/guest and @b, as
+ * untrusted input (results.c says what is taken). 0, -ENOENT... when the disk holds no
+ * archive, or -errno with @err when what it holds is refused.
+ */
+int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
+		       size_t errlen);
+
+/*
+ * The error of a boot that left no status or panicked: what happened (-EIO a panic or no
+ * result, -ETIMEDOUT, -ENOEXEC QEMU's own failure, its @wst and @qlog's first line), with
+ * the console's last lines. Returns that -errno.
+ */
+int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,
+		    const struct kg_watch *w, int wst, const char *qlog, char *err, size_t errlen);
+
+/*
+ * A path QEMU reads as an option value (-drive file=...,if=...): a comma would end it and
+ * start another option, so it is refused (-EINVAL with @err) rather than passed.
+ */
+int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen);
+
+#endif
