@@ -27,24 +27,25 @@ json_t *rpt_hist_to_json(const struct hist *h)
 			o, rpt_percentiles[i].key,
 			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i].pct)));
 	/*
-	 * Columnar, the non-empty buckets only: {"lo_ns": [...], "count": [...]}; a bucket's
-	 * upper bound follows from its lower one (hist_bin_bounds). An array of {lo_ns, hi_ns,
-	 * count} objects, as results before issue 24 hold, was three times the size.
+	 * Columnar, the non-empty buckets only: {"sub_bits": 6, "index": [...], "count":
+	 * [...]}, "index" the buckets' numbers in model/hist.h's layout, the first one as it
+	 * is and each next one as the step from the one before (most steps are 1 or 2 digits);
+	 * index HIST_NBINS is the overflow. An array of {lo_ns, hi_ns, count} objects, as
+	 * results before issue 24 hold, was five times the size; "sub_bits" lets a reader
+	 * refuse a layout it does not know.
 	 */
-	for (unsigned i = 0; i < HIST_NBINS; i++) {
-		uint64_t lo, hi;
+	for (unsigned i = 0, prev = 0; i <= HIST_NBINS; i++) {
+		uint64_t n = i < HIST_NBINS ? h->bins[i] : h->overflow;
 
-		if (!h->bins[i])
+		if (!n)
 			continue;
-		hist_bin_bounds(i, &lo, &hi);
-		json_array_append_new(lo_a, json_integer((json_int_t)lo));
-		json_array_append_new(n_a, json_integer((json_int_t)h->bins[i]));
+		json_array_append_new(lo_a, json_integer((json_int_t)(i - prev)));
+		json_array_append_new(n_a, json_integer((json_int_t)n));
+		prev = i;
 	}
-	if (h->overflow) {
-		json_array_append_new(lo_a, json_integer((json_int_t)HIST_RANGE_NS));
-		json_array_append_new(n_a, json_integer((json_int_t)h->overflow));
-	}
-	json_object_set_new(o, "bins", json_pack("{s:o,s:o}", "lo_ns", lo_a, "count", n_a));
+	json_object_set_new(o, "bins",
+			    json_pack("{s:i,s:o,s:o}", "sub_bits", HIST_SUB_BITS, "index", lo_a,
+				      "count", n_a));
 	return o;
 }
 
@@ -67,16 +68,30 @@ int rpt_hist_from_json(const json_t *op, struct hist *ret)
 
 	hist_init(ret);
 	if (json_is_object(bins)) {
-		const json_t *lo_a = json_object_get(bins, "lo_ns"),
+		const json_t *ix = json_object_get(bins, "index"),
 			     *n_a = json_object_get(bins, "count");
+		json_int_t at = 0;
 
-		if (!json_is_array(lo_a) || !json_is_array(n_a) ||
-		    json_array_size(lo_a) != json_array_size(n_a))
+		if (json_integer_value(json_object_get(bins, "sub_bits")) != HIST_SUB_BITS ||
+		    !json_is_array(ix) || !json_is_array(n_a) ||
+		    json_array_size(ix) != json_array_size(n_a))
 			return -EINVAL;
-		json_array_foreach(
-			lo_a, i,
-			b) if (bin_add(ret, json_integer_value(b),
-				       json_integer_value(json_array_get(n_a, i)))) return -EINVAL;
+		json_array_foreach(ix, i, b)
+		{
+			json_int_t step = json_integer_value(b);
+			json_int_t n = json_integer_value(json_array_get(n_a, i));
+
+			if (!json_is_integer(b) || step < 0 || step > (json_int_t)HIST_NBINS ||
+			    (i && !step) || n < 0)
+				return -EINVAL;
+			at += step;
+			if (at > (json_int_t)HIST_NBINS)
+				return -EINVAL;
+			if (at == (json_int_t)HIST_NBINS)
+				ret->overflow += (uint64_t)n;
+			else
+				ret->bins[at] += (uint64_t)n;
+		}
 	} else if (json_is_array(bins)) {
 		/* results written before the columnar layout */
 		json_array_foreach(

@@ -232,7 +232,6 @@ static void test_json_columnar(void **state)
 	struct hist h, back, old;
 	json_t *j, *bins, *arr;
 	const json_t *lo, *n;
-	size_t i;
 
 	(void)state;
 	hist_init(&h);
@@ -242,8 +241,9 @@ static void test_json_columnar(void **state)
 	j = rpt_hist_to_json(&h);
 	bins = json_object_get(j, "bins");
 	assert_true(json_is_object(bins));
-	lo = json_object_get(bins, "lo_ns");
+	lo = json_object_get(bins, "index");
 	n = json_object_get(bins, "count");
+	assert_int_equal(json_integer_value(json_object_get(bins, "sub_bits")), HIST_SUB_BITS);
 	assert_int_equal(json_array_size(lo), json_array_size(n));
 	assert_true(json_array_size(lo) > 10);
 	assert_int_equal(rpt_hist_from_json(j, &back), 0);
@@ -252,15 +252,38 @@ static void test_json_columnar(void **state)
 	assert_int_equal(back.count, h.count);
 	/* the same buckets as an array of {lo_ns, hi_ns, count}: what older results hold */
 	arr = json_array();
-	json_array_foreach(lo, i, bins) json_array_append_new(
-		arr, json_pack("{s:O,s:I,s:O}", "lo_ns", bins, "hi_ns",
-			       json_integer_value(bins) + 1, "count", json_array_get(n, i)));
+	for (unsigned b = 0; b < HIST_NBINS; b++) {
+		uint64_t blo, bhi;
+
+		if (!h.bins[b])
+			continue;
+		hist_bin_bounds(b, &blo, &bhi);
+		json_array_append_new(arr,
+				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)blo, "hi_ns",
+						(json_int_t)bhi, "count", (json_int_t)h.bins[b]));
+	}
+	json_array_append_new(arr, json_pack("{s:I,s:I,s:i}", "lo_ns", (json_int_t)HIST_RANGE_NS,
+					     "hi_ns", (json_int_t)HIST_RANGE_NS + 6, "count", 1));
 	json_object_set_new(j, "bins", arr);
 	assert_int_equal(rpt_hist_from_json(j, &old), 0);
 	assert_memory_equal(old.bins, h.bins, sizeof(h.bins));
 	assert_int_equal(old.overflow, 1);
+	/* a step past the last bucket, a repeated bucket, another layout: refused */
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i,i],s:[i,i]}", "sub_bits", HIST_SUB_BITS, "index",
+				      5, HIST_NBINS, "count", 1, 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i,i],s:[i,i]}", "sub_bits", HIST_SUB_BITS, "index",
+				      5, 0, "count", 1, 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i],s:[i]}", "sub_bits", 5, "index", 5, "count", 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
 	/* columns of unequal length are refused */
-	json_object_set_new(j, "bins", json_pack("{s:[i,i],s:[i]}", "lo_ns", 0, 2048, "count", 1));
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i,i],s:[i]}", "sub_bits", HIST_SUB_BITS, "index", 0,
+				      2, "count", 1));
 	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
 	json_decref(j);
 }
