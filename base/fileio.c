@@ -185,6 +185,23 @@ int fsb_out_commit(FILE *f, char *tmp, const char *path, int error)
 	char *dircopy;
 	int r = error, dfd;
 
+	/*
+	 * A writer that saw ferror() can only say -EIO: the stream's error flag keeps no errno.
+	 * Writing what is still buffered once more says why (ENOSPC, EDQUOT...); when stdio has
+	 * dropped its buffer, a page more at the end of the temporary file (removed below) asks
+	 * the filesystem the same question.
+	 */
+	if (r == -EIO && ferror(f)) {
+		static const char page[4096];
+
+		clearerr(f);
+		errno = 0;
+		if (fflush(f) || fsync(fileno(f)) < 0 ||
+		    (lseek(fileno(f), 0, SEEK_END) >= 0 &&
+		     write(fileno(f), page, sizeof(page)) < 0) ||
+		    fsync(fileno(f)) < 0)
+			r = errno ? -errno : -EIO;
+	}
 	if (!r && (fflush(f) || fsync(fileno(f)) < 0 || fchmod(fileno(f), 0644) < 0))
 		r = -errno;
 	if (fclose(f) && !r)

@@ -69,6 +69,7 @@ static const struct fsb_opt compare_opts[] = {
 	{ .name = "gate-file",
 	  .type = OPT_STRING,
 	  .offset = O(gate_file),
+	  .file = OPT_FILE,
 	  .help = "per-metric alpha/threshold_pct/noise_cov_pct/gate, and top-level strict/allow_noisy "
 		  "(implies --gate)" },
 	{ .name = "strict",
@@ -95,6 +96,7 @@ static const struct fsb_opt compare_opts[] = {
 	{ .name = "json",
 	  .type = OPT_STRING,
 	  .offset = O(json),
+	  .file = OPT_FILE,
 	  .help = "also write the comparison (fsbench-compare/1) to FILE" },
 	{ 0 },
 };

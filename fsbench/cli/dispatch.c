@@ -1,6 +1,7 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "fsbench/cli/commands.h"
 #include "fsbench/cli/dispatch.h"
+#include "fsbench/cli/man.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -45,12 +46,20 @@ const struct fsb_command fsb_commands[] = {
 
 static void usage(FILE *out)
 {
+	int w = 0;
+
+	/* one column for the summaries, as wide as the longest name needs */
+	for (int i = 0; fsb_workloads[i]; i++)
+		w = w > (int)strlen(fsb_workloads[i]->name) ? w :
+							      (int)strlen(fsb_workloads[i]->name);
+	for (int i = 0; fsb_commands[i].name; i++)
+		w = w > (int)strlen(fsb_commands[i].name) ? w : (int)strlen(fsb_commands[i].name);
 	fprintf(out,
 		"usage: fsbench COMMAND [options]   (fsbench COMMAND --help for its options)\n\n");
 	for (int i = 0; fsb_workloads[i]; i++)
-		fprintf(out, "  %-10s %s\n", fsb_workloads[i]->name, fsb_workloads[i]->summary);
+		fprintf(out, "  %-*s %s\n", w, fsb_workloads[i]->name, fsb_workloads[i]->summary);
 	for (int i = 0; fsb_commands[i].name; i++)
-		fprintf(out, "  %-10s %s\n", fsb_commands[i].name, fsb_commands[i].summary);
+		fprintf(out, "  %-*s %s\n", w, fsb_commands[i].name, fsb_commands[i].summary);
 }
 
 /*
@@ -88,6 +97,11 @@ int fsb_dispatch(int argc, char **argv)
 		printf("fsbench %s\n", FSB_VERSION);
 		return 0;
 	}
+	/* hidden: what the build runs to make the man pages and the completion (cli/man.c) */
+	if (!strcmp(argv[1], "--man"))
+		return fsb_man(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--completion"))
+		return fsb_completion(argc - 1, argv + 1);
 	wl = fsb_workload_find(argv[1]);
 	if (wl)
 		return cmd_workload(wl, argc - 1, argv + 1);

@@ -28,6 +28,7 @@ static const struct fsb_opt export_opts[] = {
 	  .short_name = 'o',
 	  .type = OPT_STRING,
 	  .offset = O(output),
+	  .file = OPT_FILE,
 	  .help = "write to FILE instead of stdout" },
 	{ .name = "metrics",
 	  .type = OPT_STRING,

@@ -29,6 +29,7 @@ static const struct fsb_opt report_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(output),
 	  .def = "report.html",
+	  .file = OPT_FILE,
 	  .help = "the page to write" },
 	{ .name = "title",
 	  .type = OPT_STRING,

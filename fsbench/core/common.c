@@ -14,6 +14,7 @@ const struct fsb_opt fsb_common_opts[] = {
 	{ .name = "json",
 	  .type = OPT_STRING,
 	  .offset = O(json),
+	  .file = OPT_FILE,
 	  .help = "write the result (fsbench-result/2) to this file" },
 	{ .name = "runtime",
 	  .type = OPT_DURATION,

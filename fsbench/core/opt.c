@@ -352,10 +352,68 @@ int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, 
 	return optind;
 }
 
+/* snprintf at @*pos in @buf, never past @len; *pos stops at the end when it would. */
+static void __attribute__((format(printf, 4, 5)))
+append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*pos >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	*pos = n < 0 ? len : *pos + (size_t)n;
+}
+
+void opt_help_text(const struct fsb_opt *o, char *buf, size_t len)
+{
+	size_t pos = 0;
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	append(buf, len, &pos, "%s", o->help);
+	if (o->type == OPT_ENUM) {
+		append(buf, len, &pos, " (");
+		for (int i = 0; o->choices[i]; i++)
+			append(buf, len, &pos, "%s%s", i ? ", " : "", o->choices[i]);
+		append(buf, len, &pos, ")");
+	}
+	if (o->type == OPT_INT || o->type == OPT_SIZE || o->type == OPT_DURATION) {
+		char lo[32], hi[32];
+
+		format_value(o, o->min, lo, sizeof(lo));
+		format_value(o, o->max, hi, sizeof(hi));
+		append(buf, len, &pos, " [%s..%s%s%s]", lo, hi,
+		       o->unit && o->type == OPT_INT ? " " : "",
+		       o->unit && o->type == OPT_INT ? o->unit : "");
+	}
+	if (o->type == OPT_DOUBLE)
+		append(buf, len, &pos, " [%g..%g%s%s]", o->dmin, o->dmax, o->unit ? " " : "",
+		       o->unit ? o->unit : "");
+	if (o->def)
+		append(buf, len, &pos, " (default %s)", o->def);
+}
+
+static opt_help_hook_fn *help_hook;
+static void *help_hook_data;
+
+void opt_set_help_hook(opt_help_hook_fn *fn, void *data)
+{
+	help_hook = fn;
+	help_hook_data = data;
+}
+
 void opt_print_help(const struct fsb_opt *tbl, FILE *out)
 {
+	if (help_hook) {
+		help_hook(tbl, out, help_hook_data);
+		return;
+	}
 	for (const struct fsb_opt *o = tbl; o->name; o++) {
-		char left[64];
+		char left[64], text[1024];
 
 		if (o->short_name)
 			snprintf(left, sizeof(left), "-%c, --%s%s", o->short_name, o->name,
@@ -363,28 +421,8 @@ void opt_print_help(const struct fsb_opt *tbl, FILE *out)
 		else
 			snprintf(left, sizeof(left), "    --%s%s", o->name,
 				 o->type == OPT_BOOL ? "" : " VALUE");
-		fprintf(out, "  %-28s %s", left, o->help);
-		if (o->type == OPT_ENUM) {
-			fprintf(out, " (");
-			for (int i = 0; o->choices[i]; i++)
-				fprintf(out, "%s%s", i ? ", " : "", o->choices[i]);
-			fprintf(out, ")");
-		}
-		if (o->type == OPT_INT || o->type == OPT_SIZE || o->type == OPT_DURATION) {
-			char lo[32], hi[32];
-
-			format_value(o, o->min, lo, sizeof(lo));
-			format_value(o, o->max, hi, sizeof(hi));
-			fprintf(out, " [%s..%s%s%s]", lo, hi,
-				o->unit && o->type == OPT_INT ? " " : "",
-				o->unit && o->type == OPT_INT ? o->unit : "");
-		}
-		if (o->type == OPT_DOUBLE)
-			fprintf(out, " [%g..%g%s%s]", o->dmin, o->dmax, o->unit ? " " : "",
-				o->unit ? o->unit : "");
-		if (o->def)
-			fprintf(out, " (default %s)", o->def);
-		fputc('\n', out);
+		opt_help_text(o, text, sizeof(text));
+		fprintf(out, "  %-28s %s\n", left, text);
 	}
 }
 

@@ -20,6 +20,13 @@ enum opt_type {
 
 #define OPT_MAX_LIST 256
 
+/* What an OPT_STRING or OPT_STRLIST value names, for shell completion and the man page. */
+enum opt_file {
+	OPT_NOT_FILE, /* plain text */
+	OPT_FILE, /* a file's path */
+	OPT_DIR, /* a directory's path */
+};
+
 struct opt_strlist {
 	int n;
 	char *v[OPT_MAX_LIST];
@@ -37,6 +44,7 @@ struct fsb_opt {
 	const char *const *choices; /* OPT_ENUM: NULL-terminated */
 	double dmin, dmax; /* OPT_DOUBLE: inclusive range */
 	bool nonfinite; /* OPT_DOUBLE: nan, inf and -inf are meaningful values of this option */
+	enum opt_file file; /* OPT_STRING/OPT_STRLIST: the value is a path */
 };
 
 /* Longest error message the parser produces. */
@@ -64,6 +72,20 @@ int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, 
 		   size_t errlen);
 
 void opt_print_help(const struct fsb_opt *tbl, FILE *out);
+
+/*
+ * The text --help prints after an option's flags: its help, choices, range with unit and
+ * default. The man page prints the same (cli/man.c), so the two cannot disagree.
+ */
+void opt_help_text(const struct fsb_opt *o, char *buf, size_t len);
+
+/*
+ * While set, opt_print_help() hands its table to @fn instead of printing it: the man page
+ * and completion generator (cli/man.c) runs each command's --help this way to learn its
+ * tables. NULL restores printing.
+ */
+typedef void opt_help_hook_fn(const struct fsb_opt *tbl, FILE *out, void *data);
+void opt_set_help_hook(opt_help_hook_fn *fn, void *data);
 
 /* Frees strings the parser duplicated into @cfg. */
 void opt_free(const struct fsb_opt *tbl, void *cfg);

@@ -23,7 +23,7 @@ const char *suite_json_kind(const json_t *v)
 	case JSON_INTEGER:
 		return "an integer";
 	case JSON_REAL:
-		return "a number";
+		return "a number with a fraction or exponent (1.5, 1e308)";
 	case JSON_TRUE:
 	case JSON_FALSE:
 		return "a boolean";

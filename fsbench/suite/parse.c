@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static int parse_fs(struct parse *p, struct suite *s, const char *path, json_t *v)
 {
@@ -142,7 +143,7 @@ static int parse_knobset(struct parse *p, struct suite *s, const char *path, jso
 		}
 		if (!val)
 			return suite_fail_at(p, child, false,
-					     "expected a string or a number, found %s",
+					     "expected a string or an integer, found %s",
 					     suite_json_kind(v));
 		/* what the CLI refuses without a device, a suite refuses too (dirty_ratio=-1) */
 		if (knob_check_value(k, val, kv, sizeof(kv)) < 0) {
@@ -497,6 +498,7 @@ out:
 
 int suite_load(struct suite *s, const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	FILE *f;
 	char *text = NULL;
 	size_t len = 0;
@@ -509,6 +511,12 @@ int suite_load(struct suite *s, const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "reading suite %s: %s", path, strerror(errno));
 		return r;
 	}
+	/* a directory opens for reading, and only read(2) refuses it, as EISDIR */
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		snprintf(err, errlen, "reading suite %s: %s", path, strerror(EISDIR));
+		return -EISDIR;
+	}
 	/* a suite is a few KiB; 1 MiB is far past any sensible one */
 	text = malloc(1 << 20);
 	if (!text) {
@@ -518,7 +526,7 @@ int suite_load(struct suite *s, const char *path, char *err, size_t errlen)
 	}
 	len = fread(text, 1, 1 << 20, f);
 	if (ferror(f) || len == 1 << 20) {
-		r = ferror(f) ? -EIO : -EFBIG;
+		r = ferror(f) ? (errno ? -errno : -EIO) : -EFBIG;
 		snprintf(err, errlen, "reading suite %s: %s", path, strerror(-r));
 		fclose(f);
 		free(text);

@@ -51,4 +51,11 @@ JSON
 refuse "dirty_ratio: -1 is out of range" suite "$S/k.json" -n
 echo '{}' >"$S/e.json"
 refuse "filesystems: expected a non-empty array, found nothing" suite "$S/e.json" -n
+# issue 19 item 15: a knob of 1e308 is a real number, not "a number" after "or a number"
+sed 's/"dirty_ratio": -1/"nr_requests": 1e308/' "$S/k.json" >"$S/k2.json"
+refuse "nr_requests: expected a string or an integer, found a number with a fraction or exponent" suite "$S/k2.json" -n
+# a directory as the suite: "Is a directory", not "Input/output error"
+"$FSBENCH" suite "$S/d" -n >/dev/null 2>"$S/err" && t_fail "a directory ran as a suite"
+grep -qF "reading suite $S/d: Is a directory" "$S/err" && t_ok "a directory as the suite: $(cat "$S/err")" ||
+	t_fail "a directory as the suite: $(cat "$S/err")"
 t_done

@@ -1,0 +1,11 @@
+/* The hidden generators the build runs: man pages and shell completion from the option tables. */
+#ifndef FSB_CLI_MAN_H
+#define FSB_CLI_MAN_H
+
+/* `fsbench --man [COMMAND]`: fsbench(1), or fsbench-COMMAND(1), as roff on stdout. */
+int fsb_man(int argc, char **argv);
+
+/* `fsbench --completion bash`: the bash completion script on stdout. */
+int fsb_completion(int argc, char **argv);
+
+#endif
