@@ -203,6 +203,52 @@ static void plot(struct page *pg, const char *caption, const char *script_body)
 	fprintf(pg->out, "</figcaption></figure>\n");
 }
 
+/*
+ * Baseline beside candidate (issue 24, item 2): a line named "SIDE: LINE" gets the colour
+ * of LINE (the filesystem or cell), the same on every side, and is solid on the first side
+ * seen and dashed on the others, so ext4's baseline and candidate read as a pair. A name
+ * without a side keeps gnuplot's own colours.
+ */
+static void line_style(FILE *f, const struct group *g, int ng, int i)
+{
+	static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+					       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
+	const char *sep = strstr(g[i].name, ": ");
+	int colour = -1, side = -1, ncolours = 0, nsides = 0;
+
+	if (!sep)
+		return;
+	for (int k = 0; k < ng && k <= i; k++) {
+		const char *ks = strstr(g[k].name, ": ");
+		bool seen_line = false, seen_side = false;
+
+		if (!ks || strcmp(g[k].workload, g[i].workload))
+			continue;
+		for (int j = 0; j < k; j++) {
+			const char *js = strstr(g[j].name, ": ");
+
+			if (!js || strcmp(g[j].workload, g[i].workload))
+				continue;
+			seen_line |= !strcmp(js, ks);
+			seen_side |= js - g[j].name == ks - g[k].name &&
+				     !strncmp(g[j].name, g[k].name, (size_t)(ks - g[k].name));
+		}
+		if (!seen_line)
+			ncolours++;
+		if (!seen_side)
+			nsides++;
+		if (colour < 0 && !strcmp(ks, sep))
+			colour = ncolours - 1;
+		if (side < 0 && ks - g[k].name == sep - g[i].name &&
+		    !strncmp(g[k].name, g[i].name, (size_t)(sep - g[i].name)))
+			side = nsides - 1;
+	}
+	if (colour < 0 || side < 0)
+		return;
+	fprintf(f, " lc rgb \"%s\" dt %d",
+		palette[colour % (int)(sizeof(palette) / sizeof(palette[0]))], side ? 2 : 1);
+}
+
 static bool has_threads(const struct group *g, bool bytes)
 {
 	for (int t = 1; t <= RPT_MAX_THREADS; t++)
@@ -281,7 +327,9 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		fprintf(f, "%s'-' using 1:2 with linespoints lw 2 title ", any++ ? ", " : "");
+		fprintf(f, "%s'-' using 1:2 with linespoints lw 2", any++ ? ", " : "");
+		line_style(f, g, ng, i);
+		fprintf(f, " title ");
 		gp_str(f, g[i].name);
 		fprintf(f, " noenhanced");
 	}
@@ -382,8 +430,9 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 		any = 0;
 		for (int i = 0; i < ng; i++)
 			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
-				fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
-					any++ ? ", " : "");
+				fprintf(f, "%s'-' using 1:2 with steps lw 2", any++ ? ", " : "");
+				line_style(f, g, ng, i);
+				fprintf(f, " title ");
 				gp_str(f, g[i].name);
 				fprintf(f, " noenhanced");
 			}

@@ -60,6 +60,17 @@ size=$(stat -c %s "$S/suite.html")
 [ "$size" -le $((3 * 1024 * 1024)) ] && t_ok "24-run pair's page: $size bytes (at most 3 MB)" ||
 	t_fail "24-run pair's page is $size bytes, over 3 MB"
 
+if command -v gnuplot >/dev/null; then
+	# baseline beside candidate: in files/s against threads each filesystem has one colour,
+	# solid on the baseline and dashed on the candidate
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: files\/s against threads</ { print f }' "$S/suite.html" >"$S/tput.svg"
+	dashed=$(grep -o "stroke='rgb([^']*)' stroke-dasharray=' *5,8'" "$S/tput.svg" | sed "s/ stroke-das.*//" | sort -u)
+	solid=$(grep -o "stroke='rgb([^']*)'  *d=" "$S/tput.svg" | sed "s/ *d=//" | sort -u)
+	t_expect_eq "candidate lines dashed, one colour per filesystem" 4 "$(echo "$dashed" | grep -c rgb)"
+	t_expect_eq "the baseline's lines in the same colours, solid" "$dashed" "$solid"
+fi
+
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"
 for page in ab suite; do
