@@ -60,6 +60,11 @@ size=$(stat -c %s "$S/suite.html")
 [ "$size" -le $((3 * 1024 * 1024)) ] && t_ok "24-run pair's page: $size bytes (at most 3 MB)" ||
 	t_fail "24-run pair's page is $size bytes, over 3 MB"
 
+# attribution that scales: 20 slowest calls of the 48 runs in one table, each run's own folded
+t_expect_eq "slowest calls overall" 20 \
+	"$(sed -n '/<table class="slowest">/,/<\/table>/p' "$S/suite.html" | grep -c '^<tr><td>[0-9]')"
+t_expect_eq "per-run attribution folded" 48 "$(grep -c '^<details class="run">' "$S/suite.html")"
+
 if command -v gnuplot >/dev/null; then
 	# baseline beside candidate: in files/s against threads each filesystem has one colour,
 	# solid on the baseline and dashed on the candidate
