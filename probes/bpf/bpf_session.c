@@ -595,11 +595,12 @@ static json_t *source_json(const struct src_state *s)
 }
 
 /*
- * Points of the I/O map a result holds: 1024 points (about 34 KB) draw the same picture
- * of sectors against time as the 16384 kept, and keep a run's result under 100 KB (issue
- * 24, item 4). Thinned as the store is, every other point per halving.
+ * Points of the I/O map a result holds: 512 points (about 10 KB) draw the picture of
+ * sectors against time that the 16384 kept do, and keep a run's result under 100 KB
+ * (issue 24, item 4: at 1024 a 2-thread smallfile cell of the quick suite made 104 KB).
+ * Thinned as the store is, every other point per halving.
  */
-#define IOMAP_JSON_MAX 1024
+#define IOMAP_JSON_MAX 512
 
 static json_t *iomap_json(const struct probe_bpf *b, uint64_t t_origin)
 {

@@ -38,9 +38,8 @@ grep -q 'instrumentation: smallfile t=1 (candidate): source jbd2 loaded on the c
 	t_die "report failed: $(cat "$S/err")"
 
 # a 24-run suite pair (4 filesystems x 2 thread counts x 3 repetitions; xfs's fsync p99 60 %
-# worse on the candidate), every run's I/O map at the
-# 1024 points a result keeps, its 20 slow calls per operation
-mk_suite() { # FACTOR OUT
+# worse on the candidate), every run's I/O map at 1024 points (twice what a result keeps), its 20 slow calls per operation
+mk_suite() { # FSYNC_P99_FACTOR_ON_XFS OUT.json
 	jq -c --argjson f "$1" '.runs[0] as $r
 	 | ($r.probes.iomap.points[0]) as $p
 	 | ($r.probes.slow_calls[0]) as $sc
