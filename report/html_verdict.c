@@ -111,6 +111,15 @@ void rpt_html_verdict(FILE *out, const json_t *cmp)
 		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: %s</h1>\n",
 			blocking ? "gated metrics could not be judged (strict gate)" :
 				   "no gated metric was compared");
+	else if (!rpt_compare_count(cmp, RPT_UNCHANGED, false) &&
+		 !rpt_compare_count(cmp, RPT_IMPROVEMENT, false) &&
+		 !rpt_compare_count(cmp, RPT_REGRESSION, false))
+		/* the gate passes, but saying "good" of nothing judged would mislead */
+		fprintf(out,
+			"<h1 id=\"verdict\" class=\"verdict noisy\">Not judged: no metric had "
+			"enough runs or little enough noise (%zu insufficient, %zu noisy)</h1>\n",
+			rpt_compare_count(cmp, RPT_INSUFFICIENT, false),
+			rpt_compare_count(cmp, RPT_NOISY, false));
 	else
 		fprintf(out,
 			"<h1 id=\"verdict\" class=\"verdict improvement\">Good: no gated metric regressed</h1>\n");
@@ -119,6 +128,9 @@ void rpt_html_verdict(FILE *out, const json_t *cmp)
 	if (blocking)
 		fprintf(out, "; %zu gated metric%s could not be judged", blocking,
 			blocking == 1 ? "" : "s");
+	if (rpt_compare_count(cmp, RPT_INSUFFICIENT, false))
+		fprintf(out, "; %zu metrics had fewer than %d runs a side and were not judged",
+			rpt_compare_count(cmp, RPT_INSUFFICIENT, false), RPT_MIN_SAMPLES);
 	fprintf(out, ". %zu regression%s, %zu improvement%s.</p>\n",
 		rpt_compare_count(cmp, RPT_REGRESSION, false),
 		rpt_compare_count(cmp, RPT_REGRESSION, false) == 1 ? "" : "s",

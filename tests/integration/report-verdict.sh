@@ -37,6 +37,13 @@ grep -q 'instrumentation: smallfile t=1 (candidate): source jbd2 loaded on the c
 "$FSBENCH" report -o "$S/ab.html" --baseline "$S/A.json" --candidate "$S/B.json" 2>"$S/err" ||
 	t_die "report failed: $(cat "$S/err")"
 
+# two runs a side: nothing is judged, and the verdict says so rather than "good"
+jq -c '.runs |= .[0:2]' "$S/A.json" >"$S/A2.json" && jq -c '.runs |= .[0:2]' "$S/B.json" >"$S/B2.json"
+"$FSBENCH" report --no-plots -o "$S/ab2.html" --baseline "$S/A2.json" --candidate "$S/B2.json" 2>"$S/err" ||
+	t_die "report of two runs a side failed: $(cat "$S/err")"
+grep -q '^<h1 id="verdict" class="verdict noisy">Not judged: no metric had enough runs' "$S/ab2.html" &&
+	t_ok "two runs a side: not judged" || t_fail "two runs a side: $(grep -o '<h1[^>]*>[^<]*' "$S/ab2.html")"
+
 # a 24-run suite pair (4 filesystems x 2 thread counts x 3 repetitions; xfs's fsync p99 60 %
 # worse on the candidate), every run's I/O map at 1024 points (twice what a result keeps), its 20 slow calls per operation
 mk_suite() { # FSYNC_P99_FACTOR_ON_XFS OUT.json
