@@ -132,75 +132,57 @@ static int inline_base64(FILE *out, const char *path)
 }
 
 /*
- * A plot of many points as a PNG image inlined in the page: an SVG of a 1024-point I/O map
- * is 130 KB, 48 of them made a 24-run pair's page 6.7 MB (issue 24, item 4); the raster is
- * a fraction of that and reads the same.
+ * One plot: @data is gnuplot's inline data already written into @script_body by the
+ * caller, which also set the terminal-independent settings. Emits a <figure>: inline SVG,
+ * or with @raster a PNG image as a data: URI, for plots of many points (an SVG of a
+ * 1024-point I/O map is 130 KB: 48 of them made a 24-run pair's page 6.7 MB, issue 24).
  */
-static void plot_raster(struct page *pg, const char *caption, const char *script_body)
+static void plot_as(struct page *pg, const char *caption, const char *script_body, bool raster)
 {
-	char script[320], png[320];
+	char script[320], img[320];
 	FILE *f;
 	int n = ++pg->nplots;
 
 	if (!pg->o->gnuplot)
 		return;
 	snprintf(script, sizeof(script), "%s/plot%d.gp", pg->dir, n);
-	snprintf(png, sizeof(png), "%s/plot%d.png", pg->dir, n);
+	snprintf(img, sizeof(img), "%s/plot%d.%s", pg->dir, n, raster ? "png" : "svg");
 	f = fopen(script, "w");
 	if (!f)
 		return;
-	fprintf(f, "set encoding utf8\nset terminal pngcairo size 760,380 font \"sans,9\" "
-		   "background \"white\"\nset output ");
-	gp_str(f, png);
+	/* no title inside the plot: the figcaption says it once */
+	fprintf(f,
+		"set encoding utf8\nset terminal %s size 760,380 font \"sans,%d\" "
+		"background \"white\"\nset output ",
+		raster ? "pngcairo" : "svg", raster ? 9 : 11);
+	gp_str(f, img);
 	fprintf(f, "\nset grid\nset key outside right top\n%s", script_body);
 	fclose(f);
 	fprintf(pg->out, "<figure>\n");
-	if (run_gnuplot(pg->o->gnuplot, script) == 0) {
+	if (run_gnuplot(pg->o->gnuplot, script) != 0) {
+		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
+	} else if (!raster) {
+		if (inline_svg(pg->out, img, n) == 0)
+			pg->drawn++;
+		else
+			fprintf(pg->out,
+				"<p class=\"warn\">gnuplot's SVG could not be read.</p>\n");
+	} else {
 		fprintf(pg->out, "<img class=\"raster\" width=\"760\" height=\"380\" alt=\"");
 		rpt_html_esc(pg->out, caption);
 		fprintf(pg->out, "\" src=\"data:image/png;base64,");
-		if (inline_base64(pg->out, png) == 0)
+		if (inline_base64(pg->out, img) == 0)
 			pg->drawn++;
 		fprintf(pg->out, "\">\n");
-	} else {
-		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
 	}
 	fprintf(pg->out, "<figcaption>");
 	rpt_html_esc(pg->out, caption);
 	fprintf(pg->out, "</figcaption></figure>\n");
 }
 
-/*
- * One plot: @data is gnuplot's inline data already written into @script_body by the
- * caller, which also set the terminal-independent settings. Emits a <figure>.
- */
 static void plot(struct page *pg, const char *caption, const char *script_body)
 {
-	char script[320], svg[320];
-	FILE *f;
-	int n = ++pg->nplots;
-
-	if (!pg->o->gnuplot)
-		return;
-	snprintf(script, sizeof(script), "%s/plot%d.gp", pg->dir, n);
-	snprintf(svg, sizeof(svg), "%s/plot%d.svg", pg->dir, n);
-	f = fopen(script, "w");
-	if (!f)
-		return;
-	/* no title inside the plot: the figcaption says it once */
-	fprintf(f, "set encoding utf8\nset terminal svg size 760,380 font \"sans,11\" "
-		   "background \"white\"\nset output ");
-	gp_str(f, svg);
-	fprintf(f, "\nset grid\nset key outside right top\n%s", script_body);
-	fclose(f);
-	fprintf(pg->out, "<figure>\n");
-	if (run_gnuplot(pg->o->gnuplot, script) == 0 && inline_svg(pg->out, svg, n) == 0)
-		pg->drawn++;
-	else
-		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
-	fprintf(pg->out, "<figcaption>");
-	rpt_html_esc(pg->out, caption);
-	fprintf(pg->out, "</figcaption></figure>\n");
+	plot_as(pg, caption, script_body, false);
 }
 
 /*
@@ -577,6 +559,6 @@ void rpt_html_iomap_plot(struct page *pg, const json_t *iomap, const char *name)
 		 (long long)json_integer_value(json_object_get(iomap, "kept")),
 		 (long long)json_integer_value(json_object_get(iomap, "events")),
 		 (long long)json_integer_value(json_object_get(iomap, "stride")));
-	plot_raster(pg, cap, body);
+	plot_as(pg, cap, body, true);
 	free(body);
 }

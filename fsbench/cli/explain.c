@@ -83,11 +83,7 @@ static int explain_sides(const struct explain_cfg *c)
 			"fsbench explain: --candidate needs files on both sides (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
-			paths[npaths] = c->sides.files[s][i];
-			sides[npaths++] = s;
-		}
+	npaths = cmd_sides_flatten(&c->sides, paths, sides);
 	rpt_compare_opts_init(&o);
 	o.threshold_pct = c->threshold;
 	o.allow_unmatched = true;
