@@ -21,12 +21,19 @@ void rpt_compare_opts_init(struct rpt_compare_opts *o)
 					.test = RPT_TEST_AUTO };
 }
 
-static json_t *stats_json(const char *side, const struct rpt_stats *st, const double *v, size_t n)
+/* @reps: each value's repetition, or NULL when a run did not say (then none are listed). */
+static json_t *stats_json(const char *side, const struct rpt_stats *st, const double *v,
+			  const long long *reps, size_t n)
 {
-	json_t *o = json_object(), *vals = json_array();
+	json_t *o = json_object(), *vals = json_array(), *rv = reps ? json_array() : NULL;
 
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		json_array_append_new(vals, json_real(v[i]));
+		if (rv)
+			json_array_append_new(rv, json_integer(reps[i]));
+	}
+	if (rv)
+		json_object_set_new(o, "repetitions", rv);
 	json_object_set_new(o, "side", json_string(side));
 	json_object_set_new(o, "n", json_integer((json_int_t)n));
 	json_object_set_new(o, "values", vals);
@@ -71,6 +78,8 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 {
 	json_t *m = json_object(), *sides = json_array(), *cmps = json_array();
 	double *vals[nsides];
+	long long *reps[nsides];
+	bool have_reps[nsides];
 	size_t nv[nsides];
 	const struct rpt_rule cli = { .alpha = o->alpha,
 				      .threshold_pct = o->threshold_pct,
@@ -82,15 +91,23 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 
 	for (int k = 0; k < nsides; k++) {
 		vals[k] = calloc(sm->nruns[k] + 1, sizeof(double));
+		reps[k] = calloc(sm->nruns[k] + 1, sizeof(long long));
 		nv[k] = 0;
-		if (!vals[k])
+		have_reps[k] = true;
+		if (!vals[k] || !reps[k])
 			e = -ENOMEM;
 		for (size_t i = 0; !e && i < sm->nruns[k]; i++) {
 			const json_t *run = runs[sm->runs[k][i]].run;
+			const json_t *rep =
+				json_object_get(json_object_get(run, "coords"), "repetition");
 			double raw;
 
-			if (rpt_run_complete(run) && rpt_metric_value(run, def, op, &raw))
+			if (rpt_run_complete(run) && rpt_metric_value(run, def, op, &raw)) {
+				/* which repetition of its boot or invocation: rpt_floor_pct pairs them */
+				have_reps[k] &= json_is_integer(rep);
+				reps[k][nv[k]] = json_integer_value(rep);
 				vals[k][nv[k]++] = raw * def->scale;
+			}
 		}
 	}
 	for (int k = 0; !e && k < nsides; k++) {
@@ -98,7 +115,8 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 
 		if (nv[k])
 			rpt_stats_compute(vals[k], nv[k], &st);
-		json_array_append_new(sides, stats_json(side_names[k], &st, vals[k], nv[k]));
+		json_array_append_new(sides, stats_json(side_names[k], &st, vals[k],
+							have_reps[k] ? reps[k] : NULL, nv[k]));
 	}
 	for (int k = 1; !e && k < nsides; k++) {
 		struct rpt_judgement j;
@@ -160,8 +178,10 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		}
 		json_array_append_new(cmps, c);
 	}
-	for (int k = 0; k < nsides; k++)
+	for (int k = 0; k < nsides; k++) {
 		free(vals[k]);
+		free(reps[k]);
+	}
 	if (e) {
 		json_decref(m);
 		json_decref(sides);

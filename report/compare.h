@@ -7,12 +7,6 @@
 
 #include "model/runs.h"
 #include "report/verdict.h"
-/*
- * cli/kgate.c takes the gate and the text tables from here; once it includes
- * report/gate.h and report/compare_text.h itself these two lines go.
- */
-#include "report/gate.h"
-#include "report/compare_text.h"
 
 struct rpt_compare_opts {
 	double alpha;
@@ -42,5 +36,26 @@ void rpt_compare_opts_init(struct rpt_compare_opts *o);
 int rpt_compare_build(const char *const *side_names, int nsides, const struct rpt_run_ref *runs,
 		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
 		      size_t errlen);
+
+/*
+ * The A/A floor of one metric: the largest difference between two runs of one side that
+ * share a repetition index (two boots' first repetitions, say), either side (@a the
+ * baseline's statistics, @b the other's, as a compare document's "sides" entries), as a
+ * percentage of the baseline's mean. NAN when the baseline's mean is 0 or no two runs of a
+ * side share a repetition.
+ */
+double rpt_floor_pct(const json_t *a, const json_t *b);
+
+/*
+ * Re-decides every comparison of @cmp by the A/A floor instead of a test's p-value, for
+ * runs as repeatable as an instruction count, where a handful of nearly equal samples
+ * makes p-values meaningless: regression or improvement when |change| exceeds both the
+ * comparison's threshold and @multiple times the floor; noisy when @multiple times the
+ * floor exceeds the threshold (a change of the threshold's size could hide in the spread);
+ * unchanged otherwise; insufficient with fewer than RPT_MIN_SAMPLES a side. Each judged
+ * comparison gets "floor_pct" and "bar_pct"; settings get "decision": "aa_floor" and
+ * "floor_multiple". 0, -EINVAL (a bad @multiple) or -EPROTO (a malformed document).
+ */
+int rpt_compare_floor(json_t *cmp, double multiple);
 
 #endif

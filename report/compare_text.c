@@ -48,14 +48,19 @@ static void side_cell(char *buf, size_t len, const json_t *st)
 static void cmp_cell(char *buf, size_t len, const json_t *c, bool markdown)
 {
 	const char *v = rpt_str_or(json_string_value(json_object_get(c, "verdict")), "?");
-	const json_t *ch = json_object_get(c, "change_pct"), *p = json_object_get(c, "p");
+	const json_t *ch = json_object_get(c, "change_pct"), *p = json_object_get(c, "p"),
+		     *fl = json_object_get(c, "floor_pct");
 	bool loud = !strcmp(v, "regression") || !strcmp(v, "improvement");
 	char pt[32] = "";
 
-	if (json_is_number(p))
+	/* decided by the A/A floor (rpt_compare_floor): the floor beside the verdict */
+	if (json_is_number(fl))
+		snprintf(pt, sizeof(pt), " floor %.2f%%", json_number_value(fl));
+	else if (json_is_number(p))
 		snprintf(pt, sizeof(pt), " p=%.3g", json_number_value(p));
-	snprintf(buf, len, "%+.1f%% %s%s%s%s%s", json_is_number(ch) ? json_number_value(ch) : 0.0,
-		 markdown && loud ? "**" : "", v, markdown && loud ? "**" : "",
+	snprintf(buf, len, json_is_number(fl) ? "%+.2f%% %s%s%s%s%s" : "%+.1f%% %s%s%s%s%s",
+		 json_is_number(ch) ? json_number_value(ch) : 0.0, markdown && loud ? "**" : "", v,
+		 markdown && loud ? "**" : "",
 		 json_is_false(json_object_get(c, "gate")) ? " (not gated)" : "", pt);
 }
 

@@ -16,7 +16,7 @@
 
 /*
  * The gate's two numbers, as compare and kernel-gate both take them: doubles at @off in the
- * command's cfg (the includer has ../report/compare.h for the defaults).
+ * command's cfg (the includer has report/verdict.h for the defaults).
  */
 #define CMD_OPT_ALPHA(off, text)                                                                 \
 	{                                                                                        \

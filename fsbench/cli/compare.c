@@ -24,7 +24,7 @@ static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NU
 struct compare_cfg {
 	struct cmd_sides sides;
 	char *across, *baseline_value, *json, *gate_file;
-	double alpha, threshold, noise;
+	double alpha, threshold, noise, floor;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
 };
@@ -56,6 +56,14 @@ static const struct fsb_opt compare_opts[] = {
 	  .def = CMD_XSTR(RPT_DEFAULT_NOISE_COV_PCT),
 	  .unit = "%",
 	  .help = "CoV above which an unproven change is 'noisy', in percent" },
+	{ .name = "floor",
+	  .type = OPT_DOUBLE,
+	  .offset = O(floor),
+	  .dmax = 1000,
+	  .def = "0",
+	  .help = "decide by the A/A floor instead of a test: a change counts beyond the "
+		  "threshold and MULTIPLE times the largest difference between two runs of one "
+		  "side that share a repetition (for kernel-gate's model disk; 0: off)" },
 	{ .name = "test",
 	  .type = OPT_ENUM,
 	  .offset = O(test),
@@ -357,6 +365,10 @@ static int compare_run(void *cfg)
 	e = rpt_runset_compare(&rs, o.across ? NULL : default_names, 2, &o, &cmp, err, sizeof(err));
 	if (e) {
 		fprintf(stderr, "fsbench compare: %s\n", err);
+		goto out;
+	}
+	if (c->floor > 0 && (e = rpt_compare_floor(cmp, c->floor))) {
+		fprintf(stderr, "fsbench compare: judging by the A/A floor: %s\n", strerror(-e));
 		goto out;
 	}
 	if (c->format == FORMAT_JSON) {

@@ -217,11 +217,13 @@ static const struct fsb_opt job_opts[] = {
 	{ .name = "kernel",
 	  .type = OPT_STRING,
 	  .offset = O(kernel),
+	  .file = OPT_FILE,
 	  .help = "build the initramfs for kernel K (as kernel-gate takes it) and copy both "
 		  "beside the job" },
 	{ .name = "modules",
 	  .type = OPT_STRING,
 	  .offset = O(modules),
+	  .file = OPT_DIR,
 	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "kernel-url",
 	  .type = OPT_STRING,
@@ -272,6 +274,7 @@ static const struct fsb_opt job_opts[] = {
 	  .short_name = 'o',
 	  .type = OPT_STRING,
 	  .offset = O(output),
+	  .file = OPT_FILE,
 	  .help = "write the job to FILE (default stdout)" },
 	{ 0 },
 };
@@ -387,21 +390,34 @@ static int job_write(const struct job *j, FILE *f)
 		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
 		"  connection:\n    minutes: 2\n",
 		timeout + 10, timeout);
+	/*
+	 * One vCPU with instruction counting and a reliable TSC: what makes timing repeatable
+	 * under TCG. Without a scratch image the suite runs on kernel-gate's model disk with
+	 * its defaults and sleep=off (docs/kernel-gate.md, "The model disk"), so a qemu
+	 * worker's numbers are a local gate's; a scratch image is host-timed: sleep=on.
+	 */
+	struct kg_disk model = { .kind = qemu && !j->c->scratch_url ? KG_DISK_MODEL :
+								      KG_DISK_VIRTIO,
+				 .bytes = INT64_C(2) << 30,
+				 .latency_ns = KG_DISK_LATENCY_NS,
+				 .queue_depth = KG_DISK_QUEUE_DEPTH };
+	char words[512];
+
+	kg_disk_cmdline(&model, words, sizeof(words));
 	if (qemu)
-		/*
-		 * One vCPU with instruction counting and a reliable TSC: what makes timing
-		 * repeatable under TCG (see README, "Gating a kernel").
-		 */
-		fprintf(f, "context:\n  arch: amd64\n  no_kvm: true\n  memory: 1024\n"
-			   "  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=on\n");
+		fprintf(f,
+			"context:\n  arch: amd64\n  no_kvm: true\n  memory: %d\n"
+			"  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=%s\n",
+			kg_disk_memory_mib(&model, 1024), words[0] ? "off" : "on");
 	fprintf(f, "actions:\n- deploy:\n    timeout:\n      minutes: 10\n    to: %s\n",
 		qemu ? "tmpfs" : "tftp");
 	if (qemu) {
 		/* fsbench.shell: the guest's init stops at a shell for LAVA's test shell */
 		fprintf(f,
 			"    images:\n      kernel:\n        image_arg: '-kernel {kernel} -append "
-			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable\"'\n"
-			"        url: ");
+			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable%s%s\"'\n"
+			"        url: ",
+			words[0] ? " " : "", words);
 		yq(f, j->kurl);
 		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
 		yq(f, j->rurl);
@@ -477,7 +493,9 @@ static int lava_job(void *cfg)
 		r = FSB_EXIT_USAGE;
 		goto done;
 	}
-	j->device = c->device ? c->device : "/dev/vda";
+	j->device = c->device					       ? c->device :
+		    !strcmp(c->device_type, "qemu") && !c->scratch_url ? "/dev/nullb0" :
+									 "/dev/vda";
 	snprintf(j->outdir, sizeof(j->outdir), "%s", out ? out : "fsbench-lava.yaml");
 	*(strrchr(j->outdir, '/') ? strrchr(j->outdir, '/') : j->outdir) = 0;
 	if (!j->outdir[0])

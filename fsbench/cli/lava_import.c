@@ -246,6 +246,7 @@ static const struct fsb_opt import_opts[] = {
 	  .short_name = 'o',
 	  .type = OPT_STRING,
 	  .offset = offsetof(struct import_cfg, output),
+	  .file = OPT_FILE,
 	  .help = "the fsbench result to write (required)" },
 	{ 0 },
 };

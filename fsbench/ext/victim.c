@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "model/result_file.h"
+#include "model/schema.h"
 
 enum { VICTIM_NONE, VICTIM_READ, VICTIM_FSYNC };
 
@@ -330,14 +331,14 @@ static void victim_after(struct fsb_run *run, const struct fsb_common *c, const 
 		fsb_run_fail(run, v->err, v->errmsg);
 		v->failed_run = !strcmp(run->errmsg, v->errmsg);
 		if (run_json && v->failed_run) {
-			json_t *sum = json_object_get(run_json, "summary");
+			json_t *sum = json_object_get(run_json, RPT_KEY_SUMMARY);
 
-			json_object_set_new(sum, "complete", json_false());
-			json_object_set_new(sum, "error", json_string(v->errmsg));
+			json_object_set_new(sum, RPT_KEY_COMPLETE, json_false());
+			json_object_set_new(sum, RPT_KEY_ERROR, json_string(v->errmsg));
 		}
 	}
 	if (run_json) {
-		json_t *ops = json_object_get(run_json, "ops");
+		json_t *ops = json_object_get(run_json, RPT_KEY_OPS);
 
 		if (ops && v->h->count)
 			json_object_set_new(ops, "victim", rpt_hist_to_json(v->h));

@@ -28,6 +28,10 @@ void kg_vm_defaults(struct kg_vm *vm)
 	vm->cpus = 1;
 	vm->memory_mib = 1024;
 	vm->disk_bytes = 2LL << 30;
+	vm->disk = (struct kg_disk){ .kind = KG_DISK_VIRTIO,
+				     .bytes = vm->disk_bytes,
+				     .latency_ns = KG_DISK_LATENCY_NS,
+				     .queue_depth = KG_DISK_QUEUE_DEPTH };
 	vm->disk_dir = "/dev/shm";
 	vm->boot_timeout_s = 180;
 	vm->timeout_s = 1800;
@@ -144,10 +148,16 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	int n = 0;
 
 	kg_cmdline(k, f->cmdline, sizeof(f->cmdline));
+	if (vm->disk.kind == KG_DISK_MODEL) { /* the model's parameters, for the guest's /init */
+		size_t l = strlen(f->cmdline);
+
+		f->cmdline[l++] = ' ';
+		kg_disk_cmdline(&vm->disk, f->cmdline + l, sizeof(f->cmdline) - l);
+	}
 	snprintf(f->drive0, sizeof(f->drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
 		 f->scratch);
 	snprintf(f->drive1, sizeof(f->drive1), "file=%s,if=virtio,format=raw", f->results);
-	snprintf(f->mem, sizeof(f->mem), "%d", vm->memory_mib);
+	snprintf(f->mem, sizeof(f->mem), "%d", kg_disk_memory_mib(&vm->disk, vm->memory_mib));
 	snprintf(f->smp, sizeof(f->smp), "%d", vm->cpus);
 	argv[n++] = vm->qemu;
 	argv[n++] = "-nodefaults";
@@ -175,8 +185,10 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n++] = f->cmdline;
 	argv[n++] = "-serial";
 	argv[n++] = f->serial;
-	argv[n++] = "-drive";
-	argv[n++] = f->drive0;
+	if (vm->disk.kind == KG_DISK_VIRTIO) { /* the model lives in the guest */
+		argv[n++] = "-drive";
+		argv[n++] = f->drive0;
+	}
 	argv[n++] = "-drive";
 	argv[n++] = f->drive1;
 	argv[n] = NULL;
@@ -217,10 +229,11 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
 	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
 		return r;
-	if ((r = sparse_file(f->scratch, vm->disk_bytes)))
+	if (vm->disk.kind == KG_DISK_VIRTIO && (r = sparse_file(f->scratch, vm->disk_bytes)))
 		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
 			    strerror(-r));
-	if ((r = boot_journal(vm, "image", f->scratch, err, errlen)))
+	if (vm->disk.kind == KG_DISK_VIRTIO &&
+	    (r = boot_journal(vm, "image", f->scratch, err, errlen)))
 		return r;
 	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)))
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,

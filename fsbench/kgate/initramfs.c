@@ -131,7 +131,9 @@ static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
 /* The guest's /init: mounts, modules, the suite, results out, power off. */
 static const char guest_init[] =
 	"#!/bin/busybox sh\n"
-	"# fsbench guest: runs the suite on /dev/vda, writes /out to /dev/vdb as tar, powers off\n"
+	"# fsbench guest: runs the suite on the scratch disk, writes /out to the results disk as\n"
+	"# tar, powers off. Scratch /dev/vda and results /dev/vdb; with fsbench.disk=model the\n"
+	"# scratch disk is null_blk's /dev/nullb0 and the results disk the only virtio one\n"
 	"/bin/busybox --install -s /bin\n"
 	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
 	"mount -t devtmpfs dev /dev 2>/dev/null\n"
@@ -141,13 +143,32 @@ static const char guest_init[] =
 	"mount -t tmpfs run /run\n"
 	"mount -t tmpfs tmp /tmp\n"
 	"mkdir -p /out\n"
+	"dev=/dev/vda out=/dev/vdb nb= fl=\n"
+	"for w in $(cat /proc/cmdline); do\n"
+	"\tcase $w in\n"
+	"\tfsbench.disk=model) dev=/dev/nullb0 out=/dev/vda ;;\n"
+	"\tfsbench.flush_ms=*) fl=${w#fsbench.flush_ms=} ;;\n"
+	"\tnull_blk.*) nb=\"$nb ${w#null_blk.}\" ;;\n"
+	"\tesac\n"
+	"done\n"
 	"while read -r m; do\n"
-	"\tinsmod \"/lib/modules/$(uname -r)/$m\" || echo \"fsbench-guest: insmod $m failed\"\n"
+	"\t# a module's parameters on the kernel command line are modprobe's to apply\n"
+	"\tp=; case $m in */null_blk.ko) [ $dev = /dev/nullb0 ] && p=$nb || continue ;; esac\n"
+	"\tinsmod \"/lib/modules/$(uname -r)/$m\" $p || echo \"fsbench-guest: insmod $m failed\"\n"
 	"done </etc/fsbench/modules\n"
 	"i=0\n"
-	"while [ ! -b /dev/vda ] || [ ! -b /dev/vdb ]; do\n"
+	"while [ ! -b $dev ] || [ ! -b $out ]; do\n"
 	"\ti=$((i + 1)); [ $i -gt 200 ] && break; sleep 0.05\n"
 	"done\n"
+	"if [ -n \"$fl\" ] && [ -b $dev ]; then\n"
+	"\t# the model's flush latency: dm-delay's flush class delayed, reads and writes not\n"
+	"\tt=\"0 $(cat /sys/block/nullb0/size) delay $dev 0 0 $dev 0 0 $dev 0 $fl\"\n"
+	"\tif echo \"$t\" | DM_DISABLE_UDEV=1 dmsetup create --noudevsync fsbench-flush; then\n"
+	"\t\tdev=/dev/dm-0\n"
+	"\telse\n"
+	"\t\techo \"fsbench-guest: dm-delay over $dev ($t) failed\"; dev=/dev/no-flush-delay\n"
+	"\tfi\n"
+	"fi\n"
 	"if grep -qw fsbench.shell /proc/cmdline; then\n"
 	"\t# LAVA: a shell on the console; the test definition runs the suite\n"
 	"\texport PS1='fsbench-guest# '\n"
@@ -165,19 +186,19 @@ static const char guest_init[] =
 	"set --\n"
 	"while IFS= read -r a; do set -- \"$@\" \"$a\"; done </etc/fsbench/args\n"
 	"echo " MARK_START " $(uname -r)\n"
-	"if [ -b /dev/vda ] && [ -b /dev/vdb ]; then\n"
-	"\t/bin/fsbench suite \"$@\" --device /dev/vda --force --json /out/result.json "
+	"if [ -b $dev ] && [ -b $out ]; then\n"
+	"\t/bin/fsbench suite \"$@\" --device $dev --force --json /out/result.json "
 	">/out/stdout 2>/out/stderr\n"
 	"\trc=$?\n"
 	"\tcat /out/stdout /out/stderr\n"
 	"else\n"
-	"\techo \"fsbench-guest: no /dev/vda and /dev/vdb: virtio_blk did not come up\"\n"
+	"\techo \"fsbench-guest: no $dev and $out: virtio_blk or null_blk did not come up\"\n"
 	"\trc=125\n"
 	"fi\n"
 	"echo $rc >/out/status\n"
 	"uname -r >/out/release\n"
 	"cat /proc/cmdline >/out/cmdline\n"
-	"tar -cf /dev/vdb -C /out . && sync\n"
+	"tar -cf $out -C /out . && sync\n"
 	"echo " MARK_EXIT " $rc\n"
 	"poweroff -f\n";
 
@@ -309,6 +330,16 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 			names[nn++] = ft->kmod;
 		}
 	}
+	if (o->flush_delay) { /* the model's flush latency: dm-delay over null_blk (disk.h) */
+		if (find_program("dmsetup", prog, sizeof(prog)))
+			return errf(err, errlen, -ENOENT,
+				    "dmsetup not found on the host: the guest needs it for "
+				    "--disk-flush-latency (apt-get install dmsetup)");
+		if ((r = ents_add(e, prog, "/sbin/dmsetup", NULL, 0755)) ||
+		    (r = add_libs(e, prog, err, errlen)))
+			return r;
+		names[nn++] = "dm_delay";
+	}
 	if (o->lava) { /* LAVA's qemu guest disk holds its test shell: IDE, ext2 */
 		names[nn++] = "?ata_piix";
 		names[nn++] = "?sd_mod";
@@ -316,6 +347,8 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	}
 	names[nn++] = "virtio_pci";
 	names[nn++] = "virtio_blk";
+	/* the model disk (disk.h); /init loads it only when the command line asks for it */
+	names[nn++] = "?null_blk";
 	nm = kg_modules_resolve(o->kernel->moddir, names, nn, mods, KG_MAX_MODULES, err, errlen);
 	if (nm < 0)
 		return nm;

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "fsbench/kgate/disk.h"
+
 struct probe_scratch;
 
 /*
@@ -56,6 +58,7 @@ struct kg_initramfs_opts {
 	const char *const *fstypes; /* the suite's filesystems, NULL-terminated */
 	const char *cachedir;
 	bool lava; /* also the disk drivers for LAVA's overlay disk (IDE, ext2 labelled LAVA) */
+	bool flush_delay; /* also dm_delay and dmsetup, for the model's flush latency */
 };
 
 /*
@@ -75,6 +78,7 @@ struct kg_vm {
 	int cpus;
 	int memory_mib;
 	long long disk_bytes; /* scratch disk size */
+	struct kg_disk disk; /* its kind and the model's parameters (disk.bytes == disk_bytes) */
 	const char *disk_dir; /* directory of the scratch image (tmpfs) */
 	int boot_timeout_s; /* until the guest's init speaks */
 	int timeout_s; /* the whole boot */

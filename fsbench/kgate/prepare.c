@@ -21,7 +21,7 @@
  * with @err.
  */
 static int suite_fstypes(const char *path, const char *fs, const char *threads, char store[][32],
-			 const char **out, char *err, size_t errlen)
+			 const char **out, int64_t *ret_image_size, char *err, size_t errlen)
 {
 	struct suite su;
 	int n = 0, r;
@@ -53,6 +53,7 @@ static int suite_fstypes(const char *path, const char *fs, const char *threads, 
 		n++;
 	}
 	out[n] = NULL;
+	*ret_image_size = su.image_size;
 	suite_free(&su);
 	return n;
 }
@@ -61,6 +62,7 @@ static int suite_fstypes(const char *path, const char *fs, const char *threads, 
 static int prepare_suite(struct kg_ctx *x, char *err, size_t errlen)
 {
 	const char *name = x->a.suite ? x->a.suite : KG_DEFAULT_SUITE;
+	int64_t image_size = 0;
 	int n = 0, r;
 
 	r = suite_find(name, x->suite, sizeof(x->suite));
@@ -70,8 +72,13 @@ static int prepare_suite(struct kg_ctx *x, char *err, size_t errlen)
 		return errf(err, errlen, r, "suite %s: %s", name,
 			    r == -ENOENT ? "no such file, nor a suite of that name in configs/" :
 					   strerror(-r));
-	r = suite_fstypes(x->suite, x->a.fs, x->a.threads, x->fsstore, x->fstypes, err, errlen);
+	r = suite_fstypes(x->suite, x->a.fs, x->a.threads, x->fsstore, x->fstypes, &image_size, err,
+			  errlen);
 	if (r < 0)
+		return r;
+	/* the model holds the suite's data in guest memory: refused here, before any boot */
+	if ((r = kg_disk_fits(&x->a.vm.disk, x->a.vm.memory_mib, x->a.jobs, image_size, err,
+			      errlen)))
 		return r;
 	if (x->a.repetitions) {
 		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
@@ -100,6 +107,11 @@ static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err,
 			 x->a.append[i] ? x->a.append[i] : "");
 	int total = kg_cmdline(&x->k[i], cl, sizeof(cl));
 
+	/* the model disk's words go on it too (boot.c) */
+	kg_disk_cmdline(&x->a.vm.disk, cl, sizeof(cl));
+	if (cl[0])
+		total += 1 + (int)strlen(cl);
+
 	if (n >= (int)sizeof(x->k[i].append) || total >= KG_CMDLINE_MAX)
 		return errf(err, errlen, -E2BIG,
 			    "%s: the kernel command line would be %d bytes with --append: the "
@@ -119,7 +131,8 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 					.suite_args = x->suite_args,
 					.fstypes = x->fstypes,
 					.cachedir = cachedir,
-					.lava = x->lava };
+					.lava = x->lava,
+					.flush_delay = kg_disk_flush_delayed(&x->a.vm.disk) };
 	char why[3072] = "";
 	int r;
 
@@ -131,6 +144,10 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 		*ret_fail = r == -ENOENT || r == -EISDIR || r == -EPERM ? KG_PREPARE_USAGE :
 									  KG_PREPARE_KERNEL;
 		return errf(err, errlen, r, "%s: %s", label, why);
+	}
+	if ((r = kg_disk_check(&x->a.vm.disk, x->k[i].moddir, x->k[i].release, why, sizeof(why)))) {
+		*ret_fail = KG_PREPARE_KERNEL;
+		return errf(err, errlen, r, "%s: cannot judge: %s", label, why);
 	}
 	fsb_strcpy(x->k[i].label, sizeof(x->k[i].label), label);
 	r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &x->cached[i], why,

@@ -12,8 +12,8 @@
 struct kg_args {
 	const char *spec[2], *modules[2], *append[2], *common_append;
 	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
-	int boots, repetitions;
-	double alpha, threshold, max_host_load;
+	int boots, repetitions, jobs; /* jobs: boots at a time */
+	double alpha, threshold, max_host_load, floor_multiple;
 	struct kg_vm vm;
 };
 

@@ -65,20 +65,19 @@ json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const st
 
 	fs_name(vm->disk_dir, backing_fs, sizeof(backing_fs));
 	kg_cmdline(k, cmdline, sizeof(cmdline));
-	return json_pack(
-		"{s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:i, s:i}, "
-		"s:{s:I, s:s, s:s, s:s, s:s, s:b, s:s, s:s}, s:f, s:f, s:f, s:f, s:i}",
-		"kernel", "spec", k->spec, "image", k->image, "release",
-		b->guest_release[0] ? b->guest_release : k->release, "cmdline",
-		b->guest_cmdline[0] ? b->guest_cmdline : cmdline, "append", k->append, "qemu",
-		"accelerator", vm->accel, "icount",
-		vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg") ? vm->icount : NULL,
-		"cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib", vm->memory_mib,
-		"scratch_disk", "bytes", (json_int_t)vm->disk_bytes, "interface", "virtio-blk",
-		"format", "raw", "cache", "none", "aio", "native", "sparse", 1, "backing_dir",
-		vm->disk_dir, "backing_fs", backing_fs, "seconds", b->seconds, "boot_seconds",
-		b->boot_seconds, "host_load_pct", b->host_load_pct, "loadavg1", b->loadavg1,
-		"guest_status", b->guest_status);
+	return json_pack("{s:{s:s, s:s, s:s, s:s, s:s}, s:{s:s, s:s?, s:s, s:i, s:i}, "
+			 "s:o, s:f, s:f, s:f, s:f, s:i}",
+			 "kernel", "spec", k->spec, "image", k->image, "release",
+			 b->guest_release[0] ? b->guest_release : k->release, "cmdline",
+			 b->guest_cmdline[0] ? b->guest_cmdline : cmdline, "append", k->append,
+			 "qemu", "accelerator", vm->accel, "icount",
+			 vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg") ? vm->icount :
+										    NULL,
+			 "cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib",
+			 kg_disk_memory_mib(&vm->disk, vm->memory_mib), "scratch_disk",
+			 kg_disk_json(&vm->disk, vm->disk_dir, backing_fs), "seconds", b->seconds,
+			 "boot_seconds", b->boot_seconds, "host_load_pct", b->host_load_pct,
+			 "loadavg1", b->loadavg1, "guest_status", b->guest_status);
 }
 
 /*

@@ -18,7 +18,8 @@ export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
 mkdir -p /dev/shm/fsbench-test.$$ && DISKS=/dev/shm/fsbench-test.$$
 trap 'rmdir "$DISKS" 2>/dev/null; t_cleanup' EXIT
 W=$T_SCRATCH
-common=(--disk-dir "$DISKS" --disk-size 1G)
+# the host-timed virtio disk; the model disk (the default under tcg) is kernel-disk-model.sh's
+common=(--disk virtio --disk-dir "$DISKS" --disk-size 1G)
 
 
 # bad inputs: before any boot
@@ -59,18 +60,18 @@ t_expect_eq "scratch disks left in $DISKS" "" "$(ls "$DISKS")"
 kdir=$(dirname "$(dirname "$(ls "$FSBENCH_CACHE_DIR"/kernels/*/boot/vmlinuz-* | head -n 1)")")
 expect 2 "holds no lib/modules/" "$FSBENCH" kernel-run --kernel "$kdir"/boot/vmlinuz-* --modules "$W"
 expect 1 "guest status 1" "$FSBENCH" kernel-run --kernel "$kdir"/boot/vmlinuz-* --modules "$kdir" \
-	--disk-dir "$DISKS" --disk-size 64M \
+	--disk virtio --disk-dir "$DISKS" --disk-size 64M \
 	--repetitions 1 --workdir "$W/enospc" --json "$W/enospc.json"
 t_expect_eq "enospc result is incomplete" false "$(t_json "$W/enospc.json" .complete)"
 
 # A/A: the same kernel on both sides passes; the result records what ran where
-expect 0 "boot 4/4: candidate" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
+expect 0 "boot 4/4: baseline" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
 	--boots 2 --repetitions 3 --workdir "$W/aa" --json "$W/aa.json"
 grep -q "^A/A noise floor (baseline boots odd vs even): largest judged gated change" "$W/out" || t_fail "no A/A line"
 grep -q "^host load from other processes" "$W/out" || t_fail "no host load line"
 grep -q "^verdict: good (exit 0)" "$W/out" || t_fail "no good verdict: $(tail -1 "$W/out")"
 t_expect_eq "A/A verdict" good "$(t_json "$W/aa.json" .verdict)"
-t_expect_eq "boots" "baseline candidate baseline candidate" "$(t_json "$W/aa.json" '[.boots[].side] | join(" ")')"
+t_expect_eq "boots, A B B A" "baseline candidate candidate baseline" "$(t_json "$W/aa.json" '[.boots[].side] | join(" ")')"
 r=$W/aa/boot-01-baseline/result.json
 "$VALIDATE" "$SCHEMA" "$r" || t_fail "a boot's result does not validate"
 t_expect_eq "vm.qemu" "tcg shift=0,sleep=on qemu64 1 1024" \
@@ -84,7 +85,7 @@ t_expect_eq "p99.9 not gated" false \
 	"$(t_json "$W/aa.json" '[.compare.samples[].metrics[] | select(.name | endswith(".p99.9")) | .comparisons[].gate] | any')"
 
 # the same kernel with init_on_free=1: freeing zeroes pages, more instructions per unlink
-expect 1 "boot 4/4: candidate" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
+expect 1 "boot 4/4: baseline" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" "${common[@]}" \
 	--candidate-append init_on_free=1 --boots 2 --repetitions 3 --workdir "$W/iof" --json "$W/iof.json"
 grep -q "^verdict: regressed (exit 1)" "$W/out" || t_fail "init_on_free=1 not caught: $(tail -1 "$W/out")"
 t_json "$W/iof.json" '.compare.samples[].metrics[] | select(.comparisons[0].verdict == "regression" and .comparisons[0].gate) | .name' |

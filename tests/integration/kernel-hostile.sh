@@ -19,7 +19,7 @@ mkdir -p "$DISKS"
 # restore's journal of this test's own runs, not the machine's
 export FSBENCH_STATE_DIR=$W/state
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-run=(--kernel "$deb" --qemu "$FAKE" --disk-dir "$DISKS" --disk-size 64M --boot-timeout 10s --timeout 30s)
+run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --boot-timeout 10s --timeout 30s)
 # the stand-in's sleeps that a kill -9 of it orphaned, then the usual clean-up
 trap 'cat "$W"/*.children 2>/dev/null | xargs -r kill 2>/dev/null; t_cleanup' EXIT
 
@@ -91,12 +91,12 @@ for v in v1 v2 v3; do t_expect_eq "root's $v after lava job" "root's $v" "$(cat 
 grep -q "^job_name: \"fsbench kgate $rel\"$" "$W/shared/job.yaml" || t_fail "job_name: $(grep job_name "$W/shared/job.yaml")"
 
 # 4. a reused --workdir: an earlier run's results never pass for this one's
-FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --qemu "$FAKE" --disk-dir "$DISKS" \
+FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" \
 	--disk-size 64M --boots 1 --workdir "$W/w5" >/dev/null 2>&1
 [ -s "$W/w5/boot-01-baseline/guest/result.json" ] || t_fail "the first gate left no result to reuse"
 mkdir "$W/failing" && echo 1 >"$W/failing/status" && echo "suite failed" >"$W/failing/stderr"
 FAKE_QEMU_OUT=$W/failing expect 125 "the suite failed in the guest \(status 1\): cannot judge" \
-	"$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --qemu "$FAKE" --disk-dir "$DISKS" \
+	"$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" \
 	--disk-size 64M --boots 1 --workdir "$W/w5"
 grep -q "^verdict: good" "$W/out" && t_fail "a gate passed on stale results"
 [ -e "$W/w5/boot-01-baseline/guest/result.json" ] && t_fail "the stale result.json is still in the boot's directory"
@@ -127,24 +127,24 @@ ln -s "$W/target" "$W/evil/lib"
 dpkg-deb --build --root-owner-group "$W/evil" "$W/evil.deb" >/dev/null 2>&1 || t_die "dpkg-deb --build"
 mkdir -m 0755 "$W/cache6"
 FSBENCH_CACHE_DIR=$W/cache6 expect 125 "refused: ./lib in the package is a symlink" \
-	"$FSBENCH" kernel-run --kernel "$W/evil.deb" --qemu "$FAKE" --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w7"
+	"$FSBENCH" kernel-run --kernel "$W/evil.deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w7"
 t_expect_eq "DIR/modules/9.9.9-evil/modules.dep" original "$(cat "$W/target/modules/9.9.9-evil/modules.dep")"
 t_expect_eq "files depmod wrote in DIR" 1 "$(find "$W/target" -type f | wc -l)"
 # two boot/vmlinuz-*: not a kernel package (and the glob is freed: LSan found it was not)
 rm "$W/evil/lib" && head -c 4096 /dev/urandom >"$W/evil/boot/vmlinuz-9.9.9-two"
 dpkg-deb --build --root-owner-group "$W/evil" "$W/two.deb" >/dev/null 2>&1 || t_die "dpkg-deb --build"
 FSBENCH_CACHE_DIR=$W/cache6 expect 125 "no single boot/vmlinuz-RELEASE" \
-	"$FSBENCH" kernel-run --kernel "$W/two.deb" --qemu "$FAKE" --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w7c"
+	"$FSBENCH" kernel-run --kernel "$W/two.deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w7c"
 # an extraction a killed run left behind is swept by the next one
 mkdir -p "$W/cache6/kernels/.extract.999999999.abcdef/boot"
-FSBENCH_CACHE_DIR=$W/cache6 "$FSBENCH" kernel-run --kernel "$W/evil.deb" --qemu "$FAKE" --disk-dir "$DISKS" \
+FSBENCH_CACHE_DIR=$W/cache6 "$FSBENCH" kernel-run --kernel "$W/evil.deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" \
 	--disk-size 64M --workdir "$W/w7b" >/dev/null 2>&1
 [ -e "$W/cache6/kernels/.extract.999999999.abcdef" ] && t_fail "a dead run's .extract directory stays"
 t_expect_eq "extraction directories left in the cache" "" "$(ls -A "$W/cache6/kernels")"
 
 # 7 and 10. usage errors before the first boot: exit 2, QEMU never started
 FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "--json /proc/nonexistent/x.json" "$FSBENCH" kernel-gate --baseline "$deb" \
-	--candidate "$deb" --qemu "$FAKE" --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w8" --json /proc/nonexistent/x.json
+	--candidate "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --workdir "$W/w8" --json /proc/nonexistent/x.json
 FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "threads" "$FSBENCH" kernel-run "${run[@]}" --threads abc --workdir "$W/w8"
 FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "--disk-dir $W/nodir: No such file" "$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/nodir"
 FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "--disk-dir $W/secret: not a directory" "$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/secret"
@@ -155,7 +155,7 @@ FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "kernel $W: not a regular file" "$FSBENCH" ke
 FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "a comma in the path" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/a,b"
 # 12. a command line the kernel would cut
 FAKE_QEMU_PIDFILE=$W/pid7 expect 2 "the kernel keeps 2047" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" \
-	--qemu "$FAKE" --disk-dir "$DISKS" --append "$(printf 'x%.0s' $(seq 2000))" --candidate-append init_on_free=1
+	--qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --append "$(printf 'x%.0s' $(seq 2000))" --candidate-append init_on_free=1
 [ -e "$W/pid7" ] && t_fail "a usage error cost a boot"
 
 # 8. kill -9 mid-boot: QEMU dies with fsbench, restore removes the scratch and results disks

@@ -446,6 +446,108 @@ static void build_across_coords(void **state)
 	fixture_free(&f);
 }
 
+/*
+ * A compare document of one metric (higher is better) whose sides hold @a and @b, the
+ * repetitions 0, 1, 2 of each boot in turn, and one comparison with @threshold.
+ */
+static json_t *floor_doc(const double *a, size_t na, const double *b, size_t nb, double threshold)
+{
+	json_t *sides = json_array(), *c;
+	const double *v[2] = { a, b };
+	size_t n[2] = { na, nb };
+	double mean[2];
+
+	for (int k = 0; k < 2; k++) {
+		json_t *vals = json_array(), *reps = json_array();
+		double lo = INFINITY, hi = -INFINITY, sum = 0;
+
+		for (size_t i = 0; i < n[k]; i++) {
+			json_array_append_new(vals, json_real(v[k][i]));
+			json_array_append_new(reps, json_integer((json_int_t)(i % 3)));
+			lo = fmin(lo, v[k][i]);
+			hi = fmax(hi, v[k][i]);
+			sum += v[k][i];
+		}
+		mean[k] = sum / (double)n[k];
+		json_array_append_new(sides,
+				      json_pack("{s:s, s:I, s:o, s:o, s:f, s:f, s:f}", "side",
+						k ? "candidate" : "baseline", "n", (json_int_t)n[k],
+						"values", vals, "repetitions", reps, "mean",
+						mean[k], "min", lo, "max", hi));
+	}
+	c = json_pack("{s:s, s:s, s:f, s:f, s:b, s:s}", "side", "candidate", "baseline", "baseline",
+		      "change_pct", (mean[1] - mean[0]) / mean[0] * 100, "threshold_pct", threshold,
+		      "gate", 1, "verdict", "insufficient");
+	return json_pack("{s:{}, s:[{s:[{s:s, s:s, s:o, s:[o]}]}]}", "settings", "samples",
+			 "metrics", "name", "files_per_sec", "direction", "higher", "sides", sides,
+			 "comparisons", c);
+}
+
+static const json_t *floor_cmp(const json_t *doc)
+{
+	const json_t *m = json_array_get(
+		json_object_get(json_array_get(json_object_get(doc, "samples"), 0), "metrics"), 0);
+
+	return json_array_get(json_object_get(m, "comparisons"), 0);
+}
+
+static const char *floor_verdict(const double *a, size_t na, const double *b, size_t nb,
+				 double threshold, double *ret_floor)
+{
+	static char v[32];
+	json_t *doc = floor_doc(a, na, b, nb, threshold);
+
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	snprintf(v, sizeof(v), "%s", json_string_value(json_object_get(floor_cmp(doc), "verdict")));
+	*ret_floor = json_number_value(json_object_get(floor_cmp(doc), "floor_pct"));
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(doc, "settings"), "decision")),
+		"aa_floor");
+	json_decref(doc);
+	return v;
+}
+
+/*
+ * The A/A floor pairs runs by repetition: two boots whose first repetitions are 10 % below
+ * the later ones (as a cold page cache makes them) still have a floor of 0.1 %.
+ */
+static void floor_pairs_repetitions(void **state)
+{
+	static const double a[] = { 900, 1000, 1000, 900.9, 1000.5, 1000.2 },
+			    same[] = { 900.4, 1000.3, 1000.1, 900.2, 1000.6, 1000.4 },
+			    slow[] = { 873, 970, 970, 873.5, 970.3, 970.1 };
+	double floor;
+
+	(void)state;
+	assert_string_equal(floor_verdict(a, 6, same, 6, 1, &floor), "unchanged");
+	assert_true(floor > 0.09 && floor < 0.11); /* |900.9 - 900| / mean */
+	/* -3 %: beyond the 1 % threshold and three times the 0.1 % floor */
+	assert_string_equal(floor_verdict(a, 6, slow, 6, 1, &floor), "regression");
+	assert_string_equal(floor_verdict(slow, 6, a, 6, 1, &floor), "improvement");
+	/* the same -3 % under a 5 % threshold is unchanged */
+	assert_string_equal(floor_verdict(a, 6, slow, 6, 5, &floor), "unchanged");
+}
+
+/* A spread that could hide a change of the threshold's size is noisy; one boot a side cannot say. */
+static void floor_noisy_and_insufficient(void **state)
+{
+	static const double a[] = { 1000, 1000, 1000, 1020, 1020, 1020 },
+			    b[] = { 970, 970, 970, 990, 990, 990 };
+	double floor;
+	json_t *doc;
+
+	(void)state;
+	/* floor 2 %: 3 x 2 % > the 1 % threshold, and -2.9 % is within 6 % */
+	assert_string_equal(floor_verdict(a, 6, b, 6, 1, &floor), "noisy");
+	assert_true(floor > 1.9 && floor < 2.1);
+	/* three runs a side, each its own repetition: no two runs to set against each other */
+	assert_string_equal(floor_verdict(a, 3, b, 3, 1, &floor), "insufficient");
+	doc = floor_doc(a, 6, b, 6, 1);
+	assert_int_equal(rpt_compare_floor(doc, NAN), -EINVAL);
+	assert_int_equal(rpt_compare_floor(doc, -1), -EINVAL);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,6 +560,8 @@ int main(void)
 		cmocka_unit_test(build_across_coords),
 		cmocka_unit_test(strict_gate_insufficient),
 		cmocka_unit_test(strict_gate_noisy),
+		cmocka_unit_test(floor_pairs_repetitions),
+		cmocka_unit_test(floor_noisy_and_insufficient),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
