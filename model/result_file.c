@@ -20,7 +20,11 @@ int rpt_json_write_atomic(const json_t *root, const char *path)
 
 	if (!f)
 		return -errno;
-	if (json_dumpf(root, f, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0 ||
+	/*
+	 * Compact: a result with probes is half indentation when pretty-printed, and CI keeps
+	 * results as artifacts (issue 24, item 4); `jq .` reads them for a person.
+	 */
+	if (json_dumpf(root, f, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0 ||
 	    fputc('\n', f) == EOF)
 		r = errno ? -errno : -EIO;
 	return base_out_commit(f, tmp, path, r);

@@ -3,6 +3,7 @@
 #include "report/context.h"
 #include "report/gate.h"
 #include "report/sample.h"
+#include "report/why.h"
 #include "model/doc.h"
 #include "model/schema.h"
 
@@ -53,6 +54,22 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
+/*
+ * Whether the sources that loaded on side @k's runs of @sm differ from the baseline's; @buf
+ * then says which ("source jbd2 loaded on the candidate only").
+ */
+static bool instrumentation_differs(const struct sample *sm, const struct rpt_run_ref *runs,
+				    const char *const *side_names, int k, char *buf, size_t len)
+{
+	json_t *a = rpt_why_sources(runs, sm->runs[0], sm->nruns[0]);
+	json_t *b = rpt_why_sources(runs, sm->runs[k], sm->nruns[k]);
+	size_t n = a && b ? rpt_why_sources_diff(a, b, side_names[0], side_names[k], buf, len) : 0;
+
+	json_decref(a);
+	json_decref(b);
+	return n > 0;
+}
+
 /* One metric of one sample: statistics per side, and each side judged against side 0. */
 static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		       const char *const *side_names, int nsides, const struct rpt_metric_def *def,
@@ -69,6 +86,7 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 				      .noise_cov_pct = o->noise_cov_pct,
 				      .gate = true };
 	struct rpt_rule rule = rpt_rule_for(o->gate, &cli, name);
+	char why_src[512];
 	int e = 0;
 
 	for (int k = 0; k < nsides; k++) {
@@ -111,6 +129,22 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 							"insufficient", "gate", rule.gate));
 			continue;
 		}
+		/*
+		 * Per-call latencies of sides that ran different probes differ partly by what
+		 * the probes cost: not judged, and the sources named (issue 21, item 2).
+		 */
+		if (def->kind == RPT_KIND_LATENCY &&
+		    instrumentation_differs(sm, runs, side_names, k, why_src, sizeof(why_src))) {
+			char reason[600];
+
+			snprintf(reason, sizeof(reason), "cannot judge: %s", why_src);
+			json_array_append_new(cmps,
+					      json_pack("{s:s,s:s,s:s,s:b,s:s}", "side",
+							side_names[k], "baseline", side_names[0],
+							"verdict", "insufficient", "gate",
+							rule.gate, "reason", reason));
+			continue;
+		}
 		e = rpt_judge(vals[0], nv[0], vals[k], nv[k], def->dir, def->kind, o->test, &rule,
 			      &j);
 		if (e)
@@ -130,6 +164,18 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		json_object_set_new(c, "noise_cov_pct", json_real(rule.noise_cov_pct));
 		json_object_set_new(c, "gate", json_boolean(rule.gate));
 		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[j.verdict]));
+		/*
+		 * Why it moved, from the probes: for what changed, and for what moved past the
+		 * threshold without enough samples to be judged (explain's two single runs).
+		 */
+		if (j.verdict == RPT_REGRESSION || j.verdict == RPT_IMPROVEMENT ||
+		    (isfinite(j.change_pct) && fabs(j.change_pct) > rule.threshold_pct)) {
+			json_t *why = rpt_why_build(runs, sm->runs[0], sm->nruns[0], sm->runs[k],
+						    sm->nruns[k], op, name, j.change_pct);
+
+			if (why)
+				json_object_set_new(c, "why", why);
+		}
 		json_array_append_new(cmps, c);
 	}
 	for (int k = 0; k < nsides; k++) {
@@ -225,6 +271,18 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		}
 	}
 	json_object_set_new(s, "metrics", metrics);
+	/* which sources loaded on one side only: the verdict says so (issue 21, item 2) */
+	for (int k = 1; k < nsides; k++) {
+		char why_src[512];
+
+		if (!instrumentation_differs(sm, runs, side_names, k, why_src, sizeof(why_src)))
+			continue;
+		if (!json_object_get(s, "instrumentation"))
+			json_object_set_new(s, "instrumentation", json_array());
+		json_array_append_new(json_object_get(s, "instrumentation"),
+				      json_pack("{s:s,s:s}", "side", side_names[k], "differs",
+						why_src));
+	}
 	/* what exporters label and stamp the sample's values with, per side */
 	json_object_set_new(s, "context", json_array());
 	for (int k = 0; k < nsides; k++)

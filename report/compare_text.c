@@ -146,6 +146,37 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	free(cells);
 }
 
+size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
+{
+	const json_t *s, *m, *c, *x;
+	size_t i, j, l, n = 0;
+
+	json_array_foreach(json_object_get(cmp, "samples"), i, s)
+	{
+		const char *label = json_string_value(json_object_get(s, "label"));
+
+		json_array_foreach(json_object_get(s, "instrumentation"), j, x) fprintf(
+			out, "%sinstrumentation: %s (%s): %s; its per-call latencies not judged\n",
+			markdown ? "- " : "", rpt_str_or(label, "?"), rpt_json_str(x, "side", "?"),
+			rpt_json_str(x, "differs", "?"));
+		json_array_foreach(json_object_get(s, "metrics"), j, m)
+			json_array_foreach(json_object_get(m, "comparisons"), l, c)
+		{
+			const char *why = json_string_value(
+				json_object_get(json_object_get(c, "why"), "text"));
+
+			if (!why)
+				continue;
+			if (!n++)
+				fprintf(out, markdown ? "\n#### why (kernel side)\n\n" :
+							"why (kernel side, per call):\n");
+			fprintf(out, "%s%s [%s]: %s\n", markdown ? "- " : "  ",
+				rpt_str_or(label, "?"), rpt_json_str(c, "verdict", "?"), why);
+		}
+	}
+	return n;
+}
+
 void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown)
 {
 	const json_t *samples = json_object_get(cmp, "samples"), *m, *s, *x;
@@ -197,6 +228,7 @@ void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown)
 			(long long)json_integer_value(json_object_get(x, "run")),
 			json_string_value(json_object_get(x, "label")),
 			json_string_value(json_object_get(x, "missing_on")));
+	rpt_compare_why_print(cmp, out, markdown);
 	if (!markdown && nsides > 1) {
 		fprintf(out, "verdicts:");
 		for (int v = 0; v < RPT_VERDICT_COUNT; v++)

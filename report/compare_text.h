@@ -9,4 +9,11 @@
 /* Text tables, or markdown for CI comments, of a document rpt_compare_load() accepts. */
 void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown);
 
+/*
+ * The "why" lines of a compare document (rpt_why_build's text for every changed metric,
+ * per sample) and the samples whose sides loaded different eBPF sources. Nothing when it
+ * has neither. Returns the number of why lines. kernel-gate prints its verdict's with this.
+ */
+size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown);
+
 #endif

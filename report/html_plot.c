@@ -104,37 +104,131 @@ static int inline_svg(FILE *out, const char *path, int n)
 	return 0;
 }
 
+/* @path's bytes as base64 into @out: a PNG inlined as a data: URI. 0 or -errno. */
+static int inline_base64(FILE *out, const char *path)
+{
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	FILE *f = fopen(path, "rb");
+	unsigned char in[3];
+	size_t r;
+
+	if (!f)
+		return -errno;
+	while ((r = fread(in, 1, 3, f)) > 0) {
+		unsigned v = (unsigned)in[0] << 16 | (r > 1 ? (unsigned)in[1] << 8 : 0) |
+			     (r > 2 ? in[2] : 0);
+
+		fputc(tab[v >> 18 & 63], out);
+		fputc(tab[v >> 12 & 63], out);
+		fputc(r > 1 ? tab[v >> 6 & 63] : '=', out);
+		fputc(r > 2 ? tab[v & 63] : '=', out);
+		if (r < 3)
+			break;
+	}
+	r = ferror(f) ? EIO : 0;
+	fclose(f);
+	return -(int)r;
+}
+
 /*
  * One plot: @data is gnuplot's inline data already written into @script_body by the
- * caller, which also set the terminal-independent settings. Emits a <figure>.
+ * caller, which also set the terminal-independent settings. Emits a <figure>: inline SVG,
+ * or with @raster a PNG image as a data: URI, for plots of many points (an SVG of a
+ * 1024-point I/O map is 130 KB: 48 of them made a 24-run pair's page 6.7 MB, issue 24).
  */
-static void plot(struct page *pg, const char *caption, const char *script_body)
+static void plot_as(struct page *pg, const char *caption, const char *script_body, bool raster)
 {
-	char script[320], svg[320];
+	char script[320], img[320];
 	FILE *f;
 	int n = ++pg->nplots;
 
 	if (!pg->o->gnuplot)
 		return;
 	snprintf(script, sizeof(script), "%s/plot%d.gp", pg->dir, n);
-	snprintf(svg, sizeof(svg), "%s/plot%d.svg", pg->dir, n);
+	snprintf(img, sizeof(img), "%s/plot%d.%s", pg->dir, n, raster ? "png" : "svg");
 	f = fopen(script, "w");
 	if (!f)
 		return;
 	/* no title inside the plot: the figcaption says it once */
-	fprintf(f, "set encoding utf8\nset terminal svg size 760,380 font \"sans,11\" "
-		   "background \"white\"\nset output ");
-	gp_str(f, svg);
+	fprintf(f,
+		"set encoding utf8\nset terminal %s size 760,380 font \"sans,%d\" "
+		"background \"white\"\nset output ",
+		raster ? "pngcairo" : "svg", raster ? 9 : 11);
+	gp_str(f, img);
 	fprintf(f, "\nset grid\nset key outside right top\n%s", script_body);
 	fclose(f);
 	fprintf(pg->out, "<figure>\n");
-	if (run_gnuplot(pg->o->gnuplot, script) == 0 && inline_svg(pg->out, svg, n) == 0)
-		pg->drawn++;
-	else
+	if (run_gnuplot(pg->o->gnuplot, script) != 0) {
 		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
+	} else if (!raster) {
+		if (inline_svg(pg->out, img, n) == 0)
+			pg->drawn++;
+		else
+			fprintf(pg->out,
+				"<p class=\"warn\">gnuplot's SVG could not be read.</p>\n");
+	} else {
+		fprintf(pg->out, "<img class=\"raster\" width=\"760\" height=\"380\" alt=\"");
+		rpt_html_esc(pg->out, caption);
+		fprintf(pg->out, "\" src=\"data:image/png;base64,");
+		if (inline_base64(pg->out, img) == 0)
+			pg->drawn++;
+		fprintf(pg->out, "\">\n");
+	}
 	fprintf(pg->out, "<figcaption>");
 	rpt_html_esc(pg->out, caption);
 	fprintf(pg->out, "</figcaption></figure>\n");
+}
+
+static void plot(struct page *pg, const char *caption, const char *script_body)
+{
+	plot_as(pg, caption, script_body, false);
+}
+
+/*
+ * Baseline beside candidate (issue 24, item 2): a line named "SIDE: LINE" gets the colour
+ * of LINE (the filesystem or cell), the same on every side, and is solid on the first side
+ * seen and dashed on the others, so ext4's baseline and candidate read as a pair. A name
+ * without a side keeps gnuplot's own colours.
+ */
+static void line_style(FILE *f, const struct group *g, int ng, int i)
+{
+	static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+					       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
+	const char *sep = strstr(g[i].name, ": ");
+	int colour = -1, side = -1, ncolours = 0, nsides = 0;
+
+	if (!sep)
+		return;
+	for (int k = 0; k < ng && k <= i; k++) {
+		const char *ks = strstr(g[k].name, ": ");
+		bool seen_line = false, seen_side = false;
+
+		if (!ks || strcmp(g[k].workload, g[i].workload))
+			continue;
+		for (int j = 0; j < k; j++) {
+			const char *js = strstr(g[j].name, ": ");
+
+			if (!js || strcmp(g[j].workload, g[i].workload))
+				continue;
+			seen_line |= !strcmp(js, ks);
+			seen_side |= js - g[j].name == ks - g[k].name &&
+				     !strncmp(g[j].name, g[k].name, (size_t)(ks - g[k].name));
+		}
+		if (!seen_line)
+			ncolours++;
+		if (!seen_side)
+			nsides++;
+		if (colour < 0 && !strcmp(ks, sep))
+			colour = ncolours - 1;
+		if (side < 0 && ks - g[k].name == sep - g[i].name &&
+		    !strncmp(g[k].name, g[i].name, (size_t)(sep - g[i].name)))
+			side = nsides - 1;
+	}
+	if (colour < 0 || side < 0)
+		return;
+	fprintf(f, " lc rgb \"%s\" dt %d",
+		palette[colour % (int)(sizeof(palette) / sizeof(palette[0]))], side ? 2 : 1);
 }
 
 static bool has_threads(const struct group *g, bool bytes)
@@ -215,7 +309,9 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		fprintf(f, "%s'-' using 1:2 with linespoints lw 2 title ", any++ ? ", " : "");
+		fprintf(f, "%s'-' using 1:2 with linespoints lw 2", any++ ? ", " : "");
+		line_style(f, g, ng, i);
+		fprintf(f, " title ");
 		gp_str(f, g[i].name);
 		fprintf(f, " noenhanced");
 	}
@@ -316,8 +412,9 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 		any = 0;
 		for (int i = 0; i < ng; i++)
 			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
-				fprintf(f, "%s'-' using 1:2 with steps lw 2 title ",
-					any++ ? ", " : "");
+				fprintf(f, "%s'-' using 1:2 with steps lw 2", any++ ? ", " : "");
+				line_style(f, g, ng, i);
+				fprintf(f, " title ");
 				gp_str(f, g[i].name);
 				fprintf(f, " noenhanced");
 			}
@@ -462,6 +559,6 @@ void rpt_html_iomap_plot(struct page *pg, const json_t *iomap, const char *name)
 		 (long long)json_integer_value(json_object_get(iomap, "kept")),
 		 (long long)json_integer_value(json_object_get(iomap, "events")),
 		 (long long)json_integer_value(json_object_get(iomap, "stride")));
-	plot(pg, cap, body);
+	plot_as(pg, cap, body, true);
 	free(body);
 }

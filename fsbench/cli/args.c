@@ -135,3 +135,15 @@ int cmd_args_run(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 	opt_free(spec->opts, cfg);
 	return status;
 }
+
+size_t cmd_sides_flatten(const struct cmd_sides *s, const char **ret_paths, int *ret_sides)
+{
+	size_t n = 0;
+
+	for (int k = 0; k < 2; k++)
+		for (size_t i = 0; i < s->nfiles[k]; i++) {
+			ret_paths[n] = s->files[k][i];
+			ret_sides[n++] = k;
+		}
+	return n;
+}

@@ -54,6 +54,12 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen);
 /* Takes a trailing --baseline/--candidate after the last file. 0, or -EINVAL with @err set. */
 int cmd_sides_finish(struct cmd_sides *s, char *err, size_t errlen);
 
+/*
+ * The files of both sides in one list, baseline first: @ret_paths[i] and its side
+ * @ret_sides[i] (each array 2 * CMD_MAX_FILES long). Returns how many.
+ */
+size_t cmd_sides_flatten(const struct cmd_sides *s, const char **ret_paths, int *ret_sides);
+
 struct cmd_spec {
 	const char *name;
 	const struct fsb_opt *opts; /* bound to the command's config struct */

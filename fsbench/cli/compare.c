@@ -338,11 +338,7 @@ static int compare_run(void *cfg)
 			"fsbench compare: --allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)\n");
 		goto out;
 	}
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
-			paths[npaths] = c->sides.files[s][i];
-			sides[npaths++] = s;
-		}
+	npaths = cmd_sides_flatten(&c->sides, paths, sides);
 	/* a comparison is no input of compare: even alone it has no runs to judge */
 	e = rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err));
 	if (!e && rs.compare) {

@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "report/attrib.h"
+#include "report/compare_text.h"
+#include "report/runset.h"
 #include "model/result_file.h"
 #include "model/schema.h"
 
@@ -13,7 +15,8 @@ struct explain_cfg {
 	char *op;
 	int64_t rows;
 	bool markdown;
-	struct cmd_files files;
+	double threshold;
+	struct cmd_sides sides;
 };
 
 #define O(f) offsetof(struct explain_cfg, f)
@@ -31,6 +34,15 @@ static const struct fsb_opt explain_opts[] = {
 	  .def = "20",
 	  .help = "rows per run, slowest first" },
 	{ .name = "markdown", .type = OPT_BOOL, .offset = O(markdown), .help = "a markdown table" },
+	{ .name = "baseline",
+	  .type = OPT_BOOL,
+	  .offset = O(sides.baseline),
+	  .help = "the files that follow are the baseline (with --candidate: why they differ)" },
+	{ .name = "candidate",
+	  .type = OPT_BOOL,
+	  .offset = O(sides.candidate),
+	  .help = "the files that follow are the candidate" },
+	CMD_OPT_THRESHOLD(O(threshold), "with --candidate: smallest change explained, in percent"),
 	{ 0 },
 };
 #undef O
@@ -38,28 +50,82 @@ static const struct fsb_opt explain_opts[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fsbench explain [--op OP] [-n N] [--markdown] RESULT.json...\n\n"
+		"usage: fsbench explain [--op OP] [-n N] [--markdown] RESULT.json...\n"
+		"       fsbench explain [--threshold PCT] [--markdown] --baseline A.json... --candidate B.json...\n\n"
 		"For each run with eBPF probes (--probes), its slowest calls (20 per operation are\n"
 		"kept), slowest first, each with what the kernel did on the device while it ran:\n"
 		"journal commits and their phases, the cache flushes inside them, log forces,\n"
-		"requests, writeback throttling.\n\n");
+		"requests, writeback throttling.\n\n"
+		"With --candidate: for each metric that moved more than the threshold between the\n"
+		"sides (or that compare judges changed), why, from both sides' probes: per call the\n"
+		"requests, bytes, flushes and FUA writes, journal commits, handles and flushes per\n"
+		"commit and the commit's phases, log forces, btrfs commits, throttling, block d2c.\n\n");
+}
+
+static int add_file(void *cfg, char *arg, char *err, size_t errlen)
+{
+	return cmd_sides_add(&((struct explain_cfg *)cfg)->sides, arg, err, errlen);
+}
+
+/* Two sides: the compare document's why lines (report/why.c), nothing else of it. */
+static int explain_sides(const struct explain_cfg *c)
+{
+	const char *paths[2 * CMD_MAX_FILES], *names[2] = { "baseline", "candidate" };
+	int sides[2 * CMD_MAX_FILES], status = FSB_EXIT_USAGE;
+	struct rpt_runset rs = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	size_t npaths = 0;
+	char err[1024];
+
+	if (!c->sides.nfiles[0] || !c->sides.nfiles[1]) {
+		fprintf(stderr,
+			"fsbench explain: --candidate needs files on both sides (see --help)\n");
+		return FSB_EXIT_USAGE;
+	}
+	npaths = cmd_sides_flatten(&c->sides, paths, sides);
+	rpt_compare_opts_init(&o);
+	o.threshold_pct = c->threshold;
+	o.allow_unmatched = true;
+	if (rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err)) ||
+	    (rs.compare &&
+	     snprintf(err, sizeof(err), "%s is a comparison: explain reads results", paths[0])) ||
+	    rpt_runset_compare(&rs, names, 2, &o, &cmp, err, sizeof(err))) {
+		fprintf(stderr, "fsbench explain: %s\n", err);
+		goto out;
+	}
+	if (!rpt_compare_why_print(cmp, stdout, c->markdown))
+		printf("no metric moved more than %g %% with probes on both sides to say why\n",
+		       c->threshold);
+	status = FSB_EXIT_OK;
+out:
+	json_decref(cmp);
+	rpt_runset_free(&rs);
+	return status;
 }
 
 static int explain_run(void *cfg)
 {
-	const struct explain_cfg *c = cfg;
+	struct explain_cfg *c = cfg;
 	int shown = 0;
+	char serr[OPT_ERR_MAX];
 
-	if (!c->files.n) {
+	if (cmd_sides_finish(&c->sides, serr, sizeof(serr))) {
+		fprintf(stderr, "fsbench explain: %s\n", serr);
+		return FSB_EXIT_USAGE;
+	}
+	if (c->sides.saw_candidate)
+		return explain_sides(c);
+	if (!c->sides.nfiles[0]) {
 		fprintf(stderr, "fsbench explain: no result files (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	for (int f = 0; f < c->files.n; f++) {
+	for (size_t f = 0; f < c->sides.nfiles[0]; f++) {
 		char err[512];
 		json_t *doc, *run;
 		size_t r;
 
-		if (rpt_result_load(c->files.v[f], &doc, err, sizeof(err)) < 0) {
+		if (rpt_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fsbench explain: %s\n", err);
 			return FSB_EXIT_USAGE;
 		}
@@ -72,9 +138,9 @@ static int explain_run(void *cfg)
 			if (!json_object_get(run, "probes"))
 				continue;
 			/* a result is anyone's file: a missing name is "?", never "(null)" */
-			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "", c->files.v[f], r,
-			       rpt_json_str(run, RPT_KEY_WORKLOAD, "?"), rpt_str_or(fs, "?"),
-			       rpt_str_or(dev, "?"));
+			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "",
+			       c->sides.files[0][f], r, rpt_json_str(run, RPT_KEY_WORKLOAD, "?"),
+			       rpt_str_or(fs, "?"), rpt_str_or(dev, "?"));
 			if (c->markdown)
 				printf("\n");
 			rpt_attrib_print(stdout, run, c->op, (size_t)c->rows, c->markdown);
@@ -93,7 +159,7 @@ static int explain_run(void *cfg)
 static const struct cmd_spec explain_cmd = {
 	.name = "explain",
 	.opts = explain_opts,
-	.files_offset = offsetof(struct explain_cfg, files),
+	.operand = add_file,
 	.usage = usage,
 	.run = explain_run,
 };

@@ -32,10 +32,12 @@ if command -v gnuplot >/dev/null; then
 		| "\($w): \(.key) latency by percentile"] | unique[]' "$S/suite.json" >"$S/cdf.want"
 	grep -q '^smallfile: write' "$S/cdf.want" && grep -q '^stream: write' "$S/cdf.want" ||
 		t_die "the suite-shaped result lacks a write op in both workloads: $(cat "$S/cdf.want")"
-	# and, for runs made with the eBPF probes (as root), an I/O map each
+	# and, for runs made with the eBPF probes (as root), an I/O map each: a PNG raster
 	niomap=$(jq '[.runs[] | select((.probes.iomap.points // []) | length >= 2)] | length' "$S/suite.json")
-	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2 + niomap)) \
+	t_expect_eq "inline SVG plots in the suite page" $((ntput + $(wc -l <"$S/cdf.want") + 2)) \
 		"$(grep -c '^<svg' "$S/suite.html")"
+	t_expect_eq "I/O maps as inline PNG" "$niomap" \
+		"$(grep -c '^<img class="raster" [^>]*src="data:image/png;base64,iVBORw0KGgo' "$S/suite.html")"
 	grep -o '<figcaption>[^<]*latency by percentile</figcaption>' "$S/suite.html" |
 		sed 's/<[^>]*>//g' | sort >"$S/cdf.got"
 	t_expect_eq "percentile plots, one per (workload, op), titled by workload" "$(tr '\n' ';' <"$S/cdf.want")" \

@@ -5,11 +5,13 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/hist.h"
+#include "model/hist_json.h"
 
 #define N 200000
 
@@ -224,6 +226,68 @@ static void test_empty(void **state)
 	assert_true(hist_stddev(&h) == 0);
 }
 
+/* The JSON codec: columnar bins round-trip, and the older array of bin objects still reads */
+static void test_json_columnar(void **state)
+{
+	struct hist h, back, old;
+	json_t *j, *bins, *arr;
+	const json_t *lo, *n;
+
+	(void)state;
+	hist_init(&h);
+	for (uint64_t v = 1000; v < 5000000; v = v * 3 / 2)
+		hist_record(&h, v);
+	hist_record(&h, HIST_RANGE_NS + 5);
+	j = rpt_hist_to_json(&h);
+	bins = json_object_get(j, "bins");
+	assert_true(json_is_object(bins));
+	lo = json_object_get(bins, "index");
+	n = json_object_get(bins, "count");
+	assert_int_equal(json_integer_value(json_object_get(bins, "sub_bits")), HIST_SUB_BITS);
+	assert_int_equal(json_array_size(lo), json_array_size(n));
+	assert_true(json_array_size(lo) > 10);
+	assert_int_equal(rpt_hist_from_json(j, &back), 0);
+	assert_memory_equal(back.bins, h.bins, sizeof(h.bins));
+	assert_int_equal(back.overflow, 1);
+	assert_int_equal(back.count, h.count);
+	/* the same buckets as an array of {lo_ns, hi_ns, count}: what older results hold */
+	arr = json_array();
+	for (unsigned b = 0; b < HIST_NBINS; b++) {
+		uint64_t blo, bhi;
+
+		if (!h.bins[b])
+			continue;
+		hist_bin_bounds(b, &blo, &bhi);
+		json_array_append_new(arr,
+				      json_pack("{s:I,s:I,s:I}", "lo_ns", (json_int_t)blo, "hi_ns",
+						(json_int_t)bhi, "count", (json_int_t)h.bins[b]));
+	}
+	json_array_append_new(arr, json_pack("{s:I,s:I,s:i}", "lo_ns", (json_int_t)HIST_RANGE_NS,
+					     "hi_ns", (json_int_t)HIST_RANGE_NS + 6, "count", 1));
+	json_object_set_new(j, "bins", arr);
+	assert_int_equal(rpt_hist_from_json(j, &old), 0);
+	assert_memory_equal(old.bins, h.bins, sizeof(h.bins));
+	assert_int_equal(old.overflow, 1);
+	/* a step past the last bucket, a repeated bucket, another layout: refused */
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i,i],s:[i,i]}", "sub_bits", HIST_SUB_BITS, "index",
+				      5, HIST_NBINS, "count", 1, 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i,i],s:[i,i]}", "sub_bits", HIST_SUB_BITS, "index",
+				      5, 0, "count", 1, 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i],s:[i]}", "sub_bits", 5, "index", 5, "count", 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	/* columns of unequal length are refused */
+	json_object_set_new(j, "bins",
+			    json_pack("{s:i,s:[i,i],s:[i]}", "sub_bits", HIST_SUB_BITS, "index", 0,
+				      2, "count", 1));
+	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	json_decref(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +300,7 @@ int main(void)
 		cmocka_unit_test(test_bins_cover_range),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_empty),
+		cmocka_unit_test(test_json_columnar),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,167 @@
+/* Unit tests of report/why: the why lines of changed metrics, and sides with other probes. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/compare.h"
+#include "report/why.h"
+
+#define NRUNS 3
+
+/*
+ * A doctored smallfile run: 100 fsyncs of p99 @p99_us, a jbd2 commit per fsync whose
+ * logging phase takes @logging_us, @flushes device flushes in all; jbd2's status @jbd2.
+ */
+static json_t *run(double p99_us, double flushes, double logging_us, const char *jbd2, int rep)
+{
+	json_t *r = json_pack(
+		"{s:s,s:i,s:{s:b,s:i,s:f},s:{s:{s:i,s:f,s:f,s:f,s:f}},s:{s:s,s:i},"
+		"s:{s:{s:{s:s,s:{s:f,s:f,s:f,s:f}},s:{s:s,s:{s:f,s:f},s:{s:{s:f,s:f}}}}}}",
+		"workload", "smallfile", "threads", 1, "summary", "complete", 1, "files", 100,
+		"files_per_sec", 1000.0, "ops", "fsync", "count", 100, "p50_ns", p99_us * 500,
+		"p99_ns", p99_us * 1000, "p99_9_ns", p99_us * 1000, "mean_ns", p99_us * 600,
+		"coords", "fs", "ext4", "repetition", rep, "probes", "sources", "block", "status",
+		"ok", "counters", "issued", 300.0, "write_bytes", 409600.0, "flush_issued", flushes,
+		"bio_fua", 100.0, "jbd2", "status", jbd2, "counters", "commits", 100.0, "handles",
+		300.0, "hists", "logging", "sum_ns", logging_us * 1000 * 100, "count", 100.0);
+
+	assert_non_null(r);
+	return r;
+}
+
+static json_t *build(json_t **runs, size_t n)
+{
+	static const char *const names[] = { "baseline", "candidate" };
+	struct rpt_run_ref refs[2 * NRUNS];
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL;
+	char err[256];
+
+	for (size_t i = 0; i < n; i++)
+		refs[i] = (struct rpt_run_ref){ .run = runs[i],
+						.file = i < NRUNS ? "a" : "b",
+						.index = i % NRUNS,
+						.side = i >= NRUNS };
+	rpt_compare_opts_init(&o);
+	assert_int_equal(rpt_compare_build(names, 2, refs, n, &o, &cmp, err, sizeof(err)), 0);
+	return cmp;
+}
+
+static const json_t *comparison(const json_t *cmp, const char *metric)
+{
+	const json_t *m;
+	size_t i;
+
+	json_array_foreach(
+		json_object_get(json_array_get(json_object_get(cmp, "samples"), 0), "metrics"), i,
+		m) if (!strcmp(json_string_value(json_object_get(m, "name")),
+			       metric)) return json_array_get(json_object_get(m, "comparisons"), 0);
+	fail_msg("no metric %s", metric);
+	return NULL;
+}
+
+/* fsync p99 +50 %: the line says the commit flushed 3 times instead of 2, logging 210 -> 290 */
+static void test_why_regression(void **state)
+{
+	json_t *runs[2 * NRUNS], *cmp;
+	const json_t *c, *why;
+	const char *text;
+	char *items;
+
+	(void)state;
+	for (int i = 0; i < NRUNS; i++) {
+		runs[i] = run(1000 + i * 10, 200, 210, "ok", i);
+		runs[NRUNS + i] = run(1500 + i * 10, 300, 290, "ok", i);
+	}
+	cmp = build(runs, 2 * NRUNS);
+	c = comparison(cmp, "fsync.p99");
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	why = json_object_get(c, "why");
+	assert_non_null(why);
+	assert_string_equal(json_string_value(json_object_get(why, "per")), "fsync");
+	text = json_string_value(json_object_get(why, "text"));
+	assert_non_null(text);
+	assert_non_null(strstr(text, "fsync.p99 +49."));
+	assert_non_null(strstr(text, "commits per fsync 1.00 -> 1.00"));
+	assert_non_null(strstr(text, "flushes per commit 2.00 -> 3.00"));
+	assert_non_null(strstr(text, "logging 210 -> 290 us"));
+	/* what did not move stays out of the text, but is an item */
+	assert_null(strstr(text, "FUA"));
+	items = json_dumps(json_object_get(why, "items"), 0);
+	assert_non_null(strstr(items, "FUA writes per fsync"));
+	free(items);
+	/* throughput did not move: nothing to explain */
+	assert_null(json_object_get(comparison(cmp, "files_per_sec"), "why"));
+	assert_null(json_object_get(json_array_get(json_object_get(cmp, "samples"), 0),
+				    "instrumentation"));
+	json_decref(cmp);
+	for (int i = 0; i < 2 * NRUNS; i++)
+		json_decref(runs[i]);
+}
+
+/* jbd2 loaded on the candidate only: its fsync latencies are not judged, and it is said */
+static void test_why_instrumentation(void **state)
+{
+	json_t *runs[2 * NRUNS], *cmp, *inst;
+	const json_t *c;
+
+	(void)state;
+	for (int i = 0; i < NRUNS; i++) {
+		runs[i] = run(1000 + i * 10, 200, 210,
+			      "skipped: loading jbd2.bpf.o: Permission denied", i);
+		runs[NRUNS + i] = run(1500 + i * 10, 300, 290, "ok", i);
+	}
+	cmp = build(runs, 2 * NRUNS);
+	c = comparison(cmp, "fsync.p99");
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
+	assert_string_equal(json_string_value(json_object_get(c, "reason")),
+			    "cannot judge: source jbd2 loaded on the candidate only");
+	inst = json_object_get(json_array_get(json_object_get(cmp, "samples"), 0),
+			       "instrumentation");
+	assert_int_equal(json_array_size(inst), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(inst, 0), "differs")),
+			    "source jbd2 loaded on the candidate only");
+	/* throughput is still judged (the same, here) */
+	assert_string_equal(
+		json_string_value(json_object_get(comparison(cmp, "files_per_sec"), "verdict")),
+		"unchanged");
+	assert_false(json_is_true(json_object_get(cmp, "regressed")));
+	json_decref(cmp);
+	for (int i = 0; i < 2 * NRUNS; i++)
+		json_decref(runs[i]);
+}
+
+/* No probes on either side: no why, and no claim of different instrumentation */
+static void test_why_no_probes(void **state)
+{
+	json_t *r = json_pack("{s:s,s:{s:b}}", "workload", "smallfile", "summary", "complete", 1);
+	struct rpt_run_ref refs[2] = { { .run = r, .side = 0 }, { .run = r, .side = 1 } };
+	size_t a = 0, b = 1;
+	json_t *sa = rpt_why_sources(refs, &a, 1), *sb = rpt_why_sources(refs, &b, 1);
+	char buf[64];
+
+	(void)state;
+	assert_null(rpt_why_build(refs, &a, 1, &b, 1, "fsync", "fsync.p99", 10));
+	assert_int_equal(rpt_why_sources_diff(sa, sb, "baseline", "candidate", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "");
+	json_decref(sa);
+	json_decref(sb);
+	json_decref(r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_why_regression),
+		cmocka_unit_test(test_why_instrumentation),
+		cmocka_unit_test(test_why_no_probes),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
