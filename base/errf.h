@@ -1,6 +1,6 @@
 /* One-line errors into a caller's buffer: shared by fsbench/, probes/ and report/. */
-#ifndef FSB_ERRF_H
-#define FSB_ERRF_H
+#ifndef BASE_ERRF_H
+#define BASE_ERRF_H
 
 #include <stddef.h>
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int fsb_path(char *buf, size_t len, const char *fmt, ...)
+int base_path(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -29,7 +29,7 @@ int fsb_path(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
-void fsb_strcpy(char *dst, size_t len, const char *src)
+void base_strcpy(char *dst, size_t len, const char *src)
 {
 	size_t n;
 
@@ -42,7 +42,7 @@ void fsb_strcpy(char *dst, size_t len, const char *src)
 	dst[n] = 0;
 }
 
-ssize_t fsb_read_file(const char *path, char *buf, size_t len)
+ssize_t base_read_file(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
 	int fd;
@@ -73,9 +73,9 @@ ssize_t fsb_read_file(const char *path, char *buf, size_t len)
 	return (ssize_t)got;
 }
 
-int fsb_read_line(const char *path, char *buf, size_t len)
+int base_read_line(const char *path, char *buf, size_t len)
 {
-	ssize_t n = fsb_read_file(path, buf, len);
+	ssize_t n = base_read_file(path, buf, len);
 
 	if (n < 0)
 		return (int)n;
@@ -83,7 +83,7 @@ int fsb_read_line(const char *path, char *buf, size_t len)
 	return 0;
 }
 
-int fsb_read_under(const char *root, const char *rel, char *buf, size_t len)
+int base_read_under(const char *root, const char *rel, char *buf, size_t len)
 {
 	char path[PATH_MAX + 1024];
 	ssize_t n;
@@ -107,7 +107,7 @@ int fsb_read_under(const char *root, const char *rel, char *buf, size_t len)
 	return 0;
 }
 
-int fsb_write_under(const char *root, const char *rel, const char *value)
+int base_write_under(const char *root, const char *rel, const char *value)
 {
 	char path[PATH_MAX + 1024];
 	size_t len = strlen(value);
@@ -141,7 +141,7 @@ static int rm_entry(const char *path, const struct stat *sb, int type, struct FT
 	return 0;
 }
 
-int fsb_rm_tree(const char *path)
+int base_rm_tree(const char *path)
 {
 	rm_first_err = 0;
 	/* FTW_DEPTH: contents before their directory; 16 fds are plenty for fsbench's trees */
@@ -150,7 +150,7 @@ int fsb_rm_tree(const char *path)
 	return rm_first_err;
 }
 
-FILE *fsb_out_open(const char *path, char **ret_tmp)
+FILE *base_out_open(const char *path, char **ret_tmp)
 {
 	char *tmp = NULL;
 	FILE *f;
@@ -180,7 +180,7 @@ FILE *fsb_out_open(const char *path, char **ret_tmp)
 	return f;
 }
 
-int fsb_out_commit(FILE *f, char *tmp, const char *path, int error)
+int base_out_commit(FILE *f, char *tmp, const char *path, int error)
 {
 	char *dircopy;
 	int r = error, dfd;
@@ -227,7 +227,7 @@ int fsb_out_commit(FILE *f, char *tmp, const char *path, int error)
 	return 0;
 }
 
-int fsb_out_check(const char *path)
+int base_out_check(const char *path)
 {
 	struct stat st;
 	char *tmp;
@@ -237,7 +237,7 @@ int fsb_out_check(const char *path)
 		return -ENOENT;
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
 		return -EISDIR;
-	f = fsb_out_open(path, &tmp);
+	f = base_out_open(path, &tmp);
 	if (!f)
 		return -errno;
 	fclose(f);

@@ -1,14 +1,14 @@
 /* The one stop signal (signal.h), for the runner and the kernel gate alike. */
 #include "base/signal.h"
 
-volatile sig_atomic_t fsb_signal_received;
+volatile sig_atomic_t base_signal_received;
 
 static void on_signal(int sig)
 {
-	fsb_signal_received = sig;
+	base_signal_received = sig;
 }
 
-void fsb_install_signals(void)
+void base_install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
 

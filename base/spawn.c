@@ -16,14 +16,14 @@
 struct capture {
 	char buf[CAPTURE_BYTES];
 	size_t used;
-	enum fsb_spawn_keep keep;
+	enum base_spawn_keep keep;
 };
 
 static void capture_add(struct capture *c, const char *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
 		if (c->used + 1 >= sizeof(c->buf)) {
-			if (c->keep == FSB_SPAWN_FIRST)
+			if (c->keep == BASE_SPAWN_FIRST)
 				return; /* the head is what we keep; drain the rest */
 			/* the tail: drop the older half */
 			memmove(c->buf, c->buf + sizeof(c->buf) / 2, c->used - sizeof(c->buf) / 2);
@@ -43,7 +43,7 @@ static void capture_line(struct capture *c, char *out, size_t len)
 	c->buf[c->used] = 0;
 	while (c->used && (c->buf[c->used - 1] == '\n' || c->buf[c->used - 1] == ' '))
 		c->buf[--c->used] = 0;
-	if (c->keep == FSB_SPAWN_FIRST) {
+	if (c->keep == BASE_SPAWN_FIRST) {
 		s += strspn(s, "\n ");
 		e = s + strcspn(s, "\n");
 	} else {
@@ -67,12 +67,12 @@ static void close_fds(int *fds, size_t n)
 }
 
 /* The fd a stream goes to in the child: /dev/null, @file, or the capture pipe's write end. */
-static int stream_fd(enum fsb_spawn_to to, int null, int file, int pipe_w)
+static int stream_fd(enum base_spawn_to to, int null, int file, int pipe_w)
 {
-	return to == FSB_SPAWN_FILE ? file : to == FSB_SPAWN_CAPTURE ? pipe_w : null;
+	return to == BASE_SPAWN_FILE ? file : to == BASE_SPAWN_CAPTURE ? pipe_w : null;
 }
 
-static void child(const struct fsb_spawn *s, int out, int err, int eno_w, pid_t parent)
+static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t parent)
 {
 	sigset_t none;
 	int e;
@@ -95,7 +95,7 @@ static void child(const struct fsb_spawn *s, int out, int err, int eno_w, pid_t 
 }
 
 /* Reads the capture pipe until EOF, calling the watch between reads; 0 or the watch's errno. */
-static int supervise(const struct fsb_spawn *s, pid_t pid, int fd, struct capture *c,
+static int supervise(const struct base_spawn *s, pid_t pid, int fd, struct capture *c,
 		     int *ret_status)
 {
 	int r = 0;
@@ -138,11 +138,11 @@ static int supervise(const struct fsb_spawn *s, pid_t pid, int fd, struct captur
 	return r;
 }
 
-int fsb_spawn_run(const struct fsb_spawn *s, int *ret_status)
+int base_spawn_run(const struct base_spawn *s, int *ret_status)
 {
 	int fds[6] = { -1, -1, -1, -1, -1, -1 }; /* null, file, pipe r/w, errno pipe r/w */
 	struct capture c = { .keep = s->keep };
-	bool capture = s->out == FSB_SPAWN_CAPTURE || s->err == FSB_SPAWN_CAPTURE;
+	bool capture = s->out == BASE_SPAWN_CAPTURE || s->err == BASE_SPAWN_CAPTURE;
 	int r = 0, e = 0, status = 0;
 	pid_t pid, parent = getpid();
 
@@ -150,7 +150,7 @@ int fsb_spawn_run(const struct fsb_spawn *s, int *ret_status)
 		s->line[0] = 0;
 	if ((fds[0] = open("/dev/null", O_RDWR | O_CLOEXEC)) < 0)
 		return -errno;
-	if ((s->out == FSB_SPAWN_FILE || s->err == FSB_SPAWN_FILE) &&
+	if ((s->out == BASE_SPAWN_FILE || s->err == BASE_SPAWN_FILE) &&
 	    (fds[1] = open(s->path,
 			   O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC |
 				   (s->excl ? O_EXCL : O_TRUNC),
@@ -190,19 +190,19 @@ out:
 	return r;
 }
 
-int fsb_spawn_tool(char *const *argv, const char *out, enum fsb_spawn_keep keep, char *msg,
-		   size_t msglen)
+int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep keep, char *msg,
+		    size_t msglen)
 {
-	struct fsb_spawn s = { .argv = argv,
-			       .out = out ? FSB_SPAWN_FILE : FSB_SPAWN_DEVNULL,
-			       .err = FSB_SPAWN_CAPTURE,
-			       .path = out,
-			       .keep = keep,
-			       .line = msg,
-			       .linelen = msglen,
-			       /* a killed caller leaves no dpkg-deb or cpio writing on */
-			       .die_with_parent = true };
-	int status, r = fsb_spawn_run(&s, &status);
+	struct base_spawn s = { .argv = argv,
+				.out = out ? BASE_SPAWN_FILE : BASE_SPAWN_DEVNULL,
+				.err = BASE_SPAWN_CAPTURE,
+				.path = out,
+				.keep = keep,
+				.line = msg,
+				.linelen = msglen,
+				/* a killed caller leaves no dpkg-deb or cpio writing on */
+				.die_with_parent = true };
+	int status, r = base_spawn_run(&s, &status);
 
 	if (r)
 		return r;

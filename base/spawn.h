@@ -1,35 +1,35 @@
 /* Running a program: argv without a shell, its output to a file or captured, exec's own errno. */
-#ifndef FSB_SPAWN_H
-#define FSB_SPAWN_H
+#ifndef BASE_SPAWN_H
+#define BASE_SPAWN_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
 /* Where one of the child's output streams goes. */
-enum fsb_spawn_to {
-	FSB_SPAWN_DEVNULL,
-	FSB_SPAWN_CAPTURE, /* into @line, as @keep says */
-	FSB_SPAWN_FILE, /* into @path */
+enum base_spawn_to {
+	BASE_SPAWN_DEVNULL,
+	BASE_SPAWN_CAPTURE, /* into @line, as @keep says */
+	BASE_SPAWN_FILE, /* into @path */
 };
 
 /* Which line of the captured output @line keeps. */
-enum fsb_spawn_keep {
-	FSB_SPAWN_FIRST, /* tools that say why first and add usage text after (mkfs) */
-	FSB_SPAWN_LAST, /* tools whose last words say why (dpkg-deb, depmod, tar) */
+enum base_spawn_keep {
+	BASE_SPAWN_FIRST, /* tools that say why first and add usage text after (mkfs) */
+	BASE_SPAWN_LAST, /* tools whose last words say why (dpkg-deb, depmod, tar) */
 };
 
-struct fsb_spawn {
+struct base_spawn {
 	char *const *argv; /* argv[0] is looked up in PATH */
-	enum fsb_spawn_to out, err;
+	enum base_spawn_to out, err;
 	/*
-	 * FSB_SPAWN_FILE's file, opened by the caller's process before the fork (so a failure
+	 * BASE_SPAWN_FILE's file, opened by the caller's process before the fork (so a failure
 	 * is an errno, not a child's exit status): created 0644 or truncated, never through a
 	 * symlink (O_NOFOLLOW); with @excl it must not exist (O_EXCL).
 	 */
 	const char *path;
 	bool excl;
-	enum fsb_spawn_keep keep;
+	enum base_spawn_keep keep;
 	char *line; /* the kept line, without its newline; "" when there was none */
 	size_t linelen;
 	/* PR_SET_PDEATHSIG: the child gets SIGKILL when the calling thread dies (kill -9) */
@@ -37,7 +37,7 @@ struct fsb_spawn {
 	/*
 	 * Called every @watch_ms while the child runs (QEMU's supervision): returns 0 to go
 	 * on, or a negative errno to stop: the child is then killed (SIGKILL), reaped, and
-	 * fsb_spawn_run() returns that errno with *@ret_status its wait status.
+	 * base_spawn_run() returns that errno with *@ret_status its wait status.
 	 */
 	int (*watch)(pid_t pid, void *arg);
 	void *watch_arg;
@@ -50,14 +50,14 @@ struct fsb_spawn {
  * Returns 0 with *@ret_status the wait status (WIFEXITED...), or -errno when the program
  * could not be started (exec's errno, the output file's, fork's), or @s->watch's errno.
  */
-int fsb_spawn_run(const struct fsb_spawn *s, int *ret_status);
+int base_spawn_run(const struct base_spawn *s, int *ret_status);
 
 /*
  * The usual case: @argv with stdout to @out (NULL: /dev/null) and stderr captured, the line
  * @keep says into @msg; the tool dies with its caller (die_with_parent). Returns the exit status (0..255), 128 + the signal that killed it,
  * or -errno when it could not be run.
  */
-int fsb_spawn_tool(char *const *argv, const char *out, enum fsb_spawn_keep keep, char *msg,
-		   size_t msglen);
+int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep keep, char *msg,
+		    size_t msglen);
 
 #endif

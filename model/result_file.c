@@ -15,7 +15,7 @@
 int rpt_json_write_atomic(const json_t *root, const char *path)
 {
 	char *tmp = NULL;
-	FILE *f = fsb_out_open(path, &tmp);
+	FILE *f = base_out_open(path, &tmp);
 	int r = 0;
 
 	if (!f)
@@ -27,7 +27,7 @@ int rpt_json_write_atomic(const json_t *root, const char *path)
 	if (json_dumpf(root, f, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(10)) < 0 ||
 	    fputc('\n', f) == EOF)
 		r = errno ? -errno : -EIO;
-	return fsb_out_commit(f, tmp, path, r);
+	return base_out_commit(f, tmp, path, r);
 }
 
 /* Parses @path; NULL with @err naming the file, line and column when it is not JSON. */

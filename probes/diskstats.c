@@ -56,7 +56,7 @@ int probe_diskstats_parse(const char *text, const char *name, struct probe_disks
 
 			if (r < 0)
 				return r;
-			fsb_strcpy(d.name, sizeof(d.name), dev);
+			base_strcpy(d.name, sizeof(d.name), dev);
 			*ret = d;
 			return 0;
 		}
@@ -74,14 +74,14 @@ int probe_diskstats_read(const char *root, const char *name, struct probe_diskst
 	char *buf;
 	int r;
 
-	r = fsb_path(path, sizeof(path), "%s/proc/diskstats", root ? root : "");
+	r = base_path(path, sizeof(path), "%s/proc/diskstats", root ? root : "");
 	if (r < 0)
 		return r;
 	buf = malloc(DISKSTATS_MAX);
 	if (!buf)
 		return -ENOMEM;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	n = fsb_read_file(path, buf, DISKSTATS_MAX);
+	n = base_read_file(path, buf, DISKSTATS_MAX);
 	if (n < 0) {
 		free(buf);
 		return (int)n;

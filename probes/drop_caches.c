@@ -12,5 +12,5 @@ int probe_drop_caches(const char *root)
 	/* dirty pages are not dropped: written back first, they are clean and go too */
 	if (live)
 		sync();
-	return fsb_write_under(live ? "" : root, "/proc/sys/vm/drop_caches", "3\n");
+	return base_write_under(live ? "" : root, "/proc/sys/vm/drop_caches", "3\n");
 }

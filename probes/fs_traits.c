@@ -2,6 +2,7 @@
 #include "probes/fs_traits.h"
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -16,6 +17,7 @@ static const struct fs_traits traits[] = {
 		.fstype = "ext3",
 		.barrier_on = "barrier=1",
 		.barrier_off = "barrier=0",
+		.barrier_off_shown = { "nobarrier", "barrier=0" },
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
 		.mkfs_config = "/etc/mke2fs.conf",
@@ -26,6 +28,7 @@ static const struct fs_traits traits[] = {
 		.fstype = "ext4",
 		.barrier_on = "barrier=1",
 		.barrier_off = "barrier=0",
+		.barrier_off_shown = { "nobarrier", "barrier=0" },
 		.mkfs_force = "-F",
 		.mkfs_quiet = "-q",
 		.mkfs_eager_init = "lazy_itable_init=0,lazy_journal_init=0",
@@ -55,6 +58,7 @@ static const struct fs_traits traits[] = {
 		.fstype = "btrfs",
 		.barrier_on = "barrier",
 		.barrier_off = "nobarrier",
+		.barrier_off_shown = { "nobarrier" },
 		.mkfs_force = "-f",
 		.mkfs_quiet = "-q",
 		.kmod = "btrfs",
@@ -79,4 +83,21 @@ const char *fs_traits_barrier_option(const char *fstype, bool on)
 	if (!t || !t->barrier_on)
 		return NULL;
 	return on ? t->barrier_on : t->barrier_off;
+}
+
+bool fs_traits_barrier_off(const char *fstype,
+			   bool (*has)(const char *name, const char *value, void *arg), void *arg)
+{
+	const struct fs_traits *t = fs_traits_find(fstype);
+	const size_t nshown = sizeof(t->barrier_off_shown) / sizeof(t->barrier_off_shown[0]);
+
+	for (size_t i = 0; t && i < nshown && t->barrier_off_shown[i]; i++) {
+		const char *s = t->barrier_off_shown[i], *eq = strchr(s, '=');
+		char name[32];
+
+		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - s) : (int)strlen(s), s);
+		if (has(name, eq ? eq + 1 : NULL, arg))
+			return true;
+	}
+	return false;
 }

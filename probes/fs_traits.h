@@ -19,6 +19,11 @@ struct fs_traits {
 	const char *barrier_on;
 	const char *barrier_off;
 	const char *barrier_why;
+	/*
+	 * How mountinfo shows barriers off, as "name" or "name=value": ext4 prints "nobarrier"
+	 * after a barrier=0 mount (and older kernels "barrier=0"). Empty where off cannot be.
+	 */
+	const char *barrier_off_shown[3];
 	/* mkfs arguments: overwrite without asking (an image or a whole device), and quiet */
 	const char *mkfs_force;
 	const char *mkfs_quiet;
@@ -50,5 +55,13 @@ const struct fs_traits *fs_traits_find(const char *fstype);
  * when that state cannot be set there (unknown type, or the kernel dropped the option).
  */
 const char *fs_traits_barrier_option(const char *fstype, bool on);
+
+/*
+ * Whether the options of a mount of @fstype say barriers are off: @has(name, value, arg)
+ * answers whether the mount has option @name with @value (NULL: a flag), so that the
+ * spellings stay here and the option parser with the caller. False for unknown types.
+ */
+bool fs_traits_barrier_off(const char *fstype,
+			   bool (*has)(const char *name, const char *value, void *arg), void *arg);
 
 #endif

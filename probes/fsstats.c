@@ -159,14 +159,14 @@ static int find_jbd2(const char *root, const char *device, char *out, size_t len
 	DIR *d;
 	int r = -ENOENT;
 
-	if (fsb_path(dir, sizeof(dir), "%s/proc/fs/jbd2", root) < 0)
+	if (base_path(dir, sizeof(dir), "%s/proc/fs/jbd2", root) < 0)
 		return -ENAMETOOLONG;
 	d = opendir(dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d)))
 		if (!strncmp(de->d_name, device, dl) && de->d_name[dl] == '-') {
-			r = fsb_path(out, len, "%s/%s/info", dir, de->d_name);
+			r = base_path(out, len, "%s/%s/info", dir, de->d_name);
 			break;
 		}
 	closedir(d);
@@ -181,20 +181,20 @@ static int find_btrfs(const char *root, const struct probe_target *t, char *out,
 	DIR *d;
 	int r = -ENOENT;
 
-	if (fsb_path(dir, sizeof(dir), "%s/sys/fs/btrfs", root) < 0)
+	if (base_path(dir, sizeof(dir), "%s/sys/fs/btrfs", root) < 0)
 		return -ENAMETOOLONG;
-	if (t->uuid[0] && fsb_path(p, sizeof(p), "%s/%s", dir, t->uuid) == 0 &&
+	if (t->uuid[0] && base_path(p, sizeof(p), "%s/%s", dir, t->uuid) == 0 &&
 	    access(p, F_OK) == 0)
-		return fsb_path(out, len, "%s/commit_stats", p);
+		return base_path(out, len, "%s/commit_stats", p);
 	d = opendir(dir);
 	if (!d)
 		return -errno;
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		if (fsb_path(p, sizeof(p), "%s/%s/devices/%s", dir, de->d_name, t->device) == 0 &&
+		if (base_path(p, sizeof(p), "%s/%s/devices/%s", dir, de->d_name, t->device) == 0 &&
 		    access(p, F_OK) == 0) {
-			r = fsb_path(out, len, "%s/%s/commit_stats", dir, de->d_name);
+			r = base_path(out, len, "%s/%s/commit_stats", dir, de->d_name);
 			break;
 		}
 	}
@@ -218,7 +218,7 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 	if (!s)
 		return -ENOMEM;
 	if (!strcmp(t->fstype, "ext3") || !strcmp(t->fstype, "ext4")) {
-		fsb_strcpy(s->kind, sizeof(s->kind), "jbd2");
+		base_strcpy(s->kind, sizeof(s->kind), "jbd2");
 		parse = parse_jbd2;
 		if (!t->has_block_device)
 			unavailable(s, "%s without a block device has no jbd2 statistics",
@@ -229,19 +229,19 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 				"no /proc/fs/jbd2/%s-*: the filesystem has no journal (or jbd2 is not loaded)",
 				t->device);
 	} else if (!strcmp(t->fstype, "xfs")) {
-		fsb_strcpy(s->kind, sizeof(s->kind), "xfs");
+		base_strcpy(s->kind, sizeof(s->kind), "xfs");
 		parse = parse_xfs;
 		if (!t->has_block_device ||
-		    fsb_path(s->source, sizeof(s->source), "%s/sys/fs/xfs/%s/stats/stats", root,
-			     t->device) < 0)
+		    base_path(s->source, sizeof(s->source), "%s/sys/fs/xfs/%s/stats/stats", root,
+			      t->device) < 0)
 			unavailable(s, "%s", "no xfs device name to find its statistics by");
 	} else if (!strcmp(t->fstype, "btrfs")) {
-		fsb_strcpy(s->kind, sizeof(s->kind), "btrfs");
+		base_strcpy(s->kind, sizeof(s->kind), "btrfs");
 		parse = parse_btrfs;
 		if (!t->has_block_device || find_btrfs(root, t, s->source, sizeof(s->source)) < 0)
 			unavailable(s, "%s", "no /sys/fs/btrfs/<uuid> for this filesystem");
 	} else {
-		fsb_strcpy(s->kind, sizeof(s->kind), t->fstype[0] ? t->fstype : "unknown");
+		base_strcpy(s->kind, sizeof(s->kind), t->fstype[0] ? t->fstype : "unknown");
 		unavailable(s, "the kernel offers no journal or commit statistics for %s",
 			    t->fstype[0] ? t->fstype : "an unknown filesystem");
 	}
@@ -252,7 +252,7 @@ int probe_fsstats_read(const char *root, const struct probe_target *t, struct pr
 			r = -ENOMEM;
 			goto out;
 		}
-		n = fsb_read_file(s->source, buf, STATS_MAX);
+		n = base_read_file(s->source, buf, STATS_MAX);
 		if (n == -ENOENT && !strcmp(s->kind, "btrfs"))
 			unavailable(s, "%s",
 				    "no commit_stats: Linux before 6.0 does not have them");

@@ -6,43 +6,8 @@
 #include "probes/fs_traits.h"
 
 #include <errno.h>
-#include <libmount.h>
 #include <stdio.h>
 #include <string.h>
-
-/*
- * Remounts @mountpoint adding @opt. libmount merges the options in force from
- * mountinfo (so ro, nosuid and the rest stay as they are) and ours come last, and last
- * wins. Returns 0, the kernel's -errno, or a library -errno.
- */
-int knob_remount(const char *root, const char *mountpoint, const char *opt)
-{
-	struct libmnt_context *cxt;
-	char opts[256];
-	int r;
-
-	/* a fixture tree has no mount to change */
-	if (root[0])
-		return -EXDEV;
-	cxt = mnt_new_context();
-	if (!cxt)
-		return -ENOMEM;
-	snprintf(opts, sizeof(opts), "remount,%s", opt);
-	r = mnt_context_set_target(cxt, mountpoint);
-	if (!r)
-		r = mnt_context_set_options(cxt, opts);
-	if (!r)
-		r = mnt_context_mount(cxt);
-	if (r > 0 || (r == 0 && mnt_context_get_status(cxt) != 1)) {
-		int e = mnt_context_syscall_called(cxt) ? mnt_context_get_syscall_errno(cxt) : 0;
-
-		r = e ? -e : -EIO;
-	} else if (r < 0 && mnt_context_syscall_called(cxt) && mnt_context_get_syscall_errno(cxt)) {
-		r = -mnt_context_get_syscall_errno(cxt);
-	}
-	mnt_free_context(cxt);
-	return r;
-}
 
 /* The journal entry that puts knob @name of @t back as it is now. */
 static int entry_for(const struct knob_target *t, const char *name, json_t **ret)
@@ -118,7 +83,7 @@ static int change_write(const struct knob_target *t, const struct knob_change *c
 	r = knob_path(t, c->def, c->name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	return fsb_write_under(t->root, rel, c->value);
+	return base_write_under(t->root, rel, c->value);
 }
 
 int knob_batch_apply(struct knob_batch *b, struct journal *j, char *err, size_t errlen)

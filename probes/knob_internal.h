@@ -22,7 +22,7 @@ int knob_select_active(const char *content, char *ret, size_t len);
 /* Whether @word is one of those a select file lists. */
 bool knob_select_lists(const char *content, const char *word);
 
-/* Barriers are on unless the options turn them off ("nobarrier", "barrier=0"). */
+/* Barriers are on unless the options turn them off (fs_traits spells "off" per type). */
 bool knob_barrier_on(const struct probe_mount *m);
 
 /* Remounts @mountpoint adding @opt; -EXDEV under a fixture root. 0 or -errno. */

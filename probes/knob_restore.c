@@ -55,7 +55,7 @@ static int disk_by_devnum(const char *root, unsigned major, unsigned minor, char
 		if (de->d_name[0] == '.' || strlen(de->d_name) >= 64)
 			continue;
 		snprintf(rel, sizeof(rel), "/sys/block/%s/dev", de->d_name);
-		if (fsb_read_under(root, rel, buf, sizeof(buf)) == 0 && !strcmp(buf, want)) {
+		if (base_read_under(root, rel, buf, sizeof(buf)) == 0 && !strcmp(buf, want)) {
 			snprintf(ret, len, "%s", de->d_name);
 			r = 0;
 			break;
@@ -217,7 +217,7 @@ static int file_restore(const char *root, const struct restore_item *it, char *e
 	if (r < 0)
 		return errf(err, errlen, -ESTALE, "%s: %s has no such knob now", it->knob,
 			    t.disk[0] ? t.disk : "the system");
-	r = fsb_write_under(root, rel, it->value);
+	r = base_write_under(root, rel, it->value);
 	if (r < 0)
 		return errf(err, errlen, r, "writing %s to %s: %s", it->value, rel, strerror(-r));
 	return 0;

@@ -7,6 +7,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -69,16 +70,54 @@ int knob_path(const struct knob_target *t, const struct knob_def *d, const char 
 	return -ENOENT;
 }
 
-/* Barriers are on unless the options turn them off ("nobarrier", "barrier=0"). */
+/* fs_traits_barrier_off()'s question, put to one mount's options. */
+static bool mount_has(const char *name, const char *value, void *arg)
+{
+	char v[32];
+
+	if (probe_mount_option(arg, name, v, sizeof(v)) < 0)
+		return false;
+	return !value || !strcmp(v, value);
+}
+
+/* Barriers are on unless the options turn them off, as fs_traits spells it for the type. */
 bool knob_barrier_on(const struct probe_mount *m)
 {
-	char v[8];
+	return !fs_traits_barrier_off(m->fstype, mount_has, (void *)m);
+}
 
-	if (probe_mount_option(m, "nobarrier", NULL, 0) == 0)
-		return false;
-	if (probe_mount_option(m, "barrier", v, sizeof(v)) == 0 && !strcmp(v, "0"))
-		return false;
-	return true;
+/*
+ * Remounts @mountpoint adding @opt. libmount merges the options in force from
+ * mountinfo (so ro, nosuid and the rest stay as they are) and ours come last, and last
+ * wins. Returns 0, the kernel's -errno, or a library -errno.
+ */
+int knob_remount(const char *root, const char *mountpoint, const char *opt)
+{
+	struct libmnt_context *cxt;
+	char opts[256];
+	int r;
+
+	/* a fixture tree has no mount to change */
+	if (root[0])
+		return -EXDEV;
+	cxt = mnt_new_context();
+	if (!cxt)
+		return -ENOMEM;
+	snprintf(opts, sizeof(opts), "remount,%s", opt);
+	r = mnt_context_set_target(cxt, mountpoint);
+	if (!r)
+		r = mnt_context_set_options(cxt, opts);
+	if (!r)
+		r = mnt_context_mount(cxt);
+	if (r > 0 || (r == 0 && mnt_context_get_status(cxt) != 1)) {
+		int e = mnt_context_syscall_called(cxt) ? mnt_context_get_syscall_errno(cxt) : 0;
+
+		r = e ? -e : -EIO;
+	} else if (r < 0 && mnt_context_syscall_called(cxt) && mnt_context_get_syscall_errno(cxt)) {
+		r = -mnt_context_get_syscall_errno(cxt);
+	}
+	mnt_free_context(cxt);
+	return r;
 }
 
 int knob_target_init(const char *root, const char *disk, const char *mountpoint, const char *fstype,
@@ -102,16 +141,16 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		snprintf(t.disk, sizeof(t.disk), "%s", disk);
 		snprintf(t.disk_dir, sizeof(t.disk_dir), "/sys/block/%s", disk);
 		snprintf(rel, sizeof(rel), "%s/dev", t.disk_dir);
-		r = fsb_read_under(t.root, rel, buf, sizeof(buf));
+		r = base_read_under(t.root, rel, buf, sizeof(buf));
 		if (r < 0)
 			return r;
 		if (sscanf(buf, "%u:%u", &t.major, &t.minor) != 2)
 			return -EBADMSG;
 		snprintf(rel, sizeof(rel), "%s/diskseq", t.disk_dir);
-		if (fsb_read_under(t.root, rel, buf, sizeof(buf)) == 0)
+		if (base_read_under(t.root, rel, buf, sizeof(buf)) == 0)
 			t.diskseq = strtoll(buf, NULL, 10);
 		snprintf(rel, sizeof(rel), "%s/loop/backing_file", t.disk_dir);
-		if (fsb_read_under(t.root, rel, buf, sizeof(buf)) == 0)
+		if (base_read_under(t.root, rel, buf, sizeof(buf)) == 0)
 			snprintf(t.backing_file, sizeof(t.backing_file), "%s", buf);
 		snprintf(rel, sizeof(rel), "%s%s/slaves", t.root, t.disk_dir);
 		d = opendir(rel);
@@ -140,9 +179,9 @@ int knob_target_init(const char *root, const char *disk, const char *mountpoint,
 		snprintf(t.mountpoint, sizeof(t.mountpoint), "%s", mountpoint);
 		if (probe_mount_find(t.root, PROBE_MOUNT_TARGET, mountpoint, 0, &m) == 0) {
 			snprintf(t.mnt_dev, sizeof(t.mnt_dev), "%u:%u", m.major, m.minor);
-			fsb_strcpy(t.fstype, sizeof(t.fstype), m.fstype);
-			fsb_strcpy(t.mnt_source, sizeof(t.mnt_source), m.source);
-			fsb_strcpy(t.mnt_options, sizeof(t.mnt_options), m.options);
+			base_strcpy(t.fstype, sizeof(t.fstype), m.fstype);
+			base_strcpy(t.mnt_source, sizeof(t.mnt_source), m.source);
+			base_strcpy(t.mnt_options, sizeof(t.mnt_options), m.options);
 		}
 	}
 	if (fstype && *fstype)
@@ -174,7 +213,7 @@ int knob_read(const struct knob_target *t, const char *name, char *ret, size_t l
 	r = knob_path(t, d, name, rel, sizeof(rel));
 	if (r < 0)
 		return r;
-	r = fsb_read_under(t->root, rel, buf, sizeof(buf));
+	r = base_read_under(t->root, rel, buf, sizeof(buf));
 	if (r < 0)
 		return r;
 	if (d->type == KNOB_SELECT)
@@ -253,7 +292,7 @@ json_t *knob_target_json(const struct knob_target *t)
 		json_object_set_new(o, "diskseq", json_integer(t->diskseq));
 	for (int i = 0; files[i]; i++) {
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, files[i]);
-		if (fsb_read_under(t->root, rel, buf, sizeof(buf)) == 0 &&
+		if (base_read_under(t->root, rel, buf, sizeof(buf)) == 0 &&
 		    knob_parse_ll(buf, &n) == 0)
 			json_object_set_new(o, files[i],
 					    strcmp(files[i], "rotational") ? json_integer(n) :

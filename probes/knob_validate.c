@@ -74,7 +74,7 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 	switch (d->type) {
 	case KNOB_SELECT:
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, d->file);
-		r = fsb_read_under(t->root, rel, buf, sizeof(buf));
+		r = base_read_under(t->root, rel, buf, sizeof(buf));
 		if (r < 0)
 			return errf(err, errlen, r, "%s: reading %s: %s", name, rel, strerror(-r));
 		if (!*value || strchr(value, ' ') || !knob_select_lists(buf, value))
@@ -104,7 +104,7 @@ int knob_validate(const struct knob_target *t, const char *name, const char *val
 	max = d->max;
 	if (d->max_file) {
 		snprintf(rel, sizeof(rel), "%s/queue/%s", t->disk_dir, d->max_file);
-		if (fsb_read_under(t->root, rel, buf, sizeof(buf)) < 0 ||
+		if (base_read_under(t->root, rel, buf, sizeof(buf)) < 0 ||
 		    knob_parse_ll(buf, &max) < 0)
 			max = d->max;
 	}

@@ -69,8 +69,8 @@ int probe_mount_find(const char *root, enum probe_mount_match how, const char *p
 
 	if (how != PROBE_MOUNT_DEVNO && (!path || !*path))
 		return -EINVAL;
-	if (fsb_path(mi, sizeof(mi), "%s/proc/self/mountinfo",
-		     root && strcmp(root, "/") ? root : "") < 0)
+	if (base_path(mi, sizeof(mi), "%s/proc/self/mountinfo",
+		      root && strcmp(root, "/") ? root : "") < 0)
 		return -ENAMETOOLONG;
 	tb = mnt_new_table();
 	if (!tb)
@@ -96,12 +96,12 @@ int probe_mount_find(const char *root, enum probe_mount_match how, const char *p
 		return -ENOENT;
 	}
 	memset(ret, 0, sizeof(*ret));
-	fsb_strcpy(ret->target, sizeof(ret->target), mnt_fs_get_target(fs));
-	fsb_strcpy(ret->fstype, sizeof(ret->fstype), mnt_fs_get_fstype(fs));
-	fsb_strcpy(ret->source, sizeof(ret->source), mnt_fs_get_source(fs));
-	fsb_strcpy(ret->fsroot, sizeof(ret->fsroot), mnt_fs_get_root(fs));
+	base_strcpy(ret->target, sizeof(ret->target), mnt_fs_get_target(fs));
+	base_strcpy(ret->fstype, sizeof(ret->fstype), mnt_fs_get_fstype(fs));
+	base_strcpy(ret->source, sizeof(ret->source), mnt_fs_get_source(fs));
+	base_strcpy(ret->fsroot, sizeof(ret->fsroot), mnt_fs_get_root(fs));
 	opts = mnt_fs_strdup_options(fs);
-	fsb_strcpy(ret->options, sizeof(ret->options), opts);
+	base_strcpy(ret->options, sizeof(ret->options), opts);
 	free(opts);
 	dev = mnt_fs_get_devno(fs);
 	ret->major = major(dev);

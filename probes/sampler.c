@@ -60,7 +60,7 @@ static int meminfo_field(const char *text, const char *key, uint64_t *ret)
 static int read_meminfo(const char *path, struct probe_sample *s)
 {
 	char buf[8192];
-	ssize_t n = fsb_read_file(path, buf, sizeof(buf));
+	ssize_t n = base_read_file(path, buf, sizeof(buf));
 	int r;
 
 	if (n < 0)
@@ -75,7 +75,7 @@ static int read_inflight(const char *path, struct probe_sample *s)
 {
 	char buf[128];
 	unsigned long long r, w;
-	int e = fsb_read_line(path, buf, sizeof(buf));
+	int e = base_read_line(path, buf, sizeof(buf));
 
 	if (e < 0)
 		return e;
@@ -105,11 +105,11 @@ int probe_sample_read(const char *root, const char *disk_sysfs, struct probe_sam
 	struct probe_sample s = { 0 };
 	int r;
 
-	r = fsb_path(path, sizeof(path), "%s/proc/meminfo", root ? root : "");
+	r = base_path(path, sizeof(path), "%s/proc/meminfo", root ? root : "");
 	if (r == 0)
 		r = read_meminfo(path, &s);
 	if (r == 0 && disk_sysfs) {
-		r = fsb_path(path, sizeof(path), "%s/inflight", disk_sysfs);
+		r = base_path(path, sizeof(path), "%s/inflight", disk_sysfs);
 		if (r == 0)
 			r = read_inflight(path, &s);
 	}
@@ -250,9 +250,9 @@ int probe_sampler_start_n(const char *root, const char *disk_sysfs, uint64_t int
 		return -ENOMEM;
 	p->interval_ns = interval_ns;
 	p->stride = 1;
-	r = fsb_path(p->meminfo, sizeof(p->meminfo), "%s/proc/meminfo", root ? root : "");
+	r = base_path(p->meminfo, sizeof(p->meminfo), "%s/proc/meminfo", root ? root : "");
 	if (r == 0 && disk_sysfs && *disk_sysfs)
-		r = fsb_path(p->inflight, sizeof(p->inflight), "%s/inflight", disk_sysfs);
+		r = base_path(p->inflight, sizeof(p->inflight), "%s/inflight", disk_sysfs);
 	if (r == 0)
 		r = alloc_series(p, max_samples);
 	if (r < 0)

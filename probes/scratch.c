@@ -80,7 +80,7 @@ static long long devno_diskseq(dev_t devno)
 	char path[96], buf[32];
 
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/diskseq", major(devno), minor(devno));
-	if (fsb_read_under("", path, buf, sizeof(buf)) < 0)
+	if (base_read_under("", path, buf, sizeof(buf)) < 0)
 		return -1;
 	return strtoll(buf, NULL, 10);
 }
@@ -141,7 +141,7 @@ static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, si
 		}
 		cfg.fd = (__u32)ffd;
 		cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR | (dio ? LO_FLAGS_DIRECT_IO : 0);
-		fsb_strcpy((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), s->image);
+		base_strcpy((char *)cfg.info.lo_file_name, sizeof(cfg.info.lo_file_name), s->image);
 		if (ioctl(lfd, LOOP_CONFIGURE, &cfg) == 0) {
 			snprintf(s->device, sizeof(s->device), "%s", dev);
 			s->loop_fd = lfd;
@@ -163,7 +163,7 @@ static int loop_attach(struct probe_scratch *s, int ffd, bool dio, char *err, si
 				break;
 			}
 			info.lo_flags = LO_FLAGS_AUTOCLEAR;
-			fsb_strcpy((char *)info.lo_file_name, sizeof(info.lo_file_name), s->image);
+			base_strcpy((char *)info.lo_file_name, sizeof(info.lo_file_name), s->image);
 			if (ioctl(lfd, LOOP_SET_STATUS64, &info) < 0) {
 				r = -errno;
 				ioctl(lfd, LOOP_CLR_FD, 0);
@@ -212,8 +212,8 @@ int probe_scratch_image(struct probe_scratch *s, const char *path, uint64_t size
 	{
 		char d[PATH_MAX], b[PATH_MAX], dir[PATH_MAX];
 
-		fsb_strcpy(d, sizeof(d), path);
-		fsb_strcpy(b, sizeof(b), path);
+		base_strcpy(d, sizeof(d), path);
+		base_strcpy(b, sizeof(b), path);
 		if (!realpath(dirname(d), dir))
 			return errf(err, errlen, -errno, "image %s: its directory: %s", path,
 				    strerror(errno));
@@ -348,14 +348,16 @@ int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *
 static int run_tool(char *const *argv, char *err, size_t errlen)
 {
 	char last[4096];
-	struct fsb_spawn s = { .argv = argv,
-			       .out = FSB_SPAWN_CAPTURE,
-			       .err = FSB_SPAWN_CAPTURE,
-			       /* the reason comes first; usage text, when a tool adds it, follows */
-			       .keep = FSB_SPAWN_FIRST,
-			       .line = last,
-			       .linelen = sizeof(last) };
-	int status, r = fsb_spawn_run(&s, &status);
+	struct base_spawn s = {
+		.argv = argv,
+		.out = BASE_SPAWN_CAPTURE,
+		.err = BASE_SPAWN_CAPTURE,
+		/* the reason comes first; usage text, when a tool adds it, follows */
+		.keep = BASE_SPAWN_FIRST,
+		.line = last,
+		.linelen = sizeof(last)
+	};
+	int status, r = base_spawn_run(&s, &status);
 
 	if (r)
 		return errf(err, errlen, r, "running %s: %s", argv[0], strerror(-r));
@@ -380,7 +382,7 @@ static void blkid_type_of(const char *dev, char *ret, size_t len)
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
 	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, "TYPE", &type, NULL) == 0)
-		fsb_strcpy(ret, len, type);
+		base_strcpy(ret, len, type);
 	blkid_free_probe(pr);
 }
 
@@ -395,7 +397,7 @@ int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *
 		return errf(err, errlen, -EBUSY, "mkfs.%s: %s is still mounted", fstype, s->device);
 	free_argv(s->mkfs_argv);
 	s->blkid_type[0] = 0;
-	fsb_strcpy(s->fstype, sizeof(s->fstype), fstype);
+	base_strcpy(s->fstype, sizeof(s->fstype), fstype);
 	r = probe_scratch_mkfs_argv(fstype, s->device, opts, s->mkfs_argv, PROBE_SCRATCH_ARGV_MAX);
 	if (r < 0)
 		return errf(err, errlen, r, "mkfs.%s: %s", fstype,
@@ -414,7 +416,7 @@ static void read_back(const char *target, char *ret, size_t len)
 
 	*ret = 0;
 	if (probe_mount_find(NULL, PROBE_MOUNT_TARGET, target, 0, &m) == 0)
-		fsb_strcpy(ret, len, m.options);
+		base_strcpy(ret, len, m.options);
 }
 
 /* libmount's own sentence for a failed (u)mount, and the errno behind it. */
@@ -473,7 +475,7 @@ int probe_scratch_mount(struct probe_scratch *s, const char *dir, const char *op
 			return rc;
 		s->mount_journalled = true;
 	}
-	fsb_strcpy(s->mount_options, sizeof(s->mount_options), options);
+	base_strcpy(s->mount_options, sizeof(s->mount_options), options);
 	s->mount_options_read[0] = 0;
 	cxt = mnt_new_context();
 	if (!cxt)

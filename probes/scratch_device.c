@@ -21,7 +21,7 @@ static int mounted_at(dev_t devno, char *ret, size_t len)
 
 	*ret = 0;
 	if (r == 0)
-		fsb_strcpy(ret, len, m.target);
+		base_strcpy(ret, len, m.target);
 	return r == -ENOENT ? 0 : r;
 }
 
@@ -126,6 +126,6 @@ static int device_probe(struct probe_scratch *s, const char *dev, bool force, ch
 	blkid_free_probe(pr);
 	if (r == -1)
 		return errf(err, errlen, -EIO, "probing %s with libblkid failed", dev);
-	fsb_strcpy(s->device, sizeof(s->device), dev);
+	base_strcpy(s->device, sizeof(s->device), dev);
 	return 0;
 }

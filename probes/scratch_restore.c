@@ -58,7 +58,7 @@ static bool diskseq_is(dev_t devno, long long want)
 	char path[96], buf[32];
 
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/diskseq", major(devno), minor(devno));
-	if (fsb_read_under("", path, buf, sizeof(buf)) < 0)
+	if (base_read_under("", path, buf, sizeof(buf)) < 0)
 		return want < 0;
 	return strtoll(buf, NULL, 10) == want;
 }
@@ -154,7 +154,7 @@ static int undo_loop(json_t *e, const char *path, char *msg, size_t len)
 	{
 		char ue[512], *dn;
 
-		if (fsb_read_file(node, ue, sizeof(ue)) < 0 || !(dn = strstr(ue, "DEVNAME=")))
+		if (base_read_file(node, ue, sizeof(ue)) < 0 || !(dn = strstr(ue, "DEVNAME=")))
 			return errf(msg, len, 0, "loop %s: already detached", path);
 		dn += 8;
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(dn, "\n/"), dn);

@@ -13,7 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#define COPY(dst, src) fsb_strcpy((dst), sizeof(dst), (src))
+#define COPY(dst, src) base_strcpy((dst), sizeof(dst), (src))
 
 static bool exists(const char *path)
 {
@@ -33,13 +33,13 @@ static int name_from_devno(const char *root, unsigned maj, unsigned min, char *n
 	char link[PATH_MAX], target[PATH_MAX];
 	ssize_t n;
 
-	if (fsb_path(link, sizeof(link), "%s/sys/dev/block/%u:%u", root, maj, min) < 0)
+	if (base_path(link, sizeof(link), "%s/sys/dev/block/%u:%u", root, maj, min) < 0)
 		return -ENAMETOOLONG;
 	n = readlink(link, target, sizeof(target) - 1);
 	if (n < 0)
 		return -errno;
 	target[n] = 0;
-	fsb_strcpy(name, len, base_name(target));
+	base_strcpy(name, len, base_name(target));
 	return 0;
 }
 
@@ -59,9 +59,9 @@ static int name_from_source(const char *root, const char *source, char *name, si
 		n = base_name(real);
 	else
 		n = base_name(source);
-	if (fsb_path(sys, sizeof(sys), "%s/sys/class/block/%s", root, n) < 0 || !exists(sys))
+	if (base_path(sys, sizeof(sys), "%s/sys/class/block/%s", root, n) < 0 || !exists(sys))
 		return -ENODEV;
-	fsb_strcpy(name, len, n);
+	base_strcpy(name, len, n);
 	return 0;
 }
 
@@ -69,8 +69,8 @@ static void read_devno(const char *root, const char *name, unsigned *maj, unsign
 {
 	char p[PATH_MAX], buf[64];
 
-	if (fsb_path(p, sizeof(p), "%s/sys/class/block/%s/dev", root, name) == 0 &&
-	    fsb_read_line(p, buf, sizeof(buf)) == 0 && sscanf(buf, "%u:%u", maj, min) == 2)
+	if (base_path(p, sizeof(p), "%s/sys/class/block/%s/dev", root, name) == 0 &&
+	    base_read_line(p, buf, sizeof(buf)) == 0 && sscanf(buf, "%u:%u", maj, min) == 2)
 		return;
 	*maj = *min = 0;
 }
@@ -80,12 +80,12 @@ static void resolve_disk(const char *root, struct probe_target *t)
 {
 	char p[PATH_MAX], real[PATH_MAX + 16];
 
-	t->partition = fsb_path(p, sizeof(p), "%s/sys/class/block/%s/partition", root, t->device) ==
-			       0 &&
-		       exists(p);
+	t->partition =
+		base_path(p, sizeof(p), "%s/sys/class/block/%s/partition", root, t->device) == 0 &&
+		exists(p);
 	COPY(t->disk, t->device);
 	if (t->partition) {
-		if (fsb_path(p, sizeof(p), "%s/sys/class/block/%s", root, t->device) == 0 &&
+		if (base_path(p, sizeof(p), "%s/sys/class/block/%s", root, t->device) == 0 &&
 		    realpath(p, real)) {
 			char *slash = strrchr(real, '/');
 
@@ -95,18 +95,18 @@ static void resolve_disk(const char *root, struct probe_target *t)
 			}
 		}
 	}
-	fsb_path(t->disk_sysfs, sizeof(t->disk_sysfs), "%s/sys/block/%s", root, t->disk);
+	base_path(t->disk_sysfs, sizeof(t->disk_sysfs), "%s/sys/block/%s", root, t->disk);
 }
 
 static void resolve_loop(struct probe_target *t)
 {
 	char p[PATH_MAX + 32], buf[16];
 
-	if (fsb_path(p, sizeof(p), "%s/loop/backing_file", t->disk_sysfs) < 0 ||
-	    fsb_read_line(p, t->loop_backing_file, sizeof(t->loop_backing_file)) < 0)
+	if (base_path(p, sizeof(p), "%s/loop/backing_file", t->disk_sysfs) < 0 ||
+	    base_read_line(p, t->loop_backing_file, sizeof(t->loop_backing_file)) < 0)
 		t->loop_backing_file[0] = 0;
-	t->loop_direct_io = fsb_path(p, sizeof(p), "%s/loop/dio", t->disk_sysfs) == 0 &&
-			    fsb_read_line(p, buf, sizeof(buf)) == 0 && buf[0] == '1';
+	t->loop_direct_io = base_path(p, sizeof(p), "%s/loop/dio", t->disk_sysfs) == 0 &&
+			    base_read_line(p, buf, sizeof(buf)) == 0 && buf[0] == '1';
 }
 
 /*
@@ -119,7 +119,7 @@ static void probe_blkid(const char *root, struct probe_target *t)
 	const char *v;
 	blkid_probe pr;
 
-	if (fsb_path(node, sizeof(node), "%s/dev/%s", root, t->device) < 0)
+	if (base_path(node, sizeof(node), "%s/dev/%s", root, t->device) < 0)
 		return;
 	pr = blkid_new_probe_from_filename(node);
 	if (!pr)
@@ -191,9 +191,9 @@ static void make_absolute(const char *path, char *out, size_t len)
 	char cwd[PATH_MAX];
 
 	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
-		fsb_strcpy(out, len, path);
-	else if (fsb_path(out, len, "%s/%s", cwd, path) < 0)
-		fsb_strcpy(out, len, path);
+		base_strcpy(out, len, path);
+	else if (base_path(out, len, "%s/%s", cwd, path) < 0)
+		base_strcpy(out, len, path);
 }
 
 int probe_target_resolve(const char *root, const char *path, struct probe_target *ret)
@@ -299,14 +299,14 @@ static json_t *disk_model(const struct probe_target *t)
 
 	if (!t->disk_sysfs[0])
 		return json_null();
-	if (!fsb_path(path, sizeof(path), "%s/device/model", t->disk_sysfs) &&
-	    !fsb_read_line(path, buf, sizeof(buf))) {
+	if (!base_path(path, sizeof(path), "%s/device/model", t->disk_sysfs) &&
+	    !base_read_line(path, buf, sizeof(buf))) {
 		for (len = strlen(buf); len && (buf[len - 1] == ' ' || buf[len - 1] == '\t');)
 			buf[--len] = 0;
 		if (len)
 			return json_string(buf + strspn(buf, " \t"));
 	}
-	if (!fsb_path(path, sizeof(path), "%s/device/driver", t->disk_sysfs) &&
+	if (!base_path(path, sizeof(path), "%s/device/driver", t->disk_sysfs) &&
 	    (n = readlink(path, link, sizeof(link) - 1)) > 0) {
 		link[n] = 0;
 		return json_string(strrchr(link, '/') ? strrchr(link, '/') + 1 : link);
@@ -375,6 +375,6 @@ json_t *probe_target_dir_json(const char *root, const char *path, char *ret_fsty
 	json_object_set_new(o, "mount_options",
 			    m.options[0] ? json_string(m.options) : json_null());
 	if (ret_fstype)
-		fsb_strcpy(ret_fstype, len, m.fstype);
+		base_strcpy(ret_fstype, len, m.fstype);
 	return o;
 }

@@ -254,7 +254,7 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, 
 	rpt_html_groups_free(g, ng);
 	free(g);
 	if (o->gnuplot)
-		fsb_rm_tree(pg.dir);
+		base_rm_tree(pg.dir);
 	*ret_plotted = pg.drawn;
 	return e;
 }

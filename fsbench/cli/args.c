@@ -6,12 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int add_file(const struct cmd_spec *spec, void *cfg, char *arg, char *err, size_t errlen)
+/* One operand: the command's callback, the option it sets, or one more file. */
+static int add_operand(const struct cmd_spec *spec, void *cfg, char *arg, bool *seen, char *err,
+		       size_t errlen)
 {
 	struct cmd_files *f = (struct cmd_files *)((char *)cfg + spec->files_offset);
 
 	if (spec->operand)
 		return spec->operand(cfg, arg, err, errlen);
+	if (spec->operand_opt) {
+		if (*seen)
+			return cmd_no_operand(cfg, arg, err, errlen);
+		*seen = true;
+		return opt_set(spec->opts, cfg, spec->operand_opt, arg, err, errlen) < 0 ? -EINVAL :
+											   0;
+	}
 	if (f->n >= CMD_MAX_FILES) {
 		snprintf(err, errlen, "%s: at most %d input files", arg, CMD_MAX_FILES);
 		return -EINVAL;
@@ -47,11 +56,26 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
+int cmd_no_operand(void *cfg, char *arg, char *err, size_t errlen)
+{
+	(void)cfg;
+	snprintf(err, errlen, "unexpected argument '%s'", arg);
+	return -EINVAL;
+}
+
+int cmd_one_operand(const char **slot, char *arg, char *err, size_t errlen)
+{
+	if (*slot)
+		return cmd_no_operand(NULL, arg, err, errlen);
+	*slot = arg;
+	return 0;
+}
+
 /* 0 to run the command, else the exit status. */
 static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 {
 	char err[OPT_ERR_MAX];
-	bool only_operands = false;
+	bool only_operands = false, seen = false;
 	int i = 1;
 
 	if (opt_set_defaults(spec->opts, cfg, err, sizeof(err))) {
@@ -65,8 +89,14 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 					       sizeof(err));
 
 			if (r == -ECANCELED) {
-				spec->usage(stdout);
+				if (spec->usage)
+					spec->usage(stdout);
+				else
+					printf("usage: fsbench %s [options]\n%s\n\n", spec->name,
+					       spec->summary ? spec->summary : "");
 				opt_print_help(spec->opts, stdout);
+				if (spec->more_help)
+					spec->more_help(stdout);
 				return -1;
 			}
 			if (r < 0) {
@@ -79,7 +109,7 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 				continue;
 			}
 		}
-		if (add_file(spec, cfg, argv[i], err, sizeof(err))) {
+		if (add_operand(spec, cfg, argv[i], &seen, err, sizeof(err))) {
 			fprintf(stderr, "fsbench %s: %s\n", spec->name, err);
 			return FSB_EXIT_USAGE;
 		}
@@ -88,13 +118,19 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 	return 0;
 }
 
-int cmd_args_run(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
+bool cmd_args_parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv, int *ret_status)
 {
 	int status = parse(spec, cfg, argc, argv);
 
-	if (status < 0)
-		status = FSB_EXIT_OK; /* --help */
-	else if (status == 0)
+	*ret_status = status < 0 ? FSB_EXIT_OK : status; /* < 0: --help */
+	return status == 0;
+}
+
+int cmd_args_run(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
+{
+	int status;
+
+	if (cmd_args_parse(spec, cfg, argc, argv, &status))
 		status = spec->run(cfg);
 	opt_free(spec->opts, cfg);
 	return status;

@@ -66,10 +66,32 @@ struct cmd_spec {
 	/* Takes one operand in command-line order: 0, or -EINVAL with @err set. NULL: files. */
 	int (*operand)(void *cfg, char *arg, char *err, size_t errlen);
 	size_t files_offset; /* without .operand: where the struct cmd_files is in the config */
-	void (*usage)(FILE *out); /* printed above the table's help */
+	/*
+	 * Without .operand: the option of @opts that the command's one operand sets, wherever
+	 * it stands (`dbench 4 -c client.txt`); a second operand is refused. NULL: files.
+	 */
+	const char *operand_opt;
+	/* printed above the table's help; NULL: "usage: fsbench NAME [options]" and @summary */
+	void (*usage)(FILE *out);
+	const char *summary;
+	void (*more_help)(FILE *out); /* printed below it, or NULL */
 	/* Runs the command on the parsed config; returns the exit status. */
 	int (*run)(void *cfg);
 };
+
+/*
+ * The parse of cmd_args_run() without the run: fills @cfg (zeroed by the caller) with the
+ * table's defaults and parses @argv. True when the command should go on; false with
+ * *@ret_status set (FSB_EXIT_OK after -h, FSB_EXIT_USAGE after a bad flag, said on stderr).
+ * The caller frees @cfg's strings with opt_free() either way.
+ */
+bool cmd_args_parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv, int *ret_status);
+
+/* An .operand for commands that take none: every operand is refused. */
+int cmd_no_operand(void *cfg, char *arg, char *err, size_t errlen);
+
+/* Takes @arg into *@slot if it is the first operand, else refuses it (-EINVAL, @err set). */
+int cmd_one_operand(const char **slot, char *arg, char *err, size_t errlen);
 
 /*
  * `fsbench <spec->name> ...`: fills @cfg (zeroed by the caller) with the table's defaults,

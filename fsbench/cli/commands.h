@@ -16,8 +16,17 @@
  * `git bisect run` reads as "skip" */
 #define FSB_EXIT_CANNOT_JUDGE 125
 
+struct fsb_job;
+
 /*
- * Each command is an option table and a handler in its cmd_<name>.c; it returns the
+ * The exit status of a job that fsb_job_run() ended with @r and *@run: 128 + the signal
+ * that stopped it, FSB_EXIT_USAGE for a configuration refused before anything ran
+ * (-EINVAL, no run), FSB_EXIT_FAIL for any other error.
+ */
+int cmd_job_status(int r, const struct fsb_job *job, const json_t *run);
+
+/*
+ * Each command is an option table and a handler in its fsbench/cli/<name>.c; it returns the
  * process exit status. argv[0] is the command's name.
  */
 

@@ -326,7 +326,7 @@ static int compare_run(void *cfg)
 	if (status != FSB_EXIT_OK)
 		return status;
 	/* the output's place before any work: a gate must not judge and then lose its record */
-	if (c->json && (e = fsb_out_check(c->json)) < 0) {
+	if (c->json && (e = base_out_check(c->json)) < 0) {
 		fprintf(stderr, "fsbench compare: --json %s: %s\n", c->json, strerror(-e));
 		return FSB_EXIT_USAGE;
 	}

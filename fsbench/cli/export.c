@@ -81,7 +81,7 @@ static json_t *load_input(const char *cmd, char *const *files, int nfiles)
 	return cmp;
 }
 
-/* Writes @cmp as @ex to @outpath (atomically: fsb_out_open, then rename) or stdout. */
+/* Writes @cmp as @ex to @outpath (atomically: base_out_open, then rename) or stdout. */
 static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 			const struct rpt_export_opts *eo, const char *outpath)
 {
@@ -90,7 +90,7 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 	int e;
 
 	if (outpath) {
-		out = fsb_out_open(outpath, &tmp);
+		out = base_out_open(outpath, &tmp);
 		if (!out) {
 			fprintf(stderr, "fsbench export: creating a temporary file beside %s: %s\n",
 				outpath, strerror(errno));
@@ -99,7 +99,7 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
 	}
 	e = ex->write(cmp, eo, out);
 	if (out != stdout)
-		e = fsb_out_commit(out, tmp, outpath, e);
+		e = base_out_commit(out, tmp, outpath, e);
 	else if (fflush(stdout) && !e)
 		e = -errno;
 	if (e) {

@@ -399,7 +399,7 @@ static int kernel_run(void *cfg)
 		goto out;
 	if ((r = kg_cli_prepare(x, 1, "kernel-run")) || (r = kg_cli_journal_open(x, "kernel-run")))
 		goto out;
-	fsb_install_signals();
+	base_install_signals();
 	rec = NULL;
 	r = boot_one(x, 0, 0, 1, false, &rec, result, sizeof(result), "kernel-run");
 	kg_cli_journal_close(x);
@@ -554,7 +554,7 @@ static void *boot_worker(void *arg)
 		int i;
 
 		pthread_mutex_lock(&p->lock);
-		i = p->stop || fsb_signal_received ? p->total : p->next++;
+		i = p->stop || base_signal_received ? p->total : p->next++;
 		pthread_mutex_unlock(&p->lock);
 		if (i >= p->total)
 			return NULL;
@@ -626,9 +626,9 @@ static int gate_boots(struct gate *g)
 		if (r)
 			continue;
 		if (status[i]) {
-			g->why = fsb_signal_received ? "interrupted" : "a boot failed";
-			r = fsb_signal_received ? 128 + (int)fsb_signal_received :
-						  FSB_EXIT_CANNOT_JUDGE;
+			g->why = base_signal_received ? "interrupted" : "a boot failed";
+			r = base_signal_received ? 128 + (int)base_signal_received :
+						   FSB_EXIT_CANNOT_JUDGE;
 			continue;
 		}
 		if (rpt_runs_load(g->files[i], &g->docs[nf], err, sizeof(err))) {
@@ -819,7 +819,7 @@ static int kernel_gate(void *cfg)
 	    (r = kg_cli_prepare(g->x, 2, "kernel-gate")) ||
 	    (r = kg_cli_journal_open(g->x, "kernel-gate")))
 		goto done;
-	fsb_install_signals();
+	base_install_signals();
 	r = gate_boots(g);
 	kg_cli_journal_close(g->x);
 	if (!r && !(r = gate_compare(g)))

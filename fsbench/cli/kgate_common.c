@@ -81,7 +81,7 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 		json_decref(rec);
 		fprintf(stderr, "fsbench %s: boot %d (%s): %s\n", cmd, index + 1, x->k[side].label,
 			err);
-		return r == -EINTR ? 128 + (int)fsb_signal_received : FSB_EXIT_CANNOT_JUDGE;
+		return r == -EINTR ? 128 + (int)base_signal_received : FSB_EXIT_CANNOT_JUDGE;
 	}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "

@@ -1,4 +1,5 @@
 /* `fsbench info`, `fsbench knobs` and `fsbench restore`: look at, set and put back knobs. */
+#include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/ext/knobs.h"
 
@@ -23,19 +24,21 @@
 #define FSB_RESTORE_WAIT_MS 5000
 
 struct knobs_cfg {
+	const char *path; /* the operand of info and knobs */
 	bool json;
 	struct opt_strlist set;
 	bool discard;
 };
 
 #define O(f) offsetof(struct knobs_cfg, f)
+/* info's and knobs' --json */
+#define OPT_JSON                                                                                 \
+	{                                                                                        \
+		.name = "json", .type = OPT_BOOL, .offset = O(json), .file = OPT_FILE, .max = 1, \
+		.help = "print JSON instead of text"                                             \
+	}
 static const struct fsb_opt info_opts[] = {
-	{ .name = "json",
-	  .type = OPT_BOOL,
-	  .offset = O(json),
-	  .file = OPT_FILE,
-	  .max = 1,
-	  .help = "print JSON instead of text" },
+	OPT_JSON,
 	{ 0 },
 };
 static const struct fsb_opt knobs_opts[] = {
@@ -45,12 +48,7 @@ static const struct fsb_opt knobs_opts[] = {
 	  .unit = "NAME=VALUE",
 	  .help = "set a knob (repeatable); all are validated first and a refused one undoes the others. "
 		  "This is a deliberate, lasting change: unlike --knob of a run it is NOT restored afterwards" },
-	{ .name = "json",
-	  .type = OPT_BOOL,
-	  .offset = O(json),
-	  .file = OPT_FILE,
-	  .max = 1,
-	  .help = "print JSON instead of text" },
+	OPT_JSON,
 	{ 0 },
 };
 static const struct fsb_opt restore_opts[] = {
@@ -62,64 +60,57 @@ static const struct fsb_opt restore_opts[] = {
 		  "after trying" },
 	{ 0 },
 };
+#undef OPT_JSON
 #undef O
 
-static void knobs_help(void)
+static void knobs_help(FILE *out)
 {
-	printf("\nknobs (also for --knob NAME=VALUE of a run, which restores them afterwards):\n");
+	fprintf(out,
+		"\nknobs (also for --knob NAME=VALUE of a run, which restores them afterwards):\n");
 	for (const struct knob_def *d = knob_defs; d->name; d++)
-		printf("  %-26s %s [%s]\n",
-		       d->scope == KNOB_SCOPE_IOSCHED ? "iosched/NAME" : d->name, d->help,
-		       knob_touch_name(d->touch));
-	printf("\nOld values of a run's knobs go to a journal in %s ($FSBENCH_STATE_DIR) before they\n"
-	       "change; `fsbench restore` replays journals of runs that died.\n",
-	       journal_state_dir());
+		fprintf(out, "  %-26s %s [%s]\n",
+			d->scope == KNOB_SCOPE_IOSCHED ? "iosched/NAME" : d->name, d->help,
+			knob_touch_name(d->touch));
+	fprintf(out,
+		"\nOld values of a run's knobs go to a journal in %s ($FSBENCH_STATE_DIR) before they\n"
+		"change; `fsbench restore` replays journals of runs that died.\n",
+		journal_state_dir());
 }
 
-/*
- * Options may come before or after the one positional argument: each positional becomes
- * the argv[0] of the next parse. Returns the positional (or NULL), or sets *ret_status.
- */
-static const char *parse(const char *cmd, const char *usage, const struct fsb_opt *tbl, void *cfg,
-			 int argc, char **argv, void (*more_help)(void), int *ret_status)
+static int path_operand(void *cfg, char *arg, char *err, size_t errlen)
 {
-	const char *pos = NULL;
-	char err[OPT_ERR_MAX];
-	int r;
-
-	*ret_status = -1;
-	if (opt_set_defaults(tbl, cfg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		*ret_status = FSB_EXIT_FAIL;
-		return NULL;
-	}
-	for (;;) {
-		r = opt_parse_argv(tbl, cfg, argc, argv, err, sizeof(err));
-		if (r == -ECANCELED) {
-			printf("usage: fsbench %s\n\n", usage);
-			opt_print_help(tbl, stdout);
-			if (more_help)
-				more_help();
-			*ret_status = FSB_EXIT_OK;
-			return NULL;
-		}
-		if (r < 0) {
-			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-			*ret_status = FSB_EXIT_USAGE;
-			return NULL;
-		}
-		if (r >= argc)
-			return pos;
-		if (pos) {
-			fprintf(stderr, "fsbench %s: unexpected argument '%s'\n", cmd, argv[r]);
-			*ret_status = FSB_EXIT_USAGE;
-			return NULL;
-		}
-		pos = argv[r];
-		argc -= r;
-		argv += r;
-	}
+	return cmd_one_operand(&((struct knobs_cfg *)cfg)->path, arg, err, errlen);
 }
+
+static void info_usage(FILE *out)
+{
+	fprintf(out, "usage: fsbench info PATH [--json]\n\n");
+}
+
+static void knobs_usage(FILE *out)
+{
+	fprintf(out, "usage: fsbench knobs PATH [--set NAME=VALUE ...] [--json]\n\n");
+}
+
+static void restore_usage(FILE *out)
+{
+	fprintf(out, "usage: fsbench restore [--discard]\n\n");
+}
+
+/* The one parser (args.h); only their tables, usages and operands differ. */
+static const struct cmd_spec info_cmd = { .name = "info",
+					  .opts = info_opts,
+					  .operand = path_operand,
+					  .usage = info_usage };
+static const struct cmd_spec knobs_cmd = { .name = "knobs",
+					   .opts = knobs_opts,
+					   .operand = path_operand,
+					   .usage = knobs_usage,
+					   .more_help = knobs_help };
+static const struct cmd_spec restore_cmd = { .name = "restore",
+					     .opts = restore_opts,
+					     .operand = cmd_no_operand,
+					     .usage = restore_usage };
 
 /* Why a knob's change matters, as `info` and `knobs` say it next to its value. */
 static const char *touch_words(const struct knob_def *d)
@@ -191,9 +182,9 @@ int cmd_info(int argc, char **argv)
 	const char *path;
 	int status;
 
-	path = parse("info", "info PATH [--json]", info_opts, &cfg, argc, argv, NULL, &status);
-	if (status >= 0)
+	if (!cmd_args_parse(&info_cmd, &cfg, argc, argv, &status))
 		return status;
+	path = cfg.path;
 	if (!path) {
 		fprintf(stderr, "fsbench info: which path? usage: fsbench info PATH [--json]\n");
 		return FSB_EXIT_USAGE;
@@ -281,11 +272,9 @@ int cmd_knobs(int argc, char **argv)
 	const char *path;
 	int status, r;
 
-	path = parse("knobs", "knobs PATH [--set NAME=VALUE ...] [--json]", knobs_opts, &cfg, argc,
-		     argv, knobs_help, &status);
-	if (status >= 0)
+	if (!cmd_args_parse(&knobs_cmd, &cfg, argc, argv, &status))
 		goto out;
-	status = FSB_EXIT_OK;
+	path = cfg.path;
 	if (!path) {
 		fprintf(stderr,
 			"fsbench knobs: which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]\n");
@@ -493,21 +482,14 @@ static int restore_one(int dfd, const char *dir, const char *lock_dir, const cha
 int cmd_restore(int argc, char **argv)
 {
 	struct knobs_cfg cfg = { 0 };
-	const char *dir = journal_state_dir(), *extra;
+	const char *dir = journal_state_dir();
 	char err[1024], lock_dir[PATH_MAX];
 	json_t *names, *p;
 	size_t i;
 	int status, r, dfd, done = 0;
 
-	extra = parse("restore", "restore [--discard]", restore_opts, &cfg, argc, argv, NULL,
-		      &status);
-	if (status >= 0)
+	if (!cmd_args_parse(&restore_cmd, &cfg, argc, argv, &status))
 		return status;
-	if (extra) {
-		fprintf(stderr, "fsbench restore: unexpected argument '%s'\n", extra);
-		return FSB_EXIT_USAGE;
-	}
-	status = FSB_EXIT_OK;
 	journal_lock_dir("", lock_dir, sizeof(lock_dir));
 	/* one descriptor for the directory checked: no path is looked up again through it */
 	r = journal_dir_open(dir, &dfd, err, sizeof(err));

@@ -303,7 +303,7 @@ static int job_suite(void *cfg, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* @src copied to @dst through fsb_out_open: a file planted at @dst or beside it is never written. */
+/* @src copied to @dst through base_out_open: a file planted at @dst or beside it is never written. */
 static int copy_file(const char *src, const char *dst)
 {
 	char buf[65536], *tmp;
@@ -313,7 +313,7 @@ static int copy_file(const char *src, const char *dst)
 
 	if (!in)
 		return -errno;
-	out = fsb_out_open(dst, &tmp);
+	out = base_out_open(dst, &tmp);
 	if (!out) {
 		r = -errno;
 		fclose(in);
@@ -325,7 +325,7 @@ static int copy_file(const char *src, const char *dst)
 	if (!r && ferror(in))
 		r = -EIO;
 	fclose(in);
-	return fsb_out_commit(out, tmp, dst, r);
+	return base_out_commit(out, tmp, dst, r);
 }
 
 /* Where LAVA fetches the kernel and the initramfs, and what the job says. */
@@ -488,7 +488,7 @@ static int lava_job(void *cfg)
 		r = FSB_EXIT_USAGE;
 		goto done;
 	}
-	if (out && (e = fsb_out_check(out))) {
+	if (out && (e = base_out_check(out))) {
 		fprintf(stderr, "fsbench lava job: -o %s: %s\n", out, strerror(-e));
 		r = FSB_EXIT_USAGE;
 		goto done;
@@ -515,7 +515,7 @@ static int lava_job(void *cfg)
 	snprintf(j->jname, sizeof(j->jname), "fsbench %.*s%s%s", (int)(strlen(j->sname) - 5),
 		 j->sname, j->x.k[0].release[0] ? " " : "", j->x.k[0].release);
 	/* a new file renamed over -o: a full disk or a planted symlink leaves -o as it was */
-	f = out ? fsb_out_open(out, &tmp) : stdout;
+	f = out ? base_out_open(out, &tmp) : stdout;
 	if (!f) {
 		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out, strerror(errno));
 		r = FSB_EXIT_FAIL;
@@ -523,7 +523,7 @@ static int lava_job(void *cfg)
 	}
 	e = job_write(j, f);
 	if (f != stdout)
-		e = fsb_out_commit(f, tmp, out, e ? e : ferror(f) ? -EIO : 0);
+		e = base_out_commit(f, tmp, out, e ? e : ferror(f) ? -EIO : 0);
 	if (e) {
 		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out ? out : "the job",
 			strerror(-e));

@@ -302,7 +302,7 @@ static int page_write(const char *outpath, json_t *const *docs, const char *cons
 	int drawn = 0, e;
 	FILE *out;
 
-	out = fsb_out_open(outpath, &tmp);
+	out = base_out_open(outpath, &tmp);
 	if (!out) {
 		fprintf(stderr, "fsbench report: creating a temporary file beside %s: %s\n",
 			outpath, strerror(errno));
@@ -310,7 +310,7 @@ static int page_write(const char *outpath, json_t *const *docs, const char *cons
 	}
 	e = rpt_html_write(docs, paths, (size_t)ndocs, cmp, ho, out, &drawn);
 	/* commit frees tmp */
-	e = fsb_out_commit(out, tmp, outpath, e);
+	e = base_out_commit(out, tmp, outpath, e);
 	tmp = NULL;
 	if (e) {
 		fprintf(stderr, "fsbench report: writing %s: %s\n", outpath, strerror(-e));

@@ -1,7 +1,6 @@
 /* The job API (job.h): one workload run configured, prepared, run with its extensions, and turned into JSON. */
 #include "base/errf.h"
 
-#include "fsbench/cli/commands.h"
 #include "fsbench/core/common.h"
 #include "fsbench/core/ext.h"
 #include "fsbench/core/job.h"
@@ -121,16 +120,15 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	struct fsb_run run = { 0 };
 	char tmpdir[4096] = "";
 	json_t *run_json = NULL;
-	int r, status = FSB_EXIT_OK;
+	int ret = 0;
 
 	*ret_run = NULL;
+	job->signal = 0;
 	if (wl->adopt)
 		wl->adopt(job->cfg);
 	for (int i = 0; i < common->dirs.n; i++)
-		if (!*common->dirs.v[i]) {
-			snprintf(err, errlen, "-d: empty directory name");
-			return FSB_EXIT_USAGE;
-		}
+		if (!*common->dirs.v[i])
+			return errf(err, errlen, -EINVAL, "-d: empty directory name");
 	run.wl = wl;
 	run.cfg = job->cfg;
 	run.nthreads = wl->nthreads ? wl->nthreads(job->cfg) : 1;
@@ -139,18 +137,14 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	run.quiet = common->quiet;
 	/* a workload with lines of its own every second (dbench's) needs no live line beside them */
 	run.progress = !common->quiet && isatty(STDERR_FILENO) && !(job->print && wl->print_tick);
-	if (run.nthreads > FSB_MAX_THREADS) {
-		snprintf(err, errlen, "%d threads: at most %d are allowed", run.nthreads,
-			 FSB_MAX_THREADS);
-		return FSB_EXIT_USAGE;
-	}
+	if (run.nthreads < 1 || run.nthreads > FSB_MAX_THREADS)
+		return errf(err, errlen, -EINVAL, "%d threads: 1 to %d are allowed", run.nthreads,
+			    FSB_MAX_THREADS);
 
 	if (!common->dirs.n && wl->default_dir) {
 		common->dirs.v[common->dirs.n] = strdup(wl->default_dir);
-		if (!common->dirs.v[common->dirs.n]) {
-			snprintf(err, errlen, "%s", strerror(ENOMEM));
-			return FSB_EXIT_FAIL;
-		}
+		if (!common->dirs.v[common->dirs.n])
+			return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 		common->dirs.n++;
 	}
 	if (!common->dirs.n) {
@@ -158,35 +152,28 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 
 		snprintf(tmpdir, sizeof(tmpdir), "%s/fsbench.XXXXXX",
 			 base && *base ? base : "/var/tmp");
-		if (!mkdtemp(tmpdir)) {
-			snprintf(err, errlen, "creating a temporary directory %s: %s", tmpdir,
-				 strerror(errno));
-			return FSB_EXIT_FAIL;
-		}
+		if (!mkdtemp(tmpdir))
+			return errf(err, errlen, -errno, "creating a temporary directory %s: %s",
+				    tmpdir, strerror(errno));
 		common->dirs.v[common->dirs.n++] = strdup(tmpdir);
 	}
 
-	r = runner_prepare(&run);
-	if (r < 0) {
-		snprintf(err, errlen, "preparing %d threads: %s", run.nthreads, strerror(-r));
-		status = FSB_EXIT_FAIL;
+	ret = runner_prepare(&run);
+	if (ret < 0) {
+		errf(err, errlen, ret, "preparing %d threads: %s", run.nthreads, strerror(-ret));
 		goto out;
 	}
-	r = wl->init(&run, err, errlen);
-	if (r < 0) {
-		status = r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
+	ret = wl->init(&run, err, errlen);
+	if (ret < 0)
 		goto out;
-	}
-	fsb_install_signals();
+	base_install_signals();
 	for (int i = 0; i < fsb_nexts; i++) {
 		if (!fsb_exts[i]->before)
 			continue;
-		r = fsb_exts[i]->before(&run, common, fsb_job_ext_cfg(job, i), &job->ext[i].state,
-					err, errlen);
-		if (r < 0) {
-			status = r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
+		ret = fsb_exts[i]->before(&run, common, fsb_job_ext_cfg(job, i), &job->ext[i].state,
+					  err, errlen);
+		if (ret < 0)
 			goto out_ext;
-		}
 		job->ext[i].on = true;
 	}
 	if (job->print && !run.quiet && wl->print_header) {
@@ -218,7 +205,9 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 		}
 	if (run.err || run.signal) {
 		snprintf(err, errlen, "%s", run.errmsg);
-		status = run.signal ? 128 + run.signal : FSB_EXIT_FAIL;
+		job->signal = run.signal;
+		/* the threads ran: the CLI tells this from a refused configuration by the run */
+		ret = run.signal ? -EINTR : run.err < 0 ? run.err : -EIO;
 	}
 	*ret_run = run_json;
 out_ext:
@@ -233,9 +222,9 @@ out:
 		wl->fini(&run);
 	runner_free(&run);
 	if (tmpdir[0]) {
-		fsb_rm_tree(tmpdir);
+		base_rm_tree(tmpdir);
 		/* the directory is gone: do not leave its name as the run's -d */
 		free(common->dirs.v[--common->dirs.n]);
 	}
-	return status;
+	return ret;
 }

@@ -2,7 +2,7 @@
 #ifndef FSB_JOB_H
 #define FSB_JOB_H
 
-#include "base/signal.h" /* fsb_install_signals(), which the job's callers run */
+#include "base/signal.h" /* base_install_signals(), which the job's callers run */
 #include <jansson.h>
 #include <stdbool.h>
 
@@ -31,6 +31,7 @@ struct fsb_job {
 	/* Called on the main thread after each loop, the workers joined (a partial result). */
 	void (*after_loop)(const struct fsb_run *run, int loop, void *arg);
 	void *after_loop_arg;
+	int signal; /* the signal that stopped the last fsb_job_run(), or 0 */
 };
 
 /*
@@ -57,8 +58,9 @@ static inline void *fsb_job_ext_cfg(struct fsb_job *job, int i)
  * Runs the job: a fresh temporary directory when no -d was given, the workload's init,
  * every extension, the threads, and the run's JSON object. *@ret_run is set whenever the
  * threads ran (also for an incomplete run) and is NULL otherwise; @argv (may be NULL) is
- * echoed in the table header. Returns the exit status (FSB_EXIT_*, or 128 + signal) with
- * @err set to one line when it is not FSB_EXIT_OK.
+ * echoed in the table header. Returns 0, or -errno with @err set to one line: -EINVAL
+ * with no run is a configuration refused before anything was made (a usage error), and
+ * -EINTR with @job->signal set a run that a signal stopped.
  */
 int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, char *err,
 		size_t errlen);

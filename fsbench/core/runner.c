@@ -14,34 +14,6 @@
 #define PROGRESS_TICK_NS 250000000u
 #define TICK_NS 1000000000u /* on_tick: dbench prints once a second */
 
-void fsb_run_fail(struct fsb_run *run, int err, const char *msg)
-{
-	int cur = atomic_load(&run->stop);
-
-	/*
-	 * The first failure names the run's error; later ones are consequences. A runtime
-	 * stop (FSB_STOP_END) is no failure: the final syncs that follow it can still fail
-	 * the run.
-	 */
-	while (cur != FSB_STOP_FAILED)
-		if (atomic_compare_exchange_weak(&run->stop, &cur, FSB_STOP_FAILED)) {
-			run->err = err;
-			snprintf(run->errmsg, sizeof(run->errmsg), "%s", msg);
-			return;
-		}
-}
-
-void fsb_slow_refloor(struct fsb_slow_top *s)
-{
-	s->floor_i = 0;
-	s->floor = s->v[0].t1 - s->v[0].t0;
-	for (uint32_t i = 1; i < s->n; i++)
-		if (s->v[i].t1 - s->v[i].t0 < s->floor) {
-			s->floor = s->v[i].t1 - s->v[i].t0;
-			s->floor_i = i;
-		}
-}
-
 int runner_prepare(struct fsb_run *run)
 {
 	if (run->nthreads < 1 || run->nthreads > FSB_MAX_THREADS)
@@ -248,10 +220,10 @@ static void monitor(struct fsb_run *run)
 
 		nanosleep(&tick, NULL);
 		now = fsb_now_ns();
-		if (fsb_signal_received && !run->signal) {
+		if (base_signal_received && !run->signal) {
 			char msg[64];
 
-			run->signal = fsb_signal_received;
+			run->signal = base_signal_received;
 			snprintf(msg, sizeof(msg), "interrupted by signal %d (%s)", run->signal,
 				 strsignal(run->signal));
 			fsb_run_fail(run, -EINTR, msg);

@@ -10,103 +10,10 @@
 #include <stdio.h>
 
 #include "fsbench/core/clock.h"
-#include "model/hist.h"
-#include "model/op.h"
 #include "fsbench/core/opt.h"
-
-/*
- * Every timed system call is an operation of report/op.h's table (its JSON key, what it
- * times); fsbench names them by these short aliases.
- */
-enum fsb_op {
-	OP_CREATE = RPT_OP_CREATE,
-	OP_OPEN = RPT_OP_OPEN,
-	OP_WRITE = RPT_OP_WRITE,
-	OP_FSYNC = RPT_OP_FSYNC,
-	OP_FDATASYNC = RPT_OP_FDATASYNC,
-	OP_SYNC = RPT_OP_SYNC,
-	OP_CLOSE = RPT_OP_CLOSE,
-	OP_UNLINK = RPT_OP_UNLINK,
-	OP_SYNC_FILE_RANGE = RPT_OP_SYNC_FILE_RANGE,
-	OP_FADVISE = RPT_OP_FADVISE,
-	OP_VICTIM = RPT_OP_VICTIM,
-	OP_READ = RPT_OP_READ,
-	OP_MKDIR = RPT_OP_MKDIR,
-	OP_RMDIR = RPT_OP_RMDIR,
-	OP_STAT = RPT_OP_STAT,
-	OP_SYNCFS = RPT_OP_SYNCFS,
-	OP_NB_FIRST = RPT_OP_NB_DELTREE, /* dbench's operations follow in dbench's order */
-	OP_COUNT = RPT_OP_COUNT
-};
-
-#define OP_BIT(op) (UINT64_C(1) << (op))
-_Static_assert(RPT_OP_COUNT <= 64, "a workload's ops mask is 64 bits");
-
-/* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
-#define FSB_MAX_THREADS 1024
-
-struct fsb_run;
-
-/*
- * Slow-call capture, for kernel-side attribution (fsbench/ext/bpf.c): each thread keeps,
- * per operation, its FSB_SLOW_N slowest calls with their start and end, so the run's
- * FSB_SLOW_N slowest of any operation are among them. Fixed memory, no allocation; a
- * call that is not slower than the fastest kept one costs one comparison.
- */
-#define FSB_SLOW_N 20
-
-struct fsb_slow_call {
-	uint64_t t0, t1; /* monotonic ns, the clock the BPF programs stamp events with */
-};
-
-struct fsb_slow_top {
-	uint64_t floor; /* duration of the fastest kept call, once n == FSB_SLOW_N */
-	uint32_t n, floor_i;
-	struct fsb_slow_call v[FSB_SLOW_N];
-};
-
-/* Finds the fastest kept call again after a replacement (the cold path). */
-void fsb_slow_refloor(struct fsb_slow_top *s);
-
-/* What struct fsb_run's stop holds; it only moves up: running, ended, failed. */
-enum fsb_stop {
-	FSB_RUNNING = 0,
-	FSB_STOP_END, /* the work ends early but well: --runtime reached, -F filled the target */
-	FSB_STOP_FAILED, /* a failure or a signal: what the run did so far is incomplete */
-};
-
-struct fsb_thread {
-	struct fsb_run *run;
-	int id; /* 0..nthreads-1; -1: the victim's own thread (ext/victim.c), not in run->threads */
-	int cpu; /* CPU pinned to, or -1 */
-	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
-	struct fsb_slow_top *slow; /* [OP_COUNT]: slowest calls per op; NULL: not kept */
-	_Atomic uint64_t progress; /* files or bytes done in this run, read by the monitor */
-	uint64_t t_start, t_end; /* monotonic ns: this loop's start (barrier) and end of work */
-	uint64_t files, bytes; /* done in the current loop */
-	uint64_t total_files, total_bytes;
-	int err; /* negative errno that stopped this thread, or 0 */
-	char errmsg[320];
-	void *priv; /* the workload's per-thread state */
-};
-
-/* One loop (-L) of a run, as fs_mark prints one table row per loop. */
-struct fsb_loop {
-	uint64_t start_ns, end_ns; /* common start, last thread's end of work */
-	uint64_t files, bytes;
-	uint64_t syscall_ns; /* time in timed calls counted against overhead */
-	uint64_t thread_ns; /* sum of the threads' own loop times */
-	double fsmark_files_per_sec; /* fs_mark's sum of per-thread rates */
-	int fsuse_pct;
-	bool failed; /* the run failed or was stopped by a signal during this loop */
-};
-
-struct fsb_series {
-	uint64_t interval_ns;
-	size_t n, cap;
-	uint64_t *t_ns; /* end of each interval since the run's start */
-	uint64_t *done; /* cumulative progress units (files or bytes) at t_ns */
-};
+#include "fsbench/core/run.h"
+#include "fsbench/core/slowcall.h"
+#include "model/hist.h"
 
 struct fsb_workload {
 	const char *name;
@@ -164,78 +71,8 @@ struct fsb_workload {
 	bool bare_header;
 };
 
-struct fsb_run {
-	const struct fsb_workload *wl;
-	void *cfg;
-	int nthreads;
-	struct fsb_thread *threads;
-	pthread_rwlock_t gate; /* the start barrier: held for writing until all are ready */
-	atomic_int stop; /* enum fsb_stop; workers check it */
-	atomic_int threads_at_gate, threads_done;
-	/* thread_after()'s gate: workers whose timed work is done, and how many were started */
-	pthread_mutex_t timed_lock;
-	pthread_cond_t timed_cond;
-	int timed_done, timed_started;
-	uint64_t runtime_ns; /* 0: no time bound */
-	uint64_t expected_units; /* progress units the run will do, for the ETA; 0 unknown */
-	bool quiet, progress; /* progress: live line on stderr */
-	uint64_t run_start_ns, run_end_ns;
-	struct fsb_loop *loops;
-	int nloops, loops_cap;
-	struct fsb_series series;
-	struct hist *total[OP_COUNT]; /* merged after the run */
-	struct fsb_slow_top *victim_slow; /* [OP_COUNT]: the victim thread's slowest calls */
-	int err; /* first error (negative errno), or 0 */
-	char errmsg[400];
-	int signal; /* the signal that stopped the run, or 0 */
-	bool stopped_by_runtime;
-	double cpu_user_s, cpu_sys_s;
-	void *priv; /* the workload's per-run state */
-	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
-	void (*on_loop)(struct fsb_run *run, int loop);
-	void *on_loop_arg; /* the job whose hook on_loop is */
-	/* The CLI's hook once a second on the monitor thread (print_tick), or NULL. */
-	void (*on_tick)(struct fsb_run *run, uint64_t now);
-};
-
 extern const struct fsb_workload *const fsb_workloads[];
 const struct fsb_workload *fsb_workload_find(const char *name);
-
-static inline bool fsb_should_stop(struct fsb_run *run)
-{
-	return atomic_load_explicit(&run->stop, memory_order_relaxed) != FSB_RUNNING;
-}
-
-/* Whether the run failed (or was interrupted), as opposed to still running or ended well. */
-static inline bool fsb_run_failed(struct fsb_run *run)
-{
-	return atomic_load(&run->stop) == FSB_STOP_FAILED;
-}
-
-/*
- * Ends the run without failure (FSB_STOP_END); never over a failure that a worker
- * recorded meanwhile. Later work of the loop (final syncs) can still fail the run.
- */
-static inline void fsb_run_end(struct fsb_run *run)
-{
-	int running = FSB_RUNNING;
-
-	atomic_compare_exchange_strong(&run->stop, &running, FSB_STOP_END);
-}
-
-static inline void fsb_slow_note(struct fsb_slow_top *s, uint64_t t0, uint64_t t1)
-{
-	if (s->n < FSB_SLOW_N) {
-		s->v[s->n++] = (struct fsb_slow_call){ t0, t1 };
-		if (s->n == FSB_SLOW_N)
-			fsb_slow_refloor(s);
-		return;
-	}
-	if (t1 - t0 <= s->floor)
-		return;
-	s->v[s->floor_i] = (struct fsb_slow_call){ t0, t1 };
-	fsb_slow_refloor(s);
-}
 
 /*
  * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
@@ -265,8 +102,5 @@ static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0,
 		call;                \
 		(t1) = fsb_now_ns(); \
 	} while (0)
-
-/* Records the first error of the run and stops every worker. */
-void fsb_run_fail(struct fsb_run *run, int err, const char *msg);
 
 #endif

@@ -112,7 +112,7 @@ static int victim_read(struct victim *v, uint64_t *rnd)
 	uint64_t off, t0, t1;
 	ssize_t n;
 
-	*rnd = fsb_mix64(*rnd);
+	*rnd = base_mix64(*rnd);
 	off = (*rnd % (VICTIM_FILE_SIZE / VICTIM_IO)) * VICTIM_IO;
 	FSB_TIME_CALL(t0, t1, n = pread(v->fd, v->buf, VICTIM_IO, (off_t)off));
 	if (n != VICTIM_IO) {
@@ -176,7 +176,7 @@ static void *victim_main(void *arg)
 			return NULL;
 		nanosleep(&poll, NULL);
 	}
-	rnd = fsb_mix64(next ^ ((uint64_t)getpid() << 32));
+	rnd = base_mix64(next ^ ((uint64_t)getpid() << 32));
 	for (;;) {
 		/* absolute deadlines: a slow operation never shifts the schedule after it */
 		struct timespec ts = { (time_t)(next / 1000000000u), (long)(next % 1000000000u) };

@@ -294,7 +294,7 @@ static int boot_watch(pid_t pid, void *arg)
 		s->w.panicked = true;
 		s->deadline = t + 5; /* panic=-1 and -no-reboot make QEMU exit; if not, stop it */
 	}
-	if (fsb_signal_received)
+	if (base_signal_received)
 		return -EINTR;
 	if (s->w.panicked ? t > s->deadline :
 			    (!s->w.started && t > s->deadline_boot) || t > s->deadline) {
@@ -337,21 +337,21 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		goto out;
 	qemu_argv(k, initramfs, vm, f);
 
-	struct fsb_spawn sp = { .argv = (char *const *)f->argv,
-				.out = FSB_SPAWN_FILE,
-				.err = FSB_SPAWN_FILE,
-				.path = f->qlog,
-				.excl = true, /* in the boot's new directory */
-				.die_with_parent =
-					true, /* kill -9 of fsbench: no QEMU left behind */
-				.watch = boot_watch,
-				.watch_arg = &s,
-				.watch_ms = 200 };
+	struct base_spawn sp = { .argv = (char *const *)f->argv,
+				 .out = BASE_SPAWN_FILE,
+				 .err = BASE_SPAWN_FILE,
+				 .path = f->qlog,
+				 .excl = true, /* in the boot's new directory */
+				 .die_with_parent =
+					 true, /* kill -9 of fsbench: no QEMU left behind */
+				 .watch = boot_watch,
+				 .watch_arg = &s,
+				 .watch_ms = 200 };
 	host_cpu(&busy0, &total0);
 	s.t0 = kg_now_s();
 	s.deadline_boot = s.t0 + vm->boot_timeout_s;
 	s.deadline = s.t0 + vm->timeout_s;
-	r = fsb_spawn_run(&sp, &wst);
+	r = base_spawn_run(&sp, &wst);
 	if (r == -ENOSPC && s.w.disk_full) {
 		r = errf(err, errlen, -ENOSPC,
 			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "
@@ -361,7 +361,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	}
 	if (r == -EINTR) {
 		r = errf(err, errlen, -EINTR, "kernel %s: stopped by signal %d after %.0f s",
-			 k->release, (int)fsb_signal_received, kg_now_s() - s.t0);
+			 k->release, (int)base_signal_received, kg_now_s() - s.t0);
 		goto out;
 	}
 	if (r && r != -ETIMEDOUT) {
@@ -386,7 +386,7 @@ out:
 	if (f->results[0])
 		unlink(f->results);
 	if (f->scratchdir[0])
-		fsb_rm_tree(f->scratchdir);
+		base_rm_tree(f->scratchdir);
 	free(f);
 	return r;
 }

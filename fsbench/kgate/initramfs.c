@@ -310,7 +310,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 		if (r)
 			return errf(err, errlen, r, "mkfs for %s: %s", *fs, strerror(-r));
 		tool = strrchr(mkfs[0], '/') ? strrchr(mkfs[0], '/') + 1 : mkfs[0];
-		fsb_path(dest, sizeof(dest), "/sbin/%s", tool);
+		base_path(dest, sizeof(dest), "/sbin/%s", tool);
 		r = find_program(tool, prog, sizeof(prog)) ?
 			    errf(err, errlen, -ENOENT,
 				 "%s not found on the host: the guest needs it for the suite's %s",
@@ -392,8 +392,8 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 		if (!m)
 			return -ENOMEM;
 		/* the suite under its own name: the result names the suite after its file */
-		fsb_path(dest, sizeof(dest), "/etc/fsbench/%s%s", sb,
-			 kg_ends_with(sb, ".json") ? "" : ".json");
+		base_path(dest, sizeof(dest), "/etc/fsbench/%s%s", sb,
+			  kg_ends_with(sb, ".json") ? "" : ".json");
 		fprintf(m, "%s\n", dest);
 		for (const char *const *a = o->suite_args; a && *a; a++)
 			fprintf(m, "%s\n", *a);
@@ -455,7 +455,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		*ret_cached = !r;
 		goto out;
 	}
-	fsb_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
+	base_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
 	if (!mkdtemp(stage)) {
 		r = errf(err, errlen, -errno, "creating a directory in %s: %s", base,
 			 strerror(errno));
@@ -473,7 +473,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 	if (!r && mknod(tmp, S_IFCHR | 0600, makedev(5, 1)) && errno != EPERM)
 		r = errf(err, errlen, -errno, "mknod %s: %s", tmp, strerror(errno));
 	if (!r) {
-		fsb_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
+		base_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
 		char *argv[] = { "sh",
 				 "-c",
 				 "cd \"$1\" && find . | LC_ALL=C sort | "
@@ -491,7 +491,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		if (r)
 			unlink(tmp);
 	}
-	fsb_rm_tree(stage);
+	base_rm_tree(stage);
 out:
 	ents_free(&e);
 	return r;

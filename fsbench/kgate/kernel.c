@@ -64,8 +64,8 @@ static int deb_image(const char *root, char *image, size_t len, char *release, s
 		    strspn(rel,
 			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-~") ==
 			    strlen(rel)) {
-			fsb_strcpy(image, len, g.gl_pathv[0]);
-			fsb_strcpy(release, rlen, rel);
+			base_strcpy(image, len, g.gl_pathv[0]);
+			base_strcpy(release, rlen, rel);
 			r = 0;
 		}
 	}
@@ -134,7 +134,7 @@ static void deb_sweep(const char *base)
 		if (*end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue; /* not one of ours, or its run is alive */
 		snprintf(path, sizeof(path), "%s/%s", base, de->d_name);
-		fsb_rm_tree(path);
+		base_rm_tree(path);
 	}
 	if (d)
 		closedir(d);
@@ -149,12 +149,12 @@ static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmpl
 	struct statvfs v;
 	int r;
 
-	fsb_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
+	base_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
 	if (!mkdtemp(tmp))
 		return errf(err, errlen, -errno, "creating a directory in %s: %s", base,
 			    strerror(errno));
 	/* the first line: tar's reason (No space left on device) comes before dpkg-deb's */
-	r = fsb_spawn_tool(x, NULL, FSB_SPAWN_FIRST, msg, sizeof(msg));
+	r = base_spawn_tool(x, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg));
 	/* tar says "Wrote only 512 of 6305 bytes" on a full disk: say what that means */
 	if (r && !statvfs(base, &v) &&
 	    (long long)v.f_bavail * (long long)v.f_frsize < KG_FULL_BYTES)
@@ -173,9 +173,9 @@ static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmpl
 	if ((r = deb_no_links(tmp, k->release, why, sizeof(why))))
 		return errf(err, errlen, -EINVAL, "kernel %s: refused: %s", deb, why);
 	/* newer packages ship usr/lib/modules; depmod -b looks in lib/modules */
-	fsb_path(lib, sizeof(lib), "%s/usr/lib/modules", tmp);
+	base_path(lib, sizeof(lib), "%s/usr/lib/modules", tmp);
 	if (kg_is_dir(lib)) {
-		fsb_path(lib, sizeof(lib), "%s/lib", tmp);
+		base_path(lib, sizeof(lib), "%s/lib", tmp);
 		if (!kg_is_dir(lib) && symlink("usr/lib", lib))
 			return errf(err, errlen, -errno, "symlink %s: %s", lib, strerror(errno));
 	}
@@ -208,8 +208,8 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 	if ((r = kg_trusted_path(base, err, errlen)))
 		return r;
 	deb_sweep(base);
-	fsb_path(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
-		 (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
+	base_path(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
+		  (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
 	if (!kg_is_dir(final)) {
 		r = deb_extract(deb, base, tmp, sizeof(tmp), k, err, errlen);
 		if (!r && rename(tmp, final)) {
@@ -220,7 +220,7 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 				errf(err, errlen, r, "rename %s: %s", final, strerror(-r));
 		}
 		if (tmp[0])
-			fsb_rm_tree(tmp);
+			base_rm_tree(tmp);
 		if (r)
 			return r;
 	}
@@ -230,7 +230,7 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 		return errf(err, errlen, -EINVAL, "kernel %s: no boot/vmlinuz-* in %s", deb, final);
 	if ((r = kg_trusted(k->image, S_IFREG, err, errlen)))
 		return r;
-	fsb_path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", final, k->release);
+	base_path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", final, k->release);
 	return 0;
 }
 
@@ -276,7 +276,7 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 					    "give its modules (a directory holding lib/modules/%s)",
 					    spec, k->release, k->release, k->release);
 		}
-		fsb_path(k->moddir, sizeof(k->moddir), "%s", path);
+		base_path(k->moddir, sizeof(k->moddir), "%s", path);
 		return 0;
 	}
 	if (strchr(spec, '/'))

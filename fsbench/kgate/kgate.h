@@ -105,7 +105,7 @@ struct kg_boot {
  * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a
  * results disk, and collects the guest's results into @dir (created). Returns 0 when the
  * guest reported a status (which may be non-zero), or -errno: -ETIMEDOUT, -EIO (panic or no
- * result), -ENOEXEC (QEMU failed), -EINTR (fsb_signal_received, base/signal.h); @err then
+ * result), -ENOEXEC (QEMU failed), -EINTR (base_signal_received, base/signal.h); @err then
  * says what happened and ends with the last console lines.
  */
 int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,

@@ -48,7 +48,7 @@ static int suite_fstypes(const char *path, const char *fs, const char *threads, 
 			return errf(err, errlen, -E2BIG, "suite %s: more than %d filesystem types",
 				    path, KG_MAX_FS);
 		}
-		fsb_strcpy(store[n], 32, su.fs[i].type);
+		base_strcpy(store[n], 32, su.fs[i].type);
 		out[n] = store[n];
 		n++;
 	}
@@ -149,7 +149,7 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 		*ret_fail = KG_PREPARE_KERNEL;
 		return errf(err, errlen, r, "%s: cannot judge: %s", label, why);
 	}
-	fsb_strcpy(x->k[i].label, sizeof(x->k[i].label), label);
+	base_strcpy(x->k[i].label, sizeof(x->k[i].label), label);
 	r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &x->cached[i], why,
 			       sizeof(why));
 	if (r) {
@@ -212,7 +212,7 @@ static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 	if ((x->a.workdir && (r = kg_qemu_path_ok("--workdir", x->a.workdir, err, errlen))) ||
 	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)))
 		return r;
-	if (x->a.json && (r = fsb_out_check(x->a.json)))
+	if (x->a.json && (r = base_out_check(x->a.json)))
 		return errf(err, errlen, r, "--json %s: %s", x->a.json, strerror(-r));
 	return 0;
 }
@@ -221,7 +221,7 @@ static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
 {
 	if (x->a.workdir) {
-		fsb_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
+		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
 		if (mkdir(x->workdir, 0755) && errno != EEXIST)
 			return errf(err, errlen, -errno, "creating %s: %s", x->workdir,
 				    strerror(errno));

@@ -54,9 +54,9 @@ static void fs_name(const char *dir, char *out, size_t len)
 	char real[PATH_MAX];
 
 	if (!realpath(dir, real) || probe_mount_find(NULL, PROBE_MOUNT_PATH, real, 0, &m))
-		fsb_strcpy(out, len, "unknown");
+		base_strcpy(out, len, "unknown");
 	else
-		fsb_strcpy(out, len, m.fstype);
+		base_strcpy(out, len, m.fstype);
 }
 
 json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b)
@@ -248,7 +248,7 @@ int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, 
 	guest_line(dfd, "release", b->guest_release, sizeof(b->guest_release));
 	guest_line(dfd, "cmdline", b->guest_cmdline, sizeof(b->guest_cmdline));
 	if (!fstatat(dfd, "result.json", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
-		fsb_path(b->result, sizeof(b->result), "%s/result.json", guest);
+		base_path(b->result, sizeof(b->result), "%s/result.json", guest);
 out:
 	if (in >= 0)
 		close(in);
@@ -290,7 +290,7 @@ int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const str
 				    "",
 			tail);
 	if (WIFEXITED(wst) && WEXITSTATUS(wst) != 0) {
-		if (fsb_read_line(qlog, msg, sizeof(msg)))
+		if (base_read_line(qlog, msg, sizeof(msg)))
 			msg[0] = 0;
 		return errf(err, errlen, -ENOEXEC, "%s exited with status %d: %s%s", vm->qemu,
 			    WEXITSTATUS(wst), msg[0] ? msg : "(no message)",

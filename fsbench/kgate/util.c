@@ -47,7 +47,7 @@ int kg_mkdir_p(const char *path, mode_t mode)
 
 int kg_tool(char *const argv[], const char *out, char *msg, size_t msglen)
 {
-	return fsb_spawn_tool(argv, out, FSB_SPAWN_LAST, msg, msglen);
+	return base_spawn_tool(argv, out, BASE_SPAWN_LAST, msg, msglen);
 }
 
 bool kg_is_dir(const char *path)
@@ -99,7 +99,7 @@ int kg_dir_fresh(const char *path, char *err, size_t errlen)
 				    !S_ISDIR(st.st_mode) ? "not a directory" :
 							   "another user's");
 		/* an earlier run's: its results must not pass for this boot's */
-		if ((r = fsb_rm_tree(path)))
+		if ((r = base_rm_tree(path)))
 			return errf(err, errlen, r, "removing the earlier %s: %s", path,
 				    strerror(-r));
 	}

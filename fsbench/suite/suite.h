@@ -3,7 +3,8 @@
  * One file per concern: scan.c (JSON positions), field.c (typed fields),
  * parse.c (entries, validation, load, free), label.c (labels),
  * select.c (--fs, --threads, workloads), matrix.c (cells and their jobs),
- * coords.c (result JSON); parser.h holds what the parsing files share.
+ * coords.c (result JSON), find.c (a suite by name); parser.h holds what the parsing
+ * files share. run.h runs one (the target, the cell loop, the result).
  */
 #ifndef FSB_SUITE_H
 #define FSB_SUITE_H
@@ -97,6 +98,10 @@ void suite_free(struct suite *s);
  * configs directory of the build tree or the installation. 0 with @out set, or -ENOENT.
  */
 int suite_find(const char *name, char *out, size_t len);
+
+/* Where suite_find() looks, in order: the build tree's configs/, then the installed one. */
+#define SUITE_NCONFIG_DIRS 2
+extern const char *const suite_config_dirs[SUITE_NCONFIG_DIRS];
 
 /* --fs LIST: keeps the filesystems whose label or type is in the comma list. */
 int suite_select_fs(struct suite *s, const char *list, char *err, size_t errlen);

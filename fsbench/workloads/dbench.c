@@ -170,7 +170,7 @@ static int client_new(struct fsb_run *run, int i, char *err, size_t errlen)
 	memcpy(c->full2, c->full, s->rootlen + 1);
 	c->rel = c->full + s->rootlen + 1;
 	c->rel2 = c->full2 + s->rootlen + 1;
-	c->rng = fsb_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20) ^ (uint64_t)i);
+	c->rng = base_mix64((uint64_t)time(NULL) ^ ((uint64_t)getpid() << 20) ^ (uint64_t)i);
 	c->rbuf = malloc(s->load.max_io ? s->load.max_io : 1);
 	if (cfg->show_execute_time) {
 		c->pass_ms = calloc(NB_MAX_SAMPLES, sizeof(*c->pass_ms));

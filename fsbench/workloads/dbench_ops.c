@@ -100,7 +100,7 @@ static int xattr_fd_write(struct fsb_thread *t, const struct nb_line *l, int fd)
 		return 0;
 	fgetxattr(fd, DOS_XATTR, buf, sizeof(buf));
 	memset(buf, 0, sizeof(buf));
-	c->rng = fsb_mix64(c->rng);
+	c->rng = base_mix64(c->rng);
 	if (c->rng % 10 < 2) {
 		time_t now = time(NULL);
 

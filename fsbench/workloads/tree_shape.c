@@ -427,7 +427,7 @@ int tree_shape_default(struct tree_shape *ret)
 		for (unsigned k = 0; k < default_size_log2[b]; k++)
 			bucket[nf++] = (uint8_t)b;
 	for (uint32_t i = nf - 1; i > 0; i--) {
-		uint32_t j = (uint32_t)(fsb_mix64(i) % (i + 1));
+		uint32_t j = (uint32_t)(base_mix64(i) % (i + 1));
 		uint8_t x = bucket[i];
 
 		bucket[i] = bucket[j];
@@ -441,7 +441,7 @@ int tree_shape_default(struct tree_shape *ret)
 			r = s.ndirs < 527 ? shape_add_dir(&s, i) : -EINVAL;
 		for (unsigned k = 0; k < default_files[i] && !r; k++) {
 			uint32_t f = s.nfiles;
-			uint64_t h = fsb_mix64(UINT64_C(0x7472656500000000) | f), lo, size;
+			uint64_t h = base_mix64(UINT64_C(0x7472656500000000) | f), lo, size;
 			unsigned b = bucket[f];
 			enum tree_kind kind;
 
@@ -486,7 +486,7 @@ static int64_t pick_tree(const uint8_t *state, uint32_t ntrees, int want, uint64
 		n += state[i] == want;
 	if (!n)
 		return -1;
-	k = (uint32_t)(fsb_mix64((*rng)++) % n);
+	k = (uint32_t)(base_mix64((*rng)++) % n);
 	for (uint32_t i = 0; i < ntrees; i++)
 		if (state[i] == want && !k--)
 			return i;
@@ -550,7 +550,7 @@ int tree_schedule(int64_t initial, int64_t runs, bool makej, uint64_t seed, stru
 	} else {
 		for (int64_t k = 0; k < runs; k++) {
 			for (;;) {
-				int p = 1 + (int)(fsb_mix64(rng++) % (TP_COUNT - 1));
+				int p = 1 + (int)(base_mix64(rng++) % (TP_COUNT - 1));
 				int64_t tr;
 
 				if (p == TP_CREATE) {

@@ -2,7 +2,7 @@
 # issue 10 item 4: a loop that failed prints no table row (fs_mark prints none), so LKP and
 # mmtests record nothing for it; the JSON keeps the partial loop, marked incomplete.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/fsmark-lib.sh"
+. "$T_TESTS/fsmark-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 t_need_root
 mnt=$(mktemp -d "$T_SCRATCH/tmpfs.XXXXXX")

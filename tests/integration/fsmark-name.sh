@@ -2,7 +2,7 @@
 # issue 10 item 5: invoked as fs_mark (symlink or hard link), fsbench is `fsbench
 # smallfile`; the meson install script links fs_mark only where no foreign fs_mark is.
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/fsmark-lib.sh"
+. "$T_TESTS/fsmark-lib.sh"
 t_fs_mark_link
 d=$T_SCRATCH/d
 

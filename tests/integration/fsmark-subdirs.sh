@@ -2,7 +2,7 @@
 # issue 10 items 2 and 3: -D as large as fs_mark takes (LKP's stress-journal jobs), and
 # open files that do not grow with -D (mmtests' 16 -d x -D 10000 under ulimit -n 20000).
 . "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/fsmark-lib.sh"
+. "$T_TESTS/fsmark-lib.sh"
 t_fs_mark_link
 d=$T_SCRATCH/lkp
 count_subdirs() { find "$1" -mindepth 1 -maxdepth 1 -type d | wc -l; }

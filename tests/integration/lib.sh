@@ -4,6 +4,12 @@ set -u
 
 FSBENCH=${FSBENCH:?FSBENCH must point at the fsbench binary}
 T_SCRATCH=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-test.XXXXXX")
+# where the test scripts are, for the helpers sourced after this one
+T_TESTS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# The scratch directory is the working directory: whatever a program writes into its cwd
+# (fs_mark's fs_log.txt, a default-named suite result) goes with it, never into the
+# checkout or the build tree a test was started from.
+cd "$T_SCRATCH" || exit 1
 T_MOUNTS=()
 T_LOOPS=()
 T_FUSE_MOUNTS=()

@@ -123,17 +123,33 @@ for sig in INT TERM; do
 	grep -q "interrupted by signal" "$T_SCRATCH/err" || t_fail "SIG$sig: no message on stderr"
 done
 
-# --- bad flags: exit 2, one line naming the flag, nothing created
-for args in "-S 7" "-t 0" "-s 4q" "-Z" "-D 1" "-N 5" "-t 3 -d $d" "-r 50" "-n" "--runtime 5parsecs" "extra"; do
+# --- bad flags: exit 2, one line naming the flag (checked per case), nothing created
+# each case is "ARGS|what the line must say"
+bad_flags=(
+	"-S 7|-S: 7 is out of range"
+	"-t 0|-t: 0 is out of range"
+	"-s 4q|-s: '4q' is not a size"
+	"-Z|-Z: unknown option"
+	"-D 1|-D: 1 is not allowed"
+	"-N 5|-N: needs -D"
+	"-t 3 -d $d|-t: 3 threads are not a multiple of the 2 directories"
+	"-r 50|-r: 50 random characters"
+	"-n|-n: a value is required"
+	"--runtime 5parsecs|--runtime: '5parsecs' is not a duration"
+	"extra|unexpected argument 'extra'"
+)
+for c in "${bad_flags[@]}"; do
+	args=${c%%|*}
+	want=${c#*|}
 	# shellcheck disable=SC2086
 	"$FSBENCH" smallfile -d "$d" $args >"$T_SCRATCH/out" 2>"$T_SCRATCH/err"
 	rc=$?
 	t_expect_eq "'$args' exit status" 2 "$rc"
 	t_expect_eq "'$args' one line on stderr" 1 "$(wc -l <"$T_SCRATCH/err")"
+	grep -qF -- "fsbench smallfile: $want" "$T_SCRATCH/err" ||
+		t_fail "'$args': the error does not say '$want': $(cat "$T_SCRATCH/err")"
 	t_expect_eq "'$args' created nothing" "" "$(ls -A "$d")"
 done
-grep -q -- "-r: 50 random characters" "$T_SCRATCH/err" || grep -q "unexpected argument 'extra'" "$T_SCRATCH/err" ||
-	t_fail "error text: $(cat "$T_SCRATCH/err")"
 
 # --- a missing -d is made (fsmark-mkdir.sh); a missing parent: one line naming the path and the reason
 "$FSBENCH" smallfile -d "$T_SCRATCH/nonexistent/d" -n 1 2>"$T_SCRATCH/err" >/dev/null

@@ -1,4 +1,4 @@
-/* Unit tests of base/: root-relative file I/O, fsb_rm_tree, errf and fsb_mix64. */
+/* Unit tests of base/: root-relative file I/O, base_rm_tree, errf and base_mix64. */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
@@ -19,7 +19,7 @@
 
 static char root[PATH_MAX];
 
-/* A file under the root, as a fixture tree holds it: fsb_write_under never creates one. */
+/* A file under the root, as a fixture tree holds it: base_write_under never creates one. */
 static void put(const char *rel, const char *value)
 {
 	char path[PATH_MAX + 64];
@@ -43,7 +43,7 @@ static int setup(void **st)
 static int teardown(void **st)
 {
 	(void)st;
-	fsb_rm_tree(root);
+	base_rm_tree(root);
 	return 0;
 }
 
@@ -55,20 +55,20 @@ static void test_read_write_under(void **st)
 	snprintf(path, sizeof(path), "%s/sys", root);
 	assert_int_equal(mkdir(path, 0755), 0);
 	put("/sys/knob", "old value, longer than the new one");
-	assert_int_equal(fsb_write_under(root, "/sys/knob", "mq-deadline \n\n"), 0);
-	assert_int_equal(fsb_read_under(root, "/sys/knob", buf, sizeof(buf)), 0);
+	assert_int_equal(base_write_under(root, "/sys/knob", "mq-deadline \n\n"), 0);
+	assert_int_equal(base_read_under(root, "/sys/knob", buf, sizeof(buf)), 0);
 	/* trailing newlines and spaces go, as sysfs adds them */
 	assert_string_equal(buf, "mq-deadline");
 	/* the write replaces, it does not append */
-	assert_int_equal(fsb_write_under(root, "/sys/knob", "4"), 0);
-	assert_int_equal(fsb_read_under(root, "/sys/knob", buf, sizeof(buf)), 0);
+	assert_int_equal(base_write_under(root, "/sys/knob", "4"), 0);
+	assert_int_equal(base_read_under(root, "/sys/knob", buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "4");
-	assert_int_equal(fsb_read_under(root, "/sys/none", buf, sizeof(buf)), -ENOENT);
-	assert_int_equal(fsb_write_under(root, "/nodir/knob", "1"), -ENOENT);
-	assert_int_equal(fsb_write_under(root, "/sys/absent", "1"), -ENOENT);
+	assert_int_equal(base_read_under(root, "/sys/none", buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(base_write_under(root, "/nodir/knob", "1"), -ENOENT);
+	assert_int_equal(base_write_under(root, "/sys/absent", "1"), -ENOENT);
 	/* a small buffer truncates, never overruns */
 	put("/sys/long", "abcdefgh");
-	assert_int_equal(fsb_read_under(root, "/sys/long", buf, 4), 0);
+	assert_int_equal(base_read_under(root, "/sys/long", buf, 4), 0);
 	assert_string_equal(buf, "abc");
 }
 
@@ -89,12 +89,12 @@ static void test_rm_tree(void **st)
 	put("/keep", "z");
 	assert_int_equal(symlink("../../keep", path), 0);
 	snprintf(path, sizeof(path), "%s/t", root);
-	assert_int_equal(fsb_rm_tree(path), 0);
+	assert_int_equal(base_rm_tree(path), 0);
 	assert_int_equal(stat(path, &sb), -1);
 	snprintf(path, sizeof(path), "%s/keep", root);
 	assert_int_equal(stat(path, &sb), 0);
 	snprintf(path, sizeof(path), "%s/missing", root);
-	assert_int_equal(fsb_rm_tree(path), -ENOENT);
+	assert_int_equal(base_rm_tree(path), -ENOENT);
 }
 
 static void test_path_and_strcpy(void **st)
@@ -102,13 +102,13 @@ static void test_path_and_strcpy(void **st)
 	char small[8];
 
 	(void)st;
-	assert_int_equal(fsb_path(small, sizeof(small), "%s/%s", "ab", "cd"), 0);
+	assert_int_equal(base_path(small, sizeof(small), "%s/%s", "ab", "cd"), 0);
 	assert_string_equal(small, "ab/cd");
-	assert_int_equal(fsb_path(small, sizeof(small), "%s", "0123456789"), -ENAMETOOLONG);
+	assert_int_equal(base_path(small, sizeof(small), "%s", "0123456789"), -ENAMETOOLONG);
 	assert_string_equal(small, "");
-	fsb_strcpy(small, sizeof(small), "0123456789");
+	base_strcpy(small, sizeof(small), "0123456789");
 	assert_string_equal(small, "0123456");
-	fsb_strcpy(small, sizeof(small), NULL);
+	base_strcpy(small, sizeof(small), NULL);
 	assert_string_equal(small, "");
 }
 
@@ -129,8 +129,8 @@ static void test_mix64(void **st)
 {
 	(void)st;
 	/* splitmix64's published first output for seed 0 (state advanced once) */
-	assert_true(fsb_mix64(0) == UINT64_C(0xe220a8397b1dcdaf));
-	assert_true(fsb_mix64(1) != fsb_mix64(2));
+	assert_true(base_mix64(0) == UINT64_C(0xe220a8397b1dcdaf));
+	assert_true(base_mix64(1) != base_mix64(2));
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* Unit tests of the eBPF side that need no kernel: bucket index, --probes, verifier logs, slow calls. */
+/* Unit tests of the eBPF side that need no kernel: bucket index, --probes, verifier logs. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,7 +12,6 @@
 #include "probes/bpf/fsb_bpf.h"
 #include "model/hist.h"
 #include "probes/bpf/probe_bpf.h"
-#include "fsbench/core/workload.h"
 
 static uint64_t next_rand(uint64_t *s)
 {
@@ -140,46 +139,6 @@ static void test_sources_match_objects(void **state)
 		fail_msg("%s", err);
 }
 
-static int by_desc(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? 1 : x > y ? -1 : 0;
-}
-
-/* After many calls, each op's table holds exactly the FSB_SLOW_N longest, with their times. */
-static void test_slow_capture(void **state)
-{
-	struct fsb_thread t = { 0 };
-	struct fsb_slow_top *slow = calloc(OP_COUNT, sizeof(*slow));
-	struct hist *h = malloc(sizeof(*h));
-	uint64_t all[5000], kept[FSB_SLOW_N], s = 12345, now = 1000;
-
-	(void)state;
-	assert_non_null(slow);
-	assert_non_null(h);
-	hist_init(h);
-	t.hist[OP_FSYNC] = h;
-	t.slow = slow;
-	for (int i = 0; i < 5000; i++) {
-		all[i] = 1 + next_rand(&s) % 1000000;
-		fsb_record(&t, OP_FSYNC, now, now + all[i]);
-		now += all[i] + 10;
-	}
-	assert_int_equal(h->count, 5000);
-	assert_int_equal(slow[OP_FSYNC].n, FSB_SLOW_N);
-	assert_int_equal(slow[OP_WRITE].n, 0);
-	qsort(all, 5000, sizeof(all[0]), by_desc);
-	for (int i = 0; i < FSB_SLOW_N; i++)
-		kept[i] = slow[OP_FSYNC].v[i].t1 - slow[OP_FSYNC].v[i].t0;
-	qsort(kept, FSB_SLOW_N, sizeof(kept[0]), by_desc);
-	for (int i = 0; i < FSB_SLOW_N; i++)
-		assert_int_equal(kept[i], all[i]);
-	assert_int_equal(slow[OP_FSYNC].floor, all[FSB_SLOW_N - 1]);
-	free(h);
-	free(slow);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,7 +146,6 @@ int main(void)
 		cmocka_unit_test(test_select),
 		cmocka_unit_test(test_log_error),
 		cmocka_unit_test(test_sources_match_objects),
-		cmocka_unit_test(test_slow_capture),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,7 +19,6 @@
 #include "probes/journal.h"
 #include "probes/knob.h"
 #include "probes/knob_session.h"
-#include "probes/topology.h"
 
 static char root[PATH_MAX], state[PATH_MAX + 16];
 
@@ -1010,37 +1009,6 @@ static void test_values_json(void **st)
 	json_decref(info);
 }
 
-static void test_topology_place(void **st)
-{
-	int cpus[4];
-	char err[256];
-	json_t *o;
-
-	(void)st;
-	assert_int_equal(probe_topology_place(NULL, PROBE_PIN_NONE, 4, cpus, err, sizeof(err)), 0);
-	assert_int_equal(cpus[3], -1);
-	/* CPU 0 is always there; a list alone pins */
-	assert_int_equal(probe_topology_place("0", PROBE_PIN_NONE, 3, cpus, err, sizeof(err)), 0);
-	assert_int_equal(cpus[0], 0);
-	assert_int_equal(cpus[2], 0);
-	assert_int_equal(probe_topology_place("0-", PROBE_PIN_COMPACT, 2, cpus, err, sizeof(err)),
-			 -EINVAL);
-	assert_int_equal(probe_topology_place("100000", PROBE_PIN_COMPACT, 2, cpus, err,
-					      sizeof(err)),
-			 -EINVAL);
-	assert_non_null(strstr(err, "100000"));
-	assert_int_equal(probe_topology_place(NULL, PROBE_PIN_SCATTER, 4, cpus, err, sizeof(err)),
-			 0);
-	for (int i = 0; i < 4; i++)
-		assert_true(cpus[i] >= 0 && cpus[i] < sysconf(_SC_NPROCESSORS_CONF));
-	if (sysconf(_SC_NPROCESSORS_ONLN) >= 2)
-		assert_int_not_equal(cpus[0], cpus[1]);
-	o = probe_topology_json();
-	assert_non_null(o);
-	assert_true(json_integer_value(json_object_get(o, "pus")) >= 1);
-	json_decref(o);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1070,7 +1038,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_journal_too_many_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_begin_end, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_session_stale_journal, setup, teardown),
-		cmocka_unit_test(test_topology_place),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,11 +24,11 @@ static void test_missing_program(void **state)
 	char msg[128] = "untouched";
 
 	(void)state;
-	assert_int_equal(fsb_spawn_tool(argv, NULL, FSB_SPAWN_LAST, msg, sizeof(msg)), -ENOENT);
+	assert_int_equal(base_spawn_tool(argv, NULL, BASE_SPAWN_LAST, msg, sizeof(msg)), -ENOENT);
 	assert_string_equal(msg, "");
 	/* a program that exits 127 itself is a status, not "missing" */
 	char *sh[] = { "sh", "-c", "echo fsbench-no-such-program >&2; exit 127", NULL };
-	assert_int_equal(fsb_spawn_tool(sh, NULL, FSB_SPAWN_LAST, msg, sizeof(msg)), 127);
+	assert_int_equal(base_spawn_tool(sh, NULL, BASE_SPAWN_LAST, msg, sizeof(msg)), 127);
 	assert_string_equal(msg, "fsbench-no-such-program");
 }
 
@@ -40,20 +40,20 @@ static void test_kept_line(void **state)
 	char msg[64];
 
 	(void)state;
-	assert_int_equal(fsb_spawn_tool(argv, NULL, FSB_SPAWN_FIRST, msg, sizeof(msg)), 3);
+	assert_int_equal(base_spawn_tool(argv, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg)), 3);
 	assert_string_equal(msg, "first");
-	assert_int_equal(fsb_spawn_tool(argv, NULL, FSB_SPAWN_LAST, msg, sizeof(msg)), 3);
+	assert_int_equal(base_spawn_tool(argv, NULL, BASE_SPAWN_LAST, msg, sizeof(msg)), 3);
 	assert_string_equal(msg, "last");
 	/* more than the capture holds: the tail is still the last line */
 	char *lots[] = { "sh", "-c",
 			 "i=0; while [ $i -lt 2000 ]; do echo line$i >&2; i=$((i+1)); done", NULL };
-	assert_int_equal(fsb_spawn_tool(lots, NULL, FSB_SPAWN_LAST, msg, sizeof(msg)), 0);
+	assert_int_equal(base_spawn_tool(lots, NULL, BASE_SPAWN_LAST, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "line1999");
-	assert_int_equal(fsb_spawn_tool(lots, NULL, FSB_SPAWN_FIRST, msg, sizeof(msg)), 0);
+	assert_int_equal(base_spawn_tool(lots, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "line0");
 	/* a signal is 128 + its number */
 	char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
-	assert_int_equal(fsb_spawn_tool(killed, NULL, FSB_SPAWN_LAST, msg, sizeof(msg)),
+	assert_int_equal(base_spawn_tool(killed, NULL, BASE_SPAWN_LAST, msg, sizeof(msg)),
 			 128 + SIGTERM);
 }
 
@@ -67,18 +67,18 @@ static void test_output_file(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/out", dir);
-	assert_int_equal(fsb_spawn_tool(argv, path, FSB_SPAWN_LAST, NULL, 0), 0);
-	assert_int_equal(fsb_read_line(path, buf, sizeof(buf)), 0);
+	assert_int_equal(base_spawn_tool(argv, path, BASE_SPAWN_LAST, NULL, 0), 0);
+	assert_int_equal(base_read_line(path, buf, sizeof(buf)), 0);
 	assert_string_equal(buf, "hello");
 	snprintf(link, sizeof(link), "%s/link", dir);
 	assert_int_equal(symlink(path, link), 0);
-	assert_int_equal(fsb_spawn_tool(argv, link, FSB_SPAWN_LAST, NULL, 0), -ELOOP);
-	struct fsb_spawn s = { .argv = argv,
-			       .out = FSB_SPAWN_FILE,
-			       .err = FSB_SPAWN_FILE,
-			       .path = path,
-			       .excl = true };
-	assert_int_equal(fsb_spawn_run(&s, &status), -EEXIST);
+	assert_int_equal(base_spawn_tool(argv, link, BASE_SPAWN_LAST, NULL, 0), -ELOOP);
+	struct base_spawn s = { .argv = argv,
+				.out = BASE_SPAWN_FILE,
+				.err = BASE_SPAWN_FILE,
+				.path = path,
+				.excl = true };
+	assert_int_equal(base_spawn_run(&s, &status), -EEXIST);
 	unlink(link);
 	unlink(path);
 	rmdir(dir);
@@ -97,19 +97,19 @@ static void test_watch_stops(void **state)
 {
 	char *argv[] = { "sleep", "30", NULL };
 	int calls = 0, status = 0;
-	struct fsb_spawn s = {
+	struct base_spawn s = {
 		.argv = argv, .watch = stop_after_three, .watch_arg = &calls, .watch_ms = 20
 	};
 
 	(void)state;
-	assert_int_equal(fsb_spawn_run(&s, &status), -ETIMEDOUT);
+	assert_int_equal(base_spawn_run(&s, &status), -ETIMEDOUT);
 	assert_int_equal(calls, 3);
 	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 	/* a child that ends on its own: 0 and its status */
 	char *quick[] = { "sh", "-c", "exit 4", NULL };
 	calls = -1000;
 	s.argv = quick;
-	assert_int_equal(fsb_spawn_run(&s, &status), 0);
+	assert_int_equal(base_spawn_run(&s, &status), 0);
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 4);
 }
 
@@ -128,8 +128,8 @@ static void test_die_with_parent(void **state)
 		int status;
 
 		dup2(pfd[1], 3);
-		struct fsb_spawn s = { .argv = argv, .die_with_parent = true };
-		fsb_spawn_run(&s, &status);
+		struct base_spawn s = { .argv = argv, .die_with_parent = true };
+		base_spawn_run(&s, &status);
 		_exit(0);
 	}
 	close(pfd[1]);

@@ -6,11 +6,17 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
 #include "probes/scratch.h"
+#include "base/fileio.h"
+#include "fsbench/suite/run.h"
 #include "fsbench/suite/suite.h"
+
+#include <jansson.h>
+#include <unistd.h>
 
 static char err[1024];
 
@@ -357,6 +363,116 @@ static void test_mkfs_argv(void **state)
 	assert_int_equal(probe_scratch_mkfs_argv("../x", "D", NULL, argv, 16), -EINVAL);
 }
 
+/* What the observer saw, in order: one letter per call (s skipped, b begin, d done). */
+struct seen {
+	char calls[64];
+	int n, complete, warnings;
+};
+
+static void seen_warn(void *arg, const char *msg)
+{
+	(void)msg;
+	((struct seen *)arg)->warnings++;
+}
+
+static void seen_start(void *arg, const struct suite_run *x, const struct suite_cell *c, int rep,
+		       double elapsed)
+{
+	struct seen *w = arg;
+
+	(void)c;
+	(void)elapsed;
+	/* told before the repetition runs: done counts the ones before it */
+	assert_int_equal(x->done, w->n / 2);
+	assert_true(rep >= 1 && rep <= x->s.repetitions);
+	w->calls[w->n++] = 'b';
+}
+
+static void seen_done(void *arg, const struct suite_run *x, const struct suite_cell *c, int rep,
+		      const json_t *run)
+{
+	struct seen *w = arg;
+
+	(void)x;
+	(void)c;
+	(void)rep;
+	w->calls[w->n++] = 'd';
+	w->complete += json_is_true(json_object_get(json_object_get(run, "summary"), "complete"));
+}
+
+static const struct suite_observer seen_obs = {
+	.warn = seen_warn,
+	.cell_start = seen_start,
+	.cell_done = seen_done,
+};
+
+/*
+ * A whole suite in a directory (no mkfs, no root): two repetitions of one small-file cell,
+ * each told to the observer before and after, and the result on disk, complete, with both.
+ */
+/* test_run_dir's temporary directory, removed also when an assertion stops the test */
+static char run_dir[] = "/tmp/fsb-test-suite-run.XXXXXX";
+
+static int run_dir_teardown(void **st)
+{
+	(void)st;
+	if (strcmp(run_dir + strlen(run_dir) - 6, "XXXXXX"))
+		base_rm_tree(run_dir);
+	return 0;
+}
+
+static void test_run_dir(void **st)
+{
+	char *dir = run_dir, work[64], json_path[80];
+	struct suite_run x;
+	struct seen w = { 0 };
+	json_t *doc;
+	char *argv[] = { "suite", "t.json", NULL };
+	static const char text[] = "{\"filesystems\":[\"ext4\"],\"workloads\":[{\"name\":"
+				   "\"smallfile\",\"params\":{\"size\":\"0\",\"files\":5}}],"
+				   "\"threads\":[1],\"repetitions\":2}";
+
+	(void)st;
+	assert_non_null(mkdtemp(dir));
+	snprintf(work, sizeof(work), "%s/d", dir);
+	snprintf(json_path, sizeof(json_path), "%s/r.json", dir);
+	assert_int_equal(mkdir(work, 0755), 0);
+	suite_run_init(&x);
+	err[0] = 0;
+	assert_int_equal(suite_parse(&x.s, "t.json", text, strlen(text), err, sizeof(err)), 0);
+	x.dir = work;
+	x.json = json_path;
+	x.quiet = true;
+	x.obs = &seen_obs;
+	x.obs_arg = &w;
+	assert_int_equal(suite_use_dir(&x, err, sizeof(err)), 0);
+	assert_int_equal(suite_expand(&x.s, &x.cells, &x.ncells, err, sizeof(err)), 0);
+	assert_int_equal(x.ncells, 1);
+	x.nrun = x.s.repetitions;
+	assert_int_equal(suite_result_path(&x, err, sizeof(err)), 0);
+	assert_int_equal(suite_run_begin(&x, 2, argv, err, sizeof(err)), 0);
+	/* on disk before any work, and not complete */
+	doc = json_load_file(json_path, 0, NULL);
+	assert_non_null(doc);
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	json_decref(doc);
+
+	assert_int_equal(suite_run(&x, err, sizeof(err)), 0);
+	assert_string_equal(w.calls, "bdbd");
+	assert_int_equal(w.complete, 2);
+	assert_int_equal(w.warnings, 0);
+	assert_int_equal(x.done, 2);
+	assert_false(x.failed || x.interrupted);
+	doc = json_load_file(json_path, 0, NULL);
+	assert_non_null(doc);
+	assert_true(json_is_true(json_object_get(doc, "complete")));
+	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 2);
+	json_decref(doc);
+	suite_run_free(&x);
+	unlink(json_path);
+	assert_int_equal(rmdir(work), 0); /* the runs removed their files */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -371,6 +487,7 @@ int main(void)
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_barrier_options),
 		cmocka_unit_test(test_mkfs_argv),
+		cmocka_unit_test_teardown(test_run_dir, run_dir_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

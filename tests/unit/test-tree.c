@@ -118,7 +118,7 @@ static void test_measure(void **unused)
 	snprintf(p, sizeof(p), "%s/a/deep/empty", root);
 	assert_int_equal(mkdir(p, 0755), 0);
 	assert_int_equal(tree_shape_measure(p, &s, err, sizeof(err)), -EINVAL);
-	assert_int_equal(fsb_rm_tree(root), 0);
+	assert_int_equal(base_rm_tree(root), 0);
 }
 
 /* --makej: each tree created then compiled, three reads of compiled trees, every tree deleted. */

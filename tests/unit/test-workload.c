@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fsbench/core/workload.h"
@@ -40,14 +41,28 @@ static void test_time_call_records_one_sample(void **unused)
 	assert_true(h.max >= 500);
 }
 
-/* errno after the macro is the call's: the error report reads it after the second clock read. */
+/*
+ * errno after the macro is the call's: workloads read it after the second clock read.
+ * Real system calls, so that anything the macro or the clock did to errno after the call
+ * (a reset, a call of its own) shows: the failing one's EBADF must survive, and a call
+ * that succeeds must leave the ENOSPC set before it untouched.
+ */
 static void test_time_call_keeps_errno(void **unused)
 {
-	uint64_t t0, t1;
+	uint64_t t0 = 0, t1 = 0;
+	int r;
 
 	(void)unused;
-	FSB_TIME_CALL(t0, t1, errno = EIO);
-	assert_int_equal(errno, EIO);
+	errno = 0;
+	FSB_TIME_CALL(t0, t1, r = close(-1));
+	assert_int_equal(r, -1);
+	assert_int_equal(errno, EBADF);
+	assert_true(t0 > 0 && t1 >= t0);
+
+	errno = ENOSPC;
+	FSB_TIME_CALL(t0, t1, r = (int)getppid());
+	assert_true(r > 0);
+	assert_int_equal(errno, ENOSPC);
 	assert_true(t1 >= t0);
 }
 
