@@ -3,14 +3,13 @@
 #include "report/html_table.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
+#include "base/spawn.h"
 #include "model/result_file.h"
 #include "model/schema.h"
 
@@ -26,25 +25,18 @@ static void gp_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* gnuplot on @script, its output unwanted: 0, or -errno / -ECHILD when it failed. */
 static int run_gnuplot(const char *prog, const char *script)
 {
-	pid_t pid = fork();
-	int st;
+	char *argv[] = { (char *)prog, (char *)script, NULL };
+	struct base_spawn sp = { .argv = argv,
+				 .out = BASE_SPAWN_DEVNULL,
+				 .err = BASE_SPAWN_DEVNULL,
+				 .die_with_parent = true };
+	int st, r = base_spawn_run(&sp, &st);
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-
-		if (null >= 0) {
-			dup2(null, STDOUT_FILENO);
-			dup2(null, STDERR_FILENO);
-		}
-		execlp(prog, prog, script, (char *)NULL);
-		_exit(127);
-	}
-	if (waitpid(pid, &st, 0) < 0)
-		return -errno;
+	if (r)
+		return r;
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -ECHILD;
 }
 
