@@ -70,6 +70,42 @@ static bool instrumentation_differs(const struct sample *sm, const struct rpt_ru
 	return n > 0;
 }
 
+/* Side @k's judgement against side 0 as a comparison object, with why it moved. */
+static json_t *judged_json(const struct sample *sm, const struct rpt_run_ref *runs,
+			   const char *const *side_names, int k, const char *op, const char *name,
+			   const struct rpt_rule *rule, const struct rpt_judgement *jp)
+{
+	const struct rpt_judgement j = *jp;
+	json_t *c = json_object();
+
+	json_object_set_new(c, "side", json_string(side_names[k]));
+	json_object_set_new(c, "baseline", json_string(side_names[0]));
+	json_object_set_new(c, "change_pct", num_or_null(j.change_pct));
+	json_object_set_new(c, "test",
+			    j.tested ? json_string(rpt_test_name(j.test.kind)) : json_null());
+	json_object_set_new(c, "p", j.tested ? num_or_null(j.test.p) : json_null());
+	json_object_set_new(c, "p_welch", num_or_null(j.p_welch));
+	json_object_set_new(c, "p_rank", num_or_null(j.p_rank));
+	json_object_set_new(c, "alpha", json_real(rule->alpha));
+	json_object_set_new(c, "threshold_pct", json_real(rule->threshold_pct));
+	json_object_set_new(c, "noise_cov_pct", json_real(rule->noise_cov_pct));
+	json_object_set_new(c, "gate", json_boolean(rule->gate));
+	json_object_set_new(c, "verdict", json_string(rpt_verdict_names[j.verdict]));
+	/*
+	 * Why it moved, from the probes: for what changed, and for what moved past the
+	 * threshold without enough samples to be judged (explain's two single runs).
+	 */
+	if (j.verdict == RPT_REGRESSION || j.verdict == RPT_IMPROVEMENT ||
+	    (isfinite(j.change_pct) && fabs(j.change_pct) > rule->threshold_pct)) {
+		json_t *why = rpt_why_build(runs, sm->runs[0], sm->nruns[0], sm->runs[k],
+					    sm->nruns[k], op, name, j.change_pct);
+
+		if (why)
+			json_object_set_new(c, "why", why);
+	}
+	return c;
+}
+
 /* One metric of one sample: statistics per side, and each side judged against side 0. */
 static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		       const char *const *side_names, int nsides, const struct rpt_metric_def *def,
@@ -149,33 +185,7 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 			      &j);
 		if (e)
 			break;
-		c = json_object();
-		json_object_set_new(c, "side", json_string(side_names[k]));
-		json_object_set_new(c, "baseline", json_string(side_names[0]));
-		json_object_set_new(c, "change_pct", num_or_null(j.change_pct));
-		json_object_set_new(c, "test",
-				    j.tested ? json_string(rpt_test_name(j.test.kind)) :
-					       json_null());
-		json_object_set_new(c, "p", j.tested ? num_or_null(j.test.p) : json_null());
-		json_object_set_new(c, "p_welch", num_or_null(j.p_welch));
-		json_object_set_new(c, "p_rank", num_or_null(j.p_rank));
-		json_object_set_new(c, "alpha", json_real(rule.alpha));
-		json_object_set_new(c, "threshold_pct", json_real(rule.threshold_pct));
-		json_object_set_new(c, "noise_cov_pct", json_real(rule.noise_cov_pct));
-		json_object_set_new(c, "gate", json_boolean(rule.gate));
-		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[j.verdict]));
-		/*
-		 * Why it moved, from the probes: for what changed, and for what moved past the
-		 * threshold without enough samples to be judged (explain's two single runs).
-		 */
-		if (j.verdict == RPT_REGRESSION || j.verdict == RPT_IMPROVEMENT ||
-		    (isfinite(j.change_pct) && fabs(j.change_pct) > rule.threshold_pct)) {
-			json_t *why = rpt_why_build(runs, sm->runs[0], sm->nruns[0], sm->runs[k],
-						    sm->nruns[k], op, name, j.change_pct);
-
-			if (why)
-				json_object_set_new(c, "why", why);
-		}
+		c = judged_json(sm, runs, side_names, k, op, name, &rule, &j);
 		json_array_append_new(cmps, c);
 	}
 	for (int k = 0; k < nsides; k++) {
