@@ -1,4 +1,4 @@
-/* What dbench.c (the workload) and dbench_ops.c (its NBENCH operations) share. */
+/* What dbench.c (the workload), dbench_ops.c (its NBENCH operations) and dbench_out.c (its output) share. */
 #ifndef FSB_DBENCH_H
 #define FSB_DBENCH_H
 

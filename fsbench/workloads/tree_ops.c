@@ -1,5 +1,5 @@
 /* The tree workload's phases: create, patch, compile, clean, read, delete and stat of one tree. */
-#include "fsbench/workloads/tree.h"
+#include "fsbench/workloads/tree_ops.h"
 
 #include <errno.h>
 #include <fcntl.h>

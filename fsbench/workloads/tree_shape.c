@@ -1,7 +1,7 @@
 /* The tree workload's shape (measured from a real tree, or the default) and its order of runs. */
 #include "base/errf.h"
 #include "base/mix64.h"
-#include "fsbench/workloads/tree.h"
+#include "fsbench/workloads/tree_shape.h"
 
 #include <dirent.h>
 #include <errno.h>
