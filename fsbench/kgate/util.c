@@ -20,6 +20,18 @@ bool kg_ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
+int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
+{
+	/*
+	 * tsc=reliable: with one vCPU under TCG the guest would otherwise fall back to the
+	 * emulated HPET for time, 7x slower. panic=-1 with -no-reboot turns a panic into
+	 * QEMU's exit; oops=panic makes an oops one too, so a broken kernel never hangs.
+	 */
+	return snprintf(out, len,
+			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
+			k->append[0] ? " " : "", k->append);
+}
+
 double kg_now_s(void)
 {
 	return (double)fsb_now_ns() / 1e9;
