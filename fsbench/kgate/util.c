@@ -1,4 +1,4 @@
-/* Helpers the kernel gate's files share: paths, whole files, the tools it runs. */
+/* Helpers the kernel gate's files share: paths, whole files, the tools it runs, the kernel command line. */
 #include "fsbench/kgate/util.h"
 #include "fsbench/core/clock.h"
 
