@@ -10,6 +10,7 @@ const struct fsb_opt fsb_common_opts[] = {
 	  .short_name = 'd',
 	  .type = OPT_STRLIST,
 	  .offset = O(dirs),
+	  .file = OPT_DIR,
 	  .help = "directory to write in; repeat for several (threads are divided among them); default: a fresh temporary directory, removed afterwards" },
 	{ .name = "json",
 	  .type = OPT_STRING,

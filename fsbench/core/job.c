@@ -178,9 +178,10 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	}
 	if (job->print && !run.quiet && wl->print_header) {
 		if (!wl->bare_header) {
+			/* fs_mark echoes its argv[0] ("./fs_mark"): as a drop-in, so does fsbench */
 			printf("\n# ");
 			for (int i = 0; i < argc; i++)
-				printf(" %s ", i ? argv[i] : wl->name);
+				printf(" %s ", argv[i]);
 			printf("\n");
 		}
 		wl->print_header(&run, stdout);

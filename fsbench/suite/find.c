@@ -2,6 +2,7 @@
 #include "fsbench/suite/suite.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -12,9 +13,29 @@
 #ifndef FSB_CONFIGDIR_INSTALLED
 #define FSB_CONFIGDIR_INSTALLED "/usr/local/share/fsbench/configs"
 #endif
+#ifndef FSB_BUILDDIR
+#define FSB_BUILDDIR ""
+#endif
 
 const char *const suite_config_dirs[SUITE_NCONFIG_DIRS] = { FSB_CONFIGDIR,
 							    FSB_CONFIGDIR_INSTALLED };
+
+/*
+ * Whether this process is the program in its build tree: only that one reads the source
+ * tree's configs/. An installed fsbench (a package built in a directory that may later
+ * hold anything, or a tree a user edits) reads its installed suites only.
+ */
+static bool in_build_tree(void)
+{
+	char exe[4096];
+	size_t n = strlen(FSB_BUILDDIR);
+	ssize_t r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (r <= 0 || !n)
+		return false;
+	exe[r] = 0;
+	return !strncmp(exe, FSB_BUILDDIR, n) && exe[n] == '/';
+}
 
 int suite_find(const char *name, char *out, size_t len)
 {
@@ -22,7 +43,7 @@ int suite_find(const char *name, char *out, size_t len)
 		snprintf(out, len, "%s", name);
 		return 0;
 	}
-	for (size_t i = 0; i < SUITE_NCONFIG_DIRS; i++) {
+	for (size_t i = in_build_tree() ? 0 : 1; i < SUITE_NCONFIG_DIRS; i++) {
 		snprintf(out, len, "%s/%s%s", suite_config_dirs[i], name,
 			 strstr(name, ".json") ? "" : ".json");
 		if (access(out, R_OK) == 0)

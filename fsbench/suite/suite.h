@@ -99,7 +99,10 @@ void suite_free(struct suite *s);
  */
 int suite_find(const char *name, char *out, size_t len);
 
-/* Where suite_find() looks, in order: the build tree's configs/, then the installed one. */
+/*
+ * Where suite_find() looks, in order: the source tree's configs/ (only for the program in
+ * its build tree), then the installed one.
+ */
 #define SUITE_NCONFIG_DIRS 2
 extern const char *const suite_config_dirs[SUITE_NCONFIG_DIRS];
 

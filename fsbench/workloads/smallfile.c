@@ -130,6 +130,7 @@ static const struct fsb_opt smallfile_opts[] = {
 	  .short_name = 'l',
 	  .type = OPT_STRING,
 	  .offset = O(log),
+	  .file = OPT_FILE,
 	  .help = "append the table to this file too" },
 	{ .name = "fdatasync",
 	  .type = OPT_BOOL,

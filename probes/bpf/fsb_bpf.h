@@ -10,7 +10,7 @@
 /*
  * Kernel histograms use model/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
  * (42 - 6 + 1) * 64 = 2368 buckets), so compare and report read them like syscall ones;
- * probes/bpf/bpf_session.c checks the equality at compile time. One histogram is
+ * probes/bpf/bpf_json.c checks the equality at compile time. One histogram is
  * 5 * 8 + 2368 * 8 = 18984 bytes, under the 32 KiB limit of a per-CPU map value.
  */
 #define FSB_KH_SUB_BITS 6

@@ -21,6 +21,8 @@ ln "$FSBENCH" "$T_SCRATCH/fs_mark" 2>/dev/null || cp "$FSBENCH" "$T_SCRATCH/fs_m
 "$T_SCRATCH/fs_mark" -d "$d/2" -n 10 -s 0 >"$T_SCRATCH/out"
 t_expect_eq "hard link: exit" 0 "$?"
 t_positive_rows "hard link, LKP rule" 1 "$(lkp_parse <"$T_SCRATCH/out")"
+# fs_mark's header echoes its argv[0] as it was typed (issue 19 item 18)
+t_expect_eq "header echoes argv[0]" "#  $T_SCRATCH/fs_mark  -d  $d/2  -n  10  -s  0 " "$(grep -m1 '^# ' "$T_SCRATCH/out")"
 
 # errors are smallfile's, not "'-d' is not a command"
 fs_mark -d "$d/3" -S 9 >/dev/null 2>"$T_SCRATCH/err"

@@ -65,4 +65,12 @@ t_expect_eq "installed fsbench suite quick.json --dir: exit" 0 $?
 	t_ok "the installed program's result validates against the installed schema" ||
 	t_fail "quick.json from the installed program does not validate"
 t_expect_eq "cells run" true "$(jq '[.runs[]? ] | length > 0' "$T_SCRATCH/quick.json")"
+# a suite by name: the installed program looks where it was installed to, never into the
+# source tree it was built from
+"$bin" suite quick --dry-run >"$T_SCRATCH/byname.out" 2>&1
+if grep -qF "$SRCDIR/configs" "$T_SCRATCH/byname.out"; then
+	t_fail "the installed program read the source tree's suite: $(head -1 "$T_SCRATCH/byname.out")"
+else
+	t_ok "the installed program does not read the source tree's configs: $(head -1 "$T_SCRATCH/byname.out")"
+fi
 t_done

@@ -1,0 +1,354 @@
+/* What a session saw, as JSON: the result's "probes" object and a slow call's attribution. */
+#include "probes/bpf/probe_bpf.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+
+#include "model/hist.h"
+#include "model/hist_json.h"
+
+#include "probes/bpf/bpf_session.h"
+#include "probes/bpf/bpf_source.h"
+#include "probes/bpf/fsb_bpf.h"
+
+#ifdef FSB_HAVE_BPF
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#endif
+
+_Static_assert(FSB_KH_NBINS == HIST_NBINS, "kernel histograms must use model/hist.h's layout");
+_Static_assert(FSB_KH_SUB_BITS == HIST_SUB_BITS,
+	       "kernel histograms must use model/hist.h's layout");
+_Static_assert(FSB_KH_MAX_EXP == HIST_MAX_EXP, "kernel histograms must use model/hist.h's layout");
+
+/* Commits listed per slow call, the last ones; all are counted in commits_total. */
+#define ATTR_MAX_COMMITS 8
+
+static const char *const blk_ops[FSB_BLK_NOPS] = { "read", "write", "flush", "discard" };
+
+#ifdef FSB_HAVE_BPF
+
+/* Every CPU's copy of element @id of per-CPU map @name (values of @size bytes); free() it. */
+static void *read_percpu(const struct src_state *s, const char *name, uint32_t id, size_t size,
+			 int *ret_ncpu)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(s->obj, name);
+	int ncpu = libbpf_num_possible_cpus();
+	void *v;
+
+	if (!m || ncpu <= 0)
+		return NULL;
+	v = calloc((size_t)ncpu, size);
+	if (v && bpf_map_lookup_elem(bpf_map__fd(m), &id, v) < 0) {
+		free(v);
+		return NULL;
+	}
+	*ret_ncpu = ncpu;
+	return v;
+}
+
+/* Adds every CPU's copy of histogram @id of @s into @ret (cleared first). */
+static int read_hist(const struct src_state *s, uint32_t id, struct hist *ret)
+{
+	struct fsb_khist *v;
+	int ncpu;
+
+	hist_init(ret);
+	v = read_percpu(s, "hists", id, sizeof(*v), &ncpu);
+	if (!v)
+		return -ENOENT;
+	for (int c = 0; c < ncpu; c++) {
+		if (!v[c].count)
+			continue;
+		if (v[c].min < ret->min)
+			ret->min = v[c].min;
+		if (v[c].max > ret->max)
+			ret->max = v[c].max;
+		ret->count += v[c].count;
+		ret->sum += v[c].sum;
+		ret->overflow += v[c].overflow;
+		for (unsigned i = 0; i < HIST_NBINS; i++)
+			ret->bins[i] += v[c].bins[i];
+	}
+	/* BPF has no floating point: the sum of squares (stddev) comes from bin midpoints */
+	for (unsigned i = 0; i < HIST_NBINS; i++) {
+		uint64_t lo, hi;
+		double mid;
+
+		if (!ret->bins[i])
+			continue;
+		hist_bin_bounds(i, &lo, &hi);
+		mid = ((double)lo + (double)hi) / 2;
+		ret->sumsq += mid * mid * (double)ret->bins[i];
+	}
+	free(v);
+	return 0;
+}
+
+static int read_counter(const struct src_state *s, uint32_t id, uint64_t *ret)
+{
+	uint64_t *v;
+	int ncpu;
+
+	*ret = 0;
+	v = read_percpu(s, "counters", id, sizeof(*v), &ncpu);
+	if (!v)
+		return -ENOENT;
+	for (int c = 0; c < ncpu; c++)
+		*ret += v[c];
+	free(v);
+	return 0;
+}
+
+#else /* !FSB_HAVE_BPF */
+
+static int read_hist(const struct src_state *s, uint32_t id, struct hist *ret)
+{
+	(void)s;
+	(void)id;
+	hist_init(ret);
+	return -ENOTSUP;
+}
+
+static int read_counter(const struct src_state *s, uint32_t id, uint64_t *ret)
+{
+	(void)s;
+	(void)id;
+	*ret = 0;
+	return -ENOTSUP;
+}
+
+#endif
+
+static json_t *source_json(const struct src_state *s)
+{
+	json_t *o = json_object(), *hists, *counters;
+	struct hist *h;
+	int i;
+
+	json_object_set_new(o, "status", json_string(s->status));
+	json_object_set_new(o, "what", json_string(s->src->what));
+	if (strcmp(s->status, "ok"))
+		return o;
+	/* which build loaded, and what was adapted to this kernel */
+	if (s->src->elf)
+		json_object_set_new(o, "build", json_string(s->raw_tp ? "raw_tp" : "tp_btf"));
+	if (s->note[0])
+		json_object_set_new(o, "note", json_string(s->note));
+	h = malloc(sizeof(*h));
+	hists = json_object();
+	for (i = 0; h && s->src->hists[i]; i++)
+		if (read_hist(s, (uint32_t)i, h) == 0 && h->count)
+			json_object_set_new(hists, s->src->hists[i], rpt_hist_to_json(h));
+	free(h);
+	counters = json_object();
+	for (i = 0; s->src->counters[i]; i++) {
+		uint64_t v;
+
+		if (read_counter(s, (uint32_t)i, &v) == 0)
+			json_object_set_new(counters, s->src->counters[i],
+					    json_integer((json_int_t)v));
+	}
+	json_object_set_new(o, "hists", hists);
+	json_object_set_new(o, "counters", counters);
+	return o;
+}
+
+/*
+ * Points of the I/O map a result holds: 512 points (about 10 KB) draw the picture of
+ * sectors against time that the 16384 kept do, and keep a run's result under 100 KB
+ * (issue 24, item 4: at 1024 a 2-thread smallfile cell of the quick suite made 104 KB).
+ * Thinned as the store is, every other point per halving.
+ */
+#define IOMAP_JSON_MAX 512
+
+static json_t *iomap_json(const struct probe_bpf *b, uint64_t t_origin)
+{
+	json_t *pts = json_array();
+	uint32_t step = 1;
+
+	while (b->iomap_n / step > IOMAP_JSON_MAX)
+		step *= 2;
+	for (uint32_t i = 0; i < b->iomap_n; i += step) {
+		const struct iomap_point *p = &b->iomap[i];
+
+		/* a flush moves no data: its sector is meaningless (the kernel says -1) */
+		json_array_append_new(
+			pts,
+			json_pack("[I,o,I,s]", (json_int_t)(p->t > t_origin ? p->t - t_origin : 0),
+				  p->bytes ? json_integer((json_int_t)p->sector) : json_null(),
+				  (json_int_t)p->bytes,
+				  p->op < FSB_BLK_NOPS ? blk_ops[p->op] : "other"));
+	}
+	return json_pack("{s:I,s:I,s:I,s:o}", "events", (json_int_t)b->iomap_seen, "kept",
+			 (json_int_t)json_array_size(pts), "stride",
+			 (json_int_t)b->iomap_stride * step, "points", pts);
+}
+
+json_t *probe_bpf_json(const struct probe_bpf *b, uint64_t t_origin)
+{
+	json_t *o = json_object(), *srcs = json_object();
+	uint64_t kept = b->stored < STORE_CAP ? b->stored : STORE_CAP;
+
+	for (int i = 0; i < b->nsrc; i++)
+		json_object_set_new(srcs, b->src[i].src->name, source_json(&b->src[i]));
+	json_object_set_new(o, "device",
+			    b->target.has_disk ? json_string(b->target.disk) : json_null());
+	json_object_set_new(o, "sources", srcs);
+	json_object_set_new(o, "events",
+			    json_pack("{s:I,s:I}", "received",
+				      (json_int_t)(b->stored + b->iomap_seen), "kept",
+				      (json_int_t)kept));
+	json_object_set_new(o, "iomap", iomap_json(b, t_origin));
+	return o;
+}
+
+struct req_sum {
+	uint64_t count, bytes, ns;
+};
+
+static bool overlaps(const struct fsb_event *e, uint64_t t0, uint64_t t1)
+{
+	return e->t0 <= t1 && e->t1 >= t0;
+}
+
+/* Flushes that ran inside [t0, t1]: count and their own durations. */
+static void flushes_within(const struct probe_bpf *b, uint64_t t0, uint64_t t1, uint64_t *ret_n,
+			   uint64_t *ret_ns)
+{
+	uint64_t kept = b->stored < STORE_CAP ? b->stored : STORE_CAP;
+
+	*ret_n = *ret_ns = 0;
+	for (uint64_t i = 0; i < kept; i++) {
+		const struct fsb_event *e = &b->store[i];
+
+		if (e->kind == FSB_EV_REQ && e->op == FSB_BLK_FLUSH && e->t0 >= t0 && e->t1 <= t1) {
+			(*ret_n)++;
+			*ret_ns += e->t1 - e->t0;
+		}
+	}
+}
+
+static json_t *commit_json(const struct probe_bpf *b, const struct fsb_event *e, uint64_t t0)
+{
+	uint64_t nfl, flns;
+	json_t *o;
+
+	flushes_within(b, e->t0, e->t1, &nfl, &flns);
+	o = json_pack("{s:I,s:I,s:I,s:I,s:I,s:I}", "tid", (json_int_t)e->sector, "start_ns",
+		      (json_int_t)((int64_t)e->t0 - (int64_t)t0), "duration_ns",
+		      (json_int_t)(e->t1 - e->t0), "handles", (json_int_t)e->bytes, "flushes",
+		      (json_int_t)nfl, "flush_ns", (json_int_t)flns);
+	if (e->ph[0] && e->ph[1] && e->ph[2]) {
+		json_object_set_new(o, "locked_ns", json_integer((json_int_t)(e->ph[1] - e->t0)));
+		json_object_set_new(o, "flushing_ns",
+				    json_integer((json_int_t)(e->ph[2] - e->ph[1])));
+		json_object_set_new(o, "logging_ns", json_integer((json_int_t)(e->t1 - e->ph[2])));
+	}
+	return o;
+}
+
+json_t *probe_bpf_attribute(const struct probe_bpf *b, uint64_t t0, uint64_t t1)
+{
+	uint64_t kept = b->stored < STORE_CAP ? b->stored : STORE_CAP;
+	struct req_sum req[FSB_BLK_NOPS] = { 0 };
+	uint64_t fua = 0, preflush = 0, ncommits = 0, forces = 0, iclogs = 0, iclog_ns = 0, cil = 0,
+		 bcommits = 0, bsyncs = 0, ordered = 0, pauses = 0, pause_ns = 0, wb = 0,
+		 wb_pages = 0;
+	json_t *o = json_object(), *commits = json_array(), *reqs = json_object();
+	const struct fsb_event *last[ATTR_MAX_COMMITS];
+
+	for (uint64_t i = 0; i < kept; i++) {
+		const struct fsb_event *e = &b->store[i];
+
+		if (!overlaps(e, t0, t1))
+			continue;
+		switch (e->kind) {
+		case FSB_EV_REQ:
+			if (e->op < FSB_BLK_NOPS) {
+				req[e->op].count++;
+				req[e->op].bytes += e->bytes;
+				req[e->op].ns += e->t1 - e->t0;
+			}
+			fua += !!(e->flags & FSB_RQ_FUA);
+			preflush += !!(e->flags & FSB_RQ_PREFLUSH);
+			break;
+		case FSB_EV_COMMIT:
+			/* the last ones: the commit a sync call waits for ends just before it */
+			last[ncommits++ % ATTR_MAX_COMMITS] = e;
+			break;
+		case FSB_EV_XFS_FORCE:
+			forces++;
+			break;
+		case FSB_EV_XFS_ICLOG:
+			iclogs++;
+			iclog_ns += e->t1 - e->t0;
+			break;
+		case FSB_EV_XFS_CIL_WAIT:
+			cil++;
+			break;
+		case FSB_EV_BTRFS_COMMIT:
+			bcommits++;
+			break;
+		case FSB_EV_BTRFS_SYNC:
+			bsyncs++;
+			break;
+		case FSB_EV_BTRFS_ORDERED:
+			ordered++;
+			break;
+		case FSB_EV_THROTTLE:
+			pauses++;
+			pause_ns += e->t1 - e->t0;
+			break;
+		case FSB_EV_WB:
+			wb++;
+			wb_pages += e->bytes;
+			break;
+		default:
+			break;
+		}
+	}
+	for (uint64_t i = ncommits > ATTR_MAX_COMMITS ? ncommits - ATTR_MAX_COMMITS : 0;
+	     i < ncommits; i++)
+		json_array_append_new(commits, commit_json(b, last[i % ATTR_MAX_COMMITS], t0));
+	/*
+	 * What did not happen is left out (a missing count is 0): on ext4 the xfs, btrfs and
+	 * zero request objects were most of a slow call's bytes (issue 24, item 4).
+	 */
+	for (int op = 0; op < FSB_BLK_NOPS; op++)
+		if (req[op].count)
+			json_object_set_new(reqs, blk_ops[op],
+					    json_pack("{s:I,s:I,s:I}", "count",
+						      (json_int_t)req[op].count, "bytes",
+						      (json_int_t)req[op].bytes, "ns",
+						      (json_int_t)req[op].ns));
+	if (fua)
+		json_object_set_new(reqs, "fua", json_integer((json_int_t)fua));
+	if (preflush)
+		json_object_set_new(reqs, "preflush", json_integer((json_int_t)preflush));
+	/* the store wrapped past the call's start: some of its events are gone */
+	json_object_set_new(o, "complete", json_boolean(b->overwritten_t1 < t0));
+	json_object_set_new(o, "requests", reqs);
+	json_object_set_new(o, "commits", commits);
+	json_object_set_new(o, "commits_total", json_integer((json_int_t)ncommits));
+	if (forces || iclogs || iclog_ns || cil)
+		json_object_set_new(o, "xfs",
+				    json_pack("{s:I,s:I,s:I,s:I}", "log_forces", (json_int_t)forces,
+					      "iclog_writes", (json_int_t)iclogs, "iclog_ns",
+					      (json_int_t)iclog_ns, "cil_waits", (json_int_t)cil));
+	if (bcommits || bsyncs || ordered)
+		json_object_set_new(o, "btrfs",
+				    json_pack("{s:I,s:I,s:I}", "commits", (json_int_t)bcommits,
+					      "sync_files", (json_int_t)bsyncs, "ordered_extents",
+					      (json_int_t)ordered));
+	if (pauses || pause_ns || wb || wb_pages)
+		json_object_set_new(o, "writeback",
+				    json_pack("{s:I,s:I,s:I,s:I}", "throttle_pauses",
+					      (json_int_t)pauses, "throttle_ns",
+					      (json_int_t)pause_ns, "works", (json_int_t)wb,
+					      "pages_written", (json_int_t)wb_pages));
+	return o;
+}
