@@ -121,3 +121,19 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 	}
 	return 0;
 }
+
+int kg_cli_boot_one(struct kg_ctx *x, int side, int index, int total, bool gate, json_t **ret_rec,
+		    char *ret_result, size_t len, const char *cmd)
+{
+	json_t *one = json_array();
+	int r;
+
+	if (!one) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, strerror(ENOMEM));
+		return FSB_EXIT_FAIL;
+	}
+	r = kg_cli_boot(x, side, index, total, gate, one, ret_result, len, cmd);
+	*ret_rec = json_incref(json_array_get(one, 0));
+	json_decref(one);
+	return r;
+}

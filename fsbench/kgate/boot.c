@@ -37,18 +37,6 @@ void kg_vm_defaults(struct kg_vm *vm)
 	vm->timeout_s = 1800;
 }
 
-int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
-{
-	/*
-	 * tsc=reliable: with one vCPU under TCG the guest would otherwise fall back to the
-	 * emulated HPET for time, 7x slower. panic=-1 with -no-reboot turns a panic into
-	 * QEMU's exit; oops=panic makes an oops one too, so a broken kernel never hangs.
-	 */
-	return snprintf(out, len,
-			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
-			k->append[0] ? " " : "", k->append);
-}
-
 /* CPU jiffies of the whole host: busy (not idle or iowait) and total. */
 static void host_cpu(unsigned long long *busy, unsigned long long *total)
 {

@@ -281,12 +281,58 @@ static int stage_ent(const char *stage, const struct ent *x, char *err, size_t e
 	return 0;
 }
 
+/*
+ * The modules @names (with what they depend on) from the kernel's module tree, and their
+ * list /init loads, as /etc/fsbench/modules. 0 or -errno with @err.
+ */
+static int stage_modules(const struct kg_initramfs_opts *o, struct ents *e, const char **names,
+			 size_t nn, char *err, size_t errlen)
+{
+	char dest[PATH_MAX * 2], *mods[KG_MAX_MODULES], *list = NULL;
+	size_t listlen = 0;
+	int r, nm;
+
+	nm = kg_modules_resolve(o->kernel->moddir, names, nn, mods, KG_MAX_MODULES, err, errlen);
+	if (nm < 0)
+		return nm;
+	r = 0;
+	for (int i = 0; i < nm; i++) {
+		char src[PATH_MAX * 2];
+		size_t l = strlen(mods[i]);
+		char *nl;
+
+		snprintf(src, sizeof(src), "%s/%s", o->kernel->moddir, mods[i]);
+		snprintf(dest, sizeof(dest), "/lib/modules/%s/%s", o->kernel->release, mods[i]);
+		if (!r && (r = ents_add(e, src, dest, NULL, 0644)))
+			errf(err, errlen, r, "module %s: %s", src, strerror(-r));
+		if (!r && (nl = realloc(list, listlen + l + 2))) {
+			list = nl;
+			/* the staged name: decompressed, as /init loads it */
+			memcpy(list + listlen, mods[i], l);
+			listlen += l;
+			for (const char *z = ".xz\0.zst\0.gz\0"; *z; z += strlen(z) + 1)
+				if (kg_ends_with(mods[i], z)) {
+					listlen -= strlen(z);
+					break;
+				}
+			list[listlen++] = '\n';
+			list[listlen] = 0;
+		} else if (!r)
+			r = -ENOMEM;
+		free(mods[i]);
+	}
+	if (!r)
+		r = ents_add(e, NULL, "/etc/fsbench/modules", list ? list : "", 0644);
+	free(list);
+	return r;
+}
+
 static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err, size_t errlen)
 {
-	char prog[PATH_MAX], dest[PATH_MAX * 2], *mods[KG_MAX_MODULES], *list = NULL;
+	char prog[PATH_MAX], dest[PATH_MAX * 2];
 	const char *names[KG_MAX_MODULES];
-	size_t nn = 0, listlen = 0;
-	int r, nm;
+	size_t nn = 0;
+	int r;
 
 	if (find_program("busybox", prog, sizeof(prog)))
 		return errf(err, errlen, -ENOENT,
@@ -349,39 +395,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	names[nn++] = "virtio_blk";
 	/* the model disk (disk.h); /init loads it only when the command line asks for it */
 	names[nn++] = "?null_blk";
-	nm = kg_modules_resolve(o->kernel->moddir, names, nn, mods, KG_MAX_MODULES, err, errlen);
-	if (nm < 0)
-		return nm;
-	r = 0;
-	for (int i = 0; i < nm; i++) {
-		char src[PATH_MAX * 2];
-		size_t l = strlen(mods[i]);
-		char *nl;
-
-		snprintf(src, sizeof(src), "%s/%s", o->kernel->moddir, mods[i]);
-		snprintf(dest, sizeof(dest), "/lib/modules/%s/%s", o->kernel->release, mods[i]);
-		if (!r && (r = ents_add(e, src, dest, NULL, 0644)))
-			errf(err, errlen, r, "module %s: %s", src, strerror(-r));
-		if (!r && (nl = realloc(list, listlen + l + 2))) {
-			list = nl;
-			/* the staged name: decompressed, as /init loads it */
-			memcpy(list + listlen, mods[i], l);
-			listlen += l;
-			for (const char *z = ".xz\0.zst\0.gz\0"; *z; z += strlen(z) + 1)
-				if (kg_ends_with(mods[i], z)) {
-					listlen -= strlen(z);
-					break;
-				}
-			list[listlen++] = '\n';
-			list[listlen] = 0;
-		} else if (!r)
-			r = -ENOMEM;
-		free(mods[i]);
-	}
-	if (!r)
-		r = ents_add(e, NULL, "/etc/fsbench/modules", list ? list : "", 0644);
-	free(list);
-	if (r)
+	if ((r = stage_modules(o, e, names, nn, err, errlen)))
 		return r;
 	{
 		char *args = NULL;

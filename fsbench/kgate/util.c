@@ -1,4 +1,4 @@
-/* Helpers the kernel gate's files share: paths, whole files, the tools it runs. */
+/* Helpers the kernel gate's files share: paths, whole files, the tools it runs, the kernel command line. */
 #include "fsbench/kgate/util.h"
 #include "fsbench/core/clock.h"
 
@@ -18,6 +18,18 @@ bool kg_ends_with(const char *s, const char *suffix)
 	size_t n = strlen(s), m = strlen(suffix);
 
 	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
+{
+	/*
+	 * tsc=reliable: with one vCPU under TCG the guest would otherwise fall back to the
+	 * emulated HPET for time, 7x slower. panic=-1 with -no-reboot turns a panic into
+	 * QEMU's exit; oops=panic makes an oops one too, so a broken kernel never hangs.
+	 */
+	return snprintf(out, len,
+			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
+			k->append[0] ? " " : "", k->append);
 }
 
 double kg_now_s(void)
