@@ -103,6 +103,15 @@ int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *
 	return journal_note(s, "image", path, id, err, errlen);
 }
 
+int probe_scratch_journal_tree(struct probe_scratch *s, const char *path, char *err, size_t errlen)
+{
+	json_t *id = file_identity(path);
+
+	if (!id)
+		return errf(err, errlen, -errno, "reading %s: %s", path, strerror(errno));
+	return journal_note(s, "tree", path, id, err, errlen);
+}
+
 static void free_argv(char **argv)
 {
 	for (int i = 0; argv[i]; i++) {

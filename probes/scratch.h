@@ -61,6 +61,13 @@ int probe_scratch_journal_dir(struct probe_scratch *s, const char *path, char *e
 int probe_scratch_journal_file(struct probe_scratch *s, const char *path, char *err, size_t errlen);
 
 /*
+ * Records directory @path, just made and still empty, as a tree that `fsbench restore` may
+ * remove whole: only a directory named .extract.* (a kernel package being extracted into
+ * the cache), still the same inode, owned by root and closed to others, is removed.
+ */
+int probe_scratch_journal_tree(struct probe_scratch *s, const char *path, char *err, size_t errlen);
+
+/*
  * Undoes the scratch entries ("kind": "scratch") of a dead run's journal @entries, newest
  * first: unmounts a mount only if the device mounted there is still the one recorded
  * (major:minor, diskseq), detaches a loop device only if it is still the recorded one

@@ -101,6 +101,34 @@ static int undo_file(json_t *e, const char *path, mode_t type, char *msg, size_t
 	return errf(msg, len, 0, "removed %s %s", what, path);
 }
 
+/*
+ * Removes a half-extracted kernel package: the journal is untrusted, so only a directory
+ * whose name says it is one (.extract.*), that is still the inode fsbench made, root's and
+ * closed to group and others (mkdtemp's 0700), is removed, without following links.
+ */
+static int undo_tree(json_t *e, const char *path, char *msg, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+	int r;
+
+	if (!base || strncmp(base + 1, ".extract.", 9) || strstr(path, "/../"))
+		return errf(msg, len, -EBADMSG, "%s: not a tree fsbench extracts into", path);
+	r = same_file(e, path, S_IFDIR, msg, len);
+	if (r == GONE)
+		return errf(msg, len, 0, "directory %s: already gone", path);
+	if (r < 0)
+		return r;
+	if (lstat(path, &st) < 0)
+		return errf(msg, len, -errno, "reading %s: %s", path, strerror(errno));
+	if (st.st_uid != 0 || (st.st_mode & 0077))
+		return errf(msg, len, -ESTALE, "%s is not root's private directory: left as it is",
+			    path);
+	if ((r = base_rm_tree(path)) < 0)
+		return errf(msg, len, r, "removing %s: %s", path, strerror(-r));
+	return errf(msg, len, 0, "removed the half-extracted %s", path);
+}
+
 static int undo_mount(json_t *e, const char *path, char *msg, size_t len)
 {
 	struct probe_mount m;
@@ -225,6 +253,8 @@ int probe_scratch_entries_restore(json_t *entries, json_t *results)
 			r = undo_file(e, path, S_IFREG, msg, sizeof(msg));
 		else if (!strcmp(what, "dir"))
 			r = undo_file(e, path, S_IFDIR, msg, sizeof(msg));
+		else if (!strcmp(what, "tree"))
+			r = undo_tree(e, path, msg, sizeof(msg));
 		else
 			r = errf(msg, sizeof(msg), -EBADMSG, "scratch entry of unknown kind '%s'",
 				 what);

@@ -345,8 +345,13 @@ static int kernel_run(void *cfg)
 	}
 	if ((r = to_args(cfg, false, &x->a)))
 		goto out;
-	if ((r = kg_cli_prepare(x, 1, "kernel-run")) || (r = kg_cli_journal_open(x, "kernel-run")))
+	/* the journal first: it records the .deb's extraction directory too */
+	if ((r = kg_cli_journal_open(x, "kernel-run")))
 		goto out;
+	if ((r = kg_cli_prepare(x, 1, "kernel-run"))) {
+		kg_cli_journal_close(x);
+		goto out;
+	}
 	base_install_signals();
 	rec = NULL;
 	r = kg_cli_boot_one(x, 0, 0, 1, false, &rec, result, sizeof(result), "kernel-run");

@@ -405,9 +405,13 @@ int kg_cli_gate(struct kg_ctx *x)
 	}
 	g->x = x;
 	g->verdict = "cannot judge";
-	if ((r = gate_settings(g)) || (r = kg_cli_prepare(g->x, 2, "kernel-gate")) ||
-	    (r = kg_cli_journal_open(g->x, "kernel-gate")))
+	/* the journal before the kernels: it records a .deb's extraction directory too */
+	if ((r = gate_settings(g)) || (r = kg_cli_journal_open(g->x, "kernel-gate")))
 		goto done;
+	if ((r = kg_cli_prepare(g->x, 2, "kernel-gate"))) {
+		kg_cli_journal_close(g->x);
+		goto done;
+	}
 	base_install_signals();
 	r = gate_boots(g);
 	kg_cli_journal_close(g->x);

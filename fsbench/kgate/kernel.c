@@ -15,6 +15,7 @@
 #include "base/fileio.h"
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
+#include "probes/scratch.h"
 #include "fsbench/kgate/util.h"
 
 int kg_bzimage_release(const char *image, char *out, size_t len)
@@ -141,8 +142,8 @@ static void deb_sweep(const char *base)
 }
 
 /* dpkg-deb -x of @deb into a new directory in @base, checked, and depmod run on it. */
-static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmplen,
-		       struct kg_kernel *k, char *err, size_t errlen)
+static int deb_extract(const char *deb, const char *base, struct probe_scratch *journal, char *tmp,
+		       size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
 {
 	char msg[512], lib[PATH_MAX + 16], why[512];
 	char *x[] = { "dpkg-deb", "-x", (char *)deb, tmp, NULL };
@@ -153,6 +154,9 @@ static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmpl
 	if (!mkdtemp(tmp))
 		return errf(err, errlen, -errno, "creating a directory in %s: %s", base,
 			    strerror(errno));
+	/* before anything is in it: a kill -9 from here on leaves a tree restore removes */
+	if (journal && (r = probe_scratch_journal_tree(journal, tmp, err, errlen)))
+		return r;
 	/* the first line: tar's reason (No space left on device) comes before dpkg-deb's */
 	r = base_spawn_tool(x, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg));
 	/* tar says "Wrote only 512 of 6305 bytes" on a full disk: say what that means */
@@ -188,8 +192,8 @@ static int deb_extract(const char *deb, const char *base, char *tmp, size_t tmpl
 }
 
 /* A .deb, extracted once per file (name, size, mtime) into the cache, with depmod run on it. */
-static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *k, char *err,
-		       size_t errlen)
+static int deb_resolve(const char *deb, const char *cachedir, struct probe_scratch *journal,
+		       struct kg_kernel *k, char *err, size_t errlen)
 {
 	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX];
 	const char *name = strrchr(deb, '/') ? strrchr(deb, '/') + 1 : deb;
@@ -211,7 +215,7 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 	base_path(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
 		  (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
 	if (!kg_is_dir(final)) {
-		r = deb_extract(deb, base, tmp, sizeof(tmp), k, err, errlen);
+		r = deb_extract(deb, base, journal, tmp, sizeof(tmp), k, err, errlen);
 		if (!r && rename(tmp, final)) {
 			r = -errno;
 			if (r == -EEXIST || r == -ENOTEMPTY) /* another run extracted it first */
@@ -235,7 +239,7 @@ static int deb_resolve(const char *deb, const char *cachedir, struct kg_kernel *
 }
 
 int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedir,
-		      struct kg_kernel *k, char *err, size_t errlen)
+		      struct probe_scratch *journal, struct kg_kernel *k, char *err, size_t errlen)
 {
 	char path[PATH_MAX + 64];
 	struct stat st;
@@ -245,7 +249,7 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 	if (!spec[0])
 		return errf(err, errlen, -ENOENT, "an empty kernel name");
 	if (kg_ends_with(spec, ".deb"))
-		return deb_resolve(spec, cachedir, k, err, errlen);
+		return deb_resolve(spec, cachedir, journal, k, err, errlen);
 	if (stat(spec, &st) == 0) {
 		if (!S_ISREG(st.st_mode))
 			return errf(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,

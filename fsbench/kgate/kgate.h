@@ -34,10 +34,13 @@ struct kg_kernel {
  * the copy), a bzImage or vmlinuz file with @modules (a directory holding
  * lib/modules/RELEASE; without it /lib/modules/RELEASE), or a release installed under /boot
  * and /lib/modules. Returns 0, -ENOENT when @spec names nothing (a usage error), or another
- * negative errno when it names something unusable; @err says which and why.
+ * negative errno when it names something unusable; @err says which and why. With @journal
+ * (may be NULL), a .deb's extraction directory is recorded there first, so that `fsbench
+ * restore` removes what a killed run left half extracted.
  */
 int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedir,
-		      struct kg_kernel *ret, char *err, size_t errlen);
+		      struct probe_scratch *journal, struct kg_kernel *ret, char *err,
+		      size_t errlen);
 
 /* Reads the release string from a bzImage's setup header. 0 or -errno (-ENOEXEC: no header). */
 int kg_bzimage_release(const char *image, char *out, size_t len);

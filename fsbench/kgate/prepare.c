@@ -138,7 +138,8 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 
 	if ((r = prepare_append(x, i, label, err, errlen)))
 		return r;
-	r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, &x->k[i], why, sizeof(why));
+	r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, x->a.vm.scratch, &x->k[i],
+			      why, sizeof(why));
 	if (r) {
 		/* a name that names nothing, a directory, a cache another user could write */
 		*ret_fail = r == -ENOENT || r == -EISDIR || r == -EPERM ? KG_PREPARE_USAGE :

@@ -176,6 +176,41 @@ state=$(awk '{ print $3 }' "/proc/$qpid/stat" 2>/dev/null)
 t_expect_eq "scratch disks left after restore" "" "$(ls "$DISKS")"
 t_expect_eq "results.img left after restore" "" "$(ls "$W/w9"/boot-01-kernel/results.img 2>/dev/null)"
 
+# 8. kill -9 mid-extraction: the .deb's half-extracted tree is journalled, restore removes it
+xcache=$W/xcache
+mkdir -m 0755 "$xcache"
+FSBENCH_CACHE_DIR=$xcache FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w9x" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do ls -d "$xcache"/kernels/.extract.* >/dev/null 2>&1 && break; sleep 0.05; done
+kill -9 $pid
+wait $pid 2>/dev/null
+xdir=$(ls -d "$xcache"/kernels/.extract.* 2>/dev/null | head -1)
+if [ -z "$xdir" ]; then
+	t_fail "no extraction directory to kill the run in (the test proves nothing)"
+else
+	"$FSBENCH" restore >"$W/out" 2>&1 || t_fail "restore: $(tail -3 "$W/out")"
+	grep -qF "removed the half-extracted $xdir" "$W/out" && t_ok "restore says it removed $xdir" ||
+		t_fail "restore: $(cat "$W/out")"
+	[ -e "$xdir" ] && t_fail "restore left the half-extracted $xdir" || t_ok "no half-extracted tree left"
+fi
+# a forged tree entry: a user's directory (its own identity, but not .extract.*), and a
+# .extract.* directory that another user owns; restore removes neither
+mkdir -p "$W/users-tree/sub" "$W/x/.extract.1.forged" && echo data >"$W/users-tree/sub/f"
+chown 65534 "$W/x/.extract.1.forged" && chmod 0700 "$W/x/.extract.1.forged"
+dead_pid=$(sh -c 'echo $$')
+{
+	printf '{"journal":"fsbench-journal/1","pid":%d,"start":1}\n' "$dead_pid"
+	for d in "$W/users-tree" "$W/x/.extract.1.forged"; do
+		printf '{"kind":"scratch","what":"tree","path":"%s","st_dev":%s,"ino":%s}\n' "$d" "$(stat -c %d "$d")" "$(stat -c %i "$d")"
+	done
+} >"$FSBENCH_STATE_DIR/journal-1-0.jsonl"
+chmod 0600 "$FSBENCH_STATE_DIR/journal-1-0.jsonl"
+"$FSBENCH" restore >"$W/forged.out" 2>&1 && t_fail "restore of forged tree entries exited 0"
+t_expect_eq "a forged tree entry: the user's tree stays" data "$(cat "$W/users-tree/sub/f" 2>/dev/null)"
+[ -d "$W/x/.extract.1.forged" ] && t_ok "a forged tree entry: another user's .extract.* stays" ||
+	t_fail "restore removed another user's directory: $(cat "$W/forged.out")"
+"$FSBENCH" restore --discard >/dev/null 2>&1
+
 # 11. a full --disk-dir: QEMU pauses the guest; said at once, not after the timeout
 mkdir "$W/small" && mount -t tmpfs -o size=80m fsbench-test "$W/small" && T_MOUNTS+=("$W/small")
 FAKE_QEMU_FILL=1 FAKE_QEMU_PAUSE=1 expect 125 "QEMU paused the guest .*--disk-dir $W/small is full" \
