@@ -3,8 +3,10 @@
 # cannot fit or cannot run is refused before any boot; the write cache knob and a flush
 # latency mean in the model what they mean on a disk (one boot); one boot of a two-cell
 # batching suite (seed 000: ext4 dirsync,min_batch_time=4000, 1 thread and 2) runs on /dev/nullb0,
-# its result records the model, and the 2008 collapse shows: 2 threads slower than 1 (plain
-# ext4 on the same model disk is faster with 2). ci/setup downloads the kernel. Two boots,
+# its result records the model, the block source's write and flush d2c read back the
+# model's 50 us completion (issue 21 item 5; a 64 MiB cache so that flushes reach the
+# disk), and the 2008 collapse shows: 2 threads slower than 1 (plain ext4 on the same model
+# disk is faster with 2). ci/setup downloads the kernel. Two boots,
 # one at a time: 30-40 s each on a quiet 2-core host, a few minutes on a busy one
 # (--timeout bounds each).
 . "$(dirname "$0")/lib.sh"
@@ -44,12 +46,24 @@ cat >"$W/batch.json" <<'JSON'
 }
 JSON
 expect 0 "boot 1/1: kernel .*guest status 0" "$FSBENCH" kernel-run --kernel "$deb" --disk-size 1G \
-	--timeout 15m --workdir "$W/batch" --json "$W/batch-result.json" "$W/batch.json"
+	--disk-cache 64M --timeout 15m --workdir "$W/batch" --json "$W/batch-result.json" "$W/batch.json"
 r=$W/batch-result.json
 "$VALIDATE" "$SCHEMA" "$r" || t_fail "the result does not validate"
-t_expect_eq "vm.scratch_disk" "null_blk /dev/nullb0 1073741824 50000 0 0 64" \
+# fidelity (issue 21 item 5): the model's completion time is a known truth, 50 us; the block
+# source's device time (d2c) of writes and of flushes must read it back, within the
+# histogram's 1 % and the guest's few microseconds from timer to completion
+for op in write flush; do
+	t_expect_eq "block source loaded" ok "$(t_json "$r" '.runs[0].probes.sources.block.status')"
+	d2c=$(t_json "$r" "[.runs[].probes.sources.block.hists[\"$op.d2c\"].p50_ns // empty] | min")
+	n=$(t_json "$r" "[.runs[].probes.sources.block.hists[\"$op.d2c\"].count // 0] | add")
+	echo "    $op d2c p50: $d2c ns over $n requests"
+	awk -v v="$d2c" -v n="$n" 'BEGIN { exit !(n > 0 && v >= 49500 && v <= 60000) }' &&
+		t_ok "$op d2c reads back the model's 50 us: $d2c ns" ||
+		t_fail "$op d2c p50 $d2c ns over $n requests: the model completes each in 50 us"
+done
+t_expect_eq "vm.scratch_disk" "null_blk /dev/nullb0 1073741824 50000 67108864 0 64" \
 	"$(t_json "$r" '.vm.scratch_disk | "\(.model) \(.device) \(.bytes) \(.latency_ns) \(.cache_bytes) \(.mbps) \(.queue_depth)"')"
-t_expect_eq "vm.qemu" "tcg shift=0,sleep=off 2048" \
+t_expect_eq "vm.qemu: memory for the disk and its cache" "tcg shift=0,sleep=off 2112" \
 	"$(t_json "$r" '.vm.qemu | "\(.accelerator) \(.icount) \(.memory_mib)"')"
 t_json "$r" .vm.kernel.cmdline | grep -q "fsbench.disk=model .*null_blk.completion_nsec=50000" ||
 	t_fail "the guest's cmdline lacks the model's parameters"
