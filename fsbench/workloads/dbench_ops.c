@@ -234,16 +234,22 @@ static int nb_createx(struct fsb_thread *t, const struct nb_line *l, int dfd)
 	return 0;
 }
 
+/* A WriteX that failed: the handle named only now, outside the timed call's way. */
+static int writex_fail(struct fsb_thread *t, const struct nb_line *l, int e, const char *why)
+{
+	char what[48];
+
+	snprintf(what, sizeof(what), "handle %lld:", (long long)l->p[0]);
+	return op_fail(t, l, e, why, what);
+}
+
 static int nb_writex(struct fsb_thread *t, const struct nb_line *l, struct nb_file *f)
 {
 	const struct dbench_cfg *cfg = t->run->cfg;
 	const struct dbench_state *s = t->run->priv;
 	struct nb_client *c = t->priv;
 	size_t size = (size_t)l->p[2], done = 0;
-	char what[48];
 	int zero = 0;
-
-	snprintf(what, sizeof(what), "handle %lld:", (long long)l->p[0]);
 
 	if (!cfg->fake_io)
 		while (done < size) {
@@ -251,15 +257,14 @@ static int nb_writex(struct fsb_thread *t, const struct nb_line *l, struct nb_fi
 					   (off_t)l->p[1] + (off_t)done);
 
 			if (w < 0)
-				return op_fail(t, l, errno, "WriteX: writing to", what);
+				return writex_fail(t, l, errno, "WriteX: writing to");
 			/* as dbench, ten writes in a row that write nothing are a failure */
 			if (w == 0 && ++zero == 10)
-				return op_fail(t, l, ENOSPC, "WriteX: no progress writing to",
-					       what);
+				return writex_fail(t, l, ENOSPC, "WriteX: no progress writing to");
 			done += (size_t)w;
 		}
 	if (cfg->do_fsync && !cfg->fake_io && fsync(f->fd) < 0)
-		return op_fail(t, l, errno, "WriteX: fsync (-F) of", what);
+		return writex_fail(t, l, errno, "WriteX: fsync (-F) of");
 	c->io_bytes = size;
 	return 0;
 }
