@@ -7,14 +7,7 @@
 . "$(dirname "$0")/kgate-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
-t_need_root
-command -v qemu-system-x86_64 >/dev/null || t_skip "qemu-system-x86 is not installed"
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-# the extracted kernel and the initramfs are cached between runs; the scratch disks are
-# made in and removed from our own directory on tmpfs
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+kg_need_kernel
 mkdir -p /dev/shm/fsbench-test.$$ && DISKS=/dev/shm/fsbench-test.$$
 trap 'rmdir "$DISKS" 2>/dev/null; t_cleanup' EXIT
 W=$T_SCRATCH
