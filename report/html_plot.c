@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "base/spawn.h"
+#include "report/stats.h"
 #include "model/result_file.h"
 #include "model/schema.h"
 
@@ -177,50 +178,113 @@ static void plot(struct page *pg, const char *caption, const char *script_body)
 	plot_as(pg, caption, script_body, false);
 }
 
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+				       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
+
+static const char *pair_colour(int colour)
+{
+	return palette[colour % (int)(sizeof(palette) / sizeof(palette[0]))];
+}
+
+static const char *pair_key(const struct group *g, bool side)
+{
+	return side ? g->side : g->line;
+}
+
+/* The rank of group @i's side (or line) among the distinct ones of its workload's sided groups. */
+static int sided_rank(const struct group *g, int i, bool side)
+{
+	int rank = 0;
+
+	for (int k = 0; k < i; k++) {
+		bool seen = false;
+
+		if (!g[k].side[0] || strcmp(g[k].workload, g[i].workload))
+			continue;
+		if (!strcmp(pair_key(&g[k], side), pair_key(&g[i], side)))
+			return rank;
+		for (int j = 0; j < k && !seen; j++)
+			seen = g[j].side[0] && !strcmp(g[j].workload, g[i].workload) &&
+			       !strcmp(pair_key(&g[j], side), pair_key(&g[k], side));
+		rank += !seen;
+	}
+	return rank;
+}
+
 /*
- * Baseline beside candidate (issue 24, item 2): a line named "SIDE: LINE" gets the colour
- * of LINE (the filesystem or cell), the same on every side, and is solid on the first side
- * seen and dashed on the others, so ext4's baseline and candidate read as a pair. A name
- * without a side keeps gnuplot's own colours.
+ * Baseline beside candidate (issue 24, item 2): a group on a side gets the colour of its
+ * line (the filesystem; one colour when the runs have none), the same on every side
+ * (*@ret_colour, the line's rank among its workload's), and its side's rank *@ret_side,
+ * the first side seen 0. False for a page without sides, which keeps gnuplot's colours.
  */
+static bool line_pair(const struct group *g, int ng, int i, int *ret_colour, int *ret_side)
+{
+	(void)ng;
+	if (!g[i].side[0])
+		return false;
+	*ret_colour = sided_rank(g, i, false);
+	*ret_side = sided_rank(g, i, true);
+	return true;
+}
+
+/* Solid on the first side, dashed on the others, in the line's colour. */
+static void pair_line(FILE *f, int colour, int side)
+{
+	fprintf(f, " lc rgb \"%s\" dt %d", pair_colour(colour), side ? 2 : 1);
+}
+
+/* A run's own point: filled on the first side, open on the others, in the line's colour. */
+static void pair_point(FILE *f, int colour, int side)
+{
+	fprintf(f, " lc rgb \"%s\" pt %d ps 0.9 lw 1.5", pair_colour(colour), side ? 6 : 7);
+}
+
 static void line_style(FILE *f, const struct group *g, int ng, int i)
 {
-	static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-					       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
-	const char *sep = strstr(g[i].name, ": ");
-	int colour = -1, side = -1, ncolours = 0, nsides = 0;
+	int colour, side;
 
-	if (!sep)
-		return;
-	for (int k = 0; k < ng && k <= i; k++) {
-		const char *ks = strstr(g[k].name, ": ");
-		bool seen_line = false, seen_side = false;
+	if (line_pair(g, ng, i, &colour, &side))
+		pair_line(f, colour, side);
+}
 
-		if (!ks || strcmp(g[k].workload, g[i].workload))
-			continue;
-		for (int j = 0; j < k; j++) {
-			const char *js = strstr(g[j].name, ": ");
+/*
+ * Runs a line may have at one thread count for each to be drawn as a point: up to a dozen
+ * repetitions or boots, their spread says more than an interval computed from them.
+ */
+#define POINTS_MAX 12
 
-			if (!js || strcmp(g[j].workload, g[i].workload))
-				continue;
-			seen_line |= !strcmp(js, ks);
-			seen_side |= js - g[j].name == ks - g[k].name &&
-				     !strncmp(g[j].name, g[k].name, (size_t)(ks - g[k].name));
-		}
-		if (!seen_line)
-			ncolours++;
-		if (!seen_side)
-			nsides++;
-		if (colour < 0 && !strcmp(ks, sep))
-			colour = ncolours - 1;
-		if (side < 0 && ks - g[k].name == sep - g[i].name &&
-		    !strncmp(g[k].name, g[i].name, (size_t)(sep - g[i].name)))
-			side = nsides - 1;
-	}
-	if (colour < 0 || side < 0)
-		return;
-	fprintf(f, " lc rgb \"%s\" dt %d",
-		palette[colour % (int)(sizeof(palette) / sizeof(palette[0]))], side ? 2 : 1);
+/* Whether @g has at most POINTS_MAX runs at every thread count in @bytes' unit. */
+static bool few_samples(const struct group *g, bool bytes)
+{
+	for (int t = 1; t <= RPT_MAX_THREADS; t++)
+		if (g->tn[bytes][t] > POINTS_MAX)
+			return false;
+	return true;
+}
+
+/* The line's value at @t: the median of its runs when they are drawn too, else their mean. */
+static double line_value(const struct group *g, bool bytes, int t, bool median)
+{
+	double v[POINTS_MAX];
+	struct rpt_stats st;
+	size_t n;
+
+	if (!median)
+		return g->tsum[bytes][t] / g->tn[bytes][t];
+	n = rpt_html_group_samples(g, bytes, t, v, POINTS_MAX);
+	if (n > POINTS_MAX || rpt_stats_compute(v, n, &st))
+		return g->tsum[bytes][t] / g->tn[bytes][t];
+	return st.median;
+}
+
+/* Every run of @g at @t as a data line "X VALUE" into @f. */
+static void sample_data(FILE *f, const struct group *g, bool bytes, int t, double x)
+{
+	double v[POINTS_MAX];
+	size_t n = rpt_html_group_samples(g, bytes, t, v, POINTS_MAX);
+
+	for (size_t k = 0; k < n && k < POINTS_MAX; k++)
+		fprintf(f, "%.6g %.6g\n", x, v[k]);
 }
 
 static bool has_threads(const struct group *g, bool bytes)
@@ -247,28 +311,110 @@ static int single_thread_count(const struct group *g, int ng, const char *worklo
 	return only;
 }
 
+/* Whether every line of @workload names a side ("SIDE: LINE"): then the bars pair up. */
+static bool workload_paired(const struct group *g, int ng, const char *workload)
+{
+	int colour, side, n = 0;
+
+	for (int i = 0; i < ng; i++) {
+		if (strcmp(g[i].workload, workload))
+			continue;
+		if (!line_pair(g, ng, i, &colour, &side))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/*
+ * Two sides at one thread count: per line (filesystem or cell) a slot in its colour with a
+ * bar per side, solid on the first and hatched on the others, at the median of its runs,
+ * and each run as a point on its bar when there are few.
+ */
+static void paired_bars(FILE *f, struct group *g, int ng, const char *workload, bool bytes, int t)
+{
+	int ncolours = 0, nsides = 0, colour, side, any = 0;
+
+	for (int i = 0; i < ng; i++)
+		if (!strcmp(g[i].workload, workload) && line_pair(g, ng, i, &colour, &side)) {
+			ncolours = colour + 1 > ncolours ? colour + 1 : ncolours;
+			nsides = side + 1 > nsides ? side + 1 : nsides;
+		}
+	/* the lines' names without their side, under their slots */
+	fprintf(f,
+		"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\n"
+		"set grid noxtics\nset xtics noenhanced (",
+		bytes ? "MB/s" : "files/s", ncolours - 0.4);
+	for (int c = 0; c < ncolours; c++)
+		for (int i = 0; i < ng; i++)
+			if (!strcmp(g[i].workload, workload) &&
+			    line_pair(g, ng, i, &colour, &side) && colour == c) {
+				fprintf(f, "%s", c ? ", " : "");
+				gp_str(f, g[i].line[0] ? g[i].line : workload);
+				fprintf(f, " %d", c);
+				break;
+			}
+	fprintf(f, ")\nplot ");
+	for (int i = 0; i < ng; i++) {
+		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t] ||
+		    !line_pair(g, ng, i, &colour, &side))
+			continue;
+		fprintf(f, "%s'-' using 1:2:3 with boxes lw 2 lc rgb \"%s\" fs %s border title ",
+			any++ ? ", " : "", pair_colour(colour), side ? "pattern 4" : "solid 0.6");
+		gp_str(f, g[i].name);
+		fprintf(f, " noenhanced");
+		if (few_samples(&g[i], bytes)) {
+			fprintf(f, ", '-' using 1:2 with points");
+			pair_point(f, colour, side);
+			fprintf(f, " notitle");
+		}
+	}
+	fprintf(f, "\n");
+	for (int i = 0; i < ng; i++) {
+		double w = 0.8 / (nsides ? nsides : 1), x;
+
+		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t] ||
+		    !line_pair(g, ng, i, &colour, &side))
+			continue;
+		x = colour - 0.4 + w * (side + 0.5);
+		fprintf(f, "%.4g %.6g %.4g\ne\n", x, line_value(&g[i], bytes, t, true), w * 0.9);
+		if (few_samples(&g[i], bytes)) {
+			sample_data(f, &g[i], bytes, t, x);
+			fprintf(f, "e\n");
+		}
+	}
+}
+
 /* Throughput at the one thread count @t of @workload: a bar per line. Closes @f, frees *@body. */
 static void bars_plot(struct page *pg, FILE *f, char **body, struct group *g, int ng,
 		      const char *workload, bool bytes, int t)
 {
-	char cap[160];
+	char cap[256];
 	int n = 0, bars = 0;
+	bool paired = workload_paired(g, ng, workload);
 
 	for (int i = 0; i < ng; i++)
 		bars += !strcmp(g[i].workload, workload) && g[i].tn[bytes][t];
-	fprintf(f,
-		"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\nset style fill solid 0.6\n"
-		"set boxwidth 0.6\nset key off\nset grid noxtics\nset xtics noenhanced\n"
-		"plot '-' using 0:2:xtic(1) with boxes lw 2 notitle\n",
-		bytes ? "MB/s" : "files/s", bars - 0.4);
+	if (paired)
+		paired_bars(f, g, ng, workload, bytes, t);
+	else
+		fprintf(f,
+			"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\n"
+			"set style fill solid 0.6\nset boxwidth 0.6\nset key off\n"
+			"set grid noxtics\nset xtics noenhanced\n"
+			"plot '-' using 0:2:xtic(1) with boxes lw 2 notitle\n",
+			bytes ? "MB/s" : "files/s", bars - 0.4);
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t])
 			continue;
-		gp_str(f, g[i].name);
-		fprintf(f, " %.6g\n", g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+		if (!paired) {
+			gp_str(f, g[i].name);
+			fprintf(f, " %.6g\n", g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+		}
 		n++;
 	}
-	fprintf(f, "e\n");
+	if (!paired)
+		fprintf(f, "e\n");
 	fclose(f);
 	snprintf(cap, sizeof(cap), "%s: %s at %d thread%s", workload, bytes ? "MB/s" : "files/s", t,
 		 t == 1 ? "" : "s");
@@ -281,10 +427,11 @@ static void bars_plot(struct page *pg, FILE *f, char **body, struct group *g, in
 void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const char *workload,
 			      bool bytes)
 {
-	char *body = NULL, cap[160];
+	char *body = NULL, cap[256];
 	size_t blen = 0;
 	FILE *f = open_memstream(&body, &blen);
-	int any = 0;
+	int any = 0, colour, side;
+	bool paired = workload_paired(g, ng, workload);
 
 	int only = single_thread_count(g, ng, workload, bytes);
 
@@ -301,11 +448,18 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		fprintf(f, "%s'-' using 1:2 with linespoints lw 2", any++ ? ", " : "");
+		/* with a side, the runs are the points: the line joins their medians */
+		fprintf(f, "%s'-' using 1:2 with %s lw 2", any++ ? ", " : "",
+			paired && few_samples(&g[i], bytes) ? "lines" : "linespoints");
 		line_style(f, g, ng, i);
 		fprintf(f, " title ");
 		gp_str(f, g[i].name);
 		fprintf(f, " noenhanced");
+		if (paired && few_samples(&g[i], bytes) && line_pair(g, ng, i, &colour, &side)) {
+			fprintf(f, ", '-' using 1:2 with points");
+			pair_point(f, colour, side);
+			fprintf(f, " notitle");
+		}
 	}
 	fprintf(f, "\n");
 	for (int i = 0; i < ng; i++) {
@@ -313,8 +467,16 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 			continue;
 		for (int t = 1; t <= RPT_MAX_THREADS; t++)
 			if (g[i].tn[bytes][t])
-				fprintf(f, "%d %.6g\n", t, g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+				fprintf(f, "%d %.6g\n", t, line_value(&g[i], bytes, t, paired));
 		fprintf(f, "e\n");
+		if (paired && few_samples(&g[i], bytes) && line_pair(g, ng, i, &colour, &side)) {
+			for (int t = 1; t <= RPT_MAX_THREADS; t++)
+				if (g[i].tn[bytes][t])
+					/* a side's runs a little apart from the other's */
+					sample_data(f, &g[i], bytes, t,
+						    t * (side ? 1.025 : 1 / 1.025));
+			fprintf(f, "e\n");
+		}
 	}
 	fclose(f);
 	snprintf(cap, sizeof(cap), "%s: %s against threads", workload, bytes ? "MB/s" : "files/s");
