@@ -230,13 +230,26 @@ static bool line_pair(const struct group *g, int ng, int i, int *ret_colour, int
 /* Solid on the first side, dashed on the others, in the line's colour. */
 static void pair_line(FILE *f, int colour, int side)
 {
-	fprintf(f, " lc rgb \"%s\" dt %d", pair_colour(colour), side ? 2 : 1);
+	/* gnuplot's dash types 2 to 5; the candidate of two sides is dashed (2) */
+	fprintf(f, " lc rgb \"%s\" dt %d", pair_colour(colour), side ? 2 + (side - 1) % 4 : 1);
+}
+
+/* A bar's fill: solid on the first side, then hatched one way, the other way, crossed. */
+static const char *side_fill(int side)
+{
+	static const char *const fills[] = { "pattern 4", "pattern 5", "pattern 1", "pattern 2" };
+
+	return side ? fills[(side - 1) % 4] : "solid 0.6";
 }
 
 /* A run's own point: filled on the first side, open on the others, in the line's colour. */
 static void pair_point(FILE *f, int colour, int side)
 {
-	fprintf(f, " lc rgb \"%s\" pt %d ps 0.9 lw 1.5", pair_colour(colour), side ? 6 : 7);
+	/* a filled circle; then an open circle, square, triangle, diamond */
+	static const int open[] = { 6, 4, 8, 12 };
+
+	fprintf(f, " lc rgb \"%s\" pt %d ps 0.9 lw 1.5", pair_colour(colour),
+		side ? open[(side - 1) % 4] : 7);
 }
 
 static void line_style(FILE *f, const struct group *g, int ng, int i)
@@ -360,7 +373,7 @@ static void paired_bars(FILE *f, struct group *g, int ng, const char *workload, 
 		    !line_pair(g, ng, i, &colour, &side))
 			continue;
 		fprintf(f, "%s'-' using 1:2:3 with boxes lw 2 lc rgb \"%s\" fs %s border title ",
-			any++ ? ", " : "", pair_colour(colour), side ? "pattern 4" : "solid 0.6");
+			any++ ? ", " : "", pair_colour(colour), side_fill(side));
 		gp_str(f, g[i].name);
 		fprintf(f, " noenhanced");
 		if (few_samples(&g[i], bytes)) {
@@ -474,7 +487,7 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 				if (g[i].tn[bytes][t])
 					/* a side's runs a little apart from the other's */
 					sample_data(f, &g[i], bytes, t,
-						    t * (side ? 1.025 : 1 / 1.025));
+						    t * pow(1.025, 2 * side - 1));
 			fprintf(f, "e\n");
 		}
 	}
