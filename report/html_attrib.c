@@ -113,6 +113,14 @@ static const char *cell_sync_op(const struct att *a, size_t c)
 	return NULL;
 }
 
+/* Whether @name says its unit first ("KB written per fsync"): no "(KB)" after it then. */
+static bool unit_leads(const char *name, const char *unit)
+{
+	size_t n = strlen(unit);
+
+	return !strncmp(name, unit, n) && name[n] == ' ';
+}
+
 static void num_cell(FILE *out, const struct rpt_why_value *v)
 {
 	char b[32];
@@ -189,7 +197,7 @@ static bool cell_rows(FILE *out, struct att *a, size_t c, const char *op)
 			continue;
 		fprintf(out, "<tr><td>");
 		rpt_html_esc(out, v[0][q].name);
-		if (*v[0][q].unit && !strstr(v[0][q].name, v[0][q].unit))
+		if (*v[0][q].unit && !unit_leads(v[0][q].name, v[0][q].unit))
 			fprintf(out, " (%s)", v[0][q].unit);
 		fprintf(out, "</td>");
 		for (int s = 0; s < a->nsides; s++)
