@@ -51,6 +51,8 @@ t_expect_eq "per-cell summary: the cell, its op and its runs" \
 t_expect_eq "per-cell summary: the sides and the difference in the header" \
 	'<tr><th>quantity</th><th>baseline</th><th>candidate</th><th>candidate − baseline</th><th>change</th></tr>' \
 	"$(cellsum "$S/ab.html" | grep '<th>quantity</th>' | sed 's/^.*<table class="cellsum">//')"
+t_expect_eq "per-cell summary: commit phases in us, KB written without a second unit" "flushing (us);KB written per fsync;" \
+	"$(cellsum "$S/ab.html" | grep -o '<tr><td>\(flushing[^<]*\|KB[^<]*\)</td>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
 # one side: the same quantities, one column, no difference
 "$FSBENCH" report --no-plots -o "$S/a.html" "$S/A.json" 2>"$S/err" || t_die "report of A failed: $(cat "$S/err")"
 t_expect_eq "one side: flushes per fsync alone" '<tr><td>flushes per fsync</td><td class="num">2.00</td></tr>' \
