@@ -85,6 +85,8 @@ t_expect_eq "vm.scratch_disk" "null_blk /dev/nullb0 1073741824 50000" \
 	"$(t_json "$r" '.vm.scratch_disk | "\(.model) \(.device) \(.bytes) \(.latency_ns)"')"
 t_expect_eq "vm.kernel.release = guest's uname" "$(t_json "$r" .host.kernel)" "$(t_json "$r" .vm.kernel.release)"
 t_json "$r" .vm.kernel.cmdline | grep -q "tsc=reliable" || t_fail "cmdline lacks tsc=reliable"
+# Debian's kernels have CONFIG_PVH: booted as the vmlinux decompressed once into the cache
+t_expect_eq "vm.kernel.entry" pvh "$(t_json "$r" .vm.kernel.entry)"
 t_expect_eq "runs per boot" 6 "$(t_json "$r" '.runs | length')"
 t_expect_eq "p99.9 not gated" false \
 	"$(t_json "$W/aa.json" '[.compare.samples[].metrics[] | select(.name | endswith(".p99.9")) | .comparisons[].gate] | any')"
