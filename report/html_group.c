@@ -37,7 +37,8 @@ static const char *run_workload(const json_t *run)
 	return rpt_json_str(run, RPT_KEY_WORKLOAD, "");
 }
 
-static struct group *group_get(struct group *g, int *n, const char *workload, const char *name)
+static struct group *group_get(struct group *g, int *n, const char *workload, const char *name,
+			       const char *side, const char *line)
 {
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(g[i].workload, workload) && !strcmp(g[i].name, name))
@@ -47,6 +48,8 @@ static struct group *group_get(struct group *g, int *n, const char *workload, co
 	memset(&g[*n], 0, sizeof(g[*n]));
 	snprintf(g[*n].workload, sizeof(g[*n].workload), "%s", workload);
 	snprintf(g[*n].name, sizeof(g[*n].name), "%s", name);
+	snprintf(g[*n].side, sizeof(g[*n].side), "%s", side ? side : "");
+	snprintf(g[*n].line, sizeof(g[*n].line), "%s", line ? line : "");
 	return &g[(*n)++];
 }
 
@@ -84,11 +87,14 @@ void rpt_html_run_label(const json_t *run, const char *path, const char *label, 
 }
 
 /* Adds complete run @run of line @name to its group: throughput at its thread count, its histograms. */
-static int group_add(struct group *g, int *ng, const json_t *run, const char *name)
+static int group_add(struct group *g, int *ng, const json_t *run, const char *name,
+		     const char *label)
 {
 	const json_t *sum = rpt_run_summary(run), *op;
 	json_int_t th = json_integer_value(json_object_get(run, RPT_KEY_THREADS));
-	struct group *gr = group_get(g, ng, run_workload(run), name);
+	const char *fs =
+		json_string_value(json_object_get(json_object_get(run, RPT_KEY_COORDS), "fs"));
+	struct group *gr = group_get(g, ng, run_workload(run), name, label, fs);
 	const char *opname;
 	int bytes;
 
@@ -96,9 +102,16 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 		return 0;
 	bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
 	if (th >= 1 && th <= RPT_MAX_THREADS) {
-		gr->tsum[bytes][th] +=
-			bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
-				json_number_value(json_object_get(sum, "files_per_sec"));
+		double v = bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
+				   json_number_value(json_object_get(sum, "files_per_sec"));
+		struct group_sample *ns =
+			realloc(gr->samples, (gr->nsamples + 1) * sizeof(*gr->samples));
+
+		if (!ns)
+			return -ENOMEM;
+		gr->samples = ns;
+		gr->samples[gr->nsamples++] = (struct group_sample){ (int)th, bytes, v };
+		gr->tsum[bytes][th] += v;
 		gr->tn[bytes][th]++;
 	}
 	json_object_foreach((json_t *)rpt_run_ops(run), opname, op)
@@ -135,7 +148,7 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 			if (!rpt_run_complete(run))
 				continue;
 			line_name(run, paths[d], labels ? labels[d] : NULL, name, sizeof(name));
-			e = group_add(g, ng, run, name);
+			e = group_add(g, ng, run, name, labels ? labels[d] : NULL);
 			if (e)
 				return e;
 		}
@@ -145,9 +158,27 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 
 void rpt_html_groups_free(struct group *g, int ng)
 {
-	for (int i = 0; i < ng; i++)
+	for (int i = 0; i < ng; i++) {
 		for (int k = 0; k < RPT_OP_COUNT; k++) {
 			free(g[i].h[k]);
 			g[i].h[k] = NULL;
 		}
+		free(g[i].samples);
+		g[i].samples = NULL;
+		g[i].nsamples = 0;
+	}
+}
+
+size_t rpt_html_group_samples(const struct group *g, bool bytes, int threads, double *ret,
+			      size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nsamples; i++)
+		if (g->samples[i].bytes == bytes && g->samples[i].threads == threads) {
+			if (n < max)
+				ret[n] = g->samples[i].v;
+			n++;
+		}
+	return n;
 }
