@@ -300,8 +300,9 @@ json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t n
 					 rows[i].b, "change_pct",
 					 isfinite(rows[i].change) ? json_real(rows[i].change) :
 								    json_null()));
-	at = (size_t)snprintf(text, sizeof(text), "%s %+.1f %%:", metric,
-			      isfinite(change_pct) ? change_pct : 0.0);
+	at = isfinite(change_pct) ?
+		     (size_t)snprintf(text, sizeof(text), "%s %+.1f %%:", metric, change_pct) :
+		     (size_t)snprintf(text, sizeof(text), "%s from 0:", metric);
 	if (at >= sizeof(text))
 		at = sizeof(text) - 1;
 	for (size_t i = 0; i < nrows; i++)
