@@ -555,14 +555,14 @@ static void pct_steps(FILE *f, const struct hist *h, double scale)
 
 /*
  * Whether @g's runs of op @op are drawn as points: with sides, at most POINTS_MAX of them,
- * one with a median at least (gnuplot refuses an empty data block).
+ * one with a median at least (gnuplot refuses a data block without a point on its log axis).
  */
 static bool pct_points(const struct group *g, int op, bool paired)
 {
 	if (!paired || g->npcts[op] > POINTS_MAX)
 		return false;
 	for (size_t r = 0; r < g->npcts[op]; r++)
-		if (isfinite(g->pcts[op][r].ns[0]))
+		if (g->pcts[op][r].ns[0] > 0) /* not NAN, and on a log axis */
 			return true;
 	return false;
 }
@@ -575,8 +575,7 @@ static void pct_point_data(FILE *f, const struct group *g, int op, int side, dou
 {
 	for (size_t r = 0; r < g->npcts[op]; r++)
 		for (int m = 0; m < PCT_MARKS; m++)
-			if (pct_mark_reached(m, g->pcts[op][r].count) &&
-			    isfinite(g->pcts[op][r].ns[m]))
+			if (pct_mark_reached(m, g->pcts[op][r].count) && g->pcts[op][r].ns[m] > 0)
 				fprintf(f, "%.6g %.6g\n", side_apart(pct_mark_x(m), side, 1.1),
 					g->pcts[op][r].ns[m] / scale);
 	fprintf(f, "e\n");
