@@ -161,6 +161,16 @@ if command -v gnuplot >/dev/null; then
 	[ "$(ys 5 last)" -lt "$(ys 6 last)" ] && [ "$(ys 5 first)" = "$(ys 6 first)" ] &&
 		t_ok "fsync percentiles: each run's own p99, the candidate's higher" ||
 		t_fail "fsync percentiles: p99 y candidate $(ys 5 last) baseline $(ys 6 last), p50 $(ys 5 first) $(ys 6 first)"
+	# a run of exactly 2000 fsyncs reaches p99.9 (2 calls beyond it): 4 marks a side
+	jq -c '.runs |= .[0:1] | .runs[0].ops.fsync |= (.count = 2000 | .bins.count[0] += 1700)' "$S/A.json" >"$S/A2k.json" &&
+		jq -c '.runs |= .[0:1] | .runs[0].ops.fsync |= (.count = 2000 | .bins.count[0] += 1700)' "$S/B.json" >"$S/B2k.json" ||
+		t_die "making 2000 fsyncs"
+	"$FSBENCH" report -o "$S/2k.html" --baseline "$S/A2k.json" --candidate "$S/B2k.json" 2>"$S/err" ||
+		t_die "report of 2000 fsyncs failed: $(cat "$S/err")"
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/2k.html" >"$S/2k-fsync.svg"
+	t_expect_eq "2000 fsyncs: p50 to p99.9, a point each a side" "4 4" \
+		"$(xs "$S/2k-fsync.svg" 6 | wc -l) $(xs "$S/2k-fsync.svg" 5 | wc -l)"
 	# one side keeps one merged line per filesystem, without points
 	"$FSBENCH" report -o "$S/one.html" "$S/s1.json" 2>"$S/err" || t_die "one-side report failed: $(cat "$S/err")"
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
