@@ -36,7 +36,7 @@ json_t *rpt_json_file(const char *path, char *err, size_t errlen)
 	json_error_t je;
 	json_t *root;
 	char *buf;
-	size_t got = 0;
+	ssize_t got;
 	int fd;
 
 	/* root reads what users name: a link another user planted is not followed */
@@ -73,15 +73,14 @@ json_t *rpt_json_file(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	/* what is read is bounded by the size fstat said, even if the file grows meanwhile */
-	while (got < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
+	got = base_read_fd(fd, buf, (size_t)st.st_size);
 	close(fd);
-	root = json_loadb(buf, got, 0, &je);
+	if (got < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror((int)-got));
+		free(buf);
+		return NULL;
+	}
+	root = json_loadb(buf, (size_t)got, 0, &je);
 	free(buf);
 	if (!root)
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);

@@ -252,7 +252,7 @@ static unsigned char *read_image(const char *path, size_t *ret_len, char *err, s
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	unsigned char *p = NULL;
 	struct stat st;
-	size_t got = 0;
+	ssize_t n = -ENOMEM;
 
 	if (fd < 0) {
 		errf(err, errlen, -errno, "opening %s: %s", path, strerror(errno));
@@ -265,21 +265,17 @@ static unsigned char *read_image(const char *path, size_t *ret_len, char *err, s
 		return NULL;
 	}
 	if ((p = malloc((size_t)st.st_size + 1)))
-		while (got < (size_t)st.st_size) {
-			ssize_t n = read(fd, p + got, (size_t)st.st_size - got);
-
-			if (n <= 0)
-				break;
-			got += (size_t)n;
-		}
+		n = base_read_fd(fd, p, (size_t)st.st_size);
 	close(fd);
-	if (!p || got != (size_t)st.st_size) {
+	if (!p || n != (ssize_t)st.st_size) {
 		errf(err, errlen, -EIO, "reading %s: %s", path,
-		     p ? "short read" : strerror(ENOMEM));
+		     !p	   ? strerror(ENOMEM) :
+		     n < 0 ? strerror((int)-n) :
+			     "short read");
 		free(p);
 		return NULL;
 	}
-	*ret_len = got;
+	*ret_len = (size_t)n;
 	return p;
 }
 
