@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -86,6 +87,33 @@ void rpt_html_run_label(const json_t *run, const char *path, const char *label, 
 	free(copy);
 }
 
+/*
+ * A run's percentiles of op @k (its JSON @op) into @gr: the stored keys, else @h's (the
+ * run's histogram of it, NULL when its bins did not read). 0 or -ENOMEM.
+ */
+static int group_pct_add(struct group *gr, int k, const json_t *op, const struct hist *h)
+{
+	json_int_t count = json_integer_value(json_object_get(op, "count"));
+	struct group_pct *np, *p;
+
+	if (count <= 0)
+		return 0;
+	np = realloc(gr->pcts[k], (gr->npcts[k] + 1) * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	gr->pcts[k] = np;
+	p = &np[gr->npcts[k]++];
+	p->count = (uint64_t)count;
+	for (int m = 0; m < RPT_NPERCENTILES; m++) {
+		const json_t *v = json_object_get(op, rpt_percentiles[m].key);
+
+		p->ns[m] = json_is_number(v) ? json_number_value(v) :
+			   h && h->count     ? (double)hist_percentile(h, rpt_percentiles[m].pct) :
+					       NAN;
+	}
+	return 0;
+}
+
 /* Adds complete run @run of line @name to its group: throughput at its thread count, its histograms. */
 static int group_add(struct group *g, int *ng, const json_t *run, const char *name,
 		     const char *label)
@@ -117,7 +145,8 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 	json_object_foreach((json_t *)rpt_run_ops(run), opname, op)
 	{
 		struct hist one;
-		int k = rpt_op_find(opname);
+		int k = rpt_op_find(opname), e;
+		bool read;
 
 		if (k < 0) /* an operation this build does not know: no plot */
 			continue;
@@ -127,8 +156,12 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 				return -ENOMEM;
 			hist_init(gr->h[k]);
 		}
-		if (rpt_hist_from_json(op, &one) == 0)
+		read = rpt_hist_from_json(op, &one) == 0;
+		if (read)
 			hist_add(gr->h[k], &one);
+		e = group_pct_add(gr, k, op, read ? &one : NULL);
+		if (e)
+			return e;
 	}
 	return 0;
 }
@@ -162,6 +195,9 @@ void rpt_html_groups_free(struct group *g, int ng)
 		for (int k = 0; k < RPT_OP_COUNT; k++) {
 			free(g[i].h[k]);
 			g[i].h[k] = NULL;
+			free(g[i].pcts[k]);
+			g[i].pcts[k] = NULL;
+			g[i].npcts[k] = 0;
 		}
 		free(g[i].samples);
 		g[i].samples = NULL;

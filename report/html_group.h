@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "model/hist.h"
+#include "model/hist_json.h"
 #include "model/op.h"
 #include "model/result_file.h"
 
@@ -28,6 +29,9 @@ struct group {
 	double tsum[2][RPT_MAX_THREADS + 1], tn[2][RPT_MAX_THREADS + 1];
 	struct group_sample *samples; /* every run's throughput, in the order added */
 	size_t nsamples;
+	/* per op, every run's own percentiles of it, in the order added */
+	struct group_pct *pcts[RPT_OP_COUNT];
+	size_t npcts[RPT_OP_COUNT];
 };
 
 /* One run's throughput in a group: the plots draw each when a line has few. */
@@ -35,6 +39,16 @@ struct group_sample {
 	int threads;
 	bool bytes; /* MB/s, else files/s */
 	double v;
+};
+
+/*
+ * One run's percentiles of one operation: the percentile plots draw each when a line has
+ * few. The run's stored p50_ns .. p99_99_ns (what compare judges), from its histogram
+ * where a key is missing.
+ */
+struct group_pct {
+	uint64_t count; /* the run's calls of the operation */
+	double ns[RPT_NPERCENTILES]; /* at rpt_percentiles[]; NAN where the run has neither */
 };
 
 /* @g's samples at @threads in @bytes' unit into @ret (at most @max); how many there are. */

@@ -252,6 +252,15 @@ static void pair_point(FILE *f, int colour, int side)
 		side ? open[(side - 1) % 4] : 7);
 }
 
+/*
+ * Where side @side's runs sit at @x on a log axis: the first side's a step of @step to the
+ * left, the others' to the right, so that neither hides the other.
+ */
+static double side_apart(double x, int side, double step)
+{
+	return x * pow(step, 2 * side - 1);
+}
+
 static void line_style(FILE *f, const struct group *g, int ng, int i)
 {
 	int colour, side;
@@ -486,8 +495,7 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 			for (int t = 1; t <= RPT_MAX_THREADS; t++)
 				if (g[i].tn[bytes][t])
 					/* a side's runs a little apart from the other's */
-					sample_data(f, &g[i], bytes, t,
-						    t * pow(1.025, 2 * side - 1));
+					sample_data(f, &g[i], bytes, t, side_apart(t, side, 1.025));
 			fprintf(f, "e\n");
 		}
 	}
@@ -503,15 +511,23 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
  * 50 %, 90 %, 99 %, 99.9 % and 99.99 % are evenly spaced and a stall in the last thousandth
  * of calls gets as much room as the median; latency on a log axis too.
  */
-#define PCT_MARKS 5
-static const struct {
-	double x; /* 1/(1-p) */
-	const char *label; /* gnuplot reads tic labels as formats: %% is a percent sign */
-} pct_marks[PCT_MARKS] = { { 2, "50 %%" },
-			   { 10, "90 %%" },
-			   { 100, "99 %%" },
-			   { 1000, "99.9 %%" },
-			   { 10000, "99.99 %%" } };
+#define PCT_MARKS RPT_NPERCENTILES
+
+/* Where percentile mark @m (rpt_percentiles[@m], those a result stores) sits: 1/(1-p). */
+static double pct_mark_x(int m)
+{
+	return 100 / (100 - rpt_percentiles[m].pct);
+}
+
+/*
+ * Whether a line (or a run) of @count calls reaches mark @m: two calls or more beyond that
+ * percentile, else it is the maximum under another name; the median always. 100 / (100 -
+ * 99.9) is 1000 and a little in binary, and 2000 calls reach p99.9: hence the tolerance.
+ */
+static bool pct_mark_reached(int m, uint64_t count)
+{
+	return m == 0 || pct_mark_x(m) * 2 <= (double)count * (1 + 1e-9);
+}
 
 /*
  * The steps of @h's percentile curve: from each bin's first percentile on, the bin's upper
@@ -538,16 +554,49 @@ static void pct_steps(FILE *f, const struct hist *h, double scale)
 	fprintf(f, "%.9g %.6g\ne\n", (double)h->count, (double)h->max / scale);
 }
 
-/* One latency-by-percentile plot per operation of @workload, one line per group. */
+/*
+ * Whether @g's runs of op @op are drawn as points: with sides, at most POINTS_MAX of them,
+ * one with a median at least (gnuplot refuses a data block without a point on its log axis).
+ */
+static bool pct_points(const struct group *g, int op, bool paired)
+{
+	if (!paired || g->npcts[op] > POINTS_MAX)
+		return false;
+	for (size_t r = 0; r < g->npcts[op]; r++)
+		if (g->pcts[op][r].ns[0] > 0) /* not NAN, and on a log axis */
+			return true;
+	return false;
+}
+
+/*
+ * Every run of @g's op @op as a point "X LATENCY" at each percentile mark it reaches, its
+ * side's set a little apart from the other's (as on the throughput plot); a data block.
+ */
+static void pct_point_data(FILE *f, const struct group *g, int op, int side, double scale)
+{
+	for (size_t r = 0; r < g->npcts[op]; r++)
+		for (int m = 0; m < PCT_MARKS; m++)
+			if (pct_mark_reached(m, g->pcts[op][r].count) && g->pcts[op][r].ns[m] > 0)
+				fprintf(f, "%.6g %.6g\n", side_apart(pct_mark_x(m), side, 1.1),
+					g->pcts[op][r].ns[m] / scale);
+	fprintf(f, "e\n");
+}
+
+/*
+ * One latency-by-percentile plot per operation of @workload, one line per group merged
+ * over its runs; with sides, each run's own percentiles as points on it when it has few.
+ */
 void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *workload)
 {
+	bool paired = workload_paired(g, ng, workload);
+
 	for (int rank = 0; rpt_op_name_at(rank); rank++) {
 		const char *opname = rpt_op_name_at(rank), *unit;
 		int op = rpt_op_find(opname);
 		char *body = NULL, cap[160];
 		size_t blen = 0;
 		FILE *f;
-		int any = 0;
+		int any = 0, colour, side;
 		uint64_t maxcount = 0, maxns = 0;
 		double scale;
 
@@ -570,10 +619,11 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 			"set xlabel \"percentile\"\nset ylabel \"latency (%s)\"\n"
 			"set logscale x 10\nset logscale y 10\nset xrange [1:%g]\nset xtics (",
 			unit, maxcount > 2 ? (double)maxcount : 3.0);
+		/* gnuplot reads tic labels as formats: %% is a percent sign */
 		for (int m = 0; m < PCT_MARKS; m++)
-			if (pct_marks[m].x * 2 <= (double)maxcount || m == 0)
-				fprintf(f, "%s\"%s\" %g", m ? ", " : "", pct_marks[m].label,
-					pct_marks[m].x);
+			if (pct_mark_reached(m, maxcount))
+				fprintf(f, "%s\"%g %%%%\" %g", m ? ", " : "",
+					rpt_percentiles[m].pct, pct_mark_x(m));
 		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key left top inside\nplot ",
 			maxcount > 2 ? (double)maxcount : 3.0);
 		any = 0;
@@ -584,11 +634,21 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 				fprintf(f, " title ");
 				gp_str(f, g[i].name);
 				fprintf(f, " noenhanced");
+				if (pct_points(&g[i], op, paired) &&
+				    line_pair(g, ng, i, &colour, &side)) {
+					fprintf(f, ", '-' using 1:2 with points");
+					pair_point(f, colour, side);
+					fprintf(f, " notitle");
+				}
 			}
 		fprintf(f, "\n");
 		for (int i = 0; i < ng; i++)
-			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count)
+			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
 				pct_steps(f, g[i].h[op], scale);
+				if (pct_points(&g[i], op, paired) &&
+				    line_pair(g, ng, i, &colour, &side))
+					pct_point_data(f, &g[i], op, side, scale);
+			}
 		fclose(f);
 		snprintf(cap, sizeof(cap), "%s: %s latency by percentile", workload, opname);
 		plot(pg, cap, body);

@@ -138,6 +138,45 @@ if command -v gnuplot >/dev/null; then
 	t_expect_eq "fsync percentiles: the candidate dashed in the baseline's colours" \
 		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
 		"$(grep -o "stroke='rgb([^']*)' stroke-dasharray=' *5,8'" "$S/fsync.svg" | sed "s/ stroke-das.*//" | sort -u)"
+	# and each run's own percentiles as points on them: 300 fsyncs a run reach p50, p90 and
+	# p99 (p99.9 needs 2000), so 6 runs x 3 marks a filesystem and side, filled on the
+	# baseline and open on the candidate, in the lines' colours
+	pts() { grep -o "<use xlink:href='#p[0-9]*gpPt$2' transform='[^']*' color='rgb([^']*)'" "$1"; }
+	per_colour() { pts "$1" "$2" | sed "s/.*color=//" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' '; }
+	t_expect_eq "fsync percentiles: baseline runs filled, 6 x 3 a filesystem" "18 " "$(per_colour "$S/fsync.svg" 6)"
+	t_expect_eq "fsync percentiles: candidate runs open, 6 x 3 a filesystem" "18 " "$(per_colour "$S/fsync.svg" 5)"
+	t_expect_eq "fsync percentiles: the points in the lines' colours" \
+		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
+		"$(pts "$S/fsync.svg" '[56]' | sed "s/.*color=/stroke=/" | sort -u)"
+	# at 3 marks, the sides set apart: 3 places a side, none shared
+	xs() { pts "$1" "$2" | sed "s/.*translate(\([0-9.]*\),.*/\1/" | sort -un; }
+	t_expect_eq "fsync percentiles: 3 marks a side, apart" "3 3 6" \
+		"$(xs "$S/fsync.svg" 6 | wc -l) $(xs "$S/fsync.svg" 5 | wc -l) $( (xs "$S/fsync.svg" 6; xs "$S/fsync.svg" 5) | sort -u | wc -l)"
+	# each run's own values: in the A-B pair only fsync's stored p99 differs (B's 1.5 times
+	# A's), so the candidate's p99 points (the rightmost) sit higher than the baseline's and
+	# its medians level with them
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/ab.html" >"$S/ab-fsync.svg"
+	ys() { pts "$S/ab-fsync.svg" "$1" | sed "s/.*translate(\([0-9.]*\),\([0-9.]*\)).*/\1 \2/" | sort -n | awk -v w="$2" 'NR == 1 && w == "first" || w == "last" { y = $2 } END { printf "%.0f", y }'; }
+	[ "$(ys 5 last)" -lt "$(ys 6 last)" ] && [ "$(ys 5 first)" = "$(ys 6 first)" ] &&
+		t_ok "fsync percentiles: each run's own p99, the candidate's higher" ||
+		t_fail "fsync percentiles: p99 y candidate $(ys 5 last) baseline $(ys 6 last), p50 $(ys 5 first) $(ys 6 first)"
+	# a run of exactly 2000 fsyncs reaches p99.9 (2 calls beyond it): 4 marks a side
+	jq -c '.runs |= .[0:1] | .runs[0].ops.fsync |= (.count = 2000 | .bins.count[0] += 1700)' "$S/A.json" >"$S/A2k.json" &&
+		jq -c '.runs |= .[0:1] | .runs[0].ops.fsync |= (.count = 2000 | .bins.count[0] += 1700)' "$S/B.json" >"$S/B2k.json" ||
+		t_die "making 2000 fsyncs"
+	"$FSBENCH" report -o "$S/2k.html" --baseline "$S/A2k.json" --candidate "$S/B2k.json" 2>"$S/err" ||
+		t_die "report of 2000 fsyncs failed: $(cat "$S/err")"
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/2k.html" >"$S/2k-fsync.svg"
+	t_expect_eq "2000 fsyncs: p50 to p99.9, a point each a side" "4 4" \
+		"$(xs "$S/2k-fsync.svg" 6 | wc -l) $(xs "$S/2k-fsync.svg" 5 | wc -l)"
+	# one side keeps one merged line per filesystem, without points
+	"$FSBENCH" report -o "$S/one.html" "$S/s1.json" 2>"$S/err" || t_die "one-side report failed: $(cat "$S/err")"
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/one.html" >"$S/one-fsync.svg"
+	grep -q '<svg' "$S/one-fsync.svg" || t_fail "one side: no fsync percentile plot"
+	t_expect_eq "one side: no run points on the percentile plot" 0 "$(pts "$S/one-fsync.svg" '[0-9]*' | wc -l)"
 	# one thread count: a bar a side per filesystem, in its colour, solid and hatched
 	jq -c '.runs |= map(select(.threads == 1))' "$S/s1.json" >"$S/b1.json" &&
 		jq -c '.runs |= map(select(.threads == 1))' "$S/s2.json" >"$S/b2.json" || t_die "one thread count"
