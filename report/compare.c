@@ -125,7 +125,10 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 	char why_src[512];
 	int e = 0;
 
+	double calls_min[nsides];
+
 	for (int k = 0; k < nsides; k++) {
+		calls_min[k] = INFINITY;
 		vals[k] = calloc(sm->nruns[k] + 1, sizeof(double));
 		reps[k] = calloc(sm->nruns[k] + 1, sizeof(long long));
 		nv[k] = 0;
@@ -136,9 +139,12 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 			const json_t *run = runs[sm->runs[k][i]].run;
 			const json_t *rep =
 				json_object_get(json_object_get(run, "coords"), "repetition");
-			double raw;
+			double raw, cnt;
 
 			if (rpt_run_complete(run) && rpt_metric_value(run, def, op, &raw)) {
+				/* the fewest calls behind a run's percentile: rpt_compare_floor */
+				if (rpt_metric_count(run, def, op, &cnt))
+					calls_min[k] = fmin(calls_min[k], cnt);
 				/* which repetition of its boot or invocation: rpt_floor_pct pairs them */
 				have_reps[k] &= json_is_integer(rep);
 				reps[k][nv[k]] = json_integer_value(rep);
@@ -151,8 +157,12 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 
 		if (nv[k])
 			rpt_stats_compute(vals[k], nv[k], &st);
-		json_array_append_new(sides, stats_json(side_names[k], &st, vals[k],
-							have_reps[k] ? reps[k] : NULL, nv[k]));
+		json_t *so = stats_json(side_names[k], &st, vals[k], have_reps[k] ? reps[k] : NULL,
+					nv[k]);
+
+		if (isfinite(calls_min[k]))
+			json_object_set_new(so, "calls_min", json_real(calls_min[k]));
+		json_array_append_new(sides, so);
 	}
 	for (int k = 1; !e && k < nsides; k++) {
 		struct rpt_judgement j;

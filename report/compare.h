@@ -46,6 +46,9 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
  */
 double rpt_floor_pct(const json_t *a, const json_t *b);
 
+/* rpt_compare_floor gates a percentile above the median only with this many calls above it. */
+#define RPT_TAIL_CALLS 10
+
 /*
  * Re-decides every comparison of @cmp by the A/A floor instead of a test's p-value, for
  * runs as repeatable as an instruction count, where a handful of nearly equal samples

@@ -193,6 +193,19 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 	return isfinite(*ret);
 }
 
+bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const char *op,
+		      double *ret)
+{
+	const json_t *holder = def->kind == RPT_KIND_LATENCY ? rpt_run_op(run, op) :
+							       section_get(run, def->section);
+	const json_t *v = json_object_get(holder, "count");
+
+	if (!json_is_number(v))
+		return false;
+	*ret = json_number_value(v);
+	return isfinite(*ret);
+}
+
 bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op)
 {
 	enum rpt_unit unit = rpt_run_unit(run);

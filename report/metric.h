@@ -43,6 +43,13 @@ const struct rpt_metric_def *rpt_metric_lookup(const char *name);
 bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret);
 
+/*
+ * The number of calls (or requests, commits) behind @def's value in @run: the "count"
+ * beside its percentile in the same histogram. false when there is none.
+ */
+bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const char *op,
+		      double *ret);
+
 /* Whether @def applies to @run and @run has it (files/s for file runs, MB/s for byte runs). */
 bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op);
 

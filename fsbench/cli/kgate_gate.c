@@ -307,12 +307,16 @@ static int gate_judge(struct gate *g)
 		printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
 		       "gate (see the A/A floor)\n",
 		       rpt_compare_count(g->cmp, RPT_NOISY, true));
-	if (g->counted)
+	if (g->counted) {
 		printf("decided by the A/A floor: a change counts beyond %.4g%% and %.4g times the "
 		       "largest difference between two runs of one kernel (floor, beside each "
 		       "verdict)\n",
 		       g->x->a.threshold, g->x->a.floor_multiple);
-	else if (g->load_max > 25)
+		printf("and a percentile only beyond one histogram bucket, and gated only with %d "
+		       "or more calls a run at or above it (p99: %d calls; fewer say "
+		       "\"(not gated)\")\n",
+		       RPT_TAIL_CALLS, RPT_TAIL_CALLS * 100);
+	} else if (g->load_max > 25)
 		printf("warning: the host was busy; under TCG host load leaks into the "
 		       "guest's timing (two busy loops cut files/s by 42%%)\n");
 	if (st == RPT_GATE_REGRESSED) {

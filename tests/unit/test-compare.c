@@ -572,6 +572,52 @@ static void floor_histogram_resolution(void **state)
 	json_decref(doc);
 }
 
+/* Every side of @doc's one metric had at least @calls calls a run. */
+static void floor_doc_calls(json_t *doc, double calls)
+{
+	const json_t *m = json_array_get(
+		json_object_get(json_array_get(json_object_get(doc, "samples"), 0), "metrics"), 0);
+	json_t *side;
+	size_t i;
+
+	json_array_foreach(json_object_get(m, "sides"), i, side)
+		json_object_set_new(side, "calls_min", json_real(calls));
+}
+
+/*
+ * p99 of 400 calls is the 4th slowest: shown, judged, not gated (a boot's state picks those
+ * calls). From 1000 calls a run, 10 at or above it, it is gated; p50 always is.
+ */
+static void floor_tail_of_few_calls(void **state)
+{
+	static const double k[] = { 399.36, 399.36, 399.36, 399.36, 399.36, 399.36 },
+			    k2[] = { 407.552, 407.552, 407.552, 407.552, 407.552, 407.552 };
+	const json_t *c;
+	json_t *doc;
+
+	(void)state;
+	doc = floor_doc_of("fsync.p99", "lower", k, 6, k2, 6, 1);
+	floor_doc_calls(doc, 400);
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	c = floor_cmp(doc);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	assert_true(json_is_false(json_object_get(c, "gate")));
+	assert_string_equal(json_string_value(json_object_get(c, "not_gated")),
+			    "p99 of 400 calls a run: fewer than 10 at or above it");
+	json_decref(doc);
+	doc = floor_doc_of("fsync.p99", "lower", k, 6, k2, 6, 1);
+	floor_doc_calls(doc, 1000);
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_true(json_is_true(json_object_get(floor_cmp(doc), "gate")));
+	json_decref(doc);
+	doc = floor_doc_of("fsync.p50", "lower", k, 6, k2, 6, 1);
+	floor_doc_calls(doc, 1);
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_true(json_is_true(json_object_get(floor_cmp(doc), "gate")));
+	assert_null(json_object_get(floor_cmp(doc), "not_gated"));
+	json_decref(doc);
+}
+
 /* A spread that could hide a change of the threshold's size is noisy; one boot a side cannot say. */
 static void floor_noisy_and_insufficient(void **state)
 {
@@ -597,6 +643,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aa_passes_the_gate),
 		cmocka_unit_test(floor_histogram_resolution),
+		cmocka_unit_test(floor_tail_of_few_calls),
 		cmocka_unit_test(ten_percent_regression_is_caught),
 		cmocka_unit_test(verdict_rules),
 		cmocka_unit_test(build_matches_runs_ignoring_dir),
