@@ -144,9 +144,10 @@ static const struct fsb_opt gate_opts[] = {
 	  .offset = O(boots),
 	  .min = 1,
 	  .max = KG_MAX_BOOTS,
-	  .def = CMD_XSTR(KG_DEFAULT_BOOTS),
-	  .help = "boots a side, in the order A B B A (the model disk gates p99.9 from " CMD_XSTR(
-		  KG_MODEL_BOOTS_P999) ")" },
+	  .help = "boots a side, in the order A B B A (default: " CMD_XSTR(KG_MODEL_BOOTS) " with the model disk, " CMD_XSTR(
+		  KG_VIRTIO_BOOTS) " with virtio; "
+				   "the model disk gates p99.9 from " CMD_XSTR(
+					   KG_MODEL_BOOTS_P999) ")" },
 	KG_COMMON_OPTS,
 	{ .name = "json",
 	  .type = OPT_STRING,
@@ -297,7 +298,9 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 		a->vm.icount = "shift=0,sleep=off";
 	if (c->no_icount)
 		a->vm.icount = NULL;
-	a->boots = (int)c->boots;
+	a->boots = c->boots			    ? (int)c->boots :
+		   a->vm.disk.kind == KG_DISK_MODEL ? KG_MODEL_BOOTS :
+						      KG_VIRTIO_BOOTS;
 	a->jobs = gate ? (int)c->jobs : 1;
 	if (!a->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
