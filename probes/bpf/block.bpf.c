@@ -89,6 +89,7 @@ FSB_TP(block_bio_queue)
 {
 	struct bio *bio = (void *)ctx[0];
 	__u32 f = rq_flags(RD(bio, bi_opf));
+	struct fsb_stats *s;
 
 	/* most bios carry neither flag: one read, then out */
 	if (!(f & (FSB_RQ_PREFLUSH | FSB_RQ_FUA)))
@@ -96,25 +97,29 @@ FSB_TP(block_bio_queue)
 	/* the filesystem's device (a partition, when it is one) */
 	if (RD(bio, bi_bdev, bd_dev) != fsb_cfg.bdev)
 		return 0;
-	if (f & FSB_RQ_PREFLUSH)
-		count_add(C_BIO_PREFLUSH, 1);
-	if (f & FSB_RQ_FUA)
-		count_add(C_BIO_FUA, 1);
+	s = stats_here();
+	if (!s)
+		return 0;
+	s->counters[C_BIO_PREFLUSH] += !!(f & FSB_RQ_PREFLUSH);
+	s->counters[C_BIO_FUA] += !!(f & FSB_RQ_FUA);
 	return 0;
 }
 
 FSB_TP(block_rq_issue)
 {
 	struct request *rq = (void *)ctx[0];
+	struct fsb_stats *s;
 	struct rq_slot *p;
 	__u64 now, queued;
 
 	if (!rq_ours(rq))
 		return 0;
+	s = stats_here();
+	if (!s)
+		return 0;
 	now = bpf_ktime_get_ns();
-	count_add(C_ISSUED, 1);
-	if (blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH)
-		count_add(C_FLUSH_ISSUED, 1);
+	s->counters[C_ISSUED]++;
+	s->counters[C_FLUSH_ISSUED] += blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH;
 	/*
 	 * Queued: the request's own birth time, which the block layer stamps when I/O
 	 * statistics are on (the default). block_rq_insert is skipped on direct issue, so
@@ -123,7 +128,7 @@ FSB_TP(block_rq_issue)
 	queued = RD(rq, start_time_ns);
 	if (!queued || queued > now) {
 		queued = 0;
-		count_add(C_NO_START_TIME, 1);
+		s->counters[C_NO_START_TIME]++;
 	}
 	p = rq_slot(rq);
 	if (!p)
@@ -139,16 +144,20 @@ FSB_TP(block_rq_complete)
 	struct request *rq = (void *)ctx[0];
 	__u32 nr_bytes = (__u32)ctx[2];
 	__u64 now, queued, issued;
+	struct fsb_stats *s;
 	struct rq_slot *p;
 	struct fsb_event *e;
 	__u32 opf, op;
 
 	if (!rq_ours(rq))
 		return 0;
+	s = stats_here();
+	if (!s)
+		return 0;
 	now = bpf_ktime_get_ns();
 	p = rq_slot(rq);
 	if (!p || p->rq != (__u64)rq || !p->issued) {
-		count_add(C_UNMATCHED, 1);
+		s->counters[C_UNMATCHED]++;
 		return 0;
 	}
 	queued = p->queued;
@@ -159,24 +168,19 @@ FSB_TP(block_rq_complete)
 	op = blk_op(opf);
 	if (op >= FSB_BLK_NOPS)
 		return 0;
-	khist_record(op * 3 + PH_I2C, now - issued);
+	khist_record(s, op * 3 + PH_I2C, now - issued);
 	if (queued) {
-		khist_record(op * 3 + PH_Q2I, issued - queued);
-		khist_record(op * 3 + PH_Q2C, now - queued);
+		khist_record(s, op * 3 + PH_Q2I, issued - queued);
+		khist_record(s, op * 3 + PH_Q2C, now - queued);
 	}
 	if (op == FSB_BLK_READ)
-		count_add(C_READ_BYTES, nr_bytes);
+		s->counters[C_READ_BYTES] += nr_bytes;
 	else if (op == FSB_BLK_WRITE)
-		count_add(C_WRITE_BYTES, nr_bytes);
-	e = ev_reserve(FSB_EV_REQ);
+		s->counters[C_WRITE_BYTES] += nr_bytes;
+	e = ev_reserve();
 	if (!e)
 		return 0;
-	e->t0 = issued;
-	e->t1 = now;
-	e->sector = RD(rq, __sector);
-	e->op = op;
-	e->flags = rq_flags(opf);
-	e->bytes = nr_bytes;
+	ev_fill(e, FSB_EV_REQ, issued, now, RD(rq, __sector), op, rq_flags(opf), nr_bytes);
 	ev_submit(e);
 	return 0;
 }

@@ -251,7 +251,7 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 	struct bpf_map *m;
 	const void *elf;
 	size_t sz;
-	int r, i = 0;
+	int r, i = 0, ncpu;
 
 	if (log) {
 		log[0] = 0;
@@ -271,6 +271,11 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 	m = bpf_object__find_map_by_name(obj, "events");
 	if (r == 0 && src->ring_bytes)
 		r = m ? bpf_map__set_max_entries(m, src->ring_bytes) : -ENOENT;
+	/* an element of figures per CPU the kernel may run on (fsb_bpf.h) */
+	m = bpf_object__find_map_by_name(obj, "stats");
+	ncpu = libbpf_num_possible_cpus();
+	if (r == 0)
+		r = !m ? -ENOENT : ncpu < 0 ? ncpu : bpf_map__set_max_entries(m, (__u32)ncpu);
 	if (r == 0)
 		r = bpf_object__load(obj);
 	if (r < 0) {
@@ -380,9 +385,11 @@ int probe_bpf_check_sources(char *err, size_t len)
 		const struct bpf_source *src = bpf_sources[i];
 
 		for (int raw = 0; src->elf && raw < 2; raw++) {
-			static const char *const maps[] = { "hists", "counters" };
+			unsigned nc = (unsigned)names_count(src->counters);
+			unsigned nh = (unsigned)names_count(src->hists);
 			const void *elf;
 			struct bpf_object *obj;
+			struct bpf_map *map;
 			size_t sz;
 
 			elf = (raw ? src->elf_raw : src->elf)(&sz);
@@ -392,19 +399,18 @@ int probe_bpf_check_sources(char *err, size_t len)
 					 raw ? "raw_tp" : "tp_btf", strerror(errno));
 				return -EINVAL;
 			}
-			for (int m = 0; m < 2; m++) {
-				struct bpf_map *map = bpf_object__find_map_by_name(obj, maps[m]);
-				int want = names_count(m ? src->counters : src->hists);
-				int have = map ? (int)bpf_map__max_entries(map) : -1;
-
-				if (have != want) {
-					snprintf(err, len,
-						 "%s.bpf.o (%s) has %d %s, sources.c names %d",
-						 src->name, raw ? "raw_tp" : "tp_btf", have,
-						 maps[m], want);
-					bpf_object__close(obj);
-					return -EINVAL;
-				}
+			/* the layout's size tells the counts apart: a histogram outweighs any counters */
+			map = bpf_object__find_map_by_name(obj, "stats");
+			if (!map || bpf_map__value_size(map) != FSB_STATS_SIZE(nc, nh)) {
+				snprintf(
+					err, len,
+					"%s.bpf.o (%s) has %d bytes of figures per CPU, sources.c's %u "
+					"histograms and %u counters make %u",
+					src->name, raw ? "raw_tp" : "tp_btf",
+					map ? (int)bpf_map__value_size(map) : -1, nh, nc,
+					FSB_STATS_SIZE(nc, nh));
+				bpf_object__close(obj);
+				return -EINVAL;
 			}
 			bpf_object__close(obj);
 		}

@@ -9,9 +9,10 @@ struct fsb_bpf_cfg;
 
 /*
  * A source is one <name>.bpf.c (built into skeletons) plus its entry in sources.c
- * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h: "hists"
- * (per-CPU struct fsb_khist, in @hists order), "counters" (per-CPU u64, in @counters
- * order, the last one the ring's drop count), "events" (ring buffer of struct fsb_event),
+ * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h:
+ * "stats" (an array of one element per CPU in fsb_bpf.h's layout: the counters in
+ * @counters order, the last one the ring's drop count, then the histograms in @hists
+ * order), "events" (ring buffer of struct fsb_event),
  * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
  * for kernels without them, with raw_tp programs (@elf_raw); the first that loads is used.
  */

@@ -55,15 +55,26 @@ static inline __u32 fsb_khist_index(__u64 ns)
 	       (__u32)((ns >> (e - FSB_KH_SUB_BITS)) & (FSB_KH_SUB_COUNT - 1));
 }
 
-/* Per-CPU, so the programs need no atomics; user space adds the CPUs' copies together. */
-struct fsb_khist {
+/* A kernel histogram's exact figures; its FSB_KH_NBINS bins lie elsewhere (below). */
+struct fsb_khist_head {
 	__u64 count;
 	__u64 sum;
 	__u64 min; /* valid when count > 0 */
 	__u64 max;
 	__u64 overflow; /* values >= 2^FSB_KH_MAX_EXP ns */
-	__u64 bins[FSB_KH_NBINS];
 };
+
+/*
+ * A source's figures on one CPU, element <cpu> of its "stats" array (so the programs need
+ * no atomics; user space adds the CPUs' copies together): its @nc counters, the heads of
+ * its @nh histograms, then each histogram's bins. One array lookup per program run finds
+ * them all, where a per-CPU map per histogram and per counter cost a helper call each
+ * (6.1 does not inline per-CPU lookups), and what every request touches (the counters and
+ * the heads) shares a few cache lines instead of one page per histogram.
+ */
+#define FSB_STATS_HEADS_OFF(nc) (8u * (nc))
+#define FSB_STATS_BINS_OFF(nc, nh) (FSB_STATS_HEADS_OFF(nc) + 40u * (nh))
+#define FSB_STATS_SIZE(nc, nh) (FSB_STATS_BINS_OFF(nc, nh) + 8u * FSB_KH_NBINS * (nh))
 
 /* What an event record describes; user space attributes these to slow calls. */
 enum fsb_ev_kind {
