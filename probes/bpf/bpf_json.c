@@ -131,7 +131,7 @@ static unsigned names_count(const char *const *names)
 
 static json_t *source_json(const struct src_state *s)
 {
-	json_t *o = json_object(), *hists, *counters;
+	json_t *o = json_object(), *hists, *counters, *progs;
 	unsigned nc, nh;
 	struct hist *h;
 	uint64_t *c;
@@ -162,6 +162,17 @@ static json_t *source_json(const struct src_state *s)
 	}
 	free(h);
 	free(c);
+	progs = json_object();
+	for (int i = 0; i < s->nprogs; i++)
+		if (s->progs[i].runs)
+			json_object_set_new(progs, s->progs[i].name,
+					    json_pack("{s:I,s:I}", "runs", (json_int_t)s->progs[i].runs,
+						      "run_ns", (json_int_t)s->progs[i].run_ns));
+	/* only when the kernel counted them (kernel.bpf_stats_enabled) */
+	if (json_object_size(progs))
+		json_object_set_new(o, "programs", progs);
+	else
+		json_decref(progs);
 	json_object_set_new(o, "hists", hists);
 	json_object_set_new(o, "counters", counters);
 	return o;

@@ -228,6 +228,32 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	set_status(s, "ok");
 }
 
+/* Each program's runs and run time so far (counted under kernel.bpf_stats_enabled). */
+static void progs_cost(struct src_state *s)
+{
+	struct bpf_program *p;
+
+	s->nprogs = 0;
+	if (!s->obj || !s->nlinks)
+		return;
+	bpf_object__for_each_program(p, s->obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		struct prog_cost *c;
+
+		if (s->nprogs == (int)(sizeof(s->progs) / sizeof(s->progs[0])))
+			break;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) < 0)
+			continue;
+		c = &s->progs[s->nprogs++];
+		snprintf(c->name, sizeof(c->name), "%s", bpf_program__name(p));
+		c->runs = info.run_cnt;
+		c->run_ns = info.run_time_ns;
+	}
+}
+
 static void src_unload(struct src_state *s)
 {
 	for (int i = 0; i < s->nlinks; i++)
@@ -383,6 +409,7 @@ void probe_bpf_stop(struct probe_bpf *b)
 		ring_buffer__consume(b->rb);
 	/* the maps stay readable until probe_bpf_free(); the programs go now */
 	for (int i = 0; i < b->nsrc; i++) {
+		progs_cost(&b->src[i]);
 		for (int l = 0; l < b->src[i].nlinks; l++)
 			bpf_link__destroy(b->src[i].links[l]);
 		b->src[i].nlinks = 0;

@@ -48,6 +48,15 @@ struct src_state {
 	int ctl_fd; /* .data.ctl: fsb_armed alone; -1 when not loaded */
 #endif
 	bool raw_tp; /* the raw_tp build loaded, the tp_btf one was refused (or not tried) */
+	/*
+	 * What each program cost, read as the run stops: the kernel counts runs and their
+	 * time only while kernel.bpf_stats_enabled is 1 (0 runs: it was not).
+	 */
+	int nprogs;
+	struct prog_cost {
+		char name[32];
+		uint64_t runs, run_ns;
+	} progs[32];
 	/* what the source's prepare step learned of the kernel, why tp_btf was refused */
 	char note[512];
 };
