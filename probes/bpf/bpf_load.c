@@ -264,8 +264,15 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 		*ret_err = -errno;
 		return NULL;
 	}
-	if (only >= 0)
-		bpf_object__for_each_program(p, obj) bpf_program__set_autoload(p, i++ == only);
+	bpf_object__for_each_program(p, obj)
+	{
+		bool on = only < 0 || i == only;
+
+		i++;
+		if (src->wants && !src->wants(cfg, bpf_program__name(p)))
+			on = false;
+		bpf_program__set_autoload(p, on);
+	}
 	m = bpf_object__find_map_by_name(obj, ".rodata.cfg");
 	r = m ? bpf_map__set_initial_value(m, cfg, sizeof(*cfg)) : -ENOENT;
 	m = bpf_object__find_map_by_name(obj, "events");
@@ -315,6 +322,10 @@ static void diagnose(const struct bpf_source *src, const struct fsb_bpf_cfg *cfg
 	bpf_object__close(obj);
 	for (int i = 0; i < n; i++) {
 		size_t used = strlen(buf);
+
+		/* not loaded on this target: nothing to refuse */
+		if (src->wants && !src->wants(cfg, names[i]))
+			continue;
 
 		libbpf_warning[0] = 0;
 		obj = open_obj(src, cfg, raw_tp, i, log, loglen, &r);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <linux/types.h>
 
 #include "probes/bpf/bpf_load.h"
@@ -196,6 +197,9 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	{
 		struct bpf_link *l;
 
+		/* left out for this target (the source's wants) */
+		if (!bpf_program__autoload(p))
+			continue;
 		if (s->nlinks == (int)(sizeof(s->links) / sizeof(s->links[0]))) {
 			set_status(s, "skipped: %s has more than %d programs", s->src->name,
 				   s->nlinks);
@@ -244,6 +248,8 @@ static void progs_cost(struct src_state *s)
 
 		if (s->nprogs == (int)(sizeof(s->progs) / sizeof(s->progs[0])))
 			break;
+		if (!bpf_program__autoload(p))
+			continue;
 		memset(&info, 0, sizeof(info));
 		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) < 0)
 			continue;
@@ -310,6 +316,23 @@ static void set_armed(struct probe_bpf *b, uint32_t on)
 
 #endif
 
+/*
+ * Whether the disk makes requests (blk-mq, which has an mq directory in sysfs) or takes
+ * bios alone (device-mapper, md). Where sysfs cannot say, blk-mq: every request-based
+ * disk is one since 5.0, and bio-based ones are the fewer.
+ */
+static bool disk_is_mq(unsigned major, unsigned minor)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major, minor);
+	if (stat(path, &st) < 0)
+		return true;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/mq", major, minor);
+	return stat(path, &st) == 0;
+}
+
 static uint32_t kdev(unsigned major, unsigned minor)
 {
 	return (uint32_t)major << 20 | (uint32_t)minor;
@@ -337,6 +360,7 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 	cfg.bdev = kdev(t->bdev_major, t->bdev_minor);
 	cfg.sdev = kdev(t->s_major, t->s_minor);
 	snprintf(cfg.bdi, sizeof(cfg.bdi), "%s", t->bdi);
+	cfg.disk_mq = t->has_disk && disk_is_mq(t->disk_major, t->disk_minor);
 	bpf_load_quiet();
 	for (int i = 0; bpf_sources[i] && i < 32; i++) {
 		struct src_state *s = &b->src[b->nsrc++];

@@ -39,6 +39,12 @@ struct bpf_source {
 	 * run here.
 	 */
 	int (*prepare)(struct fsb_bpf_cfg *cfg, char *note, size_t len);
+	/*
+	 * Optional: whether program @prog (its function name) is loaded and attached for the
+	 * target @cfg describes, when two programs give the same figure at different costs.
+	 * NULL: every program.
+	 */
+	bool (*wants)(const struct fsb_bpf_cfg *cfg, const char *prog);
 };
 
 /* NULL-terminated, in the order they load; probes/bpf/sources.c. */

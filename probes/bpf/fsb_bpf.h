@@ -127,6 +127,8 @@ struct fsb_bpf_cfg {
 	 */
 	__u32 hz;
 	__u32 bdp_pause_arg;
+	/* The disk under test is blk-mq (/sys/dev/block/M:m/mq): it makes requests of bios. */
+	__u32 disk_mq;
 };
 
 /* balance_dirty_pages(wb, thresh, ..., period, pause, start_time): up to 6.12 */

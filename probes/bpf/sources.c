@@ -88,6 +88,20 @@ static int writeback_prepare(struct fsb_bpf_cfg *cfg, char *note, size_t len)
 	return 0;
 }
 
+/*
+ * PREFLUSH and FUA are counted at block_getrq on a blk-mq disk (one run per request) and
+ * at block_bio_queue on a bio-based one (one per bio, three times as many on ext4's small
+ * files): only one of the two runs.
+ */
+static bool block_wants(const struct fsb_bpf_cfg *cfg, const char *prog)
+{
+	if (!strcmp(prog, "fsb_block_getrq"))
+		return cfg->disk_mq;
+	if (!strcmp(prog, "fsb_block_bio_queue"))
+		return !cfg->disk_mq;
+	return true;
+}
+
 static const struct bpf_source block = {
 	.name = "block",
 	.what = "block requests on the disk under test: latency per phase and operation, flushes, FUA",
@@ -99,6 +113,7 @@ static const struct bpf_source block = {
 	.counters = NAMES("bio_preflush", "bio_fua", "flush_issued", "issued",
 			  "unmatched_completions", "no_start_time", "read_bytes", "write_bytes",
 			  "events_dropped"),
+	.wants = block_wants,
 	FSB_ELF(block),
 };
 
