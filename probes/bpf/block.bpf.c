@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Block source: per-request latency by phase and operation, flush and FUA intent, for one disk. */
-#define FSB_NHISTS (FSB_BLK_NOPS * 3)
+/* its histograms are made from its events, in user space (sources.c's block_ev_hists) */
+#define FSB_NHISTS 0
 #define FSB_NCOUNTERS 9
 #include "probes/bpf/fsb_common.bpf.h"
 
@@ -15,7 +16,6 @@ enum {
 	C_READ_BYTES,
 	C_WRITE_BYTES,
 };
-enum { PH_Q2I, PH_I2C, PH_Q2C };
 
 struct rq_slot {
 	__u64 rq; /* the request's address: a slot is another request's until this matches */
@@ -187,11 +187,6 @@ FSB_TP(block_rq_complete)
 	op = blk_op(opf);
 	if (op >= FSB_BLK_NOPS)
 		return 0;
-	khist_record(s, op * 3 + PH_I2C, now - issued);
-	if (queued) {
-		khist_record(s, op * 3 + PH_Q2I, issued - queued);
-		khist_record(s, op * 3 + PH_Q2C, now - queued);
-	}
 	if (op == FSB_BLK_READ)
 		s->counters[C_READ_BYTES] += nr_bytes;
 	else if (op == FSB_BLK_WRITE)
@@ -200,6 +195,7 @@ FSB_TP(block_rq_complete)
 	if (!e)
 		return 0;
 	ev_fill(e, FSB_EV_REQ, issued, now, RD(rq, __sector), op, rq_flags(opf), nr_bytes);
+	e->ph[0] = queued;
 	ev_submit(e);
 	return 0;
 }

@@ -146,16 +146,19 @@ static json_t *source_json(const struct src_state *s)
 	if (s->note[0])
 		json_object_set_new(o, "note", json_string(s->note));
 	nc = names_count(s->src->counters);
-	nh = names_count(s->src->hists);
+	/* the kernel's histograms, unless the consumer made them from the events */
+	nh = s->hists ? 0 : names_count(s->src->hists);
 	h = malloc(nh * sizeof(*h) + 1);
 	c = malloc(nc * sizeof(*c) + 1);
 	hists = json_object();
 	counters = json_object();
 	if (h && c && read_stats(s, nc, nh, c, h) == 0) {
-		for (unsigned i = 0; i < nh; i++)
-			if (h[i].count)
+		const struct hist *all = s->hists ? s->hists : h;
+
+		for (unsigned i = 0; s->src->hists[i]; i++)
+			if (all[i].count)
 				json_object_set_new(hists, s->src->hists[i],
-						    rpt_hist_to_json(&h[i]));
+						    rpt_hist_to_json(&all[i]));
 		for (unsigned i = 0; i < nc; i++)
 			json_object_set_new(counters, s->src->counters[i],
 					    json_integer((json_int_t)c[i]));
@@ -166,8 +169,9 @@ static json_t *source_json(const struct src_state *s)
 	for (int i = 0; i < s->nprogs; i++)
 		if (s->progs[i].runs)
 			json_object_set_new(progs, s->progs[i].name,
-					    json_pack("{s:I,s:I}", "runs", (json_int_t)s->progs[i].runs,
-						      "run_ns", (json_int_t)s->progs[i].run_ns));
+					    json_pack("{s:I,s:I}", "runs",
+						      (json_int_t)s->progs[i].runs, "run_ns",
+						      (json_int_t)s->progs[i].run_ns));
 	/* only when the kernel counted them (kernel.bpf_stats_enabled) */
 	if (json_object_size(progs))
 		json_object_set_new(o, "programs", progs);

@@ -397,7 +397,8 @@ int probe_bpf_check_sources(char *err, size_t len)
 
 		for (int raw = 0; src->elf && raw < 2; raw++) {
 			unsigned nc = (unsigned)names_count(src->counters);
-			unsigned nh = (unsigned)names_count(src->hists);
+			/* none in the kernel when user space makes them from the events */
+			unsigned nh = src->ev_hists ? 0 : (unsigned)names_count(src->hists);
 			const void *elf;
 			struct bpf_object *obj;
 			struct bpf_map *map;

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <linux/types.h>
 
+#include "model/hist.h"
+
 #include "probes/bpf/bpf_load.h"
 #include "probes/bpf/bpf_session.h"
 #include "probes/bpf/bpf_source.h"
@@ -142,10 +144,16 @@ static void store_event(struct probe_bpf *b, const struct fsb_event *e)
 	b->stored++;
 }
 
+/* @ctx: the source whose ring it came from */
 static int on_event(void *ctx, void *data, size_t size)
 {
-	if (size >= sizeof(struct fsb_event))
-		store_event(ctx, data);
+	struct src_state *s = ctx;
+
+	if (size < sizeof(struct fsb_event))
+		return 0;
+	store_event(s->owner, data);
+	if (s->hists)
+		s->src->ev_hists(data, s->hists);
 	return 0;
 }
 
@@ -220,9 +228,22 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 		set_status(s, "skipped: %s.bpf.o lacks fsb_common.bpf.h's maps", s->src->name);
 		return;
 	}
-	r = b->rb ? ring_buffer__add(b->rb, bpf_map__fd(m), on_event, b) : 0;
+	if (s->src->ev_hists) {
+		int nh = 0;
+
+		while (s->src->hists[nh])
+			nh++;
+		s->hists = malloc((size_t)nh * sizeof(*s->hists) + 1);
+		if (!s->hists) {
+			set_status(s, "skipped: %s", strerror(ENOMEM));
+			return;
+		}
+		for (int i = 0; i < nh; i++)
+			hist_init(&s->hists[i]);
+	}
+	r = b->rb ? ring_buffer__add(b->rb, bpf_map__fd(m), on_event, s) : 0;
 	if (!b->rb) {
-		b->rb = ring_buffer__new(bpf_map__fd(m), on_event, b, NULL);
+		b->rb = ring_buffer__new(bpf_map__fd(m), on_event, s, NULL);
 		r = b->rb ? 0 : -errno;
 	}
 	if (r < 0) {
@@ -262,6 +283,8 @@ static void progs_cost(struct src_state *s)
 
 static void src_unload(struct src_state *s)
 {
+	free(s->hists);
+	s->hists = NULL;
 	for (int i = 0; i < s->nlinks; i++)
 		bpf_link__destroy(s->links[i]);
 	s->nlinks = 0;
@@ -368,6 +391,7 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 		const char *na;
 
 		s->src = bpf_sources[i];
+		s->owner = b;
 #ifdef FSB_HAVE_BPF
 		s->ctl_fd = -1;
 #endif

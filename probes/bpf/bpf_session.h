@@ -15,6 +15,8 @@
 #include "probes/bpf/fsb_bpf.h"
 #include "probes/bpf/probe_bpf.h"
 
+struct hist;
+
 #ifdef FSB_HAVE_BPF
 struct bpf_link;
 struct bpf_object;
@@ -39,6 +41,9 @@ struct iomap_point {
 
 struct src_state {
 	const struct bpf_source *src;
+	struct probe_bpf *owner;
+	/* with the source's ev_hists: its histograms, made by the consumer from the events */
+	struct hist *hists;
 	/* "ok" or "skipped: ...", with the verifier's first error line per refused program */
 	char status[1024];
 #ifdef FSB_HAVE_BPF

@@ -6,13 +6,15 @@
 #include <stddef.h>
 
 struct fsb_bpf_cfg;
+struct fsb_event;
+struct hist;
 
 /*
  * A source is one <name>.bpf.c (built into skeletons) plus its entry in sources.c
  * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h:
  * "stats" (an array of one element per CPU in fsb_bpf.h's layout: the counters in
  * @counters order, the last one the ring's drop count, then the histograms in @hists
- * order), "events" (ring buffer of struct fsb_event),
+ * order, none with @ev_hists), "events" (ring buffer of struct fsb_event),
  * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
  * for kernels without them, with raw_tp programs (@elf_raw); the first that loads is used.
  */
@@ -45,6 +47,13 @@ struct bpf_source {
 	 * NULL: every program.
 	 */
 	bool (*wants)(const struct fsb_bpf_cfg *cfg, const char *prog);
+	/*
+	 * Optional: records event @e into the source's histograms @hists (in @hists order),
+	 * when every figure of them is a difference of times the event carries. Then user
+	 * space makes them, as it receives the events, and the kernel records none (its
+	 * "stats" element holds the counters alone): a program run does not pay for them.
+	 */
+	void (*ev_hists)(const struct fsb_event *e, struct hist *hists);
 };
 
 /* NULL-terminated, in the order they load; probes/bpf/sources.c. */

@@ -104,7 +104,8 @@ enum fsb_blk_op { FSB_BLK_READ, FSB_BLK_WRITE, FSB_BLK_FLUSH, FSB_BLK_DISCARD, F
 struct fsb_event {
 	__u64 t0, t1; /* CLOCK_MONOTONIC ns, as fsbench's own clock */
 	__u64 sector; /* REQ: first sector; COMMIT: tid; ORDERED: bytes */
-	__u64 ph[3]; /* COMMIT: when locking, flushing and logging began (0: not seen) */
+	/* COMMIT: when locking, flushing and logging began (0: not seen); REQ: ph[0] queued */
+	__u64 ph[3];
 	__u32 kind; /* enum fsb_ev_kind */
 	__u32 op; /* REQ: enum fsb_blk_op */
 	__u32 flags; /* REQ: FSB_RQ_*; FORCE/SYNC/THROTTLE: pid */

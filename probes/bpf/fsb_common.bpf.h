@@ -9,7 +9,10 @@
 
 #include "probes/bpf/fsb_bpf.h"
 
-/* The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this. */
+/*
+ * The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this; 0
+ * histograms when user space makes them from its events (bpf_source.h's ev_hists).
+ */
 
 char LICENSE[] SEC("license") = "GPL";
 

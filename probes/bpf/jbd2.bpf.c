@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /* jbd2 source: each commit of the filesystem's journal, its phases, handles, timed here. */
-#define FSB_NHISTS 4
+/* its histograms are made from its events, in user space (sources.c's jbd2_ev_hists) */
+#define FSB_NHISTS 0
 #define FSB_NCOUNTERS 3
 #include "probes/bpf/fsb_common.bpf.h"
 
 /* Its entry in sources.c names these in the same order. */
-enum { H_COMMIT, H_LOCKED, H_FLUSHING, H_LOGGING };
 enum { C_COMMITS, C_HANDLES };
 
 /*
@@ -115,12 +115,6 @@ FSB_TP(jbd2_end_commit)
 	handles = (__u32)RD(t, t_handle_count.counter);
 	s->counters[C_COMMITS]++;
 	s->counters[C_HANDLES] += handles;
-	khist_record(s, H_COMMIT, now - c->start);
-	if (c->flushing && c->logging) {
-		khist_record(s, H_LOCKED, c->flushing - c->start);
-		khist_record(s, H_FLUSHING, c->logging - c->flushing);
-		khist_record(s, H_LOGGING, now - c->logging);
-	}
 	e = ev_reserve();
 	if (e) {
 		ev_fill(e, FSB_EV_COMMIT, c->start, now, c->tid, 0, 0, handles);

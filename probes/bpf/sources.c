@@ -4,6 +4,8 @@
 #include <string.h>
 #include <linux/types.h>
 
+#include "model/hist.h"
+
 #include "probes/bpf/bpf_load.h"
 #include "probes/bpf/bpf_source.h"
 #include "probes/bpf/fsb_bpf.h"
@@ -102,6 +104,24 @@ static bool block_wants(const struct fsb_bpf_cfg *cfg, const char *prog)
 	return true;
 }
 
+/*
+ * Per request, from its queued (ph[0], 0: unknown), issued (t0) and completed (t1) times:
+ * what block_rq_complete recorded in the kernel before, the same differences of the same
+ * readings, for each operation in .hists' order (q2d, d2c, q2c).
+ */
+static void block_ev_hists(const struct fsb_event *e, struct hist *hists)
+{
+	struct hist *h = &hists[e->op * 3];
+
+	if (e->kind != FSB_EV_REQ || e->op >= FSB_BLK_NOPS)
+		return;
+	hist_record(&h[1], e->t1 - e->t0);
+	if (e->ph[0]) {
+		hist_record(&h[0], e->t0 - e->ph[0]);
+		hist_record(&h[2], e->t1 - e->ph[0]);
+	}
+}
+
 static const struct bpf_source block = {
 	.name = "block",
 	.what = "block requests on the disk under test: latency per phase and operation, flushes, FUA",
@@ -114,8 +134,22 @@ static const struct bpf_source block = {
 			  "unmatched_completions", "no_start_time", "read_bytes", "write_bytes",
 			  "events_dropped"),
 	.wants = block_wants,
+	.ev_hists = block_ev_hists,
 	FSB_ELF(block),
 };
+
+/* Per commit: its duration, and its phases when the flushing and logging ones were seen. */
+static void jbd2_ev_hists(const struct fsb_event *e, struct hist *hists)
+{
+	if (e->kind != FSB_EV_COMMIT)
+		return;
+	hist_record(&hists[0], e->t1 - e->t0);
+	if (e->ph[1] && e->ph[2]) {
+		hist_record(&hists[1], e->ph[1] - e->t0);
+		hist_record(&hists[2], e->ph[2] - e->ph[1]);
+		hist_record(&hists[3], e->t1 - e->ph[2]);
+	}
+}
 
 static const struct bpf_source jbd2 = {
 	.name = "jbd2",
@@ -125,6 +159,7 @@ static const struct bpf_source jbd2 = {
 	.hists = NAMES("commit", "locked", "flushing", "logging"),
 	.counters = NAMES("commits", "handles", "events_dropped"),
 	.ring_bytes = FSB_RINGBUF_SMALL,
+	.ev_hists = jbd2_ev_hists,
 	FSB_ELF(jbd2),
 };
 
