@@ -48,9 +48,24 @@ static __always_inline struct rq_slot *rq_slot(struct request *rq)
 	return bpf_map_lookup_elem(&inflight, &i);
 }
 
+/*
+ * The disk's request queue, once a request showed it: a disk has one for its life, so
+ * from then on one pointer compare decides, where reading the queue's disk and its
+ * numbers cost two more dependent loads (cache misses, as often as not) per request,
+ * other disks' included.
+ */
+__u64 fsb_disk_q = 0;
+
 static __always_inline bool rq_ours(struct request *rq)
 {
-	return disk_devt(RD(rq, q, disk)) == fsb_cfg.disk_dev;
+	struct request_queue *q = RD(rq, q);
+
+	if ((__u64)q == fsb_disk_q)
+		return true;
+	if (fsb_disk_q || disk_devt(RD(q, disk)) != fsb_cfg.disk_dev)
+		return false;
+	fsb_disk_q = (__u64)q;
+	return true;
 }
 
 static __always_inline __u32 blk_op(__u32 opf)
