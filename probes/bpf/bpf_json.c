@@ -120,15 +120,6 @@ static int read_stats(const struct src_state *s, unsigned nc, unsigned nh, uint6
 
 #endif
 
-static unsigned names_count(const char *const *names)
-{
-	unsigned n = 0;
-
-	while (names && names[n])
-		n++;
-	return n;
-}
-
 static json_t *source_json(const struct src_state *s)
 {
 	json_t *o = json_object(), *hists, *counters, *progs;
@@ -145,9 +136,9 @@ static json_t *source_json(const struct src_state *s)
 		json_object_set_new(o, "build", json_string(s->raw_tp ? "raw_tp" : "tp_btf"));
 	if (s->note[0])
 		json_object_set_new(o, "note", json_string(s->note));
-	nc = names_count(s->src->counters);
+	nc = bpf_names_count(s->src->counters);
 	/* the kernel's histograms, unless the consumer made them from the events */
-	nh = s->hists ? 0 : names_count(s->src->hists);
+	nh = s->hists ? 0 : bpf_names_count(s->src->hists);
 	h = malloc(nh * sizeof(*h) + 1);
 	c = malloc(nc * sizeof(*c) + 1);
 	hists = json_object();

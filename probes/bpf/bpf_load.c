@@ -381,24 +381,15 @@ struct bpf_object *bpf_load_source(const struct bpf_source *src, const struct fs
 	return NULL;
 }
 
-static int names_count(const char *const *names)
-{
-	int n = 0;
-
-	while (names && names[n])
-		n++;
-	return n;
-}
-
 int probe_bpf_check_sources(char *err, size_t len)
 {
 	for (int i = 0; bpf_sources[i]; i++) {
 		const struct bpf_source *src = bpf_sources[i];
 
 		for (int raw = 0; src->elf && raw < 2; raw++) {
-			unsigned nc = (unsigned)names_count(src->counters);
+			unsigned nc = bpf_names_count(src->counters);
 			/* none in the kernel when user space makes them from the events */
-			unsigned nh = src->ev_hists ? 0 : (unsigned)names_count(src->hists);
+			unsigned nh = src->ev_hists ? 0 : bpf_names_count(src->hists);
 			const void *elf;
 			struct bpf_object *obj;
 			struct bpf_map *map;

@@ -229,16 +229,14 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 		return;
 	}
 	if (s->src->ev_hists) {
-		int nh = 0;
+		unsigned nh = bpf_names_count(s->src->hists);
 
-		while (s->src->hists[nh])
-			nh++;
-		s->hists = malloc((size_t)nh * sizeof(*s->hists) + 1);
+		s->hists = malloc(nh * sizeof(*s->hists) + 1);
 		if (!s->hists) {
 			set_status(s, "skipped: %s", strerror(ENOMEM));
 			return;
 		}
-		for (int i = 0; i < nh; i++)
+		for (unsigned i = 0; i < nh; i++)
 			hist_init(&s->hists[i]);
 	}
 	r = b->rb ? ring_buffer__add(b->rb, bpf_map__fd(m), on_event, s) : 0;

@@ -56,6 +56,16 @@ struct bpf_source {
 	void (*ev_hists)(const struct fsb_event *e, struct hist *hists);
 };
 
+/* How many names a NULL-terminated list holds (0 for NULL): a source's hists or counters. */
+static inline unsigned bpf_names_count(const char *const *names)
+{
+	unsigned n = 0;
+
+	while (names && names[n])
+		n++;
+	return n;
+}
+
 /* NULL-terminated, in the order they load; probes/bpf/sources.c. */
 extern const struct bpf_source *const bpf_sources[];
 
