@@ -61,6 +61,7 @@ for s in block jbd2 writeback iomap; do
 	t_expect_eq "$s status" ok "$(t_json "$out" "$p.$s.status")"
 done
 t_expect_eq "block build" tp_btf "$(t_json "$out" "$p.block.build")"
+t_expect_eq "jbd2 build" tp_btf "$(t_json "$out" "$p.jbd2.build")"
 t_expect_eq "writeback found 6.1's layout" "pause is argument 10" \
 	"$(t_json "$out" "$p.writeback.note" | grep -o 'pause is argument [0-9]*')"
 t_range "jbd2 commits for $N fsyncs" $N $((N + N / 10 + 5)) "$(t_json "$out" "$p.jbd2.counters.commits")"
