@@ -42,9 +42,27 @@ void base_strcpy(char *dst, size_t len, const char *src)
 	dst[n] = 0;
 }
 
-ssize_t base_read_file(const char *path, char *buf, size_t len)
+ssize_t base_read_fd(int fd, void *buf, size_t len)
 {
 	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = read(fd, (char *)buf + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	return (ssize_t)got;
+}
+
+ssize_t base_read_file(const char *path, char *buf, size_t len)
+{
+	ssize_t got;
 	int fd;
 
 	if (!len)
@@ -53,20 +71,10 @@ ssize_t base_read_file(const char *path, char *buf, size_t len)
 	if (fd < 0)
 		return -errno;
 	/* proc and sysfs files may come in several reads */
-	while (got < len - 1) {
-		ssize_t n = read(fd, buf + got, len - 1 - got);
-
-		if (n < 0) {
-			int r = -errno;
-
-			if (r == -EINTR)
-				continue;
-			close(fd);
-			return r;
-		}
-		if (!n)
-			break;
-		got += (size_t)n;
+	got = base_read_fd(fd, buf, len - 1);
+	if (got < 0) {
+		close(fd);
+		return got;
 	}
 	close(fd);
 	buf[got] = 0;

@@ -15,6 +15,9 @@ void base_strcpy(char *dst, size_t len, const char *src);
 /* Reads up to @len - 1 bytes of a file, NUL-terminated. Bytes read, or -errno. */
 ssize_t base_read_file(const char *path, char *buf, size_t len);
 
+/* Reads from @fd until @len bytes or end of file (EINTR retried). Bytes read, or -errno. */
+ssize_t base_read_fd(int fd, void *buf, size_t len);
+
 /* Reads a file's first line without its newline. 0 or -errno. */
 int base_read_line(const char *path, char *buf, size_t len);
 

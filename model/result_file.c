@@ -30,12 +30,58 @@ int rpt_json_write_atomic(const json_t *root, const char *path)
 	return base_out_commit(f, tmp, path, r);
 }
 
-/* Parses @path; NULL with @err naming the file, line and column when it is not JSON. */
-static json_t *json_file(const char *path, char *err, size_t errlen)
+json_t *rpt_json_file(const char *path, char *err, size_t errlen)
 {
+	struct stat lst, st;
 	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je);
+	json_t *root;
+	char *buf;
+	ssize_t got;
+	int fd;
 
+	/* root reads what users name: a link another user planted is not followed */
+	if (lstat(path, &lst)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (S_ISLNK(lst.st_mode) && lst.st_uid != 0 && lst.st_uid != geteuid()) {
+		snprintf(err, errlen,
+			 "%s: a symbolic link owned by uid %u: not followed (give the file itself)",
+			 path, (unsigned)lst.st_uid);
+		return NULL;
+	}
+	/* O_NONBLOCK: a FIFO named as a result must not hang the reader before fstat says so */
+	fd = open(path,
+		  O_RDONLY | O_CLOEXEC | O_NONBLOCK | (S_ISLNK(lst.st_mode) ? 0 : O_NOFOLLOW));
+	if (fd < 0 || fstat(fd, &st)) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > RPT_JSON_MAX_BYTES) {
+		snprintf(err, errlen, "%s: %s", path,
+			 S_ISDIR(st.st_mode)  ? strerror(EISDIR) :
+			 !S_ISREG(st.st_mode) ? "not a regular file" :
+						"larger than " RPT_JSON_MAX_TEXT ": not read");
+		close(fd);
+		return NULL;
+	}
+	if (!(buf = malloc((size_t)st.st_size + 1))) {
+		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+		close(fd);
+		return NULL;
+	}
+	/* what is read is bounded by the size fstat said, even if the file grows meanwhile */
+	got = base_read_fd(fd, buf, (size_t)st.st_size);
+	close(fd);
+	if (got < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror((int)-got));
+		free(buf);
+		return NULL;
+	}
+	root = json_loadb(buf, (size_t)got, 0, &je);
+	free(buf);
 	if (!root)
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 	return root;
@@ -43,7 +89,7 @@ static json_t *json_file(const char *path, char *err, size_t errlen)
 
 int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err, size_t errlen)
 {
-	json_t *root = json_file(path, err, errlen);
+	json_t *root = rpt_json_file(path, err, errlen);
 	const char *schema;
 
 	if (!root)
@@ -113,7 +159,7 @@ int rpt_result_upgrade(json_t *doc)
 
 int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	json_t *root = json_file(path, err, errlen);
+	json_t *root = rpt_json_file(path, err, errlen);
 	const char *schema;
 
 	if (!root)

@@ -3,6 +3,7 @@
 #define RPT_RESULT_FILE_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <jansson.h>
 #include "model/hist.h"
 #include "model/hist_json.h"
@@ -25,6 +26,16 @@
  * fsync of the directory. Returns 0 or -errno; the old file stays if anything fails.
  */
 int rpt_json_write_atomic(const json_t *root, const char *path);
+
+/*
+ * Every JSON file fsbench reads that a user named (results, comparisons, gate files) or a
+ * guest left: a regular file of at most RPT_JSON_MAX_BYTES, through no symbolic link that
+ * another user (neither root nor this one) owns. The document, or NULL with @err naming the
+ * file and why (its line and column when it is not JSON).
+ */
+#define RPT_JSON_MAX_BYTES (INT64_C(1) << 30)
+#define RPT_JSON_MAX_TEXT "1 GiB"
+json_t *rpt_json_file(const char *path, char *err, size_t errlen);
 
 /*
  * Loads a JSON file and checks that its "schema" key is @schema_name (NULL: any). 0 or

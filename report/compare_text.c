@@ -58,10 +58,16 @@ static void cmp_cell(char *buf, size_t len, const json_t *c, bool markdown)
 		snprintf(pt, sizeof(pt), " floor %.2f%%", json_number_value(fl));
 	else if (json_is_number(p))
 		snprintf(pt, sizeof(pt), " p=%.3g", json_number_value(p));
-	snprintf(buf, len, json_is_number(fl) ? "%+.2f%% %s%s%s%s%s" : "%+.1f%% %s%s%s%s%s",
-		 json_is_number(ch) ? json_number_value(ch) : 0.0, markdown && loud ? "**" : "", v,
-		 markdown && loud ? "**" : "",
-		 json_is_false(json_object_get(c, "gate")) ? " (not gated)" : "", pt);
+	/* no relative change: the baseline's mean is 0 (a count that was nothing) */
+	if (!json_is_number(ch))
+		snprintf(buf, len, "from 0 %s%s%s%s%s", markdown && loud ? "**" : "", v,
+			 markdown && loud ? "**" : "",
+			 json_is_false(json_object_get(c, "gate")) ? " (not gated)" : "", pt);
+	else
+		snprintf(buf, len, json_is_number(fl) ? "%+.2f%% %s%s%s%s%s" : "%+.1f%% %s%s%s%s%s",
+			 json_number_value(ch), markdown && loud ? "**" : "", v,
+			 markdown && loud ? "**" : "",
+			 json_is_false(json_object_get(c, "gate")) ? " (not gated)" : "", pt);
 }
 
 static void print_table(FILE *out, char (*cells)[CELL_MAX], size_t rows, size_t cols, size_t nleft,
@@ -146,6 +152,44 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	free(cells);
 }
 
+/* A comparison's why text split at its first ": ": "fsync.p99 +18 %" and what the kernel did. */
+struct why_line {
+	const char *verdict, *text;
+	int lead; /* bytes of text before the ": " */
+	bool done;
+};
+
+/*
+ * One sample's why lines, @w[0..@n), printed as few lines: those with one verdict and the
+ * same kernel-side text (the same op's figures) share a line, their metrics listed first.
+ */
+static size_t why_print_grouped(FILE *out, const char *label, struct why_line *w, size_t n,
+				size_t printed, bool markdown)
+{
+	size_t lines = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *detail = w[i].text + w[i].lead;
+
+		if (w[i].done)
+			continue;
+		if (!printed && !lines)
+			fprintf(out, markdown ? "\n#### why (kernel side)\n\n" :
+						"why (kernel side, per call):\n");
+		fprintf(out, "%s%s [%s]: %.*s", markdown ? "- " : "  ", label, w[i].verdict,
+			w[i].lead, w[i].text);
+		for (size_t j = i + 1; j < n; j++)
+			if (!w[j].done && !strcmp(w[j].verdict, w[i].verdict) &&
+			    !strcmp(w[j].text + w[j].lead, detail)) {
+				fprintf(out, ", %.*s", w[j].lead, w[j].text);
+				w[j].done = true;
+			}
+		fprintf(out, "%s\n", detail);
+		lines++;
+	}
+	return lines;
+}
+
 size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
 {
 	const json_t *s, *m, *c, *x;
@@ -153,26 +197,37 @@ size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
 
 	json_array_foreach(json_object_get(cmp, "samples"), i, s)
 	{
-		const char *label = json_string_value(json_object_get(s, "label"));
+		const char *label = rpt_str_or(json_string_value(json_object_get(s, "label")), "?");
+		struct why_line *w = NULL;
+		size_t nw = 0, cap = 0;
 
 		json_array_foreach(json_object_get(s, "instrumentation"), j, x) fprintf(
 			out, "%sinstrumentation: %s (%s): %s; its per-call latencies not judged\n",
-			markdown ? "- " : "", rpt_str_or(label, "?"), rpt_json_str(x, "side", "?"),
+			markdown ? "- " : "", label, rpt_json_str(x, "side", "?"),
 			rpt_json_str(x, "differs", "?"));
 		json_array_foreach(json_object_get(s, "metrics"), j, m)
 			json_array_foreach(json_object_get(m, "comparisons"), l, c)
 		{
 			const char *why = json_string_value(
 				json_object_get(json_object_get(c, "why"), "text"));
+			const char *colon = why ? strstr(why, ": ") : NULL;
 
 			if (!why)
 				continue;
-			if (!n++)
-				fprintf(out, markdown ? "\n#### why (kernel side)\n\n" :
-							"why (kernel side, per call):\n");
-			fprintf(out, "%s%s [%s]: %s\n", markdown ? "- " : "  ",
-				rpt_str_or(label, "?"), rpt_json_str(c, "verdict", "?"), why);
+			if (nw == cap) {
+				struct why_line *nwp =
+					realloc(w, (cap = cap ? 2 * cap : 16) * sizeof(*w));
+
+				if (!nwp)
+					break;
+				w = nwp;
+			}
+			w[nw++] = (struct why_line){ .verdict = rpt_json_str(c, "verdict", "?"),
+						     .text = why,
+						     .lead = colon ? (int)(colon - why) : 0 };
 		}
+		n += why_print_grouped(out, label, w, nw, n, markdown);
+		free(w);
 	}
 	return n;
 }

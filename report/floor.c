@@ -1,5 +1,6 @@
 /* The A/A floor: a compare document's verdicts decided by the spread of each kernel's own runs. */
 #include "report/compare.h"
+#include "report/metric.h"
 
 #include <errno.h>
 #include <math.h>
@@ -66,13 +67,38 @@ double rpt_floor_pct(const json_t *a, const json_t *b)
 	return fmax(isnan(ra) ? 0 : ra, isnan(rb) ? 0 : rb) / fabs(mean) * 100;
 }
 
+/*
+ * The histogram's resolution at metric @m's baseline mean, in percent of it, for a latency
+ * percentile (a bucket's midpoint, 64 buckets to each power of two: model/hist.h, the
+ * probes' the same); NAN for a metric that is not one. Two sides whose true values lie a
+ * hair apart across a bucket boundary report a whole bucket's step, about 0.8-1.6 %: beyond
+ * a 1 % threshold with a floor of 0 when every boot of a side lands in the same bucket.
+ */
+static double resolution_pct(const json_t *m, double mean)
+{
+	const char *name = json_string_value(json_object_get(m, "name"));
+	const struct rpt_metric_def *def = name ? rpt_metric_lookup(name) : NULL;
+	double ns;
+	int e;
+
+	if (!def || !def->key || !def->scale ||
+	    !(!strcmp(def->key, "p50_ns") || !strcmp(def->key, "p99_ns") ||
+	      !strcmp(def->key, "p99_9_ns")))
+		return NAN;
+	ns = fabs(mean) / def->scale;
+	if (ns < 64) /* buckets of 1 ns below 64 ns */
+		return ns >= 1 ? 100 / ns : NAN;
+	frexp(ns, &e); /* ns = f * 2^e, 0.5 <= f < 1: its bucket group is 2^(e-1) */
+	return ldexp(1, e - 1 - 6) / ns * 100;
+}
+
 /* One comparison of metric @m re-decided; @multiple as rpt_compare_floor's. */
 static int judge_one(const json_t *m, json_t *c, double multiple)
 {
 	const json_t *a = side_stats(m, json_string_value(json_object_get(c, "baseline"))),
 		     *b = side_stats(m, json_string_value(json_object_get(c, "side")));
 	const char *dir = json_string_value(json_object_get(m, "direction"));
-	double change = num(c, "change_pct"), thr = num(c, "threshold_pct"), floor, bar;
+	double change = num(c, "change_pct"), thr = num(c, "threshold_pct"), floor, bar, res;
 	enum rpt_verdict v;
 	bool worse;
 
@@ -91,6 +117,13 @@ static int judge_one(const json_t *m, json_t *c, double multiple)
 		return 0;
 	}
 	bar = fmax(thr, multiple * floor);
+	/* a step of one histogram bucket is no evidence of a change: at least two are */
+	res = resolution_pct(m, num(a, "mean"));
+	if (isfinite(res)) {
+		res *= 1.0001; /* the step itself, computed at a mean, is not beyond it */
+		bar = fmax(bar, res);
+		json_object_set_new(c, "resolution_pct", json_real(res));
+	}
 	worse = !strcmp(dir, "higher") ? change < 0 : change > 0;
 	if (fabs(change) > bar)
 		v = worse ? RPT_REGRESSION : RPT_IMPROVEMENT;

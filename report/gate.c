@@ -1,5 +1,6 @@
 /* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
 #include "report/gate.h"
+#include "model/result_file.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -100,13 +101,12 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
 
 int rpt_gate_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *gate = json_load_file(path, 0, &je);
 	char why[1024];
+	json_t *gate = rpt_json_file(path, why, sizeof(why));
 	int e;
 
 	if (!gate) {
-		snprintf(err, errlen, "gate file %s:%d:%d: %s", path, je.line, je.column, je.text);
+		snprintf(err, errlen, "gate file %s", why);
 		return -EPROTO;
 	}
 	e = rpt_gate_check(gate, why, sizeof(why));

@@ -1,4 +1,5 @@
 /* The HTML report's page: one self-contained file (inline SVG from gnuplot, tables) from results and a comparison. */
+#include "report/html_attrib.h"
 #include "report/html_plot.h"
 #include "report/html_table.h"
 #include "report/html_verdict.h"
@@ -7,128 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/attrib.h"
 #include "base/fileio.h"
 #include "model/result_file.h"
 #include "model/schema.h"
-
-/* Calls in the suite-wide table of the slowest: the first screen of a suite's attribution. */
-#define SLOWEST_OVERALL 20
-
-struct slow_ref {
-	const json_t *call, *run;
-	size_t doc, index;
-	json_int_t ns;
-};
-
-static int slow_ref_cmp(const void *x, const void *y)
-{
-	const struct slow_ref *a = x, *b = y;
-
-	return (a->ns < b->ns) - (a->ns > b->ns);
-}
-
-/*
- * The slowest calls of every run with probes together, slowest first, each with its run
- * and what the kernel did meanwhile (issue 24, item 3): a suite's 24 runs held 1768 rows
- * a side when every run's own table was open.
- */
-static void slowest_overall(struct page *pg, json_t *const *docs, const char *const *paths,
-			    const char *const *labels, size_t ndocs)
-{
-	struct slow_ref *v = NULL;
-	size_t n = 0, cap = 0;
-
-	for (size_t d = 0; d < ndocs; d++) {
-		const json_t *run, *call;
-		size_t r, c;
-
-		json_array_foreach(json_object_get(docs[d], RPT_KEY_RUNS), r, run)
-			json_array_foreach(json_object_get(json_object_get(run, "probes"),
-							   "slow_calls"),
-					   c, call)
-		{
-			if (n == cap) {
-				struct slow_ref *nv =
-					realloc(v, (cap = cap ? 2 * cap : 64) * sizeof(*v));
-
-				if (!nv) {
-					free(v);
-					return;
-				}
-				v = nv;
-			}
-			v[n++] = (struct slow_ref){ call, run, d, r,
-						    json_integer_value(
-							    json_object_get(call, "duration_ns")) };
-		}
-	}
-	if (n < 2) {
-		free(v);
-		return;
-	}
-	qsort(v, n, sizeof(*v), slow_ref_cmp);
-	fprintf(pg->out,
-		"<h3>Slowest calls overall</h3>\n<table class=\"slowest\"><tr><th>#</th><th>run</th>"
-		"<th>what the kernel did meanwhile</th></tr>\n");
-	for (size_t i = 0; i < n && i < SLOWEST_OVERALL; i++) {
-		char name[160], sentence[1024];
-		const char *dev = json_string_value(
-			json_object_get(json_object_get(v[i].run, "probes"), "device"));
-
-		rpt_html_run_label(v[i].run, paths[v[i].doc], labels ? labels[v[i].doc] : NULL,
-				   v[i].index, name, sizeof(name));
-		rpt_attrib_sentence(v[i].call, dev, sentence, sizeof(sentence));
-		fprintf(pg->out, "<tr><td>%zu</td><td>", i + 1);
-		rpt_html_esc(pg->out, name);
-		fprintf(pg->out, "</td><td>");
-		rpt_html_esc(pg->out, sentence);
-		fprintf(pg->out, "</td></tr>\n");
-	}
-	fprintf(pg->out, "</table>\n");
-	free(v);
-}
-
-/* For each run with eBPF probes: its attribution table and its I/O map. */
-static void kernel_sections(struct page *pg, json_t *const *docs, const char *const *paths,
-			    const char *const *labels, size_t ndocs)
-{
-	bool any = false;
-
-	for (size_t d = 0; d < ndocs; d++) {
-		const json_t *run;
-		size_t r;
-
-		json_array_foreach(json_object_get(docs[d], RPT_KEY_RUNS), r, run)
-		{
-			const json_t *iomap =
-				json_object_get(json_object_get(run, "probes"), "iomap");
-			char name[160];
-
-			if (!json_object_get(run, "probes"))
-				continue;
-			if (!any)
-				fprintf(pg->out,
-					"<h2>Kernel-side attribution</h2>\n"
-					"<p>The slowest calls of each run and what the kernel did "
-					"on the device while each ran (eBPF probes), one fold per "
-					"run.</p>\n");
-			if (!any)
-				slowest_overall(pg, docs, paths, labels, ndocs);
-			any = true;
-			rpt_html_run_label(run, paths[d], labels ? labels[d] : NULL, r, name,
-					   sizeof(name));
-			/* a suite has dozens of runs: each table is one click away, not 20 rows each */
-			fprintf(pg->out, "<details class=\"run\"><summary><b>");
-			rpt_html_esc(pg->out, name);
-			fprintf(pg->out, "</b></summary>\n");
-			rpt_attrib_html(pg->out, run, 20, rpt_html_esc);
-			if (json_array_size(json_object_get(iomap, "points")) >= 2)
-				rpt_html_iomap_plot(pg, iomap, name);
-			fprintf(pg->out, "</details>\n");
-		}
-	}
-}
 
 /* The page's own check, read by tests through a headless browser: every SVG has a size. */
 static const char page_check_js[] =
@@ -160,7 +42,7 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const j
 		".regression{background:#f8d0d0;font-weight:bold}.improvement{background:#d0f0d0}\n"
 		".noisy{background:#fff3c4}.insufficient{color:#888}.warn{background:#fff3c4;padding:.5em}\n"
 		"figure{margin:1em 0}figcaption{font-size:90%%;color:#555}\n"
-		"h1.verdict{padding:.3em .5em}\n</style></head>\n<body>\n");
+		"h1.verdict{padding:.3em .5em}.moved{font-weight:bold}tr.cell th{text-align:left}\n</style></head>\n<body>\n");
 	/* two sides: the answer first, the title under it (issue 24, item 1) */
 	if (verdict)
 		rpt_html_verdict(out, cmp);
@@ -212,7 +94,7 @@ static void page_runs(struct page *pg, struct group *g, int ng, json_t *const *d
 		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
 	rpt_html_time_plots(pg, docs, paths, pg->o->labels, ndocs);
-	kernel_sections(pg, docs, paths, pg->o->labels, ndocs);
+	rpt_html_kernel_sections(pg, docs, paths, pg->o->labels, ndocs);
 }
 
 int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, const json_t *cmp,

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <libgen.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,8 @@ static const char *run_workload(const json_t *run)
 	return rpt_json_str(run, RPT_KEY_WORKLOAD, "");
 }
 
-static struct group *group_get(struct group *g, int *n, const char *workload, const char *name)
+static struct group *group_get(struct group *g, int *n, const char *workload, const char *name,
+			       const char *side, const char *line)
 {
 	for (int i = 0; i < *n; i++)
 		if (!strcmp(g[i].workload, workload) && !strcmp(g[i].name, name))
@@ -47,6 +49,8 @@ static struct group *group_get(struct group *g, int *n, const char *workload, co
 	memset(&g[*n], 0, sizeof(g[*n]));
 	snprintf(g[*n].workload, sizeof(g[*n].workload), "%s", workload);
 	snprintf(g[*n].name, sizeof(g[*n].name), "%s", name);
+	snprintf(g[*n].side, sizeof(g[*n].side), "%s", side ? side : "");
+	snprintf(g[*n].line, sizeof(g[*n].line), "%s", line ? line : "");
 	return &g[(*n)++];
 }
 
@@ -83,12 +87,42 @@ void rpt_html_run_label(const json_t *run, const char *path, const char *label, 
 	free(copy);
 }
 
+/*
+ * A run's percentiles of op @k (its JSON @op) into @gr: the stored keys, else @h's (the
+ * run's histogram of it, NULL when its bins did not read). 0 or -ENOMEM.
+ */
+static int group_pct_add(struct group *gr, int k, const json_t *op, const struct hist *h)
+{
+	json_int_t count = json_integer_value(json_object_get(op, "count"));
+	struct group_pct *np, *p;
+
+	if (count <= 0)
+		return 0;
+	np = realloc(gr->pcts[k], (gr->npcts[k] + 1) * sizeof(*np));
+	if (!np)
+		return -ENOMEM;
+	gr->pcts[k] = np;
+	p = &np[gr->npcts[k]++];
+	p->count = (uint64_t)count;
+	for (int m = 0; m < RPT_NPERCENTILES; m++) {
+		const json_t *v = json_object_get(op, rpt_percentiles[m].key);
+
+		p->ns[m] = json_is_number(v) ? json_number_value(v) :
+			   h && h->count     ? (double)hist_percentile(h, rpt_percentiles[m].pct) :
+					       NAN;
+	}
+	return 0;
+}
+
 /* Adds complete run @run of line @name to its group: throughput at its thread count, its histograms. */
-static int group_add(struct group *g, int *ng, const json_t *run, const char *name)
+static int group_add(struct group *g, int *ng, const json_t *run, const char *name,
+		     const char *label)
 {
 	const json_t *sum = rpt_run_summary(run), *op;
 	json_int_t th = json_integer_value(json_object_get(run, RPT_KEY_THREADS));
-	struct group *gr = group_get(g, ng, run_workload(run), name);
+	const char *fs =
+		json_string_value(json_object_get(json_object_get(run, RPT_KEY_COORDS), "fs"));
+	struct group *gr = group_get(g, ng, run_workload(run), name, label, fs);
 	const char *opname;
 	int bytes;
 
@@ -96,15 +130,23 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 		return 0;
 	bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
 	if (th >= 1 && th <= RPT_MAX_THREADS) {
-		gr->tsum[bytes][th] +=
-			bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
-				json_number_value(json_object_get(sum, "files_per_sec"));
+		double v = bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
+				   json_number_value(json_object_get(sum, "files_per_sec"));
+		struct group_sample *ns =
+			realloc(gr->samples, (gr->nsamples + 1) * sizeof(*gr->samples));
+
+		if (!ns)
+			return -ENOMEM;
+		gr->samples = ns;
+		gr->samples[gr->nsamples++] = (struct group_sample){ (int)th, bytes, v };
+		gr->tsum[bytes][th] += v;
 		gr->tn[bytes][th]++;
 	}
 	json_object_foreach((json_t *)rpt_run_ops(run), opname, op)
 	{
 		struct hist one;
-		int k = rpt_op_find(opname);
+		int k = rpt_op_find(opname), e;
+		bool read;
 
 		if (k < 0) /* an operation this build does not know: no plot */
 			continue;
@@ -114,8 +156,12 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 				return -ENOMEM;
 			hist_init(gr->h[k]);
 		}
-		if (rpt_hist_from_json(op, &one) == 0)
+		read = rpt_hist_from_json(op, &one) == 0;
+		if (read)
 			hist_add(gr->h[k], &one);
+		e = group_pct_add(gr, k, op, read ? &one : NULL);
+		if (e)
+			return e;
 	}
 	return 0;
 }
@@ -135,7 +181,7 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 			if (!rpt_run_complete(run))
 				continue;
 			line_name(run, paths[d], labels ? labels[d] : NULL, name, sizeof(name));
-			e = group_add(g, ng, run, name);
+			e = group_add(g, ng, run, name, labels ? labels[d] : NULL);
 			if (e)
 				return e;
 		}
@@ -145,9 +191,30 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 
 void rpt_html_groups_free(struct group *g, int ng)
 {
-	for (int i = 0; i < ng; i++)
+	for (int i = 0; i < ng; i++) {
 		for (int k = 0; k < RPT_OP_COUNT; k++) {
 			free(g[i].h[k]);
 			g[i].h[k] = NULL;
+			free(g[i].pcts[k]);
+			g[i].pcts[k] = NULL;
+			g[i].npcts[k] = 0;
 		}
+		free(g[i].samples);
+		g[i].samples = NULL;
+		g[i].nsamples = 0;
+	}
+}
+
+size_t rpt_html_group_samples(const struct group *g, bool bytes, int threads, double *ret,
+			      size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nsamples; i++)
+		if (g->samples[i].bytes == bytes && g->samples[i].threads == threads) {
+			if (n < max)
+				ret[n] = g->samples[i].v;
+			n++;
+		}
+	return n;
 }

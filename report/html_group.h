@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "model/hist.h"
+#include "model/hist_json.h"
 #include "model/op.h"
 #include "model/result_file.h"
 
@@ -21,10 +22,38 @@
 struct group {
 	char workload[64];
 	char name[128];
+	/* the side ("baseline", a file; "" when the page has none) and the line on it ("ext4", "") */
+	char side[64], line[64];
 	struct hist *h[RPT_OP_COUNT]; /* per op, merged over the group's complete runs, or NULL */
 	/* throughput by thread count (1..RPT_MAX_THREADS): [0] files/s, [1] MB/s */
 	double tsum[2][RPT_MAX_THREADS + 1], tn[2][RPT_MAX_THREADS + 1];
+	struct group_sample *samples; /* every run's throughput, in the order added */
+	size_t nsamples;
+	/* per op, every run's own percentiles of it, in the order added */
+	struct group_pct *pcts[RPT_OP_COUNT];
+	size_t npcts[RPT_OP_COUNT];
 };
+
+/* One run's throughput in a group: the plots draw each when a line has few. */
+struct group_sample {
+	int threads;
+	bool bytes; /* MB/s, else files/s */
+	double v;
+};
+
+/*
+ * One run's percentiles of one operation: the percentile plots draw each when a line has
+ * few. The run's stored p50_ns .. p99_99_ns (what compare judges), from its histogram
+ * where a key is missing.
+ */
+struct group_pct {
+	uint64_t count; /* the run's calls of the operation */
+	double ns[RPT_NPERCENTILES]; /* at rpt_percentiles[]; NAN where the run has neither */
+};
+
+/* @g's samples at @threads in @bytes' unit into @ret (at most @max); how many there are. */
+size_t rpt_html_group_samples(const struct group *g, bool bytes, int threads, double *ret,
+			      size_t max);
 
 /*
  * The complete runs of @docs in groups (one per workload and line, a line being the side

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 
 #include "base/spawn.h"
+#include "report/stats.h"
 #include "model/result_file.h"
 #include "model/schema.h"
 
@@ -177,50 +178,135 @@ static void plot(struct page *pg, const char *caption, const char *script_body)
 	plot_as(pg, caption, script_body, false);
 }
 
+static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
+				       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
+
+static const char *pair_colour(int colour)
+{
+	return palette[colour % (int)(sizeof(palette) / sizeof(palette[0]))];
+}
+
+static const char *pair_key(const struct group *g, bool side)
+{
+	return side ? g->side : g->line;
+}
+
+/* The rank of group @i's side (or line) among the distinct ones of its workload's sided groups. */
+static int sided_rank(const struct group *g, int i, bool side)
+{
+	int rank = 0;
+
+	for (int k = 0; k < i; k++) {
+		bool seen = false;
+
+		if (!g[k].side[0] || strcmp(g[k].workload, g[i].workload))
+			continue;
+		if (!strcmp(pair_key(&g[k], side), pair_key(&g[i], side)))
+			return rank;
+		for (int j = 0; j < k && !seen; j++)
+			seen = g[j].side[0] && !strcmp(g[j].workload, g[i].workload) &&
+			       !strcmp(pair_key(&g[j], side), pair_key(&g[k], side));
+		rank += !seen;
+	}
+	return rank;
+}
+
 /*
- * Baseline beside candidate (issue 24, item 2): a line named "SIDE: LINE" gets the colour
- * of LINE (the filesystem or cell), the same on every side, and is solid on the first side
- * seen and dashed on the others, so ext4's baseline and candidate read as a pair. A name
- * without a side keeps gnuplot's own colours.
+ * Baseline beside candidate (issue 24, item 2): a group on a side gets the colour of its
+ * line (the filesystem; one colour when the runs have none), the same on every side
+ * (*@ret_colour, the line's rank among its workload's), and its side's rank *@ret_side,
+ * the first side seen 0. False for a page without sides, which keeps gnuplot's colours.
  */
+static bool line_pair(const struct group *g, int ng, int i, int *ret_colour, int *ret_side)
+{
+	(void)ng;
+	if (!g[i].side[0])
+		return false;
+	*ret_colour = sided_rank(g, i, false);
+	*ret_side = sided_rank(g, i, true);
+	return true;
+}
+
+/* Solid on the first side, dashed on the others, in the line's colour. */
+static void pair_line(FILE *f, int colour, int side)
+{
+	/* gnuplot's dash types 2 to 5; the candidate of two sides is dashed (2) */
+	fprintf(f, " lc rgb \"%s\" dt %d", pair_colour(colour), side ? 2 + (side - 1) % 4 : 1);
+}
+
+/* A bar's fill: solid on the first side, then hatched one way, the other way, crossed. */
+static const char *side_fill(int side)
+{
+	static const char *const fills[] = { "pattern 4", "pattern 5", "pattern 1", "pattern 2" };
+
+	return side ? fills[(side - 1) % 4] : "solid 0.6";
+}
+
+/* A run's own point: filled on the first side, open on the others, in the line's colour. */
+static void pair_point(FILE *f, int colour, int side)
+{
+	/* a filled circle; then an open circle, square, triangle, diamond */
+	static const int open[] = { 6, 4, 8, 12 };
+
+	fprintf(f, " lc rgb \"%s\" pt %d ps 0.9 lw 1.5", pair_colour(colour),
+		side ? open[(side - 1) % 4] : 7);
+}
+
+/*
+ * Where side @side's runs sit at @x on a log axis: the first side's a step of @step to the
+ * left, the others' to the right, so that neither hides the other.
+ */
+static double side_apart(double x, int side, double step)
+{
+	return x * pow(step, 2 * side - 1);
+}
+
 static void line_style(FILE *f, const struct group *g, int ng, int i)
 {
-	static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
-					       "#ff7f0e", "#8c564b", "#e377c2", "#17becf" };
-	const char *sep = strstr(g[i].name, ": ");
-	int colour = -1, side = -1, ncolours = 0, nsides = 0;
+	int colour, side;
 
-	if (!sep)
-		return;
-	for (int k = 0; k < ng && k <= i; k++) {
-		const char *ks = strstr(g[k].name, ": ");
-		bool seen_line = false, seen_side = false;
+	if (line_pair(g, ng, i, &colour, &side))
+		pair_line(f, colour, side);
+}
 
-		if (!ks || strcmp(g[k].workload, g[i].workload))
-			continue;
-		for (int j = 0; j < k; j++) {
-			const char *js = strstr(g[j].name, ": ");
+/*
+ * Runs a line may have at one thread count for each to be drawn as a point: up to a dozen
+ * repetitions or boots, their spread says more than an interval computed from them.
+ */
+#define POINTS_MAX 12
 
-			if (!js || strcmp(g[j].workload, g[i].workload))
-				continue;
-			seen_line |= !strcmp(js, ks);
-			seen_side |= js - g[j].name == ks - g[k].name &&
-				     !strncmp(g[j].name, g[k].name, (size_t)(ks - g[k].name));
-		}
-		if (!seen_line)
-			ncolours++;
-		if (!seen_side)
-			nsides++;
-		if (colour < 0 && !strcmp(ks, sep))
-			colour = ncolours - 1;
-		if (side < 0 && ks - g[k].name == sep - g[i].name &&
-		    !strncmp(g[k].name, g[i].name, (size_t)(sep - g[i].name)))
-			side = nsides - 1;
-	}
-	if (colour < 0 || side < 0)
-		return;
-	fprintf(f, " lc rgb \"%s\" dt %d",
-		palette[colour % (int)(sizeof(palette) / sizeof(palette[0]))], side ? 2 : 1);
+/* Whether @g has at most POINTS_MAX runs at every thread count in @bytes' unit. */
+static bool few_samples(const struct group *g, bool bytes)
+{
+	for (int t = 1; t <= RPT_MAX_THREADS; t++)
+		if (g->tn[bytes][t] > POINTS_MAX)
+			return false;
+	return true;
+}
+
+/* The line's value at @t: the median of its runs when they are drawn too, else their mean. */
+static double line_value(const struct group *g, bool bytes, int t, bool median)
+{
+	double v[POINTS_MAX];
+	struct rpt_stats st;
+	size_t n;
+
+	if (!median)
+		return g->tsum[bytes][t] / g->tn[bytes][t];
+	n = rpt_html_group_samples(g, bytes, t, v, POINTS_MAX);
+	if (n > POINTS_MAX || rpt_stats_compute(v, n, &st))
+		return g->tsum[bytes][t] / g->tn[bytes][t];
+	return st.median;
+}
+
+/* Every run of @g at @t as a data line "X VALUE" into @f. */
+static void sample_data(FILE *f, const struct group *g, bool bytes, int t, double x)
+{
+	double v[POINTS_MAX];
+	size_t n = rpt_html_group_samples(g, bytes, t, v, POINTS_MAX);
+
+	for (size_t k = 0; k < n && k < POINTS_MAX; k++)
+		fprintf(f, "%.6g %.6g\n", x, v[k]);
 }
 
 static bool has_threads(const struct group *g, bool bytes)
@@ -247,28 +333,110 @@ static int single_thread_count(const struct group *g, int ng, const char *worklo
 	return only;
 }
 
+/* Whether every line of @workload names a side ("SIDE: LINE"): then the bars pair up. */
+static bool workload_paired(const struct group *g, int ng, const char *workload)
+{
+	int colour, side, n = 0;
+
+	for (int i = 0; i < ng; i++) {
+		if (strcmp(g[i].workload, workload))
+			continue;
+		if (!line_pair(g, ng, i, &colour, &side))
+			return false;
+		n++;
+	}
+	return n > 0;
+}
+
+/*
+ * Two sides at one thread count: per line (filesystem or cell) a slot in its colour with a
+ * bar per side, solid on the first and hatched on the others, at the median of its runs,
+ * and each run as a point on its bar when there are few.
+ */
+static void paired_bars(FILE *f, struct group *g, int ng, const char *workload, bool bytes, int t)
+{
+	int ncolours = 0, nsides = 0, colour, side, any = 0;
+
+	for (int i = 0; i < ng; i++)
+		if (!strcmp(g[i].workload, workload) && line_pair(g, ng, i, &colour, &side)) {
+			ncolours = colour + 1 > ncolours ? colour + 1 : ncolours;
+			nsides = side + 1 > nsides ? side + 1 : nsides;
+		}
+	/* the lines' names without their side, under their slots */
+	fprintf(f,
+		"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\n"
+		"set grid noxtics\nset xtics noenhanced (",
+		bytes ? "MB/s" : "files/s", ncolours - 0.4);
+	for (int c = 0; c < ncolours; c++)
+		for (int i = 0; i < ng; i++)
+			if (!strcmp(g[i].workload, workload) &&
+			    line_pair(g, ng, i, &colour, &side) && colour == c) {
+				fprintf(f, "%s", c ? ", " : "");
+				gp_str(f, g[i].line[0] ? g[i].line : workload);
+				fprintf(f, " %d", c);
+				break;
+			}
+	fprintf(f, ")\nplot ");
+	for (int i = 0; i < ng; i++) {
+		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t] ||
+		    !line_pair(g, ng, i, &colour, &side))
+			continue;
+		fprintf(f, "%s'-' using 1:2:3 with boxes lw 2 lc rgb \"%s\" fs %s border title ",
+			any++ ? ", " : "", pair_colour(colour), side_fill(side));
+		gp_str(f, g[i].name);
+		fprintf(f, " noenhanced");
+		if (few_samples(&g[i], bytes)) {
+			fprintf(f, ", '-' using 1:2 with points");
+			pair_point(f, colour, side);
+			fprintf(f, " notitle");
+		}
+	}
+	fprintf(f, "\n");
+	for (int i = 0; i < ng; i++) {
+		double w = 0.8 / (nsides ? nsides : 1), x;
+
+		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t] ||
+		    !line_pair(g, ng, i, &colour, &side))
+			continue;
+		x = colour - 0.4 + w * (side + 0.5);
+		fprintf(f, "%.4g %.6g %.4g\ne\n", x, line_value(&g[i], bytes, t, true), w * 0.9);
+		if (few_samples(&g[i], bytes)) {
+			sample_data(f, &g[i], bytes, t, x);
+			fprintf(f, "e\n");
+		}
+	}
+}
+
 /* Throughput at the one thread count @t of @workload: a bar per line. Closes @f, frees *@body. */
 static void bars_plot(struct page *pg, FILE *f, char **body, struct group *g, int ng,
 		      const char *workload, bool bytes, int t)
 {
-	char cap[160];
+	char cap[256];
 	int n = 0, bars = 0;
+	bool paired = workload_paired(g, ng, workload);
 
 	for (int i = 0; i < ng; i++)
 		bars += !strcmp(g[i].workload, workload) && g[i].tn[bytes][t];
-	fprintf(f,
-		"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\nset style fill solid 0.6\n"
-		"set boxwidth 0.6\nset key off\nset grid noxtics\nset xtics noenhanced\n"
-		"plot '-' using 0:2:xtic(1) with boxes lw 2 notitle\n",
-		bytes ? "MB/s" : "files/s", bars - 0.4);
+	if (paired)
+		paired_bars(f, g, ng, workload, bytes, t);
+	else
+		fprintf(f,
+			"set ylabel \"%s\"\nset yrange [0:*]\nset xrange [-0.6:%g]\n"
+			"set style fill solid 0.6\nset boxwidth 0.6\nset key off\n"
+			"set grid noxtics\nset xtics noenhanced\n"
+			"plot '-' using 0:2:xtic(1) with boxes lw 2 notitle\n",
+			bytes ? "MB/s" : "files/s", bars - 0.4);
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !g[i].tn[bytes][t])
 			continue;
-		gp_str(f, g[i].name);
-		fprintf(f, " %.6g\n", g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+		if (!paired) {
+			gp_str(f, g[i].name);
+			fprintf(f, " %.6g\n", g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+		}
 		n++;
 	}
-	fprintf(f, "e\n");
+	if (!paired)
+		fprintf(f, "e\n");
 	fclose(f);
 	snprintf(cap, sizeof(cap), "%s: %s at %d thread%s", workload, bytes ? "MB/s" : "files/s", t,
 		 t == 1 ? "" : "s");
@@ -281,10 +449,11 @@ static void bars_plot(struct page *pg, FILE *f, char **body, struct group *g, in
 void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const char *workload,
 			      bool bytes)
 {
-	char *body = NULL, cap[160];
+	char *body = NULL, cap[256];
 	size_t blen = 0;
 	FILE *f = open_memstream(&body, &blen);
-	int any = 0;
+	int any = 0, colour, side;
+	bool paired = workload_paired(g, ng, workload);
 
 	int only = single_thread_count(g, ng, workload, bytes);
 
@@ -301,11 +470,18 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		fprintf(f, "%s'-' using 1:2 with linespoints lw 2", any++ ? ", " : "");
+		/* with a side, the runs are the points: the line joins their medians */
+		fprintf(f, "%s'-' using 1:2 with %s lw 2", any++ ? ", " : "",
+			paired && few_samples(&g[i], bytes) ? "lines" : "linespoints");
 		line_style(f, g, ng, i);
 		fprintf(f, " title ");
 		gp_str(f, g[i].name);
 		fprintf(f, " noenhanced");
+		if (paired && few_samples(&g[i], bytes) && line_pair(g, ng, i, &colour, &side)) {
+			fprintf(f, ", '-' using 1:2 with points");
+			pair_point(f, colour, side);
+			fprintf(f, " notitle");
+		}
 	}
 	fprintf(f, "\n");
 	for (int i = 0; i < ng; i++) {
@@ -313,8 +489,15 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 			continue;
 		for (int t = 1; t <= RPT_MAX_THREADS; t++)
 			if (g[i].tn[bytes][t])
-				fprintf(f, "%d %.6g\n", t, g[i].tsum[bytes][t] / g[i].tn[bytes][t]);
+				fprintf(f, "%d %.6g\n", t, line_value(&g[i], bytes, t, paired));
 		fprintf(f, "e\n");
+		if (paired && few_samples(&g[i], bytes) && line_pair(g, ng, i, &colour, &side)) {
+			for (int t = 1; t <= RPT_MAX_THREADS; t++)
+				if (g[i].tn[bytes][t])
+					/* a side's runs a little apart from the other's */
+					sample_data(f, &g[i], bytes, t, side_apart(t, side, 1.025));
+			fprintf(f, "e\n");
+		}
 	}
 	fclose(f);
 	snprintf(cap, sizeof(cap), "%s: %s against threads", workload, bytes ? "MB/s" : "files/s");
@@ -328,15 +511,23 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
  * 50 %, 90 %, 99 %, 99.9 % and 99.99 % are evenly spaced and a stall in the last thousandth
  * of calls gets as much room as the median; latency on a log axis too.
  */
-#define PCT_MARKS 5
-static const struct {
-	double x; /* 1/(1-p) */
-	const char *label; /* gnuplot reads tic labels as formats: %% is a percent sign */
-} pct_marks[PCT_MARKS] = { { 2, "50 %%" },
-			   { 10, "90 %%" },
-			   { 100, "99 %%" },
-			   { 1000, "99.9 %%" },
-			   { 10000, "99.99 %%" } };
+#define PCT_MARKS RPT_NPERCENTILES
+
+/* Where percentile mark @m (rpt_percentiles[@m], those a result stores) sits: 1/(1-p). */
+static double pct_mark_x(int m)
+{
+	return 100 / (100 - rpt_percentiles[m].pct);
+}
+
+/*
+ * Whether a line (or a run) of @count calls reaches mark @m: two calls or more beyond that
+ * percentile, else it is the maximum under another name; the median always. 100 / (100 -
+ * 99.9) is 1000 and a little in binary, and 2000 calls reach p99.9: hence the tolerance.
+ */
+static bool pct_mark_reached(int m, uint64_t count)
+{
+	return m == 0 || pct_mark_x(m) * 2 <= (double)count * (1 + 1e-9);
+}
 
 /*
  * The steps of @h's percentile curve: from each bin's first percentile on, the bin's upper
@@ -363,16 +554,49 @@ static void pct_steps(FILE *f, const struct hist *h, double scale)
 	fprintf(f, "%.9g %.6g\ne\n", (double)h->count, (double)h->max / scale);
 }
 
-/* One latency-by-percentile plot per operation of @workload, one line per group. */
+/*
+ * Whether @g's runs of op @op are drawn as points: with sides, at most POINTS_MAX of them,
+ * one with a median at least (gnuplot refuses a data block without a point on its log axis).
+ */
+static bool pct_points(const struct group *g, int op, bool paired)
+{
+	if (!paired || g->npcts[op] > POINTS_MAX)
+		return false;
+	for (size_t r = 0; r < g->npcts[op]; r++)
+		if (g->pcts[op][r].ns[0] > 0) /* not NAN, and on a log axis */
+			return true;
+	return false;
+}
+
+/*
+ * Every run of @g's op @op as a point "X LATENCY" at each percentile mark it reaches, its
+ * side's set a little apart from the other's (as on the throughput plot); a data block.
+ */
+static void pct_point_data(FILE *f, const struct group *g, int op, int side, double scale)
+{
+	for (size_t r = 0; r < g->npcts[op]; r++)
+		for (int m = 0; m < PCT_MARKS; m++)
+			if (pct_mark_reached(m, g->pcts[op][r].count) && g->pcts[op][r].ns[m] > 0)
+				fprintf(f, "%.6g %.6g\n", side_apart(pct_mark_x(m), side, 1.1),
+					g->pcts[op][r].ns[m] / scale);
+	fprintf(f, "e\n");
+}
+
+/*
+ * One latency-by-percentile plot per operation of @workload, one line per group merged
+ * over its runs; with sides, each run's own percentiles as points on it when it has few.
+ */
 void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *workload)
 {
+	bool paired = workload_paired(g, ng, workload);
+
 	for (int rank = 0; rpt_op_name_at(rank); rank++) {
 		const char *opname = rpt_op_name_at(rank), *unit;
 		int op = rpt_op_find(opname);
 		char *body = NULL, cap[160];
 		size_t blen = 0;
 		FILE *f;
-		int any = 0;
+		int any = 0, colour, side;
 		uint64_t maxcount = 0, maxns = 0;
 		double scale;
 
@@ -395,10 +619,11 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 			"set xlabel \"percentile\"\nset ylabel \"latency (%s)\"\n"
 			"set logscale x 10\nset logscale y 10\nset xrange [1:%g]\nset xtics (",
 			unit, maxcount > 2 ? (double)maxcount : 3.0);
+		/* gnuplot reads tic labels as formats: %% is a percent sign */
 		for (int m = 0; m < PCT_MARKS; m++)
-			if (pct_marks[m].x * 2 <= (double)maxcount || m == 0)
-				fprintf(f, "%s\"%s\" %g", m ? ", " : "", pct_marks[m].label,
-					pct_marks[m].x);
+			if (pct_mark_reached(m, maxcount))
+				fprintf(f, "%s\"%g %%%%\" %g", m ? ", " : "",
+					rpt_percentiles[m].pct, pct_mark_x(m));
 		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key left top inside\nplot ",
 			maxcount > 2 ? (double)maxcount : 3.0);
 		any = 0;
@@ -409,11 +634,21 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 				fprintf(f, " title ");
 				gp_str(f, g[i].name);
 				fprintf(f, " noenhanced");
+				if (pct_points(&g[i], op, paired) &&
+				    line_pair(g, ng, i, &colour, &side)) {
+					fprintf(f, ", '-' using 1:2 with points");
+					pair_point(f, colour, side);
+					fprintf(f, " notitle");
+				}
 			}
 		fprintf(f, "\n");
 		for (int i = 0; i < ng; i++)
-			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count)
+			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
 				pct_steps(f, g[i].h[op], scale);
+				if (pct_points(&g[i], op, paired) &&
+				    line_pair(g, ng, i, &colour, &side))
+					pct_point_data(f, &g[i], op, side, scale);
+			}
 		fclose(f);
 		snprintf(cap, sizeof(cap), "%s: %s latency by percentile", workload, opname);
 		plot(pg, cap, body);
@@ -421,10 +656,34 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 	}
 }
 
-/* MB/s over time from a run's series.done: the interval's rate from its start. */
-static void series_plot(struct page *pg, const json_t *series, const char *name)
+/* One run in a time plot: its series or kernel samples, its side's name and rank, its colour. */
+struct tline {
+	const json_t *run;
+	const char *side; /* NULL: a page without sides */
+	int rank, colour;
+};
+
+/* Solid on the first side, dashed on the others, with the side's name in the key. */
+static void tline_style(FILE *f, const struct tline *l, const char *what)
 {
-	const json_t *t = json_object_get(series, "t_ns"), *done = json_object_get(series, "done");
+	if (!l->side) {
+		fprintf(f, " title \"%s\"", what);
+		return;
+	}
+	pair_line(f, l->colour, l->rank);
+	fprintf(f, " title ");
+	{
+		char t[128];
+
+		snprintf(t, sizeof(t), "%s%s%s", l->side, *what ? " " : "", what);
+		gp_str(f, t);
+	}
+	fprintf(f, " noenhanced");
+}
+
+/* MB/s over time from each run's series.done: the interval's rate from its start. */
+static void series_plot(struct page *pg, const struct tline *l, size_t n, const char *name)
+{
 	char cap[320], *body = NULL;
 	size_t blen = 0;
 	FILE *f;
@@ -432,33 +691,46 @@ static void series_plot(struct page *pg, const json_t *series, const char *name)
 	f = open_memstream(&body, &blen);
 	if (!f)
 		return;
-	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"MB/s\"\nset yrange [0:*]\n"
-		   "plot '-' using 1:2 with steps lw 2 title \"written\"\n");
-	for (size_t i = 1; i < json_array_size(t); i++) {
-		double t0 = (double)json_integer_value(json_array_get(t, i - 1)),
-		       t1 = (double)json_integer_value(json_array_get(t, i));
-		double d0 = (double)json_integer_value(json_array_get(done, i - 1)),
-		       d1 = (double)json_integer_value(json_array_get(done, i));
-
-		/* the interval's rate from its start; the last one repeated at the end closes the step */
-		if (t1 > t0) {
-			fprintf(f, "%.6g %.6g\n", t0 / 1e9, (d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
-			if (i + 1 == json_array_size(t))
-				fprintf(f, "%.6g %.6g\n", t1 / 1e9,
-					(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
-		}
+	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"MB/s\"\nset yrange [0:*]\nplot ");
+	for (size_t k = 0; k < n; k++) {
+		fprintf(f, "%s'-' using 1:2 with steps lw 2", k ? ", " : "");
+		tline_style(f, &l[k], l[k].side ? "" : "written");
 	}
-	fprintf(f, "e\n");
+	fprintf(f, "\n");
+	for (size_t k = 0; k < n; k++) {
+		const json_t *series = json_object_get(l[k].run, "series");
+		const json_t *t = json_object_get(series, "t_ns"),
+			     *done = json_object_get(series, "done");
+
+		for (size_t i = 1; i < json_array_size(t); i++) {
+			double t0 = (double)json_integer_value(json_array_get(t, i - 1)),
+			       t1 = (double)json_integer_value(json_array_get(t, i));
+			double d0 = (double)json_integer_value(json_array_get(done, i - 1)),
+			       d1 = (double)json_integer_value(json_array_get(done, i));
+
+			/* the interval's rate from its start; the last one repeated at the end closes the step */
+			if (t1 > t0) {
+				fprintf(f, "%.6g %.6g\n", t0 / 1e9,
+					(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
+				if (i + 1 == json_array_size(t))
+					fprintf(f, "%.6g %.6g\n", t1 / 1e9,
+						(d1 - d0) / 1e6 / ((t1 - t0) / 1e9));
+			}
+		}
+		fprintf(f, "e\n");
+	}
 	fclose(f);
 	snprintf(cap, sizeof(cap), "%s: throughput over time", name);
 	plot(pg, cap, body);
 	free(body);
 }
 
-/* Dirty and Writeback over time from a run's kernel.samples. */
-static void dirty_plot(struct page *pg, const json_t *ks, const char *name)
+/*
+ * Dirty and Writeback over time from each run's kernel.samples; with sides, Dirty thick and
+ * Writeback thin in the cell's colour, each side dashed its own way.
+ */
+static void dirty_plot(struct page *pg, const struct tline *l, size_t n, const char *name)
 {
-	const json_t *t = json_object_get(ks, "t_ns");
 	char cap[320], *body = NULL;
 	size_t blen = 0;
 	FILE *f;
@@ -466,17 +738,28 @@ static void dirty_plot(struct page *pg, const json_t *ks, const char *name)
 	f = open_memstream(&body, &blen);
 	if (!f)
 		return;
-	fprintf(f,
-		"set xlabel \"time (s)\"\nset ylabel \"MiB\"\nset yrange [0:*]\n"
-		"plot '-' using 1:2 with lines lw 2 title \"Dirty\", '-' using 1:2 with lines lw 2 title \"Writeback\"\n");
-	for (int which = 0; which < 2; which++) {
-		const json_t *v = json_object_get(ks, which ? "writeback_bytes" : "dirty_bytes");
+	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"MiB\"\nset yrange [0:*]\nplot ");
+	for (size_t k = 0; k < n; k++)
+		for (int which = 0; which < 2; which++) {
+			fprintf(f, "%s'-' using 1:2 with lines lw %d", k || which ? ", " : "",
+				l[k].side && which ? 1 : 2);
+			tline_style(f, &l[k], which ? "Writeback" : "Dirty");
+		}
+	fprintf(f, "\n");
+	for (size_t k = 0; k < n; k++) {
+		const json_t *ks = json_object_get(json_object_get(l[k].run, "kernel"), "samples");
+		const json_t *t = json_object_get(ks, "t_ns");
 
-		for (size_t i = 0; i < json_array_size(t); i++)
-			fprintf(f, "%.6g %.6g\n",
-				(double)json_integer_value(json_array_get(t, i)) / 1e9,
-				json_number_value(json_array_get(v, i)) / 1048576);
-		fprintf(f, "e\n");
+		for (int which = 0; which < 2; which++) {
+			const json_t *v =
+				json_object_get(ks, which ? "writeback_bytes" : "dirty_bytes");
+
+			for (size_t i = 0; i < json_array_size(t); i++)
+				fprintf(f, "%.6g %.6g\n",
+					(double)json_integer_value(json_array_get(t, i)) / 1e9,
+					json_number_value(json_array_get(v, i)) / 1048576);
+			fprintf(f, "e\n");
+		}
 	}
 	fclose(f);
 	snprintf(cap, sizeof(cap), "%s: Dirty and Writeback over time", name);
@@ -484,34 +767,151 @@ static void dirty_plot(struct page *pg, const json_t *ks, const char *name)
 	free(body);
 }
 
+static bool has_series(const json_t *run)
+{
+	return json_array_size(json_object_get(json_object_get(run, "series"), "t_ns")) >= 2;
+}
+
+static bool has_samples(const json_t *run)
+{
+	return json_array_size(json_object_get(
+		       json_object_get(json_object_get(run, "kernel"), "samples"), "t_ns")) >= 2;
+}
+
+/*
+ * Where a run sits for pairing: its cell and repetition; a run outside a suite, its place
+ * in its file (two files of one command line hold their runs in the same order).
+ */
+static void pair_key_of(const json_t *run, size_t index, char *buf, size_t len)
+{
+	const json_t *coords = json_object_get(run, RPT_KEY_COORDS);
+	const char *cell = json_string_value(json_object_get(coords, "cell"));
+
+	if (cell)
+		snprintf(buf, len, "%s rep %lld", cell,
+			 (long long)json_integer_value(json_object_get(coords, "repetition")));
+	else
+		snprintf(buf, len, "run %zu", index);
+}
+
+/* A byte-counting run of the page: what the time plots draw. */
+struct trun {
+	const json_t *run;
+	size_t doc, index;
+	int side; /* rank of its document's label */
+	bool done;
+	char key[256];
+};
+
+/*
+ * Two sides or more: one plot per cell and repetition with each side's run of it, in the
+ * colour of the cell's filesystem, solid on the first side and dashed on the others; a run
+ * without a partner alone, in the same style.
+ */
+static void time_plots_paired(struct page *pg, struct trun *tr, size_t n, const char *const *sides,
+			      int nsides, const char *const *paths)
+{
+	const char *fses[8];
+	int nfs = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct tline ls[nsides], ld[nsides];
+		size_t nls = 0, nld = 0;
+		int colour = 0;
+		const char *fs;
+		char name[160];
+
+		if (tr[i].done)
+			continue;
+		fs = json_string_value(
+			json_object_get(json_object_get(tr[i].run, RPT_KEY_COORDS), "fs"));
+		for (colour = 0; fs && colour < nfs && strcmp(fses[colour], fs); colour++)
+			;
+		if (fs && colour == nfs && nfs < (int)(sizeof(fses) / sizeof(fses[0])))
+			fses[nfs++] = fs;
+		if (!fs)
+			colour = 0;
+		for (int s = 0; s < nsides; s++)
+			for (size_t k = i; k < n; k++) {
+				struct tline l = { tr[k].run, sides[s], s, colour };
+
+				if (tr[k].done || tr[k].side != s || strcmp(tr[k].key, tr[i].key))
+					continue;
+				tr[k].done = true;
+				if (has_series(tr[k].run))
+					ls[nls++] = l;
+				if (has_samples(tr[k].run))
+					ld[nld++] = l;
+				break;
+			}
+		/* the cell and repetition, without a side: the key names the sides */
+		rpt_html_run_label(tr[i].run, paths[tr[i].doc], NULL, tr[i].index, name,
+				   sizeof(name));
+		if (nls)
+			series_plot(pg, ls, nls, name);
+		if (nld)
+			dirty_plot(pg, ld, nld, name);
+	}
+}
+
 /*
  * For each byte-counting run: throughput and Dirty/Writeback over time, each when it has
  * two points or more (a run shorter than the series interval still has kernel samples).
+ * With sides, a cell's runs on each side share a plot.
  */
 void rpt_html_time_plots(struct page *pg, json_t *const *docs, const char *const *paths,
 			 const char *const *labels, size_t ndocs)
 {
+	struct trun *tr = NULL;
+	const char **sides = calloc(ndocs + 1, sizeof(*sides));
+	size_t n = 0;
+	int nsides = 0;
+
+	if (!sides)
+		return;
 	for (size_t d = 0; d < ndocs; d++) {
 		const json_t *run;
 		size_t r;
+		int s;
 
+		for (s = 0; labels && labels[d] && s < nsides && strcmp(sides[s], labels[d]); s++)
+			;
+		if (labels && labels[d] && s == nsides)
+			sides[nsides++] = labels[d];
 		json_array_foreach(json_object_get(docs[d], RPT_KEY_RUNS), r, run)
 		{
-			const json_t *series = json_object_get(run, "series"),
-				     *ks = json_object_get(json_object_get(run, "kernel"),
-							   "samples");
-			char name[160];
+			struct trun *nt;
 
 			if (rpt_run_unit(run) != RPT_UNIT_BYTES)
 				continue;
-			rpt_html_run_label(run, paths[d], labels ? labels[d] : NULL, r, name,
-					   sizeof(name));
-			if (json_array_size(json_object_get(series, "t_ns")) >= 2)
-				series_plot(pg, series, name);
-			if (json_array_size(json_object_get(ks, "t_ns")) >= 2)
-				dirty_plot(pg, ks, name);
+			nt = realloc(tr, (n + 1) * sizeof(*tr));
+			if (!nt)
+				goto out;
+			tr = nt;
+			tr[n] = (struct trun){ .run = run, .doc = d, .index = r, .side = s };
+			pair_key_of(run, r, tr[n].key, sizeof(tr[n].key));
+			n++;
 		}
 	}
+	if (nsides >= 2) {
+		time_plots_paired(pg, tr, n, sides, nsides, paths);
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *label = labels ? labels[tr[i].doc] : NULL;
+		struct tline l = { tr[i].run, NULL, 0, 0 };
+		char name[160];
+
+		rpt_html_run_label(tr[i].run, paths[tr[i].doc], label, tr[i].index, name,
+				   sizeof(name));
+		if (has_series(tr[i].run))
+			series_plot(pg, &l, 1, name);
+		if (has_samples(tr[i].run))
+			dirty_plot(pg, &l, 1, name);
+	}
+out:
+	free(tr);
+	free(sides);
 }
 
 /* Sector against time of a run's requests (probes.iomap: seekwatcher's picture). */

@@ -92,6 +92,8 @@ static const struct why_item {
 	{ "write d2c", "us", V_WD2C_SUM, V_WD2C_N, 1e-3 },
 	{ "flush d2c", "us", V_FD2C_SUM, V_FD2C_N, 1e-3 },
 };
+_Static_assert(sizeof(why_items) / sizeof(why_items[0]) == RPT_WHY_ITEMS,
+	       "why.h's RPT_WHY_ITEMS counts why_items[]");
 #define WHY_LEADS 2
 /* A quantity that moved less than this is left out of the text (it stays in items). */
 #define WHY_MOVED_PCT 5.0
@@ -187,6 +189,11 @@ static void fmt_val(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
+double rpt_why_change_pct(double a, double b)
+{
+	return a != 0 ? (b - a) / fabs(a) * 100 : b != 0 ? INFINITY : 0;
+}
+
 struct why_row {
 	char name[64];
 	const char *unit;
@@ -216,31 +223,64 @@ static void text_append(char *buf, size_t len, size_t *at, const struct why_row 
 	*at += w > 0 ? (size_t)w : 0;
 }
 
+/* @files: the workload counts files, so a quantity without @op is per file (else per call). */
+static bool side_files(const struct rpt_run_ref *runs, const size_t *idx, size_t n, const char *op)
+{
+	return !op && n &&
+	       json_number_value(json_object_get(rpt_run_summary(runs[idx[0]].run), "files")) > 0;
+}
+
+/* Side @s's value of every item, named per @per, into @ret (RPT_WHY_ITEMS of them). */
+static void side_values(const struct why_side *s, const char *per, struct rpt_why_value *ret)
+{
+	for (size_t i = 0; i < RPT_WHY_ITEMS; i++) {
+		snprintf(ret[i].name, sizeof(ret[i].name), why_items[i].name, per);
+		ret[i].unit = why_items[i].unit;
+		ret[i].v = 0;
+		ret[i].have = item_value(s, &why_items[i], &ret[i].v);
+	}
+}
+
+const char *rpt_why_side(const struct rpt_run_ref *runs, const size_t *idx, size_t n,
+			 const char *op, struct rpt_why_value *ret)
+{
+	bool files = side_files(runs, idx, n, op);
+	const char *per = op ? op : files ? "file" : "call";
+	struct why_side s;
+
+	side_sum(&s, runs, idx, n, op, files);
+	side_values(&s, per, ret);
+	return per;
+}
+
 json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t na, const size_t *ib,
 		      size_t nb, const char *op, const char *metric, double change_pct)
 {
-	const size_t nitems = sizeof(why_items) / sizeof(why_items[0]);
-	struct why_side sa, sb;
-	struct why_row rows[sizeof(why_items) / sizeof(why_items[0])];
+	struct rpt_why_value va[RPT_WHY_ITEMS], vb[RPT_WHY_ITEMS];
+	struct why_row rows[RPT_WHY_ITEMS];
 	size_t nrows = 0, at, shown = 0;
-	const json_t *first = na ? runs[ia[0]].run : nb ? runs[ib[0]].run : NULL;
-	bool files = !op && first &&
-		     json_number_value(json_object_get(rpt_run_summary(first), "files")) > 0;
+	/* both sides divide by the same unit: the baseline's runs decide it, else the candidate's */
+	bool files = na ? side_files(runs, ia, na, op) : side_files(runs, ib, nb, op);
 	const char *per = op ? op : files ? "file" : "call";
+	struct why_side sa, sb;
 	char text[1024];
 	json_t *o, *items;
 
 	side_sum(&sa, runs, ia, na, op, files);
 	side_sum(&sb, runs, ib, nb, op, files);
-	for (size_t i = 0; i < nitems; i++) {
+	side_values(&sa, per, va);
+	side_values(&sb, per, vb);
+	for (size_t i = 0; i < RPT_WHY_ITEMS; i++) {
 		struct why_row *r = &rows[nrows];
 
-		if (!item_value(&sa, &why_items[i], &r->a) ||
-		    !item_value(&sb, &why_items[i], &r->b))
+		if (!va[i].have || !vb[i].have)
 			continue;
-		snprintf(r->name, sizeof(r->name), why_items[i].name, per);
-		r->unit = why_items[i].unit;
-		r->change = r->a != 0 ? (r->b - r->a) / fabs(r->a) * 100 : r->b != 0 ? INFINITY : 0;
+		_Static_assert(sizeof(r->name) == sizeof(va[i].name), "a row holds a value's name");
+		memcpy(r->name, va[i].name, sizeof(r->name));
+		r->unit = va[i].unit;
+		r->a = va[i].v;
+		r->b = vb[i].v;
+		r->change = rpt_why_change_pct(r->a, r->b);
 		r->lead = i < WHY_LEADS;
 		nrows++;
 	}
@@ -260,8 +300,9 @@ json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t n
 					 rows[i].b, "change_pct",
 					 isfinite(rows[i].change) ? json_real(rows[i].change) :
 								    json_null()));
-	at = (size_t)snprintf(text, sizeof(text), "%s %+.1f %%:", metric,
-			      isfinite(change_pct) ? change_pct : 0.0);
+	at = isfinite(change_pct) ?
+		     (size_t)snprintf(text, sizeof(text), "%s %+.1f %%:", metric, change_pct) :
+		     (size_t)snprintf(text, sizeof(text), "%s from 0:", metric);
 	if (at >= sizeof(text))
 		at = sizeof(text) - 1;
 	for (size_t i = 0; i < nrows; i++)

@@ -2,6 +2,7 @@
 #ifndef RPT_WHY_H
 #define RPT_WHY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <jansson.h>
 
@@ -23,6 +24,28 @@
  */
 json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t na, const size_t *ib,
 		      size_t nb, const char *op, const char *metric, double change_pct);
+
+/* The quantities rpt_why_build() and rpt_why_side() know, in their order. */
+#define RPT_WHY_ITEMS 17
+
+/* One kernel-side quantity of one side: "flushes per fsync", its unit, its value. */
+struct rpt_why_value {
+	char name[64];
+	const char *unit; /* "", "us", "KB" */
+	bool have; /* measured (its source loaded on every complete run) and divisible */
+	double v;
+};
+
+/*
+ * The same quantities for one side alone (the complete runs among @idx): RPT_WHY_ITEMS
+ * entries into @ret, in one order for every side, so that entry i of two sides is the same
+ * quantity. Returns what they are per: @op, "file" or "call" (a static string or @op).
+ */
+const char *rpt_why_side(const struct rpt_run_ref *runs, const size_t *idx, size_t n,
+			 const char *op, struct rpt_why_value *ret);
+
+/* The change from @a to @b in percent: INFINITY from zero to anything, 0 from zero to zero. */
+double rpt_why_change_pct(double a, double b);
 
 /*
  * The eBPF sources that loaded ("ok") on every complete run of @idx, as a JSON object

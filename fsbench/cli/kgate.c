@@ -381,7 +381,8 @@ static int kernel_run(void *cfg)
 			r = (int)json_integer_value(json_object_get(rec, "guest_status"));
 	}
 	if (x->a.json && result[0] && access(result, R_OK) == 0) {
-		json_t *doc = json_load_file(result, 0, NULL);
+		char why[1024];
+		json_t *doc = rpt_json_file(result, why, sizeof(why));
 		int e = doc ? rpt_json_write_atomic(doc, x->a.json) : -EIO;
 
 		json_decref(doc);

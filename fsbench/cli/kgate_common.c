@@ -63,7 +63,7 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 	char dir[PATH_MAX + 32], err[8192];
 	struct kg_boot b;
 	json_t *rec, *doc;
-	json_error_t je;
+	char why[1024];
 	int r;
 
 	snprintf(dir, sizeof(dir), "%s/boot-%02d-%s", x->workdir, index + 1, x->k[side].label);
@@ -105,10 +105,10 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
 								    FSB_EXIT_CANNOT_JUDGE;
 	}
-	doc = json_load_file(b.result, 0, &je);
+	doc = rpt_json_file(b.result, why, sizeof(why));
 	if (!doc) {
 		json_decref(rec);
-		fprintf(stderr, "fsbench %s: %s:%d: %s\n", cmd, b.result, je.line, je.text);
+		fprintf(stderr, "fsbench %s: %s\n", cmd, why);
 		return FSB_EXIT_CANNOT_JUDGE;
 	}
 	json_object_set_new(doc, "vm", rec);

@@ -422,7 +422,11 @@ void opt_print_help(const struct fsb_opt *tbl, FILE *out)
 			snprintf(left, sizeof(left), "    --%s%s", o->name,
 				 o->type == OPT_BOOL ? "" : " VALUE");
 		opt_help_text(o, text, sizeof(text));
-		fprintf(out, "  %-28s %s\n", left, text);
+		/* a name wider than the column: its text starts on the next line, in the column */
+		if (strlen(left) > 28)
+			fprintf(out, "  %s\n  %-28s %s\n", left, "", text);
+		else
+			fprintf(out, "  %-28s %s\n", left, text);
 	}
 }
 

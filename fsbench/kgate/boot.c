@@ -166,7 +166,7 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n++] = "-m";
 	argv[n++] = f->mem;
 	argv[n++] = "-kernel";
-	argv[n++] = k->image;
+	argv[n++] = k->boot_image[0] ? k->boot_image : k->image;
 	argv[n++] = "-initrd";
 	argv[n++] = initramfs;
 	argv[n++] = "-append";

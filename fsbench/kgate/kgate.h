@@ -23,6 +23,9 @@ struct probe_scratch;
 struct kg_kernel {
 	char spec[PATH_MAX]; /* as the user gave it */
 	char image[PATH_MAX]; /* bzImage / vmlinuz */
+	char boot_image[PATH_MAX]; /* what QEMU boots: image, or its vmlinux (pvh.h) */
+	char entry[16]; /* "pvh" or "bzimage" */
+	char entry_why[96]; /* why not "pvh" */
 	char moddir[PATH_MAX]; /* .../lib/modules/RELEASE */
 	char release[128];
 	char append[KG_CMDLINE_MAX]; /* extra kernel command line */

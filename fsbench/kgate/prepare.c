@@ -12,6 +12,7 @@
 
 #include "base/errf.h"
 #include "base/fileio.h"
+#include "fsbench/kgate/pvh.h"
 #include "fsbench/kgate/util.h"
 #include "fsbench/suite/suite.h"
 
@@ -151,6 +152,12 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 		return errf(err, errlen, r, "%s: cannot judge: %s", label, why);
 	}
 	base_strcpy(x->k[i].label, sizeof(x->k[i].label), label);
+	/* LAVA's workers boot the image it copies out, so a LAVA job keeps the bzImage */
+	if (!x->lava && (r = kg_pvh_resolve(&x->k[i], cachedir, why, sizeof(why)))) {
+		/* a cache another user could write is the user's to fix, as in resolve */
+		*ret_fail = r == -EPERM ? KG_PREPARE_USAGE : KG_PREPARE_KERNEL;
+		return errf(err, errlen, r, "%s: %s", label, why);
+	}
 	r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &x->cached[i], why,
 			       sizeof(why));
 	if (r) {

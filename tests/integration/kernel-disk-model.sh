@@ -13,12 +13,7 @@
 . "$(dirname "$0")/kgate-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
-t_need_root
-command -v qemu-system-x86_64 >/dev/null || t_skip "qemu-system-x86 is not installed"
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+kg_need_kernel
 W=$T_SCRATCH
 
 # refused before any boot (no workdir made, no QEMU started)

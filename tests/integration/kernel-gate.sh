@@ -7,14 +7,7 @@
 . "$(dirname "$0")/kgate-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
-t_need_root
-command -v qemu-system-x86_64 >/dev/null || t_skip "qemu-system-x86 is not installed"
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-# the extracted kernel and the initramfs are cached between runs; the scratch disks are
-# made in and removed from our own directory on tmpfs
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+kg_need_kernel
 mkdir -p /dev/shm/fsbench-test.$$ && DISKS=/dev/shm/fsbench-test.$$
 trap 'rmdir "$DISKS" 2>/dev/null; t_cleanup' EXIT
 W=$T_SCRATCH
@@ -85,6 +78,8 @@ t_expect_eq "vm.scratch_disk" "null_blk /dev/nullb0 1073741824 50000" \
 	"$(t_json "$r" '.vm.scratch_disk | "\(.model) \(.device) \(.bytes) \(.latency_ns)"')"
 t_expect_eq "vm.kernel.release = guest's uname" "$(t_json "$r" .host.kernel)" "$(t_json "$r" .vm.kernel.release)"
 t_json "$r" .vm.kernel.cmdline | grep -q "tsc=reliable" || t_fail "cmdline lacks tsc=reliable"
+# Debian's kernels have CONFIG_PVH: booted as the vmlinux decompressed once into the cache
+t_expect_eq "vm.kernel.entry" pvh "$(t_json "$r" .vm.kernel.entry)"
 t_expect_eq "runs per boot" 6 "$(t_json "$r" '.runs | length')"
 t_expect_eq "p99.9 not gated" false \
 	"$(t_json "$W/aa.json" '[.compare.samples[].metrics[] | select(.name | endswith(".p99.9")) | .comparisons[].gate] | any')"

@@ -5,14 +5,10 @@
 # N device flushes, the counts agree with the guest's diskstats, and writeback's pauses,
 # read from 6.1's argument layout, are whole jiffies no longer than the kernel's maximum.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
 SCHEMA=$SRCDIR/report/schema/fsbench-result-2.schema.json
 VALIDATE=$SRCDIR/tests/tools/validate-json
-t_need_root
-command -v qemu-system-x86_64 >/dev/null || t_skip "qemu-system-x86 is not installed"
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-6.1.*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian 6.1 kernel .deb (ci/setup downloads one)"
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+kg_need_kernel 6.1.
 mkdir -p /dev/shm/fsbench-test.$$ && DISKS=/dev/shm/fsbench-test.$$
 trap 'rm -rf "$DISKS"; t_cleanup' EXIT
 

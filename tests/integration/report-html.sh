@@ -126,6 +126,29 @@ if command -v gnuplot >/dev/null; then
 		t_ok "a 1000-thread run is plotted" || t_fail "no throughput plot for 1000 threads"
 fi
 
+# two sides: a cell's streaming run of each side in one time plot, one colour, the candidate dashed
+if command -v gnuplot >/dev/null; then
+	jq -c '.runs |= map(select(.workload == "stream"))' "$S/suite.json" >"$S/sa.json" &&
+		jq -c '.runs |= map(select(.workload == "stream") | .series.done |= map(. / 2 | floor)
+			| .kernel.samples.dirty_bytes |= map(. / 2))' "$S/suite.json" >"$S/sb.json" ||
+		t_die "building the streaming pair"
+	"$FSBENCH" report -o "$S/st2.html" --baseline "$S/sa.json" --candidate "$S/sb.json" 2>"$S/err" ||
+		t_die "report of the streaming pair failed: $(cat "$S/err")"
+	for what in "throughput over time" "Dirty and Writeback over time"; do
+		t_expect_eq "pair: one $what plot for the cell" 1 \
+			"$(grep -c "<figcaption>ext4/stream/t=1 rep 1: $what</figcaption>" "$S/st2.html")"
+		awk -v c="<figcaption>ext4/stream/t=1 rep 1: $what<" '/<figure>/ { f = "" } { f = f $0 "\n" }
+		     index($0, c) { print f }' "$S/st2.html" >"$S/time.svg"
+		solid=$(grep -o "stroke='rgb([^']*)'  *d=" "$S/time.svg" | sed "s/ *d=//" | sort -u)
+		dashed=$(grep -o "stroke='rgb([^']*)' stroke-dasharray=' *5,8'" "$S/time.svg" | sed "s/ stroke-das.*//" | sort -u)
+		[ -n "$dashed" ] && [ "$solid" = "$dashed" ] && t_ok "pair: $what, the candidate dashed in the baseline's colour" ||
+			t_fail "pair: $what: solid '$solid', dashed '$dashed'"
+	done
+	t_expect_eq "pair: the key names the sides" "baseline;candidate;" \
+		"$(awk '/<figure>/ { f = "" } { f = f $0 "\n" } /<figcaption>ext4\/stream\/t=1 rep 1: throughput over time</ { print f }' "$S/st2.html" |
+			grep -o '<text>[a-z]*</text>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
+fi
+
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"
 command -v gnuplot >/dev/null || t_skip "gnuplot is not installed: no plots to render"

@@ -37,6 +37,27 @@ grep -q 'instrumentation: smallfile t=1 (candidate): source jbd2 loaded on the c
 "$FSBENCH" report -o "$S/ab.html" --baseline "$S/A.json" --candidate "$S/B.json" 2>"$S/err" ||
 	t_die "report failed: $(cat "$S/err")"
 
+# the per-cell summary: per fsync on each side, the candidate's difference beside them
+cellsum() { sed -n '/<table class="cellsum">/,/<\/table>/p' "$1"; }
+t_expect_eq "per-cell summary: flushes per fsync 2 -> 3" \
+	'<tr><td>flushes per fsync</td><td class="num">2.00</td><td class="num">3.00</td><td class="num moved">+1.00</td><td class="num moved">+50.0 %</td></tr>' \
+	"$(cellsum "$S/ab.html" | grep '<td>flushes per fsync</td>')"
+t_expect_eq "per-cell summary: commits per fsync unchanged" \
+	'<tr><td>commits per fsync</td><td class="num">1.00</td><td class="num">1.00</td><td class="num">0</td><td class="num">+0.0 %</td></tr>' \
+	"$(cellsum "$S/ab.html" | grep '<td>commits per fsync</td>')"
+t_expect_eq "per-cell summary: the cell, its op and its runs" \
+	'<tr class="cell"><th colspan="5">smallfile t=1, per fsync (3 runs baseline, 3 runs candidate)</th></tr>' \
+	"$(cellsum "$S/ab.html" | grep '<tr class="cell">')"
+t_expect_eq "per-cell summary: the sides and the difference in the header" \
+	'<tr><th>quantity</th><th>baseline</th><th>candidate</th><th>candidate − baseline</th><th>change</th></tr>' \
+	"$(cellsum "$S/ab.html" | grep '<th>quantity</th>' | sed 's/^.*<table class="cellsum">//')"
+t_expect_eq "per-cell summary: commit phases in us, KB written without a second unit" "flushing (us);KB written per fsync;" \
+	"$(cellsum "$S/ab.html" | grep -o '<tr><td>\(flushing[^<]*\|KB[^<]*\)</td>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
+# one side: the same quantities, one column, no difference
+"$FSBENCH" report --no-plots -o "$S/a.html" "$S/A.json" 2>"$S/err" || t_die "report of A failed: $(cat "$S/err")"
+t_expect_eq "one side: flushes per fsync alone" '<tr><td>flushes per fsync</td><td class="num">2.00</td></tr>' \
+	"$(cellsum "$S/a.html" | grep '<td>flushes per fsync</td>')"
+
 # two runs a side: nothing is judged, and the verdict says so rather than "good"
 jq -c '.runs |= .[0:2]' "$S/A.json" >"$S/A2.json" && jq -c '.runs |= .[0:2]' "$S/B.json" >"$S/B2.json"
 "$FSBENCH" report --no-plots -o "$S/ab2.html" --baseline "$S/A2.json" --candidate "$S/B2.json" 2>"$S/err" ||
@@ -46,20 +67,22 @@ grep -q '^<h1 id="verdict" class="verdict noisy">Not judged: no metric had enoug
 
 # a 24-run suite pair (4 filesystems x 2 thread counts x 3 repetitions; xfs's fsync p99 60 %
 # worse on the candidate), every run's I/O map at 1024 points (twice what a result keeps), its 20 slow calls per operation
-mk_suite() { # FSYNC_P99_FACTOR_ON_XFS OUT.json
-	jq -c --argjson f "$1" '.runs[0] as $r
+mk_suite() { # FSYNC_P99_FACTOR_ON_XFS FLUSHES_PER_COMMIT_ON_XFS OUT.json
+	jq -c --argjson f "$1" --argjson fl "$2" '.runs[0] as $r
 	 | ($r.probes.iomap.points[0]) as $p
 	 | ($r.probes.slow_calls[0]) as $sc
 	 | .runs = [("ext4", "xfs", "btrfs", "ext3") as $fs | (1, 2) as $t | range(0; 3) as $rep
 	   | $r | .threads = $t | .ops.fsync.p99_ns *= (if $fs == "xfs" then $f else 1 end)
+	   | .summary.files_per_sec *= (1 + $rep / 10)
+	   | .probes.sources.block.counters.flush_issued = .probes.sources.jbd2.counters.commits * (if $fs == "xfs" then $fl else 2 end)
 	   | .coords = {fs: $fs, workload: "smallfile", threads: $t, repetition: $rep,
 	                cell: ($fs + "/smallfile/t=" + ($t|tostring))}
 	   | .probes.iomap.points = [range(1024) as $k | [$p[0] + $k * 1000000, $k * 8, 4096, "write"]]
 	   | .probes.iomap.kept = 1024
 	   | .probes.slow_calls = [range(100) as $k | $sc | .op = (["create","write","fsync","close","unlink"][$k % 5])]]' \
-		"$FIX" >"$2"
+		"$FIX" >"$3"
 }
-mk_suite 1 "$S/s1.json" && mk_suite 1.6 "$S/s2.json" || t_die "making the suite pair"
+mk_suite 1 2 "$S/s1.json" && mk_suite 1.6 3 "$S/s2.json" || t_die "making the suite pair"
 "$FSBENCH" report -o "$S/suite.html" --baseline "$S/s1.json" --candidate "$S/s2.json" 2>"$S/err" ||
 	t_die "suite report failed: $(cat "$S/err")"
 size=$(stat -c %s "$S/suite.html")
@@ -70,6 +93,28 @@ size=$(stat -c %s "$S/suite.html")
 t_expect_eq "slowest calls overall" 20 \
 	"$(sed -n '/<table class="slowest">/,/<\/table>/p' "$S/suite.html" | grep -c '^<tr><td>[0-9]')"
 t_expect_eq "per-run attribution folded" 48 "$(grep -c '^<details class="run">' "$S/suite.html")"
+# every run's table inside its fold, and every fold closed
+t_expect_eq "run tables outside a fold" 0 "$(awk '/<details/ { d++ } /<\/details>/ { d-- }
+	/<table class="attrib">/ && !d { n++ } END { print n + 0 }' "$S/suite.html")"
+t_expect_eq "run tables inside a fold" 48 "$(grep -c '<table class="attrib">' "$S/suite.html")"
+t_expect_eq "folds open by default" 0 "$(grep -c '<details[^>]* open' "$S/suite.html")"
+# each cell's five slowest a side, open: 8 cells x 2 sides
+t_expect_eq "slowest per cell and side" 80 \
+	"$(sed -n '/<table class="slowest-cell">/,/<\/table>/p' "$S/suite.html" | grep -c '^<tr><td>[1-5]</td>')"
+t_expect_eq "per-cell slowest: a heading per cell and side" 16 \
+	"$(sed -n '/<table class="slowest-cell">/,/<\/table>/p' "$S/suite.html" | grep -c '^<tr class="cell"><th colspan="3">\(baseline\|candidate\): ')"
+# the per-cell summary: a block per cell, xfs's flushes per fsync +50 %, ext4's unchanged
+t_expect_eq "per-cell summary: one block per cell" 8 "$(cellsum "$S/suite.html" | grep -c '<tr class="cell">')"
+sum_row() { # CELL QUANTITY: that row of the cell's block
+	cellsum "$S/suite.html" | sed -n "/<th colspan=\"5\">$(echo "$1" | sed 's,/,\\/,g'), per fsync/,/<tr class=\"cell\">/p" |
+		grep "<td>$2</td>"
+}
+t_expect_eq "per-cell summary: xfs/smallfile/t=2 flushes per fsync 2 -> 3" \
+	'<tr><td>flushes per fsync</td><td class="num">2.00</td><td class="num">3.00</td><td class="num moved">+1.00</td><td class="num moved">+50.0 %</td></tr>' \
+	"$(sum_row xfs/smallfile/t=2 'flushes per fsync')"
+t_expect_eq "per-cell summary: ext4/smallfile/t=2 flushes per fsync unchanged" \
+	'<tr><td>flushes per fsync</td><td class="num">2.00</td><td class="num">2.00</td><td class="num">0</td><td class="num">+0.0 %</td></tr>' \
+	"$(sum_row ext4/smallfile/t=2 'flushes per fsync')"
 
 if command -v gnuplot >/dev/null; then
 	# baseline beside candidate: in files/s against threads each filesystem has one colour,
@@ -80,6 +125,73 @@ if command -v gnuplot >/dev/null; then
 	solid=$(grep -o "stroke='rgb([^']*)'  *d=" "$S/tput.svg" | sed "s/ *d=//" | sort -u)
 	t_expect_eq "candidate lines dashed, one colour per filesystem" 4 "$(echo "$dashed" | grep -c rgb)"
 	t_expect_eq "the baseline's lines in the same colours, solid" "$dashed" "$solid"
+	# each run a point in its line's colour: 6 a filesystem and side (2 thread counts x 3
+	# repetitions), filled (gnuplot's point 7, gpPt6) on the baseline, open (6, gpPt5) on the candidate
+	points() { grep -o "<use xlink:href='#p[0-9]*gpPt$1' transform='[^']*' color='rgb([^']*)'" "$S/tput.svg" | sed "s/.*color=//" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' '; }
+	t_expect_eq "baseline runs as filled points, 6 a filesystem" "6 " "$(points 6)"
+	t_expect_eq "candidate runs as open points, 6 a filesystem" "6 " "$(points 5)"
+	t_expect_eq "the points in the lines' colours" "$solid" \
+		"$(grep -o "<use xlink:href='#p[0-9]*gpPt[56]' transform='[^']*' color='rgb([^']*)'" "$S/tput.svg" | sed "s/.*color=/stroke=/" | sort -u)"
+	# the latency plots pair the same way
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/suite.html" >"$S/fsync.svg"
+	t_expect_eq "fsync percentiles: the candidate dashed in the baseline's colours" \
+		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
+		"$(grep -o "stroke='rgb([^']*)' stroke-dasharray=' *5,8'" "$S/fsync.svg" | sed "s/ stroke-das.*//" | sort -u)"
+	# and each run's own percentiles as points on them: 300 fsyncs a run reach p50, p90 and
+	# p99 (p99.9 needs 2000), so 6 runs x 3 marks a filesystem and side, filled on the
+	# baseline and open on the candidate, in the lines' colours
+	pts() { grep -o "<use xlink:href='#p[0-9]*gpPt$2' transform='[^']*' color='rgb([^']*)'" "$1"; }
+	per_colour() { pts "$1" "$2" | sed "s/.*color=//" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' '; }
+	t_expect_eq "fsync percentiles: baseline runs filled, 6 x 3 a filesystem" "18 " "$(per_colour "$S/fsync.svg" 6)"
+	t_expect_eq "fsync percentiles: candidate runs open, 6 x 3 a filesystem" "18 " "$(per_colour "$S/fsync.svg" 5)"
+	t_expect_eq "fsync percentiles: the points in the lines' colours" \
+		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
+		"$(pts "$S/fsync.svg" '[56]' | sed "s/.*color=/stroke=/" | sort -u)"
+	# at 3 marks, the sides set apart: 3 places a side, none shared
+	xs() { pts "$1" "$2" | sed "s/.*translate(\([0-9.]*\),.*/\1/" | sort -un; }
+	t_expect_eq "fsync percentiles: 3 marks a side, apart" "3 3 6" \
+		"$(xs "$S/fsync.svg" 6 | wc -l) $(xs "$S/fsync.svg" 5 | wc -l) $( (xs "$S/fsync.svg" 6; xs "$S/fsync.svg" 5) | sort -u | wc -l)"
+	# each run's own values: in the A-B pair only fsync's stored p99 differs (B's 1.5 times
+	# A's), so the candidate's p99 points (the rightmost) sit higher than the baseline's and
+	# its medians level with them
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/ab.html" >"$S/ab-fsync.svg"
+	ys() { pts "$S/ab-fsync.svg" "$1" | sed "s/.*translate(\([0-9.]*\),\([0-9.]*\)).*/\1 \2/" | sort -n | awk -v w="$2" 'NR == 1 && w == "first" || w == "last" { y = $2 } END { printf "%.0f", y }'; }
+	[ "$(ys 5 last)" -lt "$(ys 6 last)" ] && [ "$(ys 5 first)" = "$(ys 6 first)" ] &&
+		t_ok "fsync percentiles: each run's own p99, the candidate's higher" ||
+		t_fail "fsync percentiles: p99 y candidate $(ys 5 last) baseline $(ys 6 last), p50 $(ys 5 first) $(ys 6 first)"
+	# a run of exactly 2000 fsyncs reaches p99.9 (2 calls beyond it): 4 marks a side
+	jq -c '.runs |= .[0:1] | .runs[0].ops.fsync |= (.count = 2000 | .bins.count[0] += 1700)' "$S/A.json" >"$S/A2k.json" &&
+		jq -c '.runs |= .[0:1] | .runs[0].ops.fsync |= (.count = 2000 | .bins.count[0] += 1700)' "$S/B.json" >"$S/B2k.json" ||
+		t_die "making 2000 fsyncs"
+	"$FSBENCH" report -o "$S/2k.html" --baseline "$S/A2k.json" --candidate "$S/B2k.json" 2>"$S/err" ||
+		t_die "report of 2000 fsyncs failed: $(cat "$S/err")"
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/2k.html" >"$S/2k-fsync.svg"
+	t_expect_eq "2000 fsyncs: p50 to p99.9, a point each a side" "4 4" \
+		"$(xs "$S/2k-fsync.svg" 6 | wc -l) $(xs "$S/2k-fsync.svg" 5 | wc -l)"
+	# one side keeps one merged line per filesystem, without points
+	"$FSBENCH" report -o "$S/one.html" "$S/s1.json" 2>"$S/err" || t_die "one-side report failed: $(cat "$S/err")"
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/one.html" >"$S/one-fsync.svg"
+	grep -q '<svg' "$S/one-fsync.svg" || t_fail "one side: no fsync percentile plot"
+	t_expect_eq "one side: no run points on the percentile plot" 0 "$(pts "$S/one-fsync.svg" '[0-9]*' | wc -l)"
+	# one thread count: a bar a side per filesystem, in its colour, solid and hatched
+	jq -c '.runs |= map(select(.threads == 1))' "$S/s1.json" >"$S/b1.json" &&
+		jq -c '.runs |= map(select(.threads == 1))' "$S/s2.json" >"$S/b2.json" || t_die "one thread count"
+	"$FSBENCH" report -o "$S/bars.html" --baseline "$S/b1.json" --candidate "$S/b2.json" 2>"$S/err" ||
+		t_die "bars report failed: $(cat "$S/err")"
+	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
+	     /<figcaption>smallfile: files\/s at 1 thread</ { print f }' "$S/bars.html" >"$S/bars.svg"
+	t_expect_eq "bars: one slot per filesystem" "ext4;xfs;btrfs;ext3;" \
+		"$(grep -o "<text>[a-z0-9]*</text>" "$S/bars.svg" | sed 's/<[^>]*>//g' | grep -v '^[0-9]*$' | tr '\n' ';')"
+	t_expect_eq "bars: the candidate's 4 hatched, and their 4 in the key" 8 \
+		"$(grep -c "fill = 'url(#p[0-9]*gpPat" "$S/bars.svg")"
+	t_expect_eq "bars: the points on them, 3 a filesystem and side" "3 " \
+		"$(grep -o "<use xlink:href='#p[0-9]*gpPt[56]' transform='[^']*' color='rgb([^']*)'" "$S/bars.svg" | sed "s/ transform='[^']*'//" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' ')"
+	t_expect_eq "bars: points filled on 4 baseline bars, open on 4 candidate bars" 8 \
+		"$(grep -o "<use xlink:href='#p[0-9]*gpPt[56]' transform='[^']*' color='rgb([^']*)'" "$S/bars.svg" | sed "s/ transform='[^']*'//" | sort -u | wc -l)"
 fi
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)

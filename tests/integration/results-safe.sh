@@ -70,4 +70,33 @@ for out in export report; do
 	[ -f "$S/$out.out" ] && [ ! -L "$S/$out.out" ] && [ -s "$S/$out.out" ] &&
 		t_ok "$out -o: output written" || t_fail "$out -o: no output"
 done
+
+# what is read: a result named through another user's link, a FIFO, a directory, a file
+# past the bound are refused with the reason (exit 2), never followed, waited on or loaded
+cp "$S/a.json" "$S/own.json" && ln -s "$S/own.json" "$S/own-link.json"
+"$FSBENCH" compare "$S/own-link.json" --candidate "$S/a.json" >/dev/null 2>"$S/err"
+t_expect_eq "compare through this user's own link: exit" 0 $?
+mkfifo "$S/fifo.json"
+timeout 20 "$FSBENCH" compare "$S/fifo.json" --candidate "$S/a.json" >/dev/null 2>"$S/err"
+t_expect_eq "compare of a FIFO: exit" 2 $?
+grep -q "fifo.json: not a regular file" "$S/err" && t_ok "a FIFO is named" || t_fail "FIFO: $(cat "$S/err")"
+truncate -s $(((1 << 30) + 1)) "$S/huge.json"
+"$FSBENCH" export --format influx "$S/huge.json" >/dev/null 2>"$S/err"
+t_expect_eq "export of a file past 1 GiB: exit" 2 $?
+grep -q "huge.json: larger than 1 GiB: not read" "$S/err" && t_ok "the bound is named" || t_fail "huge: $(cat "$S/err")"
+rm -f "$S/huge.json"
+echo '{"rules": []}' >"$S/gate.json" && ln -s "$S/gate.json" "$S/gate-link.json"
+if [ "$(id -u)" = 0 ]; then
+	mkdir -m 1777 "$S/shared"
+	ln -s "$S/own.json" "$S/shared/planted.json" && chown -h 65534:65534 "$S/shared/planted.json"
+	"$FSBENCH" compare "$S/shared/planted.json" --candidate "$S/a.json" >/dev/null 2>"$S/err"
+	t_expect_eq "compare through another user's link: exit" 2 $?
+	grep -q "planted.json: a symbolic link owned by uid 65534: not followed" "$S/err" &&
+		t_ok "another user's link is named" || t_fail "planted link: $(cat "$S/err")"
+	ln -s "$S/gate.json" "$S/shared/gate.json" && chown -h 65534:65534 "$S/shared/gate.json"
+	"$FSBENCH" compare "$S/a.json" --candidate "$S/a.json" --gate-file "$S/shared/gate.json" >/dev/null 2>"$S/err"
+	t_expect_eq "--gate-file through another user's link: exit" 2 $?
+	grep -q "gate file .*shared/gate.json: a symbolic link owned by uid 65534" "$S/err" &&
+		t_ok "the gate file's link is named" || t_fail "gate link: $(cat "$S/err")"
+fi
 t_done

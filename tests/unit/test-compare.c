@@ -450,7 +450,8 @@ static void build_across_coords(void **state)
  * A compare document of one metric (higher is better) whose sides hold @a and @b, the
  * repetitions 0, 1, 2 of each boot in turn, and one comparison with @threshold.
  */
-static json_t *floor_doc(const double *a, size_t na, const double *b, size_t nb, double threshold)
+static json_t *floor_doc_of(const char *name, const char *dir, const double *a, size_t na,
+			    const double *b, size_t nb, double threshold)
 {
 	json_t *sides = json_array(), *c;
 	const double *v[2] = { a, b };
@@ -479,8 +480,13 @@ static json_t *floor_doc(const double *a, size_t na, const double *b, size_t nb,
 		      "change_pct", (mean[1] - mean[0]) / mean[0] * 100, "threshold_pct", threshold,
 		      "gate", 1, "verdict", "insufficient");
 	return json_pack("{s:{}, s:[{s:[{s:s, s:s, s:o, s:[o]}]}]}", "settings", "samples",
-			 "metrics", "name", "files_per_sec", "direction", "higher", "sides", sides,
-			 "comparisons", c);
+			 "metrics", "name", name, "direction", dir, "sides", sides, "comparisons",
+			 c);
+}
+
+static json_t *floor_doc(const double *a, size_t na, const double *b, size_t nb, double threshold)
+{
+	return floor_doc_of("files_per_sec", "higher", a, na, b, nb, threshold);
 }
 
 static const json_t *floor_cmp(const json_t *doc)
@@ -528,6 +534,44 @@ static void floor_pairs_repetitions(void **state)
 	assert_string_equal(floor_verdict(a, 6, slow, 6, 5, &floor), "unchanged");
 }
 
+/*
+ * A latency percentile is a histogram bucket's midpoint (64 to a power of two): every boot
+ * of one side in bucket k and of the other in bucket k+1 is a step of 1.03 % at 399 us,
+ * which a true difference of a few ns across the boundary makes. One bucket is not judged,
+ * two are; files/s, not a histogram's, is judged at the threshold as before.
+ */
+static void floor_histogram_resolution(void **state)
+{
+	/* 2^18 ns + 33 and 34 and 35 buckets of 4096 ns, at their midpoints, in us */
+	static const double k[] = { 399.36, 399.36, 399.36, 399.36, 399.36, 399.36 },
+			    k1[] = { 403.456, 403.456, 403.456, 403.456, 403.456, 403.456 },
+			    k2[] = { 407.552, 407.552, 407.552, 407.552, 407.552, 407.552 };
+	const char *v;
+	json_t *doc;
+	double res;
+
+	(void)state;
+	doc = floor_doc_of("fsync.p99", "lower", k, 6, k1, 6, 1);
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	v = json_string_value(json_object_get(floor_cmp(doc), "verdict"));
+	assert_string_equal(v, "unchanged");
+	res = json_number_value(json_object_get(floor_cmp(doc), "resolution_pct"));
+	assert_true(res > 1.025 && res < 1.027);
+	json_decref(doc);
+	doc = floor_doc_of("fsync.p99", "lower", k, 6, k2, 6, 1);
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_string_equal(json_string_value(json_object_get(floor_cmp(doc), "verdict")),
+			    "regression");
+	json_decref(doc);
+	/* the same 1.03 % on files/s (no histogram) is beyond the 1 % threshold */
+	doc = floor_doc_of("files_per_sec", "lower", k, 6, k1, 6, 1);
+	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_string_equal(json_string_value(json_object_get(floor_cmp(doc), "verdict")),
+			    "regression");
+	assert_null(json_object_get(floor_cmp(doc), "resolution_pct"));
+	json_decref(doc);
+}
+
 /* A spread that could hide a change of the threshold's size is noisy; one boot a side cannot say. */
 static void floor_noisy_and_insufficient(void **state)
 {
@@ -552,6 +596,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aa_passes_the_gate),
+		cmocka_unit_test(floor_histogram_resolution),
 		cmocka_unit_test(ten_percent_regression_is_caught),
 		cmocka_unit_test(verdict_rules),
 		cmocka_unit_test(build_matches_runs_ignoring_dir),

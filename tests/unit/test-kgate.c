@@ -10,8 +10,15 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <elf.h>
+#include <lzma.h>
+#include <sys/stat.h>
+#include <zlib.h>
+#include <zstd.h>
 
+#include "base/fileio.h"
 #include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/pvh.h"
 
 static char moddir[4096];
 
@@ -199,6 +206,142 @@ static void test_disk_fits(void **unused)
 	assert_non_null(strstr(err, "keeps its data in the guest's memory"));
 }
 
+/* A minimal x86-64 ELF executable with one PT_NOTE holding a Xen note of type @type. */
+static size_t fake_vmlinux(unsigned char *p, uint32_t type)
+{
+	Elf64_Ehdr eh = { .e_type = ET_EXEC,
+			  .e_machine = EM_X86_64,
+			  .e_version = EV_CURRENT,
+			  .e_phoff = sizeof(Elf64_Ehdr),
+			  .e_ehsize = sizeof(Elf64_Ehdr),
+			  .e_phentsize = sizeof(Elf64_Phdr),
+			  .e_phnum = 1 };
+	Elf64_Nhdr nh = { .n_namesz = 4, .n_descsz = 4, .n_type = type };
+	size_t off = sizeof(eh) + sizeof(Elf64_Phdr);
+	Elf64_Phdr ph = { .p_type = PT_NOTE, .p_offset = off, .p_filesz = sizeof(nh) + 8 };
+
+	memcpy(eh.e_ident, ELFMAG, SELFMAG);
+	eh.e_ident[EI_CLASS] = ELFCLASS64;
+	eh.e_ident[EI_DATA] = ELFDATA2LSB;
+	eh.e_ident[EI_VERSION] = EV_CURRENT;
+	memcpy(p, &eh, sizeof(eh));
+	memcpy(p + sizeof(eh), &ph, sizeof(ph));
+	memcpy(p + off, &nh, sizeof(nh));
+	memcpy(p + off + sizeof(nh), "Xen\0\0\0\0\1", 8);
+	return off + sizeof(nh) + 8;
+}
+
+enum fake_z { FZ_XZ, FZ_GZIP, FZ_ZSTD, FZ_NONE };
+
+static size_t fake_compress(enum fake_z z, const unsigned char *in, size_t n, unsigned char *out,
+		       size_t cap)
+{
+	size_t pos = 0;
+	z_stream s = { 0 };
+
+	switch (z) {
+	case FZ_XZ:
+		assert_int_equal(lzma_easy_buffer_encode(6, LZMA_CHECK_CRC32, NULL, in, n, out,
+							 &pos, cap),
+				 LZMA_OK);
+		return pos;
+	case FZ_GZIP:
+		assert_int_equal(deflateInit2(&s, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY),
+				 Z_OK);
+		s.next_in = (unsigned char *)in;
+		s.avail_in = (unsigned)n;
+		s.next_out = out;
+		s.avail_out = (unsigned)cap;
+		assert_int_equal(deflate(&s, Z_FINISH), Z_STREAM_END);
+		pos = s.total_out;
+		deflateEnd(&s);
+		return pos;
+	case FZ_ZSTD:
+		pos = ZSTD_compress(out, cap, in, n, 3);
+		assert_false(ZSTD_isError(pos));
+		return pos;
+	default:
+		memset(out, 0x5a, 64);
+		return 64;
+	}
+}
+
+/*
+ * A bzImage as the boot protocol lays it out: one setup sector after the boot sector, the
+ * payload at payload_offset after them, the kernel's 4-byte size_append after the payload.
+ */
+static void fake_bzimage(const char *path, enum fake_z z, uint32_t note, uint32_t bad_offset)
+{
+	unsigned char elf[512] = { 0 }, img[8192] = { 0 };
+	size_t n = fake_vmlinux(elf, note), base = 2 * 512, off = 0x100;
+	uint32_t len = (uint32_t)fake_compress(z, elf, n, img + base + off, sizeof(img) - base - off - 4);
+	uint32_t o = bad_offset ? bad_offset : (uint32_t)off;
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	img[0x1f1] = 1;
+	memcpy(img + 0x202, "HdrS", 4);
+	img[0x206] = 0x0f; /* protocol 2.15 */
+	img[0x207] = 0x02;
+	memcpy(img + 0x248, &o, 4);
+	memcpy(img + 0x24c, &len, 4);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, img, base + off + len + 4), (int)(base + off + len + 4));
+	close(fd);
+}
+
+static void pvh_case(const char *dir, enum fake_z z, uint32_t note, uint32_t bad_offset,
+		     const char *entry, const char *why)
+{
+	struct kg_kernel k = { .release = "6.0-test" };
+	char err[512] = "";
+
+	snprintf(k.image, sizeof(k.image), "%s/bzImage", dir);
+	fake_bzimage(k.image, z, note, bad_offset);
+	assert_int_equal(kg_pvh_resolve(&k, dir, err, sizeof(err)), 0);
+	assert_string_equal(k.entry, entry);
+	if (why) {
+		assert_non_null(strstr(k.entry_why, why));
+		assert_string_equal(k.boot_image, k.image);
+	} else {
+		unsigned char want[512] = { 0 }, got[512] = { 0 };
+		size_t n = fake_vmlinux(want, note);
+		int fd = open(k.boot_image, O_RDONLY);
+
+		/* the decompressed kernel itself, in the cache */
+		assert_non_null(strstr(k.boot_image, "/pvh/vmlinux-6.0-test-"));
+		assert_true(fd >= 0);
+		assert_int_equal(read(fd, got, sizeof(got)), (int)n);
+		close(fd);
+		assert_memory_equal(got, want, n);
+	}
+}
+
+/* bzImage -> vmlinux for a PVH boot: each compressor, and every way it falls back */
+static void test_pvh(void **unused)
+{
+	char dir[] = "/tmp/fsbench-pvh.XXXXXX", path[4200];
+	struct kg_kernel k = { .release = "6.0-test" };
+	char err[512];
+
+	(void)unused;
+	assert_non_null(mkdtemp(dir));
+	pvh_case(dir, FZ_XZ, 18, 0, "pvh", NULL);
+	pvh_case(dir, FZ_GZIP, 18, 0, "pvh", NULL);
+	pvh_case(dir, FZ_ZSTD, 18, 0, "pvh", NULL);
+	pvh_case(dir, FZ_XZ, 6, 0, "bzimage", "no PVH entry");
+	pvh_case(dir, FZ_NONE, 18, 0, "bzimage", "neither xz, gzip nor zstd");
+	pvh_case(dir, FZ_XZ, 18, 1u << 30, "bzimage", "outside the file");
+	/* a cached vmlinux another user could have written is refused, not booted */
+	pvh_case(dir, FZ_XZ, 18, 0, "pvh", NULL);
+	snprintf(k.image, sizeof(k.image), "%s/bzImage", dir);
+	assert_int_equal(kg_pvh_resolve(&k, dir, err, sizeof(err)), 0);
+	assert_int_equal(chmod(k.boot_image, 0666), 0);
+	assert_int_equal(kg_pvh_resolve(&k, dir, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "group or others may write it"));
+	snprintf(path, sizeof(path), "%s", dir);
+	assert_int_equal(base_rm_tree(path), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -209,6 +352,7 @@ int main(void)
 		cmocka_unit_test_setup(test_disk_cmdline, setup),
 		cmocka_unit_test_setup(test_disk_check, setup),
 		cmocka_unit_test(test_disk_fits),
+		cmocka_unit_test(test_pvh),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

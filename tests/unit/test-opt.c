@@ -237,6 +237,28 @@ static void test_set_by_name(void **state)
 	opt_free(tbl, &c);
 }
 
+/* --help's text column: a name too wide for it puts its text on the next line, aligned */
+static void test_help_columns(void **state)
+{
+	static const struct fsb_opt wide[] = {
+		{ .name = "n", .type = OPT_BOOL, .help = "short" },
+		{ .name = "clients-per-process-and-more", .type = OPT_INT, .help = "wide" },
+		{ 0 },
+	};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	opt_print_help(wide, f);
+	fclose(f);
+	assert_non_null(strstr(buf, "      --n                      short\n"));
+	assert_non_null(strstr(buf, "      --clients-per-process-and-more VALUE\n"
+				    "                               wide"));
+	free(buf);
+}
+
 static void test_smallfile_flags(void **state)
 {
 	const struct fsb_workload *wl = fsb_workload_find("smallfile");
@@ -303,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_argv_long_missing_value),
 		cmocka_unit_test(test_doubles),
 		cmocka_unit_test(test_set_by_name),
+		cmocka_unit_test(test_help_columns),
 		cmocka_unit_test(test_smallfile_flags),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sync_methods),

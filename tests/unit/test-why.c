@@ -155,12 +155,57 @@ static void test_why_no_probes(void **state)
 	json_decref(r);
 }
 
+/* One side alone: the same quantities per fsync, summed over its runs; jbd2 refused on one run: none of jbd2's */
+static void test_why_side(void **state)
+{
+	struct rpt_why_value v[RPT_WHY_ITEMS];
+	struct rpt_run_ref refs[NRUNS];
+	json_t *runs[NRUNS];
+	const size_t idx[NRUNS] = { 0, 1, 2 };
+	bool flushes = false, commits = false;
+
+	(void)state;
+	for (int i = 0; i < NRUNS; i++) {
+		/* 200, 300, 400 flushes over 100 fsyncs each: 3 per fsync in all */
+		runs[i] = run(1000, 200 + 100 * i, 210, "ok", i);
+		refs[i] = (struct rpt_run_ref){ .run = runs[i], .file = "a", .index = (size_t)i };
+	}
+	assert_string_equal(rpt_why_side(refs, idx, NRUNS, "fsync", v), "fsync");
+	for (size_t q = 0; q < RPT_WHY_ITEMS; q++) {
+		if (!strcmp(v[q].name, "flushes per fsync")) {
+			assert_true(v[q].have);
+			assert_float_equal(v[q].v, 3.0, 1e-9);
+			flushes = true;
+		}
+		if (!strcmp(v[q].name, "commits per fsync")) {
+			assert_true(v[q].have);
+			assert_float_equal(v[q].v, 1.0, 1e-9);
+			commits = true;
+		}
+		if (!strcmp(v[q].name, "KB written per fsync"))
+			assert_float_equal(v[q].v, 4.0, 1e-9);
+	}
+	assert_true(flushes && commits);
+	json_decref(runs[1]);
+	runs[1] = run(1000, 300, 210, "skipped: no BTF", 1);
+	refs[1].run = runs[1];
+	rpt_why_side(refs, idx, NRUNS, "fsync", v);
+	for (size_t q = 0; q < RPT_WHY_ITEMS; q++)
+		if (!strcmp(v[q].name, "commits per fsync") || !strcmp(v[q].name, "logging"))
+			assert_false(v[q].have);
+		else if (!strcmp(v[q].name, "flushes per fsync"))
+			assert_true(v[q].have);
+	for (int i = 0; i < NRUNS; i++)
+		json_decref(runs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_why_regression),
 		cmocka_unit_test(test_why_instrumentation),
 		cmocka_unit_test(test_why_no_probes),
+		cmocka_unit_test(test_why_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
