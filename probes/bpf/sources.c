@@ -111,10 +111,11 @@ static bool block_wants(const struct fsb_bpf_cfg *cfg, const char *prog)
  */
 static void block_ev_hists(const struct fsb_event *e, struct hist *hists)
 {
-	struct hist *h = &hists[e->op * 3];
+	struct hist *h;
 
 	if (e->kind != FSB_EV_REQ || e->op >= FSB_BLK_NOPS)
 		return;
+	h = &hists[e->op * 3];
 	hist_record(&h[1], e->t1 - e->t0);
 	if (e->ph[0]) {
 		hist_record(&h[0], e->t0 - e->ph[0]);
