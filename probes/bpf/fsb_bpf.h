@@ -11,7 +11,8 @@
  * Kernel histograms use model/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
  * (42 - 6 + 1) * 64 = 2368 buckets), so compare and report read them like syscall ones;
  * probes/bpf/bpf_json.c checks the equality at compile time. One histogram is
- * 5 * 8 + 2368 * 8 = 18984 bytes, under the 32 KiB limit of a per-CPU map value.
+ * 5 * 8 + 2368 * 8 = 18984 bytes; a source's all sit in one plain array element per CPU
+ * (below), which has no per-CPU map value's 32 KiB limit.
  */
 #define FSB_KH_SUB_BITS 6
 #define FSB_KH_SUB_COUNT 64
