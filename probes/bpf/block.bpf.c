@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Block source: per-request latency by phase and operation, flush and FUA intent, for one disk. */
-#define FSB_NHISTS (FSB_BLK_NOPS * 3)
+/* its histograms are made from its events, in user space (sources.c's block_ev_hists) */
+#define FSB_NHISTS 0
 #define FSB_NCOUNTERS 9
 #include "probes/bpf/fsb_common.bpf.h"
 
@@ -15,7 +16,6 @@ enum {
 	C_READ_BYTES,
 	C_WRITE_BYTES,
 };
-enum { PH_Q2I, PH_I2C, PH_Q2C };
 
 struct rq_slot {
 	__u64 rq; /* the request's address: a slot is another request's until this matches */
@@ -48,9 +48,24 @@ static __always_inline struct rq_slot *rq_slot(struct request *rq)
 	return bpf_map_lookup_elem(&inflight, &i);
 }
 
+/*
+ * The disk's request queue, once a request showed it: a disk has one for its life, so
+ * from then on one pointer compare decides, where reading the queue's disk and its
+ * numbers cost two more dependent loads (cache misses, as often as not) per request,
+ * other disks' included.
+ */
+__u64 fsb_disk_q = 0;
+
 static __always_inline bool rq_ours(struct request *rq)
 {
-	return disk_devt(RD(rq, q, disk)) == fsb_cfg.disk_dev;
+	struct request_queue *q = RD(rq, q);
+
+	if ((__u64)q == fsb_disk_q)
+		return true;
+	if (fsb_disk_q || disk_devt(RD(q, disk)) != fsb_cfg.disk_dev)
+		return false;
+	fsb_disk_q = (__u64)q;
+	return true;
 }
 
 static __always_inline __u32 blk_op(__u32 opf)
@@ -85,10 +100,11 @@ static __always_inline __u32 rq_flags(__u32 opf)
 	return f;
 }
 
-FSB_TP(block_bio_queue)
+/* A bio's PREFLUSH and FUA: what the filesystem asked of the device. */
+static __always_inline int bio_intent(struct bio *bio)
 {
-	struct bio *bio = (void *)ctx[0];
 	__u32 f = rq_flags(RD(bio, bi_opf));
+	struct fsb_stats *s;
 
 	/* most bios carry neither flag: one read, then out */
 	if (!(f & (FSB_RQ_PREFLUSH | FSB_RQ_FUA)))
@@ -96,25 +112,48 @@ FSB_TP(block_bio_queue)
 	/* the filesystem's device (a partition, when it is one) */
 	if (RD(bio, bi_bdev, bd_dev) != fsb_cfg.bdev)
 		return 0;
-	if (f & FSB_RQ_PREFLUSH)
-		count_add(C_BIO_PREFLUSH, 1);
-	if (f & FSB_RQ_FUA)
-		count_add(C_BIO_FUA, 1);
+	s = stats_here();
+	if (!s)
+		return 0;
+	s->counters[C_BIO_PREFLUSH] += !!(f & FSB_RQ_PREFLUSH);
+	s->counters[C_BIO_FUA] += !!(f & FSB_RQ_FUA);
 	return 0;
+}
+
+/*
+ * On a blk-mq disk, at the bio that a new request is made for: a bio with PREFLUSH or
+ * FUA never merges into another's request, so every one of them passes here, and a
+ * small file's nine or so bios make three requests (in the model-disk guest): a third
+ * of block_bio_queue's runs. (A PREFLUSH or FUA bio larger than the queue's
+ * max_sectors_kb is split into as many requests, each counted, as the device is made to
+ * handle each.) The loader attaches one of the two (sources.c's block_wants).
+ */
+FSB_TP(block_getrq)
+{
+	return bio_intent((void *)ctx[0]);
+}
+
+/* On a bio-based disk (device-mapper, md), which makes no requests: every bio queued. */
+FSB_TP(block_bio_queue)
+{
+	return bio_intent((void *)ctx[0]);
 }
 
 FSB_TP(block_rq_issue)
 {
 	struct request *rq = (void *)ctx[0];
+	struct fsb_stats *s;
 	struct rq_slot *p;
 	__u64 now, queued;
 
 	if (!rq_ours(rq))
 		return 0;
+	s = stats_here();
+	if (!s)
+		return 0;
 	now = bpf_ktime_get_ns();
-	count_add(C_ISSUED, 1);
-	if (blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH)
-		count_add(C_FLUSH_ISSUED, 1);
+	s->counters[C_ISSUED]++;
+	s->counters[C_FLUSH_ISSUED] += blk_op(RD(rq, cmd_flags)) == FSB_BLK_FLUSH;
 	/*
 	 * Queued: the request's own birth time, which the block layer stamps when I/O
 	 * statistics are on (the default). block_rq_insert is skipped on direct issue, so
@@ -123,7 +162,7 @@ FSB_TP(block_rq_issue)
 	queued = RD(rq, start_time_ns);
 	if (!queued || queued > now) {
 		queued = 0;
-		count_add(C_NO_START_TIME, 1);
+		s->counters[C_NO_START_TIME]++;
 	}
 	p = rq_slot(rq);
 	if (!p)
@@ -139,16 +178,20 @@ FSB_TP(block_rq_complete)
 	struct request *rq = (void *)ctx[0];
 	__u32 nr_bytes = (__u32)ctx[2];
 	__u64 now, queued, issued;
+	struct fsb_stats *s;
 	struct rq_slot *p;
 	struct fsb_event *e;
 	__u32 opf, op;
 
 	if (!rq_ours(rq))
 		return 0;
+	s = stats_here();
+	if (!s)
+		return 0;
 	now = bpf_ktime_get_ns();
 	p = rq_slot(rq);
 	if (!p || p->rq != (__u64)rq || !p->issued) {
-		count_add(C_UNMATCHED, 1);
+		s->counters[C_UNMATCHED]++;
 		return 0;
 	}
 	queued = p->queued;
@@ -159,24 +202,15 @@ FSB_TP(block_rq_complete)
 	op = blk_op(opf);
 	if (op >= FSB_BLK_NOPS)
 		return 0;
-	khist_record(op * 3 + PH_I2C, now - issued);
-	if (queued) {
-		khist_record(op * 3 + PH_Q2I, issued - queued);
-		khist_record(op * 3 + PH_Q2C, now - queued);
-	}
 	if (op == FSB_BLK_READ)
-		count_add(C_READ_BYTES, nr_bytes);
+		s->counters[C_READ_BYTES] += nr_bytes;
 	else if (op == FSB_BLK_WRITE)
-		count_add(C_WRITE_BYTES, nr_bytes);
-	e = ev_reserve(FSB_EV_REQ);
+		s->counters[C_WRITE_BYTES] += nr_bytes;
+	e = ev_reserve();
 	if (!e)
 		return 0;
-	e->t0 = issued;
-	e->t1 = now;
-	e->sector = RD(rq, __sector);
-	e->op = op;
-	e->flags = rq_flags(opf);
-	e->bytes = nr_bytes;
+	ev_fill(e, FSB_EV_REQ, issued, now, RD(rq, __sector), op, rq_flags(opf), nr_bytes);
+	e->ph[0] = queued;
 	ev_submit(e);
 	return 0;
 }

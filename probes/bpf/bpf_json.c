@@ -31,93 +31,90 @@ static const char *const blk_ops[FSB_BLK_NOPS] = { "read", "write", "flush", "di
 
 #ifdef FSB_HAVE_BPF
 
-/* Every CPU's copy of element @id of per-CPU map @name (values of @size bytes); free() it. */
-static void *read_percpu(const struct src_state *s, const char *name, uint32_t id, size_t size,
-			 int *ret_ncpu)
+/* Adds one CPU's figures @v (fsb_bpf.h's layout) into @counters[@nc] and @hists[@nh]. */
+static void stats_add(const unsigned char *v, unsigned nc, unsigned nh, uint64_t *counters,
+		      struct hist *hists)
 {
-	struct bpf_map *m = bpf_object__find_map_by_name(s->obj, name);
-	int ncpu = libbpf_num_possible_cpus();
-	void *v;
+	const uint64_t *c = (const void *)v;
+	const struct fsb_khist_head *head = (const void *)(v + FSB_STATS_HEADS_OFF(nc));
+	const uint64_t *bins = (const void *)(v + FSB_STATS_BINS_OFF(nc, nh));
 
-	if (!m || ncpu <= 0)
-		return NULL;
-	v = calloc((size_t)ncpu, size);
-	if (v && bpf_map_lookup_elem(bpf_map__fd(m), &id, v) < 0) {
-		free(v);
-		return NULL;
-	}
-	*ret_ncpu = ncpu;
-	return v;
-}
+	for (unsigned i = 0; i < nc; i++)
+		counters[i] += c[i];
+	for (unsigned h = 0; h < nh; h++) {
+		struct hist *ret = &hists[h];
 
-/* Adds every CPU's copy of histogram @id of @s into @ret (cleared first). */
-static int read_hist(const struct src_state *s, uint32_t id, struct hist *ret)
-{
-	struct fsb_khist *v;
-	int ncpu;
-
-	hist_init(ret);
-	v = read_percpu(s, "hists", id, sizeof(*v), &ncpu);
-	if (!v)
-		return -ENOENT;
-	for (int c = 0; c < ncpu; c++) {
-		if (!v[c].count)
+		if (!head[h].count)
 			continue;
-		if (v[c].min < ret->min)
-			ret->min = v[c].min;
-		if (v[c].max > ret->max)
-			ret->max = v[c].max;
-		ret->count += v[c].count;
-		ret->sum += v[c].sum;
-		ret->overflow += v[c].overflow;
+		if (head[h].min < ret->min)
+			ret->min = head[h].min;
+		if (head[h].max > ret->max)
+			ret->max = head[h].max;
+		ret->count += head[h].count;
+		ret->sum += head[h].sum;
+		ret->overflow += head[h].overflow;
 		for (unsigned i = 0; i < HIST_NBINS; i++)
-			ret->bins[i] += v[c].bins[i];
+			ret->bins[i] += bins[(size_t)h * HIST_NBINS + i];
 	}
-	/* BPF has no floating point: the sum of squares (stddev) comes from bin midpoints */
-	for (unsigned i = 0; i < HIST_NBINS; i++) {
-		uint64_t lo, hi;
-		double mid;
-
-		if (!ret->bins[i])
-			continue;
-		hist_bin_bounds(i, &lo, &hi);
-		mid = ((double)lo + (double)hi) / 2;
-		ret->sumsq += mid * mid * (double)ret->bins[i];
-	}
-	free(v);
-	return 0;
 }
 
-static int read_counter(const struct src_state *s, uint32_t id, uint64_t *ret)
+/*
+ * Every CPU's figures of @s added together: its @nc counters into @ret_counters and its
+ * @nh histograms into @ret_hists (both cleared first). 0 or -errno.
+ */
+static int read_stats(const struct src_state *s, unsigned nc, unsigned nh, uint64_t *ret_counters,
+		      struct hist *ret_hists)
 {
-	uint64_t *v;
-	int ncpu;
+	/* a source made from another's events (iomap) has no object */
+	struct bpf_map *m = s->obj ? bpf_object__find_map_by_name(s->obj, "stats") : NULL;
+	size_t size = FSB_STATS_SIZE(nc, nh);
+	int ncpu = libbpf_num_possible_cpus(), r = 0;
+	unsigned char *v;
 
-	*ret = 0;
-	v = read_percpu(s, "counters", id, sizeof(*v), &ncpu);
+	memset(ret_counters, 0, nc * sizeof(*ret_counters));
+	for (unsigned h = 0; h < nh; h++)
+		hist_init(&ret_hists[h]);
+	if (!m || bpf_map__value_size(m) != size)
+		return -EINVAL;
+	if (ncpu <= 0)
+		return ncpu < 0 ? ncpu : -ENOENT;
+	v = malloc(size);
 	if (!v)
-		return -ENOENT;
-	for (int c = 0; c < ncpu; c++)
-		*ret += v[c];
+		return -ENOMEM;
+	for (__u32 cpu = 0; cpu < (__u32)ncpu && r == 0; cpu++) {
+		if (bpf_map_lookup_elem(bpf_map__fd(m), &cpu, v) < 0)
+			r = -errno;
+		else
+			stats_add(v, nc, nh, ret_counters, ret_hists);
+	}
 	free(v);
-	return 0;
+	/* BPF has no floating point: the sum of squares (stddev) comes from bin midpoints */
+	for (unsigned h = 0; h < nh && r == 0; h++) {
+		struct hist *ret = &ret_hists[h];
+
+		for (unsigned i = 0; i < HIST_NBINS; i++) {
+			uint64_t lo, hi;
+			double mid;
+
+			if (!ret->bins[i])
+				continue;
+			hist_bin_bounds(i, &lo, &hi);
+			mid = ((double)lo + (double)hi) / 2;
+			ret->sumsq += mid * mid * (double)ret->bins[i];
+		}
+	}
+	return r;
 }
 
 #else /* !FSB_HAVE_BPF */
 
-static int read_hist(const struct src_state *s, uint32_t id, struct hist *ret)
+static int read_stats(const struct src_state *s, unsigned nc, unsigned nh, uint64_t *ret_counters,
+		      struct hist *ret_hists)
 {
 	(void)s;
-	(void)id;
-	hist_init(ret);
-	return -ENOTSUP;
-}
-
-static int read_counter(const struct src_state *s, uint32_t id, uint64_t *ret)
-{
-	(void)s;
-	(void)id;
-	*ret = 0;
+	memset(ret_counters, 0, nc * sizeof(*ret_counters));
+	for (unsigned h = 0; h < nh; h++)
+		hist_init(&ret_hists[h]);
 	return -ENOTSUP;
 }
 
@@ -125,9 +122,10 @@ static int read_counter(const struct src_state *s, uint32_t id, uint64_t *ret)
 
 static json_t *source_json(const struct src_state *s)
 {
-	json_t *o = json_object(), *hists, *counters;
+	json_t *o = json_object(), *hists, *counters, *progs;
+	unsigned nc, nh;
 	struct hist *h;
-	int i;
+	uint64_t *c;
 
 	json_object_set_new(o, "status", json_string(s->status));
 	json_object_set_new(o, "what", json_string(s->src->what));
@@ -138,20 +136,38 @@ static json_t *source_json(const struct src_state *s)
 		json_object_set_new(o, "build", json_string(s->raw_tp ? "raw_tp" : "tp_btf"));
 	if (s->note[0])
 		json_object_set_new(o, "note", json_string(s->note));
-	h = malloc(sizeof(*h));
+	nc = bpf_names_count(s->src->counters);
+	/* the kernel's histograms, unless the consumer made them from the events */
+	nh = s->hists ? 0 : bpf_names_count(s->src->hists);
+	h = malloc(nh * sizeof(*h) + 1);
+	c = malloc(nc * sizeof(*c) + 1);
 	hists = json_object();
-	for (i = 0; h && s->src->hists[i]; i++)
-		if (read_hist(s, (uint32_t)i, h) == 0 && h->count)
-			json_object_set_new(hists, s->src->hists[i], rpt_hist_to_json(h));
-	free(h);
 	counters = json_object();
-	for (i = 0; s->src->counters[i]; i++) {
-		uint64_t v;
+	if (h && c && read_stats(s, nc, nh, c, h) == 0) {
+		const struct hist *all = s->hists ? s->hists : h;
 
-		if (read_counter(s, (uint32_t)i, &v) == 0)
+		for (unsigned i = 0; s->src->hists[i]; i++)
+			if (all[i].count)
+				json_object_set_new(hists, s->src->hists[i],
+						    rpt_hist_to_json(&all[i]));
+		for (unsigned i = 0; i < nc; i++)
 			json_object_set_new(counters, s->src->counters[i],
-					    json_integer((json_int_t)v));
+					    json_integer((json_int_t)c[i]));
 	}
+	free(h);
+	free(c);
+	progs = json_object();
+	for (int i = 0; i < s->nprogs; i++)
+		if (s->progs[i].runs)
+			json_object_set_new(progs, s->progs[i].name,
+					    json_pack("{s:I,s:I}", "runs",
+						      (json_int_t)s->progs[i].runs, "run_ns",
+						      (json_int_t)s->progs[i].run_ns));
+	/* only when the kernel counted them (kernel.bpf_stats_enabled) */
+	if (json_object_size(progs))
+		json_object_set_new(o, "programs", progs);
+	else
+		json_decref(progs);
 	json_object_set_new(o, "hists", hists);
 	json_object_set_new(o, "counters", counters);
 	return o;

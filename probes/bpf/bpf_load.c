@@ -251,7 +251,7 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 	struct bpf_map *m;
 	const void *elf;
 	size_t sz;
-	int r, i = 0;
+	int r, i = 0, ncpu;
 
 	if (log) {
 		log[0] = 0;
@@ -264,13 +264,25 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 		*ret_err = -errno;
 		return NULL;
 	}
-	if (only >= 0)
-		bpf_object__for_each_program(p, obj) bpf_program__set_autoload(p, i++ == only);
+	bpf_object__for_each_program(p, obj)
+	{
+		bool on = only < 0 || i == only;
+
+		i++;
+		if (src->wants && !src->wants(cfg, bpf_program__name(p)))
+			on = false;
+		bpf_program__set_autoload(p, on);
+	}
 	m = bpf_object__find_map_by_name(obj, ".rodata.cfg");
 	r = m ? bpf_map__set_initial_value(m, cfg, sizeof(*cfg)) : -ENOENT;
 	m = bpf_object__find_map_by_name(obj, "events");
 	if (r == 0 && src->ring_bytes)
 		r = m ? bpf_map__set_max_entries(m, src->ring_bytes) : -ENOENT;
+	/* an element of figures per CPU the kernel may run on (fsb_bpf.h) */
+	m = bpf_object__find_map_by_name(obj, "stats");
+	ncpu = libbpf_num_possible_cpus();
+	if (r == 0)
+		r = !m ? -ENOENT : ncpu < 0 ? ncpu : bpf_map__set_max_entries(m, (__u32)ncpu);
 	if (r == 0)
 		r = bpf_object__load(obj);
 	if (r < 0) {
@@ -310,6 +322,10 @@ static void diagnose(const struct bpf_source *src, const struct fsb_bpf_cfg *cfg
 	bpf_object__close(obj);
 	for (int i = 0; i < n; i++) {
 		size_t used = strlen(buf);
+
+		/* not loaded on this target: nothing to refuse */
+		if (src->wants && !src->wants(cfg, names[i]))
+			continue;
 
 		libbpf_warning[0] = 0;
 		obj = open_obj(src, cfg, raw_tp, i, log, loglen, &r);
@@ -365,24 +381,18 @@ struct bpf_object *bpf_load_source(const struct bpf_source *src, const struct fs
 	return NULL;
 }
 
-static int names_count(const char *const *names)
-{
-	int n = 0;
-
-	while (names && names[n])
-		n++;
-	return n;
-}
-
 int probe_bpf_check_sources(char *err, size_t len)
 {
 	for (int i = 0; bpf_sources[i]; i++) {
 		const struct bpf_source *src = bpf_sources[i];
 
 		for (int raw = 0; src->elf && raw < 2; raw++) {
-			static const char *const maps[] = { "hists", "counters" };
+			unsigned nc = bpf_names_count(src->counters);
+			/* none in the kernel when user space makes them from the events */
+			unsigned nh = src->ev_hists ? 0 : bpf_names_count(src->hists);
 			const void *elf;
 			struct bpf_object *obj;
+			struct bpf_map *map;
 			size_t sz;
 
 			elf = (raw ? src->elf_raw : src->elf)(&sz);
@@ -392,19 +402,18 @@ int probe_bpf_check_sources(char *err, size_t len)
 					 raw ? "raw_tp" : "tp_btf", strerror(errno));
 				return -EINVAL;
 			}
-			for (int m = 0; m < 2; m++) {
-				struct bpf_map *map = bpf_object__find_map_by_name(obj, maps[m]);
-				int want = names_count(m ? src->counters : src->hists);
-				int have = map ? (int)bpf_map__max_entries(map) : -1;
-
-				if (have != want) {
-					snprintf(err, len,
-						 "%s.bpf.o (%s) has %d %s, sources.c names %d",
-						 src->name, raw ? "raw_tp" : "tp_btf", have,
-						 maps[m], want);
-					bpf_object__close(obj);
-					return -EINVAL;
-				}
+			/* the layout's size tells the counts apart: a histogram outweighs any counters */
+			map = bpf_object__find_map_by_name(obj, "stats");
+			if (!map || bpf_map__value_size(map) != FSB_STATS_SIZE(nc, nh)) {
+				snprintf(
+					err, len,
+					"%s.bpf.o (%s) has %d bytes of figures per CPU, sources.c's %u "
+					"histograms and %u counters make %u",
+					src->name, raw ? "raw_tp" : "tp_btf",
+					map ? (int)bpf_map__value_size(map) : -1, nh, nc,
+					FSB_STATS_SIZE(nc, nh));
+				bpf_object__close(obj);
+				return -EINVAL;
 			}
 			bpf_object__close(obj);
 		}

@@ -9,7 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <linux/types.h>
+
+#include "model/hist.h"
 
 #include "probes/bpf/bpf_load.h"
 #include "probes/bpf/bpf_session.h"
@@ -141,10 +144,16 @@ static void store_event(struct probe_bpf *b, const struct fsb_event *e)
 	b->stored++;
 }
 
+/* @ctx: the source whose ring it came from */
 static int on_event(void *ctx, void *data, size_t size)
 {
-	if (size >= sizeof(struct fsb_event))
-		store_event(ctx, data);
+	struct src_state *s = ctx;
+
+	if (size < sizeof(struct fsb_event))
+		return 0;
+	store_event(s->owner, data);
+	if (s->hists)
+		s->src->ev_hists(data, s->hists);
 	return 0;
 }
 
@@ -196,6 +205,9 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	{
 		struct bpf_link *l;
 
+		/* left out for this target (the source's wants) */
+		if (!bpf_program__autoload(p))
+			continue;
 		if (s->nlinks == (int)(sizeof(s->links) / sizeof(s->links[0]))) {
 			set_status(s, "skipped: %s has more than %d programs", s->src->name,
 				   s->nlinks);
@@ -216,9 +228,20 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 		set_status(s, "skipped: %s.bpf.o lacks fsb_common.bpf.h's maps", s->src->name);
 		return;
 	}
-	r = b->rb ? ring_buffer__add(b->rb, bpf_map__fd(m), on_event, b) : 0;
+	if (s->src->ev_hists) {
+		unsigned nh = bpf_names_count(s->src->hists);
+
+		s->hists = malloc(nh * sizeof(*s->hists) + 1);
+		if (!s->hists) {
+			set_status(s, "skipped: %s", strerror(ENOMEM));
+			return;
+		}
+		for (unsigned i = 0; i < nh; i++)
+			hist_init(&s->hists[i]);
+	}
+	r = b->rb ? ring_buffer__add(b->rb, bpf_map__fd(m), on_event, s) : 0;
 	if (!b->rb) {
-		b->rb = ring_buffer__new(bpf_map__fd(m), on_event, b, NULL);
+		b->rb = ring_buffer__new(bpf_map__fd(m), on_event, s, NULL);
 		r = b->rb ? 0 : -errno;
 	}
 	if (r < 0) {
@@ -228,8 +251,38 @@ static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_
 	set_status(s, "ok");
 }
 
+/* Each program's runs and run time so far (counted under kernel.bpf_stats_enabled). */
+static void progs_cost(struct src_state *s)
+{
+	struct bpf_program *p;
+
+	s->nprogs = 0;
+	if (!s->obj || !s->nlinks)
+		return;
+	bpf_object__for_each_program(p, s->obj)
+	{
+		struct bpf_prog_info info;
+		__u32 len = sizeof(info);
+		struct prog_cost *c;
+
+		if (s->nprogs == (int)(sizeof(s->progs) / sizeof(s->progs[0])))
+			break;
+		if (!bpf_program__autoload(p))
+			continue;
+		memset(&info, 0, sizeof(info));
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len) < 0)
+			continue;
+		c = &s->progs[s->nprogs++];
+		snprintf(c->name, sizeof(c->name), "%s", bpf_program__name(p));
+		c->runs = info.run_cnt;
+		c->run_ns = info.run_time_ns;
+	}
+}
+
 static void src_unload(struct src_state *s)
 {
+	free(s->hists);
+	s->hists = NULL;
 	for (int i = 0; i < s->nlinks; i++)
 		bpf_link__destroy(s->links[i]);
 	s->nlinks = 0;
@@ -284,6 +337,23 @@ static void set_armed(struct probe_bpf *b, uint32_t on)
 
 #endif
 
+/*
+ * Whether the disk makes requests (blk-mq, which has an mq directory in sysfs) or takes
+ * bios alone (device-mapper, md). Where sysfs cannot say, blk-mq: every request-based
+ * disk is one since 5.0, and bio-based ones are the fewer.
+ */
+static bool disk_is_mq(unsigned major, unsigned minor)
+{
+	char path[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u", major, minor);
+	if (stat(path, &st) < 0)
+		return true;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/mq", major, minor);
+	return stat(path, &st) == 0;
+}
+
 static uint32_t kdev(unsigned major, unsigned minor)
 {
 	return (uint32_t)major << 20 | (uint32_t)minor;
@@ -311,6 +381,7 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 	cfg.bdev = kdev(t->bdev_major, t->bdev_minor);
 	cfg.sdev = kdev(t->s_major, t->s_minor);
 	snprintf(cfg.bdi, sizeof(cfg.bdi), "%s", t->bdi);
+	cfg.disk_mq = t->has_disk && disk_is_mq(t->disk_major, t->disk_minor);
 	bpf_load_quiet();
 	for (int i = 0; bpf_sources[i] && i < 32; i++) {
 		struct src_state *s = &b->src[b->nsrc++];
@@ -318,6 +389,7 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 		const char *na;
 
 		s->src = bpf_sources[i];
+		s->owner = b;
 #ifdef FSB_HAVE_BPF
 		s->ctl_fd = -1;
 #endif
@@ -383,6 +455,7 @@ void probe_bpf_stop(struct probe_bpf *b)
 		ring_buffer__consume(b->rb);
 	/* the maps stay readable until probe_bpf_free(); the programs go now */
 	for (int i = 0; i < b->nsrc; i++) {
+		progs_cost(&b->src[i]);
 		for (int l = 0; l < b->src[i].nlinks; l++)
 			bpf_link__destroy(b->src[i].links[l]);
 		b->src[i].nlinks = 0;

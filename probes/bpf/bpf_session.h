@@ -15,6 +15,8 @@
 #include "probes/bpf/fsb_bpf.h"
 #include "probes/bpf/probe_bpf.h"
 
+struct hist;
+
 #ifdef FSB_HAVE_BPF
 struct bpf_link;
 struct bpf_object;
@@ -39,6 +41,9 @@ struct iomap_point {
 
 struct src_state {
 	const struct bpf_source *src;
+	struct probe_bpf *owner;
+	/* with the source's ev_hists: its histograms, made by the consumer from the events */
+	struct hist *hists;
 	/* "ok" or "skipped: ...", with the verifier's first error line per refused program */
 	char status[1024];
 #ifdef FSB_HAVE_BPF
@@ -48,6 +53,15 @@ struct src_state {
 	int ctl_fd; /* .data.ctl: fsb_armed alone; -1 when not loaded */
 #endif
 	bool raw_tp; /* the raw_tp build loaded, the tp_btf one was refused (or not tried) */
+	/*
+	 * What each program cost, read as the run stops: the kernel counts runs and their
+	 * time only while kernel.bpf_stats_enabled is 1 (0 runs: it was not).
+	 */
+	int nprogs;
+	struct prog_cost {
+		char name[32];
+		uint64_t runs, run_ns;
+	} progs[32];
 	/* what the source's prepare step learned of the kernel, why tp_btf was refused */
 	char note[512];
 };

@@ -6,12 +6,15 @@
 #include <stddef.h>
 
 struct fsb_bpf_cfg;
+struct fsb_event;
+struct hist;
 
 /*
  * A source is one <name>.bpf.c (built into skeletons) plus its entry in sources.c
- * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h: "hists"
- * (per-CPU struct fsb_khist, in @hists order), "counters" (per-CPU u64, in @counters
- * order, the last one the ring's drop count), "events" (ring buffer of struct fsb_event),
+ * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h:
+ * "stats" (an array of one element per CPU in fsb_bpf.h's layout: the counters in
+ * @counters order, the last one the ring's drop count, then the histograms in @hists
+ * order, none with @ev_hists), "events" (ring buffer of struct fsb_event),
  * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
  * for kernels without them, with raw_tp programs (@elf_raw); the first that loads is used.
  */
@@ -38,7 +41,30 @@ struct bpf_source {
 	 * run here.
 	 */
 	int (*prepare)(struct fsb_bpf_cfg *cfg, char *note, size_t len);
+	/*
+	 * Optional: whether program @prog (its function name) is loaded and attached for the
+	 * target @cfg describes, when two programs give the same figure at different costs.
+	 * NULL: every program.
+	 */
+	bool (*wants)(const struct fsb_bpf_cfg *cfg, const char *prog);
+	/*
+	 * Optional: records event @e into the source's histograms @hists (in @hists order),
+	 * when every figure of them is a difference of times the event carries. Then user
+	 * space makes them, as it receives the events, and the kernel records none (its
+	 * "stats" element holds the counters alone): a program run does not pay for them.
+	 */
+	void (*ev_hists)(const struct fsb_event *e, struct hist *hists);
 };
+
+/* How many names a NULL-terminated list holds (0 for NULL): a source's hists or counters. */
+static inline unsigned bpf_names_count(const char *const *names)
+{
+	unsigned n = 0;
+
+	while (names && names[n])
+		n++;
+	return n;
+}
 
 /* NULL-terminated, in the order they load; probes/bpf/sources.c. */
 extern const struct bpf_source *const bpf_sources[];

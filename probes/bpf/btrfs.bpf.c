@@ -22,7 +22,7 @@ FSB_TP(btrfs_sync_file)
 	/* NULL checks: fsb_common.bpf.h's FSB_TP says why */
 	if (!f || RD(f, f_inode, i_sb, s_dev) != fsb_cfg.sdev)
 		return 0;
-	count_add(C_SYNC_FILES, 1);
+	count_one(C_SYNC_FILES, 1);
 	ev_point(FSB_EV_BTRFS_SYNC);
 	return 0;
 }
@@ -34,7 +34,7 @@ FSB_TP(btrfs_transaction_commit)
 
 	if (!fs || RD(fs, sb, s_dev) != fsb_cfg.sdev)
 		return 0;
-	count_add(C_COMMITS, 1);
+	count_one(C_COMMITS, 1);
 	ev_point(FSB_EV_BTRFS_COMMIT);
 	return 0;
 }
@@ -54,18 +54,20 @@ FSB_TP(btrfs_ordered_extent_remove)
 {
 	struct btrfs_ordered_extent *oe = (void *)ctx[1];
 	__u64 key = ctx[1], now = bpf_ktime_get_ns(), *t0;
+	struct fsb_stats *s;
 	struct fsb_event *e;
 
 	t0 = bpf_map_lookup_elem(&ordered, &key);
 	if (!t0)
 		return 0;
-	count_add(C_ORDERED, 1);
-	khist_record(H_ORDERED, now - *t0);
-	e = ev_reserve(FSB_EV_BTRFS_ORDERED);
+	s = stats_here();
+	if (s) {
+		s->counters[C_ORDERED]++;
+		khist_record(s, H_ORDERED, now - *t0);
+	}
+	e = ev_reserve();
 	if (e) {
-		e->t0 = *t0;
-		e->t1 = now;
-		e->sector = oe ? RD(oe, num_bytes) : 0;
+		ev_fill(e, FSB_EV_BTRFS_ORDERED, *t0, now, oe ? RD(oe, num_bytes) : 0, 0, 0, 0);
 		ev_submit(e);
 	}
 	bpf_map_delete_elem(&ordered, &key);

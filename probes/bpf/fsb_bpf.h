@@ -11,7 +11,8 @@
  * Kernel histograms use model/hist.h's layout (HIST_SUB_BITS 6, HIST_MAX_EXP 42:
  * (42 - 6 + 1) * 64 = 2368 buckets), so compare and report read them like syscall ones;
  * probes/bpf/bpf_json.c checks the equality at compile time. One histogram is
- * 5 * 8 + 2368 * 8 = 18984 bytes, under the 32 KiB limit of a per-CPU map value.
+ * 5 * 8 + 2368 * 8 = 18984 bytes; a source's all sit in one plain array element per CPU
+ * (below), which has no per-CPU map value's 32 KiB limit.
  */
 #define FSB_KH_SUB_BITS 6
 #define FSB_KH_SUB_COUNT 64
@@ -55,15 +56,26 @@ static inline __u32 fsb_khist_index(__u64 ns)
 	       (__u32)((ns >> (e - FSB_KH_SUB_BITS)) & (FSB_KH_SUB_COUNT - 1));
 }
 
-/* Per-CPU, so the programs need no atomics; user space adds the CPUs' copies together. */
-struct fsb_khist {
+/* A kernel histogram's exact figures; its FSB_KH_NBINS bins lie elsewhere (below). */
+struct fsb_khist_head {
 	__u64 count;
 	__u64 sum;
 	__u64 min; /* valid when count > 0 */
 	__u64 max;
 	__u64 overflow; /* values >= 2^FSB_KH_MAX_EXP ns */
-	__u64 bins[FSB_KH_NBINS];
 };
+
+/*
+ * A source's figures on one CPU, element <cpu> of its "stats" array (so the programs need
+ * no atomics; user space adds the CPUs' copies together): its @nc counters, the heads of
+ * its @nh histograms, then each histogram's bins. One array lookup per program run finds
+ * them all, where a per-CPU map per histogram and per counter cost a helper call each
+ * (6.1 does not inline per-CPU lookups), and what every request touches (the counters and
+ * the heads) shares a few cache lines instead of one page per histogram.
+ */
+#define FSB_STATS_HEADS_OFF(nc) (8u * (nc))
+#define FSB_STATS_BINS_OFF(nc, nh) (FSB_STATS_HEADS_OFF(nc) + 40u * (nh))
+#define FSB_STATS_SIZE(nc, nh) (FSB_STATS_BINS_OFF(nc, nh) + 8u * FSB_KH_NBINS * (nh))
 
 /* What an event record describes; user space attributes these to slow calls. */
 enum fsb_ev_kind {
@@ -93,7 +105,8 @@ enum fsb_blk_op { FSB_BLK_READ, FSB_BLK_WRITE, FSB_BLK_FLUSH, FSB_BLK_DISCARD, F
 struct fsb_event {
 	__u64 t0, t1; /* CLOCK_MONOTONIC ns, as fsbench's own clock */
 	__u64 sector; /* REQ: first sector; COMMIT: tid; ORDERED: bytes */
-	__u64 ph[3]; /* COMMIT: when locking, flushing and logging began (0: not seen) */
+	/* COMMIT: when locking, flushing and logging began (0: not seen); REQ: ph[0] queued */
+	__u64 ph[3];
 	__u32 kind; /* enum fsb_ev_kind */
 	__u32 op; /* REQ: enum fsb_blk_op */
 	__u32 flags; /* REQ: FSB_RQ_*; FORCE/SYNC/THROTTLE: pid */
@@ -116,6 +129,8 @@ struct fsb_bpf_cfg {
 	 */
 	__u32 hz;
 	__u32 bdp_pause_arg;
+	/* The disk under test is blk-mq (/sys/dev/block/M:m/mq): it makes requests of bios. */
+	__u32 disk_mq;
 };
 
 /* balance_dirty_pages(wb, thresh, ..., period, pause, start_time): up to 6.12 */

@@ -9,7 +9,10 @@
 
 #include "probes/bpf/fsb_bpf.h"
 
-/* The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this. */
+/*
+ * The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this; 0
+ * histograms when user space makes them from its events (bpf_source.h's ev_hists).
+ */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -19,19 +22,25 @@ const volatile struct fsb_bpf_cfg fsb_cfg SEC(".rodata.cfg") = {};
 /* 1 from the run's start: set-up I/O (the victim's file, mkfs) stays out of the figures. */
 volatile __u32 fsb_armed SEC(".data.ctl") = 0;
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, FSB_NHISTS);
-	__type(key, __u32);
-	__type(value, struct fsb_khist);
-} hists SEC(".maps");
+/* fsb_bpf.h's per-CPU layout, as this source's sizes make it */
+struct fsb_stats {
+	__u64 counters[FSB_NCOUNTERS];
+	struct fsb_khist_head head[FSB_NHISTS];
+	__u64 bins[FSB_NHISTS][FSB_KH_NBINS];
+};
+_Static_assert(sizeof(struct fsb_stats) == FSB_STATS_SIZE(FSB_NCOUNTERS, FSB_NHISTS),
+	       "struct fsb_stats must be fsb_bpf.h's layout");
 
+/*
+ * Element <cpu> is that CPU's: a plain array (the loader sizes it to the possible CPUs),
+ * whose lookup the verifier inlines, where a per-CPU array's is a helper call on 6.1.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, FSB_NCOUNTERS);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, __u64);
-} counters SEC(".maps");
+	__type(value, struct fsb_stats);
+} stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -41,21 +50,27 @@ struct {
 /* Events the ring had no room for; the last counter of every source. */
 #define FSB_C_DROPS (FSB_NCOUNTERS - 1)
 
-static __always_inline void count_add(__u32 i, __u64 v)
+/*
+ * This CPU's figures; NULL only if the loader sized the array short. Programs run with
+ * migration disabled, so the CPU stays theirs until they return.
+ */
+static __always_inline struct fsb_stats *stats_here(void)
 {
-	__u64 *c = bpf_map_lookup_elem(&counters, &i);
+	__u32 cpu = bpf_get_smp_processor_id();
 
-	if (c)
-		*c += v;
+	return bpf_map_lookup_elem(&stats, &cpu);
 }
 
-static __always_inline void khist_record(__u32 id, __u64 ns)
+static __always_inline void khist_record(struct fsb_stats *s, __u32 id, __u64 ns)
 {
-	struct fsb_khist *h = bpf_map_lookup_elem(&hists, &id);
+	struct fsb_khist_head *h;
 	__u64 i;
 
-	if (!h)
+	/* the same one-register check as the index's below, for the same verifiers */
+	barrier_var(id);
+	if (id >= FSB_NHISTS)
 		return;
+	h = &s->head[id];
 	if (h->count == 0 || ns < h->min)
 		h->min = ns;
 	if (ns > h->max)
@@ -76,21 +91,49 @@ static __always_inline void khist_record(__u32 id, __u64 ns)
 	barrier_var(i);
 	if (i >= FSB_KH_NBINS)
 		return;
-	h->bins[i]++;
+	s->bins[id][i]++;
 }
 
-/* No wakeup per event: the consumer drains on its own timer. */
-static __always_inline struct fsb_event *ev_reserve(__u32 kind)
+/* Adds @v to counter @i, for a program that records nothing else. */
+static __always_inline void count_one(__u32 i, __u64 v)
+{
+	struct fsb_stats *s = stats_here();
+
+	barrier_var(i);
+	if (s && i < FSB_NCOUNTERS)
+		s->counters[i] += v;
+}
+
+/*
+ * No wakeup per event: the consumer drains on its own timer. The record is not cleared:
+ * every event's writer sets each of its fields (ev_fill), which costs less than a memset
+ * and then the same stores again.
+ */
+static __always_inline struct fsb_event *ev_reserve(void)
 {
 	struct fsb_event *e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 
 	if (!e) {
-		count_add(FSB_C_DROPS, 1);
-		return NULL;
+		struct fsb_stats *s = stats_here();
+
+		if (s)
+			s->counters[FSB_C_DROPS]++;
 	}
-	__builtin_memset(e, 0, sizeof(*e));
-	e->kind = kind;
 	return e;
+}
+
+/* Every field of @e; ph[] 0 (a commit sets its own after). */
+static __always_inline void ev_fill(struct fsb_event *e, __u32 kind, __u64 t0, __u64 t1,
+				    __u64 sector, __u32 op, __u32 flags, __u32 bytes)
+{
+	e->t0 = t0;
+	e->t1 = t1;
+	e->sector = sector;
+	e->kind = kind;
+	e->op = op;
+	e->flags = flags;
+	e->bytes = bytes;
+	e->ph[0] = e->ph[1] = e->ph[2] = 0;
 }
 
 static __always_inline void ev_submit(struct fsb_event *e)
@@ -139,12 +182,13 @@ static __always_inline void ev_submit(struct fsb_event *e)
 /* An event at one instant (t0 = t1), stamped with the current thread's id. */
 static __always_inline void ev_point(__u32 kind)
 {
-	struct fsb_event *e = ev_reserve(kind);
+	struct fsb_event *e = ev_reserve();
+	__u64 now;
 
 	if (!e)
 		return;
-	e->t0 = e->t1 = bpf_ktime_get_ns();
-	e->flags = (__u32)bpf_get_current_pid_tgid();
+	now = bpf_ktime_get_ns();
+	ev_fill(e, kind, now, now, 0, 0, (__u32)bpf_get_current_pid_tgid(), 0);
 	ev_submit(e);
 }
 

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <linux/types.h>
 
+#include "model/hist.h"
+
 #include "probes/bpf/bpf_load.h"
 #include "probes/bpf/bpf_source.h"
 #include "probes/bpf/fsb_bpf.h"
@@ -88,6 +90,39 @@ static int writeback_prepare(struct fsb_bpf_cfg *cfg, char *note, size_t len)
 	return 0;
 }
 
+/*
+ * PREFLUSH and FUA are counted at block_getrq on a blk-mq disk (one run per request) and
+ * at block_bio_queue on a bio-based one (one per bio, three times as many on ext4's small
+ * files): only one of the two runs.
+ */
+static bool block_wants(const struct fsb_bpf_cfg *cfg, const char *prog)
+{
+	if (!strcmp(prog, "fsb_block_getrq"))
+		return cfg->disk_mq;
+	if (!strcmp(prog, "fsb_block_bio_queue"))
+		return !cfg->disk_mq;
+	return true;
+}
+
+/*
+ * Per request, from its queued (ph[0], 0: unknown), issued (t0) and completed (t1) times:
+ * what block_rq_complete recorded in the kernel before, the same differences of the same
+ * readings, for each operation in .hists' order (q2d, d2c, q2c).
+ */
+static void block_ev_hists(const struct fsb_event *e, struct hist *hists)
+{
+	struct hist *h;
+
+	if (e->kind != FSB_EV_REQ || e->op >= FSB_BLK_NOPS)
+		return;
+	h = &hists[e->op * 3];
+	hist_record(&h[1], e->t1 - e->t0);
+	if (e->ph[0]) {
+		hist_record(&h[0], e->t0 - e->ph[0]);
+		hist_record(&h[2], e->t1 - e->ph[0]);
+	}
+}
+
 static const struct bpf_source block = {
 	.name = "block",
 	.what = "block requests on the disk under test: latency per phase and operation, flushes, FUA",
@@ -99,8 +134,23 @@ static const struct bpf_source block = {
 	.counters = NAMES("bio_preflush", "bio_fua", "flush_issued", "issued",
 			  "unmatched_completions", "no_start_time", "read_bytes", "write_bytes",
 			  "events_dropped"),
+	.wants = block_wants,
+	.ev_hists = block_ev_hists,
 	FSB_ELF(block),
 };
+
+/* Per commit: its duration, and its phases when the flushing and logging ones were seen. */
+static void jbd2_ev_hists(const struct fsb_event *e, struct hist *hists)
+{
+	if (e->kind != FSB_EV_COMMIT)
+		return;
+	hist_record(&hists[0], e->t1 - e->t0);
+	if (e->ph[1] && e->ph[2]) {
+		hist_record(&hists[1], e->ph[1] - e->t0);
+		hist_record(&hists[2], e->ph[2] - e->ph[1]);
+		hist_record(&hists[3], e->t1 - e->ph[2]);
+	}
+}
 
 static const struct bpf_source jbd2 = {
 	.name = "jbd2",
@@ -110,6 +160,7 @@ static const struct bpf_source jbd2 = {
 	.hists = NAMES("commit", "locked", "flushing", "logging"),
 	.counters = NAMES("commits", "handles", "events_dropped"),
 	.ring_bytes = FSB_RINGBUF_SMALL,
+	.ev_hists = jbd2_ev_hists,
 	FSB_ELF(jbd2),
 };
 

@@ -35,6 +35,7 @@ static __always_inline bool bdi_ours(struct bdi_writeback *wb)
 FSB_TP(balance_dirty_pages)
 {
 	__u64 now = bpf_ktime_get_ns(), ns;
+	struct fsb_stats *s;
 	struct fsb_event *e;
 	long pause = 0;
 
@@ -59,14 +60,16 @@ FSB_TP(balance_dirty_pages)
 	if (pause <= 0 || !fsb_cfg.hz || !bdi_ours((void *)ctx[0]))
 		return 0;
 	ns = (__u64)pause * 1000000000ull / fsb_cfg.hz;
-	count_add(C_PAUSES, 1);
-	count_add(C_PAUSE_NS, ns);
-	khist_record(H_PAUSE, ns);
-	e = ev_reserve(FSB_EV_THROTTLE);
+	s = stats_here();
+	if (s) {
+		s->counters[C_PAUSES]++;
+		s->counters[C_PAUSE_NS] += ns;
+		khist_record(s, H_PAUSE, ns);
+	}
+	e = ev_reserve();
 	if (e) {
-		e->t0 = now;
-		e->t1 = now + ns;
-		e->flags = (__u32)bpf_get_current_pid_tgid();
+		ev_fill(e, FSB_EV_THROTTLE, now, now + ns, 0, 0, (__u32)bpf_get_current_pid_tgid(),
+			0);
 		ev_submit(e);
 	}
 	return 0;
@@ -85,17 +88,20 @@ FSB_TP(writeback_start)
 FSB_TP(writeback_written)
 {
 	__u64 key = ctx[1], now = bpf_ktime_get_ns(), *t0;
+	struct fsb_stats *s;
 	struct fsb_event *e;
 
 	t0 = bpf_map_lookup_elem(&works, &key);
 	if (!t0)
 		return 0;
-	count_add(C_WORKS, 1);
-	khist_record(H_WORK, now - *t0);
-	e = ev_reserve(FSB_EV_WB);
+	s = stats_here();
+	if (s) {
+		s->counters[C_WORKS]++;
+		khist_record(s, H_WORK, now - *t0);
+	}
+	e = ev_reserve();
 	if (e) {
-		e->t0 = *t0;
-		e->t1 = now;
+		ev_fill(e, FSB_EV_WB, *t0, now, 0, 0, 0, 0);
 		ev_submit(e);
 	}
 	bpf_map_delete_elem(&works, &key);

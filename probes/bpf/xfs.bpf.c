@@ -25,7 +25,7 @@ FSB_TP(xfs_log_force)
 {
 	if (!mount_ours((void *)ctx[0]))
 		return 0;
-	count_add(C_FORCES, 1);
+	count_one(C_FORCES, 1);
 	ev_point(FSB_EV_XFS_FORCE);
 	return 0;
 }
@@ -36,7 +36,7 @@ FSB_TP(xfs_log_cil_wait)
 
 	if (!log || !mount_ours(RD(log, l_mp)))
 		return 0;
-	count_add(C_CIL_WAITS, 1);
+	count_one(C_CIL_WAITS, 1);
 	ev_point(FSB_EV_XFS_CIL_WAIT);
 	return 0;
 }
@@ -56,17 +56,20 @@ FSB_TP(xlog_iclog_sync_done)
 {
 	struct xlog_in_core *ic = (void *)ctx[0];
 	__u64 key = (__u64)ic, now = bpf_ktime_get_ns(), *t0;
+	struct fsb_stats *s;
 	struct fsb_event *e;
 
 	t0 = bpf_map_lookup_elem(&iclogs, &key);
 	if (!t0)
 		return 0; /* another filesystem's, or begun before arming */
-	count_add(C_ICLOGS, 1);
-	khist_record(H_ICLOG, now - *t0);
-	e = ev_reserve(FSB_EV_XFS_ICLOG);
+	s = stats_here();
+	if (s) {
+		s->counters[C_ICLOGS]++;
+		khist_record(s, H_ICLOG, now - *t0);
+	}
+	e = ev_reserve();
 	if (e) {
-		e->t0 = *t0;
-		e->t1 = now;
+		ev_fill(e, FSB_EV_XFS_ICLOG, *t0, now, 0, 0, 0, 0);
 		ev_submit(e);
 	}
 	bpf_map_delete_elem(&iclogs, &key);

@@ -43,6 +43,10 @@ t_expect_eq "device" "$dev" "$(t_json "$out" "$p.device")"
 [ $((o1 - o0)) -ge 50 ] || t_fail "the other device flushed only $((o1 - o0)) times: the filter is not tested"
 t_range "jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counters.commits")"
 t_range "jbd2 commit histogram count" 190 215 "$(t_json "$out" "$p.sources.jbd2.hists.commit.count")"
+# the three phases of every commit, timed without a program on jbd2_commit_locking
+for h in locked flushing logging; do
+	t_range "jbd2 $h phases" 190 215 "$(t_json "$out" "$p.sources.jbd2.hists.$h.count")"
+done
 # every flush counted happened on this device, and nearly all of them: diskstats also
 # counts the few before the run's start; the other device's 50 or more would show
 lo=$((f1 - f0 - 20 > 200 ? f1 - f0 - 20 : 200))
@@ -64,6 +68,7 @@ t_range "slow fsyncs with a commit" 10 20 "$(t_json "$out" "[$s | .[] | select(.
 c="$s | map(select(.kernel.commits_total >= 1))[0]"
 t_expect_eq "the slowest one's commit lies within it" true "$(t_json "$out" "$c | . as \$c | \$c.kernel.commits[0] | .start_ns >= 0 and .start_ns + .duration_ns <= \$c.duration_ns")"
 t_expect_eq "its commit flushed" true "$(t_json "$out" "$c | .kernel.commits[0].flushes >= 1")"
+t_expect_eq "its commit's phases add up to it" true "$(t_json "$out" "$c | .kernel.commits[0] | .locked_ns + .flushing_ns + .logging_ns == .duration_ns")"
 t_expect_eq "window complete" true "$(t_json "$out" "$c | .kernel.complete")"
 t_expect_eq "20 slowest creates too" 20 "$(t_json "$out" "$p.slow_calls | map(select(.op == \"create\")) | length")"
 

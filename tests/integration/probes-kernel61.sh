@@ -41,8 +41,9 @@ EOF
 out=$T_SCRATCH/r.json
 # the host-timed virtio disk: it has a write cache, so the flushes the fsyncs cause reach it
 # (the model disk has none unless --disk-cache gives it one)
+# with the guest kernel's BPF run-time statistics on: each program's runs reach the result
 "$FSBENCH" kernel-run --kernel "$deb" --disk virtio --disk-dir "$DISKS" --disk-size 512M --workdir "$T_SCRATCH/boot" \
-	--json "$out" "$T_SCRATCH/suite.json" >"$T_SCRATCH/out" 2>"$T_SCRATCH/err" ||
+	--append sysctl.kernel.bpf_stats_enabled=1 --json "$out" "$T_SCRATCH/suite.json" >"$T_SCRATCH/out" 2>"$T_SCRATCH/err" ||
 	t_die "kernel-run on $deb failed: $(tail -5 "$T_SCRATCH/err")"
 "$VALIDATE" "$SCHEMA" "$out" || t_fail "the guest's result does not validate"
 t_json "$out" .host.kernel | grep -q '^6\.1\.' || t_die "the guest ran $(t_json "$out" .host.kernel), not 6.1"
@@ -56,12 +57,16 @@ for s in block jbd2 writeback iomap; do
 	t_expect_eq "$s status" ok "$(t_json "$out" "$p.$s.status")"
 done
 t_expect_eq "block build" tp_btf "$(t_json "$out" "$p.block.build")"
+t_expect_eq "jbd2 build" tp_btf "$(t_json "$out" "$p.jbd2.build")"
 t_expect_eq "writeback found 6.1's layout" "pause is argument 10" \
 	"$(t_json "$out" "$p.writeback.note" | grep -o 'pause is argument [0-9]*')"
 t_range "jbd2 commits for $N fsyncs" $N $((N + N / 10 + 5)) "$(t_json "$out" "$p.jbd2.counters.commits")"
 t_expect_eq "commit histogram count = commits" "$(t_json "$out" "$p.jbd2.counters.commits")" \
 	"$(t_json "$out" "$p.jbd2.hists.commit.count")"
 t_range "commits with their phases" $N $((N + N / 10 + 5)) "$(t_json "$out" "$p.jbd2.hists.logging.count")"
+t_range "end_commit runs counted (bpf_stats)" $N $((N + N / 10 + 5)) "$(t_json "$out" "$p.jbd2.programs.fsb_jbd2_end_commit.runs")"
+t_expect_eq "their run time counted" true "$(t_json "$out" "$p.jbd2.programs.fsb_jbd2_end_commit.run_ns > 0")"
+t_expect_eq "every block program counted" 3 "$(t_json "$out" "$p.block.programs | keys | length")"
 t_range "bios with PREFLUSH" $N $((N * 3)) "$(t_json "$out" "$p.block.counters.bio_preflush")"
 # the guest's own count of the flushes its disk did: every one issued is seen, none twice
 dflush=$(t_json "$out" "$r | .kernel.device.flush_ios")
