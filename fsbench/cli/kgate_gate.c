@@ -293,7 +293,12 @@ static int gate_judge(struct gate *g)
 
 	rpt_compare_print(g->cmp, stdout, false);
 	cmp_extent(g->cmp, &cmax, &cmetric, &creg);
-	if (g->aa) {
+	/* 2 boots a side: one baseline boot a half, which the floor cannot judge */
+	if (g->aa && g->counted && g->naa < 3)
+		printf("A/A noise floor (baseline boots odd vs even): one boot a half, no floor to "
+		       "judge by (--boots 3 or more); the floor beside each verdict is the A/A "
+		       "measure\n");
+	else if (g->aa) {
 		cmp_extent(g->aa, &aamax, &aametric, &aareg);
 		printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
 		       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
