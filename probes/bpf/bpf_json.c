@@ -144,7 +144,6 @@ static json_t *source_json(const struct src_state *s)
 	unsigned nc, nh;
 	struct hist *h;
 	uint64_t *c;
-
 	bool disarmed = !strcmp(s->status, PROBE_BPF_DISARMED_STATUS);
 
 	json_object_set_new(o, "status", json_string(s->status));
