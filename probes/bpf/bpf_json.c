@@ -120,22 +120,46 @@ static int read_stats(const struct src_state *s, unsigned nc, unsigned nh, uint6
 
 #endif
 
+/* Each program's runs and run time into @o's "programs", when the kernel counted them. */
+static void progs_json(json_t *o, const struct src_state *s)
+{
+	json_t *progs = json_object();
+
+	for (int i = 0; i < s->nprogs; i++)
+		if (s->progs[i].runs)
+			json_object_set_new(progs, s->progs[i].name,
+					    json_pack("{s:I,s:I}", "runs",
+						      (json_int_t)s->progs[i].runs, "run_ns",
+						      (json_int_t)s->progs[i].run_ns));
+	/* only when the kernel counted them (kernel.bpf_stats_enabled) */
+	if (json_object_size(progs))
+		json_object_set_new(o, "programs", progs);
+	else
+		json_decref(progs);
+}
+
 static json_t *source_json(const struct src_state *s)
 {
-	json_t *o = json_object(), *hists, *counters, *progs;
+	json_t *o = json_object(), *hists, *counters;
 	unsigned nc, nh;
 	struct hist *h;
 	uint64_t *c;
+	bool disarmed = !strcmp(s->status, PROBE_BPF_DISARMED_STATUS);
 
 	json_object_set_new(o, "status", json_string(s->status));
 	json_object_set_new(o, "what", json_string(s->src->what));
-	if (strcmp(s->status, "ok"))
+	if (strcmp(s->status, "ok") && !disarmed)
 		return o;
 	/* which build loaded, and what was adapted to this kernel */
 	if (s->src->elf)
 		json_object_set_new(o, "build", json_string(s->raw_tp ? "raw_tp" : "tp_btf"));
 	if (s->note[0])
 		json_object_set_new(o, "note", json_string(s->note));
+	/* never armed: no figures, only what the programs' first branch cost */
+	if (disarmed) {
+		progs_json(o, s);
+		return o;
+	}
 	nc = bpf_names_count(s->src->counters);
 	/* the kernel's histograms, unless the consumer made them from the events */
 	nh = s->hists ? 0 : bpf_names_count(s->src->hists);
@@ -156,18 +180,7 @@ static json_t *source_json(const struct src_state *s)
 	}
 	free(h);
 	free(c);
-	progs = json_object();
-	for (int i = 0; i < s->nprogs; i++)
-		if (s->progs[i].runs)
-			json_object_set_new(progs, s->progs[i].name,
-					    json_pack("{s:I,s:I}", "runs",
-						      (json_int_t)s->progs[i].runs, "run_ns",
-						      (json_int_t)s->progs[i].run_ns));
-	/* only when the kernel counted them (kernel.bpf_stats_enabled) */
-	if (json_object_size(progs))
-		json_object_set_new(o, "programs", progs);
-	else
-		json_decref(progs);
+	progs_json(o, s);
 	json_object_set_new(o, "hists", hists);
 	json_object_set_new(o, "counters", counters);
 	return o;

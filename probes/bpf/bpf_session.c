@@ -87,6 +87,12 @@ static void set_status(struct src_state *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* Loaded and attached: "ok", or disarmed on purpose (probe_bpf_disarmed). */
+static bool src_loaded(const struct src_state *s)
+{
+	return !strcmp(s->status, "ok") || !strcmp(s->status, PROBE_BPF_DISARMED_STATUS);
+}
+
 /* Why a selected source does not apply to this target, or NULL. */
 static const char *not_applicable(const struct bpf_source *src, const struct probe_bpf_target *t,
 				  char *buf, size_t len)
@@ -295,11 +301,14 @@ static void set_armed(struct probe_bpf *b, uint32_t on)
 {
 	uint32_t key = 0;
 
+	/* disarmed: the run still starts (the consumer drains at its armed pace), the programs never */
+	b->armed = on;
+	if (b->disarmed && on)
+		return;
 	/* the section holds fsb_armed alone, so the map's one value is that variable */
 	for (int i = 0; i < b->nsrc; i++)
 		if (b->src[i].ctl_fd >= 0)
 			bpf_map_update_elem(b->src[i].ctl_fd, &key, &on, BPF_ANY);
-	b->armed = on;
 }
 
 static void *consumer_main(void *arg)
@@ -377,6 +386,7 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 	b->iomap_stride = 1;
 	b->target = *t;
 	b->arm_when = arm_when;
+	b->disarmed = probe_bpf_disarmed();
 	cfg.disk_dev = t->has_disk ? kdev(t->disk_major, t->disk_minor) : UINT32_MAX;
 	cfg.bdev = kdev(t->bdev_major, t->bdev_minor);
 	cfg.sdev = kdev(t->s_major, t->s_minor);
@@ -406,13 +416,17 @@ int probe_bpf_start(const struct probe_bpf_target *t, uint32_t mask, const uint6
 		if (strcmp(s->status, "ok"))
 			src_unload(s);
 	}
+	/* said in every loaded source's status, so no reader takes the run for a measured one */
+	for (int i = 0; b->disarmed && i < b->nsrc; i++)
+		if (!strcmp(b->src[i].status, "ok"))
+			set_status(&b->src[i], "%s", PROBE_BPF_DISARMED_STATUS);
 #ifdef FSB_HAVE_BPF
 	if (b->rb) {
 		if (pthread_create(&b->consumer, NULL, consumer_main, b) == 0) {
 			b->consumer_started = true;
 		} else {
 			for (int i = 0; i < b->nsrc; i++)
-				if (!strcmp(b->src[i].status, "ok")) {
+				if (src_loaded(&b->src[i])) {
 					src_unload(&b->src[i]);
 					set_status(&b->src[i],
 						   "skipped: starting the event reader: %s",
@@ -437,6 +451,13 @@ int probe_bpf_loaded(const struct probe_bpf *b)
 	for (int i = 0; i < b->nsrc; i++)
 		n += !strcmp(b->src[i].status, "ok");
 	return n;
+}
+
+bool probe_bpf_disarmed(void)
+{
+	const char *v = getenv("FSBENCH_BPF_DISARMED");
+
+	return v && *v && strcmp(v, "0");
 }
 
 void probe_bpf_stop(struct probe_bpf *b)

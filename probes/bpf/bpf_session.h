@@ -72,6 +72,11 @@ struct probe_bpf {
 	struct src_state src[32];
 	const uint64_t *arm_when;
 	bool armed, stopped;
+	/*
+	 * FSBENCH_BPF_DISARMED=1: loaded and attached, fsb_armed never set, so every program
+	 * returns at its first branch; a benchmark's floor (docs/cost.md), never a measured run.
+	 */
+	bool disarmed;
 #ifdef FSB_HAVE_BPF
 	struct ring_buffer *rb;
 #endif

@@ -47,6 +47,16 @@ void probe_bpf_arm(struct probe_bpf *b);
 /* Number of sources whose status is "ok". */
 int probe_bpf_loaded(const struct probe_bpf *b);
 
+/*
+ * Whether FSBENCH_BPF_DISARMED is set (and not "0"): a benchmark's switch. The sources load
+ * and attach as always but are never armed, so each program returns at its first branch
+ * and records nothing; every loaded source's status is then PROBE_BPF_DISARMED_STATUS
+ * instead of "ok", and the result keeps only what each program cost (docs/cost.md).
+ */
+bool probe_bpf_disarmed(void);
+#define PROBE_BPF_DISARMED_STATUS \
+	"disarmed: loaded and attached, never armed (FSBENCH_BPF_DISARMED): a calibration, not a measured run"
+
 /* Disarms, drains the rings, detaches. Idempotent. */
 void probe_bpf_stop(struct probe_bpf *b);
 

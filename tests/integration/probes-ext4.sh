@@ -92,6 +92,21 @@ t_range "raw_tp: jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counter
 t_range "raw_tp: flushes completed" 200 100000 "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
 rm -rf "$T_MNT/y"/*
 
+# FSBENCH_BPF_DISARMED=1 (ci/bench-probes' calibration): the same programs load and attach
+# but are never armed, so they record nothing, and the result says so in every status
+FSBENCH_BPF_DISARMED=1 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 200 --json "$out" >/dev/null || t_fail "disarmed run failed"
+"$VALIDATE" "$SCHEMA" "$out" || t_fail "disarmed result does not validate"
+for s in block jbd2 iomap; do
+	t_expect_eq "disarmed: $s status" "disarmed: loaded and attached, never armed (FSBENCH_BPF_DISARMED): a calibration, not a measured run" \
+		"$(t_json "$out" "$p.sources.$s.status")"
+done
+t_expect_eq "disarmed: the block build loaded" tp_btf "$(t_json "$out" "$p.sources.block.build")"
+t_expect_eq "disarmed: no figures" "null null" "$(t_json "$out" "$p.sources.block.counters") $(t_json "$out" "$p.sources.jbd2.hists")"
+t_expect_eq "disarmed: no events" 0 "$(t_json "$out" "$p.events.received")"
+t_expect_eq "disarmed: no slow call explained" 0 "$(t_json "$out" "$p.slow_calls | length")"
+t_expect_eq "disarmed: xfs still says why not" "skipped: the target is ext4, not xfs" "$(t_json "$out" "$p.sources.xfs.status")"
+rm -rf "$T_MNT/y"/*
+
 # sync() (-S 2) hands the device's backing_dev_info writeback work: the writeback source
 "$FSBENCH" smallfile -d "$T_MNT/y" -s 64k -n 100 -S 2 --probes block,writeback --json "$out" >/dev/null || t_fail "-S 2 run failed"
 t_expect_eq "writeback status" ok "$(t_json "$out" "$p.sources.writeback.status")"

@@ -33,6 +33,12 @@ jq -c '.runs[].probes.sources.jbd2.status = "skipped: loading jbd2.bpf.o: Permis
 t_expect_eq "unlike probes: gate exit" 0 "$?"
 grep -q 'instrumentation: smallfile t=1 (candidate): source jbd2 loaded on the candidate only' "$S/gate0.txt" &&
 	t_ok "the verdict names the source" || t_fail "no instrumentation line: $(tail -5 "$S/gate0.txt")"
+# a calibration run (FSBENCH_BPF_DISARMED) is never taken for a side whose probes measured
+jq -c '.runs[].probes.sources.jbd2 |= {status: "disarmed: loaded and attached, never armed (FSBENCH_BPF_DISARMED): a calibration, not a measured run", what, build}' "$S/A.json" >"$S/A1.json"
+"$FSBENCH" compare --gate --baseline "$S/A1.json" --candidate "$S/B.json" >"$S/gate1.txt"
+t_expect_eq "disarmed baseline: gate exit" 0 "$?"
+grep -q 'instrumentation: smallfile t=1 (candidate): source jbd2 loaded on the candidate only' "$S/gate1.txt" &&
+	t_ok "a disarmed source counts as not loaded" || t_fail "no instrumentation line: $(tail -5 "$S/gate1.txt")"
 
 "$FSBENCH" report -o "$S/ab.html" --baseline "$S/A.json" --candidate "$S/B.json" 2>"$S/err" ||
 	t_die "report failed: $(cat "$S/err")"
