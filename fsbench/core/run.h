@@ -117,6 +117,13 @@ struct fsb_run {
 	void *on_loop_arg; /* the job whose hook on_loop is */
 	/* The CLI's hook once a second on the monitor thread (print_tick), or NULL. */
 	void (*on_tick)(struct fsb_run *run, uint64_t now);
+	/*
+	 * An extension's hook, called once on the starting thread with every worker at the
+	 * gate, just before the run's clock starts (the eBPF probes arm in it, so that the
+	 * first call is seen whole), or NULL; on_start_arg is its argument.
+	 */
+	void (*on_start)(void *arg);
+	void *on_start_arg;
 };
 
 static inline bool fsb_should_stop(struct fsb_run *run)

@@ -316,6 +316,8 @@ static int run_one_loop(struct fsb_run *run)
 	/* let the workers reach the gate, so that opening it starts them together */
 	while (!gate_waiters_ready(run, started))
 		sched_yield();
+	if (run->on_start)
+		run->on_start(run->on_start_arg);
 	/* published with release: the victim thread waits for it to start its clock */
 	if (!run->run_start_ns)
 		__atomic_store_n(&run->run_start_ns, fsb_now_ns(), __ATOMIC_RELEASE);

@@ -69,6 +69,11 @@ static void bdi_name(const struct probe_target *t, const struct probe_bpf_target
 		snprintf(buf, len, "%u:%u", pt->disk_major, pt->disk_minor);
 }
 
+static void arm_probes(void *arg)
+{
+	probe_bpf_arm(arg);
+}
+
 static int bpf_before(struct fsb_run *run, const struct fsb_common *c, const void *cfg,
 		      void **ret_state, char *err, size_t errlen)
 {
@@ -110,6 +115,13 @@ static int bpf_before(struct fsb_run *run, const struct fsb_common *c, const voi
 		snprintf(err, errlen, "starting the eBPF probes: %s", strerror(-r));
 		return r;
 	}
+	/*
+	 * Armed by the runner before its clock starts: the consumer thread's own arming, a
+	 * poll of run_start_ns, can come after the first fsync on a busy one-CPU guest (that
+	 * commit went uncounted: 99 for 100 under AddressSanitizer in 6.1's guest).
+	 */
+	run->on_start = arm_probes;
+	run->on_start_arg = b;
 	*ret_state = b;
 	return 0;
 }

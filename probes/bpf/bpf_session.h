@@ -71,7 +71,9 @@ struct probe_bpf {
 	int nsrc;
 	struct src_state src[32];
 	const uint64_t *arm_when;
-	bool armed, stopped;
+	/* set by the consumer thread (a poll of arm_when) or the runner's thread (probe_bpf_arm) */
+	atomic_bool armed;
+	bool stopped;
 	/*
 	 * FSBENCH_BPF_DISARMED=1: loaded and attached, fsb_armed never set, so every program
 	 * returns at its first branch; a benchmark's floor (docs/cost.md), never a measured run.
