@@ -234,7 +234,7 @@ static size_t fake_vmlinux(unsigned char *p, uint32_t type)
 enum fake_z { FZ_XZ, FZ_GZIP, FZ_ZSTD, FZ_NONE };
 
 static size_t fake_compress(enum fake_z z, const unsigned char *in, size_t n, unsigned char *out,
-		       size_t cap)
+			    size_t cap)
 {
 	size_t pos = 0;
 	z_stream s = { 0 };
@@ -274,7 +274,8 @@ static void fake_bzimage(const char *path, enum fake_z z, uint32_t note, uint32_
 {
 	unsigned char elf[512] = { 0 }, img[8192] = { 0 };
 	size_t n = fake_vmlinux(elf, note), base = 2 * 512, off = 0x100;
-	uint32_t len = (uint32_t)fake_compress(z, elf, n, img + base + off, sizeof(img) - base - off - 4);
+	uint32_t len =
+		(uint32_t)fake_compress(z, elf, n, img + base + off, sizeof(img) - base - off - 4);
 	uint32_t o = bad_offset ? bad_offset : (uint32_t)off;
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
