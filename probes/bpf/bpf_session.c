@@ -87,11 +87,13 @@ static void set_status(struct src_state *s, const char *fmt, ...)
 	va_end(ap);
 }
 
+#ifdef FSB_HAVE_BPF
 /* Loaded and attached: "ok", or disarmed on purpose (probe_bpf_disarmed). */
 static bool src_loaded(const struct src_state *s)
 {
 	return !strcmp(s->status, "ok") || !strcmp(s->status, PROBE_BPF_DISARMED_STATUS);
 }
+#endif
 
 /* Why a selected source does not apply to this target, or NULL. */
 static const char *not_applicable(const struct bpf_source *src, const struct probe_bpf_target *t,
