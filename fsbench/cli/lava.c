@@ -348,7 +348,12 @@ static int job_kernel(struct job *j)
 	x->a.workdir = j->outdir;
 	x->lava = true;
 	kg_vm_defaults(&x->a.vm);
-	if ((r = kg_cli_prepare(x, 1, "lava job")))
+	/* a .deb's extraction directory is journalled, as kernel-run's: restore removes it after a kill -9 */
+	if ((r = kg_cli_journal_open(x, "lava job")))
+		return r;
+	r = kg_cli_prepare(x, 1, "lava job");
+	kg_cli_journal_close(x);
+	if (r)
 		return r;
 	if (!realpath(j->outdir, abs)) {
 		fprintf(stderr, "fsbench lava job: %s: %s\n", j->outdir, strerror(errno));

@@ -193,6 +193,23 @@ else
 		t_fail "restore: $(cat "$W/out")"
 	[ -e "$xdir" ] && t_fail "restore left the half-extracted $xdir" || t_ok "no half-extracted tree left"
 fi
+# the same for lava job, which extracts the .deb the same way
+lcache=$W/lcache
+mkdir -m 0755 "$lcache" "$W/lj"
+FSBENCH_CACHE_DIR=$lcache "$FSBENCH" lava job --kernel "$deb" -o "$W/lj/job.yaml" >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 300); do ls -d "$lcache"/kernels/.extract.* >/dev/null 2>&1 && break; sleep 0.05; done
+kill -9 $pid
+wait $pid 2>/dev/null
+xdir=$(ls -d "$lcache"/kernels/.extract.* 2>/dev/null | head -1)
+if [ -z "$xdir" ]; then
+	t_fail "lava job: no extraction directory to kill it in (the test proves nothing)"
+else
+	"$FSBENCH" restore >"$W/out" 2>&1 || t_fail "restore: $(tail -3 "$W/out")"
+	grep -qF "removed the half-extracted $xdir" "$W/out" && t_ok "restore removed lava job's $xdir" ||
+		t_fail "restore after lava job: $(cat "$W/out")"
+	[ -e "$xdir" ] && t_fail "restore left lava job's half-extracted $xdir" || t_ok "no half-extracted tree left by lava job"
+fi
 # a forged tree entry: a user's directory (its own identity, but not .extract.*), and a
 # .extract.* directory that another user owns; restore removes neither
 mkdir -p "$W/users-tree/sub" "$W/x/.extract.1.forged" && echo data >"$W/users-tree/sub/f"
