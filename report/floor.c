@@ -67,23 +67,34 @@ double rpt_floor_pct(const json_t *a, const json_t *b)
 	return fmax(isnan(ra) ? 0 : ra, isnan(rb) ? 0 : rb) / fabs(mean) * 100;
 }
 
-/*
- * The histogram's resolution at metric @m's baseline mean, in percent of it, for a latency
- * percentile (a bucket's midpoint, 64 buckets to each power of two: model/hist.h, the
- * probes' the same); NAN for a metric that is not one. Two sides whose true values lie a
- * hair apart across a bucket boundary report a whole bucket's step, about 0.8-1.6 %: beyond
- * a 1 % threshold with a floor of 0 when every boot of a side lands in the same bucket.
- */
-static double resolution_pct(const json_t *m, double mean)
+/* Which latency percentile metric @m is (50, 99, 99.9), with its catalog entry; 0 for none. */
+static double metric_percentile(const json_t *m, const struct rpt_metric_def **ret_def)
 {
 	const char *name = json_string_value(json_object_get(m, "name"));
 	const struct rpt_metric_def *def = name ? rpt_metric_lookup(name) : NULL;
+
+	*ret_def = def;
+	if (!def || !def->key)
+		return 0;
+	return !strcmp(def->key, "p50_ns")   ? 50 :
+	       !strcmp(def->key, "p99_ns")   ? 99 :
+	       !strcmp(def->key, "p99_9_ns") ? 99.9 :
+					       0;
+}
+
+/*
+ * The histogram's resolution at the baseline's @mean, in percent of it, for percentile @p
+ * (metric_percentile; a bucket's midpoint, 64 buckets to each power of two: model/hist.h,
+ * the probes' the same) of metric @def; NAN when @p is 0, not a percentile. Two sides whose true values lie a
+ * hair apart across a bucket boundary report a whole bucket's step, about 0.8-1.6 %: beyond
+ * a 1 % threshold with a floor of 0 when every boot of a side lands in the same bucket.
+ */
+static double resolution_pct(double p, const struct rpt_metric_def *def, double mean)
+{
 	double ns;
 	int e;
 
-	if (!def || !def->key || !def->scale ||
-	    !(!strcmp(def->key, "p50_ns") || !strcmp(def->key, "p99_ns") ||
-	      !strcmp(def->key, "p99_9_ns")))
+	if (!p || !def->scale)
 		return NAN;
 	ns = fabs(mean) / def->scale;
 	if (ns < 64) /* buckets of 1 ns below 64 ns */
@@ -93,23 +104,18 @@ static double resolution_pct(const json_t *m, double mean)
 }
 
 /*
- * A percentile above the median with fewer than RPT_TAIL_CALLS calls of a run at or above
+ * Percentile @p above the median with fewer than RPT_TAIL_CALLS calls of a run at or above
  * it is the few slowest calls themselves (p99 of 400 fsyncs is the 4th slowest): which
  * calls those are is a boot's state (where the journal timer falls), so two boots a side
  * agree by chance and a third disagrees. Pooled A/A gates of 2 boots a side raised their
  * false alarms there (write.p99 of 400 writes, a stream's one commit). Such a comparison is
  * shown but not gated; @buf says why. 0 when it may be gated.
  */
-static int few_tail_calls(const json_t *m, const json_t *a, const json_t *b, char *buf, size_t len)
+static int few_tail_calls(double p, const json_t *a, const json_t *b, char *buf, size_t len)
 {
-	const char *name = json_string_value(json_object_get(m, "name"));
-	const struct rpt_metric_def *def = name ? rpt_metric_lookup(name) : NULL;
-	double p, calls = fmin(num(a, "calls_min"), num(b, "calls_min"));
+	double calls = fmin(num(a, "calls_min"), num(b, "calls_min"));
 
-	if (!def || !def->key || !isfinite(calls))
-		return 0;
-	p = !strcmp(def->key, "p99_ns") ? 99 : !strcmp(def->key, "p99_9_ns") ? 99.9 : 0;
-	if (!p || calls * (100 - p) / 100 >= RPT_TAIL_CALLS)
+	if (p <= 50 || !isfinite(calls) || calls * (100 - p) / 100 >= RPT_TAIL_CALLS)
 		return 0;
 	snprintf(buf, len, "p%g of %.0f calls a run: fewer than %d at or above it", p, calls,
 		 RPT_TAIL_CALLS);
@@ -122,7 +128,8 @@ static int judge_one(const json_t *m, json_t *c, double multiple)
 	const json_t *a = side_stats(m, json_string_value(json_object_get(c, "baseline"))),
 		     *b = side_stats(m, json_string_value(json_object_get(c, "side")));
 	const char *dir = json_string_value(json_object_get(m, "direction"));
-	double change = num(c, "change_pct"), thr = num(c, "threshold_pct"), floor, bar, res;
+	double change = num(c, "change_pct"), thr = num(c, "threshold_pct"), floor, bar, res, pct;
+	const struct rpt_metric_def *def;
 	char tail[128];
 	enum rpt_verdict v;
 	bool worse;
@@ -141,13 +148,14 @@ static int judge_one(const json_t *m, json_t *c, double multiple)
 		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[RPT_INSUFFICIENT]));
 		return 0;
 	}
-	if (few_tail_calls(m, a, b, tail, sizeof(tail))) {
+	pct = metric_percentile(m, &def);
+	if (few_tail_calls(pct, a, b, tail, sizeof(tail))) {
 		json_object_set_new(c, "gate", json_false());
 		json_object_set_new(c, "not_gated", json_string(tail));
 	}
 	bar = fmax(thr, multiple * floor);
 	/* a step of one histogram bucket is no evidence of a change: at least two are */
-	res = resolution_pct(m, num(a, "mean"));
+	res = resolution_pct(pct, def, num(a, "mean"));
 	if (isfinite(res)) {
 		res *= 1.0001; /* the step itself, computed at a mean, is not beyond it */
 		bar = fmax(bar, res);

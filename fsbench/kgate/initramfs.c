@@ -202,16 +202,6 @@ static const char guest_init[] =
 	"echo " MARK_EXIT " $rc\n"
 	"poweroff -f\n";
 
-/* FNV-1a, 64 bits: a cache key over every file's path, mode and bytes, not a signature. */
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	const unsigned char *b = p;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ b[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 static int hash_file(uint64_t *h, const char *path)
 {
 	char buf[65536];
@@ -221,7 +211,7 @@ static int hash_file(uint64_t *h, const char *path)
 	if (fd < 0)
 		return -errno;
 	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = fnv(*h, buf, (size_t)n);
+		*h = kg_fnv(*h, buf, (size_t)n);
 	if (n < 0) {
 		int e = -errno;
 		close(fd);
@@ -433,7 +423,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 					    "/usr/bin", "/usr/sbin", "/mnt", NULL };
 	char base[PATH_MAX], stage[PATH_MAX], tmp[PATH_MAX + 16], final[PATH_MAX + 64], msg[512];
 	struct ents e = { 0 };
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = KG_FNV_SEED;
 	int r;
 
 	*ret_cached = false;
@@ -443,12 +433,12 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 			errf(err, errlen, r, "collecting the initramfs: %s", strerror(-r));
 		goto out;
 	}
-	h = fnv(h, guest_init, sizeof(guest_init)); /* the layout's version, in effect */
+	h = kg_fnv(h, guest_init, sizeof(guest_init)); /* the layout's version, in effect */
 	for (size_t i = 0; i < e.n; i++) {
-		h = fnv(h, e.v[i].dest, strlen(e.v[i].dest) + 1);
-		h = fnv(h, &e.v[i].mode, sizeof(e.v[i].mode));
+		h = kg_fnv(h, e.v[i].dest, strlen(e.v[i].dest) + 1);
+		h = kg_fnv(h, &e.v[i].mode, sizeof(e.v[i].mode));
 		if (e.v[i].text)
-			h = fnv(h, e.v[i].text, strlen(e.v[i].text));
+			h = kg_fnv(h, e.v[i].text, strlen(e.v[i].text));
 		else if ((r = hash_file(&h, e.v[i].src))) {
 			errf(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));
 			goto out;

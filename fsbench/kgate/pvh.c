@@ -221,16 +221,6 @@ static bool pvh_elf(unsigned char *p, size_t n)
 	return found;
 }
 
-/* FNV-1a, 64 bits: the cache's name for a bzImage's bytes, not a signature. */
-static uint64_t fnv(const unsigned char *p, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ p[i]) * 0x100000001b3ULL;
-	return h;
-}
-
 static int write_vmlinux(const char *path, const struct buf *b, char *err, size_t errlen)
 {
 	char *tmp = NULL;
@@ -309,7 +299,7 @@ int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t 
 		return r;
 	}
 	base_path(path, sizeof(path), "%s/vmlinux-%s-%016llx", dir, k->release,
-		  (unsigned long long)fnv(img, n));
+		  (unsigned long long)kg_fnv(KG_FNV_SEED, img, n));
 	if (access(path, F_OK) == 0) { /* made by an earlier run, checked when it was made */
 		free(img);
 		if ((r = kg_trusted(path, S_IFREG, err, errlen)))

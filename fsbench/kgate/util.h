@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #include "fsbench/kgate/kgate.h"
@@ -18,6 +19,10 @@
 #define KG_RESULTS_DISK_BYTES (64LL << 20)
 
 bool kg_ends_with(const char *s, const char *suffix);
+
+/* FNV-1a, 64 bits, continuing from @h (start: KG_FNV_SEED): the caches' names, not a signature. */
+#define KG_FNV_SEED 0xcbf29ce484222325ULL
+uint64_t kg_fnv(uint64_t h, const void *p, size_t n);
 double kg_now_s(void);
 bool kg_is_dir(const char *path);
 

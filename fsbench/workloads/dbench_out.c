@@ -95,23 +95,16 @@ void dbench_print_tick(const struct fsb_run *run, uint64_t now, FILE *out)
 	if (in_cleanup == n || now >= exec_start + s->limit_ns) {
 		fprintf(out, "%4d  cleanup %3.0f sec\n", n - finished,
 			(double)(now - exec_start) / 1e9);
-	} else if (now < exec_start || warming) {
-		t = (double)(now - run->run_start_ns) / 1e9;
-		if (t >= 1)
-			fprintf(out,
-				"%4d  %8" PRIu64
-				"  %7.2f MB/sec  warmup %3.0f sec  latency %.03f ms\n",
-				n, lines / (uint64_t)n, 1e-6 * (double)warm / t, t,
-				(double)lat / 1e6);
-	} else {
-		t = (double)(now - exec_start) / 1e9;
-		if (t >= 1)
-			fprintf(out,
-				"%4d  %8" PRIu64
-				"  %7.2f MB/sec  execute %3.0f sec  latency %.03f ms\n",
-				n, lines / (uint64_t)n, 1e-6 * (double)exec / t, t,
-				(double)lat / 1e6);
+		return;
 	}
+	/* warmup counts from the run's start, execute from its own: the bytes of each phase */
+	bool warmup = now < exec_start || warming;
+
+	t = (double)(now - (warmup ? run->run_start_ns : exec_start)) / 1e9;
+	if (t >= 1)
+		fprintf(out, "%4d  %8" PRIu64 "  %7.2f MB/sec  %s %3.0f sec  latency %.03f ms\n", n,
+			lines / (uint64_t)n, 1e-6 * (double)(warmup ? warm : exec) / t,
+			warmup ? "warmup" : "execute", t, (double)lat / 1e6);
 }
 
 /* fsbench's addition, before dbench's table so that parsers reading after it never see it. */

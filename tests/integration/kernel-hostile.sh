@@ -176,40 +176,32 @@ state=$(awk '{ print $3 }' "/proc/$qpid/stat" 2>/dev/null)
 t_expect_eq "scratch disks left after restore" "" "$(ls "$DISKS")"
 t_expect_eq "results.img left after restore" "" "$(ls "$W/w9"/boot-01-kernel/results.img 2>/dev/null)"
 
-# 8. kill -9 mid-extraction: the .deb's half-extracted tree is journalled, restore removes it
-xcache=$W/xcache
-mkdir -m 0755 "$xcache"
-FSBENCH_CACHE_DIR=$xcache FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w9x" >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do ls -d "$xcache"/kernels/.extract.* >/dev/null 2>&1 && break; sleep 0.05; done
-kill -9 $pid
-wait $pid 2>/dev/null
-xdir=$(ls -d "$xcache"/kernels/.extract.* 2>/dev/null | head -1)
-if [ -z "$xdir" ]; then
-	t_fail "no extraction directory to kill the run in (the test proves nothing)"
-else
-	"$FSBENCH" restore >"$W/out" 2>&1 || t_fail "restore: $(tail -3 "$W/out")"
-	grep -qF "removed the half-extracted $xdir" "$W/out" && t_ok "restore says it removed $xdir" ||
-		t_fail "restore: $(cat "$W/out")"
-	[ -e "$xdir" ] && t_fail "restore left the half-extracted $xdir" || t_ok "no half-extracted tree left"
-fi
-# the same for lava job, which extracts the .deb the same way
-lcache=$W/lcache
-mkdir -m 0755 "$lcache" "$W/lj"
-FSBENCH_CACHE_DIR=$lcache "$FSBENCH" lava job --kernel "$deb" -o "$W/lj/job.yaml" >/dev/null 2>&1 &
-pid=$!
-for _ in $(seq 300); do ls -d "$lcache"/kernels/.extract.* >/dev/null 2>&1 && break; sleep 0.05; done
-kill -9 $pid
-wait $pid 2>/dev/null
-xdir=$(ls -d "$lcache"/kernels/.extract.* 2>/dev/null | head -1)
-if [ -z "$xdir" ]; then
-	t_fail "lava job: no extraction directory to kill it in (the test proves nothing)"
-else
-	"$FSBENCH" restore >"$W/out" 2>&1 || t_fail "restore: $(tail -3 "$W/out")"
-	grep -qF "removed the half-extracted $xdir" "$W/out" && t_ok "restore removed lava job's $xdir" ||
-		t_fail "restore after lava job: $(cat "$W/out")"
-	[ -e "$xdir" ] && t_fail "restore left lava job's half-extracted $xdir" || t_ok "no half-extracted tree left by lava job"
-fi
+# 8. kill -9 mid-extraction: the .deb's half-extracted tree is journalled, restore removes it.
+# killed_mid_extraction WHO CACHE COMMAND...: COMMAND run with CACHE, killed as its
+# .extract.* directory appears; then restore must say it removed that tree, and have removed it
+killed_mid_extraction() {
+	local who=$1 cache=$2 pid xdir
+	shift 2
+	mkdir -m 0755 "$cache"
+	FSBENCH_CACHE_DIR=$cache "$@" >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 300); do ls -d "$cache"/kernels/.extract.* >/dev/null 2>&1 && break; sleep 0.05; done
+	kill -9 $pid
+	wait $pid 2>/dev/null
+	xdir=$(ls -d "$cache"/kernels/.extract.* 2>/dev/null | head -1)
+	if [ -z "$xdir" ]; then
+		t_fail "$who: no extraction directory to kill it in (the test proves nothing)"
+		return
+	fi
+	"$FSBENCH" restore >"$W/out" 2>&1 || t_fail "restore after $who: $(tail -3 "$W/out")"
+	grep -qF "removed the half-extracted $xdir" "$W/out" && t_ok "restore removed $who's $xdir" ||
+		t_fail "restore after $who: $(cat "$W/out")"
+	[ -e "$xdir" ] && t_fail "restore left $who's half-extracted $xdir" || t_ok "no half-extracted tree left by $who"
+}
+FAKE_QEMU_OUT=$W/good killed_mid_extraction kernel-run "$W/xcache" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w9x"
+# lava job extracts the .deb the same way
+mkdir "$W/lj"
+killed_mid_extraction "lava job" "$W/lcache" "$FSBENCH" lava job --kernel "$deb" -o "$W/lj/job.yaml"
 # a forged tree entry: a user's directory (its own identity, but not .extract.*), and a
 # .extract.* directory that another user owns; restore removes neither
 mkdir -p "$W/users-tree/sub" "$W/x/.extract.1.forged" && echo data >"$W/users-tree/sub/f"
