@@ -6,7 +6,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -79,8 +81,16 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	if (s->die_with_parent &&
-	    (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != parent)) /* died meanwhile */
+	if (s->die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL))
+		_exit(127);
+	/*
+	 * Died meanwhile? In a new PID namespace getppid() is 0 (the parent is outside it), so
+	 * ask the errno pipe: its read end closes with the parent (POLLERR on the write end).
+	 */
+	struct pollfd p = { .fd = eno_w, .events = 0 };
+
+	if (s->die_with_parent && ((!s->own_pid_ns && getppid() != parent) ||
+				   (poll(&p, 1, 0) > 0 && (p.revents & POLLERR))))
 		_exit(127);
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
 		e = errno;
@@ -92,6 +102,25 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 	if (write(eno_w, &e, sizeof(e)) < 0)
 		_exit(127);
 	_exit(127);
+}
+
+/*
+ * fork(), or with @own_pid_ns a fork into a new PID namespace: the raw clone syscall with no
+ * stack returns twice like fork (glibc keeps no cached pid since 2.25, and the child only
+ * does what is safe after fork). EPERM (not root) and EINVAL/ENOSPC/EUSERS (nesting or
+ * count limits) fall back to fork.
+ */
+static pid_t spawn_fork(bool own_pid_ns)
+{
+	if (own_pid_ns) {
+		long pid = syscall(SYS_clone, (unsigned long)(CLONE_NEWPID | SIGCHLD), NULL, NULL,
+				   NULL, 0UL);
+
+		if (pid >= 0 ||
+		    (errno != EPERM && errno != EINVAL && errno != ENOSPC && errno != EUSERS))
+			return (pid_t)pid;
+	}
+	return fork();
 }
 
 /* Reads the capture pipe until EOF, calling the watch between reads; 0 or the watch's errno. */
@@ -162,7 +191,7 @@ int base_spawn_run(const struct base_spawn *s, int *ret_status)
 		r = -errno;
 		goto out;
 	}
-	pid = fork();
+	pid = spawn_fork(s->own_pid_ns);
 	if (pid < 0) {
 		r = -errno;
 		goto out;
@@ -200,8 +229,12 @@ int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep kee
 				.keep = keep,
 				.line = msg,
 				.linelen = msglen,
-				/* a killed caller leaves no dpkg-deb or cpio writing on */
-				.die_with_parent = true };
+				/*
+				 * a killed caller leaves no dpkg-deb or cpio writing on, nor
+				 * the tar and decompressor dpkg-deb forks
+				 */
+				.die_with_parent = true,
+				.own_pid_ns = true };
 	int status, r = base_spawn_run(&s, &status);
 
 	if (r)

@@ -35,6 +35,15 @@ struct base_spawn {
 	/* PR_SET_PDEATHSIG: the child gets SIGKILL when the calling thread dies (kill -9) */
 	bool die_with_parent;
 	/*
+	 * The child is the init of a new PID namespace (clone(CLONE_NEWPID), root only): when it
+	 * dies, by die_with_parent's SIGKILL too, the kernel kills every process it started, so
+	 * a tool that forks (dpkg-deb runs tar and a decompressor) leaves nothing writing on.
+	 * Where the namespace cannot be made (not root, a container's limits) the child is
+	 * forked as usual. As a namespace's init the child ignores the signals it has no
+	 * handler for, but for SIGKILL and SIGSTOP from outside it and a crash's own signal.
+	 */
+	bool own_pid_ns;
+	/*
 	 * Called every @watch_ms while the child runs (QEMU's supervision): returns 0 to go
 	 * on, or a negative errno to stop: the child is then killed (SIGKILL), reaped, and
 	 * base_spawn_run() returns that errno with *@ret_status its wait status.
@@ -54,7 +63,8 @@ int base_spawn_run(const struct base_spawn *s, int *ret_status);
 
 /*
  * The usual case: @argv with stdout to @out (NULL: /dev/null) and stderr captured, the line
- * @keep says into @msg; the tool dies with its caller (die_with_parent). Returns the exit status (0..255), 128 + the signal that killed it,
+ * @keep says into @msg; the tool dies with its caller (die_with_parent), and what it forked
+ * with it (own_pid_ns). Returns the exit status (0..255), 128 + the signal that killed it,
  * or -errno when it could not be run.
  */
 int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep keep, char *msg,

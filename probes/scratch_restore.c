@@ -124,7 +124,14 @@ static int undo_tree(json_t *e, const char *path, char *msg, size_t len)
 	if (st.st_uid != 0 || (st.st_mode & 0077))
 		return errf(msg, len, -ESTALE, "%s is not root's private directory: left as it is",
 			    path);
-	if ((r = base_rm_tree(path)) < 0)
+	/*
+	 * A killed run's extraction dies with it, but its last writer may still be finishing
+	 * a file as restore starts (or, where the tool got no PID namespace of its own, write on): a
+	 * tree that refills is tried again for up to 3 s.
+	 */
+	for (int tries = 0; (r = base_rm_tree(path)) == -ENOTEMPTY && tries < 30; tries++)
+		usleep(100 * 1000);
+	if (r < 0)
 		return errf(msg, len, r, "removing %s: %s", path, strerror(-r));
 	return errf(msg, len, 0, "removed the half-extracted %s", path);
 }

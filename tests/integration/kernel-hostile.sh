@@ -179,6 +179,15 @@ t_expect_eq "results.img left after restore" "" "$(ls "$W/w9"/boot-01-kernel/res
 # 8. kill -9 mid-extraction: the .deb's half-extracted tree is journalled, restore removes it.
 # killed_mid_extraction WHO CACHE COMMAND...: COMMAND run with CACHE, killed as its
 # .extract.* directory appears; then restore must say it removed that tree, and have removed it
+# working_in DIR: the pids of processes whose command line names DIR (dpkg-deb and its
+# decompressor) or whose working directory is in it (tar); one pgrep and one find, so a call
+# is quick beside an extraction's seconds
+working_in() {
+	{
+		pgrep -f -- "$1"
+		find /proc/[0-9]*/cwd -maxdepth 0 -lname "$1/*" 2>/dev/null | cut -d/ -f3
+	} | sort -u | tr '\n' ' '
+}
 killed_mid_extraction() {
 	local who=$1 cache=$2 pid xdir
 	shift 2
@@ -188,6 +197,9 @@ killed_mid_extraction() {
 	for _ in $(seq 300); do ls -d "$cache"/kernels/.extract.* >/dev/null 2>&1 && break; sleep 0.05; done
 	kill -9 $pid
 	wait $pid 2>/dev/null
+	# dpkg-deb's tar and decompressor die with it (they would unpack on for seconds)
+	for _ in $(seq 10); do [ -z "$(working_in "$cache")" ] && break; sleep 0.1; done
+	t_expect_eq "$who: processes left working in its cache 1 s after the kill" "" "$(working_in "$cache")"
 	xdir=$(ls -d "$cache"/kernels/.extract.* 2>/dev/null | head -1)
 	if [ -z "$xdir" ]; then
 		t_fail "$who: no extraction directory to kill it in (the test proves nothing)"

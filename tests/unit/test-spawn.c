@@ -51,10 +51,36 @@ static void test_kept_line(void **state)
 	assert_string_equal(msg, "line1999");
 	assert_int_equal(base_spawn_tool(lots, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg)), 0);
 	assert_string_equal(msg, "line0");
-	/* a signal is 128 + its number */
-	char *killed[] = { "sh", "-c", "kill -TERM $$", NULL };
+	/*
+	 * a signal is 128 + its number. The tool is pid 1 of its own namespace, which only
+	 * SIGKILL from outside ends (a watch's, the OOM killer's): a killer process sends it
+	 * to the host pid the tool writes down.
+	 */
+	char pidf[] = "/tmp/fsbench-spawn.XXXXXX", cmd[128];
+	int fd = mkstemp(pidf);
+	assert_true(fd >= 0);
+	close(fd);
+	snprintf(cmd, sizeof(cmd), "read -r p x </proc/self/stat; echo $p >%s; exec sleep 30",
+		 pidf);
+	pid_t killer = fork();
+	assert_true(killer >= 0);
+	if (killer == 0) {
+		for (int i = 0; i < 250; i++, usleep(20000)) {
+			FILE *f = fopen(pidf, "re");
+			int pid = 0;
+
+			if (f && fscanf(f, "%d", &pid) == 1 && pid > 0 && !kill(pid, SIGKILL))
+				_exit(0);
+			if (f)
+				fclose(f);
+		}
+		_exit(1);
+	}
+	char *killed[] = { "sh", "-c", cmd, NULL };
 	assert_int_equal(base_spawn_tool(killed, NULL, BASE_SPAWN_LAST, msg, sizeof(msg)),
-			 128 + SIGTERM);
+			 128 + SIGKILL);
+	waitpid(killer, NULL, 0);
+	unlink(pidf);
 }
 
 /* stdout into a file; never through a symlink, and with excl never over an existing file. */
@@ -113,46 +139,86 @@ static void test_watch_stops(void **state)
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 4);
 }
 
-/* With die_with_parent, the child goes when the process that started it is killed. */
-static void test_die_with_parent(void **state)
+/* True once @pid is gone, or a zombie waiting for init, within 2 s. */
+static bool gone_soon(pid_t pid)
+{
+	for (int i = 0; i < 100; i++) {
+		char path[64], st = 0;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		FILE *p = fopen(path, "re");
+		if (!p || fscanf(p, "%*d %*s %c", &st) != 1 || st == 'Z') {
+			if (p)
+				fclose(p);
+			return true;
+		}
+		fclose(p);
+		usleep(20000);
+	}
+	kill(pid, SIGKILL);
+	return false;
+}
+
+/*
+ * A process that runs @argv through base_spawn_run with @ns, fd 3 its pipe; reads @n numbers
+ * the program writes to fd 3 into @nums, then kills that process with SIGKILL.
+ */
+static void run_and_kill(char **argv, bool ns, int *nums, int n)
 {
 	int pfd[2];
-	pid_t mid, grandchild = 0;
+	pid_t mid;
 
-	(void)state;
 	assert_int_equal(pipe(pfd), 0);
 	mid = fork();
 	assert_true(mid >= 0);
 	if (mid == 0) {
-		char *argv[] = { "sh", "-c", "echo $$ >&3; exec sleep 30", NULL };
 		int status;
 
 		dup2(pfd[1], 3);
-		struct base_spawn s = { .argv = argv, .die_with_parent = true };
+		struct base_spawn s = { .argv = argv, .die_with_parent = true, .own_pid_ns = ns };
 		base_spawn_run(&s, &status);
 		_exit(0);
 	}
 	close(pfd[1]);
 	FILE *f = fdopen(pfd[0], "r");
 	assert_non_null(f);
-	assert_int_equal(fscanf(f, "%d", &grandchild), 1);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(fscanf(f, "%d", &nums[i]), 1);
 	fclose(f);
 	kill(mid, SIGKILL);
 	waitpid(mid, NULL, 0);
-	for (int i = 0; i < 100; i++) { /* gone, or a zombie waiting for init */
-		char path[64], st = 0;
-		snprintf(path, sizeof(path), "/proc/%d/stat", (int)grandchild);
-		FILE *p = fopen(path, "re");
-		if (!p || fscanf(p, "%*d %*s %c", &st) != 1 || st == 'Z') {
-			if (p)
-				fclose(p);
-			return;
-		}
-		fclose(p);
-		usleep(20000);
-	}
-	kill(grandchild, SIGKILL);
-	fail_msg("the child outlived its parent's kill -9");
+}
+
+/* With die_with_parent, the child goes when the process that started it is killed. */
+static void test_die_with_parent(void **state)
+{
+	char *argv[] = { "sh", "-c", "echo $$ >&3; exec sleep 30", NULL };
+	int grandchild;
+
+	(void)state;
+	run_and_kill(argv, false, &grandchild, 1);
+	if (!gone_soon(grandchild))
+		fail_msg("the child outlived its parent's kill -9");
+}
+
+/*
+ * With own_pid_ns the child is pid 1 of a new namespace, and what it forked dies with it:
+ * the inner sh reads its host pid from the host's /proc before it becomes sleep.
+ */
+static void test_own_pid_ns(void **state)
+{
+	char *argv[] = { "sh", "-c",
+			 "echo $$ >&3; sh -c 'read -r p x </proc/self/stat; echo $p >&3; "
+			 "exec sleep 30' & wait",
+			 NULL };
+	int nums[2];
+
+	(void)state;
+	if (geteuid())
+		skip(); /* CLONE_NEWPID needs root; the fallback is test_die_with_parent's fork */
+	run_and_kill(argv, true, nums, 2);
+	assert_int_equal(nums[0], 1);
+	if (!gone_soon(nums[1]))
+		fail_msg("the child's own child outlived the kill -9 of the child's parent");
 }
 
 int main(void)
@@ -160,7 +226,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_program), cmocka_unit_test(test_kept_line),
 		cmocka_unit_test(test_output_file),	cmocka_unit_test(test_watch_stops),
-		cmocka_unit_test(test_die_with_parent),
+		cmocka_unit_test(test_die_with_parent), cmocka_unit_test(test_own_pid_ns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
