@@ -283,6 +283,10 @@ static struct bpf_object *open_obj(const struct bpf_source *src, const struct fs
 	ncpu = libbpf_num_possible_cpus();
 	if (r == 0)
 		r = !m ? -ENOENT : ncpu < 0 ? ncpu : bpf_map__set_max_entries(m, (__u32)ncpu);
+	/* the block source's per-CPU stage of completions (fsb_bpf.h's fsb_req_batch) */
+	m = bpf_object__find_map_by_name(obj, "staged");
+	if (r == 0 && m)
+		r = bpf_map__set_max_entries(m, (__u32)ncpu);
 	if (r == 0)
 		r = bpf_object__load(obj);
 	if (r < 0) {

@@ -152,17 +152,37 @@ static void store_event(struct probe_bpf *b, const struct fsb_event *e)
 	b->stored++;
 }
 
-/* @ctx: the source whose ring it came from */
+/* @ctx: the source whose ring it came from; a record holds one event or a batch of them */
 static int on_event(void *ctx, void *data, size_t size)
 {
 	struct src_state *s = ctx;
 
-	if (size < sizeof(struct fsb_event))
-		return 0;
-	store_event(s->owner, data);
-	if (s->hists)
-		s->src->ev_hists(data, s->hists);
+	for (size_t off = 0; off + sizeof(struct fsb_event) <= size;
+	     off += sizeof(struct fsb_event)) {
+		const struct fsb_event *e = (const void *)((const char *)data + off);
+
+		store_event(s->owner, e);
+		if (s->hists)
+			s->src->ev_hists(e, s->hists);
+	}
 	return 0;
+}
+
+/*
+ * The events a source staged per CPU that no full batch sent (fsb_req_batch): read once its
+ * programs are detached, so that no run adds to a stage being read.
+ */
+static void flush_staged(struct src_state *s)
+{
+	struct bpf_map *m = s->obj ? bpf_object__find_map_by_name(s->obj, "staged") : NULL;
+	struct fsb_req_batch batch;
+
+	if (!m)
+		return;
+	for (__u32 cpu = 0; cpu < bpf_map__max_entries(m); cpu++)
+		if (!bpf_map__lookup_elem(m, &cpu, sizeof(cpu), &batch, sizeof(batch), 0))
+			on_event(s, batch.ev,
+				 (batch.n < FSB_REQ_BATCH ? batch.n : 0) * sizeof(batch.ev[0]));
 }
 
 static void src_load(struct probe_bpf *b, struct src_state *s, const struct fsb_bpf_cfg *cfg)
@@ -483,6 +503,12 @@ void probe_bpf_stop(struct probe_bpf *b)
 			bpf_link__destroy(b->src[i].links[l]);
 		b->src[i].nlinks = 0;
 	}
+	/* what the programs sent or staged before they were detached */
+	if (b->rb)
+		ring_buffer__consume(b->rb);
+	for (int i = 0; i < b->nsrc; i++)
+		if (src_loaded(&b->src[i]))
+			flush_staged(&b->src[i]);
 #endif
 }
 

@@ -92,6 +92,15 @@ t_range "raw_tp: jbd2 commits" 190 215 "$(t_json "$out" "$p.sources.jbd2.counter
 t_range "raw_tp: flushes completed" 200 100000 "$(t_json "$out" "$p.sources.block.hists[\"flush.d2c\"].count")"
 rm -rf "$T_MNT/y"/*
 
+# one file: its few requests never fill a CPU's stage of FSB_REQ_BATCH completions, so
+# all of them reach the histograms only through the read of the stages at the stop
+"$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 1 --json "$out" >/dev/null || t_fail "one-file run failed"
+iss=$(t_json "$out" "$p.sources.block.counters.issued")
+[ "$iss" -ge 3 ] || t_fail "one file issued $iss requests: the staged completions are not tested"
+t_expect_eq "one file: every request timed to its completion" "$iss" \
+	"$(t_json "$out" "[$p.sources.block.hists | to_entries[] | select(.key | endswith(\".d2c\")) | .value.count] | add")"
+rm -rf "$T_MNT/y"/*
+
 # FSBENCH_BPF_DISARMED=1 (ci/bench-probes' calibration): the same programs load and attach
 # but are never armed, so they record nothing, and the result says so in every status
 FSBENCH_BPF_DISARMED=1 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 200 --json "$out" >/dev/null || t_fail "disarmed run failed"
