@@ -102,6 +102,14 @@ off=$(t_json "$r" '.runs[] | select(.coords.knob_set == "wc-off") | .ops.fsync.p
 echo "    fsync p50: write back $on ns, write through $off ns"
 awk -v on="$on" -v off="$off" 'BEGIN { exit !(on >= 4000000 && off > 0 && off < 4000000) }' ||
 	t_fail "fsync p50 $on ns with the cache on, $off ns off: the 4 ms flush is not where it belongs"
+# dm-delay is bio-based: the block source counts the filesystem's PREFLUSH bios at
+# block_bio_queue (no block_getrq, no requests of its own to time)
+b='.runs[] | select(.coords.knob_set == "wc-on") | .probes.sources.block'
+t_expect_eq "dm-0: block source loaded" ok "$(t_json "$r" "$b.status")"
+t_expect_eq "dm-0: requests issued on the bio-based disk" 0 "$(t_json "$r" "$b.counters.issued")"
+pf=$(t_json "$r" "$b.counters.bio_preflush")
+[ "${pf:-0}" -ge 200 ] && t_ok "dm-0: PREFLUSH bios counted at block_bio_queue = $pf" ||
+	t_fail "dm-0: $pf PREFLUSH bios counted for 200 fsyncs with the cache on"
 
 # a kernel without null_blk: cannot judge, naming the driver and the way out. Its modules
 # directory is the extracted kernel's with null_blk's lines taken out.
