@@ -85,12 +85,12 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 		_exit(127);
 	/*
 	 * Died meanwhile? In a new PID namespace getppid() is 0 (the parent is outside it), so
-	 * ask the errno pipe: its read end closes with the parent (POLLERR on the write end).
+	 * there ask the errno pipe: its read end closes with the parent (POLLERR on the write end).
 	 */
 	struct pollfd p = { .fd = eno_w, .events = 0 };
 
-	if (s->die_with_parent && ((!s->own_pid_ns && getppid() != parent) ||
-				   (poll(&p, 1, 0) > 0 && (p.revents & POLLERR))))
+	if (s->die_with_parent &&
+	    (s->own_pid_ns ? poll(&p, 1, 0) > 0 && (p.revents & POLLERR) : getppid() != parent))
 		_exit(127);
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
 		e = errno;

@@ -170,7 +170,8 @@ static int on_event(void *ctx, void *data, size_t size)
 
 /*
  * The events a source staged per CPU that no full batch sent (fsb_req_batch): read once its
- * programs are detached, so that no run adds to a stage being read.
+ * programs are detached and disarmed, so that only a run already past its armed check as
+ * they went (a few us at the run's end, after its clock stopped) could still add one.
  */
 static void flush_staged(struct src_state *s)
 {
@@ -494,8 +495,6 @@ void probe_bpf_stop(struct probe_bpf *b)
 		b->consumer_started = false;
 	}
 #ifdef FSB_HAVE_BPF
-	if (b->rb)
-		ring_buffer__consume(b->rb);
 	/* the maps stay readable until probe_bpf_free(); the programs go now */
 	for (int i = 0; i < b->nsrc; i++) {
 		progs_cost(&b->src[i]);
