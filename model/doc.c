@@ -56,7 +56,7 @@ static const char *compare_shape(const json_t *cmp, size_t *ret_sample)
 	return NULL;
 }
 
-int rpt_compare_check(const json_t *cmp, const char *path, char *err, size_t errlen)
+int mdl_compare_check(const json_t *cmp, const char *path, char *err, size_t errlen)
 {
 	size_t sample = 0;
 	const char *bad = compare_shape(cmp, &sample);
@@ -67,13 +67,13 @@ int rpt_compare_check(const json_t *cmp, const char *path, char *err, size_t err
 	return -EPROTO;
 }
 
-int rpt_compare_load(const char *path, json_t **ret, char *err, size_t errlen)
+int mdl_compare_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	int r = rpt_json_load(path, RPT_COMPARE_SCHEMA, ret, err, errlen);
+	int r = mdl_json_load(path, MDL_COMPARE_SCHEMA, ret, err, errlen);
 
 	if (r)
 		return r;
-	r = rpt_compare_check(*ret, path, err, errlen);
+	r = mdl_compare_check(*ret, path, err, errlen);
 	if (r) {
 		json_decref(*ret);
 		*ret = NULL;
@@ -81,32 +81,32 @@ int rpt_compare_load(const char *path, json_t **ret, char *err, size_t errlen)
 	return r;
 }
 
-int rpt_doc_load(const char *path, json_t **ret, enum rpt_doc_kind *ret_kind, char *err,
+int mdl_doc_load(const char *path, json_t **ret, enum mdl_doc_kind *ret_kind, char *err,
 		 size_t errlen)
 {
 	json_t *doc;
 	const char *schema;
 	bool cmp;
-	int r = rpt_json_load(path, NULL, &doc, err, errlen);
+	int r = mdl_json_load(path, NULL, &doc, err, errlen);
 
 	if (r)
 		return r;
-	schema = json_string_value(json_object_get(doc, RPT_KEY_SCHEMA));
-	cmp = schema && !strcmp(schema, RPT_COMPARE_SCHEMA);
+	schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
+	cmp = schema && !strcmp(schema, MDL_COMPARE_SCHEMA);
 	if (cmp) {
-		r = rpt_compare_check(doc, path, err, errlen);
-	} else if (rpt_result_upgrade(doc)) {
+		r = mdl_compare_check(doc, path, err, errlen);
+	} else if (mdl_result_upgrade(doc)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s' or '%s'", path,
-			 schema ? schema : "(none)", RPT_RESULT_SCHEMA, RPT_RESULT_SCHEMA_V1);
+			 schema ? schema : "(none)", MDL_RESULT_SCHEMA, MDL_RESULT_SCHEMA_V1);
 		r = -EPROTO;
 	} else {
-		r = rpt_runs_check(doc, path, err, errlen);
+		r = mdl_runs_check(doc, path, err, errlen);
 	}
 	if (r) {
 		json_decref(doc);
 		return r;
 	}
 	*ret = doc;
-	*ret_kind = cmp ? RPT_DOC_COMPARE : RPT_DOC_RESULT;
+	*ret_kind = cmp ? MDL_DOC_COMPARE : MDL_DOC_RESULT;
 	return 0;
 }

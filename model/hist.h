@@ -1,6 +1,6 @@
 /* Log-linear latency histogram over nanoseconds: fixed memory, lock-free per-thread recording. */
-#ifndef RPT_HIST_H
-#define RPT_HIST_H
+#ifndef MDL_HIST_H
+#define MDL_HIST_H
 
 #include <stdint.h>
 #include <stddef.h>

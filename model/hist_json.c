@@ -3,7 +3,7 @@
 
 #include <errno.h>
 
-const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES] = {
+const struct mdl_percentile mdl_percentiles[MDL_NPERCENTILES] = {
 	{ .pct = 50, .key = "p50_ns", .v1_key = "p50" },
 	{ .pct = 90, .key = "p90_ns", .v1_key = "p90" },
 	{ .pct = 99, .key = "p99_ns", .v1_key = "p99" },
@@ -11,7 +11,7 @@ const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES] = {
 	{ .pct = 99.99, .key = "p99_99_ns", .v1_key = "p99.99" },
 };
 
-json_t *rpt_hist_to_json(const struct hist *h)
+json_t *mdl_hist_to_json(const struct hist *h)
 {
 	json_t *o = json_object(), *lo_a = json_array(), *n_a = json_array();
 
@@ -22,10 +22,10 @@ json_t *rpt_hist_to_json(const struct hist *h)
 	json_object_set_new(o, "stddev_ns", json_real(hist_stddev(h)));
 	json_object_set_new(o, "sum_ns", json_integer((json_int_t)h->sum));
 	json_object_set_new(o, "overflow", json_integer((json_int_t)h->overflow));
-	for (int i = 0; i < RPT_NPERCENTILES; i++)
+	for (int i = 0; i < MDL_NPERCENTILES; i++)
 		json_object_set_new(
-			o, rpt_percentiles[i].key,
-			json_integer((json_int_t)hist_percentile(h, rpt_percentiles[i].pct)));
+			o, mdl_percentiles[i].key,
+			json_integer((json_int_t)hist_percentile(h, mdl_percentiles[i].pct)));
 	/*
 	 * Columnar, the non-empty buckets only: {"sub_bits": 6, "index": [...], "count":
 	 * [...]}, "index" the buckets' numbers in model/hist.h's layout, the first one as it
@@ -61,7 +61,7 @@ static int bin_add(struct hist *ret, json_int_t lo, json_int_t n)
 	return 0;
 }
 
-int rpt_hist_from_json(const json_t *op, struct hist *ret)
+int mdl_hist_from_json(const json_t *op, struct hist *ret)
 {
 	const json_t *bins = json_object_get(op, "bins"), *b;
 	size_t i;

@@ -1,24 +1,24 @@
 /* The histogram's JSON codec, beside the histogram: an op object of a result file and back. */
-#ifndef RPT_HIST_JSON_H
-#define RPT_HIST_JSON_H
+#ifndef MDL_HIST_JSON_H
+#define MDL_HIST_JSON_H
 
 #include <jansson.h>
 
 #include "model/hist.h"
 
 /* Percentiles every op object carries, in this order. */
-#define RPT_NPERCENTILES 5
-struct rpt_percentile {
+#define MDL_NPERCENTILES 5
+struct mdl_percentile {
 	double pct; /* 99.9 */
 	const char *key; /* "p99_9_ns", the key in an op object (ops and per_thread) */
 	const char *v1_key; /* "p99.9", its key in a version 1 op's "percentiles" */
 };
-extern const struct rpt_percentile rpt_percentiles[RPT_NPERCENTILES];
+extern const struct mdl_percentile mdl_percentiles[MDL_NPERCENTILES];
 
 /* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, p50_ns .. p99_99_ns, bins. */
-json_t *rpt_hist_to_json(const struct hist *h);
+json_t *mdl_hist_to_json(const struct hist *h);
 
 /* Rebuilds a histogram from an op object's bins (exact for fsbench's own bins). 0 or -EINVAL. */
-int rpt_hist_from_json(const json_t *op, struct hist *ret);
+int mdl_hist_from_json(const json_t *op, struct hist *ret);
 
 #endif

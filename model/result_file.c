@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-int rpt_json_write_atomic(const json_t *root, const char *path)
+int mdl_json_write_atomic(const json_t *root, const char *path)
 {
 	char *tmp = NULL;
 	FILE *f = base_out_open(path, &tmp);
@@ -30,7 +30,7 @@ int rpt_json_write_atomic(const json_t *root, const char *path)
 	return base_out_commit(f, tmp, path, r);
 }
 
-json_t *rpt_json_file(const char *path, char *err, size_t errlen)
+json_t *mdl_json_file(const char *path, char *err, size_t errlen)
 {
 	struct stat lst, st;
 	json_error_t je;
@@ -59,11 +59,11 @@ json_t *rpt_json_file(const char *path, char *err, size_t errlen)
 			close(fd);
 		return NULL;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_size > RPT_JSON_MAX_BYTES) {
+	if (!S_ISREG(st.st_mode) || st.st_size > MDL_JSON_MAX_BYTES) {
 		snprintf(err, errlen, "%s: %s", path,
 			 S_ISDIR(st.st_mode)  ? strerror(EISDIR) :
 			 !S_ISREG(st.st_mode) ? "not a regular file" :
-						"larger than " RPT_JSON_MAX_TEXT ": not read");
+						"larger than " MDL_JSON_MAX_TEXT ": not read");
 		close(fd);
 		return NULL;
 	}
@@ -87,14 +87,14 @@ json_t *rpt_json_file(const char *path, char *err, size_t errlen)
 	return root;
 }
 
-int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err, size_t errlen)
+int mdl_json_load(const char *path, const char *schema_name, json_t **ret, char *err, size_t errlen)
 {
-	json_t *root = rpt_json_file(path, err, errlen);
+	json_t *root = mdl_json_file(path, err, errlen);
 	const char *schema;
 
 	if (!root)
 		return -EPROTO;
-	schema = json_string_value(json_object_get(root, RPT_KEY_SCHEMA));
+	schema = json_string_value(json_object_get(root, MDL_KEY_SCHEMA));
 	if (schema_name && (!schema || strcmp(schema, schema_name))) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s'", path,
 			 schema ? schema : "(none)", schema_name);
@@ -110,11 +110,11 @@ static void op_upgrade(json_t *op)
 {
 	json_t *pct = json_object_get(op, "percentiles");
 
-	for (int i = 0; json_is_object(pct) && i < RPT_NPERCENTILES; i++) {
-		json_t *v = json_object_get(pct, rpt_percentiles[i].v1_key);
+	for (int i = 0; json_is_object(pct) && i < MDL_NPERCENTILES; i++) {
+		json_t *v = json_object_get(pct, mdl_percentiles[i].v1_key);
 
 		if (v)
-			json_object_set(op, rpt_percentiles[i].key, v);
+			json_object_set(op, mdl_percentiles[i].key, v);
 	}
 	json_object_del(op, "percentiles");
 }
@@ -130,44 +130,44 @@ static void ops_upgrade(json_t *ops)
 	}
 }
 
-int rpt_result_upgrade(json_t *doc)
+int mdl_result_upgrade(json_t *doc)
 {
-	const char *schema = json_string_value(json_object_get(doc, RPT_KEY_SCHEMA));
+	const char *schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
 	json_t *run, *t;
 	size_t i, k;
 
-	if (schema && !strcmp(schema, RPT_RESULT_SCHEMA))
+	if (schema && !strcmp(schema, MDL_RESULT_SCHEMA))
 		return 0;
-	if (!schema || strcmp(schema, RPT_RESULT_SCHEMA_V1))
+	if (!schema || strcmp(schema, MDL_RESULT_SCHEMA_V1))
 		return -EPROTO;
-	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
+	json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), i, run)
 	{
-		ops_upgrade(json_object_get(run, RPT_KEY_OPS));
-		json_array_foreach(json_object_get(run, RPT_KEY_PER_THREAD), k, t)
+		ops_upgrade(json_object_get(run, MDL_KEY_OPS));
+		json_array_foreach(json_object_get(run, MDL_KEY_PER_THREAD), k, t)
 		{
 			json_t *cpu = json_object_get(t, "cpu");
 
 			if (json_is_integer(cpu) && json_integer_value(cpu) < 0)
 				json_object_set_new(t, "cpu", json_null());
 			/* version 1 threads already said p99_ns; anything else is kept as it was */
-			ops_upgrade(json_object_get(t, RPT_KEY_OPS));
+			ops_upgrade(json_object_get(t, MDL_KEY_OPS));
 		}
 	}
-	json_object_set_new(doc, RPT_KEY_SCHEMA, json_string(RPT_RESULT_SCHEMA));
+	json_object_set_new(doc, MDL_KEY_SCHEMA, json_string(MDL_RESULT_SCHEMA));
 	return 0;
 }
 
-int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
+int mdl_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
-	json_t *root = rpt_json_file(path, err, errlen);
+	json_t *root = mdl_json_file(path, err, errlen);
 	const char *schema;
 
 	if (!root)
 		return -EPROTO;
-	schema = json_string_value(json_object_get(root, RPT_KEY_SCHEMA));
-	if (rpt_result_upgrade(root)) {
+	schema = json_string_value(json_object_get(root, MDL_KEY_SCHEMA));
+	if (mdl_result_upgrade(root)) {
 		snprintf(err, errlen, "%s: schema is '%s', expected '%s' or '%s'", path,
-			 schema ? schema : "(none)", RPT_RESULT_SCHEMA, RPT_RESULT_SCHEMA_V1);
+			 schema ? schema : "(none)", MDL_RESULT_SCHEMA, MDL_RESULT_SCHEMA_V1);
 		json_decref(root);
 		return -EPROTO;
 	}
@@ -175,8 +175,8 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen)
 	return 0;
 }
 
-enum rpt_unit rpt_run_unit(const json_t *run)
+enum mdl_unit mdl_run_unit(const json_t *run)
 {
-	return rpt_unit_parse(
+	return mdl_unit_parse(
 		json_string_value(json_object_get(json_object_get(run, "series"), "unit")));
 }

@@ -1,6 +1,6 @@
 /* Result files on disk: the schema versions, atomic writes, reading back (histograms: hist_json.h). */
-#ifndef RPT_RESULT_FILE_H
-#define RPT_RESULT_FILE_H
+#ifndef MDL_RESULT_FILE_H
+#define MDL_RESULT_FILE_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,43 +12,43 @@
 /*
  * What fsbench writes. Version 2 keys are dot-free and carry their unit (an op's "p99_9_ns",
  * the same name in "per_thread"), and a thread's unpinned cpu is null: document stores
- * (Elasticsearch) read dots as nesting. Version 1 files are still read: rpt_result_load()
- * turns them into the version 2 model, in one place (rpt_result_upgrade()).
+ * (Elasticsearch) read dots as nesting. Version 1 files are still read: mdl_result_load()
+ * turns them into the version 2 model, in one place (mdl_result_upgrade()).
  */
-#define RPT_RESULT_SCHEMA "fsbench-result/2"
-#define RPT_RESULT_SCHEMA_V1 "fsbench-result/1"
+#define MDL_RESULT_SCHEMA "fsbench-result/2"
+#define MDL_RESULT_SCHEMA_V1 "fsbench-result/1"
 
 /* Most threads a run has (fsbench's FSB_MAX_THREADS): the report plots every count up to it. */
-#define RPT_MAX_THREADS 1024
+#define MDL_MAX_THREADS 1024
 
 /*
  * Writes @root to @path atomically: a temporary file in the same directory, fsync, rename,
  * fsync of the directory. Returns 0 or -errno; the old file stays if anything fails.
  */
-int rpt_json_write_atomic(const json_t *root, const char *path);
+int mdl_json_write_atomic(const json_t *root, const char *path);
 
 /*
  * Every JSON file fsbench reads that a user named (results, comparisons, gate files) or a
- * guest left: a regular file of at most RPT_JSON_MAX_BYTES, through no symbolic link that
+ * guest left: a regular file of at most MDL_JSON_MAX_BYTES, through no symbolic link that
  * another user (neither root nor this one) owns. The document, or NULL with @err naming the
  * file and why (its line and column when it is not JSON).
  */
-#define RPT_JSON_MAX_BYTES (INT64_C(1) << 30)
-#define RPT_JSON_MAX_TEXT "1 GiB"
-json_t *rpt_json_file(const char *path, char *err, size_t errlen);
+#define MDL_JSON_MAX_BYTES (INT64_C(1) << 30)
+#define MDL_JSON_MAX_TEXT "1 GiB"
+json_t *mdl_json_file(const char *path, char *err, size_t errlen);
 
 /*
  * Loads a JSON file and checks that its "schema" key is @schema_name (NULL: any). 0 or
- * -EPROTO with @err set. Which kind a file is, learnt from one parse: rpt_doc_load() (doc.h).
+ * -EPROTO with @err set. Which kind a file is, learnt from one parse: mdl_doc_load() (doc.h).
  */
-int rpt_json_load(const char *path, const char *schema_name, json_t **ret, char *err,
+int mdl_json_load(const char *path, const char *schema_name, json_t **ret, char *err,
 		  size_t errlen);
 
 /*
  * Loads a result file and checks its schema key: version 2, or version 1 brought to the
- * version 2 model by rpt_result_upgrade(). 0, -errno, or -EPROTO with @err set.
+ * version 2 model by mdl_result_upgrade(). 0, -errno, or -EPROTO with @err set.
  */
-int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
+int mdl_result_load(const char *path, json_t **ret, char *err, size_t errlen);
 
 /*
  * Rewrites a version 1 document in place as version 2: op percentiles "percentiles.p99.9"
@@ -56,9 +56,9 @@ int rpt_result_load(const char *path, json_t **ret, char *err, size_t errlen);
  * becomes null, and "schema" says version 2. A version 2 document is left alone. 0, or
  * -EPROTO when @doc is neither.
  */
-int rpt_result_upgrade(json_t *doc);
+int mdl_result_upgrade(json_t *doc);
 
 /* What a run's progress counted, from its "series.unit" (files when absent). */
-enum rpt_unit rpt_run_unit(const json_t *run);
+enum mdl_unit mdl_run_unit(const json_t *run);
 
 #endif

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rpt_runs_check(const json_t *doc, const char *path, char *err, size_t errlen)
+int mdl_runs_check(const json_t *doc, const char *path, char *err, size_t errlen)
 {
-	const json_t *runs = json_object_get(doc, RPT_KEY_RUNS), *run;
+	const json_t *runs = json_object_get(doc, MDL_KEY_RUNS), *run;
 	size_t i;
 
 	if (!json_is_array(runs) || !json_array_size(runs)) {
@@ -18,28 +18,28 @@ int rpt_runs_check(const json_t *doc, const char *path, char *err, size_t errlen
 	}
 	json_array_foreach(runs, i, run)
 	{
-		const json_t *sum = rpt_run_summary(run);
+		const json_t *sum = mdl_run_summary(run);
 		const char *miss =
-			!json_is_string(json_object_get(run, RPT_KEY_WORKLOAD)) ? RPT_KEY_WORKLOAD :
-			!json_is_integer(json_object_get(run, RPT_KEY_THREADS)) ? RPT_KEY_THREADS :
-			!json_is_object(sum)					? RPT_KEY_SUMMARY :
-			!json_is_boolean(json_object_get(sum, RPT_KEY_COMPLETE)) ? RPT_KEY_SUMMARY
-				"." RPT_KEY_COMPLETE :
+			!json_is_string(json_object_get(run, MDL_KEY_WORKLOAD)) ? MDL_KEY_WORKLOAD :
+			!json_is_integer(json_object_get(run, MDL_KEY_THREADS)) ? MDL_KEY_THREADS :
+			!json_is_object(sum)					? MDL_KEY_SUMMARY :
+			!json_is_boolean(json_object_get(sum, MDL_KEY_COMPLETE)) ? MDL_KEY_SUMMARY
+				"." MDL_KEY_COMPLETE :
 										   NULL;
 
 		if (miss) {
 			snprintf(err, errlen, "%s: run %zu has no valid '%s' (not an %s document?)",
-				 path, i, miss, RPT_RESULT_SCHEMA);
+				 path, i, miss, MDL_RESULT_SCHEMA);
 			return -EPROTO;
 		}
 	}
 	return 0;
 }
 
-int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
+int mdl_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
 	json_t *doc;
-	int e = rpt_result_load(path, &doc, err, errlen);
+	int e = mdl_result_load(path, &doc, err, errlen);
 
 	if (e == -EPROTO)
 		return e;
@@ -47,7 +47,7 @@ int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
 		snprintf(err, errlen, "reading %s: %s", path, strerror(-e));
 		return e;
 	}
-	e = rpt_runs_check(doc, path, err, errlen);
+	e = mdl_runs_check(doc, path, err, errlen);
 	if (e) {
 		json_decref(doc);
 		return e;
@@ -56,27 +56,27 @@ int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen)
 	return 0;
 }
 
-int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const char *path,
+int mdl_runs_add(struct mdl_run_ref **refs, size_t *n, const json_t *doc, const char *path,
 		 int side)
 {
-	const json_t *runs = json_object_get(doc, RPT_KEY_RUNS), *run;
+	const json_t *runs = json_object_get(doc, MDL_KEY_RUNS), *run;
 	size_t i;
 
 	json_array_foreach(runs, i, run)
 	{
-		struct rpt_run_ref *nr = realloc(*refs, (*n + 1) * sizeof(*nr));
+		struct mdl_run_ref *nr = realloc(*refs, (*n + 1) * sizeof(*nr));
 
 		if (!nr)
 			return -ENOMEM;
 		*refs = nr;
-		nr[(*n)++] = (struct rpt_run_ref){
+		nr[(*n)++] = (struct mdl_run_ref){
 			.run = run, .doc = doc, .file = path, .index = i, .side = side
 		};
 	}
 	return 0;
 }
 
-int rpt_runs_sides_across(struct rpt_run_ref *refs, size_t n, const char *field, const char *first,
+int mdl_runs_sides_across(struct mdl_run_ref *refs, size_t n, const char *field, const char *first,
 			  const char ***ret_names, char *err, size_t errlen)
 {
 	const char **names = calloc(n + 1, sizeof(*names));
@@ -90,7 +90,7 @@ int rpt_runs_sides_across(struct rpt_run_ref *refs, size_t n, const char *field,
 		names[nsides++] = first;
 	for (size_t i = 0; i < n; i++) {
 		const char *v = json_string_value(
-			json_object_get(json_object_get(refs[i].run, RPT_KEY_COORDS), field));
+			json_object_get(json_object_get(refs[i].run, MDL_KEY_COORDS), field));
 		int k;
 
 		if (!v) {

@@ -1,6 +1,6 @@
 /* Result files as runs for compare, report and export: loading, checking, putting runs on sides. */
-#ifndef RPT_RUNS_H
-#define RPT_RUNS_H
+#ifndef MDL_RUNS_H
+#define MDL_RUNS_H
 
 #include <stddef.h>
 #include <jansson.h>
@@ -8,7 +8,7 @@
 #include "model/result_file.h"
 
 /* One run fed to the comparer, with where it came from (for messages and exclusions). */
-struct rpt_run_ref {
+struct mdl_run_ref {
 	const json_t *run;
 	const json_t *doc; /* the result file holding @run (host, created); may be NULL */
 	const char *file;
@@ -21,16 +21,16 @@ struct rpt_run_ref {
  * threads, summary.complete). Returns 0, or -errno / -EPROTO with @err saying what was being
  * read and why it is unusable.
  */
-int rpt_runs_load(const char *path, json_t **ret, char *err, size_t errlen);
+int mdl_runs_load(const char *path, json_t **ret, char *err, size_t errlen);
 
-/* The check rpt_runs_load() makes, on a document already loaded from @path. 0 or -EPROTO. */
-int rpt_runs_check(const json_t *doc, const char *path, char *err, size_t errlen);
+/* The check mdl_runs_load() makes, on a document already loaded from @path. 0 or -EPROTO. */
+int mdl_runs_check(const json_t *doc, const char *path, char *err, size_t errlen);
 
 /*
  * Appends every run of @doc to *@refs (reallocated; the caller frees it) on @side (-1:
  * decided later). @path is kept, not copied. 0 or -ENOMEM.
  */
-int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const char *path,
+int mdl_runs_add(struct mdl_run_ref **refs, size_t *n, const json_t *doc, const char *path,
 		 int side);
 
 /*
@@ -38,7 +38,7 @@ int rpt_runs_add(struct rpt_run_ref **refs, size_t *n, const json_t *doc, const 
  * (an array the caller frees; the strings are owned by the documents) and returns the
  * number of sides, -ENOMEM, or -EPROTO with @err naming the run or value at fault.
  */
-int rpt_runs_sides_across(struct rpt_run_ref *refs, size_t n, const char *field, const char *first,
+int mdl_runs_sides_across(struct mdl_run_ref *refs, size_t n, const char *field, const char *first,
 			  const char ***ret_names, char *err, size_t errlen);
 
 #endif

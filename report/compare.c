@@ -58,7 +58,7 @@ static json_t *num_or_null(double v)
  * Whether the sources that loaded on side @k's runs of @sm differ from the baseline's; @buf
  * then says which ("source jbd2 loaded on the candidate only").
  */
-static bool instrumentation_differs(const struct sample *sm, const struct rpt_run_ref *runs,
+static bool instrumentation_differs(const struct sample *sm, const struct mdl_run_ref *runs,
 				    const char *const *side_names, int k, char *buf, size_t len)
 {
 	json_t *a = rpt_why_sources(runs, sm->runs[0], sm->nruns[0]);
@@ -71,7 +71,7 @@ static bool instrumentation_differs(const struct sample *sm, const struct rpt_ru
 }
 
 /* Side @k's judgement against side 0 as a comparison object, with why it moved. */
-static json_t *judged_json(const struct sample *sm, const struct rpt_run_ref *runs,
+static json_t *judged_json(const struct sample *sm, const struct mdl_run_ref *runs,
 			   const char *const *side_names, int k, const char *op, const char *name,
 			   const struct rpt_rule *rule, const struct rpt_judgement *jp)
 {
@@ -107,7 +107,7 @@ static json_t *judged_json(const struct sample *sm, const struct rpt_run_ref *ru
 }
 
 /* One metric of one sample: statistics per side, and each side judged against side 0. */
-static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
+static int metric_json(const struct sample *sm, const struct mdl_run_ref *runs,
 		       const char *const *side_names, int nsides, const struct rpt_metric_def *def,
 		       const char *op, const char *name, const struct rpt_compare_opts *o,
 		       json_t **ret)
@@ -141,7 +141,7 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 				json_object_get(json_object_get(run, "coords"), "repetition");
 			double raw, cnt;
 
-			if (rpt_run_complete(run) && rpt_metric_value(run, def, op, &raw)) {
+			if (mdl_run_complete(run) && rpt_metric_value(run, def, op, &raw)) {
 				/* the fewest calls behind a run's percentile: rpt_compare_floor */
 				if (rpt_metric_count(run, def, op, &cnt))
 					calls_min[k] = fmin(calls_min[k], cnt);
@@ -223,7 +223,7 @@ static int metric_json(const struct sample *sm, const struct rpt_run_ref *runs,
 }
 
 /* A metric is compared when every complete run of the sample, on every side, has it. */
-static bool sample_has(const struct sample *sm, const struct rpt_run_ref *runs, int nsides,
+static bool sample_has(const struct sample *sm, const struct mdl_run_ref *runs, int nsides,
 		       const struct rpt_metric_def *def, const char *op)
 {
 	bool any = false;
@@ -232,7 +232,7 @@ static bool sample_has(const struct sample *sm, const struct rpt_run_ref *runs, 
 		for (size_t i = 0; i < sm->nruns[k]; i++) {
 			const json_t *run = runs[sm->runs[k][i]].run;
 
-			if (!rpt_run_complete(run))
+			if (!mdl_run_complete(run))
 				continue;
 			if (!rpt_metric_applies(run, def, op))
 				return false;
@@ -241,18 +241,18 @@ static bool sample_has(const struct sample *sm, const struct rpt_run_ref *runs, 
 	return any;
 }
 
-static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
+static int sample_json(const struct sample *sm, const struct mdl_run_ref *runs,
 		       const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
 		       json_t **ret)
 {
 	json_t *s = json_object(), *metrics = json_array(), *m;
 	const json_t *ops;
-	const json_t *coords = json_object_get(sm->first, RPT_KEY_COORDS);
+	const json_t *coords = json_object_get(sm->first, MDL_KEY_COORDS);
 	int e;
 
 	json_object_set_new(s, "label", json_string(sm->label));
-	json_object_set(s, RPT_KEY_WORKLOAD, json_object_get(sm->first, RPT_KEY_WORKLOAD));
-	json_object_set(s, RPT_KEY_THREADS, json_object_get(sm->first, RPT_KEY_THREADS));
+	json_object_set(s, MDL_KEY_WORKLOAD, json_object_get(sm->first, MDL_KEY_WORKLOAD));
+	json_object_set(s, MDL_KEY_THREADS, json_object_get(sm->first, MDL_KEY_THREADS));
 	json_object_set(s, "key", sm->keyobj);
 	if (json_is_object(coords)) {
 		json_t *c = json_deep_copy(coords);
@@ -260,7 +260,7 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 		json_object_del(c, "repetition");
 		if (o->across)
 			json_object_del(c, o->across);
-		json_object_set_new(s, RPT_KEY_COORDS, c);
+		json_object_set_new(s, MDL_KEY_COORDS, c);
 	}
 	for (size_t i = 0; i < rpt_n_run_metrics; i++) {
 		if (!sample_has(sm, runs, nsides, &rpt_run_metrics[i], NULL))
@@ -271,9 +271,9 @@ static int sample_json(const struct sample *sm, const struct rpt_run_ref *runs,
 			goto fail;
 		json_array_append_new(metrics, m);
 	}
-	ops = rpt_run_ops(sm->first);
-	for (int rank = 0; rpt_op_name_at(rank); rank++) {
-		const char *op = rpt_op_name_at(rank);
+	ops = mdl_run_ops(sm->first);
+	for (int rank = 0; mdl_op_name_at(rank); rank++) {
+		const char *op = mdl_op_name_at(rank);
 
 		if (!json_object_get(ops, op))
 			continue;
@@ -318,11 +318,11 @@ fail:
 }
 
 /* Every run has the string coords.@across the sides are told apart by: 0, or -EPROTO. */
-static int across_check(const struct rpt_run_ref *runs, size_t nruns, const char *across, char *err,
+static int across_check(const struct mdl_run_ref *runs, size_t nruns, const char *across, char *err,
 			size_t errlen)
 {
 	for (size_t i = 0; across && i < nruns; i++)
-		if (!json_is_string(json_object_get(json_object_get(runs[i].run, RPT_KEY_COORDS),
+		if (!json_is_string(json_object_get(json_object_get(runs[i].run, MDL_KEY_COORDS),
 						    across))) {
 			snprintf(
 				err, errlen,
@@ -337,7 +337,7 @@ static int across_check(const struct rpt_run_ref *runs, size_t nruns, const char
  * Samples missing on a side: listed in *@ret_dropped with allow_unmatched, else -EPROTO
  * with @err naming the run and what its nearest sample on that side differs in.
  */
-static int unmatched(const struct samples *s, const struct rpt_run_ref *runs,
+static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 		     const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
 		     json_t **ret_dropped, char *err, size_t errlen)
 {
@@ -346,7 +346,7 @@ static int unmatched(const struct samples *s, const struct rpt_run_ref *runs,
 	for (size_t i = 0; i < s->n; i++)
 		for (int k = 0; k < nsides; k++) {
 			const struct sample *sm = &s->v[i], *near;
-			const struct rpt_run_ref *r = NULL;
+			const struct mdl_run_ref *r = NULL;
 			char *diff;
 
 			if (sm->nruns[k])
@@ -370,7 +370,7 @@ static int unmatched(const struct samples *s, const struct rpt_run_ref *runs,
 				err, errlen,
 				"%s: run %zu (%s) has no match on side '%s': no run there has the same %s%s%s",
 				r->file, r->index, sm->label, side_names[k],
-				json_object_get(r->run, RPT_KEY_COORDS) ?
+				json_object_get(r->run, MDL_KEY_COORDS) ?
 					"coordinates" :
 					"workload, threads and parameters",
 				diff && *diff ? "; nearest differs in " : "", diff ? diff : "");
@@ -383,7 +383,7 @@ static int unmatched(const struct samples *s, const struct rpt_run_ref *runs,
 }
 
 /* sides[]: each side's name and the files its runs came from. */
-static json_t *sides_json(const struct rpt_run_ref *runs, size_t nruns,
+static json_t *sides_json(const struct mdl_run_ref *runs, size_t nruns,
 			  const char *const *side_names, int nsides)
 {
 	json_t *sides = json_array();
@@ -410,19 +410,19 @@ static json_t *sides_json(const struct rpt_run_ref *runs, size_t nruns,
 }
 
 /* excluded[]: the incomplete runs, left out of every sample, and why. */
-static json_t *excluded_json(const struct rpt_run_ref *runs, size_t nruns,
+static json_t *excluded_json(const struct mdl_run_ref *runs, size_t nruns,
 			     const char *const *side_names)
 {
 	json_t *excluded = json_array();
 
 	for (size_t i = 0; i < nruns; i++) {
-		if (rpt_run_complete(runs[i].run))
+		if (mdl_run_complete(runs[i].run))
 			continue;
 		json_array_append_new(excluded,
 				      json_pack("{s:s,s:I,s:s,s:s}", "file", runs[i].file, "run",
 						(json_int_t)runs[i].index, "side",
 						side_names[runs[i].side], "reason",
-						rpt_run_error(runs[i].run, "incomplete")));
+						mdl_run_error(runs[i].run, "incomplete")));
 	}
 	return excluded;
 }
@@ -461,7 +461,7 @@ static void tally(json_t *doc)
 			    json_integer((json_int_t)rpt_gate_count_blocking(doc)));
 }
 
-int rpt_compare_build(const char *const *side_names, int nsides, const struct rpt_run_ref *runs,
+int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
 		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
 		      size_t errlen)
 {
@@ -505,7 +505,7 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct rp
 	rpt_samples_free(&s);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	doc = json_object();
-	json_object_set_new(doc, RPT_KEY_SCHEMA, json_string(RPT_COMPARE_SCHEMA));
+	json_object_set_new(doc, MDL_KEY_SCHEMA, json_string(MDL_COMPARE_SCHEMA));
 	json_object_set_new(doc, "tool", json_pack("{s:s}", "name", "fsbench"));
 	json_object_set_new(doc, "created", json_string(when));
 	json_object_set_new(doc, "settings", settings_json(o));

@@ -33,7 +33,7 @@ void rpt_compare_opts_init(struct rpt_compare_opts *o);
  * -EPROTO with @err naming the file and the reason (a run without the field --across
  * needs, a sample that exists on one side only).
  */
-int rpt_compare_build(const char *const *side_names, int nsides, const struct rpt_run_ref *runs,
+int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
 		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
 		      size_t errlen);
 

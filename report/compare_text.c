@@ -47,7 +47,7 @@ static void side_cell(char *buf, size_t len, const json_t *st)
 
 static void cmp_cell(char *buf, size_t len, const json_t *c, bool markdown)
 {
-	const char *v = rpt_str_or(json_string_value(json_object_get(c, "verdict")), "?");
+	const char *v = mdl_str_or(json_string_value(json_object_get(c, "verdict")), "?");
 	const json_t *ch = json_object_get(c, "change_pct"), *p = json_object_get(c, "p"),
 		     *fl = json_object_get(c, "floor_pct");
 	bool loud = !strcmp(v, "regression") || !strcmp(v, "improvement");
@@ -112,7 +112,7 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	size_t rows = 1, cap = 1, i, j, n;
 	char(*cells)[CELL_MAX];
 
-	if (!nsides) /* rpt_compare_load refuses such documents; cols would wrap */
+	if (!nsides) /* mdl_compare_load refuses such documents; cols would wrap */
 		return;
 	json_array_foreach(samples, i, s) cap += json_array_size(json_object_get(s, "metrics"));
 	cells = calloc(cap * cols, CELL_MAX);
@@ -132,8 +132,8 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	{
 		char(*row)[CELL_MAX] = &cells[rows * cols];
 
-		if (strcmp(rpt_str_or(json_string_value(json_object_get(m, "name")), ""),
-			   rpt_str_or(json_string_value(x), "")))
+		if (strcmp(mdl_str_or(json_string_value(json_object_get(m, "name")), ""),
+			   mdl_str_or(json_string_value(x), "")))
 			continue;
 		snprintf(row[0], CELL_MAX, "%s", json_string_value(json_object_get(s, "label")));
 		if (metric_col)
@@ -197,14 +197,14 @@ size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
 
 	json_array_foreach(json_object_get(cmp, "samples"), i, s)
 	{
-		const char *label = rpt_str_or(json_string_value(json_object_get(s, "label")), "?");
+		const char *label = mdl_str_or(json_string_value(json_object_get(s, "label")), "?");
 		struct why_line *w = NULL;
 		size_t nw = 0, cap = 0;
 
 		json_array_foreach(json_object_get(s, "instrumentation"), j, x) fprintf(
 			out, "%sinstrumentation: %s (%s): %s; its per-call latencies not judged\n",
-			markdown ? "- " : "", label, rpt_json_str(x, "side", "?"),
-			rpt_json_str(x, "differs", "?"));
+			markdown ? "- " : "", label, mdl_json_str(x, "side", "?"),
+			mdl_json_str(x, "differs", "?"));
 		json_array_foreach(json_object_get(s, "metrics"), j, m)
 			json_array_foreach(json_object_get(m, "comparisons"), l, c)
 		{
@@ -222,7 +222,7 @@ size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
 					break;
 				w = nwp;
 			}
-			w[nw++] = (struct why_line){ .verdict = rpt_json_str(c, "verdict", "?"),
+			w[nw++] = (struct why_line){ .verdict = mdl_json_str(c, "verdict", "?"),
 						     .text = why,
 						     .lead = colon ? (int)(colon - why) : 0 };
 		}
@@ -253,7 +253,7 @@ void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown)
 		if (json_object_get(seen, n))
 			continue;
 		json_object_set_new(seen, n, json_true());
-		if (!strcmp(rpt_str_or(json_string_value(json_object_get(m, "kind")), ""),
+		if (!strcmp(mdl_str_or(json_string_value(json_object_get(m, "kind")), ""),
 			    "latency")) {
 			json_array_append_new(latency, json_string(n));
 			continue;

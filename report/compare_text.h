@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-/* Text tables, or markdown for CI comments, of a document rpt_compare_load() accepts. */
+/* Text tables, or markdown for CI comments, of a document mdl_compare_load() accepts. */
 void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown);
 
 /*

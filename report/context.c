@@ -31,7 +31,7 @@ static char *knob_list(const json_t *knobs)
 
 	if (!json_array_size(knobs))
 		return NULL;
-	json_array_foreach(knobs, i, k) len += strlen(rpt_str_or(json_string_value(k), "")) + 1;
+	json_array_foreach(knobs, i, k) len += strlen(mdl_str_or(json_string_value(k), "")) + 1;
 	out = calloc(1, len);
 	if (!out)
 		return NULL;
@@ -39,26 +39,26 @@ static char *knob_list(const json_t *knobs)
 	{
 		if (i)
 			strcat(out, ",");
-		strcat(out, rpt_str_or(json_string_value(k), ""));
+		strcat(out, mdl_str_or(json_string_value(k), ""));
 	}
 	return out;
 }
 
-static void run_labels(json_t *labels, const struct rpt_run_ref *r)
+static void run_labels(json_t *labels, const struct mdl_run_ref *r)
 {
-	const json_t *coords = json_object_get(r->run, RPT_KEY_COORDS),
+	const json_t *coords = json_object_get(r->run, MDL_KEY_COORDS),
 		     *target = json_object_get(r->run, "target"),
 		     *host = json_object_get(r->doc, "host");
 	const json_t *barrier = json_object_get(coords, "barrier");
 	char *knobs = NULL;
 
-	label_add(labels, "fs", rpt_json_str(coords, "fs", rpt_json_str(target, "fstype", NULL)));
+	label_add(labels, "fs", mdl_json_str(coords, "fs", mdl_json_str(target, "fstype", NULL)));
 	if (json_is_object(coords))
-		label_add(labels, "mount_options", rpt_json_str(coords, "mount_options", ""));
+		label_add(labels, "mount_options", mdl_json_str(coords, "mount_options", ""));
 	else
-		label_add(labels, "mount_options", rpt_json_str(target, "mount_options", NULL));
+		label_add(labels, "mount_options", mdl_json_str(target, "mount_options", NULL));
 	if (json_is_object(coords)) {
-		label_add(labels, "knob_set", rpt_json_str(coords, "knob_set", "none"));
+		label_add(labels, "knob_set", mdl_json_str(coords, "knob_set", "none"));
 	} else {
 		knobs = knob_list(json_object_get(json_object_get(r->run, "params"), "knob"));
 		label_add(labels, "knob_set", knobs ? knobs : "none");
@@ -66,11 +66,11 @@ static void run_labels(json_t *labels, const struct rpt_run_ref *r)
 	}
 	if (json_is_integer(barrier))
 		label_add(labels, "barrier", json_integer_value(barrier) ? "1" : "0");
-	label_add(labels, "device_model", rpt_json_str(target, "model", NULL));
-	label_add(labels, "kernel", rpt_json_str(host, "kernel", NULL));
-	label_add(labels, "kernel_version", rpt_json_str(host, "kernel_version", NULL));
-	label_add(labels, "arch", rpt_json_str(host, "machine", NULL));
-	label_add(labels, "host", rpt_json_str(host, "hostname", NULL));
+	label_add(labels, "device_model", mdl_json_str(target, "model", NULL));
+	label_add(labels, "kernel", mdl_json_str(host, "kernel", NULL));
+	label_add(labels, "kernel_version", mdl_json_str(host, "kernel_version", NULL));
+	label_add(labels, "arch", mdl_json_str(host, "machine", NULL));
+	label_add(labels, "host", mdl_json_str(host, "hostname", NULL));
 }
 
 /* Distinct values joined by " | ": runs pooled from two hosts say so instead of hiding one. */
@@ -121,7 +121,7 @@ static void ops_add(json_t *ops, const json_t *run)
 	const char *name;
 	json_t *op;
 
-	json_object_foreach((json_t *)rpt_run_ops(run), name, op)
+	json_object_foreach((json_t *)mdl_run_ops(run), name, op)
 	{
 		json_t *t = json_object_get(ops, name);
 
@@ -134,17 +134,17 @@ static void ops_add(json_t *ops, const json_t *run)
 	}
 }
 
-json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const size_t *idx,
+json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const size_t *idx,
 			 size_t n)
 {
 	json_t *ctx, *labels = json_object(), *ops = json_object();
 	const char *start = NULL;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct rpt_run_ref *r = &runs[idx[i]];
-		const char *created = rpt_json_str(r->doc, "created", NULL);
+		const struct mdl_run_ref *r = &runs[idx[i]];
+		const char *created = mdl_json_str(r->doc, "created", NULL);
 
-		if (!rpt_run_complete(r->run))
+		if (!mdl_run_complete(r->run))
 			continue;
 		run_labels(labels, r);
 		ops_add(ops, r->run);
@@ -153,7 +153,7 @@ json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const
 			start = created;
 	}
 	labels_join(labels);
-	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, RPT_KEY_OPS, ops);
+	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, MDL_KEY_OPS, ops);
 	if (ctx && start)
 		json_object_set_new(ctx, "start_time", json_string(start));
 	return ctx;

@@ -14,7 +14,7 @@
  * "created" of the runs' result files; a label the runs disagree on holds their distinct
  * values joined by " | "; a label no run knows is left out. New reference, NULL on ENOMEM.
  */
-json_t *rpt_side_context(const char *side, const struct rpt_run_ref *runs, const size_t *idx,
+json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const size_t *idx,
 			 size_t n);
 
 #endif

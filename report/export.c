@@ -256,7 +256,7 @@ int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
 					start ? start :
 						json_string_value(json_object_get(cmp, "created")),
 				.labels = json_object_get(sc, "labels"),
-				.ops = json_object_get(sc, RPT_KEY_OPS),
+				.ops = json_object_get(sc, MDL_KEY_OPS),
 			};
 			int e;
 

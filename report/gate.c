@@ -102,7 +102,7 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen)
 int rpt_gate_load(const char *path, json_t **ret, char *err, size_t errlen)
 {
 	char why[1024];
-	json_t *gate = rpt_json_file(path, why, sizeof(why));
+	json_t *gate = mdl_json_file(path, why, sizeof(why));
 	int e;
 
 	if (!gate) {

@@ -14,7 +14,7 @@
 
 /* The page's runs with their side and cell: what every table of the section groups by. */
 struct att {
-	struct rpt_run_ref *refs;
+	struct mdl_run_ref *refs;
 	size_t nrefs;
 	size_t *cell; /* per ref: its index into cells */
 	char (*cells)[160]; /* coords.cell, else "WORKLOAD t=THREADS" */
@@ -37,13 +37,13 @@ static void att_free(struct att *a)
 static void cell_name(const json_t *run, char *buf, size_t len)
 {
 	const char *cell =
-		json_string_value(json_object_get(json_object_get(run, RPT_KEY_COORDS), "cell"));
+		json_string_value(json_object_get(json_object_get(run, MDL_KEY_COORDS), "cell"));
 
 	if (cell)
 		snprintf(buf, len, "%s", cell);
 	else
-		snprintf(buf, len, "%s t=%lld", rpt_json_str(run, RPT_KEY_WORKLOAD, ""),
-			 (long long)json_integer_value(json_object_get(run, RPT_KEY_THREADS)));
+		snprintf(buf, len, "%s t=%lld", mdl_json_str(run, MDL_KEY_WORKLOAD, ""),
+			 (long long)json_integer_value(json_object_get(run, MDL_KEY_THREADS)));
 }
 
 /*
@@ -66,7 +66,7 @@ static int att_build(struct att *a, json_t *const *docs, const char *const *path
 				break;
 		if (s == a->nsides)
 			a->sides[a->nsides++] = l;
-		if (rpt_runs_add(&a->refs, &a->nrefs, docs[d], paths[d], s))
+		if (mdl_runs_add(&a->refs, &a->nrefs, docs[d], paths[d], s))
 			return -ENOMEM;
 	}
 	a->cell = calloc(a->nrefs + 1, sizeof(*a->cell));
@@ -94,7 +94,7 @@ static size_t att_select(struct att *a, size_t c, int s)
 	size_t n = 0;
 
 	for (size_t i = 0; i < a->nrefs; i++)
-		if (a->cell[i] == c && a->refs[i].side == s && rpt_run_complete(a->refs[i].run))
+		if (a->cell[i] == c && a->refs[i].side == s && mdl_run_complete(a->refs[i].run))
 			a->idx[n++] = i;
 	return n;
 }
@@ -107,7 +107,7 @@ static const char *cell_sync_op(const struct att *a, size_t c)
 	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++)
 		for (size_t i = 0; i < a->nrefs; i++)
 			if (a->cell[i] == c &&
-			    json_number_value(json_object_get(rpt_run_op(a->refs[i].run, ops[k]),
+			    json_number_value(json_object_get(mdl_run_op(a->refs[i].run, ops[k]),
 							      "count")) > 0)
 				return ops[k];
 	return NULL;
@@ -304,7 +304,7 @@ static size_t slow_calls(const struct att *a, struct slow_ref **ret)
 /* One row of a slowest-calls table: its rank, its run, what the kernel did meanwhile. */
 static void slow_row(FILE *out, const struct att *a, const struct slow_ref *r, size_t rank)
 {
-	const struct rpt_run_ref *ref = &a->refs[r->ref];
+	const struct mdl_run_ref *ref = &a->refs[r->ref];
 	const char *dev =
 		json_string_value(json_object_get(json_object_get(ref->run, "probes"), "device"));
 	char name[160], sentence[1024];
@@ -344,7 +344,7 @@ static void slowest(FILE *out, const struct att *a)
 				size_t rank = 0;
 
 				for (size_t i = 0; i < n && rank < RPT_HTML_SLOWEST_PER_CELL; i++) {
-					const struct rpt_run_ref *ref = &a->refs[v[i].ref];
+					const struct mdl_run_ref *ref = &a->refs[v[i].ref];
 
 					if (a->cell[v[i].ref] != c || ref->side != s)
 						continue;
@@ -391,7 +391,7 @@ void rpt_html_kernel_sections(struct page *pg, json_t *const *docs, const char *
 	cell_summary(pg->out, &a);
 	slowest(pg->out, &a);
 	for (size_t i = 0; i < a.nrefs; i++) {
-		const struct rpt_run_ref *ref = &a.refs[i];
+		const struct mdl_run_ref *ref = &a.refs[i];
 		const json_t *iomap = json_object_get(json_object_get(ref->run, "probes"), "iomap");
 		char name[160];
 

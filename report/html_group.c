@@ -17,7 +17,7 @@
 static void line_name(const json_t *run, const char *path, const char *label, char *buf, size_t len)
 {
 	const char *fs =
-		json_string_value(json_object_get(json_object_get(run, RPT_KEY_COORDS), "fs"));
+		json_string_value(json_object_get(json_object_get(run, MDL_KEY_COORDS), "fs"));
 	char *copy;
 
 	if (fs) {
@@ -35,7 +35,7 @@ static void line_name(const json_t *run, const char *path, const char *label, ch
 
 static const char *run_workload(const json_t *run)
 {
-	return rpt_json_str(run, RPT_KEY_WORKLOAD, "");
+	return mdl_json_str(run, MDL_KEY_WORKLOAD, "");
 }
 
 static struct group *group_get(struct group *g, int *n, const char *workload, const char *name,
@@ -69,7 +69,7 @@ bool rpt_html_workload_first(const struct group *g, int i)
 void rpt_html_run_label(const json_t *run, const char *path, const char *label, size_t index,
 			char *buf, size_t len)
 {
-	const json_t *coords = json_object_get(run, RPT_KEY_COORDS);
+	const json_t *coords = json_object_get(run, MDL_KEY_COORDS);
 	const char *cell = json_string_value(json_object_get(coords, "cell"));
 	char *copy;
 
@@ -104,11 +104,11 @@ static int group_pct_add(struct group *gr, int k, const json_t *op, const struct
 	gr->pcts[k] = np;
 	p = &np[gr->npcts[k]++];
 	p->count = (uint64_t)count;
-	for (int m = 0; m < RPT_NPERCENTILES; m++) {
-		const json_t *v = json_object_get(op, rpt_percentiles[m].key);
+	for (int m = 0; m < MDL_NPERCENTILES; m++) {
+		const json_t *v = json_object_get(op, mdl_percentiles[m].key);
 
 		p->ns[m] = json_is_number(v) ? json_number_value(v) :
-			   h && h->count     ? (double)hist_percentile(h, rpt_percentiles[m].pct) :
+			   h && h->count     ? (double)hist_percentile(h, mdl_percentiles[m].pct) :
 					       NAN;
 	}
 	return 0;
@@ -118,18 +118,18 @@ static int group_pct_add(struct group *gr, int k, const json_t *op, const struct
 static int group_add(struct group *g, int *ng, const json_t *run, const char *name,
 		     const char *label)
 {
-	const json_t *sum = rpt_run_summary(run), *op;
-	json_int_t th = json_integer_value(json_object_get(run, RPT_KEY_THREADS));
+	const json_t *sum = mdl_run_summary(run), *op;
+	json_int_t th = json_integer_value(json_object_get(run, MDL_KEY_THREADS));
 	const char *fs =
-		json_string_value(json_object_get(json_object_get(run, RPT_KEY_COORDS), "fs"));
+		json_string_value(json_object_get(json_object_get(run, MDL_KEY_COORDS), "fs"));
 	struct group *gr = group_get(g, ng, run_workload(run), name, label, fs);
 	const char *opname;
 	int bytes;
 
 	if (!gr)
 		return 0;
-	bytes = rpt_run_unit(run) == RPT_UNIT_BYTES;
-	if (th >= 1 && th <= RPT_MAX_THREADS) {
+	bytes = mdl_run_unit(run) == MDL_UNIT_BYTES;
+	if (th >= 1 && th <= MDL_MAX_THREADS) {
 		double v = bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
 				   json_number_value(json_object_get(sum, "files_per_sec"));
 		struct group_sample *ns =
@@ -142,10 +142,10 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 		gr->tsum[bytes][th] += v;
 		gr->tn[bytes][th]++;
 	}
-	json_object_foreach((json_t *)rpt_run_ops(run), opname, op)
+	json_object_foreach((json_t *)mdl_run_ops(run), opname, op)
 	{
 		struct hist one;
-		int k = rpt_op_find(opname), e;
+		int k = mdl_op_find(opname), e;
 		bool read;
 
 		if (k < 0) /* an operation this build does not know: no plot */
@@ -156,7 +156,7 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 				return -ENOMEM;
 			hist_init(gr->h[k]);
 		}
-		read = rpt_hist_from_json(op, &one) == 0;
+		read = mdl_hist_from_json(op, &one) == 0;
 		if (read)
 			hist_add(gr->h[k], &one);
 		e = group_pct_add(gr, k, op, read ? &one : NULL);
@@ -173,12 +173,12 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 		const json_t *run;
 		size_t r;
 
-		json_array_foreach(json_object_get(docs[d], RPT_KEY_RUNS), r, run)
+		json_array_foreach(json_object_get(docs[d], MDL_KEY_RUNS), r, run)
 		{
 			char name[128];
 			int e;
 
-			if (!rpt_run_complete(run))
+			if (!mdl_run_complete(run))
 				continue;
 			line_name(run, paths[d], labels ? labels[d] : NULL, name, sizeof(name));
 			e = group_add(g, ng, run, name, labels ? labels[d] : NULL);
@@ -192,7 +192,7 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 void rpt_html_groups_free(struct group *g, int ng)
 {
 	for (int i = 0; i < ng; i++) {
-		for (int k = 0; k < RPT_OP_COUNT; k++) {
+		for (int k = 0; k < MDL_OP_COUNT; k++) {
 			free(g[i].h[k]);
 			g[i].h[k] = NULL;
 			free(g[i].pcts[k]);

@@ -24,14 +24,14 @@ struct group {
 	char name[128];
 	/* the side ("baseline", a file; "" when the page has none) and the line on it ("ext4", "") */
 	char side[64], line[64];
-	struct hist *h[RPT_OP_COUNT]; /* per op, merged over the group's complete runs, or NULL */
-	/* throughput by thread count (1..RPT_MAX_THREADS): [0] files/s, [1] MB/s */
-	double tsum[2][RPT_MAX_THREADS + 1], tn[2][RPT_MAX_THREADS + 1];
+	struct hist *h[MDL_OP_COUNT]; /* per op, merged over the group's complete runs, or NULL */
+	/* throughput by thread count (1..MDL_MAX_THREADS): [0] files/s, [1] MB/s */
+	double tsum[2][MDL_MAX_THREADS + 1], tn[2][MDL_MAX_THREADS + 1];
 	struct group_sample *samples; /* every run's throughput, in the order added */
 	size_t nsamples;
 	/* per op, every run's own percentiles of it, in the order added */
-	struct group_pct *pcts[RPT_OP_COUNT];
-	size_t npcts[RPT_OP_COUNT];
+	struct group_pct *pcts[MDL_OP_COUNT];
+	size_t npcts[MDL_OP_COUNT];
 };
 
 /* One run's throughput in a group: the plots draw each when a line has few. */
@@ -48,7 +48,7 @@ struct group_sample {
  */
 struct group_pct {
 	uint64_t count; /* the run's calls of the operation */
-	double ns[RPT_NPERCENTILES]; /* at rpt_percentiles[]; NAN where the run has neither */
+	double ns[MDL_NPERCENTILES]; /* at mdl_percentiles[]; NAN where the run has neither */
 };
 
 /* @g's samples at @threads in @bytes' unit into @ret (at most @max); how many there are. */

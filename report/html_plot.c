@@ -278,7 +278,7 @@ static void line_style(FILE *f, const struct group *g, int ng, int i)
 /* Whether @g has at most POINTS_MAX runs at every thread count in @bytes' unit. */
 static bool few_samples(const struct group *g, bool bytes)
 {
-	for (int t = 1; t <= RPT_MAX_THREADS; t++)
+	for (int t = 1; t <= MDL_MAX_THREADS; t++)
 		if (g->tn[bytes][t] > POINTS_MAX)
 			return false;
 	return true;
@@ -311,7 +311,7 @@ static void sample_data(FILE *f, const struct group *g, bool bytes, int t, doubl
 
 static bool has_threads(const struct group *g, bool bytes)
 {
-	for (int t = 1; t <= RPT_MAX_THREADS; t++)
+	for (int t = 1; t <= MDL_MAX_THREADS; t++)
 		if (g->tn[bytes][t])
 			return true;
 	return false;
@@ -323,7 +323,7 @@ static int single_thread_count(const struct group *g, int ng, const char *worklo
 	int only = 0;
 
 	for (int i = 0; i < ng; i++)
-		for (int t = 1; !strcmp(g[i].workload, workload) && t <= RPT_MAX_THREADS; t++) {
+		for (int t = 1; !strcmp(g[i].workload, workload) && t <= MDL_MAX_THREADS; t++) {
 			if (!g[i].tn[bytes][t])
 				continue;
 			if (only && only != t)
@@ -487,12 +487,12 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 	for (int i = 0; i < ng; i++) {
 		if (strcmp(g[i].workload, workload) || !has_threads(&g[i], bytes))
 			continue;
-		for (int t = 1; t <= RPT_MAX_THREADS; t++)
+		for (int t = 1; t <= MDL_MAX_THREADS; t++)
 			if (g[i].tn[bytes][t])
 				fprintf(f, "%d %.6g\n", t, line_value(&g[i], bytes, t, paired));
 		fprintf(f, "e\n");
 		if (paired && few_samples(&g[i], bytes) && line_pair(g, ng, i, &colour, &side)) {
-			for (int t = 1; t <= RPT_MAX_THREADS; t++)
+			for (int t = 1; t <= MDL_MAX_THREADS; t++)
 				if (g[i].tn[bytes][t])
 					/* a side's runs a little apart from the other's */
 					sample_data(f, &g[i], bytes, t, side_apart(t, side, 1.025));
@@ -511,12 +511,12 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
  * 50 %, 90 %, 99 %, 99.9 % and 99.99 % are evenly spaced and a stall in the last thousandth
  * of calls gets as much room as the median; latency on a log axis too.
  */
-#define PCT_MARKS RPT_NPERCENTILES
+#define PCT_MARKS MDL_NPERCENTILES
 
-/* Where percentile mark @m (rpt_percentiles[@m], those a result stores) sits: 1/(1-p). */
+/* Where percentile mark @m (mdl_percentiles[@m], those a result stores) sits: 1/(1-p). */
 static double pct_mark_x(int m)
 {
-	return 100 / (100 - rpt_percentiles[m].pct);
+	return 100 / (100 - mdl_percentiles[m].pct);
 }
 
 /*
@@ -590,9 +590,9 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 {
 	bool paired = workload_paired(g, ng, workload);
 
-	for (int rank = 0; rpt_op_name_at(rank); rank++) {
-		const char *opname = rpt_op_name_at(rank), *unit;
-		int op = rpt_op_find(opname);
+	for (int rank = 0; mdl_op_name_at(rank); rank++) {
+		const char *opname = mdl_op_name_at(rank), *unit;
+		int op = mdl_op_find(opname);
 		char *body = NULL, cap[160];
 		size_t blen = 0;
 		FILE *f;
@@ -623,7 +623,7 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 		for (int m = 0; m < PCT_MARKS; m++)
 			if (pct_mark_reached(m, maxcount))
 				fprintf(f, "%s\"%g %%%%\" %g", m ? ", " : "",
-					rpt_percentiles[m].pct, pct_mark_x(m));
+					mdl_percentiles[m].pct, pct_mark_x(m));
 		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key left top inside\nplot ",
 			maxcount > 2 ? (double)maxcount : 3.0);
 		any = 0;
@@ -784,7 +784,7 @@ static bool has_samples(const json_t *run)
  */
 static void pair_key_of(const json_t *run, size_t index, char *buf, size_t len)
 {
-	const json_t *coords = json_object_get(run, RPT_KEY_COORDS);
+	const json_t *coords = json_object_get(run, MDL_KEY_COORDS);
 	const char *cell = json_string_value(json_object_get(coords, "cell"));
 
 	if (cell)
@@ -824,7 +824,7 @@ static void time_plots_paired(struct page *pg, struct trun *tr, size_t n, const 
 		if (tr[i].done)
 			continue;
 		fs = json_string_value(
-			json_object_get(json_object_get(tr[i].run, RPT_KEY_COORDS), "fs"));
+			json_object_get(json_object_get(tr[i].run, MDL_KEY_COORDS), "fs"));
 		for (colour = 0; fs && colour < nfs && strcmp(fses[colour], fs); colour++)
 			;
 		if (fs && colour == nfs && nfs < (int)(sizeof(fses) / sizeof(fses[0])))
@@ -878,11 +878,11 @@ void rpt_html_time_plots(struct page *pg, json_t *const *docs, const char *const
 			;
 		if (labels && labels[d] && s == nsides)
 			sides[nsides++] = labels[d];
-		json_array_foreach(json_object_get(docs[d], RPT_KEY_RUNS), r, run)
+		json_array_foreach(json_object_get(docs[d], MDL_KEY_RUNS), r, run)
 		{
 			struct trun *nt;
 
-			if (rpt_run_unit(run) != RPT_UNIT_BYTES)
+			if (mdl_run_unit(run) != MDL_UNIT_BYTES)
 				continue;
 			nt = realloc(tr, (n + 1) * sizeof(*tr));
 			if (!nt)

@@ -217,7 +217,7 @@ void rpt_html_throughput_table(FILE *out, const struct group *g, int ng)
 	for (int w = 0; w < ng; w++)
 		for (int b = 0; rpt_html_workload_first(g, w) && b < 2; b++)
 			for (int i = w; i < ng; i++)
-				for (int t = 1; t <= RPT_MAX_THREADS; t++) {
+				for (int t = 1; t <= MDL_MAX_THREADS; t++) {
 					if (strcmp(g[i].workload, g[w].workload) || !g[i].tn[b][t])
 						continue;
 					fprintf(out, "<tr><td>");

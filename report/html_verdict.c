@@ -42,7 +42,7 @@ static size_t changes(const json_t *cmp, struct change **ret)
 		json_array_foreach(json_object_get(s, "metrics"), j, m)
 			json_array_foreach(json_object_get(m, "comparisons"), k, c)
 	{
-		const char *vd = rpt_json_str(c, "verdict", "");
+		const char *vd = mdl_json_str(c, "verdict", "");
 
 		if (strcmp(vd, "regression") && strcmp(vd, "improvement"))
 			continue;
@@ -65,13 +65,13 @@ static size_t changes(const json_t *cmp, struct change **ret)
 /* A side's value: its samples one by one when few ("1.20, 1.31, 1.25 ms"), else mean ± CI. */
 static void side_value(FILE *out, const json_t *metric, const char *side)
 {
-	const char *unit = rpt_json_str(metric, "unit", "");
+	const char *unit = mdl_json_str(metric, "unit", "");
 	const json_t *st = NULL, *x, *vals;
 	char buf[64];
 	size_t i;
 
 	json_array_foreach(json_object_get(metric, "sides"), i,
-			   x) if (!strcmp(rpt_json_str(x, "side", ""), side)) st = x;
+			   x) if (!strcmp(mdl_json_str(x, "side", ""), side)) st = x;
 	vals = json_object_get(st, "values");
 	if (!json_array_size(vals)) {
 		fprintf(out, "-");
@@ -141,9 +141,9 @@ void rpt_html_verdict(FILE *out, const json_t *cmp)
 		json_array_foreach(json_object_get(s, "instrumentation"), j, x)
 	{
 		fprintf(out, "<p class=\"warn\">Instrumentation differs in ");
-		rpt_html_esc(out, rpt_json_str(s, "label", "?"));
+		rpt_html_esc(out, mdl_json_str(s, "label", "?"));
 		fprintf(out, ": ");
-		rpt_html_esc(out, rpt_json_str(x, "differs", "?"));
+		rpt_html_esc(out, mdl_json_str(x, "differs", "?"));
 		fprintf(out, "; its per-call latencies are not judged.</p>\n");
 	}
 	if (n) {
@@ -152,19 +152,19 @@ void rpt_html_verdict(FILE *out, const json_t *cmp)
 			"<th>cell</th><th>metric</th><th>baseline</th><th>candidate</th>"
 			"<th>change</th><th>verdict</th><th>why (kernel side, per call)</th></tr>\n");
 		for (i = 0; i < n && i < VERDICT_ROWS; i++) {
-			const char *vd = rpt_json_str(v[i].cmp, "verdict", "");
+			const char *vd = mdl_json_str(v[i].cmp, "verdict", "");
 			const char *why = json_string_value(
 				json_object_get(json_object_get(v[i].cmp, "why"), "text"));
 			const char *colon = why ? strstr(why, ": ") : NULL;
 
 			fprintf(out, "<tr class=\"%s\"><td>%zu</td><td>", vd, i + 1);
-			rpt_html_esc(out, rpt_json_str(v[i].sample, "label", "?"));
+			rpt_html_esc(out, mdl_json_str(v[i].sample, "label", "?"));
 			fprintf(out, "</td><td>");
-			rpt_html_esc(out, rpt_json_str(v[i].metric, "name", "?"));
+			rpt_html_esc(out, mdl_json_str(v[i].metric, "name", "?"));
 			fprintf(out, "</td><td class=\"num\">");
-			side_value(out, v[i].metric, rpt_json_str(v[i].cmp, "baseline", ""));
+			side_value(out, v[i].metric, mdl_json_str(v[i].cmp, "baseline", ""));
 			fprintf(out, "</td><td class=\"num\">");
-			side_value(out, v[i].metric, rpt_json_str(v[i].cmp, "side", ""));
+			side_value(out, v[i].metric, mdl_json_str(v[i].cmp, "side", ""));
 			fprintf(out, "</td><td class=\"num\">%+.1f %%</td><td>%s%s</td><td>",
 				v[i].change, vd,
 				json_is_false(json_object_get(v[i].cmp, "gate")) ? " (not gated)" :

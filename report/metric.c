@@ -16,7 +16,7 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1,
 	  .dir = RPT_HIGHER_IS_BETTER,
 	  .kind = RPT_KIND_THROUGHPUT,
-	  .section = RPT_KEY_SUMMARY,
+	  .section = MDL_KEY_SUMMARY,
 	  .key = "files_per_sec",
 	  .om_name = "fsbench_files_per_second",
 	  .om_scale = 1,
@@ -26,7 +26,7 @@ const struct rpt_metric_def rpt_run_metrics[] = {
 	  .scale = 1e-6,
 	  .dir = RPT_HIGHER_IS_BETTER,
 	  .kind = RPT_KIND_THROUGHPUT,
-	  .section = RPT_KEY_SUMMARY,
+	  .section = MDL_KEY_SUMMARY,
 	  .key = "bytes_per_sec",
 	  .om_name = "fsbench_bytes_per_second",
 	  .om_scale = 1e6,
@@ -184,7 +184,7 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 	const json_t *v;
 
 	if (def->kind == RPT_KIND_LATENCY)
-		v = json_object_get(rpt_run_op(run, op), def->key);
+		v = json_object_get(mdl_run_op(run, op), def->key);
 	else
 		v = json_object_get(section_get(run, def->section), def->key);
 	if (!json_is_number(v))
@@ -196,7 +196,7 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret)
 {
-	const json_t *holder = def->kind == RPT_KIND_LATENCY ? rpt_run_op(run, op) :
+	const json_t *holder = def->kind == RPT_KIND_LATENCY ? mdl_run_op(run, op) :
 							       section_get(run, def->section);
 	const json_t *v = json_object_get(holder, "count");
 
@@ -208,11 +208,11 @@ bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const
 
 bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op)
 {
-	enum rpt_unit unit = rpt_run_unit(run);
+	enum mdl_unit unit = mdl_run_unit(run);
 	double v;
 
-	if ((def->runs == RPT_RUNS_FILES && unit != RPT_UNIT_FILES) ||
-	    (def->runs == RPT_RUNS_BYTES && unit != RPT_UNIT_BYTES))
+	if ((def->runs == RPT_RUNS_FILES && unit != MDL_UNIT_FILES) ||
+	    (def->runs == RPT_RUNS_BYTES && unit != MDL_UNIT_BYTES))
 		return false;
 	return rpt_metric_value(run, def, op, &v);
 }

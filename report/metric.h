@@ -10,7 +10,7 @@ enum rpt_direction { RPT_HIGHER_IS_BETTER, RPT_LOWER_IS_BETTER };
 
 enum rpt_metric_kind { RPT_KIND_THROUGHPUT, RPT_KIND_LATENCY, RPT_KIND_KERNEL };
 
-/* Which runs a metric applies to, by what their progress counts (op.h's enum rpt_unit). */
+/* Which runs a metric applies to, by what their progress counts (op.h's enum mdl_unit). */
 enum rpt_metric_runs { RPT_RUNS_ALL, RPT_RUNS_FILES, RPT_RUNS_BYTES };
 
 struct rpt_metric_def {

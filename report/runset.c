@@ -35,7 +35,7 @@ int rpt_runset_add(struct rpt_runset *rs, json_t *doc, const char *path, int sid
 		return nomem(err, errlen);
 	rs->docs[rs->ndocs] = json_incref(doc);
 	rs->paths[rs->ndocs++] = path;
-	if (rpt_runs_add(&rs->refs, &rs->nrefs, doc, path, side))
+	if (mdl_runs_add(&rs->refs, &rs->nrefs, doc, path, side))
 		return nomem(err, errlen);
 	return 0;
 }
@@ -44,20 +44,20 @@ int rpt_runset_load(struct rpt_runset *rs, const char *const *paths, const int *
 		    char *err, size_t errlen)
 {
 	for (size_t i = 0; i < n; i++) {
-		enum rpt_doc_kind kind;
+		enum mdl_doc_kind kind;
 		json_t *doc;
-		int e = rpt_doc_load(paths[i], &doc, &kind, err, errlen);
+		int e = mdl_doc_load(paths[i], &doc, &kind, err, errlen);
 
 		if (e)
 			return e;
-		if (kind == RPT_DOC_COMPARE) {
+		if (kind == MDL_DOC_COMPARE) {
 			if (n == 1) {
 				rs->compare = doc;
 				return 0;
 			}
 			snprintf(err, errlen,
 				 "%s is a comparison (%s): it cannot be pooled with result files",
-				 paths[i], RPT_COMPARE_SCHEMA);
+				 paths[i], MDL_COMPARE_SCHEMA);
 			json_decref(doc);
 			return -EINVAL;
 		}
@@ -75,7 +75,7 @@ int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char
 	free(rs->names);
 	rs->names = NULL;
 	rs->nsides =
-		rpt_runs_sides_across(rs->refs, rs->nrefs, field, first, &rs->names, err, errlen);
+		mdl_runs_sides_across(rs->refs, rs->nrefs, field, first, &rs->names, err, errlen);
 	return rs->nsides;
 }
 

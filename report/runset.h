@@ -18,7 +18,7 @@ struct rpt_runset {
 	json_t **docs; /* one reference each, in load order */
 	const char **paths; /* the callers' strings, not copied */
 	size_t ndocs;
-	struct rpt_run_ref *refs;
+	struct mdl_run_ref *refs;
 	size_t nrefs;
 	const char **names; /* side names from rpt_runset_sides_across() (strings owned by docs) */
 	int nsides;
@@ -33,7 +33,7 @@ int rpt_runset_add(struct rpt_runset *rs, json_t *doc, const char *path, int sid
 		   size_t errlen);
 
 /*
- * Loads files @paths[0..n-1], each parsed once (rpt_doc_load), file i's runs on side
+ * Loads files @paths[0..n-1], each parsed once (mdl_doc_load), file i's runs on side
  * @sides[i] (@sides NULL: all on side 0). One file that is a comparison is kept in
  * @rs->compare and adds no runs. Returns 0; -EPROTO with @err naming the file that is
  * unusable; -EINVAL when a comparison is one of several files (a usage mistake: it cannot
@@ -44,7 +44,7 @@ int rpt_runset_load(struct rpt_runset *rs, const char *const *paths, const int *
 
 /*
  * Puts the runs on sides by their coords.@field, @first (if given) as side 0, and names
- * the sides after the values (rpt_runs_sides_across). Returns the number of sides, or
+ * the sides after the values (mdl_runs_sides_across). Returns the number of sides, or
  * -ENOMEM / -EPROTO with @err set.
  */
 int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char *first, char *err,

@@ -79,7 +79,7 @@ static char *base_label(const json_t *run, const char *across)
 		return out;
 	}
 	if (asprintf(&out, "%s t=%lld",
-		     rpt_str_or(json_string_value(json_object_get(run, "workload")), "?"),
+		     mdl_str_or(json_string_value(json_object_get(run, "workload")), "?"),
 		     (long long)json_integer_value(json_object_get(run, "threads"))) < 0)
 		return NULL;
 	return out;
@@ -132,7 +132,7 @@ void rpt_label_append_diff(char **label, const json_t *key, const json_t *other,
 	}
 }
 
-int rpt_samples_build(struct samples *s, const struct rpt_run_ref *runs, size_t nruns, int nsides,
+int rpt_samples_build(struct samples *s, const struct mdl_run_ref *runs, size_t nruns, int nsides,
 		      const char *across)
 {
 	s->nsides = nsides;

@@ -14,7 +14,7 @@ struct sample {
 	json_t *keyobj;
 	char *label;
 	const json_t *first; /* a run of the sample, for workload, threads, coords */
-	size_t **runs; /* per side: indices into the rpt_run_ref array */
+	size_t **runs; /* per side: indices into the mdl_run_ref array */
 	size_t *nruns;
 };
 
@@ -28,7 +28,7 @@ struct samples {
  * Groups @runs into samples by their key (coords without repetition and @across, else
  * workload, threads and parameters). 0 or -ENOMEM; free with rpt_samples_free() either way.
  */
-int rpt_samples_build(struct samples *s, const struct rpt_run_ref *runs, size_t nruns, int nsides,
+int rpt_samples_build(struct samples *s, const struct mdl_run_ref *runs, size_t nruns, int nsides,
 		      const char *across);
 void rpt_samples_free(struct samples *s);
 

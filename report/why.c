@@ -123,10 +123,10 @@ static double run_calls(const json_t *run, const char *op, bool files)
 	double n = 0;
 
 	if (op)
-		return json_number_value(json_object_get(rpt_run_op(run, op), "count"));
+		return json_number_value(json_object_get(mdl_run_op(run, op), "count"));
 	if (files)
-		return json_number_value(json_object_get(rpt_run_summary(run), "files"));
-	json_object_foreach((json_t *)rpt_run_ops(run), k, o)
+		return json_number_value(json_object_get(mdl_run_summary(run), "files"));
+	json_object_foreach((json_t *)mdl_run_ops(run), k, o)
 	{
 		v = json_object_get(o, "count");
 		n += json_number_value(v);
@@ -134,7 +134,7 @@ static double run_calls(const json_t *run, const char *op, bool files)
 	return n;
 }
 
-static void side_sum(struct why_side *s, const struct rpt_run_ref *runs, const size_t *idx,
+static void side_sum(struct why_side *s, const struct mdl_run_ref *runs, const size_t *idx,
 		     size_t n, const char *op, bool files)
 {
 	memset(s, 0, sizeof(*s));
@@ -143,7 +143,7 @@ static void side_sum(struct why_side *s, const struct rpt_run_ref *runs, const s
 	for (size_t i = 0; i < n; i++) {
 		const json_t *run = runs[idx[i]].run;
 
-		if (!rpt_run_complete(run))
+		if (!mdl_run_complete(run))
 			continue;
 		s->nruns++;
 		s->v[V_CALLS] += run_calls(run, op, files);
@@ -224,10 +224,10 @@ static void text_append(char *buf, size_t len, size_t *at, const struct why_row 
 }
 
 /* @files: the workload counts files, so a quantity without @op is per file (else per call). */
-static bool side_files(const struct rpt_run_ref *runs, const size_t *idx, size_t n, const char *op)
+static bool side_files(const struct mdl_run_ref *runs, const size_t *idx, size_t n, const char *op)
 {
 	return !op && n &&
-	       json_number_value(json_object_get(rpt_run_summary(runs[idx[0]].run), "files")) > 0;
+	       json_number_value(json_object_get(mdl_run_summary(runs[idx[0]].run), "files")) > 0;
 }
 
 /* Side @s's value of every item, named per @per, into @ret (RPT_WHY_ITEMS of them). */
@@ -241,7 +241,7 @@ static void side_values(const struct why_side *s, const char *per, struct rpt_wh
 	}
 }
 
-const char *rpt_why_side(const struct rpt_run_ref *runs, const size_t *idx, size_t n,
+const char *rpt_why_side(const struct mdl_run_ref *runs, const size_t *idx, size_t n,
 			 const char *op, struct rpt_why_value *ret)
 {
 	bool files = side_files(runs, idx, n, op);
@@ -253,7 +253,7 @@ const char *rpt_why_side(const struct rpt_run_ref *runs, const size_t *idx, size
 	return per;
 }
 
-json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t na, const size_t *ib,
+json_t *rpt_why_build(const struct mdl_run_ref *runs, const size_t *ia, size_t na, const size_t *ib,
 		      size_t nb, const char *op, const char *metric, double change_pct)
 {
 	struct rpt_why_value va[RPT_WHY_ITEMS], vb[RPT_WHY_ITEMS];
@@ -326,7 +326,7 @@ json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t n
 	return o;
 }
 
-json_t *rpt_why_sources(const struct rpt_run_ref *runs, const size_t *idx, size_t n)
+json_t *rpt_why_sources(const struct mdl_run_ref *runs, const size_t *idx, size_t n)
 {
 	json_t *ok = json_object();
 	bool firstrun = true;
@@ -337,7 +337,7 @@ json_t *rpt_why_sources(const struct rpt_run_ref *runs, const size_t *idx, size_
 		const char *k;
 		void *tmp;
 
-		if (!rpt_run_complete(run))
+		if (!mdl_run_complete(run))
 			continue;
 		/* a source counts as loaded when it loaded on every run of the side */
 		json_object_foreach((json_t *)srcs, k, s) if (firstrun && source_get(run, k))

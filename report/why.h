@@ -22,7 +22,7 @@
  * leading the text, or NULL when neither side has probes (or on ENOMEM). Only quantities
  * both sides measured (their source loaded on both) are items.
  */
-json_t *rpt_why_build(const struct rpt_run_ref *runs, const size_t *ia, size_t na, const size_t *ib,
+json_t *rpt_why_build(const struct mdl_run_ref *runs, const size_t *ia, size_t na, const size_t *ib,
 		      size_t nb, const char *op, const char *metric, double change_pct);
 
 /* The quantities rpt_why_build() and rpt_why_side() know, in their order. */
@@ -41,7 +41,7 @@ struct rpt_why_value {
  * entries into @ret, in one order for every side, so that entry i of two sides is the same
  * quantity. Returns what they are per: @op, "file" or "call" (a static string or @op).
  */
-const char *rpt_why_side(const struct rpt_run_ref *runs, const size_t *idx, size_t n,
+const char *rpt_why_side(const struct mdl_run_ref *runs, const size_t *idx, size_t n,
 			 const char *op, struct rpt_why_value *ret);
 
 /* The change from @a to @b in percent: INFINITY from zero to anything, 0 from zero to zero. */
@@ -51,7 +51,7 @@ double rpt_why_change_pct(double a, double b);
  * The eBPF sources that loaded ("ok") on every complete run of @idx, as a JSON object
  * {name: true}; an empty object when none did. NULL on ENOMEM.
  */
-json_t *rpt_why_sources(const struct rpt_run_ref *runs, const size_t *idx, size_t n);
+json_t *rpt_why_sources(const struct mdl_run_ref *runs, const size_t *idx, size_t n);
 
 /*
  * The sources in exactly one of @a and @b, as "source jbd2 loaded on the candidate only"

@@ -343,7 +343,7 @@ static int compare_run(void *cfg)
 	e = rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err));
 	if (!e && rs.compare) {
 		snprintf(err, sizeof(err), "%s is a comparison (%s): compare judges result files",
-			 paths[0], RPT_COMPARE_SCHEMA);
+			 paths[0], MDL_COMPARE_SCHEMA);
 		e = -EINVAL;
 	}
 	if (e) {
@@ -379,7 +379,7 @@ static int compare_run(void *cfg)
 	}
 	fflush(stdout);
 	if (c->json) {
-		e = rpt_json_write_atomic(cmp, c->json);
+		e = mdl_json_write_atomic(cmp, c->json);
 		if (e) {
 			fprintf(stderr, "fsbench compare: writing %s: %s\n", c->json, strerror(-e));
 			goto out;

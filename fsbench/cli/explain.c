@@ -125,11 +125,11 @@ static int explain_run(void *cfg)
 		json_t *doc, *run;
 		size_t r;
 
-		if (rpt_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0) {
+		if (mdl_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0) {
 			fprintf(stderr, "fsbench explain: %s\n", err);
 			return FSB_EXIT_USAGE;
 		}
-		json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), r, run)
+		json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), r, run)
 		{
 			const json_t *t = json_object_get(run, "target");
 			const char *fs = json_string_value(json_object_get(t, "fstype"));
@@ -139,8 +139,8 @@ static int explain_run(void *cfg)
 				continue;
 			/* a result is anyone's file: a missing name is "?", never "(null)" */
 			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "",
-			       c->sides.files[0][f], r, rpt_json_str(run, RPT_KEY_WORKLOAD, "?"),
-			       rpt_str_or(fs, "?"), rpt_str_or(dev, "?"));
+			       c->sides.files[0][f], r, mdl_json_str(run, MDL_KEY_WORKLOAD, "?"),
+			       mdl_str_or(fs, "?"), mdl_str_or(dev, "?"));
 			if (c->markdown)
 				printf("\n");
 			rpt_attrib_print(stdout, run, c->op, (size_t)c->rows, c->markdown);

@@ -385,8 +385,8 @@ static int kernel_run(void *cfg)
 	}
 	if (x->a.json && result[0] && access(result, R_OK) == 0) {
 		char why[1024];
-		json_t *doc = rpt_json_file(result, why, sizeof(why));
-		int e = doc ? rpt_json_write_atomic(doc, x->a.json) : -EIO;
+		json_t *doc = mdl_json_file(result, why, sizeof(why));
+		int e = doc ? mdl_json_write_atomic(doc, x->a.json) : -EIO;
 
 		json_decref(doc);
 		if (e) {

@@ -10,7 +10,7 @@
 
 #include "base/signal.h"
 #include "model/result_file.h"
-#include "probes/journal.h"
+#include "probes/knob/journal.h"
 
 int kg_cli_prepare(struct kg_ctx *x, int nk, const char *cmd)
 {
@@ -105,7 +105,7 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 		return b.guest_status > 0 && b.guest_status < 126 ? b.guest_status :
 								    FSB_EXIT_CANNOT_JUDGE;
 	}
-	doc = rpt_json_file(b.result, why, sizeof(why));
+	doc = mdl_json_file(b.result, why, sizeof(why));
 	if (!doc) {
 		json_decref(rec);
 		fprintf(stderr, "fsbench %s: %s\n", cmd, why);
@@ -113,7 +113,7 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 	}
 	json_object_set_new(doc, "vm", rec);
 	snprintf(ret_result, len, "%s/result.json", dir);
-	r = rpt_json_write_atomic(doc, ret_result);
+	r = mdl_json_write_atomic(doc, ret_result);
 	json_decref(doc);
 	if (r) {
 		fprintf(stderr, "fsbench %s: writing %s: %s\n", cmd, ret_result, strerror(-r));

@@ -221,7 +221,7 @@ static int gate_boots(struct gate *g)
 						   FSB_EXIT_CANNOT_JUDGE;
 			continue;
 		}
-		if (rpt_runs_load(g->files[i], &g->docs[nf], err, sizeof(err))) {
+		if (mdl_runs_load(g->files[i], &g->docs[nf], err, sizeof(err))) {
 			fprintf(stderr, "fsbench kernel-gate: %s\n", err);
 			g->why = "a result could not be read";
 			r = FSB_EXIT_CANNOT_JUDGE;
@@ -394,7 +394,7 @@ static void gate_verdict(struct gate *g, int r)
 	if (g->aa)
 		json_object_set(g->out, "aa_compare", g->aa);
 	snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
-	int e = rpt_json_write_atomic(g->out, path);
+	int e = mdl_json_write_atomic(g->out, path);
 	if (e)
 		fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n", path, strerror(-e));
 	else

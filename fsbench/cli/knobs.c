@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "probes/journal.h"
-#include "probes/knob_session.h"
+#include "probes/knob/journal.h"
+#include "probes/knob/knob_session.h"
 #include "fsbench/core/opt.h"
-#include "probes/scratch.h"
-#include "probes/topology.h"
+#include "probes/scratch/scratch.h"
+#include "probes/target/topology.h"
 
 /*
  * How long `restore` waits for a knob's lock. Its holder can only be another restore or a

@@ -66,11 +66,11 @@ static int lava_cases(void *cfg)
 		fprintf(stderr, "fsbench lava cases: one result file (see --help)\n");
 		return FSB_EXIT_USAGE;
 	}
-	if (rpt_runs_load(path, &doc, err, sizeof(err))) {
+	if (mdl_runs_load(path, &doc, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava cases: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
-	json_array_foreach(json_object_get(doc, RPT_KEY_RUNS), i, run)
+	json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), i, run)
 	{
 		const json_t *coords = json_object_get(run, "coords"), *ops;
 		json_t *op;
@@ -81,10 +81,10 @@ static int lava_cases(void *cfg)
 					 json_integer_value(json_object_get(coords, "repetition")) :
 					 (json_int_t)i;
 
-		if (!rpt_run_complete(run))
+		if (!mdl_run_complete(run))
 			continue; /* compare leaves incomplete runs out too */
 		/* names come from the result file: only what lava-test-case and a shell take */
-		rpt_slug(rpt_json_str(run, RPT_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
+		rpt_slug(mdl_json_str(run, MDL_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
 		rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
 		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
 			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
@@ -109,7 +109,7 @@ static int lava_cases(void *cfg)
 			printf("%s.%s %.10g %s\n", prefix, d->name, v * d->scale, d->unit);
 			n++;
 		}
-		ops = rpt_run_ops(run);
+		ops = mdl_run_ops(run);
 		json_object_foreach((json_t *)ops, opname, op)
 		{
 			if (!json_integer_value(json_object_get(op, "count")))

@@ -331,7 +331,7 @@ static json_t *import_doc(json_t *runs, const struct cmd_files *from)
 		return NULL;
 	return json_pack("{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s},"
 			 " s:O, s:{s:s, s:o}}",
-			 "schema", RPT_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
+			 "schema", MDL_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
 			 FSB_VERSION, "created", when, "complete", 1, "host", "kernel",
 			 "unknown (imported from LAVA)", "cores", 1, "config", "argv", "lava",
 			 "command", "lava-import", "runs", runs, "imported", "from", "lava",
@@ -389,7 +389,7 @@ static int lava_import(void *cfg)
 		goto done;
 	}
 	doc = import_doc(runs, &c->files);
-	int e = doc ? rpt_json_write_atomic(doc, out) : -ENOMEM;
+	int e = doc ? mdl_json_write_atomic(doc, out) : -ENOMEM;
 
 	if (e) {
 		fprintf(stderr, "fsbench lava import: writing %s: %s\n", out, strerror(-e));

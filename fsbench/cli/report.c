@@ -14,7 +14,7 @@
 #include "report/runset.h"
 
 /* the page plots every thread count a run can have */
-_Static_assert(RPT_MAX_THREADS == FSB_MAX_THREADS, "report/ and fsbench/ disagree on threads");
+_Static_assert(MDL_MAX_THREADS == FSB_MAX_THREADS, "report/ and fsbench/ disagree on threads");
 
 struct report_cfg {
 	struct cmd_sides sides;
@@ -162,7 +162,7 @@ static bool runs_differ_in(const struct report_plan *p, const char *field)
 
 	for (size_t i = 0; i < p->rs.nrefs; i++) {
 		const char *v = json_string_value(
-			json_object_get(json_object_get(p->rs.refs[i].run, RPT_KEY_COORDS), field));
+			json_object_get(json_object_get(p->rs.refs[i].run, MDL_KEY_COORDS), field));
 
 		if (!v)
 			return false;

@@ -110,7 +110,7 @@ struct suite_ctx {
 
 static const char *workload_unit(const struct suite_workload *w)
 {
-	return w->wl->unit == RPT_UNIT_BYTES ? "MB/s" : "files/s";
+	return w->wl->unit == MDL_UNIT_BYTES ? "MB/s" : "files/s";
 }
 
 static double run_rate(const struct suite_workload *w, json_t *run)

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <time.h>
 
-#include "probes/host.h"
-#include "probes/topology.h"
+#include "probes/target/host.h"
+#include "probes/target/topology.h"
 #include "model/result_file.h"
 #include "model/schema.h"
 
@@ -19,14 +19,14 @@ json_t *fsb_result_new(int argc, char **argv)
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	for (int i = 0; i < argc; i++)
 		json_array_append_new(av, json_string(argv[i]));
-	json_object_set_new(doc, RPT_KEY_SCHEMA, json_string(RPT_RESULT_SCHEMA));
+	json_object_set_new(doc, MDL_KEY_SCHEMA, json_string(MDL_RESULT_SCHEMA));
 	json_object_set_new(doc, "tool",
 			    json_pack("{s:s,s:s}", "name", "fsbench", "version", FSB_VERSION));
 	json_object_set_new(doc, "created", json_string(when));
 	json_object_set_new(doc, "host", probe_host_json(NULL));
 	json_object_set_new(json_object_get(doc, "host"), "topology", probe_topology_json());
 	json_object_set_new(doc, "config", json_pack("{s:o}", "argv", av));
-	json_object_set_new(doc, RPT_KEY_RUNS, json_array());
+	json_object_set_new(doc, MDL_KEY_RUNS, json_array());
 	json_object_set_new(doc, "complete", json_true());
 	return doc;
 }
@@ -77,7 +77,7 @@ static json_t *ops_json(struct hist *const *hists)
 
 	for (int op = 0; op < OP_COUNT; op++)
 		if (hists[op] && hists[op]->count)
-			json_object_set_new(ops, rpt_ops[op].name, rpt_hist_to_json(hists[op]));
+			json_object_set_new(ops, mdl_ops[op].name, mdl_hist_to_json(hists[op]));
 	return ops;
 }
 
@@ -102,13 +102,13 @@ static json_t *thread_json(const struct fsb_thread *t, const struct fsb_run *run
 
 		if (!h || !h->count)
 			continue;
-		json_object_set_new(ops, rpt_ops[op].name,
+		json_object_set_new(ops, mdl_ops[op].name,
 				    json_pack("{s:I,s:f,s:I,s:I}", "count", (json_int_t)h->count,
 					      "mean_ns", hist_mean(h), "p99_ns",
 					      (json_int_t)hist_percentile(h, 99), "max_ns",
 					      (json_int_t)h->max));
 	}
-	json_object_set_new(o, RPT_KEY_OPS, ops);
+	json_object_set_new(o, MDL_KEY_OPS, ops);
 	return o;
 }
 
@@ -145,8 +145,8 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 			json_object_set_new(json_array_get(loops, (size_t)l), "complete",
 					    json_false());
 	}
-	json_object_set_new(o, RPT_KEY_WORKLOAD, json_string(run->wl->name));
-	json_object_set_new(o, RPT_KEY_THREADS, json_integer(run->nthreads));
+	json_object_set_new(o, MDL_KEY_WORKLOAD, json_string(run->wl->name));
+	json_object_set_new(o, MDL_KEY_THREADS, json_integer(run->nthreads));
 	json_object_set_new(o, "params", params);
 	json_object_set_new(sum, "files", json_integer((json_int_t)files));
 	json_object_set_new(sum, "bytes", json_integer((json_int_t)bytes));
@@ -156,20 +156,20 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 	json_object_set_new(sum, "bytes_per_sec",
 			    json_real(wall ? (double)bytes / ((double)wall / 1e9) : 0));
 	json_object_set_new(sum, "loops", json_integer(run->nloops));
-	json_object_set_new(sum, RPT_KEY_COMPLETE, json_boolean(complete));
+	json_object_set_new(sum, MDL_KEY_COMPLETE, json_boolean(complete));
 	if (!complete)
-		json_object_set_new(sum, RPT_KEY_ERROR,
+		json_object_set_new(sum, MDL_KEY_ERROR,
 				    json_string(run->errmsg[0] ? run->errmsg : "incomplete"));
 	json_object_set_new(sum, "stopped_by_runtime", json_boolean(run->stopped_by_runtime));
 	json_object_set_new(sum, "cpu_user_s", json_real(run->cpu_user_s));
 	json_object_set_new(sum, "cpu_sys_s", json_real(run->cpu_sys_s));
 	if (run->wl->summary_json)
 		run->wl->summary_json(run, sum);
-	json_object_set_new(o, RPT_KEY_SUMMARY, sum);
-	json_object_set_new(o, RPT_KEY_OPS, ops_json(run->total));
+	json_object_set_new(o, MDL_KEY_SUMMARY, sum);
+	json_object_set_new(o, MDL_KEY_OPS, ops_json(run->total));
 	for (int i = 0; i < run->nthreads; i++)
 		json_array_append_new(threads, thread_json(&run->threads[i], run));
-	json_object_set_new(o, RPT_KEY_PER_THREAD, threads);
+	json_object_set_new(o, MDL_KEY_PER_THREAD, threads);
 	json_object_set_new(o, "loops", loops);
 	for (size_t i = 0; i < run->series.n; i++) {
 		json_array_append_new(st, json_integer((json_int_t)run->series.t_ns[i]));
@@ -177,7 +177,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 	}
 	json_object_set_new(series, "interval_ns",
 			    json_integer((json_int_t)run->series.interval_ns));
-	json_object_set_new(series, "unit", json_string(rpt_unit_name(run->wl->unit)));
+	json_object_set_new(series, "unit", json_string(mdl_unit_name(run->wl->unit)));
 	json_object_set_new(series, "t_ns", st);
 	json_object_set_new(series, "done", sd);
 	json_object_set_new(o, "series", series);
@@ -186,13 +186,13 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 
 void fsb_result_finish(json_t *doc)
 {
-	json_t *runs = json_object_get(doc, RPT_KEY_RUNS), *r;
+	json_t *runs = json_object_get(doc, MDL_KEY_RUNS), *r;
 	size_t i;
 	bool complete = true;
 
 	json_array_foreach(runs, i, r)
 	{
-		if (!rpt_run_complete(r))
+		if (!mdl_run_complete(r))
 			complete = false;
 	}
 	json_object_set_new(doc, "complete", json_boolean(complete));

@@ -19,28 +19,28 @@ struct hist;
  * times); fsbench names them by these short aliases.
  */
 enum fsb_op {
-	OP_CREATE = RPT_OP_CREATE,
-	OP_OPEN = RPT_OP_OPEN,
-	OP_WRITE = RPT_OP_WRITE,
-	OP_FSYNC = RPT_OP_FSYNC,
-	OP_FDATASYNC = RPT_OP_FDATASYNC,
-	OP_SYNC = RPT_OP_SYNC,
-	OP_CLOSE = RPT_OP_CLOSE,
-	OP_UNLINK = RPT_OP_UNLINK,
-	OP_SYNC_FILE_RANGE = RPT_OP_SYNC_FILE_RANGE,
-	OP_FADVISE = RPT_OP_FADVISE,
-	OP_VICTIM = RPT_OP_VICTIM,
-	OP_READ = RPT_OP_READ,
-	OP_MKDIR = RPT_OP_MKDIR,
-	OP_RMDIR = RPT_OP_RMDIR,
-	OP_STAT = RPT_OP_STAT,
-	OP_SYNCFS = RPT_OP_SYNCFS,
-	OP_NB_FIRST = RPT_OP_NB_DELTREE, /* dbench's operations follow in dbench's order */
-	OP_COUNT = RPT_OP_COUNT
+	OP_CREATE = MDL_OP_CREATE,
+	OP_OPEN = MDL_OP_OPEN,
+	OP_WRITE = MDL_OP_WRITE,
+	OP_FSYNC = MDL_OP_FSYNC,
+	OP_FDATASYNC = MDL_OP_FDATASYNC,
+	OP_SYNC = MDL_OP_SYNC,
+	OP_CLOSE = MDL_OP_CLOSE,
+	OP_UNLINK = MDL_OP_UNLINK,
+	OP_SYNC_FILE_RANGE = MDL_OP_SYNC_FILE_RANGE,
+	OP_FADVISE = MDL_OP_FADVISE,
+	OP_VICTIM = MDL_OP_VICTIM,
+	OP_READ = MDL_OP_READ,
+	OP_MKDIR = MDL_OP_MKDIR,
+	OP_RMDIR = MDL_OP_RMDIR,
+	OP_STAT = MDL_OP_STAT,
+	OP_SYNCFS = MDL_OP_SYNCFS,
+	OP_NB_FIRST = MDL_OP_NB_DELTREE, /* dbench's operations follow in dbench's order */
+	OP_COUNT = MDL_OP_COUNT
 };
 
 #define OP_BIT(op) (UINT64_C(1) << (op))
-_Static_assert(RPT_OP_COUNT <= 64, "a workload's ops mask is 64 bits");
+_Static_assert(MDL_OP_COUNT <= 64, "a workload's ops mask is 64 bits");
 
 /* Upper bound on worker threads: 1024 x a few histograms of 19 KiB stays near 100 MiB. */
 #define FSB_MAX_THREADS 1024

@@ -185,7 +185,7 @@ static void print_progress(const struct fsb_run *run, uint64_t now, bool final)
 	double secs = (double)(now - run->run_start_ns) / 1e9;
 	uint64_t done = progress_sum(run);
 	double rate = secs > 0 ? (double)done / secs : 0;
-	bool bytes = run->wl->unit == RPT_UNIT_BYTES;
+	bool bytes = run->wl->unit == MDL_UNIT_BYTES;
 	double eta = -1;
 
 	if (run->expected_units && rate > 0 && done <= run->expected_units)

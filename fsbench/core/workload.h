@@ -20,7 +20,7 @@ struct fsb_workload {
 	const char *summary;
 	const struct fsb_opt *opts;
 	size_t cfg_size;
-	enum rpt_unit unit; /* what progress counts: files or bytes */
+	enum mdl_unit unit; /* what progress counts: files or bytes */
 	/*
 	 * Optional, before anything else of the run: folds the workload's own spellings of
 	 * common options into struct fsb_common (compilebench's -D is -d), so that the
@@ -56,7 +56,7 @@ struct fsb_workload {
 	int (*fs_use)(const struct fsb_run *run);
 	/* The workload's number of threads, from its config (-t, --threads). */
 	int (*nthreads)(const void *cfg);
-	uint64_t ops; /* OP_BIT()s this workload records (RPT_OP_COUNT <= 64) */
+	uint64_t ops; /* OP_BIT()s this workload records (MDL_OP_COUNT <= 64) */
 	/*
 	 * Optional, for drop-ins whose harnesses give it as an operand: the option that a
 	 * command line's one operand sets (dbench's client count), wherever it stands.

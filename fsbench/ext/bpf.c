@@ -9,7 +9,7 @@
 #include "fsbench/core/common.h"
 #include "fsbench/core/ext.h"
 #include "probes/bpf/probe_bpf.h"
-#include "probes/target.h"
+#include "probes/target/target.h"
 #include "fsbench/core/workload.h"
 
 struct bpf_cfg {
@@ -170,7 +170,7 @@ static json_t *slow_calls_json(const struct fsb_run *run, const struct probe_bpf
 			const struct slow_ref *s = &refs[i];
 			json_t *o = json_object();
 
-			json_object_set_new(o, "op", json_string(rpt_ops[s->op].name));
+			json_object_set_new(o, "op", json_string(mdl_ops[s->op].name));
 			json_object_set_new(o, "thread",
 					    s->thread < 0 ? json_string("victim") :
 							    json_integer(s->thread));

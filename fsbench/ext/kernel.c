@@ -5,11 +5,11 @@
 #include <string.h>
 
 #include "fsbench/core/common.h"
-#include "probes/diskstats.h"
+#include "probes/sampler/diskstats.h"
 #include "fsbench/core/ext.h"
-#include "probes/fsstats.h"
-#include "probes/sampler.h"
-#include "probes/target.h"
+#include "probes/sampler/fsstats.h"
+#include "probes/sampler/sampler.h"
+#include "probes/target/target.h"
 #include "model/schema.h"
 
 struct kernel_state {
@@ -165,7 +165,7 @@ static void kernel_after(struct fsb_run *run, const struct fsb_common *c, const 
 	json_object_set_new(kernel, "inflight_max", int_or_null(m.has_inflight, m.inflight));
 	device_json(k, kernel, &dev_bytes);
 
-	summary_bytes = json_object_get(rpt_run_summary(run_json), "bytes");
+	summary_bytes = json_object_get(mdl_run_summary(run_json), "bytes");
 	if (json_is_null(json_object_get(kernel, "device")) || !json_is_integer(summary_bytes) ||
 	    json_integer_value(summary_bytes) <= 0 ||
 	    !json_is_integer(json_object_get(json_object_get(kernel, "device"), "write_bytes")))

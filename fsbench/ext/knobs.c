@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probes/journal.h"
-#include "probes/knob_session.h"
+#include "probes/knob/journal.h"
+#include "probes/knob/knob_session.h"
 
 int fsb_knob_target(const char *path, struct probe_target *ret_pt, struct knob_target *ret_kt,
 		    char *err, size_t errlen)

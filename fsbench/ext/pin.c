@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "probes/topology.h"
+#include "probes/target/topology.h"
 
 struct pin_cfg {
 	char *cpus; /* --cpus LIST */

@@ -331,17 +331,17 @@ static void victim_after(struct fsb_run *run, const struct fsb_common *c, const 
 		fsb_run_fail(run, v->err, v->errmsg);
 		v->failed_run = !strcmp(run->errmsg, v->errmsg);
 		if (run_json && v->failed_run) {
-			json_t *sum = json_object_get(run_json, RPT_KEY_SUMMARY);
+			json_t *sum = json_object_get(run_json, MDL_KEY_SUMMARY);
 
-			json_object_set_new(sum, RPT_KEY_COMPLETE, json_false());
-			json_object_set_new(sum, RPT_KEY_ERROR, json_string(v->errmsg));
+			json_object_set_new(sum, MDL_KEY_COMPLETE, json_false());
+			json_object_set_new(sum, MDL_KEY_ERROR, json_string(v->errmsg));
 		}
 	}
 	if (run_json) {
-		json_t *ops = json_object_get(run_json, RPT_KEY_OPS);
+		json_t *ops = json_object_get(run_json, MDL_KEY_OPS);
 
 		if (ops && v->h->count)
-			json_object_set_new(ops, "victim", rpt_hist_to_json(v->h));
+			json_object_set_new(ops, "victim", mdl_hist_to_json(v->h));
 		o = json_pack("{s:s,s:I,s:I,s:I}", "mode", victim_modes[v->mode], "rate",
 			      (json_int_t)v->rate, "count", (json_int_t)v->h->count,
 			      "missed_deadlines", (json_int_t)v->missed);

@@ -16,7 +16,7 @@
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/util.h"
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 
 void kg_vm_defaults(struct kg_vm *vm)
 {

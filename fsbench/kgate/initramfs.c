@@ -13,8 +13,8 @@
 #include "base/fileio.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/util.h"
-#include "probes/fs_traits.h"
-#include "probes/scratch.h"
+#include "probes/target/fs_traits.h"
+#include "probes/scratch/scratch.h"
 
 /* One file of the initramfs. */
 struct ent {

@@ -15,7 +15,7 @@
 #include "base/fileio.h"
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 #include "fsbench/kgate/util.h"
 
 int kg_bzimage_release(const char *image, char *out, size_t len)

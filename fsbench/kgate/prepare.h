@@ -3,7 +3,7 @@
 #define FSB_KGATE_PREPARE_H
 
 #include "fsbench/kgate/kgate.h"
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 
 #define KG_DEFAULT_SUITE "kgate"
 #define KG_MAX_FS 16

@@ -14,7 +14,7 @@
 #include "base/fileio.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/util.h"
-#include "probes/mount.h"
+#include "probes/target/mount.h"
 
 /* The last @n lines of @path, each indented, for an error message. */
 static void console_tail(const char *path, int n, char *out, size_t len)

@@ -1,8 +1,8 @@
 /* Suites: the matrix expanded into cells (names, mount options, skips) and each cell's job. */
 #include "fsbench/suite/suite.h"
 
-#include "probes/fs_traits.h"
-#include "probes/knob.h"
+#include "probes/target/fs_traits.h"
+#include "probes/knob/knob.h"
 #include "fsbench/core/opt.h"
 #include "fsbench/core/workload.h"
 

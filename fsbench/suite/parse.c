@@ -1,7 +1,7 @@
 /* Suite files: the entries (filesystems, knob sets, workloads), validation, load and free. */
 #include "fsbench/suite/parser.h"
 
-#include "probes/knob.h"
+#include "probes/knob/knob.h"
 #include "fsbench/core/opt.h"
 #include "fsbench/core/workload.h"
 

@@ -17,10 +17,10 @@
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "fsbench/core/clock.h"
-#include "probes/drop_caches.h"
-#include "probes/fs_traits.h"
-#include "probes/journal.h"
-#include "probes/target.h"
+#include "probes/knob/drop_caches.h"
+#include "probes/target/fs_traits.h"
+#include "probes/knob/journal.h"
+#include "probes/target/target.h"
 
 #define SUITE_ERR 8192
 
@@ -55,7 +55,7 @@ static json_t *failed_run(const struct suite_workload *w, int threads, const cha
 			 "summary", "files", 0, "bytes", 0, "elapsed_ns", 0, "files_per_sec", 0.0,
 			 "bytes_per_sec", 0.0, "loops", 0, "complete", 0, "error", msg,
 			 "cpu_user_s", 0.0, "cpu_sys_s", 0.0, "ops", "per_thread", "series",
-			 "interval_ns", 1000000000, "unit", rpt_unit_name(w->wl->unit), "t_ns",
+			 "interval_ns", 1000000000, "unit", mdl_unit_name(w->wl->unit), "t_ns",
 			 "done");
 }
 

@@ -12,7 +12,7 @@
 
 #include "fsbench/core/partial.h"
 #include "fsbench/suite/suite.h"
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 
 struct suite_run;
 

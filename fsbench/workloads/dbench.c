@@ -458,7 +458,7 @@ const struct fsb_workload fsb_wl_dbench = {
 	.summary = "dbench 4.0's NBENCH load: N clients replay a loadfile; dbench's output",
 	.opts = dbench_opts,
 	.cfg_size = sizeof(struct dbench_cfg),
-	.unit = RPT_UNIT_BYTES,
+	.unit = MDL_UNIT_BYTES,
 	.ops = NB_BIT(NB_DELTREE) | NB_BIT(NB_FLUSH) | NB_BIT(NB_CLOSE) | NB_BIT(NB_LOCKX) |
 	       NB_BIT(NB_RMDIR) | NB_BIT(NB_MKDIR) | NB_BIT(NB_RENAME) | NB_BIT(NB_READX) |
 	       NB_BIT(NB_WRITEX) | NB_BIT(NB_UNLINK) | NB_BIT(NB_UNLOCKX) | NB_BIT(NB_FIND_FIRST) |

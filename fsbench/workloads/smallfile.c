@@ -364,7 +364,7 @@ const struct fsb_workload fsb_wl_smallfile = {
 	.summary = "fs_mark-style small files: create, write, fsync, close across subdirectories",
 	.opts = smallfile_opts,
 	.cfg_size = sizeof(struct smallfile_cfg),
-	.unit = RPT_UNIT_FILES,
+	.unit = MDL_UNIT_FILES,
 	.ops = OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) | OP_BIT(OP_FSYNC) |
 	       OP_BIT(OP_FDATASYNC) | OP_BIT(OP_SYNC) | OP_BIT(OP_CLOSE) | OP_BIT(OP_UNLINK),
 	.init = smallfile_init,

@@ -121,7 +121,7 @@ void smallfile_print_end(const struct fsb_run *run, FILE *out)
 		if (!h || !h->count)
 			continue;
 		out_printf(run, out, "%-10s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			   rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			   mdl_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			   (double)hist_percentile(h, 50) / 1e3,
 			   (double)hist_percentile(h, 99) / 1e3, (double)h->max / 1e3);
 	}

@@ -573,7 +573,7 @@ const struct fsb_workload fsb_wl_stream = {
 		"dd-like sequential writers, one file per thread, with or without sync_file_range write-behind",
 	.opts = stream_opts,
 	.cfg_size = sizeof(struct stream_cfg),
-	.unit = RPT_UNIT_BYTES,
+	.unit = MDL_UNIT_BYTES,
 	.ops = OP_BIT(OP_WRITE) | OP_BIT(OP_SYNC_FILE_RANGE) | OP_BIT(OP_FADVISE) |
 	       OP_BIT(OP_FDATASYNC),
 	.init = stream_init,

@@ -145,7 +145,7 @@ void stream_report_print(const struct fsb_run *run, const char *mode, int64_t ch
 		if (!h || !h->count)
 			continue;
 		fprintf(out, "%-16s %10" PRIu64 " %10.1f %10.1f %10.1f %10.1f %10.1f\n",
-			rpt_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
+			mdl_ops[op].name, h->count, (double)h->min / 1e3, hist_mean(h) / 1e3,
 			(double)hist_percentile(h, 50) / 1e3, (double)hist_percentile(h, 99) / 1e3,
 			(double)h->max / 1e3);
 	}

@@ -3,8 +3,8 @@
 #include "fsbench/core/dirs.h"
 #include "fsbench/core/workload.h"
 #include "fsbench/workloads/tree.h"
-#include "probes/diskstats.h"
-#include "probes/target.h"
+#include "probes/sampler/diskstats.h"
+#include "probes/target/target.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -408,7 +408,7 @@ const struct fsb_workload fsb_wl_tree = {
 		"compilebench-style kernel trees: create, patch, compile, clean, read, delete, stat; MB/s and device bytes per phase",
 	.opts = tree_opts,
 	.cfg_size = sizeof(struct tree_cfg),
-	.unit = RPT_UNIT_BYTES,
+	.unit = MDL_UNIT_BYTES,
 	.ops = OP_BIT(OP_MKDIR) | OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) |
 	       OP_BIT(OP_READ) | OP_BIT(OP_CLOSE) | OP_BIT(OP_STAT) | OP_BIT(OP_UNLINK) |
 	       OP_BIT(OP_RMDIR) | OP_BIT(OP_SYNCFS),

@@ -46,7 +46,7 @@ static json_t *phase_json(const struct tree_state *s, enum tree_phase p)
 			    dev ? json_integer((json_int_t)a->dev_read_bytes) : json_null());
 	for (int op = 0; op < OP_COUNT; op++)
 		if (a->hist[op] && a->hist[op]->count)
-			json_object_set_new(ops, rpt_ops[op].name, rpt_hist_to_json(a->hist[op]));
+			json_object_set_new(ops, mdl_ops[op].name, mdl_hist_to_json(a->hist[op]));
 	json_object_set_new(o, "ops", ops);
 	return o;
 }

@@ -173,7 +173,7 @@ static json_t *source_json(const struct src_state *s)
 		for (unsigned i = 0; s->src->hists[i]; i++)
 			if (all[i].count)
 				json_object_set_new(hists, s->src->hists[i],
-						    rpt_hist_to_json(&all[i]));
+						    mdl_hist_to_json(&all[i]));
 		for (unsigned i = 0; i < nc; i++)
 			json_object_set_new(counters, s->src->counters[i],
 					    json_integer((json_int_t)c[i]));

@@ -16,7 +16,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void judge(struct rpt_run_ref *refs, size_t n, int nsides, const json_t *gate,
+static void judge(struct mdl_run_ref *refs, size_t n, int nsides, const json_t *gate,
 		  const char *across)
 {
 	const char *sides[] = { "baseline", "candidate" };
@@ -33,7 +33,7 @@ static void judge(struct rpt_run_ref *refs, size_t n, int nsides, const json_t *
 		o.strict = true;
 	}
 	if (across) {
-		int k = rpt_runs_sides_across(refs, n, across, NULL, &names, err, sizeof(err));
+		int k = mdl_runs_sides_across(refs, n, across, NULL, &names, err, sizeof(err));
 
 		if (k < 1) {
 			free(names);
@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const uint8_t *b = NULL, *g = NULL;
 	size_t asize = size, bsize = 0, gsize = 0;
-	struct rpt_run_ref *refs = NULL;
+	struct mdl_run_ref *refs = NULL;
 	json_t *docs[2] = { 0 }, *gate = NULL, *cmp = NULL;
 	char path[2][64], cpath[64], err[1024];
 	int fds[2] = { -1, -1 }, cfd;
@@ -67,7 +67,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	cfd = fuzz_file(data, size, cpath, sizeof(cpath));
 	if (cfd >= 0) {
-		if (rpt_compare_load(cpath, &cmp, err, sizeof(err)) == 0) {
+		if (mdl_compare_load(cpath, &cmp, err, sizeof(err)) == 0) {
 			rpt_compare_print(cmp, fuzz_null(), false);
 			rpt_gate_status(cmp);
 			json_decref(cmp);
@@ -81,8 +81,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fds[0] = fuzz_file(data, asize, path[0], sizeof(path[0]));
 	fds[1] = fuzz_file(b, bsize, path[1], sizeof(path[1]));
 	for (int s = 0; s < 2; s++)
-		if (fds[s] < 0 || rpt_runs_load(path[s], &docs[s], err, sizeof(err)) ||
-		    rpt_runs_add(&refs, &nrefs, docs[s], path[s], s))
+		if (fds[s] < 0 || mdl_runs_load(path[s], &docs[s], err, sizeof(err)) ||
+		    mdl_runs_add(&refs, &nrefs, docs[s], path[s], s))
 			goto out;
 	judge(refs, nrefs, 2, gate, NULL);
 	for (size_t i = 0; i < nrefs; i++)

@@ -31,7 +31,7 @@ static void export_all(const json_t *cmp, const char *metrics)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *side[] = { "result" };
-	struct rpt_run_ref *refs = NULL;
+	struct mdl_run_ref *refs = NULL;
 	struct rpt_compare_opts o;
 	json_t *doc = NULL, *cmp = NULL;
 	char path[64], err[1024];
@@ -40,15 +40,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd < 0)
 		return 0;
-	if (rpt_compare_load(path, &cmp, err, sizeof(err)) == 0) {
+	if (mdl_compare_load(path, &cmp, err, sizeof(err)) == 0) {
 		export_all(cmp, NULL);
 		export_all(cmp, "*_per_sec,*.p99");
 		json_decref(cmp);
 		cmp = NULL;
 	}
 	rpt_compare_opts_init(&o);
-	if (rpt_runs_load(path, &doc, err, sizeof(err)) == 0 &&
-	    rpt_runs_add(&refs, &nrefs, doc, path, 0) == 0 &&
+	if (mdl_runs_load(path, &doc, err, sizeof(err)) == 0 &&
+	    mdl_runs_add(&refs, &nrefs, doc, path, 0) == 0 &&
 	    rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0) {
 		export_all(cmp, NULL);
 		export_all(cmp, "files_per_sec,[");

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct rpt_run_ref *refs = NULL;
+	struct mdl_run_ref *refs = NULL;
 	struct rpt_compare_opts o;
 	const char *side[] = { "result" };
 	json_t *doc = NULL, *cmp = NULL, *op;
@@ -24,22 +24,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (fd < 0)
 		return 0;
-	if (rpt_runs_load(path, &doc, err, sizeof(err)) == 0) {
+	if (mdl_runs_load(path, &doc, err, sizeof(err)) == 0) {
 		const json_t *run;
 
 		json_array_foreach(json_object_get(doc, "runs"), i, run)
 		{
-			rpt_run_unit(run);
+			mdl_run_unit(run);
 			json_object_foreach(json_object_get(run, "ops"), name, op)
 			{
 				struct hist h;
 
-				if (rpt_hist_from_json(op, &h) == 0)
-					json_decref(rpt_hist_to_json(&h));
+				if (mdl_hist_from_json(op, &h) == 0)
+					json_decref(mdl_hist_to_json(&h));
 			}
 		}
 		rpt_compare_opts_init(&o);
-		if (rpt_runs_add(&refs, &nrefs, doc, path, 0) == 0 &&
+		if (mdl_runs_add(&refs, &nrefs, doc, path, 0) == 0 &&
 		    rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0)
 			json_decref(cmp);
 	}

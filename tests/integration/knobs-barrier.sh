@@ -1,5 +1,5 @@
 #!/bin/bash
-# Barriers per filesystem: xfs no longer accepts nobarrier (probes/fs_traits.c), so
+# Barriers per filesystem: xfs no longer accepts nobarrier (probes/target/fs_traits.c), so
 # barrier=0 is "unsupported" without asking the kernel, and the mount (and the rest of the
 # batch) stays as it was; btrfs takes nobarrier/barrier by remount.
 . "$(dirname "$0")/lib.sh"

@@ -157,7 +157,7 @@ static json_t *mkrun(const char *dir, int files, double fps, double fsync_p99, b
 
 struct fixture {
 	json_t *runs[16];
-	struct rpt_run_ref refs[16];
+	struct mdl_run_ref refs[16];
 	size_t n;
 };
 
@@ -165,7 +165,7 @@ static void add(struct fixture *f, json_t *run, const char *file, int side)
 {
 	f->runs[f->n] = run;
 	f->refs[f->n] =
-		(struct rpt_run_ref){ .run = run, .file = file, .index = f->n, .side = side };
+		(struct mdl_run_ref){ .run = run, .file = file, .index = f->n, .side = side };
 	f->n++;
 }
 
@@ -214,7 +214,7 @@ static void build_matches_runs_ignoring_dir(void **state)
 	}
 	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 1);
-	assert_string_equal(json_string_value(json_object_get(cmp, "schema")), RPT_COMPARE_SCHEMA);
+	assert_string_equal(json_string_value(json_object_get(cmp, "schema")), MDL_COMPARE_SCHEMA);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "regression");
 	assert_string_equal(
 		json_string_value(json_object_get(metric(cmp, "files_per_sec"), "unit")),

@@ -29,11 +29,11 @@ static json_int_t total(const json_t *ctx, const char *key)
 
 static json_t *context_of(json_t *const *runs, size_t n)
 {
-	struct rpt_run_ref refs[4];
+	struct mdl_run_ref refs[4];
 	size_t idx[4];
 
 	for (size_t i = 0; i < n; i++) {
-		refs[i] = (struct rpt_run_ref){ .run = runs[i], .file = "r.json", .index = i };
+		refs[i] = (struct mdl_run_ref){ .run = runs[i], .file = "r.json", .index = i };
 		idx[i] = i;
 	}
 	return rpt_side_context("baseline", refs, idx, n);

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "probes/diskstats.h"
+#include "probes/sampler/diskstats.h"
 
 static const char *fx;
 

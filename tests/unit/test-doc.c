@@ -32,15 +32,15 @@ static const char *write_tmp(const char *text, char *path)
 	return path;
 }
 
-/* Loads @text as a file; returns what rpt_doc_load did, with its kind and document. */
-static int load(const char *text, enum rpt_doc_kind *kind, json_t **doc, char *err, size_t len)
+/* Loads @text as a file; returns what mdl_doc_load did, with its kind and document. */
+static int load(const char *text, enum mdl_doc_kind *kind, json_t **doc, char *err, size_t len)
 {
 	char path[64];
 	int r;
 
 	write_tmp(text, path);
 	*doc = NULL;
-	r = rpt_doc_load(path, doc, kind, err, len);
+	r = mdl_doc_load(path, doc, kind, err, len);
 	unlink(path);
 	return r;
 }
@@ -48,14 +48,14 @@ static int load(const char *text, enum rpt_doc_kind *kind, json_t **doc, char *e
 /* A result is upgraded and checked as the runs loader does; its kind says so. */
 static void result_is_a_result(void **state)
 {
-	enum rpt_doc_kind kind = RPT_DOC_COMPARE;
+	enum mdl_doc_kind kind = MDL_DOC_COMPARE;
 	char err[512] = "";
 	json_t *doc;
 
 	(void)state;
 	assert_int_equal(load(RESULT_V1, &kind, &doc, err, sizeof(err)), 0);
-	assert_int_equal(kind, RPT_DOC_RESULT);
-	assert_string_equal(json_string_value(json_object_get(doc, "schema")), RPT_RESULT_SCHEMA);
+	assert_int_equal(kind, MDL_DOC_RESULT);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), MDL_RESULT_SCHEMA);
 	/* version 1 percentiles moved beside count: the upgrade ran on the one parse */
 	assert_int_equal(
 		json_integer_value(json_object_get(
@@ -70,20 +70,20 @@ static void result_is_a_result(void **state)
 
 static void compare_is_a_compare(void **state)
 {
-	enum rpt_doc_kind kind = RPT_DOC_RESULT;
+	enum mdl_doc_kind kind = MDL_DOC_RESULT;
 	char err[512] = "";
 	json_t *doc;
 
 	(void)state;
 	assert_int_equal(load(COMPARE, &kind, &doc, err, sizeof(err)), 0);
-	assert_int_equal(kind, RPT_DOC_COMPARE);
+	assert_int_equal(kind, MDL_DOC_COMPARE);
 	json_decref(doc);
 }
 
 /* Each kind is refused for its own faults, the file named; nothing is returned. */
 static void faults_are_named(void **state)
 {
-	enum rpt_doc_kind kind;
+	enum mdl_doc_kind kind;
 	char err[512];
 	json_t *doc;
 
@@ -102,7 +102,7 @@ static void faults_are_named(void **state)
 	assert_non_null(strstr(err, "schema is 'other/1', expected 'fsbench-result/2' or"));
 	assert_int_equal(load("{\"runs\":", &kind, &doc, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "/tmp/fsb-test-doc."));
-	assert_int_equal(rpt_doc_load("/nonexistent/r.json", &doc, &kind, err, sizeof(err)),
+	assert_int_equal(mdl_doc_load("/nonexistent/r.json", &doc, &kind, err, sizeof(err)),
 			 -EPROTO);
 	assert_non_null(strstr(err, "/nonexistent/r.json"));
 }

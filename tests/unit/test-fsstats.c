@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "probes/fsstats.h"
+#include "probes/sampler/fsstats.h"
 
 static const char *fx;
 

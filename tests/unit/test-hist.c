@@ -238,7 +238,7 @@ static void test_json_columnar(void **state)
 	for (uint64_t v = 1000; v < 5000000; v = v * 3 / 2)
 		hist_record(&h, v);
 	hist_record(&h, HIST_RANGE_NS + 5);
-	j = rpt_hist_to_json(&h);
+	j = mdl_hist_to_json(&h);
 	bins = json_object_get(j, "bins");
 	assert_true(json_is_object(bins));
 	lo = json_object_get(bins, "index");
@@ -246,7 +246,7 @@ static void test_json_columnar(void **state)
 	assert_int_equal(json_integer_value(json_object_get(bins, "sub_bits")), HIST_SUB_BITS);
 	assert_int_equal(json_array_size(lo), json_array_size(n));
 	assert_true(json_array_size(lo) > 10);
-	assert_int_equal(rpt_hist_from_json(j, &back), 0);
+	assert_int_equal(mdl_hist_from_json(j, &back), 0);
 	assert_memory_equal(back.bins, h.bins, sizeof(h.bins));
 	assert_int_equal(back.overflow, 1);
 	assert_int_equal(back.count, h.count);
@@ -265,26 +265,26 @@ static void test_json_columnar(void **state)
 	json_array_append_new(arr, json_pack("{s:I,s:I,s:i}", "lo_ns", (json_int_t)HIST_RANGE_NS,
 					     "hi_ns", (json_int_t)HIST_RANGE_NS + 6, "count", 1));
 	json_object_set_new(j, "bins", arr);
-	assert_int_equal(rpt_hist_from_json(j, &old), 0);
+	assert_int_equal(mdl_hist_from_json(j, &old), 0);
 	assert_memory_equal(old.bins, h.bins, sizeof(h.bins));
 	assert_int_equal(old.overflow, 1);
 	/* a step past the last bucket, a repeated bucket, another layout: refused */
 	json_object_set_new(j, "bins",
 			    json_pack("{s:i,s:[i,i],s:[i,i]}", "sub_bits", HIST_SUB_BITS, "index",
 				      5, HIST_NBINS, "count", 1, 1));
-	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	assert_int_equal(mdl_hist_from_json(j, &old), -EINVAL);
 	json_object_set_new(j, "bins",
 			    json_pack("{s:i,s:[i,i],s:[i,i]}", "sub_bits", HIST_SUB_BITS, "index",
 				      5, 0, "count", 1, 1));
-	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	assert_int_equal(mdl_hist_from_json(j, &old), -EINVAL);
 	json_object_set_new(j, "bins",
 			    json_pack("{s:i,s:[i],s:[i]}", "sub_bits", 5, "index", 5, "count", 1));
-	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	assert_int_equal(mdl_hist_from_json(j, &old), -EINVAL);
 	/* columns of unequal length are refused */
 	json_object_set_new(j, "bins",
 			    json_pack("{s:i,s:[i,i],s:[i]}", "sub_bits", HIST_SUB_BITS, "index", 0,
 				      2, "count", 1));
-	assert_int_equal(rpt_hist_from_json(j, &old), -EINVAL);
+	assert_int_equal(mdl_hist_from_json(j, &old), -EINVAL);
 	json_decref(j);
 }
 

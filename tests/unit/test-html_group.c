@@ -29,7 +29,7 @@ static json_t *op_of_100(struct hist *h)
 	hist_init(h);
 	for (uint64_t us = 1; us <= 100; us++)
 		hist_record(h, us * 1000);
-	return rpt_hist_to_json(h);
+	return mdl_hist_to_json(h);
 }
 
 static const struct group *group_of(const struct group *g, int ng, const char *name)
@@ -54,14 +54,14 @@ static void test_run_percentiles(void **state)
 	json_t *docs[2];
 	const char *paths[] = { "a.json", "b.json" };
 	const struct group *a, *b;
-	int ng = 0, fsync = rpt_op_find("fsync");
+	int ng = 0, fsync = mdl_op_find("fsync");
 
 	(void)state;
 	assert_non_null(g);
 	assert_true(fsync >= 0);
 	json_object_set_new(stored, "p99_ns", json_integer(150000));
-	for (int m = 0; m < RPT_NPERCENTILES; m++)
-		json_object_del(bare, rpt_percentiles[m].key);
+	for (int m = 0; m < MDL_NPERCENTILES; m++)
+		json_object_del(bare, mdl_percentiles[m].key);
 	none = json_pack("{s:i}", "count", 5);
 	empty = json_pack("{s:i}", "count", 0);
 	docs[0] = json_pack("{s:[o,o]}", "runs", run_with(stored), run_with(bare));
@@ -77,8 +77,8 @@ static void test_run_percentiles(void **state)
 	assert_int_equal(a->npcts[fsync], 2);
 	assert_int_equal(a->pcts[fsync][0].count, 100);
 	assert_true(a->pcts[fsync][0].ns[2] == 150000); /* p99 as stored */
-	for (int m = 0; m < RPT_NPERCENTILES; m++) {
-		double want = (double)hist_percentile(&h, rpt_percentiles[m].pct);
+	for (int m = 0; m < MDL_NPERCENTILES; m++) {
+		double want = (double)hist_percentile(&h, mdl_percentiles[m].pct);
 
 		if (m != 2)
 			assert_true(a->pcts[fsync][0].ns[m] == want);
@@ -87,7 +87,7 @@ static void test_run_percentiles(void **state)
 	/* the run without bins or keys: its count, no values; the run of 0 calls left out */
 	assert_int_equal(b->npcts[fsync], 1);
 	assert_int_equal(b->pcts[fsync][0].count, 5);
-	for (int m = 0; m < RPT_NPERCENTILES; m++)
+	for (int m = 0; m < MDL_NPERCENTILES; m++)
 		assert_true(isnan(b->pcts[fsync][0].ns[m]));
 
 	rpt_html_groups_free(g, ng);

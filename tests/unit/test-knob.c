@@ -16,9 +16,9 @@
 
 #include <cmocka.h>
 
-#include "probes/journal.h"
-#include "probes/knob.h"
-#include "probes/knob_session.h"
+#include "probes/knob/journal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_session.h"
 
 static char root[PATH_MAX], state[PATH_MAX + 16];
 

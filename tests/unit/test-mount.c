@@ -15,12 +15,12 @@
 
 #include <cmocka.h>
 
-#include "probes/drop_caches.h"
+#include "probes/knob/drop_caches.h"
 #include "base/fileio.h"
-#include "probes/fs_traits.h"
-#include "probes/mount.h"
-#include "probes/scratch.h"
-#include "probes/target.h"
+#include "probes/target/fs_traits.h"
+#include "probes/target/mount.h"
+#include "probes/scratch/scratch.h"
+#include "probes/target/target.h"
 
 static char root[PATH_MAX];
 

@@ -43,54 +43,54 @@ static void schema_names_every_op_and_no_other(void **state)
 	(void)state;
 	names = schema_op_names(&doc);
 	assert_true(json_is_array(names));
-	assert_int_equal(json_array_size(names), RPT_OP_COUNT);
+	assert_int_equal(json_array_size(names), MDL_OP_COUNT);
 	json_array_foreach(names, i, v)
 	{
 		assert_true(json_is_string(v));
-		assert_true(rpt_op_find(json_string_value(v)) >= 0);
+		assert_true(mdl_op_find(json_string_value(v)) >= 0);
 	}
-	for (int op = 0; op < RPT_OP_COUNT; op++) {
+	for (int op = 0; op < MDL_OP_COUNT; op++) {
 		bool found = false;
 
 		json_array_foreach(names, i, v)
-			found |= !strcmp(json_string_value(v), rpt_ops[op].name);
+			found |= !strcmp(json_string_value(v), mdl_ops[op].name);
 		if (!found)
-			fail_msg("op '%s' is not in the schema's ops names", rpt_ops[op].name);
+			fail_msg("op '%s' is not in the schema's ops names", mdl_ops[op].name);
 	}
 	json_decref(doc);
 }
 
 static void every_op_is_described_and_ranked_once(void **state)
 {
-	int seen[RPT_OP_COUNT] = { 0 };
+	int seen[MDL_OP_COUNT] = { 0 };
 
 	(void)state;
-	for (int op = 0; op < RPT_OP_COUNT; op++) {
-		assert_non_null(rpt_ops[op].name);
-		assert_non_null(rpt_ops[op].times);
-		assert_in_range(rpt_ops[op].rank, 0, RPT_OP_COUNT - 1);
-		seen[rpt_ops[op].rank]++;
-		assert_int_equal(rpt_op_find(rpt_ops[op].name), op);
+	for (int op = 0; op < MDL_OP_COUNT; op++) {
+		assert_non_null(mdl_ops[op].name);
+		assert_non_null(mdl_ops[op].times);
+		assert_in_range(mdl_ops[op].rank, 0, MDL_OP_COUNT - 1);
+		seen[mdl_ops[op].rank]++;
+		assert_int_equal(mdl_op_find(mdl_ops[op].name), op);
 	}
-	for (int r = 0; r < RPT_OP_COUNT; r++) {
+	for (int r = 0; r < MDL_OP_COUNT; r++) {
 		assert_int_equal(seen[r], 1);
-		assert_non_null(rpt_op_name_at(r));
+		assert_non_null(mdl_op_name_at(r));
 	}
-	assert_null(rpt_op_name_at(RPT_OP_COUNT));
-	assert_int_equal(rpt_op_find("no_such_op"), -ENOENT);
+	assert_null(mdl_op_name_at(MDL_OP_COUNT));
+	assert_int_equal(mdl_op_find("no_such_op"), -ENOENT);
 	/* tables list a small-file loop's order: create first, close after the syncs */
-	assert_string_equal(rpt_op_name_at(0), "create");
-	assert_string_equal(rpt_op_name_at(RPT_OP_COUNT - 1), "victim");
+	assert_string_equal(mdl_op_name_at(0), "create");
+	assert_string_equal(mdl_op_name_at(MDL_OP_COUNT - 1), "victim");
 }
 
 static void units_round_trip(void **state)
 {
 	(void)state;
-	assert_int_equal(rpt_unit_parse("bytes"), RPT_UNIT_BYTES);
-	assert_int_equal(rpt_unit_parse("files"), RPT_UNIT_FILES);
-	assert_int_equal(rpt_unit_parse(NULL), RPT_UNIT_FILES);
-	assert_string_equal(rpt_unit_name(RPT_UNIT_BYTES), "bytes");
-	assert_string_equal(rpt_unit_name(RPT_UNIT_FILES), "files");
+	assert_int_equal(mdl_unit_parse("bytes"), MDL_UNIT_BYTES);
+	assert_int_equal(mdl_unit_parse("files"), MDL_UNIT_FILES);
+	assert_int_equal(mdl_unit_parse(NULL), MDL_UNIT_FILES);
+	assert_string_equal(mdl_unit_name(MDL_UNIT_BYTES), "bytes");
+	assert_string_equal(mdl_unit_name(MDL_UNIT_FILES), "files");
 }
 
 int main(void)

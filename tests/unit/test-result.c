@@ -40,7 +40,7 @@ static void test_hist_roundtrip(void **state)
 	for (uint64_t v = 1; v < UINT64_C(1) << 40; v = v * 3 + 7)
 		hist_record(h, v);
 	hist_record(h, UINT64_C(7200) * 1000000000); /* beyond the range */
-	o = rpt_hist_to_json(h);
+	o = mdl_hist_to_json(h);
 	assert_int_equal(json_integer_value(json_object_get(o, "count")), h->count);
 	assert_int_equal(json_integer_value(json_object_get(o, "overflow")), 1);
 	/* version 2 keys: beside count, unit-suffixed, no dots */
@@ -49,7 +49,7 @@ static void test_hist_roundtrip(void **state)
 	assert_int_equal(json_integer_value(json_object_get(o, "p50_ns")), hist_percentile(h, 50));
 	assert_null(json_object_get(o, "percentiles"));
 	assert_false(has_dotted_key(o));
-	assert_int_equal(rpt_hist_from_json(o, back), 0);
+	assert_int_equal(mdl_hist_from_json(o, back), 0);
 	/* bins, count, sum, min, max come back exactly, so consumers can merge runs */
 	assert_memory_equal(back->bins, h->bins, sizeof(h->bins));
 	assert_int_equal(back->count, h->count);
@@ -72,20 +72,20 @@ static void test_atomic_write_and_load(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/r.json", dir);
-	doc = json_pack("{s:s,s:[]}", "schema", RPT_RESULT_SCHEMA, "runs");
-	assert_int_equal(rpt_json_write_atomic(doc, path), 0);
-	assert_int_equal(rpt_result_load(path, &back, err, sizeof(err)), 0);
+	doc = json_pack("{s:s,s:[]}", "schema", MDL_RESULT_SCHEMA, "runs");
+	assert_int_equal(mdl_json_write_atomic(doc, path), 0);
+	assert_int_equal(mdl_result_load(path, &back, err, sizeof(err)), 0);
 	assert_true(json_equal(doc, back));
 	json_decref(back);
 	/* a wrong schema is refused with the file named */
 	json_object_set_new(doc, "schema", json_string("other/2"));
-	assert_int_equal(rpt_json_write_atomic(doc, path), 0);
-	assert_int_equal(rpt_result_load(path, &back, err, sizeof(err)), -EPROTO);
+	assert_int_equal(mdl_json_write_atomic(doc, path), 0);
+	assert_int_equal(mdl_result_load(path, &back, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, path));
 	assert_non_null(strstr(err, "other/2"));
 	/* a directory that does not exist: an error, nothing written */
 	snprintf(path, sizeof(path), "%s/missing/r.json", dir);
-	assert_int_equal(rpt_json_write_atomic(doc, path), -ENOENT);
+	assert_int_equal(mdl_json_write_atomic(doc, path), -ENOENT);
 	/* no temporary files left behind */
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	unlink(path);
@@ -112,10 +112,10 @@ static void test_v1_fixture_loads_as_v2(void **state)
 		raw = json_load_file(path, 0, NULL);
 		assert_non_null(raw);
 		assert_string_equal(json_string_value(json_object_get(raw, "schema")),
-				    RPT_RESULT_SCHEMA_V1);
-		assert_int_equal(rpt_result_load(path, &doc, err, sizeof(err)), 0);
+				    MDL_RESULT_SCHEMA_V1);
+		assert_int_equal(mdl_result_load(path, &doc, err, sizeof(err)), 0);
 		assert_string_equal(json_string_value(json_object_get(doc, "schema")),
-				    RPT_RESULT_SCHEMA);
+				    MDL_RESULT_SCHEMA);
 		assert_false(has_dotted_key(doc));
 		json_array_foreach(json_object_get(raw, "runs"), i, run)
 		{
@@ -128,10 +128,10 @@ static void test_v1_fixture_loads_as_v2(void **state)
 				const json_t *pct = json_object_get(v1op, "percentiles");
 				double v;
 
-				for (int p = 0; p < RPT_NPERCENTILES; p++)
+				for (int p = 0; p < MDL_NPERCENTILES; p++)
 					assert_true(json_equal(
-						json_object_get(op2, rpt_percentiles[p].key),
-						json_object_get(pct, rpt_percentiles[p].v1_key)));
+						json_object_get(op2, mdl_percentiles[p].key),
+						json_object_get(pct, mdl_percentiles[p].v1_key)));
 				assert_null(json_object_get(op2, "percentiles"));
 				/* compare and the exporters find it under the old metric name */
 				assert_true(rpt_metric_value(run2, rpt_metric_lookup("fsync.p99.9"),
@@ -158,7 +158,7 @@ static void test_v1_fixture_loads_as_v2(void **state)
 		{
 			json_t *copy = json_deep_copy(doc);
 
-			assert_int_equal(rpt_result_upgrade(copy), 0);
+			assert_int_equal(mdl_result_upgrade(copy), 0);
 			assert_true(json_equal(copy, doc));
 			json_decref(copy);
 		}

@@ -35,7 +35,7 @@ static void load_checks_the_shape(void **state)
 		"{\"schema\":\"fsbench-result/1\",\"runs\":[{\"workload\":\"smallfile\",\"threads\":1,"
 		"\"summary\":{\"complete\":true}}]}",
 		path);
-	assert_int_equal(rpt_runs_load(path, &doc, err, sizeof(err)), 0);
+	assert_int_equal(mdl_runs_load(path, &doc, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 1);
 	json_decref(doc);
 	unlink(path);
@@ -44,17 +44,17 @@ static void load_checks_the_shape(void **state)
 		"{\"schema\":\"fsbench-result/1\",\"runs\":[{\"workload\":\"smallfile\",\"threads\":1,"
 		"\"summary\":{}}]}",
 		path);
-	assert_int_equal(rpt_runs_load(path, &doc, err, sizeof(err)), -EPROTO);
+	assert_int_equal(mdl_runs_load(path, &doc, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "run 0 has no valid 'summary.complete'"));
 	assert_non_null(strstr(err, path));
 	unlink(path);
 
 	write_tmp("{\"schema\":\"fsbench-result/1\",\"runs\":[]}", path);
-	assert_int_equal(rpt_runs_load(path, &doc, err, sizeof(err)), -EPROTO);
+	assert_int_equal(mdl_runs_load(path, &doc, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "no runs[]"));
 	unlink(path);
 
-	assert_int_equal(rpt_runs_load("/nonexistent/r.json", &doc, err, sizeof(err)) < 0, 1);
+	assert_int_equal(mdl_runs_load("/nonexistent/r.json", &doc, err, sizeof(err)) < 0, 1);
 	assert_non_null(strstr(err, "/nonexistent/r.json"));
 }
 
@@ -67,34 +67,34 @@ static json_t *suite_doc(void)
 static void sides_across_a_coordinate(void **state)
 {
 	json_t *doc = suite_doc();
-	struct rpt_run_ref *refs = NULL;
+	struct mdl_run_ref *refs = NULL;
 	const char **names = NULL;
 	size_t n = 0;
 	char err[512];
 
 	(void)state;
-	assert_int_equal(rpt_runs_add(&refs, &n, doc, "s.json", -1), 0);
+	assert_int_equal(mdl_runs_add(&refs, &n, doc, "s.json", -1), 0);
 	assert_int_equal(n, 3);
 	assert_int_equal(refs[2].index, 2);
 
 	/* first seen is side 0 */
-	assert_int_equal(rpt_runs_sides_across(refs, n, "fs", NULL, &names, err, sizeof(err)), 2);
+	assert_int_equal(mdl_runs_sides_across(refs, n, "fs", NULL, &names, err, sizeof(err)), 2);
 	assert_string_equal(names[0], "xfs");
 	assert_int_equal(refs[1].side, 1);
 	free(names);
 
 	/* --baseline-value puts its value first */
-	assert_int_equal(rpt_runs_sides_across(refs, n, "fs", "ext4", &names, err, sizeof(err)), 2);
+	assert_int_equal(mdl_runs_sides_across(refs, n, "fs", "ext4", &names, err, sizeof(err)), 2);
 	assert_string_equal(names[0], "ext4");
 	assert_int_equal(refs[1].side, 0);
 	assert_int_equal(refs[0].side, 1);
 	free(names);
 
 	/* a value no run has, and a field no run has */
-	assert_int_equal(rpt_runs_sides_across(refs, n, "fs", "btrfs", &names, err, sizeof(err)),
+	assert_int_equal(mdl_runs_sides_across(refs, n, "fs", "btrfs", &names, err, sizeof(err)),
 			 -EPROTO);
 	assert_non_null(strstr(err, "--baseline-value btrfs: no run has coords.fs = btrfs"));
-	assert_int_equal(rpt_runs_sides_across(refs, n, "kernel", NULL, &names, err, sizeof(err)),
+	assert_int_equal(mdl_runs_sides_across(refs, n, "kernel", NULL, &names, err, sizeof(err)),
 			 -EPROTO);
 	assert_non_null(strstr(err, "s.json: run 0 has no string coords.kernel"));
 	free(refs);

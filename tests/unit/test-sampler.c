@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "probes/sampler.h"
+#include "probes/sampler/sampler.h"
 
 static const char *fx;
 

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 #include "base/fileio.h"
 #include "fsbench/suite/run.h"
 #include "fsbench/suite/suite.h"

@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "probes/target.h"
+#include "probes/target/target.h"
 
 static char root[PATH_MAX];
 

@@ -1,4 +1,4 @@
-/* Unit tests of CPU placement and the topology summary (probes/topology.h) on this machine. */
+/* Unit tests of CPU placement and the topology summary (probes/target/topology.h) on this machine. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "probes/topology.h"
+#include "probes/target/topology.h"
 
 static void test_topology_place(void **st)
 {

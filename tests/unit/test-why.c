@@ -37,13 +37,13 @@ static json_t *run(double p99_us, double flushes, double logging_us, const char 
 static json_t *build(json_t **runs, size_t n)
 {
 	static const char *const names[] = { "baseline", "candidate" };
-	struct rpt_run_ref refs[2 * NRUNS];
+	struct mdl_run_ref refs[2 * NRUNS];
 	struct rpt_compare_opts o;
 	json_t *cmp = NULL;
 	char err[256];
 
 	for (size_t i = 0; i < n; i++)
-		refs[i] = (struct rpt_run_ref){ .run = runs[i],
+		refs[i] = (struct mdl_run_ref){ .run = runs[i],
 						.file = i < NRUNS ? "a" : "b",
 						.index = i % NRUNS,
 						.side = i >= NRUNS };
@@ -140,7 +140,7 @@ static void test_why_instrumentation(void **state)
 static void test_why_no_probes(void **state)
 {
 	json_t *r = json_pack("{s:s,s:{s:b}}", "workload", "smallfile", "summary", "complete", 1);
-	struct rpt_run_ref refs[2] = { { .run = r, .side = 0 }, { .run = r, .side = 1 } };
+	struct mdl_run_ref refs[2] = { { .run = r, .side = 0 }, { .run = r, .side = 1 } };
 	size_t a = 0, b = 1;
 	json_t *sa = rpt_why_sources(refs, &a, 1), *sb = rpt_why_sources(refs, &b, 1);
 	char buf[64];
@@ -159,7 +159,7 @@ static void test_why_no_probes(void **state)
 static void test_why_side(void **state)
 {
 	struct rpt_why_value v[RPT_WHY_ITEMS];
-	struct rpt_run_ref refs[NRUNS];
+	struct mdl_run_ref refs[NRUNS];
 	json_t *runs[NRUNS];
 	const size_t idx[NRUNS] = { 0, 1, 2 };
 	bool flushes = false, commits = false;
@@ -168,7 +168,7 @@ static void test_why_side(void **state)
 	for (int i = 0; i < NRUNS; i++) {
 		/* 200, 300, 400 flushes over 100 fsyncs each: 3 per fsync in all */
 		runs[i] = run(1000, 200 + 100 * i, 210, "ok", i);
-		refs[i] = (struct rpt_run_ref){ .run = runs[i], .file = "a", .index = (size_t)i };
+		refs[i] = (struct mdl_run_ref){ .run = runs[i], .file = "a", .index = (size_t)i };
 	}
 	assert_string_equal(rpt_why_side(refs, idx, NRUNS, "fsync", v), "fsync");
 	for (size_t q = 0; q < RPT_WHY_ITEMS; q++) {

@@ -1,5 +1,5 @@
 /* Before/after snapshots of one block device's line in /proc/diskstats, and their deltas. */
-#include "probes/diskstats.h"
+#include "probes/sampler/diskstats.h"
 #include "base/fileio.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* What machine a result came from: kernel, CPU, memory. */
-#include "probes/host.h"
+#include "probes/target/host.h"
 
 #include <stdio.h>
 #include <string.h>

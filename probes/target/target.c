@@ -1,7 +1,7 @@
 /* What lies under a path: mount, fs type and options, block device, whole disk, loop backing. */
-#include "probes/target.h"
+#include "probes/target/target.h"
 #include "base/fileio.h"
-#include "probes/mount.h"
+#include "probes/target/mount.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* Undoing a dead run's scratch target (scratch.h): each journal entry checked, then undone. */
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 #include "base/errf.h"
 #include "base/fileio.h"
-#include "probes/mount.h"
+#include "probes/target/mount.h"
 
 #include <errno.h>
 #include <fcntl.h>

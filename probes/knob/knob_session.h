@@ -7,8 +7,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "probes/journal.h"
-#include "probes/knob.h"
+#include "probes/knob/journal.h"
+#include "probes/knob/knob.h"
 
 /* The step of knob_session_begin() that failed: callers word and rank errors by it. */
 enum knob_session_step {

@@ -1,6 +1,6 @@
 /* Topology and thread placement with hwloc (see topology.h). */
 #include "base/errf.h"
-#include "probes/topology.h"
+#include "probes/target/topology.h"
 
 #include <errno.h>
 #include <hwloc.h>

@@ -1,6 +1,6 @@
 /* Knob owners and their locks (knob.h): who may change which knobs, one run at a time. */
-#include "probes/knob.h"
-#include "probes/knob_internal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_internal.h"
 #include "base/errf.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The knob session (knob_session.h): validate, lock, check, journal, apply; restore, unlock. */
-#include "probes/knob_session.h"
+#include "probes/knob/knob_session.h"
 #include "base/errf.h"
 
 #include <errno.h>

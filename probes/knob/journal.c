@@ -1,5 +1,5 @@
 /* The restore journal (see journal.h): append-only JSON lines, durable before each change. */
-#include "probes/journal.h"
+#include "probes/knob/journal.h"
 #include "base/errf.h"
 
 #include <dirent.h>

@@ -1,9 +1,9 @@
 /* Applying a knob batch (knob.h): journal each old value, write, roll back on refusal. */
-#include "probes/knob.h"
-#include "probes/knob_internal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_internal.h"
 #include "base/errf.h"
 #include "base/fileio.h"
-#include "probes/fs_traits.h"
+#include "probes/target/fs_traits.h"
 
 #include <errno.h>
 #include <stdio.h>

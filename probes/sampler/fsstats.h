@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "probes/target.h"
+#include "probes/target/target.h"
 
 #define PROBE_FS_MAX_VALUES 32
 

@@ -1,5 +1,5 @@
 /* The one mount lookup (mount.h): knobs, scratch, target and --dir all read mountinfo here. */
-#include "probes/mount.h"
+#include "probes/target/mount.h"
 #include "base/fileio.h"
 
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* The per-filesystem traits table (fs_traits.h). */
-#include "probes/fs_traits.h"
+#include "probes/target/fs_traits.h"
 
 #include <stddef.h>
 #include <stdio.h>

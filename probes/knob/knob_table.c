@@ -1,6 +1,6 @@
 /* The knob table (knob.h): every knob fsbench can read and change, and how to find one. */
-#include "probes/knob.h"
-#include "probes/knob_internal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_internal.h"
 
 #include <limits.h>
 #include <string.h>

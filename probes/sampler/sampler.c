@@ -1,5 +1,5 @@
 /* A sampler thread: dirty and writeback memory and the device's in-flight requests over a run. */
-#include "probes/sampler.h"
+#include "probes/sampler/sampler.h"
 #include "base/fileio.h"
 
 #include <errno.h>

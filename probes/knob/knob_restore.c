@@ -1,10 +1,10 @@
 /* Restoring journalled knob values (knob.h): the journal is untrusted input, checked here. */
-#include "probes/knob.h"
-#include "probes/knob_internal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_internal.h"
 #include "base/errf.h"
 #include "base/fileio.h"
-#include "probes/fs_traits.h"
-#include "probes/mount.h"
+#include "probes/target/fs_traits.h"
+#include "probes/target/mount.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* Filesystem internals where the kernel offers them: jbd2 journal, xfs log, btrfs commits. */
-#include "probes/fsstats.h"
+#include "probes/sampler/fsstats.h"
 #include "base/fileio.h"
 
 #include <dirent.h>

@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "probes/knob.h"
-#include "probes/mount.h"
+#include "probes/knob/knob.h"
+#include "probes/target/mount.h"
 
 /* "Unbounded" for integer knobs: far beyond any real value, still a valid long long. */
 #define LL_BIG (1LL << 40)

@@ -1,6 +1,6 @@
 /* Knob validation (knob.h): one value against its target, and a batch all or nothing. */
-#include "probes/knob.h"
-#include "probes/knob_internal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_internal.h"
 #include "base/errf.h"
 #include "base/fileio.h"
 

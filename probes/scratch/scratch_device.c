@@ -1,9 +1,9 @@
 /* A user's block device as the scratch target (scratch.h): checked, locked, probed for signatures. */
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 #include "base/errf.h"
 #include "base/fileio.h"
-#include "probes/journal.h"
-#include "probes/mount.h"
+#include "probes/knob/journal.h"
+#include "probes/target/mount.h"
 
 #include <blkid.h>
 #include <errno.h>

@@ -1,9 +1,9 @@
 /* Knob I/O under a root (knob.h): the target's sysfs and procfs files and its mount. */
-#include "probes/knob.h"
-#include "probes/knob_internal.h"
+#include "probes/knob/knob.h"
+#include "probes/knob/knob_internal.h"
 #include "base/fileio.h"
-#include "probes/fs_traits.h"
-#include "probes/mount.h"
+#include "probes/target/fs_traits.h"
+#include "probes/target/mount.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "probes/journal.h"
+#include "probes/knob/journal.h"
 
 enum knob_scope {
 	KNOB_SCOPE_QUEUE, /* <disk>/queue/<file> */
@@ -66,7 +66,7 @@ const char *knob_touch_name(enum knob_touch touch);
 /*
  * The device and mount whose knobs are read and changed. Paths are relative to @root
  * ("" is the real system; tests pass a fixture tree): the caller resolves a path to its
- * mount and whole disk (probes/target.h) and passes the results in.
+ * mount and whole disk (probes/target/target.h) and passes the results in.
  */
 struct knob_target {
 	char root[1024];

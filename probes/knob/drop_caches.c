@@ -1,5 +1,5 @@
 /* Dropping the kernel's clean caches (drop_caches.h). */
-#include "probes/drop_caches.h"
+#include "probes/knob/drop_caches.h"
 #include "base/fileio.h"
 
 #include <stdbool.h>

@@ -1,11 +1,11 @@
 /* Scratch filesystems: sparse image on a loop device (or a user's device), mkfs, mount, undo. */
-#include "probes/scratch.h"
+#include "probes/scratch/scratch.h"
 #include "base/errf.h"
 #include "base/spawn.h"
 #include "base/fileio.h"
-#include "probes/fs_traits.h"
-#include "probes/journal.h"
-#include "probes/mount.h"
+#include "probes/target/fs_traits.h"
+#include "probes/knob/journal.h"
+#include "probes/target/mount.h"
 
 #include <blkid.h>
 #include <errno.h>
