@@ -1,4 +1,4 @@
-/* The hidden generators the build runs: man pages and shell completion from the option tables. */
+/* The hidden commands the build runs: man pages and shell completion (made by fsbench/doc/). */
 #ifndef FSB_CLI_MAN_H
 #define FSB_CLI_MAN_H
 

@@ -1,0 +1,58 @@
+/* Man pages and bash completion, made from the option tables of the commands the CLI hands in. */
+#ifndef FSB_DOC_H
+#define FSB_DOC_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* One command as `fsbench --help` lists it. */
+struct doc_command {
+	const char *name; /* "smallfile", "lava" */
+	const char *summary;
+	/* NULL-terminated subcommands with tables of their own ("job" of lava), or NULL */
+	const char *const *subs;
+};
+
+/* An exit status a page lists: @cmd's own, or every command's when @cmd is NULL. */
+struct doc_status {
+	const char *cmd;
+	int status;
+	const char *meaning; /* roff */
+};
+
+/* An example on @cmd's page: the command line and what it does, both roff. */
+struct doc_example {
+	const char *cmd;
+	const char *line;
+	const char *what;
+};
+
+/*
+ * What the pages are made from. The generators know no command: the caller (the CLI)
+ * lists them, runs their --help and says what their exit statuses mean.
+ */
+struct doc_program {
+	const struct doc_command *cmds; /* workloads first, as --help lists them */
+	int ncmds;
+	/*
+	 * Runs command @i with @argv ({name, "--help"}, or {name, sub, "--help"}): it prints
+	 * its usage on stdout and its tables through opt_print_help() (core/opt.h), which the
+	 * generators hook to keep them. 0 when it did.
+	 */
+	int (*help)(int i, int argc, char **argv);
+	const struct doc_status *statuses;
+	size_t nstatuses;
+	const struct doc_example *examples;
+	size_t nexamples;
+};
+
+/*
+ * fsbench(1) when @i is -1, else fsbench-NAME(1) of command @i, as roff on @out. 0, or
+ * -errno with @err set (a --help that failed or could not be captured).
+ */
+int doc_man(FILE *out, const struct doc_program *p, int i, char *err, size_t errlen);
+
+/* The bash completion script on @out. 0, or -errno with @err set. */
+int doc_completion(FILE *out, const struct doc_program *p, char *err, size_t errlen);
+
+#endif
