@@ -11,13 +11,12 @@
 #include <unistd.h>
 
 struct suite_args {
-	const char *file; /* the operand */
-	char *fs, *threads, *workloads, *json, *image, *device, *dir;
-	int64_t repetitions, size;
-	bool dry_run, fail_fast, force, keep_image, quiet;
+	struct suite_request q; /* file: the operand */
+	bool dry_run;
 };
 
 #define O(f) offsetof(struct suite_args, f)
+#define Q(f) offsetof(struct suite_args, q.f)
 static const struct fsb_opt suite_opts[] = {
 	{ .name = "dry-run",
 	  .short_name = 'n',
@@ -27,75 +26,76 @@ static const struct fsb_opt suite_opts[] = {
 	  .help = "print the expanded matrix (cells, mkfs command lines, mount options) and stop" },
 	{ .name = "fs",
 	  .type = OPT_STRING,
-	  .offset = O(fs),
+	  .offset = Q(fs),
 	  .help = "only these filesystems (comma list of types or labels)" },
 	{ .name = "threads",
 	  .short_name = 't',
 	  .type = OPT_STRING,
-	  .offset = O(threads),
+	  .offset = Q(threads),
 	  .help = "replace every thread list with this one (1,2,4)" },
 	{ .name = "workloads",
 	  .type = OPT_STRING,
-	  .offset = O(workloads),
+	  .offset = Q(workloads),
 	  .help = "only these workloads (comma list of names or labels)" },
 	{ .name = "repetitions",
 	  .short_name = 'r',
 	  .type = OPT_INT,
-	  .offset = O(repetitions),
+	  .offset = Q(repetitions),
 	  .max = SUITE_MAX_REPETITIONS,
 	  .def = "0",
 	  .help = "repetitions of every cell (default: the suite's)" },
 	{ .name = "json",
 	  .type = OPT_STRING,
-	  .offset = O(json),
+	  .offset = Q(json),
 	  .file = OPT_FILE,
 	  .help = "result file (default: fsbench-suite-NAME-DATE.json, printed)" },
 	{ .name = "fail-fast",
 	  .type = OPT_BOOL,
-	  .offset = O(fail_fast),
+	  .offset = Q(fail_fast),
 	  .max = 1,
 	  .help = "stop at the first failing cell (default: record it as failed and go on)" },
 	{ .name = "image",
 	  .type = OPT_STRING,
-	  .offset = O(image),
+	  .offset = Q(image),
 	  .file = OPT_FILE,
 	  .help = "sparse image file to create (must not exist) and attach to a loop device; default: one in a temporary directory" },
 	{ .name = "size",
 	  .type = OPT_SIZE,
-	  .offset = O(size),
+	  .offset = Q(size),
 	  .max = INT64_C(1) << 50,
 	  .def = "0",
 	  .unit = "bytes",
 	  .help = "size of the image (default: the suite's image_size)" },
 	{ .name = "keep-image",
 	  .type = OPT_BOOL,
-	  .offset = O(keep_image),
+	  .offset = Q(keep_image),
 	  .max = 1,
 	  .help = "leave the image file behind" },
 	{ .name = "device",
 	  .type = OPT_STRING,
-	  .offset = O(device),
+	  .offset = Q(device),
 	  .file = OPT_FILE,
 	  .help = "block device to mkfs instead of an image (refused when mounted or holding a signature)" },
 	{ .name = "force",
 	  .type = OPT_BOOL,
-	  .offset = O(force),
+	  .offset = Q(force),
 	  .max = 1,
 	  .help = "mkfs over an existing signature or partition table on --device" },
 	{ .name = "dir",
 	  .short_name = 'd',
 	  .type = OPT_STRING,
-	  .offset = O(dir),
+	  .offset = Q(dir),
 	  .file = OPT_DIR,
 	  .help = "run in this existing directory instead: no mkfs, no mount, one filesystem" },
 	{ .name = "quiet",
 	  .short_name = 'q',
 	  .type = OPT_BOOL,
-	  .offset = O(quiet),
+	  .offset = Q(quiet),
 	  .max = 1,
 	  .help = "no progress and no table" },
 	{ 0 },
 };
+#undef Q
 #undef O
 
 #define SUITE_ERR 8192
@@ -108,20 +108,6 @@ struct suite_ctx {
 	const char *cmd;
 };
 
-static const char *workload_unit(const struct suite_workload *w)
-{
-	return w->wl->unit == MDL_UNIT_BYTES ? "MB/s" : "files/s";
-}
-
-static double run_rate(const struct suite_workload *w, json_t *run)
-{
-	json_t *sum = json_object_get(run, "summary");
-
-	if (!strcmp(workload_unit(w), "MB/s"))
-		return json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6;
-	return json_number_value(json_object_get(sum, "files_per_sec"));
-}
-
 static void fmt_secs(char *out, size_t len, double s)
 {
 	int t = s > 0 ? (int)(s + 0.5) : 0;
@@ -132,23 +118,9 @@ static void fmt_secs(char *out, size_t len, double s)
 		snprintf(out, len, "%d:%02d", t / 60, t % 60);
 }
 
-/* The part of a cell's name left of the workload: the table's column. */
-static void column_name(const struct suite_run *x, const struct suite_cell *c, char *out,
-			size_t len)
-{
-	size_t n = strlen(c->name), tail;
-	char suffix[300];
-
-	snprintf(suffix, sizeof(suffix), "/%s/t=%d", x->s.wl[c->wl].label, c->threads);
-	tail = strlen(suffix);
-	snprintf(out, len, "%.*s", (int)(n >= tail ? n - tail : n), c->name);
-}
-
 /* Per workload: rows are thread counts, columns filesystems, means over repetitions. */
 static void print_table(const struct suite_run *x)
 {
-	json_t *runs = json_object_get(x->result.doc, "runs");
-
 	for (int w = 0; w < x->s.nwl; w++) {
 		char cols[64][256];
 		int ncols = 0, th[SUITE_MAX_THREADS * 4], nth = 0, width = 10;
@@ -160,7 +132,7 @@ static void print_table(const struct suite_run *x)
 
 			if (c->wl != w || c->skip)
 				continue;
-			column_name(x, c, col, sizeof(col));
+			suite_cell_column(x, c, col, sizeof(col));
 			for (k = 0; k < ncols && strcmp(cols[k], col); k++)
 				;
 			if (k == ncols && ncols < 64) {
@@ -176,40 +148,18 @@ static void print_table(const struct suite_run *x)
 		if (!ncols)
 			continue;
 		printf("\n%s (%s, mean of complete repetitions)\n%-8s", x->s.wl[w].label,
-		       workload_unit(&x->s.wl[w]), "threads");
+		       suite_rate_unit(&x->s.wl[w]), "threads");
 		for (int k = 0; k < ncols; k++)
 			printf("%*s", width, cols[k]);
 		printf("\n");
 		for (int t = 0; t < nth; t++) {
 			printf("%-8d", th[t]);
 			for (int k = 0; k < ncols; k++) {
-				double sum = 0;
-				int n = 0;
-				size_t i;
-				json_t *run;
+				int n;
+				double mean = suite_column_mean(x, w, th[t], cols[k], &n);
 
-				json_array_foreach(runs, i, run)
-				{
-					const char *cell = json_string_value(json_object_get(
-						json_object_get(run, "coords"), "cell"));
-					const struct suite_cell *rc = NULL;
-					char col[256];
-
-					for (int ci = 0; ci < x->ncells && !rc; ci++)
-						if (cell && !strcmp(x->cells[ci].name, cell))
-							rc = &x->cells[ci];
-					if (!rc || rc->wl != w || rc->threads != th[t])
-						continue;
-					column_name(x, rc, col, sizeof(col));
-					if (strcmp(col, cols[k]) ||
-					    !json_is_true(json_object_get(
-						    json_object_get(run, "summary"), "complete")))
-						continue;
-					sum += run_rate(&x->s.wl[w], run);
-					n++;
-				}
 				if (n)
-					printf("%*.*f", width, sum / n >= 100 ? 0 : 1, sum / n);
+					printf("%*.*f", width, mean >= 100 ? 0 : 1, mean);
 				else
 					printf("%*s", width, "-");
 			}
@@ -270,7 +220,7 @@ static void on_note(void *arg, const char *msg)
 {
 	const struct suite_ctx *x = arg;
 
-	if (!x->a.quiet)
+	if (!x->a.q.quiet)
 		printf("%s\n", msg);
 }
 
@@ -285,7 +235,7 @@ static void on_skipped(void *arg, const struct suite_cell *c)
 {
 	const struct suite_ctx *x = arg;
 
-	if (!x->a.quiet)
+	if (!x->a.q.quiet)
 		printf("skipped %s: %s\n", c->name, c->skip);
 }
 
@@ -309,11 +259,11 @@ static void on_cell_done(void *arg, const struct suite_run *r, const struct suit
 	const struct suite_ctx *x = arg;
 	json_t *sum = json_object_get(run, "summary");
 
-	if (x->a.quiet)
+	if (x->a.q.quiet)
 		return;
 	if (json_is_true(json_object_get(sum, "complete")))
 		printf("%-48s rep %d: %10.1f %s\n", c->name, rep,
-		       run_rate(&r->s.wl[c->wl], (json_t *)run), workload_unit(&r->s.wl[c->wl]));
+		       suite_run_rate(&r->s.wl[c->wl], run), suite_rate_unit(&r->s.wl[c->wl]));
 	else
 		printf("%-48s rep %d: failed: %s\n", c->name, rep,
 		       json_string_value(json_object_get(sum, "error")));
@@ -335,10 +285,10 @@ static int run_suite(struct suite_ctx *x, int argc, char **argv)
 	char err[SUITE_ERR];
 	int ret;
 
-	x->tty = isatty(STDERR_FILENO) && !x->a.quiet;
+	x->tty = isatty(STDERR_FILENO) && !x->a.q.quiet;
 	r->obs = &cli_observer;
 	r->obs_arg = x;
-	if (!x->a.quiet)
+	if (!x->a.q.quiet)
 		printf("fsbench suite %s: %d runs; result in %s\n", r->s.name, r->nrun,
 		       r->json_path);
 	fflush(stdout);
@@ -359,7 +309,7 @@ static int run_suite(struct suite_ctx *x, int argc, char **argv)
 	}
 	if (!r->done && ret < 0)
 		return FSB_EXIT_FAIL; /* no target: nothing ran */
-	if (!x->a.quiet)
+	if (!x->a.q.quiet)
 		print_table(r);
 	if (r->failed)
 		fprintf(stderr, "fsbench %s: some cells failed; see %s\n", x->cmd, r->json_path);
@@ -374,7 +324,7 @@ static void ctx_free(struct suite_ctx *x)
 
 static int file_operand(void *cfg, char *arg, char *err, size_t errlen)
 {
-	return cmd_one_operand(&((struct suite_args *)cfg)->file, arg, err, errlen);
+	return cmd_one_operand(&((struct suite_args *)cfg)->q.file, arg, err, errlen);
 }
 
 static void suite_usage(FILE *out)
@@ -391,72 +341,6 @@ static const struct cmd_spec suite_cmd = {
 	.usage = suite_usage,
 };
 
-/* The suite loaded, narrowed by the flags and expanded: 0, or -errno with @err set. */
-static int suite_prepare(struct suite_ctx *x, const char *only_workloads, char *err, size_t errlen)
-{
-	struct suite_run *r = &x->r;
-	char path[4096];
-	int ret;
-
-	/* the options whose empty value is never what was meant */
-	const struct {
-		const char *name;
-		char **value;
-	} nonempty_opts[] = { { "json", &x->a.json },
-			      { "image", &x->a.image },
-			      { "device", &x->a.device },
-			      { "dir", &x->a.dir },
-			      { "fs", &x->a.fs },
-			      { "threads", &x->a.threads },
-			      { "workloads", &x->a.workloads } };
-
-	if (!x->a.file)
-		return errf(err, errlen, -EINVAL,
-			    "which suite? (fsbench suite FILE; see configs/)");
-	suite_find(x->a.file, path, sizeof(path));
-	ret = suite_load(&r->s, path, err, errlen);
-	if (ret == 0 && x->a.fs)
-		ret = suite_select_fs(&r->s, x->a.fs, err, errlen);
-	if (ret == 0 && (x->a.workloads || only_workloads))
-		ret = suite_select_workloads(
-			&r->s, x->a.workloads ? x->a.workloads : only_workloads, err, errlen);
-	if (ret == 0 && !r->s.nwl)
-		ret = errf(err, errlen, -EINVAL, "--workloads: no workload of the suite is left");
-	if (ret == 0 && x->a.threads)
-		ret = suite_set_threads(&r->s, x->a.threads, err, errlen);
-	if (ret == 0 && x->a.repetitions)
-		r->s.repetitions = (int)x->a.repetitions;
-	if (ret == 0 && x->a.dir && (x->a.image || x->a.device))
-		ret = errf(err, errlen, -EINVAL,
-			   "--dir runs without mkfs: it excludes --image and --device");
-	if (ret == 0 && x->a.image && x->a.device)
-		ret = errf(err, errlen, -EINVAL, "--image and --device exclude each other");
-	/* refused here rather than failing later */
-	for (size_t i = 0; ret == 0 && i < sizeof(nonempty_opts) / sizeof(nonempty_opts[0]); i++)
-		if (*nonempty_opts[i].value && !**nonempty_opts[i].value)
-			ret = errf(err, errlen, -EINVAL, "--%s: an empty value",
-				   nonempty_opts[i].name);
-	r->dir = x->a.dir;
-	r->image = x->a.image;
-	r->device = x->a.device;
-	r->size = x->a.size;
-	r->force = x->a.force;
-	r->keep_image = x->a.keep_image;
-	r->fail_fast = x->a.fail_fast;
-	r->quiet = x->a.quiet;
-	r->json = x->a.json;
-	if (ret == 0 && x->a.dir)
-		ret = suite_use_dir(r, err, errlen);
-	if (ret == 0 && !x->a.dir && !x->a.device)
-		ret = suite_check_image_size(r, err, errlen);
-	if (ret == 0)
-		ret = suite_expand(&r->s, &r->cells, &r->ncells, err, errlen);
-	for (int i = 0; ret == 0 && i < r->ncells; i++)
-		if (!r->cells[i].skip)
-			r->nrun += r->s.repetitions;
-	return ret;
-}
-
 static int suite_main(int argc, char **argv, const char *cmd, const char *only_workloads)
 {
 	struct suite_ctx x = { .cmd = cmd };
@@ -468,7 +352,10 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 		ctx_free(&x);
 		return status;
 	}
-	r = suite_prepare(&x, only_workloads, err, sizeof(err));
+	x.a.q.only_workloads = only_workloads;
+	r = x.a.q.file ? suite_run_prepare(&x.r, &x.a.q, err, sizeof(err)) :
+			 errf(err, sizeof(err), -EINVAL,
+			      "which suite? (fsbench suite FILE; see configs/)");
 	if (r < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 		ctx_free(&x);

@@ -56,8 +56,26 @@ struct suite_run {
 	bool failed, interrupted, drop_caches_failed;
 };
 
+/* What a caller asks of a suite (the suite command's flags); NULL and 0: the suite's own. */
+struct suite_request {
+	const char *file; /* a suite file, or a name suite_find() looks up */
+	char *fs, *threads, *workloads; /* comma lists that narrow the suite */
+	char *json, *image, *device, *dir; /* the result file and the target */
+	int64_t repetitions, size;
+	bool fail_fast, force, keep_image, quiet;
+	/* the workloads when @workloads does not say (the default run's "smallfile") */
+	const char *only_workloads;
+};
+
 /* Zeroes @x and readies its scratch; the caller then fills in the first block. */
 void suite_run_init(struct suite_run *x);
+
+/*
+ * Fills @x (after suite_run_init()) as @q asks: the suite found and loaded, narrowed, the
+ * target's options checked, the cells expanded and counted. @x points into @q's strings.
+ * 0, or -errno with @err set (-EINVAL: what @q asks is refused).
+ */
+int suite_run_prepare(struct suite_run *x, const struct suite_request *q, char *err, size_t errlen);
 
 /* --dir: the filesystem dimension collapses into @x->dir's own filesystem. 0 or -EINVAL. */
 int suite_use_dir(struct suite_run *x, char *err, size_t errlen);
@@ -89,5 +107,19 @@ int suite_run_begin(struct suite_run *x, int argc, char **argv, char *err, size_
 int suite_run(struct suite_run *x, char *err, size_t errlen);
 
 void suite_run_free(struct suite_run *x);
+
+/* The closing table's figures (table.c): the rate a workload's runs are judged by, "MB/s"
+ * or "files/s", and a run's rate in it from its summary. */
+const char *suite_rate_unit(const struct suite_workload *w);
+double suite_run_rate(const struct suite_workload *w, const json_t *run);
+/* The part of a cell's name left of its workload and threads: the table's column. */
+void suite_cell_column(const struct suite_run *x, const struct suite_cell *c, char *out,
+		       size_t len);
+/*
+ * The mean rate of the result's complete runs of workload @w with @threads threads in
+ * column @col; *@ret_n of them (0: none, and 0 returned).
+ */
+double suite_column_mean(const struct suite_run *x, int w, int threads, const char *col,
+			 int *ret_n);
 
 #endif

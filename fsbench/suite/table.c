@@ -1,0 +1,65 @@
+/* The figures of a suite's closing table (run.h): rates, columns, means over repetitions. */
+#include "fsbench/suite/run.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const char *suite_rate_unit(const struct suite_workload *w)
+{
+	return w->wl->unit == MDL_UNIT_BYTES ? "MB/s" : "files/s";
+}
+
+double suite_run_rate(const struct suite_workload *w, const json_t *run)
+{
+	json_t *sum = json_object_get(run, "summary");
+
+	if (w->wl->unit == MDL_UNIT_BYTES)
+		return json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6;
+	return json_number_value(json_object_get(sum, "files_per_sec"));
+}
+
+void suite_cell_column(const struct suite_run *x, const struct suite_cell *c, char *out, size_t len)
+{
+	size_t n = strlen(c->name), tail;
+	char suffix[300];
+
+	snprintf(suffix, sizeof(suffix), "/%s/t=%d", x->s.wl[c->wl].label, c->threads);
+	tail = strlen(suffix);
+	snprintf(out, len, "%.*s", (int)(n >= tail ? n - tail : n), c->name);
+}
+
+/* The cell a run of the result belongs to (its coords.cell), or NULL. */
+static const struct suite_cell *run_cell(const struct suite_run *x, const json_t *run)
+{
+	const char *cell =
+		json_string_value(json_object_get(json_object_get(run, "coords"), "cell"));
+
+	for (int i = 0; cell && i < x->ncells; i++)
+		if (!strcmp(x->cells[i].name, cell))
+			return &x->cells[i];
+	return NULL;
+}
+
+double suite_column_mean(const struct suite_run *x, int w, int threads, const char *col, int *ret_n)
+{
+	json_t *runs = json_object_get(x->result.doc, "runs"), *run;
+	double sum = 0;
+	size_t i;
+
+	*ret_n = 0;
+	json_array_foreach(runs, i, run)
+	{
+		const struct suite_cell *rc = run_cell(x, run);
+		char c[256];
+
+		if (!rc || rc->wl != w || rc->threads != threads)
+			continue;
+		suite_cell_column(x, rc, c, sizeof(c));
+		if (strcmp(c, col) ||
+		    !json_is_true(json_object_get(json_object_get(run, "summary"), "complete")))
+			continue;
+		sum += suite_run_rate(&x->s.wl[w], run);
+		(*ret_n)++;
+	}
+	return *ret_n ? sum / *ret_n : 0;
+}
