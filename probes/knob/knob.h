@@ -60,6 +60,9 @@ const struct knob_def *knob_def_find(const char *name);
 /* "kernel", "drive", "mount". */
 const char *knob_touch_name(enum knob_touch touch);
 
+/* What each known knob of @values (name -> value) touches: name -> knob_touch_name(). */
+json_t *knob_touches_json(const json_t *values);
+
 #define KNOB_MAX_SLAVES 16
 #define KNOB_VALUE_MAX 128
 

@@ -91,3 +91,21 @@ void knob_session_free(struct knob_session *s)
 	json_decref(s->after);
 	s->before = s->after = NULL;
 }
+
+int knob_session_set(struct knob_session *s, struct knob_batch *b, char *const *assignments, int n,
+		     const char *dir, const char *what, char *err, size_t errlen)
+{
+	int r = 0;
+
+	for (int i = 0; i < n && r == 0; i++)
+		r = knob_batch_add(b, assignments[i], err, errlen);
+	if (r < 0) {
+		s->failed = KNOB_SESSION_VALIDATE;
+		return r;
+	}
+	r = knob_session_begin(s, b, dir, what, err, errlen);
+	if (r == 0)
+		/* the new values stay: the journal only covered the batch in flight */
+		knob_session_end(s, false, NULL);
+	return r;
+}

@@ -56,6 +56,15 @@ int knob_session_begin(struct knob_session *s, struct knob_batch *b, const char 
  */
 int knob_session_end(struct knob_session *s, bool restore, json_t *results);
 
+/*
+ * `knobs --set`: the @n assignments ("NAME=VALUE") added to @b (its target set) and
+ * applied as one session for @what that ends at once, leaving the new values: a lasting
+ * change, its journal gone. 0, or -errno with @err set and @s->failed naming the step
+ * (KNOB_SESSION_VALIDATE for an assignment refused), nothing changed.
+ */
+int knob_session_set(struct knob_session *s, struct knob_batch *b, char *const *assignments, int n,
+		     const char *dir, const char *what, char *err, size_t errlen);
+
 /* Drops @s->before and @s->after and anything still held. Accepts a zeroed session. */
 void knob_session_free(struct knob_session *s);
 

@@ -202,3 +202,18 @@ const char *knob_touch_name(enum knob_touch touch)
 	}
 	return "kernel";
 }
+
+json_t *knob_touches_json(const json_t *values)
+{
+	json_t *o = json_object(), *v;
+	const char *name;
+
+	json_object_foreach((json_t *)values, name, v)
+	{
+		const struct knob_def *d = knob_def_find(name);
+
+		if (d)
+			json_object_set_new(o, name, json_string(knob_touch_name(d->touch)));
+	}
+	return o;
+}
