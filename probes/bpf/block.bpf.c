@@ -1,21 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Block source: per-request latency by phase and operation, flush and FUA intent, for one disk. */
 /* its histograms are made from its events, in user space (sources.c's block_ev_hists) */
-#define FSB_NHISTS 0
-#define FSB_NCOUNTERS 9
+#define FSB_COUNTERS FSB_BLOCK_COUNTERS
 #include "probes/bpf/fsb_common.bpf.h"
-
-/* Counter and histogram numbers: its entry in sources.c names them in the same order. */
-enum {
-	C_BIO_PREFLUSH, /* bios queued with REQ_PREFLUSH: what the filesystem asked for */
-	C_BIO_FUA,
-	C_FLUSH_ISSUED, /* REQ_OP_FLUSH requests issued: what the device was made to do */
-	C_ISSUED,
-	C_UNMATCHED, /* completions of requests not seen issued: the flush sequence's second one */
-	C_NO_START_TIME, /* requests without rq->start_time_ns (I/O statistics off): no Q2D, Q2C */
-	C_READ_BYTES,
-	C_WRITE_BYTES,
-};
 
 struct rq_slot {
 	__u64 rq; /* the request's address: a slot is another request's until this matches */

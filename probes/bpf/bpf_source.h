@@ -10,11 +10,12 @@ struct fsb_event;
 struct hist;
 
 /*
- * A source is one <name>.bpf.c (built into skeletons) plus its entry in sources.c
- * holding this struct. Its object must define the maps and sections of fsb_common.bpf.h:
- * "stats" (an array of one element per CPU in fsb_bpf.h's layout: the counters in
- * @counters order, the last one the ring's drop count, then the histograms in @hists
- * order, none with @ev_hists), "events" (ring buffer of struct fsb_event),
+ * A source is one <name>.bpf.c (built into skeletons), its line in probes/bpf/meson.build's
+ * bpf_sources, and its entry in sources.c holding this struct. Its object must define the
+ * maps and sections of fsb_common.bpf.h: "stats" (an array of one element per CPU in
+ * fsb_bpf.h's layout: the counters in @counters order, the last one the ring's drop count,
+ * then the histograms in @hists order, none with @ev_hists; both orders are the lists of
+ * fsb_layout.h, which the .bpf.c indexes by), "events" (ring buffer of struct fsb_event),
  * .rodata.cfg and .data.ctl. The object is built twice: with tp_btf programs (@elf) and,
  * for kernels without them, with raw_tp programs (@elf_raw); the first that loads is used.
  */

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* btrfs source: fsync entries, transaction commits and ordered-extent lifetimes, for one filesystem. */
-#define FSB_NHISTS 1
-#define FSB_NCOUNTERS 4
+#define FSB_COUNTERS FSB_BTRFS_COUNTERS
+#define FSB_HISTS FSB_BTRFS_HISTS
 #include "probes/bpf/fsb_common.bpf.h"
-
-/* Its entry in sources.c names these in the same order. */
-enum { H_ORDERED };
-enum { C_SYNC_FILES, C_COMMITS, C_ORDERED };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

@@ -8,11 +8,21 @@
 #include <bpf/bpf_core_read.h>
 
 #include "probes/bpf/fsb_bpf.h"
+#include "probes/bpf/fsb_layout.h"
 
 /*
- * The including source defines FSB_NHISTS and FSB_NCOUNTERS before including this; 0
- * histograms when user space makes them from its events (bpf_source.h's ev_hists).
+ * The including source names its lists of fsb_layout.h before including this: FSB_COUNTERS,
+ * and FSB_HISTS unless user space makes its histograms from its events (bpf_source.h's
+ * ev_hists). Their indexes, and how many there are, are these enums'.
  */
+#define FSB_INDEX(id, name) id,
+/* the ring's drop count last: "events_dropped" */
+enum { FSB_COUNTERS(FSB_INDEX) FSB_C_DROPS, FSB_NCOUNTERS };
+#ifdef FSB_HISTS
+enum { FSB_HISTS(FSB_INDEX) FSB_NHISTS };
+#else
+enum { FSB_NHISTS = 0 };
+#endif
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -46,9 +56,6 @@ struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
 	__uint(max_entries, FSB_RINGBUF_BYTES);
 } events SEC(".maps");
-
-/* Events the ring had no room for; the last counter of every source. */
-#define FSB_C_DROPS (FSB_NCOUNTERS - 1)
 
 /*
  * This CPU's figures; NULL only if the loader sized the array short. Programs run with

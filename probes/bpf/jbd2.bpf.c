@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* jbd2 source: each commit of the filesystem's journal, its phases, handles, timed here. */
 /* its histograms are made from its events, in user space (sources.c's jbd2_ev_hists) */
-#define FSB_NHISTS 0
-#define FSB_NCOUNTERS 3
+#define FSB_COUNTERS FSB_JBD2_COUNTERS
 #include "probes/bpf/fsb_common.bpf.h"
-
-/* Its entry in sources.c names these in the same order. */
-enum { C_COMMITS, C_HANDLES };
 
 /*
  * jbd2_run_stats counts in jiffies; these are our own clock readings per phase. One

@@ -1,4 +1,4 @@
-/* The eBPF sources, in order: names, what each records, its objects; adding one is an entry here. */
+/* The eBPF sources: what each records, the names of its figures, its hooks, its objects. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,25 +9,16 @@
 #include "probes/bpf/bpf_load.h"
 #include "probes/bpf/bpf_source.h"
 #include "probes/bpf/fsb_bpf.h"
+#include "probes/bpf/fsb_layout.h"
 
 /*
- * Each <name>.bpf.c is built twice (meson's bpf_source_names): with tp_btf programs and
- * with raw_tp ones, each into a skeleton embedding the object. FSB_OBJECTS(name) defines
- * the two accessors and FSB_ELF(name) names them in an entry (NULL without BPF support).
+ * Each <name>.bpf.c is built twice (probes/bpf/meson.build): with tp_btf programs and
+ * with raw_tp ones, each into a skeleton embedding the object. The header meson makes
+ * from its bpf_sources list includes the skeletons and puts FSB_OBJECTS(name) for each,
+ * the two accessors that BPF_SOURCE(name) names in its entry; for a source without a
+ * .bpf.c, or a build without BPF support, it defines them as NULL. It also lists the
+ * sources in the table's order, BPF_SOURCE_LIST, which makes bpf_sources[] below.
  */
-#ifdef FSB_HAVE_BPF
-/* the skeleton embeds the object as one long string literal */
-#pragma GCC diagnostic ignored "-Woverlength-strings"
-#include "probes/bpf/block_btf.skel.h"
-#include "probes/bpf/block_raw.skel.h"
-#include "probes/bpf/jbd2_btf.skel.h"
-#include "probes/bpf/jbd2_raw.skel.h"
-#include "probes/bpf/xfs_btf.skel.h"
-#include "probes/bpf/xfs_raw.skel.h"
-#include "probes/bpf/btrfs_btf.skel.h"
-#include "probes/bpf/btrfs_raw.skel.h"
-#include "probes/bpf/writeback_btf.skel.h"
-#include "probes/bpf/writeback_raw.skel.h"
 #define FSB_OBJECTS(n)                                     \
 	static const void *obj_##n##_btf(size_t *ret_size) \
 	{                                                  \
@@ -37,20 +28,21 @@
 	{                                                  \
 		return fsb_##n##_raw__elf_bytes(ret_size); \
 	}
-#define FSB_ELF(n) .elf = obj_##n##_btf, .elf_raw = obj_##n##_raw
-#else
-#define FSB_OBJECTS(n)
-#define FSB_ELF(n) .elf = NULL, .elf_raw = NULL
+#ifdef FSB_HAVE_BPF
+/* the skeleton embeds the object as one long string literal */
+#pragma GCC diagnostic ignored "-Woverlength-strings"
 #endif
+#include "probes/bpf/bpf_sources.h"
 
-/* A NULL-terminated list of names, in the order of the .bpf.c's enum. */
+/* An entry's name and objects: its line in meson's bpf_sources names the rest. */
+#define BPF_SOURCE(n) .name = #n, .elf = obj_##n##_btf, .elf_raw = obj_##n##_raw
+
+/* A NULL-terminated list of names. */
 #define NAMES(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-FSB_OBJECTS(block)
-FSB_OBJECTS(jbd2)
-FSB_OBJECTS(xfs)
-FSB_OBJECTS(btrfs)
-FSB_OBJECTS(writeback)
+/* The names of a list of fsb_layout.h, in its order; the counters' with the ring's drops. */
+#define LAYOUT_NAME(id, name) name,
+#define COUNTERS(list) ((const char *const[]){ list(LAYOUT_NAME) "events_dropped", NULL })
+#define HISTS(list) ((const char *const[]){ list(LAYOUT_NAME) NULL })
 
 /*
  * balance_dirty_pages gives its pause in jiffies, and its arguments changed after 6.12
@@ -124,19 +116,16 @@ static void block_ev_hists(const struct fsb_event *e, struct hist *hists)
 }
 
 static const struct bpf_source block = {
-	.name = "block",
+	BPF_SOURCE(block),
 	.what = "block requests on the disk under test: latency per phase and operation, flushes, FUA",
 	.needs_disk = true,
 	/* btt's names: Q queued, D issued to the driver, C completed */
 	.hists = NAMES("read.q2d", "read.d2c", "read.q2c", "write.q2d", "write.d2c", "write.q2c",
 		       "flush.q2d", "flush.d2c", "flush.q2c", "discard.q2d", "discard.d2c",
 		       "discard.q2c"),
-	.counters = NAMES("bio_preflush", "bio_fua", "flush_issued", "issued",
-			  "unmatched_completions", "no_start_time", "read_bytes", "write_bytes",
-			  "events_dropped"),
+	.counters = COUNTERS(FSB_BLOCK_COUNTERS),
 	.wants = block_wants,
 	.ev_hists = block_ev_hists,
-	FSB_ELF(block),
 };
 
 /* Per commit: its duration, and its phases when the flushing and logging ones were seen. */
@@ -153,47 +142,42 @@ static void jbd2_ev_hists(const struct fsb_event *e, struct hist *hists)
 }
 
 static const struct bpf_source jbd2 = {
-	.name = "jbd2",
+	BPF_SOURCE(jbd2),
 	.what = "ext3/ext4 journal commits: time per phase, handles, flushes inside each",
 	.fstypes = NAMES("ext4", "ext3"),
 	/* locked: start until data flushing began (waiting for running handles) */
 	.hists = NAMES("commit", "locked", "flushing", "logging"),
-	.counters = NAMES("commits", "handles", "events_dropped"),
+	.counters = COUNTERS(FSB_JBD2_COUNTERS),
 	.ring_bytes = FSB_RINGBUF_SMALL,
 	.ev_hists = jbd2_ev_hists,
-	FSB_ELF(jbd2),
 };
 
 static const struct bpf_source xfs = {
-	.name = "xfs",
+	BPF_SOURCE(xfs),
 	.what = "xfs log: log forces, iclog writes (sync to sync_done), CIL throttling",
 	.fstypes = NAMES("xfs"),
-	.hists = NAMES("iclog_write"),
-	.counters = NAMES("log_forces", "iclog_writes", "cil_waits", "events_dropped"),
+	.hists = HISTS(FSB_XFS_HISTS),
+	.counters = COUNTERS(FSB_XFS_COUNTERS),
 	.ring_bytes = FSB_RINGBUF_SMALL,
-	FSB_ELF(xfs),
 };
 
 static const struct bpf_source btrfs = {
-	.name = "btrfs",
+	BPF_SOURCE(btrfs),
 	.what = "btrfs: sync_file calls, transaction commits, ordered-extent lifetimes",
 	.fstypes = NAMES("btrfs"),
-	.hists = NAMES("ordered_extent"),
-	.counters = NAMES("sync_files", "transaction_commits", "ordered_extents", "events_dropped"),
+	.hists = HISTS(FSB_BTRFS_HISTS),
+	.counters = COUNTERS(FSB_BTRFS_COUNTERS),
 	.ring_bytes = FSB_RINGBUF_SMALL,
-	FSB_ELF(btrfs),
 };
 
 static const struct bpf_source writeback = {
-	.name = "writeback",
+	BPF_SOURCE(writeback),
 	.what = "writeback: balance_dirty_pages pauses of writers, writeback work items",
 	.needs_bdi = true,
-	/* pause: how long balance_dirty_pages put a writer to sleep; work: one work item */
-	.hists = NAMES("pause", "work"),
-	.counters = NAMES("pauses", "pause_ns", "works", "events_dropped"),
+	.hists = HISTS(FSB_WRITEBACK_HISTS),
+	.counters = COUNTERS(FSB_WRITEBACK_COUNTERS),
 	.ring_bytes = FSB_RINGBUF_SMALL,
 	.prepare = writeback_prepare,
-	FSB_ELF(writeback),
 };
 
 /*
@@ -201,7 +185,7 @@ static const struct bpf_source writeback = {
  * another invocation (about 0.4 us here) for data the block source already sends.
  */
 static const struct bpf_source iomap = {
-	.name = "iomap",
+	BPF_SOURCE(iomap),
 	.what = "I/O map: sector against time of each request on the disk (from the block source)",
 	.needs_disk = true,
 	.from = "block",
@@ -209,7 +193,6 @@ static const struct bpf_source iomap = {
 	.counters = NAMES(NULL),
 };
 
-/* The result's and --probes' order: the device first, then the filesystems, then memory. */
-const struct bpf_source *const bpf_sources[] = {
-	&block, &jbd2, &xfs, &btrfs, &writeback, &iomap, NULL,
-};
+/* In meson's bpf_sources order (the result's and --probes'). */
+#define SOURCE_ADDRESS(n) &n,
+const struct bpf_source *const bpf_sources[] = { BPF_SOURCE_LIST(SOURCE_ADDRESS) NULL };

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* writeback source: balance_dirty_pages pauses and writeback work, for the target's backing device. */
-#define FSB_NHISTS 2
-#define FSB_NCOUNTERS 4
+#define FSB_COUNTERS FSB_WRITEBACK_COUNTERS
+#define FSB_HISTS FSB_WRITEBACK_HISTS
 #include "probes/bpf/fsb_common.bpf.h"
-
-/* Its entry in sources.c names these in the same order. */
-enum { H_PAUSE, H_WORK };
-enum { C_PAUSES, C_PAUSE_NS, C_WORKS };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);

@@ -1,12 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* xfs source: log forces, iclog writes (sync to sync_done) and CIL throttling, for one filesystem. */
-#define FSB_NHISTS 1
-#define FSB_NCOUNTERS 4
+#define FSB_COUNTERS FSB_XFS_COUNTERS
+#define FSB_HISTS FSB_XFS_HISTS
 #include "probes/bpf/fsb_common.bpf.h"
-
-/* Its entry in sources.c names these in the same order. */
-enum { H_ICLOG };
-enum { C_FORCES, C_ICLOGS, C_CIL_WAITS };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
