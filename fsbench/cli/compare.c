@@ -119,7 +119,9 @@ static void usage(FILE *out)
 		"Runs that share coordinates (or workload, threads and parameters) form a sample; each\n"
 		"metric's sides are compared with Welch's t-test (latency percentiles: the Mann-Whitney\n"
 		"rank test when both sides have at least 4 samples). A metric regresses when p < alpha\n"
-		"AND the change exceeds the threshold in the metric's bad direction.\n\n");
+		"AND the change exceeds the threshold in the metric's bad direction AND each side's\n"
+		"own spread (max - min of its runs), AND its p stays below alpha after the\n"
+		"Benjamini-Hochberg correction across the gated metrics (q in the JSON).\n\n");
 }
 
 static int add_file(void *cfg, char *arg, char *err, size_t errlen)
