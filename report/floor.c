@@ -108,6 +108,7 @@ static int judge_one(const struct rpt_cmp_metric *m, struct rpt_cmp_judged *c, d
 
 	if (c->cannot_judge)
 		return 0;
+	c->q = NAN; /* no test decides here, and no correction */
 	if (a->n < RPT_MIN_SAMPLES || b->n < RPT_MIN_SAMPLES) {
 		c->verdict = RPT_INSUFFICIENT;
 		return 0;

@@ -36,17 +36,26 @@ static void tline_style(FILE *f, const struct tline *l, const char *what)
 	fprintf(f, " noenhanced");
 }
 
+/* A time plot's script into *@body: its axes in @ylabel, up to "plot ". NULL on failure. */
+static FILE *time_plot_open(char **body, size_t *blen, const char *ylabel)
+{
+	FILE *f = open_memstream(body, blen);
+
+	if (f)
+		fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"%s\"\nset yrange [0:*]\nplot ",
+			ylabel);
+	return f;
+}
+
 /* MB/s over time from each run's series.done: the interval's rate from its start. */
 static void series_plot(struct page *pg, const struct tline *l, size_t n, const char *name)
 {
 	char cap[320], *body = NULL;
 	size_t blen = 0;
-	FILE *f;
+	FILE *f = time_plot_open(&body, &blen, "MB/s");
 
-	f = open_memstream(&body, &blen);
 	if (!f)
 		return;
-	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"MB/s\"\nset yrange [0:*]\nplot ");
 	for (size_t k = 0; k < n; k++) {
 		fprintf(f, "%s'-' using 1:2 with steps lw 2", k ? ", " : "");
 		tline_style(f, &l[k], l[k].side ? "" : "written");
@@ -88,12 +97,10 @@ static void dirty_plot(struct page *pg, const struct tline *l, size_t n, const c
 {
 	char cap[320], *body = NULL;
 	size_t blen = 0;
-	FILE *f;
+	FILE *f = time_plot_open(&body, &blen, "MiB");
 
-	f = open_memstream(&body, &blen);
 	if (!f)
 		return;
-	fprintf(f, "set xlabel \"time (s)\"\nset ylabel \"MiB\"\nset yrange [0:*]\nplot ");
 	for (size_t k = 0; k < n; k++)
 		for (int which = 0; which < 2; which++) {
 			fprintf(f, "%s'-' using 1:2 with lines lw %d", k || which ? ", " : "",

@@ -784,7 +784,7 @@ static void cannot_judge_outranks_the_metrics(void **state)
 	size_t raw = 0;
 	struct rpt_cmp *c = many_metrics(0.01, 20, 0.9, &raw), *back = NULL;
 	char err[256];
-	json_t *doc;
+	json_t *doc, *again;
 
 	(void)state;
 	assert_int_equal(rpt_cmp_set_cannot_judge(c, "the baseline ran beside a busy host"), 0);
@@ -792,6 +792,10 @@ static void cannot_judge_outranks_the_metrics(void **state)
 	doc = rpt_cmp_to_json(c);
 	assert_true(json_is_false(json_object_get(doc, "regressed")));
 	assert_int_equal(rpt_cmp_from_json(doc, "x.json", &back, err, sizeof(err)), 0);
+	/* what was written reads back into structs that write the same document */
+	again = rpt_cmp_to_json(back);
+	assert_true(json_equal(doc, again));
+	json_decref(again);
 	assert_true(back->cannot_judge);
 	assert_string_equal(back->cannot_judge_reason, "the baseline ran beside a busy host");
 	assert_int_equal(rpt_cmp_judged_cannot_judge(&back->samples[20].metrics[0].judged[0],
