@@ -372,8 +372,8 @@ static int compare_run(void *cfg)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < json_array_size(json_object_get(cmp, "excluded")); i++) {
-		const json_t *x = json_array_get(json_object_get(cmp, "excluded"), i);
+	for (size_t i = 0; i < json_array_size(judged->excluded); i++) {
+		const json_t *x = json_array_get(judged->excluded, i);
 
 		fprintf(stderr, "fsbench compare: %s: run %lld is incomplete and left out: %s\n",
 			json_string_value(json_object_get(x, "file")),

@@ -807,11 +807,63 @@ static void cannot_judge_outranks_the_metrics(void **state)
 	rpt_cmp_free(c);
 }
 
+/*
+ * --floor is a mode of the one judge: the verdicts are the floor's, and so are the
+ * document's counts (before, they were the tests' from before the floor re-decided).
+ */
+static void floor_is_a_mode_of_the_judge(void **state)
+{
+	static const double a[] = { 1000, 1010, 990, 1000.5, 1010.2, 990.3 };
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	struct rpt_cmp *c;
+	json_t *doc;
+	char err[512];
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		add(&f, mkrun("/a", 100, a[i], 2e6, true, "ext4", i % 3), "a.json", 0);
+		add(&f, mkrun("/b", 100, a[i] * 0.97, 2e6, true, "ext4", i % 3), "b.json", 1);
+	}
+	rpt_compare_opts_init(&o);
+	o.threshold_pct = 1;
+	o.floor_multiple = 3;
+	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &c, err, sizeof(err)), 0);
+	/* -3 %: beyond 1 % and three times the floor of 0.05 % (1000 against 1000.5) */
+	assert_int_equal(rpt_cmp_metric_find(&c->samples[0], "files_per_sec")->judged[0].verdict,
+			 RPT_REGRESSION);
+	assert_true(fabs(rpt_cmp_metric_find(&c->samples[0], "files_per_sec")->judged[0].floor_pct -
+			 0.05) < 0.001);
+	doc = rpt_cmp_to_json(c);
+	assert_true(json_is_true(json_object_get(doc, "regressed")));
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(doc, "verdicts"), "regression")),
+		(json_int_t)rpt_cmp_count(c, RPT_REGRESSION, false));
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(doc, "settings"), "decision")),
+		"aa_floor");
+	assert_null(json_object_get(json_object_get(doc, "settings"), "correction"));
+	json_decref(doc);
+	rpt_cmp_free(c);
+	/* with --floor 0 the tests decide, corrected: q, and no floor */
+	o.floor_multiple = 0;
+	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &c, err, sizeof(err)), 0);
+	assert_true(
+		isnan(rpt_cmp_metric_find(&c->samples[0], "files_per_sec")->judged[0].floor_pct));
+	assert_true(isfinite(rpt_cmp_metric_find(&c->samples[0], "files_per_sec")->judged[0].q));
+	rpt_cmp_free(c);
+	o.floor_multiple = -1;
+	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &c, err, sizeof(err)),
+			 -EINVAL);
+	fixture_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aa_passes_the_gate),
 		cmocka_unit_test(bh_adjusts_by_rank),
+		cmocka_unit_test(floor_is_a_mode_of_the_judge),
 		cmocka_unit_test(many_metrics_of_noise_raise_none),
 		cmocka_unit_test(many_metrics_keep_a_true_drop),
 		cmocka_unit_test(cannot_judge_outranks_the_metrics),
