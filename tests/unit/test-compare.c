@@ -858,11 +858,47 @@ static void floor_is_a_mode_of_the_judge(void **state)
 	fixture_free(&f);
 }
 
+/*
+ * A saved comparison is untrusted: one whose comparisons name a side it does not have, or
+ * whose metric has fewer sides than the document, is refused with the file named, not
+ * indexed out of bounds.
+ */
+static void from_json_refuses_what_does_not_fit(void **state)
+{
+	static const char *const bad[] = {
+		"{\"sides\":[{\"name\":\"a\"},{\"name\":\"b\"}],\"samples\":[{\"label\":\"s\","
+		"\"metrics\":[{\"name\":\"m\",\"unit\":\"x\",\"direction\":\"higher\","
+		"\"sides\":[{\"side\":\"a\"},{\"side\":\"b\"}],"
+		"\"comparisons\":[{\"side\":\"c\",\"verdict\":\"unchanged\"}]}]}]}",
+		"{\"sides\":[{\"name\":\"a\"},{\"name\":\"b\"}],\"samples\":[{\"label\":\"s\","
+		"\"metrics\":[{\"name\":\"m\",\"unit\":\"x\",\"direction\":\"higher\","
+		"\"sides\":[{\"side\":\"a\"}],\"comparisons\":[]}]}]}",
+		"{\"sides\":[{\"name\":\"a\"},{\"name\":\"b\"}],\"samples\":[{\"label\":\"s\","
+		"\"metrics\":[{\"name\":\"m\",\"unit\":\"x\",\"direction\":\"higher\","
+		"\"sides\":[{\"side\":\"a\"},{\"side\":\"b\"}],"
+		"\"comparisons\":[{\"side\":\"b\",\"verdict\":\"splendid\"}]}]}]}",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		json_t *doc = json_loads(bad[i], 0, NULL);
+		struct rpt_cmp *c = NULL;
+		char err[256];
+
+		assert_non_null(doc);
+		assert_int_equal(rpt_cmp_from_json(doc, "x.json", &c, err, sizeof(err)), -EPROTO);
+		assert_null(c);
+		assert_non_null(strstr(err, "x.json"));
+		json_decref(doc);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aa_passes_the_gate),
 		cmocka_unit_test(bh_adjusts_by_rank),
+		cmocka_unit_test(from_json_refuses_what_does_not_fit),
 		cmocka_unit_test(floor_is_a_mode_of_the_judge),
 		cmocka_unit_test(many_metrics_of_noise_raise_none),
 		cmocka_unit_test(many_metrics_keep_a_true_drop),
