@@ -38,6 +38,35 @@ static void sample_free(struct rpt_cmp_sample *s, int nsides)
 	json_decref(s->context);
 }
 
+static void notes_free(struct rpt_cmp_run_note *v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++) {
+		free(v[i].file);
+		free(v[i].what);
+	}
+	free(v);
+}
+
+int rpt_cmp_note_add(struct rpt_cmp_run_note **v, size_t *n, const char *file, long long run,
+		     int side, const char *what)
+{
+	struct rpt_cmp_run_note *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	nv[*n] = (struct rpt_cmp_run_note){
+		.file = strdup(file), .run = run, .side = side, .what = strdup(what)
+	};
+	if (!nv[*n].file || !nv[*n].what) {
+		free(nv[*n].file);
+		free(nv[*n].what);
+		return -ENOMEM;
+	}
+	(*n)++;
+	return 0;
+}
+
 void rpt_cmp_free(struct rpt_cmp *c)
 {
 	if (!c)
@@ -56,8 +85,8 @@ void rpt_cmp_free(struct rpt_cmp *c)
 	free(c->created);
 	free(c->set.across);
 	json_decref(c->set.gate);
-	json_decref(c->excluded);
-	json_decref(c->unmatched);
+	notes_free(c->excluded, c->nexcluded);
+	notes_free(c->unmatched, c->nunmatched);
 	free(c->cannot_judge_reason);
 	free(c);
 }

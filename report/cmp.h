@@ -70,6 +70,17 @@ struct rpt_cmp_sample {
 	size_t ninstr;
 };
 
+/*
+ * A run left out: excluded (incomplete: @side its side, @what why) or unmatched (its
+ * sample missing on side @side: @what the sample's label).
+ */
+struct rpt_cmp_run_note {
+	char *file;
+	long long run;
+	int side;
+	char *what;
+};
+
 enum rpt_decide {
 	RPT_DECIDE_TEST, /* a test's p-value, corrected for many metrics, and the sides' spread */
 	RPT_DECIDE_FLOOR, /* the A/A floor: the spread of each side's own repetitions */
@@ -91,13 +102,18 @@ struct rpt_cmp {
 	char **side_names; /* [nsides] */
 	json_t **side_files; /* [nsides]: arrays of file names */
 	int nsides;
-	json_t *excluded, *unmatched; /* arrays of {file, run, ...} */
+	struct rpt_cmp_run_note *excluded, *unmatched;
+	size_t nexcluded, nunmatched;
 	struct rpt_cmp_sample *samples;
 	size_t nsamples;
 	/* the comparison as a whole could not be judged (a busy host, say): why */
 	bool cannot_judge;
 	char *cannot_judge_reason;
 };
+
+/* Appends a run note to *@v (copies of @file and @what). 0 or -ENOMEM (*@v unchanged). */
+int rpt_cmp_note_add(struct rpt_cmp_run_note **v, size_t *n, const char *file, long long run,
+		     int side, const char *what);
 
 /* Frees @c and everything it owns; NULL does nothing. */
 void rpt_cmp_free(struct rpt_cmp *c);

@@ -156,6 +156,21 @@ static json_t *settings_json(const struct rpt_cmp_settings *set)
 	return o;
 }
 
+/* excluded[] ({file, run, side, reason}) or, @unmatched, unmatched[] ({label, file, run, missing_on}). */
+static json_t *notes_json(const struct rpt_cmp *c, const struct rpt_cmp_run_note *v, size_t n,
+			  bool unmatched)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_pack("{s:s,s:I,s:s,s:s}", "file", v[i].file, "run",
+						   (json_int_t)v[i].run,
+						   unmatched ? "missing_on" : "side",
+						   c->side_names[v[i].side],
+						   unmatched ? "label" : "reason", v[i].what));
+	return a;
+}
+
 json_t *rpt_cmp_to_json(const struct rpt_cmp *c)
 {
 	json_t *doc = json_object(), *sides = json_array(), *samples = json_array(),
@@ -174,8 +189,8 @@ json_t *rpt_cmp_to_json(const struct rpt_cmp *c)
 	json_object_set_new(doc, "created", json_string(c->created));
 	json_object_set_new(doc, "settings", settings_json(&c->set));
 	json_object_set_new(doc, "sides", sides);
-	json_object_set(doc, "excluded", c->excluded);
-	json_object_set(doc, "unmatched", c->unmatched);
+	json_object_set_new(doc, "excluded", notes_json(c, c->excluded, c->nexcluded, false));
+	json_object_set_new(doc, "unmatched", notes_json(c, c->unmatched, c->nunmatched, true));
 	json_object_set_new(doc, "samples", samples);
 	json_object_set_new(doc, "verdicts", counts);
 	json_object_set_new(doc, "regressed",
@@ -412,6 +427,30 @@ static int sides_parse(const json_t *doc, struct rpt_cmp *c)
 	return 0;
 }
 
+/* excluded[] or, @unmatched, unmatched[] read back: every entry's strings and side. */
+static int notes_parse(struct rpt_cmp *c, const json_t *list, bool unmatched)
+{
+	const json_t *x;
+	size_t i;
+
+	json_array_foreach(list, i, x)
+	{
+		const char *file = mdl_json_str(x, "file", NULL),
+			   *what = mdl_json_str(x, unmatched ? "label" : "reason", NULL);
+		int side = side_index(c, mdl_json_str(x, unmatched ? "missing_on" : "side", NULL));
+		int e;
+
+		if (!file || !what || side < 0)
+			return -EPROTO;
+		e = rpt_cmp_note_add(unmatched ? &c->unmatched : &c->excluded,
+				     unmatched ? &c->nunmatched : &c->nexcluded, file,
+				     json_integer_value(json_object_get(x, "run")), side, what);
+		if (e)
+			return e;
+	}
+	return 0;
+}
+
 int rpt_cmp_from_json(const json_t *doc, const char *path, struct rpt_cmp **ret, char *err,
 		      size_t errlen)
 {
@@ -431,12 +470,10 @@ int rpt_cmp_from_json(const json_t *doc, const char *path, struct rpt_cmp **ret,
 	if (!e)
 		e = settings_parse(json_object_get(doc, "settings"), &c->set);
 	c->created = str_dup(doc, "created");
-	c->excluded = json_incref(json_object_get(doc, "excluded"));
-	c->unmatched = json_incref(json_object_get(doc, "unmatched"));
-	if (!c->excluded)
-		c->excluded = json_array();
-	if (!c->unmatched)
-		c->unmatched = json_array();
+	if (!e)
+		e = notes_parse(c, json_object_get(doc, "excluded"), false);
+	if (!e)
+		e = notes_parse(c, json_object_get(doc, "unmatched"), true);
 	if (cj)
 		c->cannot_judge_reason = str_dup(cj, "reason");
 	c->cannot_judge = c->cannot_judge_reason != NULL;

@@ -276,10 +276,8 @@ static int across_check(const struct mdl_run_ref *runs, size_t nruns, const char
  */
 static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 		     const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
-		     json_t **ret_dropped, char *err, size_t errlen)
+		     struct rpt_cmp *c, char *err, size_t errlen)
 {
-	json_t *dropped = json_array();
-
 	for (size_t i = 0; i < s->n; i++)
 		for (int k = 0; k < nsides; k++) {
 			const struct sample *sm = &s->v[i], *near;
@@ -292,11 +290,9 @@ static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 				if (sm->nruns[j])
 					r = &runs[sm->runs[j][0]];
 			if (o->allow_unmatched) {
-				json_array_append_new(dropped,
-						      json_pack("{s:s,s:s,s:I,s:s}", "label",
-								sm->label, "file", r->file, "run",
-								(json_int_t)r->index, "missing_on",
-								side_names[k]));
+				if (rpt_cmp_note_add(&c->unmatched, &c->nunmatched, r->file,
+						     (long long)r->index, k, sm->label))
+					return -ENOMEM;
 				continue;
 			}
 			near = rpt_sample_nearest(s, sm, k);
@@ -312,10 +308,8 @@ static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 					"workload, threads and parameters",
 				diff && *diff ? "; nearest differs in " : "", diff ? diff : "");
 			free(diff);
-			json_decref(dropped);
 			return -EPROTO;
 		}
-	*ret_dropped = dropped;
 	return 0;
 }
 
@@ -350,22 +344,16 @@ static int sides_fill(struct rpt_cmp *c, const struct mdl_run_ref *runs, size_t 
 	return 0;
 }
 
-/* excluded[]: the incomplete runs, left out of every sample, and why. */
-static json_t *excluded_json(const struct mdl_run_ref *runs, size_t nruns,
-			     const char *const *side_names)
+/* The incomplete runs, left out of every sample, and why. */
+static int excluded_fill(struct rpt_cmp *c, const struct mdl_run_ref *runs, size_t nruns)
 {
-	json_t *excluded = json_array();
-
-	for (size_t i = 0; i < nruns; i++) {
-		if (mdl_run_complete(runs[i].run))
-			continue;
-		json_array_append_new(excluded,
-				      json_pack("{s:s,s:I,s:s,s:s}", "file", runs[i].file, "run",
-						(json_int_t)runs[i].index, "side",
-						side_names[runs[i].side], "reason",
-						mdl_run_error(runs[i].run, "incomplete")));
-	}
-	return excluded;
+	for (size_t i = 0; i < nruns; i++)
+		if (!mdl_run_complete(runs[i].run) &&
+		    rpt_cmp_note_add(&c->excluded, &c->nexcluded, runs[i].file,
+				     (long long)runs[i].index, runs[i].side,
+				     mdl_run_error(runs[i].run, "incomplete")))
+			return -ENOMEM;
+	return 0;
 }
 
 /* What the comparison is judged with, the gate file's strictness included. */
@@ -469,7 +457,6 @@ int rpt_compare_judge(const char *const *side_names, int nsides, const struct md
 	};
 	struct samples s = { 0 };
 	struct rpt_cmp *c;
-	json_t *dropped = NULL;
 	char when[64];
 	time_t now = time(NULL);
 	int e;
@@ -482,30 +469,24 @@ int rpt_compare_judge(const char *const *side_names, int nsides, const struct md
 		snprintf(err, errlen, "judging by the A/A floor: %s", strerror(EINVAL));
 		return -EINVAL;
 	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->nsides = nsides;
 	e = across_check(runs, nruns, o->across, err, errlen);
 	if (!e)
 		e = rpt_samples_build(&s, runs, nruns, nsides, o->across);
 	if (!e)
-		e = unmatched(&s, runs, side_names, nsides, o, &dropped, err, errlen);
-	if (e) {
-		rpt_samples_free(&s);
-		return e;
-	}
-	c = calloc(1, sizeof(*c));
-	if (!c) {
-		rpt_samples_free(&s);
-		json_decref(dropped);
-		return -ENOMEM;
-	}
-	c->nsides = nsides;
-	c->unmatched = dropped;
-	c->excluded = excluded_json(runs, nruns, side_names);
+		e = unmatched(&s, runs, side_names, nsides, o, c, err, errlen);
+	if (!e)
+		e = excluded_fill(c, runs, nruns);
 	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
 	c->created = strdup(when);
-	e = settings_fill(&c->set, o);
+	if (!e)
+		e = settings_fill(&c->set, o);
 	if (!e)
 		e = sides_fill(c, runs, nruns, side_names);
-	if (!e && (!c->created || !c->excluded))
+	if (!e && !c->created)
 		e = -ENOMEM;
 	if (!e)
 		e = samples_fill(c, &x, &s);

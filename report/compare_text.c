@@ -231,9 +231,8 @@ static void counts_print(FILE *out, const struct rpt_cmp *cmp, const char *end)
 
 void rpt_cmp_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
 {
-	size_t cap = 1, nlat = 0, nseen = 0, i;
+	size_t cap = 1, nlat = 0, nseen = 0;
 	const char **latency, **seen;
-	json_t *x;
 
 	for (size_t s = 0; s < cmp->nsamples; s++)
 		cap += cmp->samples[s].nmetrics;
@@ -274,17 +273,13 @@ void rpt_cmp_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
 					"latency (us, lower is better)\n");
 		print_metric_table(out, cmp, (const char *const *)latency, nlat, true, markdown);
 	}
-	json_array_foreach(cmp->excluded, i, x)
+	for (size_t i = 0; i < cmp->nexcluded; i++)
 		fprintf(out, "%sexcluded: %s run %lld: %s\n", markdown ? "- " : "",
-			json_string_value(json_object_get(x, "file")),
-			(long long)json_integer_value(json_object_get(x, "run")),
-			json_string_value(json_object_get(x, "reason")));
-	json_array_foreach(cmp->unmatched, i, x)
+			cmp->excluded[i].file, cmp->excluded[i].run, cmp->excluded[i].what);
+	for (size_t i = 0; i < cmp->nunmatched; i++)
 		fprintf(out, "%sunmatched: %s run %lld (%s): nothing on side '%s'\n",
-			markdown ? "- " : "", json_string_value(json_object_get(x, "file")),
-			(long long)json_integer_value(json_object_get(x, "run")),
-			json_string_value(json_object_get(x, "label")),
-			json_string_value(json_object_get(x, "missing_on")));
+			markdown ? "- " : "", cmp->unmatched[i].file, cmp->unmatched[i].run,
+			cmp->unmatched[i].what, cmp->side_names[cmp->unmatched[i].side]);
 	rpt_cmp_why_print(cmp, out, markdown);
 	if (cmp->cannot_judge)
 		fprintf(out, "%scannot judge: %s\n", markdown ? "- " : "",

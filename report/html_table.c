@@ -81,28 +81,22 @@ void rpt_html_fmt_value(char *buf, size_t len, double v, double pm, const char *
 		 unit ? unit : "");
 }
 
-/* "label (file run N, missing on side)" items of a comparison's @list, if any. */
-static void compare_list(FILE *out, const json_t *list, const char *what)
+/* "label (file run N, missing on side)" items of a comparison's run notes, if any. */
+static void compare_list(FILE *out, const struct rpt_cmp *cmp, const struct rpt_cmp_run_note *v,
+			 size_t n, bool unmatched, const char *what)
 {
-	const json_t *x;
-	size_t i;
-
-	if (!json_array_size(list))
+	if (!n)
 		return;
 	fprintf(out, "<p class=\"warn\">%s:</p>\n<ul>\n", what);
-	json_array_foreach(list, i, x)
-	{
-		const char *label = json_string_value(json_object_get(x, "label"));
-
+	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "<li>");
-		rpt_html_esc(out, label ? label : json_string_value(json_object_get(x, "reason")));
+		rpt_html_esc(out, v[i].what);
 		fprintf(out, " (<code>");
-		rpt_html_esc(out, json_string_value(json_object_get(x, "file")));
-		fprintf(out, "</code> run %lld",
-			(long long)json_integer_value(json_object_get(x, "run")) + 1);
-		if (json_object_get(x, "missing_on")) {
+		rpt_html_esc(out, v[i].file);
+		fprintf(out, "</code> run %lld", v[i].run + 1);
+		if (unmatched) {
 			fprintf(out, ", none on ");
-			rpt_html_esc(out, json_string_value(json_object_get(x, "missing_on")));
+			rpt_html_esc(out, cmp->side_names[v[i].side]);
 		}
 		fprintf(out, ")</li>\n");
 	}
@@ -146,8 +140,9 @@ void rpt_html_compare_table(FILE *out, const struct rpt_cmp *cmp, const char *no
 		fprintf(out, "</li>\n");
 	}
 	fprintf(out, "</ul>\n");
-	compare_list(out, cmp->unmatched, "Samples with no match on a side, not compared");
-	compare_list(out, cmp->excluded, "Incomplete runs, left out");
+	compare_list(out, cmp, cmp->unmatched, cmp->nunmatched, true,
+		     "Samples with no match on a side, not compared");
+	compare_list(out, cmp, cmp->excluded, cmp->nexcluded, false, "Incomplete runs, left out");
 	fprintf(out, "<table class=\"cmp\"><tr><th>sample</th><th>metric</th>");
 	for (int k = 0; k < cmp->nsides; k++) {
 		fprintf(out, "<th>");

@@ -372,14 +372,10 @@ static int compare_run(void *cfg)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < json_array_size(judged->excluded); i++) {
-		const json_t *x = json_array_get(judged->excluded, i);
-
+	for (size_t i = 0; i < judged->nexcluded; i++)
 		fprintf(stderr, "fsbench compare: %s: run %lld is incomplete and left out: %s\n",
-			json_string_value(json_object_get(x, "file")),
-			(long long)json_integer_value(json_object_get(x, "run")),
-			json_string_value(json_object_get(x, "reason")));
-	}
+			judged->excluded[i].file, judged->excluded[i].run,
+			judged->excluded[i].what);
 	status = c->gate ? gate_report(judged) : FSB_EXIT_OK;
 out:
 	rpt_cmp_free(judged);
