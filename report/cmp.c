@@ -91,29 +91,35 @@ void rpt_cmp_free(struct rpt_cmp *c)
 	free(c);
 }
 
-int rpt_cmp_set_cannot_judge(struct rpt_cmp *c, const char *reason)
+/* *@dst replaced by a copy of @reason; 0 or -ENOMEM (*@dst kept). */
+static int reason_set(char **dst, const char *reason)
 {
 	char *r = strdup(reason);
 
 	if (!r)
 		return -ENOMEM;
-	free(c->cannot_judge_reason);
-	c->cannot_judge_reason = r;
-	c->cannot_judge = true;
+	free(*dst);
+	*dst = r;
 	return 0;
+}
+
+int rpt_cmp_set_cannot_judge(struct rpt_cmp *c, const char *reason)
+{
+	int e = reason_set(&c->cannot_judge_reason, reason);
+
+	c->cannot_judge |= !e;
+	return e;
 }
 
 int rpt_cmp_judged_cannot_judge(struct rpt_cmp_judged *j, const char *reason)
 {
-	char *r = strdup(reason);
+	int e = reason_set(&j->reason, reason);
 
-	if (!r)
-		return -ENOMEM;
-	free(j->reason);
-	j->reason = r;
-	j->cannot_judge = true;
-	j->verdict = RPT_INSUFFICIENT;
-	return 0;
+	if (!e) {
+		j->cannot_judge = true;
+		j->verdict = RPT_INSUFFICIENT;
+	}
+	return e;
 }
 
 int rpt_cmp_foreach(const struct rpt_cmp *c,
