@@ -1,5 +1,6 @@
 /* The comparison document: samples' metrics, statistics per side and verdicts, as fsbench-compare/1. */
 #include "report/compare.h"
+#include "report/cmp.h"
 #include "report/context.h"
 #include "report/gate.h"
 #include "report/sample.h"
@@ -21,39 +22,6 @@ void rpt_compare_opts_init(struct rpt_compare_opts *o)
 					.test = RPT_TEST_AUTO };
 }
 
-/* @reps: each value's repetition, or NULL when a run did not say (then none are listed). */
-static json_t *stats_json(const char *side, const struct rpt_stats *st, const double *v,
-			  const long long *reps, size_t n)
-{
-	json_t *o = json_object(), *vals = json_array(), *rv = reps ? json_array() : NULL;
-
-	for (size_t i = 0; i < n; i++) {
-		json_array_append_new(vals, json_real(v[i]));
-		if (rv)
-			json_array_append_new(rv, json_integer(reps[i]));
-	}
-	if (rv)
-		json_object_set_new(o, "repetitions", rv);
-	json_object_set_new(o, "side", json_string(side));
-	json_object_set_new(o, "n", json_integer((json_int_t)n));
-	json_object_set_new(o, "values", vals);
-	if (n) {
-		json_object_set_new(o, "mean", json_real(st->mean));
-		json_object_set_new(o, "median", json_real(st->median));
-		json_object_set_new(o, "min", json_real(st->min));
-		json_object_set_new(o, "max", json_real(st->max));
-		json_object_set_new(o, "stddev", json_real(st->stddev));
-		json_object_set_new(o, "cov_pct", json_real(st->cov * 100));
-		json_object_set_new(o, "ci95", json_pack("[f,f]", st->ci_lo, st->ci_hi));
-	}
-	return o;
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
 /*
  * Whether the sources that loaded on side @k's runs of @sm differ from the baseline's; @buf
  * then says which ("source jbd2 loaded on the candidate only").
@@ -70,53 +38,80 @@ static bool instrumentation_differs(const struct sample *sm, const struct mdl_ru
 	return n > 0;
 }
 
-/* Side @k's judgement against side 0 as a comparison object, with why it moved. */
-static json_t *judged_json(const struct sample *sm, const struct mdl_run_ref *runs,
-			   const char *const *side_names, int k, const char *op, const char *name,
-			   const struct rpt_rule *rule, const struct rpt_judgement *jp)
-{
-	const struct rpt_judgement j = *jp;
-	json_t *c = json_object();
+/* What the judge needs beside the runs: their samples' sides and the options. */
+struct judge_ctx {
+	const struct mdl_run_ref *runs;
+	const char *const *side_names;
+	int nsides;
+	const struct rpt_compare_opts *o;
+};
 
-	json_object_set_new(c, "side", json_string(side_names[k]));
-	json_object_set_new(c, "baseline", json_string(side_names[0]));
-	json_object_set_new(c, "change_pct", num_or_null(j.change_pct));
-	json_object_set_new(c, "test",
-			    j.tested ? json_string(rpt_test_name(j.test.kind)) : json_null());
-	json_object_set_new(c, "p", j.tested ? num_or_null(j.test.p) : json_null());
-	json_object_set_new(c, "p_welch", num_or_null(j.p_welch));
-	json_object_set_new(c, "p_rank", num_or_null(j.p_rank));
-	json_object_set_new(c, "alpha", json_real(rule->alpha));
-	json_object_set_new(c, "threshold_pct", json_real(rule->threshold_pct));
-	json_object_set_new(c, "noise_cov_pct", json_real(rule->noise_cov_pct));
-	json_object_set_new(c, "gate", json_boolean(rule->gate));
-	json_object_set_new(c, "verdict", json_string(rpt_verdict_names[j.verdict]));
+/* Side @k's judgement against side 0, with why it moved. */
+static void judged_fill(const struct judge_ctx *x, const struct sample *sm, int k, const char *op,
+			const char *name, const struct rpt_judgement *j, struct rpt_cmp_judged *c)
+{
+	c->stats = true;
+	c->change_pct = j->change_pct;
+	c->tested = j->tested;
+	c->test = j->test.kind;
+	c->p = j->tested ? j->test.p : NAN;
+	c->p_welch = j->p_welch;
+	c->p_rank = j->p_rank;
+	c->spread_pct = j->spread_pct;
+	c->verdict = j->verdict;
 	/*
 	 * Why it moved, from the probes: for what changed, and for what moved past the
 	 * threshold without enough samples to be judged (explain's two single runs).
 	 */
-	if (j.verdict == RPT_REGRESSION || j.verdict == RPT_IMPROVEMENT ||
-	    (isfinite(j.change_pct) && fabs(j.change_pct) > rule->threshold_pct)) {
-		json_t *why = rpt_why_build(runs, sm->runs[0], sm->nruns[0], sm->runs[k],
-					    sm->nruns[k], op, name, j.change_pct);
+	if (j->verdict == RPT_REGRESSION || j->verdict == RPT_IMPROVEMENT ||
+	    (isfinite(j->change_pct) && fabs(j->change_pct) > c->rule.threshold_pct))
+		c->why = rpt_why_build(x->runs, sm->runs[0], sm->nruns[0], sm->runs[k],
+				       sm->nruns[k], op, name, j->change_pct);
+}
 
-		if (why)
-			json_object_set_new(c, "why", why);
+/* Side @k's values of metric @def: from every complete run that has it. */
+static int side_fill(const struct judge_ctx *x, const struct sample *sm, int k,
+		     const struct rpt_metric_def *def, const char *op, struct rpt_cmp_side *sd)
+{
+	bool have_reps = true;
+
+	sd->calls_min = INFINITY;
+	sd->values = calloc(sm->nruns[k] + 1, sizeof(double));
+	sd->reps = calloc(sm->nruns[k] + 1, sizeof(long long));
+	if (!sd->values || !sd->reps)
+		return -ENOMEM;
+	for (size_t i = 0; i < sm->nruns[k]; i++) {
+		const json_t *run = x->runs[sm->runs[k][i]].run;
+		const json_t *rep = json_object_get(json_object_get(run, "coords"), "repetition");
+		double raw, cnt;
+
+		if (!mdl_run_complete(run) || !rpt_metric_value(run, def, op, &raw))
+			continue;
+		/* the fewest calls behind a run's percentile: the floor's few_tail_calls */
+		if (rpt_metric_count(run, def, op, &cnt))
+			sd->calls_min = fmin(sd->calls_min, cnt);
+		/* which repetition of its boot or invocation: rpt_floor_pct pairs them */
+		have_reps &= json_is_integer(rep);
+		sd->reps[sd->n] = json_integer_value(rep);
+		sd->values[sd->n++] = raw * def->scale;
 	}
-	return c;
+	if (!isfinite(sd->calls_min))
+		sd->calls_min = NAN;
+	if (!have_reps) {
+		free(sd->reps);
+		sd->reps = NULL;
+	}
+	if (sd->n)
+		rpt_stats_compute(sd->values, sd->n, &sd->st);
+	return 0;
 }
 
 /* One metric of one sample: statistics per side, and each side judged against side 0. */
-static int metric_json(const struct sample *sm, const struct mdl_run_ref *runs,
-		       const char *const *side_names, int nsides, const struct rpt_metric_def *def,
-		       const char *op, const char *name, const struct rpt_compare_opts *o,
-		       json_t **ret)
+static int metric_fill(const struct judge_ctx *x, const struct sample *sm,
+		       const struct rpt_metric_def *def, const char *op, const char *name,
+		       struct rpt_cmp_metric *m)
 {
-	json_t *m = json_object(), *sides = json_array(), *cmps = json_array();
-	double *vals[nsides];
-	long long *reps[nsides];
-	bool have_reps[nsides];
-	size_t nv[nsides];
+	const struct rpt_compare_opts *o = x->o;
 	const struct rpt_rule cli = { .alpha = o->alpha,
 				      .threshold_pct = o->threshold_pct,
 				      .noise_cov_pct = o->noise_cov_pct,
@@ -125,101 +120,53 @@ static int metric_json(const struct sample *sm, const struct mdl_run_ref *runs,
 	char why_src[512];
 	int e = 0;
 
-	double calls_min[nsides];
-
-	for (int k = 0; k < nsides; k++) {
-		calls_min[k] = INFINITY;
-		vals[k] = calloc(sm->nruns[k] + 1, sizeof(double));
-		reps[k] = calloc(sm->nruns[k] + 1, sizeof(long long));
-		nv[k] = 0;
-		have_reps[k] = true;
-		if (!vals[k] || !reps[k])
-			e = -ENOMEM;
-		for (size_t i = 0; !e && i < sm->nruns[k]; i++) {
-			const json_t *run = runs[sm->runs[k][i]].run;
-			const json_t *rep =
-				json_object_get(json_object_get(run, "coords"), "repetition");
-			double raw, cnt;
-
-			if (mdl_run_complete(run) && rpt_metric_value(run, def, op, &raw)) {
-				/* the fewest calls behind a run's percentile: rpt_compare_floor */
-				if (rpt_metric_count(run, def, op, &cnt))
-					calls_min[k] = fmin(calls_min[k], cnt);
-				/* which repetition of its boot or invocation: rpt_floor_pct pairs them */
-				have_reps[k] &= json_is_integer(rep);
-				reps[k][nv[k]] = json_integer_value(rep);
-				vals[k][nv[k]++] = raw * def->scale;
-			}
-		}
-	}
-	for (int k = 0; !e && k < nsides; k++) {
-		struct rpt_stats st = { 0 };
-
-		if (nv[k])
-			rpt_stats_compute(vals[k], nv[k], &st);
-		json_t *so = stats_json(side_names[k], &st, vals[k], have_reps[k] ? reps[k] : NULL,
-					nv[k]);
-
-		if (isfinite(calls_min[k]))
-			json_object_set_new(so, "calls_min", json_real(calls_min[k]));
-		json_array_append_new(sides, so);
-	}
-	for (int k = 1; !e && k < nsides; k++) {
+	m->name = strdup(name);
+	m->unit = strdup(def->unit);
+	m->dir = def->dir;
+	m->kind = def->kind;
+	m->sides = calloc((size_t)x->nsides, sizeof(*m->sides));
+	m->judged = calloc((size_t)x->nsides, sizeof(*m->judged));
+	if (!m->name || !m->unit || !m->sides || !m->judged)
+		return -ENOMEM;
+	for (int k = 0; !e && k < x->nsides; k++)
+		e = side_fill(x, sm, k, def, op, &m->sides[k]);
+	for (int k = 1; !e && k < x->nsides; k++) {
+		struct rpt_cmp_judged *c = &m->judged[k - 1];
 		struct rpt_judgement j;
-		json_t *c;
 
-		if (!nv[0] || !nv[k]) {
-			json_array_append_new(cmps,
-					      json_pack("{s:s,s:s,s:s,s:b}", "side", side_names[k],
-							"baseline", side_names[0], "verdict",
-							"insufficient", "gate", rule.gate));
+		*c = (struct rpt_cmp_judged){ .side = k,
+					      .verdict = RPT_INSUFFICIENT,
+					      .rule = rule,
+					      .change_pct = NAN,
+					      .p = NAN,
+					      .p_welch = NAN,
+					      .p_rank = NAN,
+					      .q = NAN,
+					      .spread_pct = NAN,
+					      .floor_pct = NAN,
+					      .bar_pct = NAN,
+					      .resolution_pct = NAN };
+		if (!m->sides[0].n || !m->sides[k].n)
 			continue;
-		}
 		/*
 		 * Per-call latencies of sides that ran different probes differ partly by what
 		 * the probes cost: not judged, and the sources named (issue 21, item 2).
 		 */
 		if (def->kind == RPT_KIND_LATENCY &&
-		    instrumentation_differs(sm, runs, side_names, k, why_src, sizeof(why_src))) {
+		    instrumentation_differs(sm, x->runs, x->side_names, k, why_src,
+					    sizeof(why_src))) {
 			char reason[600];
 
 			snprintf(reason, sizeof(reason), "cannot judge: %s", why_src);
-			json_array_append_new(cmps,
-					      json_pack("{s:s,s:s,s:s,s:b,s:s}", "side",
-							side_names[k], "baseline", side_names[0],
-							"verdict", "insufficient", "gate",
-							rule.gate, "reason", reason));
+			e = rpt_cmp_judged_cannot_judge(c, reason);
 			continue;
 		}
-		e = rpt_judge(vals[0], nv[0], vals[k], nv[k], def->dir, def->kind, o->test, &rule,
-			      &j);
-		if (e)
-			break;
-		c = judged_json(sm, runs, side_names, k, op, name, &rule, &j);
-		json_array_append_new(cmps, c);
+		e = rpt_judge(m->sides[0].values, m->sides[0].n, m->sides[k].values, m->sides[k].n,
+			      def->dir, def->kind, o->test, &rule, &j);
+		if (!e)
+			judged_fill(x, sm, k, op, name, &j, c);
 	}
-	for (int k = 0; k < nsides; k++) {
-		free(vals[k]);
-		free(reps[k]);
-	}
-	if (e) {
-		json_decref(m);
-		json_decref(sides);
-		json_decref(cmps);
-		return e;
-	}
-	json_object_set_new(m, "name", json_string(name));
-	json_object_set_new(m, "unit", json_string(def->unit));
-	json_object_set_new(m, "direction",
-			    json_string(def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower"));
-	json_object_set_new(m, "kind",
-			    json_string(def->kind == RPT_KIND_THROUGHPUT ? "throughput" :
-					def->kind == RPT_KIND_LATENCY	 ? "latency" :
-									   "kernel"));
-	json_object_set_new(m, "sides", sides);
-	json_object_set_new(m, "comparisons", cmps);
-	*ret = m;
-	return 0;
+	return e;
 }
 
 /* A metric is compared when every complete run of the sample, on every side, has it. */
@@ -241,35 +188,34 @@ static bool sample_has(const struct sample *sm, const struct mdl_run_ref *runs, 
 	return any;
 }
 
-static int sample_json(const struct sample *sm, const struct mdl_run_ref *runs,
-		       const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
-		       json_t **ret)
+static int sample_fill(const struct judge_ctx *x, const struct sample *sm, struct rpt_cmp_sample *s)
 {
-	json_t *s = json_object(), *metrics = json_array(), *m;
-	const json_t *ops;
-	const json_t *coords = json_object_get(sm->first, MDL_KEY_COORDS);
+	const json_t *coords = json_object_get(sm->first, MDL_KEY_COORDS), *ops;
+	size_t cap = rpt_n_run_metrics + (size_t)MDL_OP_COUNT * rpt_n_latency_metrics;
 	int e;
 
-	json_object_set_new(s, "label", json_string(sm->label));
-	json_object_set(s, MDL_KEY_WORKLOAD, json_object_get(sm->first, MDL_KEY_WORKLOAD));
-	json_object_set(s, MDL_KEY_THREADS, json_object_get(sm->first, MDL_KEY_THREADS));
-	json_object_set(s, "key", sm->keyobj);
+	s->label = strdup(sm->label);
+	s->workload = json_incref(json_object_get(sm->first, MDL_KEY_WORKLOAD));
+	s->threads = json_incref(json_object_get(sm->first, MDL_KEY_THREADS));
+	s->key = json_incref(sm->keyobj);
+	s->metrics = calloc(cap + 1, sizeof(*s->metrics));
+	s->instr = calloc((size_t)x->nsides, sizeof(*s->instr));
+	s->context = json_array();
+	if (!s->label || !s->metrics || !s->instr || !s->context)
+		return -ENOMEM;
 	if (json_is_object(coords)) {
-		json_t *c = json_deep_copy(coords);
-
-		json_object_del(c, "repetition");
-		if (o->across)
-			json_object_del(c, o->across);
-		json_object_set_new(s, MDL_KEY_COORDS, c);
+		s->coords = json_deep_copy(coords);
+		json_object_del(s->coords, "repetition");
+		if (x->o->across)
+			json_object_del(s->coords, x->o->across);
 	}
 	for (size_t i = 0; i < rpt_n_run_metrics; i++) {
-		if (!sample_has(sm, runs, nsides, &rpt_run_metrics[i], NULL))
+		if (!sample_has(sm, x->runs, x->nsides, &rpt_run_metrics[i], NULL))
 			continue;
-		e = metric_json(sm, runs, side_names, nsides, &rpt_run_metrics[i], NULL,
-				rpt_run_metrics[i].name, o, &m);
+		e = metric_fill(x, sm, &rpt_run_metrics[i], NULL, rpt_run_metrics[i].name,
+				&s->metrics[s->nmetrics++]);
 		if (e)
-			goto fail;
-		json_array_append_new(metrics, m);
+			return e;
 	}
 	ops = mdl_run_ops(sm->first);
 	for (int rank = 0; mdl_op_name_at(rank); rank++) {
@@ -277,44 +223,35 @@ static int sample_json(const struct sample *sm, const struct mdl_run_ref *runs,
 
 		if (!json_object_get(ops, op))
 			continue;
-		for (size_t i = 0; i < rpt_n_latency_metrics; i++) {
+		for (size_t i = 0; i < rpt_n_latency_metrics && s->nmetrics < cap; i++) {
 			char name[64];
 
-			if (!sample_has(sm, runs, nsides, &rpt_latency_metrics[i], op))
+			if (!sample_has(sm, x->runs, x->nsides, &rpt_latency_metrics[i], op))
 				continue;
 			snprintf(name, sizeof(name), "%s.%s", op, rpt_latency_metrics[i].name);
-			e = metric_json(sm, runs, side_names, nsides, &rpt_latency_metrics[i], op,
-					name, o, &m);
+			e = metric_fill(x, sm, &rpt_latency_metrics[i], op, name,
+					&s->metrics[s->nmetrics++]);
 			if (e)
-				goto fail;
-			json_array_append_new(metrics, m);
+				return e;
 		}
 	}
-	json_object_set_new(s, "metrics", metrics);
 	/* which sources loaded on one side only: the verdict says so (issue 21, item 2) */
-	for (int k = 1; k < nsides; k++) {
+	for (int k = 1; k < x->nsides; k++) {
 		char why_src[512];
 
-		if (!instrumentation_differs(sm, runs, side_names, k, why_src, sizeof(why_src)))
+		if (!instrumentation_differs(sm, x->runs, x->side_names, k, why_src,
+					     sizeof(why_src)))
 			continue;
-		if (!json_object_get(s, "instrumentation"))
-			json_object_set_new(s, "instrumentation", json_array());
-		json_array_append_new(json_object_get(s, "instrumentation"),
-				      json_pack("{s:s,s:s}", "side", side_names[k], "differs",
-						why_src));
+		s->instr[s->ninstr].side = k;
+		s->instr[s->ninstr].differs = strdup(why_src);
+		if (!s->instr[s->ninstr++].differs)
+			return -ENOMEM;
 	}
 	/* what exporters label and stamp the sample's values with, per side */
-	json_object_set_new(s, "context", json_array());
-	for (int k = 0; k < nsides; k++)
-		json_array_append_new(json_object_get(s, "context"),
-				      rpt_side_context(side_names[k], runs, sm->runs[k],
-						       sm->nruns[k]));
-	*ret = s;
+	for (int k = 0; k < x->nsides; k++)
+		json_array_append_new(s->context, rpt_side_context(x->side_names[k], x->runs,
+								   sm->runs[k], sm->nruns[k]));
 	return 0;
-fail:
-	json_decref(metrics);
-	json_decref(s);
-	return e;
 }
 
 /* Every run has the string coords.@across the sides are told apart by: 0, or -EPROTO. */
@@ -339,10 +276,8 @@ static int across_check(const struct mdl_run_ref *runs, size_t nruns, const char
  */
 static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 		     const char *const *side_names, int nsides, const struct rpt_compare_opts *o,
-		     json_t **ret_dropped, char *err, size_t errlen)
+		     struct rpt_cmp *c, char *err, size_t errlen)
 {
-	json_t *dropped = json_array();
-
 	for (size_t i = 0; i < s->n; i++)
 		for (int k = 0; k < nsides; k++) {
 			const struct sample *sm = &s->v[i], *near;
@@ -355,11 +290,9 @@ static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 				if (sm->nruns[j])
 					r = &runs[sm->runs[j][0]];
 			if (o->allow_unmatched) {
-				json_array_append_new(dropped,
-						      json_pack("{s:s,s:s,s:I,s:s}", "label",
-								sm->label, "file", r->file, "run",
-								(json_int_t)r->index, "missing_on",
-								side_names[k]));
+				if (rpt_cmp_note_add(&c->unmatched, &c->nunmatched, r->file,
+						     (long long)r->index, k, sm->label))
+					return -ENOMEM;
 				continue;
 			}
 			near = rpt_sample_nearest(s, sm, k);
@@ -375,20 +308,20 @@ static int unmatched(const struct samples *s, const struct mdl_run_ref *runs,
 					"workload, threads and parameters",
 				diff && *diff ? "; nearest differs in " : "", diff ? diff : "");
 			free(diff);
-			json_decref(dropped);
 			return -EPROTO;
 		}
-	*ret_dropped = dropped;
 	return 0;
 }
 
-/* sides[]: each side's name and the files its runs came from. */
-static json_t *sides_json(const struct mdl_run_ref *runs, size_t nruns,
-			  const char *const *side_names, int nsides)
+/* Each side's name and the files its runs came from. */
+static int sides_fill(struct rpt_cmp *c, const struct mdl_run_ref *runs, size_t nruns,
+		      const char *const *side_names)
 {
-	json_t *sides = json_array();
-
-	for (int k = 0; k < nsides; k++) {
+	c->side_names = calloc((size_t)c->nsides, sizeof(char *));
+	c->side_files = calloc((size_t)c->nsides, sizeof(json_t *));
+	if (!c->side_names || !c->side_files)
+		return -ENOMEM;
+	for (int k = 0; k < c->nsides; k++) {
 		json_t *files = json_array();
 
 		for (size_t i = 0; i < nruns; i++) {
@@ -403,70 +336,127 @@ static json_t *sides_json(const struct mdl_run_ref *runs, size_t nruns,
 			if (!seen)
 				json_array_append_new(files, json_string(runs[i].file));
 		}
-		json_array_append_new(sides, json_pack("{s:s,s:o}", "name", side_names[k], "files",
-						       files));
+		c->side_files[k] = files;
+		c->side_names[k] = strdup(side_names[k]);
+		if (!c->side_names[k] || !files)
+			return -ENOMEM;
 	}
-	return sides;
+	return 0;
 }
 
-/* excluded[]: the incomplete runs, left out of every sample, and why. */
-static json_t *excluded_json(const struct mdl_run_ref *runs, size_t nruns,
-			     const char *const *side_names)
+/* The incomplete runs, left out of every sample, and why. */
+static int excluded_fill(struct rpt_cmp *c, const struct mdl_run_ref *runs, size_t nruns)
 {
-	json_t *excluded = json_array();
+	for (size_t i = 0; i < nruns; i++)
+		if (!mdl_run_complete(runs[i].run) &&
+		    rpt_cmp_note_add(&c->excluded, &c->nexcluded, runs[i].file,
+				     (long long)runs[i].index, runs[i].side,
+				     mdl_run_error(runs[i].run, "incomplete")))
+			return -ENOMEM;
+	return 0;
+}
 
-	for (size_t i = 0; i < nruns; i++) {
-		if (mdl_run_complete(runs[i].run))
+/* What the comparison is judged with, the gate file's strictness included. */
+static int settings_fill(struct rpt_cmp_settings *set, const struct rpt_compare_opts *o)
+{
+	*set = (struct rpt_cmp_settings){
+		.alpha = o->alpha,
+		.threshold_pct = o->threshold_pct,
+		.noise_cov_pct = o->noise_cov_pct,
+		.test = o->test,
+		.across = o->across ? strdup(o->across) : NULL,
+		.gate = json_incref((json_t *)o->gate),
+		.strict = o->strict || json_is_true(json_object_get(o->gate, "strict")),
+		.allow_noisy = o->allow_noisy ||
+			       json_is_true(json_object_get(o->gate, "allow_noisy")),
+		.decide = o->floor_multiple > 0 ? RPT_DECIDE_FLOOR : RPT_DECIDE_TEST,
+		.floor_multiple = o->floor_multiple,
+	};
+	return o->across && !set->across ? -ENOMEM : 0;
+}
+
+/*
+ * Many metrics are many chances: a comparison tests about 20 metrics a cell, 140 in a
+ * small suite, and at alpha 0.05 each, several pure-noise "regressions" are expected in
+ * every A/A. The gated, tested comparisons are one family; a call stands only when its
+ * Benjamini-Hochberg q is below its alpha (docs/compare.md says why FDR and not
+ * family-wise). What the correction takes back is judged as if p were above alpha.
+ */
+static int correct_many(struct rpt_cmp *c)
+{
+	size_t cap = 0, n = 0;
+	struct rpt_cmp_judged **fam;
+	const struct rpt_cmp_metric **of;
+	double *p, *q;
+	int e = -ENOMEM;
+
+	for (size_t i = 0; i < c->nsamples; i++)
+		cap += c->samples[i].nmetrics * (size_t)c->nsides;
+	fam = calloc(cap + 1, sizeof(*fam));
+	of = calloc(cap + 1, sizeof(*of));
+	p = calloc(cap + 1, sizeof(*p));
+	q = calloc(cap + 1, sizeof(*q));
+	if (!fam || !of || !p || !q)
+		goto out;
+	for (size_t i = 0; i < c->nsamples; i++)
+		for (size_t m = 0; m < c->samples[i].nmetrics; m++)
+			for (int k = 0; k + 1 < c->nsides; k++) {
+				struct rpt_cmp_judged *j = &c->samples[i].metrics[m].judged[k];
+
+				if (!j->stats || !j->tested || !isfinite(j->p) || !j->rule.gate)
+					continue;
+				of[n] = &c->samples[i].metrics[m];
+				p[n] = j->p;
+				fam[n++] = j;
+			}
+	e = rpt_bh_adjust(p, n, q);
+	for (size_t i = 0; !e && i < n; i++) {
+		struct rpt_cmp_judged *j = fam[i];
+
+		j->q = q[i];
+		if ((j->verdict == RPT_REGRESSION || j->verdict == RPT_IMPROVEMENT) &&
+		    !(j->q < j->rule.alpha))
+			j->verdict = rpt_verdict_unproven(of[i]->sides[0].st.cov,
+							  of[i]->sides[j->side].st.cov, &j->rule);
+	}
+out:
+	free(fam);
+	free(of);
+	free(p);
+	free(q);
+	return e;
+}
+
+/* Every sample present on every side, judged: the structs the verdicts live in. */
+static int samples_fill(struct rpt_cmp *c, const struct judge_ctx *x, const struct samples *s)
+{
+	c->samples = calloc(s->n + 1, sizeof(*c->samples));
+	if (!c->samples)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->n; i++) {
+		bool everywhere = true;
+		int e;
+
+		for (int k = 0; k < x->nsides; k++)
+			everywhere &= s->v[i].nruns[k] > 0;
+		if (!everywhere)
 			continue;
-		json_array_append_new(excluded,
-				      json_pack("{s:s,s:I,s:s,s:s}", "file", runs[i].file, "run",
-						(json_int_t)runs[i].index, "side",
-						side_names[runs[i].side], "reason",
-						mdl_run_error(runs[i].run, "incomplete")));
+		e = sample_fill(x, &s->v[i], &c->samples[c->nsamples++]);
+		if (e)
+			return e;
 	}
-	return excluded;
+	return 0;
 }
 
-/* settings: what the comparison was judged with, the gate file's strictness included. */
-static json_t *settings_json(const struct rpt_compare_opts *o)
+int rpt_compare_judge(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
+		      size_t nruns, const struct rpt_compare_opts *o, struct rpt_cmp **ret,
+		      char *err, size_t errlen)
 {
-	json_t *set = json_pack("{s:f,s:f,s:f,s:s,s:s?,s:O?}", "alpha", o->alpha, "threshold_pct",
-				o->threshold_pct, "noise_cov_pct", o->noise_cov_pct, "test",
-				o->test == RPT_TEST_AUTO       ? "auto" :
-				o->test == RPT_TEST_ONLY_WELCH ? "welch" :
-								 "mann-whitney",
-				"across", o->across, "gate", o->gate);
-
-	json_object_set_new(set, "strict",
-			    json_boolean(o->strict ||
-					 json_is_true(json_object_get(o->gate, "strict"))));
-	json_object_set_new(set, "allow_noisy",
-			    json_boolean(o->allow_noisy ||
-					 json_is_true(json_object_get(o->gate, "allow_noisy"))));
-	return set;
-}
-
-/* The document's totals: verdict counts, whether the gate regressed, what it could not judge. */
-static void tally(json_t *doc)
-{
-	json_t *counts = json_object();
-
-	for (int v = 0; v < RPT_VERDICT_COUNT; v++)
-		json_object_set_new(counts, rpt_verdict_names[v],
-				    json_integer((json_int_t)rpt_compare_count(doc, v, false)));
-	json_object_set_new(doc, "verdicts", counts);
-	json_object_set_new(doc, "regressed",
-			    json_boolean(rpt_compare_count(doc, RPT_REGRESSION, true) > 0));
-	json_object_set_new(doc, "unjudged",
-			    json_integer((json_int_t)rpt_gate_count_blocking(doc)));
-}
-
-int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
-		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
-		      size_t errlen)
-{
+	const struct judge_ctx x = {
+		.runs = runs, .side_names = side_names, .nsides = nsides, .o = o
+	};
 	struct samples s = { 0 };
-	json_t *doc, *samples, *dropped = NULL;
+	struct rpt_cmp *c;
 	char when[64];
 	time_t now = time(NULL);
 	int e;
@@ -475,45 +465,56 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct md
 		snprintf(err, errlen, "nothing to compare: no runs");
 		return -EPROTO;
 	}
+	if (o->floor_multiple < 0 || !isfinite(o->floor_multiple)) {
+		snprintf(err, errlen, "judging by the A/A floor: %s", strerror(EINVAL));
+		return -EINVAL;
+	}
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->nsides = nsides;
 	e = across_check(runs, nruns, o->across, err, errlen);
 	if (!e)
 		e = rpt_samples_build(&s, runs, nruns, nsides, o->across);
 	if (!e)
-		e = unmatched(&s, runs, side_names, nsides, o, &dropped, err, errlen);
+		e = unmatched(&s, runs, side_names, nsides, o, c, err, errlen);
+	if (!e)
+		e = excluded_fill(c, runs, nruns);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+	c->created = strdup(when);
+	if (!e)
+		e = settings_fill(&c->set, o);
+	if (!e)
+		e = sides_fill(c, runs, nruns, side_names);
+	if (!e && !c->created)
+		e = -ENOMEM;
+	if (!e)
+		e = samples_fill(c, &x, &s);
+	rpt_samples_free(&s);
+	if (!e && c->set.decide == RPT_DECIDE_FLOOR)
+		e = rpt_cmp_decide_floor(c, c->set.floor_multiple);
+	else if (!e)
+		e = correct_many(c);
 	if (e) {
-		rpt_samples_free(&s);
+		if (e == -ENOMEM || e == -EINVAL)
+			snprintf(err, errlen, "judging the comparison: %s", strerror(-e));
+		rpt_cmp_free(c);
 		return e;
 	}
-	samples = json_array();
-	for (size_t i = 0; i < s.n; i++) {
-		json_t *sj;
-		bool everywhere = true;
-
-		for (int k = 0; k < nsides; k++)
-			everywhere &= s.v[i].nruns[k] > 0;
-		if (!everywhere)
-			continue;
-		e = sample_json(&s.v[i], runs, side_names, nsides, o, &sj);
-		if (e) {
-			rpt_samples_free(&s);
-			json_decref(samples);
-			json_decref(dropped);
-			return e;
-		}
-		json_array_append_new(samples, sj);
-	}
-	rpt_samples_free(&s);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-	doc = json_object();
-	json_object_set_new(doc, MDL_KEY_SCHEMA, json_string(MDL_COMPARE_SCHEMA));
-	json_object_set_new(doc, "tool", json_pack("{s:s}", "name", "fsbench"));
-	json_object_set_new(doc, "created", json_string(when));
-	json_object_set_new(doc, "settings", settings_json(o));
-	json_object_set_new(doc, "sides", sides_json(runs, nruns, side_names, nsides));
-	json_object_set_new(doc, "excluded", excluded_json(runs, nruns, side_names));
-	json_object_set_new(doc, "unmatched", dropped);
-	json_object_set_new(doc, "samples", samples);
-	tally(doc);
-	*ret = doc;
+	*ret = c;
 	return 0;
+}
+
+int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
+		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
+		      size_t errlen)
+{
+	struct rpt_cmp *c;
+	int e = rpt_compare_judge(side_names, nsides, runs, nruns, o, &c, err, errlen);
+
+	if (e)
+		return e;
+	*ret = rpt_cmp_to_json(c);
+	rpt_cmp_free(c);
+	return *ret ? 0 : -ENOMEM;
 }

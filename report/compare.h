@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "model/runs.h"
+#include "report/cmp.h"
 #include "report/verdict.h"
 
 struct rpt_compare_opts {
@@ -23,16 +24,28 @@ struct rpt_compare_opts {
 	 */
 	bool strict;
 	bool allow_noisy;
+	/*
+	 * > 0: decide by the A/A floor (rpt_cmp_decide_floor) with this multiple of it, for
+	 * runs as repeatable as an instruction count; 0: by the tests.
+	 */
+	double floor_multiple;
 };
 
 void rpt_compare_opts_init(struct rpt_compare_opts *o);
 
 /*
- * Builds the fsbench-compare/1 document from @nruns runs on @nsides sides (side 0 is the
- * baseline; with one side there are statistics and no comparisons). Returns 0, -ENOMEM, or
- * -EPROTO with @err naming the file and the reason (a run without the field --across
- * needs, a sample that exists on one side only).
+ * The judge: lines @nruns runs on @nsides sides up into samples (side 0 is the baseline;
+ * with one side there are statistics and no comparisons), computes each metric's
+ * statistics and decides each comparison's one verdict, by the tests or, with
+ * o->floor_multiple, by the A/A floor. Returns 0 with *@ret the caller's (rpt_cmp_free),
+ * -ENOMEM, -EINVAL (a bad floor multiple), or -EPROTO with @err naming the file and the
+ * reason (a run without the field --across needs, a sample that exists on one side only).
  */
+int rpt_compare_judge(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
+		      size_t nruns, const struct rpt_compare_opts *o, struct rpt_cmp **ret,
+		      char *err, size_t errlen);
+
+/* rpt_compare_judge() serialised: the fsbench-compare/1 document (rpt_cmp_to_json). */
 int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
 		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
 		      size_t errlen);
@@ -40,24 +53,30 @@ int rpt_compare_build(const char *const *side_names, int nsides, const struct md
 /*
  * The A/A floor of one metric: the largest difference between two runs of one side that
  * share a repetition index (two boots' first repetitions, say), either side (@a the
- * baseline's statistics, @b the other's, as a compare document's "sides" entries), as a
- * percentage of the baseline's mean. NAN when the baseline's mean is 0 or no two runs of a
- * side share a repetition.
+ * baseline's, @b the other's), as a percentage of the baseline's mean. NAN when the
+ * baseline's mean is 0 or no two runs of a side share a repetition.
  */
-double rpt_floor_pct(const json_t *a, const json_t *b);
+double rpt_cmp_floor_pct(const struct rpt_cmp_side *a, const struct rpt_cmp_side *b);
 
-/* rpt_compare_floor gates a percentile above the median only with this many calls above it. */
+/* rpt_cmp_decide_floor gates a percentile above the median only with this many calls above it. */
 #define RPT_TAIL_CALLS 10
 
 /*
- * Re-decides every comparison of @cmp by the A/A floor instead of a test's p-value, for
- * runs as repeatable as an instruction count, where a handful of nearly equal samples
- * makes p-values meaningless: regression or improvement when |change| exceeds both the
+ * The A/A floor as the judging mode of @c (the judge calls it when o->floor_multiple > 0):
+ * every comparison decided by the floor instead of a test's p-value, for runs as
+ * repeatable as an instruction count, where a handful of nearly equal samples makes
+ * p-values meaningless: regression or improvement when |change| exceeds both the
  * comparison's threshold and @multiple times the floor; noisy when @multiple times the
  * floor exceeds the threshold (a change of the threshold's size could hide in the spread);
  * unchanged otherwise; insufficient with fewer than RPT_MIN_SAMPLES a side. Each judged
- * comparison gets "floor_pct" and "bar_pct"; settings get "decision": "aa_floor" and
- * "floor_multiple". 0, -EINVAL (a bad @multiple) or -EPROTO (a malformed document).
+ * comparison gets floor_pct and bar_pct; the settings say decision "aa_floor" and the
+ * multiple. 0, -EINVAL (a bad @multiple), -ENOMEM or -EPROTO (a comparison without its rule).
+ */
+int rpt_cmp_decide_floor(struct rpt_cmp *c, double multiple);
+
+/*
+ * rpt_cmp_decide_floor() on a compare document @cmp: read into the structs, decided, and
+ * written back into @cmp (its counts too). For callers that hold only the document.
  */
 int rpt_compare_floor(json_t *cmp, double multiple);
 

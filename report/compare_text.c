@@ -1,7 +1,6 @@
 /* Text and markdown output of a comparison: tables, rows the samples, columns the sides. */
 #include "report/compare_text.h"
 #include "report/gate.h"
-#include "model/schema.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -25,49 +24,43 @@ static void fmt_num(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.3g", v);
 }
 
-static void side_cell(char *buf, size_t len, const json_t *st)
+static void side_cell(char *buf, size_t len, const struct rpt_cmp_side *sd)
 {
-	double mean = json_number_value(json_object_get(st, "mean"));
-	const json_t *ci = json_object_get(st, "ci95");
-	json_int_t n = json_integer_value(json_object_get(st, "n"));
+	double mean = sd->st.mean;
 	char m[32];
 
-	if (!n) {
+	if (!sd->n) {
 		snprintf(buf, len, "- (0)");
 		return;
 	}
 	fmt_num(m, sizeof(m), mean);
-	if (n >= 2 && mean != 0)
-		snprintf(buf, len, "%s ±%.1f%% (%lld)", m,
-			 (json_number_value(json_array_get(ci, 1)) - mean) / fabs(mean) * 100,
-			 (long long)n);
+	if (sd->n >= 2 && mean != 0)
+		snprintf(buf, len, "%s ±%.1f%% (%zu)", m, (sd->st.ci_hi - mean) / fabs(mean) * 100,
+			 sd->n);
 	else
-		snprintf(buf, len, "%s (%lld)", m, (long long)n);
+		snprintf(buf, len, "%s (%zu)", m, sd->n);
 }
 
-static void cmp_cell(char *buf, size_t len, const json_t *c, bool markdown)
+static void cmp_cell(char *buf, size_t len, const struct rpt_cmp_judged *c, bool markdown)
 {
-	const char *v = mdl_str_or(json_string_value(json_object_get(c, "verdict")), "?");
-	const json_t *ch = json_object_get(c, "change_pct"), *p = json_object_get(c, "p"),
-		     *fl = json_object_get(c, "floor_pct");
-	bool loud = !strcmp(v, "regression") || !strcmp(v, "improvement");
+	const char *v = rpt_verdict_names[c->verdict];
+	bool loud = c->verdict == RPT_REGRESSION || c->verdict == RPT_IMPROVEMENT;
+	bool fl = c->stats && isfinite(c->floor_pct);
+	const char *ng = !c->rule.gate ? " (not gated)" : "";
 	char pt[32] = "";
 
-	/* decided by the A/A floor (rpt_compare_floor): the floor beside the verdict */
-	if (json_is_number(fl))
-		snprintf(pt, sizeof(pt), " floor %.2f%%", json_number_value(fl));
-	else if (json_is_number(p))
-		snprintf(pt, sizeof(pt), " p=%.3g", json_number_value(p));
+	/* decided by the A/A floor (rpt_cmp_decide_floor): the floor beside the verdict */
+	if (fl)
+		snprintf(pt, sizeof(pt), " floor %.2f%%", c->floor_pct);
+	else if (c->stats && c->tested && isfinite(c->p))
+		snprintf(pt, sizeof(pt), " p=%.3g", c->p);
 	/* no relative change: the baseline's mean is 0 (a count that was nothing) */
-	if (!json_is_number(ch))
+	if (!c->stats || !isfinite(c->change_pct))
 		snprintf(buf, len, "from 0 %s%s%s%s%s", markdown && loud ? "**" : "", v,
-			 markdown && loud ? "**" : "",
-			 json_is_false(json_object_get(c, "gate")) ? " (not gated)" : "", pt);
+			 markdown && loud ? "**" : "", ng, pt);
 	else
-		snprintf(buf, len, json_is_number(fl) ? "%+.2f%% %s%s%s%s%s" : "%+.1f%% %s%s%s%s%s",
-			 json_number_value(ch), markdown && loud ? "**" : "", v,
-			 markdown && loud ? "**" : "",
-			 json_is_false(json_object_get(c, "gate")) ? " (not gated)" : "", pt);
+		snprintf(buf, len, fl ? "%+.2f%% %s%s%s%s%s" : "%+.1f%% %s%s%s%s%s", c->change_pct,
+			 markdown && loud ? "**" : "", v, markdown && loud ? "**" : "", ng, pt);
 }
 
 static void print_table(FILE *out, char (*cells)[CELL_MAX], size_t rows, size_t cols, size_t nleft,
@@ -102,19 +95,18 @@ static void print_table(FILE *out, char (*cells)[CELL_MAX], size_t rows, size_t 
  * One table of @names: rows the samples (and, with @metric_col, the metric), columns the
  * sides' means with their 95 % CI and n, then each side against the baseline.
  */
-static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names, bool metric_col,
-			       bool markdown)
+static void print_metric_table(FILE *out, const struct rpt_cmp *cmp, const char *const *names,
+			       size_t nnames, bool metric_col, bool markdown)
 {
-	const json_t *samples = json_object_get(cmp, "samples"),
-		     *sides = json_object_get(cmp, "sides"), *s, *m, *x;
-	size_t nsides = json_array_size(sides), lead = metric_col ? 2 : 1,
+	size_t nsides = (size_t)cmp->nsides, lead = metric_col ? 2 : 1,
 	       cols = lead + nsides + (nsides - 1);
-	size_t rows = 1, cap = 1, i, j, n;
+	size_t rows = 1, cap = 1;
 	char(*cells)[CELL_MAX];
 
-	if (!nsides) /* mdl_compare_load refuses such documents; cols would wrap */
+	if (!nsides) /* rpt_cmp_from_json refuses such documents; cols would wrap */
 		return;
-	json_array_foreach(samples, i, s) cap += json_array_size(json_object_get(s, "metrics"));
+	for (size_t i = 0; i < cmp->nsamples; i++)
+		cap += cmp->samples[i].nmetrics;
 	cells = calloc(cap * cols, CELL_MAX);
 	if (!cells)
 		return;
@@ -122,31 +114,28 @@ static void print_metric_table(FILE *out, const json_t *cmp, const json_t *names
 	if (metric_col)
 		snprintf(cells[1], CELL_MAX, "metric");
 	for (size_t k = 0; k < nsides; k++)
-		snprintf(cells[lead + k], CELL_MAX, "%s",
-			 json_string_value(json_object_get(json_array_get(sides, k), "name")));
+		snprintf(cells[lead + k], CELL_MAX, "%s", cmp->side_names[k]);
 	for (size_t k = 1; k < nsides; k++)
 		snprintf(cells[lead + nsides + k - 1], CELL_MAX, "%s vs %s", cells[lead + k],
 			 cells[lead]);
-	json_array_foreach(names, n, x) json_array_foreach(samples, i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-	{
-		char(*row)[CELL_MAX] = &cells[rows * cols];
+	for (size_t n = 0; n < nnames; n++)
+		for (size_t i = 0; i < cmp->nsamples; i++)
+			for (size_t j = 0; j < cmp->samples[i].nmetrics; j++) {
+				const struct rpt_cmp_metric *m = &cmp->samples[i].metrics[j];
+				char(*row)[CELL_MAX] = &cells[rows * cols];
 
-		if (strcmp(mdl_str_or(json_string_value(json_object_get(m, "name")), ""),
-			   mdl_str_or(json_string_value(x), "")))
-			continue;
-		snprintf(row[0], CELL_MAX, "%s", json_string_value(json_object_get(s, "label")));
-		if (metric_col)
-			snprintf(row[1], CELL_MAX, "%s", json_string_value(x));
-		for (size_t k = 0; k < nsides; k++)
-			side_cell(row[lead + k], CELL_MAX,
-				  json_array_get(json_object_get(m, "sides"), k));
-		for (size_t k = 1; k < nsides; k++)
-			cmp_cell(row[lead + nsides + k - 1], CELL_MAX,
-				 json_array_get(json_object_get(m, "comparisons"), k - 1),
-				 markdown);
-		rows++;
-	}
+				if (strcmp(m->name, names[n]))
+					continue;
+				snprintf(row[0], CELL_MAX, "%s", cmp->samples[i].label);
+				if (metric_col)
+					snprintf(row[1], CELL_MAX, "%s", names[n]);
+				for (size_t k = 0; k < nsides; k++)
+					side_cell(row[lead + k], CELL_MAX, &m->sides[k]);
+				for (size_t k = 1; k < nsides; k++)
+					cmp_cell(row[lead + nsides + k - 1], CELL_MAX,
+						 &m->judged[k - 1], markdown);
+				rows++;
+			}
 	print_table(out, cells, rows, cols, lead, markdown);
 	fprintf(out, "\n");
 	free(cells);
@@ -190,106 +179,141 @@ static size_t why_print_grouped(FILE *out, const char *label, struct why_line *w
 	return lines;
 }
 
-size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
+size_t rpt_cmp_why_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
 {
-	const json_t *s, *m, *c, *x;
-	size_t i, j, l, n = 0;
+	size_t n = 0;
 
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-	{
-		const char *label = mdl_str_or(json_string_value(json_object_get(s, "label")), "?");
+	for (size_t i = 0; i < cmp->nsamples; i++) {
+		const struct rpt_cmp_sample *s = &cmp->samples[i];
 		struct why_line *w = NULL;
 		size_t nw = 0, cap = 0;
 
-		json_array_foreach(json_object_get(s, "instrumentation"), j, x) fprintf(
-			out, "%sinstrumentation: %s (%s): %s; its per-call latencies not judged\n",
-			markdown ? "- " : "", label, mdl_json_str(x, "side", "?"),
-			mdl_json_str(x, "differs", "?"));
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-			json_array_foreach(json_object_get(m, "comparisons"), l, c)
-		{
-			const char *why = json_string_value(
-				json_object_get(json_object_get(c, "why"), "text"));
-			const char *colon = why ? strstr(why, ": ") : NULL;
+		for (size_t j = 0; j < s->ninstr; j++)
+			fprintf(out,
+				"%sinstrumentation: %s (%s): %s; its per-call latencies not judged\n",
+				markdown ? "- " : "", s->label, cmp->side_names[s->instr[j].side],
+				s->instr[j].differs);
+		for (size_t j = 0; j < s->nmetrics; j++)
+			for (int k = 0; k + 1 < cmp->nsides; k++) {
+				const struct rpt_cmp_judged *c = &s->metrics[j].judged[k];
+				const char *why =
+					json_string_value(json_object_get(c->why, "text"));
+				const char *colon = why ? strstr(why, ": ") : NULL;
 
-			if (!why)
-				continue;
-			if (nw == cap) {
-				struct why_line *nwp =
-					realloc(w, (cap = cap ? 2 * cap : 16) * sizeof(*w));
+				if (!why)
+					continue;
+				if (nw == cap) {
+					struct why_line *nwp =
+						realloc(w, (cap = cap ? 2 * cap : 16) * sizeof(*w));
 
-				if (!nwp)
-					break;
-				w = nwp;
+					if (!nwp)
+						break;
+					w = nwp;
+				}
+				w[nw++] =
+					(struct why_line){ .verdict = rpt_verdict_names[c->verdict],
+							   .text = why,
+							   .lead = colon ? (int)(colon - why) : 0 };
 			}
-			w[nw++] = (struct why_line){ .verdict = mdl_json_str(c, "verdict", "?"),
-						     .text = why,
-						     .lead = colon ? (int)(colon - why) : 0 };
-		}
-		n += why_print_grouped(out, label, w, nw, n, markdown);
+		n += why_print_grouped(out, s->label, w, nw, n, markdown);
 		free(w);
 	}
 	return n;
 }
 
-void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown)
+/* Prints the verdict counts of @cmp: " 1 unchanged, 0 improvement, ..." and @end. */
+static void counts_print(FILE *out, const struct rpt_cmp *cmp, const char *end)
 {
-	const json_t *samples = json_object_get(cmp, "samples"), *m, *s, *x;
-	size_t nsides = json_array_size(json_object_get(cmp, "sides")), i, j;
-	json_t *seen = json_object(), *latency = json_array();
+	for (int v = 0; v < RPT_VERDICT_COUNT; v++)
+		fprintf(out, " %zu %s%s", rpt_cmp_count(cmp, v, false), rpt_verdict_names[v],
+			v + 1 < RPT_VERDICT_COUNT ? "," : end);
+}
 
+void rpt_cmp_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
+{
+	size_t cap = 1, nlat = 0, nseen = 0;
+	const char **latency, **seen;
+
+	for (size_t s = 0; s < cmp->nsamples; s++)
+		cap += cmp->samples[s].nmetrics;
+	latency = calloc(cap, sizeof(*latency));
+	seen = calloc(cap, sizeof(*seen));
+	if (!latency || !seen)
+		goto out;
 	if (markdown) {
 		fprintf(out, "### fsbench compare:");
-		for (int v = 0; v < RPT_VERDICT_COUNT; v++)
-			fprintf(out, " %zu %s%s", rpt_compare_count(cmp, v, false),
-				rpt_verdict_names[v], v + 1 < RPT_VERDICT_COUNT ? "," : "\n\n");
+		counts_print(out, cmp, "\n\n");
 	}
 	/* throughput and kernel metrics: a table each, rows the samples (the seed threads' layout) */
-	json_array_foreach(samples, i, s) json_array_foreach(json_object_get(s, "metrics"), j, m)
-	{
-		const char *n = json_string_value(json_object_get(m, "name"));
-		json_t *one;
+	for (size_t s = 0; s < cmp->nsamples; s++)
+		for (size_t j = 0; j < cmp->samples[s].nmetrics; j++) {
+			const struct rpt_cmp_metric *m = &cmp->samples[s].metrics[j];
+			bool dup = false;
 
-		if (json_object_get(seen, n))
-			continue;
-		json_object_set_new(seen, n, json_true());
-		if (!strcmp(mdl_str_or(json_string_value(json_object_get(m, "kind")), ""),
-			    "latency")) {
-			json_array_append_new(latency, json_string(n));
-			continue;
+			for (size_t k = 0; k < nseen && !dup; k++)
+				dup = !strcmp(seen[k], m->name);
+			if (dup)
+				continue;
+			seen[nseen++] = m->name;
+			if (m->kind == RPT_KIND_LATENCY) {
+				latency[nlat++] = m->name;
+				continue;
+			}
+			fprintf(out,
+				markdown ? "#### %s (%s, %s is better)\n\n" :
+					   "%s (%s, %s is better)\n",
+				m->name, m->unit,
+				m->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower");
+			print_metric_table(out, cmp, (const char *const *)&m->name, 1, false,
+					   markdown);
 		}
-		fprintf(out,
-			markdown ? "#### %s (%s, %s is better)\n\n" : "%s (%s, %s is better)\n", n,
-			json_string_value(json_object_get(m, "unit")),
-			json_string_value(json_object_get(m, "direction")));
-		one = json_pack("[s]", n);
-		print_metric_table(out, cmp, one, false, markdown);
-		json_decref(one);
-	}
 	/* latency percentiles: one table, a row per sample and percentile */
-	if (json_array_size(latency)) {
+	if (nlat) {
 		fprintf(out, markdown ? "#### latency (us, lower is better)\n\n" :
 					"latency (us, lower is better)\n");
-		print_metric_table(out, cmp, latency, true, markdown);
+		print_metric_table(out, cmp, (const char *const *)latency, nlat, true, markdown);
 	}
-	json_array_foreach(json_object_get(cmp, "excluded"), i, x)
+	for (size_t i = 0; i < cmp->nexcluded; i++)
 		fprintf(out, "%sexcluded: %s run %lld: %s\n", markdown ? "- " : "",
-			json_string_value(json_object_get(x, "file")),
-			(long long)json_integer_value(json_object_get(x, "run")),
-			json_string_value(json_object_get(x, "reason")));
-	json_array_foreach(json_object_get(cmp, "unmatched"), i, x)
+			cmp->excluded[i].file, cmp->excluded[i].run, cmp->excluded[i].what);
+	for (size_t i = 0; i < cmp->nunmatched; i++)
 		fprintf(out, "%sunmatched: %s run %lld (%s): nothing on side '%s'\n",
-			markdown ? "- " : "", json_string_value(json_object_get(x, "file")),
-			(long long)json_integer_value(json_object_get(x, "run")),
-			json_string_value(json_object_get(x, "label")),
-			json_string_value(json_object_get(x, "missing_on")));
-	rpt_compare_why_print(cmp, out, markdown);
-	if (!markdown && nsides > 1) {
+			markdown ? "- " : "", cmp->unmatched[i].file, cmp->unmatched[i].run,
+			cmp->unmatched[i].what, cmp->side_names[cmp->unmatched[i].side]);
+	rpt_cmp_why_print(cmp, out, markdown);
+	if (cmp->cannot_judge)
+		fprintf(out, "%scannot judge: %s\n", markdown ? "- " : "",
+			cmp->cannot_judge_reason);
+	if (!markdown && cmp->nsides > 1) {
 		fprintf(out, "verdicts:");
-		for (int v = 0; v < RPT_VERDICT_COUNT; v++)
-			fprintf(out, " %zu %s%s", rpt_compare_count(cmp, v, false),
-				rpt_verdict_names[v], v + 1 < RPT_VERDICT_COUNT ? "," : "\n");
+		counts_print(out, cmp, "\n");
 	}
-	json_decref(seen);
-	json_decref(latency);
+out:
+	free(latency);
+	free(seen);
+}
+
+/* The document-taking forms, for callers that hold only the document. */
+void rpt_compare_print(const json_t *cmp, FILE *out, bool markdown)
+{
+	struct rpt_cmp *c = NULL;
+	char err[8];
+
+	if (rpt_cmp_from_json(cmp, "", &c, err, sizeof(err)))
+		return;
+	rpt_cmp_print(c, out, markdown);
+	rpt_cmp_free(c);
+}
+
+size_t rpt_compare_why_print(const json_t *cmp, FILE *out, bool markdown)
+{
+	struct rpt_cmp *c = NULL;
+	char err[8];
+	size_t n;
+
+	if (rpt_cmp_from_json(cmp, "", &c, err, sizeof(err)))
+		return 0;
+	n = rpt_cmp_why_print(c, out, markdown);
+	rpt_cmp_free(c);
+	return n;
 }

@@ -166,16 +166,15 @@ static int cmp_double(const void *a, const void *b)
 }
 
 /* The values sorted, so the order the result files were given in does not matter. */
-static uint64_t fnv1a_values(uint64_t h, const json_t *values)
+static uint64_t fnv1a_values(uint64_t h, const double *values, size_t n)
 {
-	size_t n = json_array_size(values);
 	double *v = calloc(n + 1, sizeof(*v));
 	char buf[32];
 
 	if (!v)
-		return fnv1a_json(h, values);
+		return h;
 	for (size_t i = 0; i < n; i++)
-		v[i] = json_number_value(json_array_get(values, i));
+		v[i] = values[i];
 	qsort(v, n, sizeof(*v), cmp_double);
 	for (size_t i = 0; i < n; i++) {
 		snprintf(buf, sizeof(buf), "%.17g", v[i]);
@@ -189,11 +188,11 @@ uint64_t rpt_point_hash(const struct rpt_point *p)
 {
 	uint64_t h = FNV_OFFSET;
 
-	h = fnv1a_json(h, json_object_get(p->sample, "key"));
+	h = fnv1a_json(h, p->sample->key);
 	h = fnv1a(h, p->metric);
 	h = fnv1a_json(h, p->labels);
 	h = fnv1a(h, p->start_time);
-	return fnv1a_values(h, p->values);
+	return fnv1a_values(h, p->values, (size_t)p->n);
 }
 
 long long rpt_time_parse(const char *rfc3339)
@@ -210,72 +209,71 @@ long long rpt_time_parse(const char *rfc3339)
 }
 
 /* The context entry of side @k (by position, checked by name); NULL in older documents. */
-static const json_t *side_context(const json_t *sample, size_t k, const char *side)
+static const json_t *side_context(const struct rpt_cmp_sample *sample, size_t k, const char *side)
 {
-	const json_t *c = json_array_get(json_object_get(sample, "context"), k);
+	const json_t *c = json_array_get(sample->context, k);
 	const char *name = json_string_value(json_object_get(c, "side"));
 
 	return name && side && !strcmp(name, side) ? c : NULL;
 }
 
-int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
+int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *o,
 		       int (*fn)(const struct rpt_point *p, void *ctx), void *ctx)
 {
-	const json_t *s, *m, *st;
-	size_t i, j, k;
-	int nsides = (int)json_array_size(json_object_get(cmp, "sides"));
+	for (size_t i = 0; i < cmp->nsamples; i++)
+		for (size_t j = 0; j < cmp->samples[i].nmetrics; j++) {
+			const struct rpt_cmp_sample *s = &cmp->samples[i];
+			const struct rpt_cmp_metric *m = &s->metrics[j];
 
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-	{
-		const char *name = json_string_value(json_object_get(m, "name"));
-
-		if (!name || !rpt_metric_wanted(o ? o->metrics : NULL, name))
-			continue;
-		json_array_foreach(json_object_get(m, "sides"), k, st)
-		{
-			const char *side = json_string_value(json_object_get(st, "side"));
-			const json_t *c = NULL, *sc = side_context(s, k, side);
-			const char *start = json_string_value(json_object_get(sc, "start_time"));
-			struct rpt_point p = {
-				.sample = s,
-				.label = json_string_value(json_object_get(s, "label")),
-				.workload = json_string_value(json_object_get(s, "workload")),
-				.threads = json_integer_value(json_object_get(s, "threads")),
-				.metric = name,
-				.unit = json_string_value(json_object_get(m, "unit")),
-				.def = rpt_metric_lookup(name),
-				.side = side,
-				.nsides = nsides,
-				.n = json_integer_value(json_object_get(st, "n")),
-				.mean = json_number_value(json_object_get(st, "mean")),
-				.median = json_number_value(json_object_get(st, "median")),
-				.stddev = json_number_value(json_object_get(st, "stddev")),
-				.values = json_object_get(st, "values"),
-				.start_time =
-					start ? start :
-						json_string_value(json_object_get(cmp, "created")),
-				.labels = json_object_get(sc, "labels"),
-				.ops = json_object_get(sc, MDL_KEY_OPS),
-			};
-			int e;
-
-			if (!p.n || !p.def || !p.label || !p.side)
+			if (!rpt_metric_wanted(o ? o->metrics : NULL, m->name))
 				continue;
-			snprintf(p.threads_str, sizeof(p.threads_str), "%lld", p.threads);
-			/* rates, latencies and sizes cannot be negative: the interval must not be either */
-			if (rpt_ci_positive(p.mean, p.stddev, (size_t)p.n, &p.ci_lo, &p.ci_hi))
-				p.ci_lo = p.ci_hi = p.mean;
-			if (k > 0)
-				c = json_array_get(json_object_get(m, "comparisons"), k - 1);
-			if (c) {
-				p.verdict = json_string_value(json_object_get(c, "verdict"));
-				p.change_pct = json_number_value(json_object_get(c, "change_pct"));
+			for (int k = 0; k < cmp->nsides; k++) {
+				const struct rpt_cmp_side *st = &m->sides[k];
+				const char *side = cmp->side_names[k];
+				const json_t *sc = side_context(s, (size_t)k, side);
+				const char *start =
+					json_string_value(json_object_get(sc, "start_time"));
+				struct rpt_point p = {
+					.sample = s,
+					.label = s->label,
+					.workload = json_string_value(s->workload),
+					.threads = json_integer_value(s->threads),
+					.metric = m->name,
+					.unit = m->unit,
+					.def = rpt_metric_lookup(m->name),
+					.side = side,
+					.nsides = cmp->nsides,
+					.n = (long long)st->n,
+					.mean = st->st.mean,
+					.median = st->st.median,
+					.stddev = st->st.stddev,
+					.values = st->values,
+					.start_time = start ? start : cmp->created,
+					.labels = json_object_get(sc, "labels"),
+					.ops = json_object_get(sc, MDL_KEY_OPS),
+				};
+				int e;
+
+				if (!p.n || !p.def)
+					continue;
+				snprintf(p.threads_str, sizeof(p.threads_str), "%lld", p.threads);
+				/* rates, latencies and sizes cannot be negative: the interval must not be either */
+				if (rpt_ci_positive(p.mean, p.stddev, (size_t)p.n, &p.ci_lo,
+						    &p.ci_hi))
+					p.ci_lo = p.ci_hi = p.mean;
+				if (k > 0) {
+					const struct rpt_cmp_judged *c = &m->judged[k - 1];
+
+					p.verdict = rpt_verdict_names[c->verdict];
+					/* no relative change (a zero baseline) exports as 0 */
+					p.change_pct = c->stats && isfinite(c->change_pct) ?
+							       c->change_pct :
+							       0;
+				}
+				e = fn(&p, ctx);
+				if (e)
+					return e;
 			}
-			e = fn(&p, ctx);
-			if (e)
-				return e;
 		}
-	}
 	return 0;
 }

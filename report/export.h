@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "report/cmp.h"
 #include "report/metric.h"
 
 struct rpt_export_opts {
@@ -27,9 +28,10 @@ struct rpt_exporter {
 	 * Optional: whether @cmp can be written as asked, before any output exists. 0, or
 	 * -EINVAL with @err saying why and what to do instead (a usage error).
 	 */
-	int (*check)(const json_t *cmp, const struct rpt_export_opts *o, char *err, size_t errlen);
+	int (*check)(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, char *err,
+		     size_t errlen);
 	/* Writes @cmp to @out. 0 or -errno (-EIO when @out failed). */
-	int (*write)(const json_t *cmp, const struct rpt_export_opts *o, FILE *out);
+	int (*write)(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out);
 };
 
 /* NULL-terminated, in the order `fsbench export --help` lists them. */
@@ -42,7 +44,7 @@ bool rpt_metric_wanted(const char *filter, const char *metric);
 
 /* One value to export: a metric of a sample on one side, with its comparison when there is one. */
 struct rpt_point {
-	const json_t *sample;
+	const struct rpt_cmp_sample *sample;
 	const char *label;
 	const char *workload;
 	long long threads;
@@ -54,7 +56,7 @@ struct rpt_point {
 	long long n;
 	/* in the display unit; ci_lo/ci_hi from rpt_ci_positive (never below zero) */
 	double mean, median, stddev, ci_lo, ci_hi;
-	const json_t *values; /* the side's per-run values */
+	const double *values; /* the side's per-run values, n of them */
 	const char *verdict; /* NULL for the baseline side and for single-side documents */
 	double change_pct;
 	/* when the side's first run started (RFC 3339); the document's creation time if unknown */
@@ -99,7 +101,7 @@ uint64_t rpt_hash_str(const char *s);
 long long rpt_time_parse(const char *rfc3339);
 
 /* Calls @fn for every side of every metric of every sample that passes @o's filter and has n > 0. */
-int rpt_export_foreach(const json_t *cmp, const struct rpt_export_opts *o,
+int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *o,
 		       int (*fn)(const struct rpt_point *p, void *ctx), void *ctx);
 
 /*

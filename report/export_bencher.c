@@ -59,7 +59,7 @@ static int bencher_point(const struct rpt_point *p, void *ctx)
 	return 0;
 }
 
-static int bencher_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int bencher_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	json_t *root = json_object();
 	int e;

@@ -70,7 +70,8 @@ static int gh_seen(const struct rpt_point *p, void *ctx)
 	return 0;
 }
 
-static int gh_check(const json_t *cmp, const struct rpt_export_opts *o, char *err, size_t errlen)
+static int gh_check(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, char *err,
+		    size_t errlen)
 {
 	struct gh_ctx c = { 0 };
 
@@ -87,7 +88,8 @@ static int gh_check(const json_t *cmp, const struct rpt_export_opts *o, char *er
 	return -EINVAL;
 }
 
-static int gh_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out, enum gh_dir dir)
+static int gh_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out,
+		    enum gh_dir dir)
 {
 	struct gh_ctx c = { .arr = json_array(), .dir = dir };
 	int e;
@@ -99,17 +101,17 @@ static int gh_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *ou
 	return e || ferror(out) ? -EIO : 0;
 }
 
-static int gh_write_any(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int gh_write_any(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	return gh_write(cmp, o, out, GH_ANY);
 }
 
-static int gh_write_bigger(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int gh_write_bigger(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	return gh_write(cmp, o, out, GH_BIGGER);
 }
 
-static int gh_write_smaller(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int gh_write_smaller(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	return gh_write(cmp, o, out, GH_SMALLER);
 }

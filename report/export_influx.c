@@ -102,7 +102,7 @@ static int influx_point(const struct rpt_point *p, void *ctx)
 	return 0;
 }
 
-static int influx_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int influx_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	rpt_export_foreach(cmp, o, influx_point, out);
 	return ferror(out) ? -EIO : 0;

@@ -138,7 +138,8 @@ static int kcidb_kernels(const struct rpt_point *p, void *ctx)
 	return 0;
 }
 
-static int kcidb_check(const json_t *cmp, const struct rpt_export_opts *o, char *err, size_t errlen)
+static int kcidb_check(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, char *err,
+		       size_t errlen)
 {
 	struct kcidb_ctx c = { 0 };
 
@@ -155,7 +156,7 @@ static int kcidb_check(const json_t *cmp, const struct rpt_export_opts *o, char 
 	return -EINVAL;
 }
 
-static int kcidb_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int kcidb_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	struct kcidb_ctx c = { .tests = json_array(),
 			       .builds = json_array(),

@@ -42,7 +42,7 @@ static int lava_point(const struct rpt_point *p, void *ctx)
 	return 0;
 }
 
-static int lava_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int lava_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	rpt_export_foreach(cmp, o, lava_point, out);
 	return ferror(out) ? -EIO : 0;

@@ -118,10 +118,10 @@ static void om_help(FILE *out, const char *fam, const char *type, const char *he
 	fprintf(out, "# TYPE %s %s\n# HELP %s %s\n", fam, type, fam, help);
 }
 
-static int om_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *out)
+static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	struct om_points c = { 0 };
-	bool compared = json_array_size(json_object_get(cmp, "sides")) > 1, *done;
+	bool compared = cmp->nsides > 1, *done;
 	int e = rpt_export_foreach(cmp, o, om_collect, &c);
 
 	done = calloc(c.n + 1, sizeof(*done));

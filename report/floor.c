@@ -1,33 +1,12 @@
-/* The A/A floor: a compare document's verdicts decided by the spread of each kernel's own runs. */
+/* The A/A floor: a judging mode that decides verdicts by the spread of each side's own runs. */
+#include "report/cmp.h"
 #include "report/compare.h"
 #include "report/metric.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
-
-/* The named side's statistics in metric @m's "sides". */
-static const json_t *side_stats(const json_t *m, const char *name)
-{
-	const json_t *s;
-	size_t i;
-
-	json_array_foreach(json_object_get(m, "sides"), i, s)
-	{
-		const char *n = json_string_value(json_object_get(s, "side"));
-
-		if (n && !strcmp(n, name))
-			return s;
-	}
-	return NULL;
-}
-
-static double num(const json_t *o, const char *k)
-{
-	const json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
 
 /*
  * The largest difference between two values of side @s that share a repetition index: the
@@ -35,32 +14,27 @@ static double num(const json_t *o, const char *k)
  * cold page cache, a fresh journal), so only like is set against like. Without repetitions,
  * the side's range. NAN when no two values share one (one boot a side: nothing to measure).
  */
-static double side_spread(const json_t *s)
+static double side_spread(const struct rpt_cmp_side *s)
 {
-	const json_t *vals = json_object_get(s, "values"),
-		     *reps = json_object_get(s, "repetitions");
-	size_t n = json_array_size(vals);
 	double spread = NAN;
 
-	if (!json_is_array(reps) || json_array_size(reps) != n)
-		return n >= 2 ? num(s, "max") - num(s, "min") : NAN;
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = i + 1; j < n; j++) {
+	if (!s->reps)
+		return s->n >= 2 ? s->st.max - s->st.min : NAN;
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t j = i + 1; j < s->n; j++) {
 			double d;
 
-			if (json_integer_value(json_array_get(reps, i)) !=
-			    json_integer_value(json_array_get(reps, j)))
+			if (s->reps[i] != s->reps[j])
 				continue;
-			d = fabs(json_number_value(json_array_get(vals, i)) -
-				 json_number_value(json_array_get(vals, j)));
+			d = fabs(s->values[i] - s->values[j]);
 			spread = isnan(spread) ? d : fmax(spread, d);
 		}
 	return spread;
 }
 
-double rpt_floor_pct(const json_t *a, const json_t *b)
+double rpt_cmp_floor_pct(const struct rpt_cmp_side *a, const struct rpt_cmp_side *b)
 {
-	double mean = num(a, "mean"), ra = side_spread(a), rb = side_spread(b);
+	double mean = a->n ? a->st.mean : NAN, ra = side_spread(a), rb = side_spread(b);
 
 	if (!isfinite(mean) || mean == 0 || (isnan(ra) && isnan(rb)))
 		return NAN;
@@ -68,10 +42,10 @@ double rpt_floor_pct(const json_t *a, const json_t *b)
 }
 
 /* Which latency percentile metric @m is (50, 99, 99.9), with its catalog entry; 0 for none. */
-static double metric_percentile(const json_t *m, const struct rpt_metric_def **ret_def)
+static double metric_percentile(const struct rpt_cmp_metric *m,
+				const struct rpt_metric_def **ret_def)
 {
-	const char *name = json_string_value(json_object_get(m, "name"));
-	const struct rpt_metric_def *def = name ? rpt_metric_lookup(name) : NULL;
+	const struct rpt_metric_def *def = rpt_metric_lookup(m->name);
 
 	*ret_def = def;
 	if (!def || !def->key)
@@ -111,9 +85,10 @@ static double resolution_pct(double p, const struct rpt_metric_def *def, double 
  * false alarms there (write.p99 of 400 writes, a stream's one commit). Such a comparison is
  * shown but not gated; @buf says why. 0 when it may be gated.
  */
-static int few_tail_calls(double p, const json_t *a, const json_t *b, char *buf, size_t len)
+static int few_tail_calls(double p, const struct rpt_cmp_side *a, const struct rpt_cmp_side *b,
+			  char *buf, size_t len)
 {
-	double calls = fmin(num(a, "calls_min"), num(b, "calls_min"));
+	double calls = fmin(a->calls_min, b->calls_min);
 
 	if (p <= 50 || !isfinite(calls) || calls * (100 - p) / 100 >= RPT_TAIL_CALLS)
 		return 0;
@@ -122,77 +97,101 @@ static int few_tail_calls(double p, const json_t *a, const json_t *b, char *buf,
 	return 1;
 }
 
-/* One comparison of metric @m re-decided; @multiple as rpt_compare_floor's. */
-static int judge_one(const json_t *m, json_t *c, double multiple)
+/* One comparison of metric @m decided by the floor; @multiple as rpt_cmp_decide_floor's. */
+static int judge_one(const struct rpt_cmp_metric *m, struct rpt_cmp_judged *c, double multiple)
 {
-	const json_t *a = side_stats(m, json_string_value(json_object_get(c, "baseline"))),
-		     *b = side_stats(m, json_string_value(json_object_get(c, "side")));
-	const char *dir = json_string_value(json_object_get(m, "direction"));
-	double change = num(c, "change_pct"), thr = num(c, "threshold_pct"), floor, bar, res, pct;
+	const struct rpt_cmp_side *a = &m->sides[0], *b = &m->sides[c->side];
+	double change = c->change_pct, thr = c->rule.threshold_pct, floor, bar, res, pct;
 	const struct rpt_metric_def *def;
 	char tail[128];
 	enum rpt_verdict v;
-	bool worse;
 
-	if (!a || !b || !dir || !isfinite(thr))
-		return -EPROTO;
-	if (num(a, "n") < RPT_MIN_SAMPLES || num(b, "n") < RPT_MIN_SAMPLES) {
-		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[RPT_INSUFFICIENT]));
+	if (c->cannot_judge)
+		return 0;
+	c->q = NAN; /* no test decides here, and no correction */
+	if (a->n < RPT_MIN_SAMPLES || b->n < RPT_MIN_SAMPLES) {
+		c->verdict = RPT_INSUFFICIENT;
 		return 0;
 	}
+	if (!c->stats || !isfinite(thr))
+		return c->stats ? -EPROTO : 0;
 	/* a zero baseline has no relative change nor spread: the test's verdict stays */
-	if (!isfinite(change) || !isfinite(num(a, "mean")) || num(a, "mean") == 0)
+	if (!isfinite(change) || !isfinite(a->st.mean) || a->st.mean == 0)
 		return 0;
-	floor = rpt_floor_pct(a, b);
+	floor = rpt_cmp_floor_pct(a, b);
 	if (!isfinite(floor)) { /* one run of each repetition a side: no spread to decide by */
-		json_object_set_new(c, "verdict", json_string(rpt_verdict_names[RPT_INSUFFICIENT]));
+		c->verdict = RPT_INSUFFICIENT;
 		return 0;
 	}
 	pct = metric_percentile(m, &def);
 	if (few_tail_calls(pct, a, b, tail, sizeof(tail))) {
-		json_object_set_new(c, "gate", json_false());
-		json_object_set_new(c, "not_gated", json_string(tail));
+		char *t = strdup(tail);
+
+		if (!t)
+			return -ENOMEM;
+		free(c->not_gated);
+		c->not_gated = t;
+		c->rule.gate = false;
 	}
 	bar = fmax(thr, multiple * floor);
 	/* a step of one histogram bucket is no evidence of a change: at least two are */
-	res = resolution_pct(pct, def, num(a, "mean"));
+	res = resolution_pct(pct, def, a->st.mean);
 	if (isfinite(res)) {
 		res *= 1.0001; /* the step itself, computed at a mean, is not beyond it */
 		bar = fmax(bar, res);
-		json_object_set_new(c, "resolution_pct", json_real(res));
+		c->resolution_pct = res;
 	}
-	worse = !strcmp(dir, "higher") ? change < 0 : change > 0;
 	if (fabs(change) > bar)
-		v = worse ? RPT_REGRESSION : RPT_IMPROVEMENT;
+		v = (m->dir == RPT_HIGHER_IS_BETTER ? change < 0 : change > 0) ? RPT_REGRESSION :
+										 RPT_IMPROVEMENT;
 	else if (multiple * floor > thr)
 		v = RPT_NOISY; /* a change of the threshold's size would hide in the spread */
 	else
 		v = RPT_UNCHANGED;
-	json_object_set_new(c, "floor_pct", json_real(floor));
-	json_object_set_new(c, "bar_pct", json_real(bar));
-	json_object_set_new(c, "verdict", json_string(rpt_verdict_names[v]));
+	c->floor_pct = floor;
+	c->bar_pct = bar;
+	c->verdict = v;
+	return 0;
+}
+
+int rpt_cmp_decide_floor(struct rpt_cmp *c, double multiple)
+{
+	if (!isfinite(multiple) || multiple < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < c->nsamples; i++)
+		for (size_t j = 0; j < c->samples[i].nmetrics; j++)
+			for (int k = 0; k + 1 < c->nsides; k++) {
+				struct rpt_cmp_metric *m = &c->samples[i].metrics[j];
+				int r = judge_one(m, &m->judged[k], multiple);
+
+				if (r)
+					return r;
+			}
+	c->set.decide = RPT_DECIDE_FLOOR;
+	c->set.floor_multiple = multiple;
 	return 0;
 }
 
 int rpt_compare_floor(json_t *cmp, double multiple)
 {
-	json_t *s, *m, *c, *set;
-	size_t i, j, k;
-	int r = 0;
+	struct rpt_cmp *c;
+	char err[256];
+	json_t *doc;
+	int r;
 
 	if (!isfinite(multiple) || multiple < 0)
 		return -EINVAL;
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-			json_array_foreach(json_object_get(m, "comparisons"), k, c)
-	{
-		if (!r)
-			r = judge_one(m, c, multiple);
-	}
-	set = json_object_get(cmp, "settings");
-	if (!r && json_is_object(set)) {
-		json_object_set_new(set, "decision", json_string("aa_floor"));
-		json_object_set_new(set, "floor_multiple", json_real(multiple));
-	}
+	r = rpt_cmp_from_json(cmp, "comparison", &c, err, sizeof(err));
+	if (r)
+		return r;
+	r = rpt_cmp_decide_floor(c, multiple);
+	doc = r ? NULL : rpt_cmp_to_json(c);
+	rpt_cmp_free(c);
+	if (r)
+		return r;
+	if (!doc)
+		return -ENOMEM;
+	r = json_object_update(cmp, doc) ? -ENOMEM : 0;
+	json_decref(doc);
 	return r;
 }

@@ -143,73 +143,52 @@ struct rpt_rule rpt_rule_for(const json_t *gate, const struct rpt_rule *base, co
 	return r;
 }
 
-bool rpt_gate_blocks(const json_t *cmp, const json_t *c)
+enum rpt_gate_status rpt_cmp_gate_status(const struct rpt_cmp *c)
 {
-	const json_t *set = json_object_get(cmp, "settings");
-	const char *v = json_string_value(json_object_get(c, "verdict"));
-
-	if (!json_is_true(json_object_get(set, "strict")) ||
-	    json_is_false(json_object_get(c, "gate")) || !v)
-		return false;
-	if (!strcmp(v, rpt_verdict_names[RPT_INSUFFICIENT]))
-		return true;
-	return !strcmp(v, rpt_verdict_names[RPT_NOISY]) &&
-	       !json_is_true(json_object_get(set, "allow_noisy"));
+	/* the whole comparison could not be judged (a busy host): no finding either way */
+	if (c->cannot_judge)
+		return RPT_GATE_UNJUDGED;
+	if (rpt_cmp_count(c, RPT_REGRESSION, true))
+		return RPT_GATE_REGRESSED;
+	if (c->set.strict && (rpt_cmp_count_blocking(c) || !rpt_cmp_count_gated(c)))
+		return RPT_GATE_UNJUDGED;
+	return RPT_GATE_PASS;
 }
 
-/* Gated comparisons, and how many of them keep a strict gate from judging. */
-static size_t count_gated(const json_t *cmp, size_t *ret_blocking)
+/* The structs of @cmp for the document-taking wrappers below; NULL when it is no comparison. */
+static struct rpt_cmp *typed(const json_t *cmp)
 {
-	const json_t *s, *m, *c;
-	size_t i, j, k, n = 0, blocking = 0;
+	struct rpt_cmp *c = NULL;
+	char err[8];
 
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-			json_array_foreach(json_object_get(m, "comparisons"), k, c)
-	{
-		if (json_is_false(json_object_get(c, "gate")))
-			continue;
-		n++;
-		blocking += rpt_gate_blocks(cmp, c);
-	}
-	*ret_blocking = blocking;
-	return n;
+	if (rpt_cmp_from_json(cmp, "", &c, err, sizeof(err)))
+		return NULL;
+	return c;
 }
 
 size_t rpt_gate_count_blocking(const json_t *cmp)
 {
-	size_t blocking;
+	struct rpt_cmp *c = typed(cmp);
+	size_t n = c ? rpt_cmp_count_blocking(c) : 0;
 
-	count_gated(cmp, &blocking);
-	return blocking;
+	rpt_cmp_free(c);
+	return n;
 }
 
 size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only)
 {
-	const json_t *s, *m, *c;
-	size_t i, j, k, n = 0;
+	struct rpt_cmp *c = typed(cmp);
+	size_t n = c ? rpt_cmp_count(c, v, gating_only) : 0;
 
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-			json_array_foreach(json_object_get(m, "comparisons"), k, c)
-	{
-		const char *name = json_string_value(json_object_get(c, "verdict"));
-
-		if (name && !strcmp(name, rpt_verdict_names[v]) &&
-		    (!gating_only || !json_is_false(json_object_get(c, "gate"))))
-			n++;
-	}
+	rpt_cmp_free(c);
 	return n;
 }
 
 enum rpt_gate_status rpt_gate_status(const json_t *cmp)
 {
-	size_t blocking, gated = count_gated(cmp, &blocking);
+	struct rpt_cmp *c = typed(cmp);
+	enum rpt_gate_status st = c ? rpt_cmp_gate_status(c) : RPT_GATE_UNJUDGED;
 
-	if (rpt_compare_count(cmp, RPT_REGRESSION, true))
-		return RPT_GATE_REGRESSED;
-	if (json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")) &&
-	    (blocking || !gated))
-		return RPT_GATE_UNJUDGED;
-	return RPT_GATE_PASS;
+	rpt_cmp_free(c);
+	return st;
 }

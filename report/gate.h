@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <jansson.h>
 
+#include "report/cmp.h"
 #include "report/verdict.h"
 
 /* Checks a gate file's shape. 0 or -EINVAL with @err saying what is wrong. */
@@ -25,26 +26,26 @@ int rpt_gate_load(const char *path, json_t **ret, char *err, size_t errlen);
  */
 struct rpt_rule rpt_rule_for(const json_t *gate, const struct rpt_rule *base, const char *metric);
 
-/* Number of metrics with @v (whose rule gates, with @gating_only) in a compare document. */
-size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only);
-
-/* What a gate makes of a compare document; the values are `compare --gate`'s exit statuses. */
+/* What a gate makes of a comparison; the values are `compare --gate`'s exit statuses. */
 enum rpt_gate_status {
 	RPT_GATE_PASS = 0,
 	RPT_GATE_REGRESSED = 1, /* a gated metric regressed: a finding, whatever else is unjudged */
-	RPT_GATE_UNJUDGED = 2, /* strict, and a gated metric (or everything) could not be judged */
+	/*
+	 * strict, and a gated metric (or everything) could not be judged; or the comparison as
+	 * a whole cannot be judged (rpt_cmp_set_cannot_judge), whatever its metrics say
+	 */
+	RPT_GATE_UNJUDGED = 2,
 };
 
-/*
- * Whether comparison @c keeps the strict gate of @cmp (its settings.strict/allow_noisy)
- * from judging: false when the gate is not strict or the metric is not gated.
- */
-bool rpt_gate_blocks(const json_t *cmp, const json_t *c);
-
-/* How many gated comparisons of @cmp keep a strict gate from judging. */
-size_t rpt_gate_count_blocking(const json_t *cmp);
-
 /* The gate's decision; a strict gate with no gated comparison at all is unjudged too. */
+enum rpt_gate_status rpt_cmp_gate_status(const struct rpt_cmp *c);
+
+/*
+ * The same on a compare document, for callers that hold only the document (read into
+ * the structs each call): rpt_cmp_count, rpt_cmp_count_blocking, rpt_cmp_gate_status.
+ */
+size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only);
+size_t rpt_gate_count_blocking(const json_t *cmp);
 enum rpt_gate_status rpt_gate_status(const json_t *cmp);
 
 #endif

@@ -28,7 +28,7 @@ static const char page_check_js[] =
 	"</script>\n";
 
 /* The page's head, its title, and what it was made from. */
-static void page_head(FILE *out, const char *const *paths, size_t ndocs, const json_t *cmp,
+static void page_head(FILE *out, const char *const *paths, size_t ndocs, const struct rpt_cmp *cmp,
 		      const struct rpt_html_opts *o)
 {
 	bool verdict = rpt_html_has_verdict(cmp);
@@ -97,8 +97,9 @@ static void page_runs(struct page *pg, struct group *g, int ng, json_t *const *d
 	rpt_html_kernel_sections(pg, docs, paths, pg->o->labels, ndocs);
 }
 
-int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, const json_t *cmp,
-		   const struct rpt_html_opts *o, FILE *out, int *ret_plotted)
+int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
+		   const struct rpt_cmp *cmp, const struct rpt_html_opts *o, FILE *out,
+		   int *ret_plotted)
 {
 	struct page pg = { .out = out, .o = o };
 	struct group *g = calloc(MAX_GROUPS, sizeof(*g));

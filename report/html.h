@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "report/cmp.h"
+
 struct rpt_html_opts {
 	const char *title;
 	const char *gnuplot; /* program to run; NULL: plots are skipped and the page says so */
@@ -25,7 +27,8 @@ struct rpt_html_opts {
  * -EIO, or the -errno of a temporary file; a gnuplot failure leaves that plot out and is
  * noted in the page.
  */
-int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs, const json_t *cmp,
-		   const struct rpt_html_opts *o, FILE *out, int *ret_plotted);
+int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
+		   const struct rpt_cmp *cmp, const struct rpt_html_opts *o, FILE *out,
+		   int *ret_plotted);
 
 #endif

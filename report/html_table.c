@@ -1,5 +1,6 @@
 /* The HTML report's tables and numbers: the comparison, throughput by threads, values with units. */
 #include "report/html_table.h"
+#include "model/schema.h"
 
 #include <math.h>
 #include <string.h>
@@ -80,40 +81,31 @@ void rpt_html_fmt_value(char *buf, size_t len, double v, double pm, const char *
 		 unit ? unit : "");
 }
 
-/* "label (file run N, missing on side)" items of a compare document's @key list, if any. */
-static void compare_list(FILE *out, const json_t *cmp, const char *key, const char *what)
+/* "label (file run N, missing on side)" items of a comparison's run notes, if any. */
+static void compare_list(FILE *out, const struct rpt_cmp *cmp, const struct rpt_cmp_run_note *v,
+			 size_t n, bool unmatched, const char *what)
 {
-	const json_t *list = json_object_get(cmp, key), *x;
-	size_t i;
-
-	if (!json_array_size(list))
+	if (!n)
 		return;
 	fprintf(out, "<p class=\"warn\">%s:</p>\n<ul>\n", what);
-	json_array_foreach(list, i, x)
-	{
-		const char *label = json_string_value(json_object_get(x, "label"));
-
+	for (size_t i = 0; i < n; i++) {
 		fprintf(out, "<li>");
-		rpt_html_esc(out, label ? label : json_string_value(json_object_get(x, "reason")));
+		rpt_html_esc(out, v[i].what);
 		fprintf(out, " (<code>");
-		rpt_html_esc(out, json_string_value(json_object_get(x, "file")));
-		fprintf(out, "</code> run %lld",
-			(long long)json_integer_value(json_object_get(x, "run")) + 1);
-		if (json_object_get(x, "missing_on")) {
+		rpt_html_esc(out, v[i].file);
+		fprintf(out, "</code> run %lld", v[i].run + 1);
+		if (unmatched) {
 			fprintf(out, ", none on ");
-			rpt_html_esc(out, json_string_value(json_object_get(x, "missing_on")));
+			rpt_html_esc(out, cmp->side_names[v[i].side]);
 		}
 		fprintf(out, ")</li>\n");
 	}
 	fprintf(out, "</ul>\n");
 }
 
-void rpt_html_compare_table(FILE *out, const json_t *cmp, const char *note)
+void rpt_html_compare_table(FILE *out, const struct rpt_cmp *cmp, const char *note)
 {
-	const json_t *sides = json_object_get(cmp, "sides"), *s, *m, *st, *c, *f;
-	const char *across =
-		json_string_value(json_object_get(json_object_get(cmp, "settings"), "across"));
-	size_t i, j, k;
+	const char *across = cmp ? cmp->set.across : NULL;
 
 	fprintf(out, "<h2>Comparison</h2>\n");
 	if (note) {
@@ -127,19 +119,19 @@ void rpt_html_compare_table(FILE *out, const json_t *cmp, const char *note)
 	fprintf(out, "<p>Sides%s", across ? " by coords." : "");
 	rpt_html_esc(out, across);
 	fprintf(out, ":</p>\n<ul>\n");
-	json_array_foreach(sides, k, s)
-	{
-		const char *name = json_string_value(json_object_get(s, "name"));
+	for (int k = 0; k < cmp->nsides; k++) {
+		const char *name = cmp->side_names[k];
+		const json_t *files = cmp->side_files[k], *f;
+		size_t j;
 
 		fprintf(out, "<li><b>");
 		rpt_html_esc(out, name);
-		fprintf(out, "</b>%s",
-			!k && name && strcmp(name, "baseline") ? " (the baseline)" : "");
-		json_array_foreach(json_object_get(s, "files"), j, f)
+		fprintf(out, "</b>%s", !k && strcmp(name, "baseline") ? " (the baseline)" : "");
+		json_array_foreach(files, j, f)
 		{
 			/* a side named by its only file says nothing more */
-			if (json_array_size(json_object_get(s, "files")) == 1 && name &&
-			    !strcmp(name, json_string_value(f)))
+			if (json_array_size(files) == 1 &&
+			    !strcmp(name, mdl_str_or(json_string_value(f), "")))
 				break;
 			fprintf(out, "%s<code>", j ? ", " : " from ");
 			rpt_html_esc(out, json_string_value(f));
@@ -148,62 +140,55 @@ void rpt_html_compare_table(FILE *out, const json_t *cmp, const char *note)
 		fprintf(out, "</li>\n");
 	}
 	fprintf(out, "</ul>\n");
-	compare_list(out, cmp, "unmatched", "Samples with no match on a side, not compared");
-	compare_list(out, cmp, "excluded", "Incomplete runs, left out");
+	compare_list(out, cmp, cmp->unmatched, cmp->nunmatched, true,
+		     "Samples with no match on a side, not compared");
+	compare_list(out, cmp, cmp->excluded, cmp->nexcluded, false, "Incomplete runs, left out");
 	fprintf(out, "<table class=\"cmp\"><tr><th>sample</th><th>metric</th>");
-	json_array_foreach(sides, k, s)
-	{
+	for (int k = 0; k < cmp->nsides; k++) {
 		fprintf(out, "<th>");
-		rpt_html_esc(out, json_string_value(json_object_get(s, "name")));
+		rpt_html_esc(out, cmp->side_names[k]);
 		fprintf(out, " (mean ± 95%% CI, n)</th>");
 	}
-	for (k = 1; k < json_array_size(sides); k++)
+	for (int k = 1; k < cmp->nsides; k++)
 		fprintf(out, "<th>change</th><th>p</th><th>verdict</th>");
 	fprintf(out, "</tr>\n");
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-	{
-		const char *unit = json_string_value(json_object_get(m, "unit"));
+	for (size_t i = 0; i < cmp->nsamples; i++)
+		for (size_t j = 0; j < cmp->samples[i].nmetrics; j++) {
+			const struct rpt_cmp_metric *m = &cmp->samples[i].metrics[j];
 
-		fprintf(out, "<tr><td>");
-		rpt_html_esc(out, json_string_value(json_object_get(s, "label")));
-		fprintf(out, "</td><td>");
-		rpt_html_esc(out, json_string_value(json_object_get(m, "name")));
-		fprintf(out, "</td>");
-		json_array_foreach(json_object_get(m, "sides"), k, st)
-		{
-			double mean = json_number_value(json_object_get(st, "mean"));
-			const json_t *ci = json_object_get(st, "ci95");
-			char v[96];
+			fprintf(out, "<tr><td>");
+			rpt_html_esc(out, cmp->samples[i].label);
+			fprintf(out, "</td><td>");
+			rpt_html_esc(out, m->name);
+			fprintf(out, "</td>");
+			for (int k = 0; k < cmp->nsides; k++) {
+				const struct rpt_cmp_side *st = &m->sides[k];
+				char v[96];
 
-			if (!json_integer_value(json_object_get(st, "n"))) {
-				fprintf(out, "<td class=\"num\">(0)</td>");
-				continue;
+				if (!st->n) {
+					fprintf(out, "<td class=\"num\">(0)</td>");
+					continue;
+				}
+				rpt_html_fmt_value(v, sizeof(v), st->st.mean,
+						   st->st.ci_hi - st->st.mean, m->unit);
+				fprintf(out, "<td class=\"num\">");
+				rpt_html_esc(out, v);
+				fprintf(out, " (%zu)</td>", st->n);
 			}
-			rpt_html_fmt_value(v, sizeof(v), mean,
-					   json_number_value(json_array_get(ci, 1)) - mean, unit);
-			fprintf(out, "<td class=\"num\">");
-			rpt_html_esc(out, v);
-			fprintf(out, " (%lld)</td>",
-				(long long)json_integer_value(json_object_get(st, "n")));
-		}
-		json_array_foreach(json_object_get(m, "comparisons"), k, c)
-		{
-			const char *v = json_string_value(json_object_get(c, "verdict"));
-			const json_t *chg = json_object_get(c, "change_pct"),
-				     *p = json_object_get(c, "p");
+			for (int k = 0; k + 1 < cmp->nsides; k++) {
+				const struct rpt_cmp_judged *c = &m->judged[k];
+				const char *v = rpt_verdict_names[c->verdict];
 
-			fprintf(out, "<td class=\"num\">");
-			if (json_is_number(chg))
-				fprintf(out, "%+.1f %%", json_number_value(chg));
-			fprintf(out, "</td><td class=\"num\">");
-			if (json_is_number(p))
-				fprintf(out, json_number_value(p) < 0.001 ? "&lt; 0.001" : "%.3f",
-					json_number_value(p));
-			fprintf(out, "</td><td class=\"%s\">%s</td>", v ? v : "", v ? v : "");
+				fprintf(out, "<td class=\"num\">");
+				if (c->stats && isfinite(c->change_pct))
+					fprintf(out, "%+.1f %%", c->change_pct);
+				fprintf(out, "</td><td class=\"num\">");
+				if (c->stats && c->tested && isfinite(c->p))
+					fprintf(out, c->p < 0.001 ? "&lt; 0.001" : "%.3f", c->p);
+				fprintf(out, "</td><td class=\"%s\">%s</td>", v, v);
+			}
+			fprintf(out, "</tr>\n");
 		}
-		fprintf(out, "</tr>\n");
-	}
 	fprintf(out, "</table>\n");
 }
 

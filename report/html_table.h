@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "report/cmp.h"
 #include "report/html_group.h"
 
 /* @s with HTML's special characters as entities; NULL writes nothing. */
@@ -24,7 +25,7 @@ const char *rpt_html_time_unit(double ns, double *ret_scale);
 void rpt_html_fmt_value(char *buf, size_t len, double v, double pm, const char *unit);
 
 /* The comparison section: @note (why it is missing or one-sided), sides, lists, the table. */
-void rpt_html_compare_table(FILE *out, const json_t *cmp, const char *note);
+void rpt_html_compare_table(FILE *out, const struct rpt_cmp *cmp, const char *note);
 
 /* Mean throughput per workload, line and thread count: the numbers behind the plots. */
 void rpt_html_throughput_table(FILE *out, const struct group *g, int ng);

@@ -4,10 +4,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include <jansson.h>
+
+#include "report/cmp.h"
 
 /* Whether @cmp compares two sides or more, so that the page leads with a verdict. */
-bool rpt_html_has_verdict(const json_t *cmp);
+bool rpt_html_has_verdict(const struct rpt_cmp *cmp);
 
 /*
  * The verdict as the page's <h1 id="verdict"> (good, regressed, cannot judge, and why),
@@ -15,9 +16,9 @@ bool rpt_html_has_verdict(const json_t *cmp);
  * how much they moved, each with its cell, both sides' values (every sample when there
  * are few), the change and the kernel-side why line.
  */
-void rpt_html_verdict(FILE *out, const json_t *cmp);
+void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp);
 
 /* The <summary> of the fold the full comparison goes in: the rest, counted. */
-void rpt_html_verdict_fold(FILE *out, const json_t *cmp);
+void rpt_html_verdict_fold(FILE *out, const struct rpt_cmp *cmp);
 
 #endif

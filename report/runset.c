@@ -52,8 +52,9 @@ int rpt_runset_load(struct rpt_runset *rs, const char *const *paths, const int *
 			return e;
 		if (kind == MDL_DOC_COMPARE) {
 			if (n == 1) {
+				/* the same structs a fresh judgement gives: one path for readers */
 				rs->compare = doc;
-				return 0;
+				return rpt_cmp_from_json(doc, paths[i], &rs->cmp, err, errlen);
 			}
 			snprintf(err, errlen,
 				 "%s is a comparison (%s): it cannot be pooled with result files",
@@ -79,8 +80,9 @@ int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char
 	return rs->nsides;
 }
 
-int rpt_runset_compare(const struct rpt_runset *rs, const char *const *names, int nsides,
-		       const struct rpt_compare_opts *o, json_t **ret, char *err, size_t errlen)
+int rpt_runset_judge(const struct rpt_runset *rs, const char *const *names, int nsides,
+		     const struct rpt_compare_opts *o, struct rpt_cmp **ret, char *err,
+		     size_t errlen)
 {
 	int e;
 
@@ -88,10 +90,27 @@ int rpt_runset_compare(const struct rpt_runset *rs, const char *const *names, in
 		names = rs->names;
 		nsides = rs->nsides;
 	}
-	e = rpt_compare_build(names, nsides, rs->refs, rs->nrefs, o, ret, err, errlen);
+	e = rpt_compare_judge(names, nsides, rs->refs, rs->nrefs, o, ret, err, errlen);
 	if (e && e != -EPROTO)
 		snprintf(err, errlen, "%s", strerror(-e));
 	return e;
+}
+
+int rpt_runset_compare(const struct rpt_runset *rs, const char *const *names, int nsides,
+		       const struct rpt_compare_opts *o, json_t **ret, char *err, size_t errlen)
+{
+	struct rpt_cmp *c;
+	int e = rpt_runset_judge(rs, names, nsides, o, &c, err, errlen);
+
+	if (e)
+		return e;
+	*ret = rpt_cmp_to_json(c);
+	rpt_cmp_free(c);
+	if (!*ret) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void rpt_runset_free(struct rpt_runset *rs)
@@ -99,6 +118,7 @@ void rpt_runset_free(struct rpt_runset *rs)
 	for (size_t i = 0; i < rs->ndocs; i++)
 		json_decref(rs->docs[i]);
 	json_decref(rs->compare);
+	rpt_cmp_free(rs->cmp);
 	free(rs->docs);
 	free(rs->paths);
 	free(rs->refs);

@@ -23,6 +23,7 @@ struct rpt_runset {
 	const char **names; /* side names from rpt_runset_sides_across() (strings owned by docs) */
 	int nsides;
 	json_t *compare; /* rpt_runset_load() of one file that is a comparison: that document */
+	struct rpt_cmp *cmp; /* ... and its structs (rpt_cmp_from_json) */
 };
 
 /*
@@ -51,7 +52,16 @@ int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char
 			    size_t errlen);
 
 /*
- * Builds the comparison of @rs's runs on @nsides sides named @names (NULL: the names
+ * Judges @rs's runs on @nsides sides named @names (NULL: the names
+ * rpt_runset_sides_across() gave): rpt_compare_judge(), with @err set on every failure
+ * (strerror for -ENOMEM). The caller frees *@ret with rpt_cmp_free().
+ */
+int rpt_runset_judge(const struct rpt_runset *rs, const char *const *names, int nsides,
+		     const struct rpt_compare_opts *o, struct rpt_cmp **ret, char *err,
+		     size_t errlen);
+
+/*
+ * Builds the comparison document of @rs's runs on @nsides sides named @names (NULL: the names
  * rpt_runset_sides_across() gave). 0, or what rpt_compare_build() returns, with @err set
  * on every failure (strerror for -ENOMEM).
  */

@@ -52,17 +52,39 @@ struct rpt_judgement {
 	bool tested; /* a test ran (n >= 2 a side) */
 	struct rpt_test test; /* the deciding test */
 	double p_welch, p_rank; /* NAN when not computed */
+	/*
+	 * The larger side's own spread (max - min of its repetitions) in % of the baseline's
+	 * mean: a change must exceed it to be called. NAN when the baseline's mean is 0.
+	 */
+	double spread_pct;
 	enum rpt_verdict verdict;
 };
 
 /*
  * Judges side @b against baseline @a. Returns 0 or -EINVAL (empty side, non-finite value).
  * insufficient: fewer than RPT_MIN_SAMPLES on a side. regression/improvement: the test's
- * p < alpha AND |change| > threshold, in the metric's bad/good direction. noisy: otherwise,
- * when either side's CoV exceeds the noise limit. unchanged: otherwise.
+ * p < alpha AND |change| > threshold AND |change| > spread_pct (beyond what each side
+ * varies between its own repetitions), in the metric's bad/good direction. noisy: p <
+ * alpha and past the threshold but inside that spread; otherwise, when either side's CoV
+ * exceeds the noise limit. unchanged: otherwise. The comparison's judge then corrects the
+ * p-values for many metrics (rpt_bh_adjust) and takes back what the correction rejects.
  */
 int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_direction dir,
 	      enum rpt_metric_kind kind, enum rpt_test_choice test, const struct rpt_rule *rule,
 	      struct rpt_judgement *ret);
+
+/*
+ * Benjamini-Hochberg adjusted p-values ("q") of @p[0..@n): q_(i) = min over j >= i of
+ * p_(j) * n / j in ascending order, at most 1. A comparison whose q < alpha is a discovery
+ * with the false discovery rate among all discoveries held at alpha. 0 or -ENOMEM.
+ */
+int rpt_bh_adjust(const double *p, size_t n, double *ret_q);
+
+/*
+ * What a verdict becomes when the correction for many metrics takes it back: what a
+ * p >= alpha would have made of it (noisy when a side's CoV exceeds @rule's limit, else
+ * unchanged). @cov_a and @cov_b as fractions.
+ */
+enum rpt_verdict rpt_verdict_unproven(double cov_a, double cov_b, const struct rpt_rule *rule);
 
 #endif

@@ -119,7 +119,9 @@ static void usage(FILE *out)
 		"Runs that share coordinates (or workload, threads and parameters) form a sample; each\n"
 		"metric's sides are compared with Welch's t-test (latency percentiles: the Mann-Whitney\n"
 		"rank test when both sides have at least 4 samples). A metric regresses when p < alpha\n"
-		"AND the change exceeds the threshold in the metric's bad direction.\n\n");
+		"AND the change exceeds the threshold in the metric's bad direction AND each side's\n"
+		"own spread (max - min of its runs), AND its p stays below alpha after the\n"
+		"Benjamini-Hochberg correction across the gated metrics (q in the JSON).\n\n");
 }
 
 static int add_file(void *cfg, char *arg, char *err, size_t errlen)
@@ -192,68 +194,49 @@ static int gate_load(const char *path, struct rpt_compare_opts *o, json_t **ret_
 }
 
 /* Appends "SIDE N, SIDE N" (complete runs per side) of metric @m to @f. */
-static void side_counts(FILE *f, const json_t *m)
+static void side_counts(FILE *f, const struct rpt_cmp *cmp, const struct rpt_cmp_metric *m)
 {
-	const json_t *st;
-	size_t k;
-
-	json_array_foreach(json_object_get(m, "sides"), k, st)
-		fprintf(f, "%s%s %lld", k ? ", " : "",
-			json_string_value(json_object_get(st, "side")),
-			(long long)json_integer_value(json_object_get(st, "n")));
-}
-
-static double side_cov(const json_t *m, const char *side)
-{
-	const json_t *st;
-	size_t k;
-
-	json_array_foreach(json_object_get(m, "sides"), k, st) if (
-		!strcmp(side,
-			json_string_value(json_object_get(
-				st, "side")))) return json_number_value(json_object_get(st,
-											"cov_pct"));
-	return NAN;
+	for (int k = 0; k < cmp->nsides; k++)
+		fprintf(f, "%s%s %zu", k ? ", " : "", cmp->side_names[k], m->sides[k].n);
 }
 
 /*
  * A strict gate's complaint about one sample: which of its metrics it could not judge and
  * what would fix that. Returns the number of blocking comparisons.
  */
-static size_t strict_sample_report(const json_t *cmp, const json_t *s)
+static size_t strict_sample_report(const struct rpt_cmp *cmp, const struct rpt_cmp_sample *s)
 {
-	const json_t *m, *c, *few = NULL;
+	const struct rpt_cmp_metric *few = NULL;
 	char *noisy = NULL;
-	size_t nlen = 0, j, k, n = 0;
+	size_t nlen = 0, n = 0;
 	FILE *nf = open_memstream(&noisy, &nlen);
 	double limit = NAN;
 
 	if (!nf)
 		return 0;
-	json_array_foreach(json_object_get(s, "metrics"), j, m)
-		json_array_foreach(json_object_get(m, "comparisons"), k, c)
-	{
-		const char *side = json_string_value(json_object_get(c, "side")),
-			   *base = json_string_value(json_object_get(c, "baseline"));
+	for (size_t j = 0; j < s->nmetrics; j++)
+		for (int k = 0; k + 1 < cmp->nsides; k++) {
+			const struct rpt_cmp_metric *m = &s->metrics[j];
+			const struct rpt_cmp_judged *c = &m->judged[k];
 
-		if (!rpt_gate_blocks(cmp, c))
-			continue;
-		n++;
-		if (!strcmp(json_string_value(json_object_get(c, "verdict")), "insufficient")) {
-			if (!few)
-				few = m;
-			continue;
+			if (!rpt_cmp_blocks(cmp, c))
+				continue;
+			n++;
+			if (c->verdict == RPT_INSUFFICIENT) {
+				if (!few)
+					few = m;
+				continue;
+			}
+			limit = c->rule.noise_cov_pct;
+			fprintf(nf, "%s%s (CoV %s %.1f%%, %s %.1f%%)", ftell(nf) ? ", " : "",
+				m->name, cmp->side_names[0], m->sides[0].st.cov * 100,
+				cmp->side_names[c->side], m->sides[c->side].st.cov * 100);
 		}
-		limit = json_number_value(json_object_get(c, "noise_cov_pct"));
-		fprintf(nf, "%s%s (CoV %s %.1f%%, %s %.1f%%)", ftell(nf) ? ", " : "",
-			json_string_value(json_object_get(m, "name")), base, side_cov(m, base),
-			side, side_cov(m, side));
-	}
 	fclose(nf);
 	if (few) {
 		fprintf(stderr, "fsbench compare: gate --strict: sample '%s': complete runs ",
-			json_string_value(json_object_get(s, "label")));
-		side_counts(stderr, few);
+			s->label);
+		side_counts(stderr, cmp, few);
 		fprintf(stderr,
 			"; %d a side are needed to judge it (repeat each side's runs, or suite --repetitions %d)\n",
 			RPT_MIN_SAMPLES, RPT_MIN_SAMPLES);
@@ -262,42 +245,41 @@ static size_t strict_sample_report(const json_t *cmp, const json_t *s)
 		fprintf(stderr,
 			"fsbench compare: gate --strict: sample '%s': noisy, CoV above %g%% and no proven change: %s "
 			"(more repetitions or a quieter machine; --allow-noisy lets them pass)\n",
-			json_string_value(json_object_get(s, "label")), limit, noisy);
+			s->label, limit, noisy);
 	free(noisy);
 	return n;
 }
 
 /* Says on stderr what the gate decided and why; returns the exit status. */
-static int gate_report(const json_t *cmp)
+static int gate_report(const struct rpt_cmp *cmp)
 {
-	const json_t *set = json_object_get(cmp, "settings"), *s;
-	bool strict = json_is_true(json_object_get(set, "strict"));
-	enum rpt_gate_status st = rpt_gate_status(cmp);
-	size_t reg = rpt_compare_count(cmp, RPT_REGRESSION, true);
-	size_t few = rpt_compare_count(cmp, RPT_INSUFFICIENT, true);
-	size_t noisy = rpt_compare_count(cmp, RPT_NOISY, true);
-	size_t i, blocking = 0, samples = 0;
+	bool strict = cmp->set.strict;
+	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
+	size_t reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
+	size_t few = rpt_cmp_count(cmp, RPT_INSUFFICIENT, true);
+	size_t noisy = rpt_cmp_count(cmp, RPT_NOISY, true);
+	size_t blocking = 0, samples = 0;
 
-	if (strict) {
-		json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		{
-			size_t b = strict_sample_report(cmp, s);
+	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
+		size_t b = strict_sample_report(cmp, &cmp->samples[i]);
 
-			blocking += b;
-			samples += b > 0;
-		}
+		blocking += b;
+		samples += b > 0;
 	}
 	if (few && !strict)
 		fprintf(stderr,
 			"fsbench compare: %zu metric(s) had fewer than %d samples a side and were not judged (--strict fails the gate on them)\n",
 			few, RPT_MIN_SAMPLES);
-	if (noisy && (!strict || json_is_true(json_object_get(set, "allow_noisy"))))
+	if (noisy && (!strict || cmp->set.allow_noisy))
 		fprintf(stderr,
 			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
 			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
 	if (reg)
 		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
-	if (st == RPT_GATE_UNJUDGED) {
+	if (cmp->cannot_judge)
+		fprintf(stderr, "fsbench compare: gate: cannot judge: %s\n",
+			cmp->cannot_judge_reason);
+	else if (st == RPT_GATE_UNJUDGED) {
 		if (blocking)
 			fprintf(stderr,
 				"fsbench compare: gate --strict: %zu metric(s) in %zu sample(s) could not be judged\n",
@@ -319,6 +301,7 @@ static int compare_run(void *cfg)
 	const char *paths[2 * CMD_MAX_FILES], *default_names[2] = { "baseline", "candidate" };
 	int sides[2 * CMD_MAX_FILES], nsides, status, e;
 	json_t *gate = NULL, *cmp = NULL;
+	struct rpt_cmp *judged = NULL;
 	size_t npaths = 0;
 	char err[1024];
 
@@ -362,20 +345,24 @@ static int compare_run(void *cfg)
 				"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
 				o.across, rs.names[0]);
 	}
-	e = rpt_runset_compare(&rs, o.across ? NULL : default_names, 2, &o, &cmp, err, sizeof(err));
+	o.floor_multiple = c->floor;
+	e = rpt_runset_judge(&rs, o.across ? NULL : default_names, 2, &o, &judged, err,
+			     sizeof(err));
 	if (e) {
 		fprintf(stderr, "fsbench compare: %s\n", err);
 		goto out;
 	}
-	if (c->floor > 0 && (e = rpt_compare_floor(cmp, c->floor))) {
-		fprintf(stderr, "fsbench compare: judging by the A/A floor: %s\n", strerror(-e));
+	/* the document, serialised once from what the judge decided */
+	cmp = rpt_cmp_to_json(judged);
+	if (!cmp) {
+		fprintf(stderr, "fsbench compare: writing the comparison: %s\n", strerror(ENOMEM));
 		goto out;
 	}
 	if (c->format == FORMAT_JSON) {
 		json_dumpf(cmp, stdout, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
 		fputc('\n', stdout);
 	} else {
-		rpt_compare_print(cmp, stdout, c->format == FORMAT_MARKDOWN);
+		rpt_cmp_print(judged, stdout, c->format == FORMAT_MARKDOWN);
 	}
 	fflush(stdout);
 	if (c->json) {
@@ -385,16 +372,13 @@ static int compare_run(void *cfg)
 			goto out;
 		}
 	}
-	for (size_t i = 0; i < json_array_size(json_object_get(cmp, "excluded")); i++) {
-		const json_t *x = json_array_get(json_object_get(cmp, "excluded"), i);
-
+	for (size_t i = 0; i < judged->nexcluded; i++)
 		fprintf(stderr, "fsbench compare: %s: run %lld is incomplete and left out: %s\n",
-			json_string_value(json_object_get(x, "file")),
-			(long long)json_integer_value(json_object_get(x, "run")),
-			json_string_value(json_object_get(x, "reason")));
-	}
-	status = c->gate ? gate_report(cmp) : FSB_EXIT_OK;
+			judged->excluded[i].file, judged->excluded[i].run,
+			judged->excluded[i].what);
+	status = c->gate ? gate_report(judged) : FSB_EXIT_OK;
 out:
+	rpt_cmp_free(judged);
 	json_decref(cmp);
 	json_decref(gate);
 	rpt_runset_free(&rs);

@@ -61,28 +61,31 @@ static void usage(FILE *out)
 	fprintf(out, "\n");
 }
 
-/* A compare document as-is, or result files summarised as one side. NULL after printing why. */
-static json_t *load_input(const char *cmd, char *const *files, int nfiles)
+/* A comparison as it was judged, or result files summarised as one side. NULL after printing why. */
+static struct rpt_cmp *load_input(const char *cmd, char *const *files, int nfiles)
 {
 	struct rpt_runset rs = { 0 };
 	struct rpt_compare_opts o;
 	const char *side[] = { "result" };
-	json_t *cmp = NULL;
+	struct rpt_cmp *cmp = NULL;
 	char err[1024];
 
 	rpt_compare_opts_init(&o);
 	if (rpt_runset_load(&rs, (const char *const *)files, NULL, (size_t)nfiles, err,
 			    sizeof(err)) ||
-	    (!rs.compare && rpt_runset_compare(&rs, side, 1, &o, &cmp, err, sizeof(err))))
+	    (!rs.compare && rpt_runset_judge(&rs, side, 1, &o, &cmp, err, sizeof(err))))
 		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-	else if (rs.compare)
-		cmp = json_incref(rs.compare);
+	else if (rs.compare) {
+		/* the saved comparison's structs, read once by rpt_runset_load */
+		cmp = rs.cmp;
+		rs.cmp = NULL;
+	}
 	rpt_runset_free(&rs);
 	return cmp;
 }
 
 /* Writes @cmp as @ex to @outpath (atomically: base_out_open, then rename) or stdout. */
-static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
+static int export_write(const struct rpt_exporter *ex, const struct rpt_cmp *cmp,
 			const struct rpt_export_opts *eo, const char *outpath)
 {
 	char *tmp = NULL;
@@ -114,29 +117,22 @@ static int export_write(const struct rpt_exporter *ex, const json_t *cmp,
  * --metrics that keeps nothing is a mistake (a typo, an unclosed '['), not an empty
  * export: 0, or -EINVAL with @err listing the metrics there are.
  */
-static int metrics_check(const json_t *cmp, const char *filter, char *err, size_t errlen)
+static int metrics_check(const struct rpt_cmp *cmp, const char *filter, char *err, size_t errlen)
 {
-	const json_t *s, *m;
-	size_t i, j, len;
+	size_t len;
 
 	if (!filter)
 		return 0;
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-	{
-		const char *name = json_string_value(json_object_get(m, "name"));
-
-		if (name && rpt_metric_wanted(filter, name))
-			return 0;
-	}
+	for (size_t i = 0; i < cmp->nsamples; i++)
+		for (size_t j = 0; j < cmp->samples[i].nmetrics; j++)
+			if (rpt_metric_wanted(filter, cmp->samples[i].metrics[j].name))
+				return 0;
 	snprintf(err, errlen, "--metrics '%s' matches no metric of the input; it has:", filter);
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-	{
-		const char *name = json_string_value(json_object_get(m, "name"));
+	for (size_t j = 0; cmp->nsamples && j < cmp->samples[0].nmetrics; j++) {
+		const char *name = cmp->samples[0].metrics[j].name;
 
 		len = strlen(err);
-		if (i == 0 && name && len + strlen(name) + 8 < errlen)
+		if (len + strlen(name) + 8 < errlen)
 			snprintf(err + len, errlen - len, " %s", name);
 	}
 	return -EINVAL;
@@ -149,7 +145,7 @@ static int export_run(void *cfg)
 	struct rpt_export_opts eo = { .metrics = c->metrics,
 				      .build_id = c->build_id,
 				      .timestamps = c->timestamps };
-	json_t *cmp;
+	struct rpt_cmp *cmp;
 	int status;
 
 	if (!c->format) {
@@ -179,7 +175,7 @@ static int export_run(void *cfg)
 
 		if (metrics_check(cmp, c->metrics, err, sizeof(err))) {
 			fprintf(stderr, "fsbench export: %s\n", err);
-			json_decref(cmp);
+			rpt_cmp_free(cmp);
 			return FSB_EXIT_USAGE;
 		}
 	}
@@ -189,12 +185,12 @@ static int export_run(void *cfg)
 		/* before any output: a refused export writes no file */
 		if (ex->check(cmp, &eo, err, sizeof(err))) {
 			fprintf(stderr, "fsbench export: %s\n", err);
-			json_decref(cmp);
+			rpt_cmp_free(cmp);
 			return FSB_EXIT_USAGE;
 		}
 	}
 	status = export_write(ex, cmp, &eo, c->output);
-	json_decref(cmp);
+	rpt_cmp_free(cmp);
 	return status;
 }
 

@@ -284,16 +284,16 @@ static int plan_sides(const struct report_cfg *c, struct report_plan *p)
 }
 
 /* The comparison of @p's sides; NULL with @p->note set when the runs do not line up. */
-static json_t *plan_compare(struct report_plan *p)
+static struct rpt_cmp *plan_compare(struct report_plan *p)
 {
 	struct rpt_compare_opts o;
-	json_t *cmp = NULL;
+	struct rpt_cmp *cmp = NULL;
 	char err[1024];
 
 	rpt_compare_opts_init(&o);
 	o.allow_unmatched = true; /* the page lists what had no match on a side */
 	o.across = p->across;
-	if (rpt_runset_compare(&p->rs, p->names, p->nsides, &o, &cmp, err, sizeof(err))) {
+	if (rpt_runset_judge(&p->rs, p->names, p->nsides, &o, &cmp, err, sizeof(err))) {
 		snprintf(p->note, sizeof(p->note), "No comparison: %s", err);
 		fprintf(stderr, "fsbench report: no comparison table: %s\n", err);
 	}
@@ -302,7 +302,7 @@ static json_t *plan_compare(struct report_plan *p)
 
 /* Writes the page to @outpath through a temporary file; an exit status. */
 static int page_write(const char *outpath, json_t *const *docs, const char *const *paths, int ndocs,
-		      const json_t *cmp, const struct rpt_html_opts *ho)
+		      const struct rpt_cmp *cmp, const struct rpt_html_opts *ho)
 {
 	char *tmp = NULL;
 	int drawn = 0, e;
@@ -332,7 +332,7 @@ static int report_run(void *cfg)
 	struct report_cfg *c = cfg;
 	struct report_plan p = { 0 };
 	struct rpt_html_opts ho;
-	json_t *cmp = NULL;
+	struct rpt_cmp *cmp = NULL;
 	char err[1024];
 	int status;
 
@@ -368,7 +368,7 @@ static int report_run(void *cfg)
 		ho.inputs_note =
 			"a comparison (fsbench-compare/1): its table only; the result files "
 			"it was made from have the plots.";
-		status = page_write(c->output, NULL, &path, 0, p.rs.compare, &ho);
+		status = page_write(c->output, NULL, &path, 0, p.rs.cmp, &ho);
 		goto out;
 	}
 	status = plan_sides(c, &p);
@@ -382,7 +382,7 @@ static int report_run(void *cfg)
 	ho.compare_note = p.note[0] ? p.note : NULL;
 	status = page_write(c->output, p.rs.docs, p.paths, p.ndocs, cmp, &ho);
 out:
-	json_decref(cmp);
+	rpt_cmp_free(cmp);
 	plan_free(&p);
 	return status;
 }

@@ -14,11 +14,14 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static void export_all(const json_t *cmp, const char *metrics)
+static void export_all(const json_t *doc, const char *metrics)
 {
 	struct rpt_export_opts eo = { .metrics = metrics };
+	struct rpt_cmp *cmp = NULL;
 	char err[1024];
 
+	if (rpt_cmp_from_json(doc, "fuzz", &cmp, err, sizeof(err)))
+		return;
 	for (int i = 0; rpt_exporters[i]; i++) {
 		const struct rpt_exporter *ex = rpt_exporters[i];
 
@@ -26,6 +29,7 @@ static void export_all(const json_t *cmp, const char *metrics)
 			continue;
 		ex->write(cmp, &eo, fuzz_null());
 	}
+	rpt_cmp_free(cmp);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
