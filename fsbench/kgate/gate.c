@@ -473,26 +473,19 @@ static void gate_document(struct gate *g, int status)
 		g->obs->written(g->arg, x->workdir, path, e);
 }
 
-/* Settings, plan, journal, kernels; 0 or -errno with @ret_fail set. */
+/* Plan, settings, the backend's kernels; 0 or -errno with @ret_fail set. */
 static int gate_begin(struct gate *g, enum kg_gate_fail *ret_fail)
 {
-	enum kg_prepare_fail pf;
 	char err[4096];
 	int r;
 
 	*ret_fail = KG_GATE_USAGE;
 	if ((r = gate_plan(g)) || (r = gate_settings(g)))
 		return r;
-	/* the journal before the kernels: it records a .deb's extraction directory too */
-	*ret_fail = KG_GATE_SYSTEM;
-	if ((r = kg_journal_open(g->x, err, sizeof(err)))) {
+	if (g->be->prepare && (r = g->be->prepare(g->be->priv, g->x, ret_fail, err, sizeof(err)))) {
 		say(g, "%s", err);
-		return r;
-	}
-	if ((r = kg_prepare(g->x, 2, &pf, err, sizeof(err)))) {
-		say(g, "%s", err);
-		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
-		kg_journal_close(g->x);
+		if (g->be->finish)
+			g->be->finish(g->be->priv, g->x);
 		return r;
 	}
 	if (g->obs->prepared)
@@ -524,7 +517,8 @@ int kg_gate_run(struct kg_ctx *x, const struct kg_boot_backend *be,
 		goto done;
 	base_install_signals();
 	r = gate_boots(g);
-	kg_journal_close(g->x);
+	if (be->finish)
+		be->finish(be->priv, x);
 	if (!r && !(r = gate_compare(g, &st)))
 		gate_judge(g, st);
 	status = obs->verdict ? obs->verdict(arg, &g->rep) : 0;

@@ -47,23 +47,41 @@ struct kg_boot_res {
 };
 
 /*
- * How a boot is run. The gate knows nothing of QEMU: it hands each boot of its order
- * (A B B A ...) to @run, @slots at a time from as many threads, and judges the results it
- * gets back. The one implementation now is the local QEMU boot (kg_local_backend); a LAVA
- * backend would submit a job per boot, wait for it and return its imported result, with
- * @slots the workers it may use.
+ * How a boot is run. The gate knows nothing of QEMU: it asks @prepare for the kernels, hands
+ * each boot of its order (A B B A ...) to @run, @slots at a time from as many threads, calls
+ * @finish after the last, and judges the results it got back. The one implementation now is
+ * the local QEMU boot (kg_local_backend); a LAVA backend would build the kernels' initramfs
+ * in @prepare, submit a job per boot in @run, wait for it and return its imported result,
+ * with @slots the workers it may use.
+ *
+ * @prepare (may be NULL): before the first boot, the kernels x->a.spec[0..1] resolved and
+ * ready (kg_prepare, which also makes x->workdir). 0, or -errno with @err one line and
+ * *@ret_fail the kind.
  *
  * @run fills @ret (zeroed by the caller) and returns 0 with @ret->result set, or a negative
  * errno with @err one line (naming the boot): -EINTR interrupted (base_signal_received),
  * -ECANCELED the suite failed in the guest and @req->gate, -ENODATA the suite wrote no
  * result (@ret->boot.guest_status says why), -EBADMSG a result that is not one compare
- * can read, anything else a boot that failed. It must be safe to call from several threads at once with different requests.
+ * can read, anything else a boot that failed. It must be safe to call from several threads
+ * at once with different requests.
+ *
+ * @finish (may be NULL): after the last boot, or after a @prepare that failed.
  */
+/* Why kg_gate_run stopped before a verdict: the caller's exit status depends on it. */
+enum kg_gate_fail {
+	KG_GATE_USAGE, /* an option or the suite asks for something the gate cannot do */
+	KG_GATE_KERNEL, /* a kernel or its initramfs is unusable: cannot judge */
+	KG_GATE_SYSTEM, /* no memory, no restore journal */
+};
+
 struct kg_boot_backend {
 	const char *name;
 	int slots; /* boots at a time; 1 or less runs them one by one */
+	int (*prepare)(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail, char *err,
+		       size_t errlen);
 	int (*run)(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
 		   size_t errlen);
+	void (*finish)(void *priv, struct kg_ctx *x);
 	void *priv;
 };
 
@@ -112,13 +130,6 @@ struct kg_gate_report {
 	enum kg_verdict verdict;
 	const char *why; /* why it is not good, or NULL */
 	int signal; /* the signal that interrupted the boots, or 0 */
-};
-
-/* Why kg_gate_run stopped before a verdict: the caller's exit status depends on it. */
-enum kg_gate_fail {
-	KG_GATE_USAGE, /* an option or the suite asks for something the gate cannot do */
-	KG_GATE_KERNEL, /* a kernel or its initramfs is unusable: cannot judge */
-	KG_GATE_SYSTEM, /* no memory, no restore journal */
 };
 
 /* What the caller (the CLI) learns as the gate runs; any member may be NULL. */

@@ -126,9 +126,33 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
 }
 
+/* The journal before the kernels: it records a .deb's extraction directory too. */
+static int local_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail, char *err,
+			 size_t errlen)
+{
+	enum kg_prepare_fail pf;
+	int r;
+
+	(void)priv;
+	*ret_fail = KG_GATE_SYSTEM;
+	if ((r = kg_journal_open(x, err, errlen)))
+		return r;
+	if ((r = kg_prepare(x, 2, &pf, err, errlen)))
+		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
+	return r;
+}
+
+static void local_finish(void *priv, struct kg_ctx *x)
+{
+	(void)priv;
+	kg_journal_close(x);
+}
+
 struct kg_boot_backend kg_local_backend(int slots)
 {
 	return (struct kg_boot_backend){ .name = "local QEMU",
 					 .slots = slots,
-					 .run = kg_local_boot };
+					 .prepare = local_prepare,
+					 .run = kg_local_boot,
+					 .finish = local_finish };
 }
