@@ -164,10 +164,11 @@ int kg_gate_boots_needed(const struct kg_args *a, int reps, int boots);
 
 /*
  * kernel-gate once its command line is in @x->a (a.boots 0: the default, raised until the
- * suite's repetitions give enough samples): the gate settings, the restore journal, the
- * kernels prepared, the boots through @be in the order A B B A, the comparisons, the
- * A/A floor, the verdict (obs->verdict) and the gate's document. Returns 0 once a verdict
- * was given, else -errno with @ret_fail the kind, after obs->error said why.
+ * suite's repetitions give enough samples; too few with --boots given is refused before
+ * any work): the gate settings, the kernels prepared by @be, the boots through @be in the
+ * order A B B A, the comparisons built from the results in memory, the A/A floor, the
+ * verdict (obs->verdict) and the gate's document in x->workdir (or x->a.json). Returns 0
+ * once a verdict was given, else -errno with @ret_fail the kind, after obs->error said why.
  */
 int kg_gate_run(struct kg_ctx *x, const struct kg_boot_backend *be,
 		const struct kg_gate_observer *obs, void *arg, enum kg_gate_fail *ret_fail);

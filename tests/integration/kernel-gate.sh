@@ -25,6 +25,11 @@ expect 125 "not a bzImage" "$FSBENCH" kernel-run --kernel "$W/vmlinuz"
 expect 2 "--baseline and --candidate are both needed" "$FSBENCH" kernel-gate --baseline "$deb"
 expect 2 "--boots: 0 is out of range 1..50" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --boots 0
 expect 2 "suite no-such-suite" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" no-such-suite
+# too few samples a side for a comparison, known from the suite before any boot: the option to change
+expect 2 "give --boots 3, or --repetitions 2" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" \
+	--boots 2 --repetitions 1 --workdir "$W/few"
+[ -e "$W/few" ] && t_fail "a refused gate made its workdir"
+expect 2 "one boot a side cannot show: give --boots 2" "$FSBENCH" kernel-gate --baseline "$deb" --candidate "$deb" --boots 1
 
 # a kernel that panics (no init to run) and one that does not boot in time: clear errors
 # with the last console lines, and no QEMU left behind
