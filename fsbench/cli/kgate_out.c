@@ -94,7 +94,8 @@ static void on_judged(void *arg, const struct kg_gate_report *rep)
 		       rep->naa);
 	else if (rep->aa)
 		printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
-		       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy\n",
+		       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy: the baseline against "
+		       "itself, so a change of that size is noise\n",
 		       rep->aamax, rep->aametric ? " (" : "", rep->aametric ? rep->aametric : "",
 		       rep->aametric ? ")" : "", rep->aareg, rep->aanoisy);
 	else
