@@ -12,10 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/fileio.h"
-#include "base/signal.h"
 #include "report/compare.h"
-#include "model/result_file.h"
+#include "report/verdict.h"
 
 static const char *const accels[] = { "tcg", "kvm", NULL };
 /* auto: the model under tcg, where the host's timing would leak in; virtio under kvm */
@@ -145,9 +143,11 @@ static const struct fsb_opt gate_opts[] = {
 	  .min = 1,
 	  .max = KG_MAX_BOOTS,
 	  .help = "boots a side, in the order A B B A (default: " CMD_XSTR(KG_MODEL_BOOTS) " with the model disk, " CMD_XSTR(
-		  KG_VIRTIO_BOOTS) " with virtio; "
-				   "the model disk gates p99.9 from " CMD_XSTR(
-					   KG_MODEL_BOOTS_P999) ")" },
+		  KG_VIRTIO_BOOTS) " with virtio, "
+				   "more when the suite's repetitions give fewer than " CMD_XSTR(
+					   RPT_MIN_SAMPLES) " samples a side; the model disk gates "
+							    "p99.9 from " CMD_XSTR(
+								    KG_MODEL_BOOTS_P999) ")" },
 	KG_COMMON_OPTS,
 	{ .name = "json",
 	  .type = OPT_STRING,
@@ -298,9 +298,7 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 		a->vm.icount = "shift=0,sleep=off";
 	if (c->no_icount)
 		a->vm.icount = NULL;
-	a->boots = c->boots			    ? (int)c->boots :
-		   a->vm.disk.kind == KG_DISK_MODEL ? KG_MODEL_BOOTS :
-						      KG_VIRTIO_BOOTS;
+	a->boots = (int)c->boots; /* 0: the gate's default, raised for the suite's repetitions */
 	a->jobs = gate ? (int)c->jobs : 1;
 	if (!a->jobs) {
 		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -335,68 +333,15 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
-	char result[PATH_MAX + 64] = "", path[PATH_MAX + 64];
-	json_t *boots = json_array(), *rec;
 	int r;
 
 	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
-	if (!x || !boots) {
+	if (!x) {
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
-		json_decref(boots);
-		free(x);
 		return FSB_EXIT_FAIL;
 	}
-	if ((r = to_args(cfg, false, &x->a)))
-		goto out;
-	/* the journal first: it records the .deb's extraction directory too */
-	if ((r = kg_cli_journal_open(x, "kernel-run")))
-		goto out;
-	if ((r = kg_cli_prepare(x, 1, "kernel-run"))) {
-		kg_cli_journal_close(x);
-		goto out;
-	}
-	base_install_signals();
-	rec = NULL;
-	r = kg_cli_boot_one(x, 0, 0, 1, false, &rec, result, sizeof(result), "kernel-run");
-	kg_cli_journal_close(x);
-	if (rec)
-		json_array_append_new(boots, rec);
-	if (rec) {
-		/* what the suite printed in the guest, as if it had run here */
-		snprintf(path, sizeof(path), "%s/guest/stdout",
-			 json_string_value(json_object_get(rec, "dir")));
-		FILE *f = fopen(path, "re");
-		char buf[4096];
-		size_t n;
-		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
-			/* the guest wrote it: no escape sequences reach the terminal */
-			for (size_t i = 0; i < n; i++)
-				if (((unsigned char)buf[i] < ' ' && buf[i] != '\n' &&
-				     buf[i] != '\t') ||
-				    buf[i] == 127)
-					buf[i] = '?';
-			fwrite(buf, 1, n, stdout);
-		}
-		if (f)
-			fclose(f);
-		fflush(stdout); /* the guest's last line may lack its newline */
-		if (!r)
-			r = (int)json_integer_value(json_object_get(rec, "guest_status"));
-	}
-	if (x->a.json && result[0] && access(result, R_OK) == 0) {
-		char why[1024];
-		json_t *doc = mdl_json_file(result, why, sizeof(why));
-		int e = doc ? mdl_json_write_atomic(doc, x->a.json) : -EIO;
-
-		json_decref(doc);
-		if (e) {
-			fprintf(stderr, "fsbench kernel-run: writing %s: %s\n", x->a.json,
-				strerror(-e));
-			r = r ? r : FSB_EXIT_FAIL;
-		}
-	}
-out:
-	json_decref(boots);
+	if (!(r = to_args(cfg, false, &x->a)))
+		r = kg_cli_run(x);
 	free(x);
 	return r;
 }

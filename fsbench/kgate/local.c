@@ -1,0 +1,158 @@
+/* The local QEMU boot as the gate's backend (gate.h), its guest result adopted once; the journal. */
+#include "fsbench/kgate/gate.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/result_file.h"
+#include "model/runs.h"
+#include "model/schema.h"
+#include "probes/knob/journal.h"
+
+int kg_journal_open(struct kg_ctx *x, char *err, size_t errlen)
+{
+	int r;
+
+	probe_scratch_init(&x->scratch);
+	r = journal_open(journal_state_dir(), &x->scratch.journal);
+	if (r < 0) {
+		x->scratch.journal = NULL;
+		if (geteuid() != 0)
+			return 0;
+		snprintf(err, errlen, "creating the restore journal in %s: %s%s",
+			 journal_state_dir(), strerror(-r),
+			 r == -EPERM ? " (it must be root's and not writable by others)" : "");
+		return r;
+	}
+	x->a.vm.scratch = &x->scratch;
+	return 0;
+}
+
+void kg_journal_close(struct kg_ctx *x)
+{
+	if (x->scratch.journal)
+		journal_remove(x->scratch.journal);
+	x->scratch.journal = journal_close(x->scratch.journal);
+	x->a.vm.scratch = NULL;
+}
+
+void kg_boot_res_free(struct kg_boot_res *res)
+{
+	if (!res)
+		return;
+	json_decref(res->record);
+	json_decref(res->result);
+	res->record = res->result = NULL;
+}
+
+/*
+ * The guest's result, once: parsed as untrusted (mdl_json_file), the boot's record added
+ * as "vm" so that one file says what ran where, written beside the boot, and checked as
+ * compare will read it when @check (a gate's: a version 1 document brought to version 2,
+ * runs[] in shape): -EBADMSG when it is not a result compare can read.
+ */
+static int adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
+{
+	json_t *doc = mdl_json_file(ret->boot.result, err, errlen);
+	const char *schema;
+	int r;
+
+	if (!doc)
+		return -EPROTO;
+	json_object_set(doc, "vm", ret->record);
+	snprintf(ret->path, sizeof(ret->path), "%s/result.json", ret->dir);
+	if ((r = mdl_json_write_atomic(doc, ret->path))) {
+		snprintf(err, errlen, "writing %s: %s", ret->path, strerror(-r));
+		json_decref(doc);
+		return r;
+	}
+	schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
+	if (!check)
+		r = 0;
+	else if (mdl_result_upgrade(doc)) {
+		snprintf(err, errlen, "%s: schema is '%s', expected '%s' or '%s'", ret->path,
+			 schema ? schema : "(none)", MDL_RESULT_SCHEMA, MDL_RESULT_SCHEMA_V1);
+		r = -EBADMSG;
+	} else if (mdl_runs_check(doc, ret->path, err, errlen))
+		r = -EBADMSG;
+	if (r)
+		json_decref(doc);
+	else
+		ret->result = doc;
+	return r;
+}
+
+int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
+		  size_t errlen)
+{
+	const struct kg_ctx *x = req->x;
+	const struct kg_kernel *k = &x->k[req->side];
+	struct kg_boot *b = &ret->boot;
+	char why[8192];
+	int r, n = req->index + 1;
+
+	(void)priv;
+	snprintf(ret->dir, sizeof(ret->dir), "%s/boot-%02d-%s", x->workdir, n, k->label);
+	r = kg_boot_run(k, x->initramfs[req->side], &x->a.vm, ret->dir, b, why, sizeof(why));
+	ret->record = kg_boot_json(k, &x->a.vm, b);
+	json_object_set_new(ret->record, "index", json_integer(n));
+	json_object_set_new(ret->record, "side", json_string(k->label));
+	json_object_set_new(ret->record, "dir", json_string(ret->dir));
+	json_object_set_new(ret->record, "console", json_string(b->console));
+	if (r) {
+		snprintf(err, errlen, "boot %d (%s): %s", n, k->label, why);
+		return r == -EINTR ? r : r < 0 ? r : -EIO;
+	}
+	ret->booted = true;
+	if (req->gate && b->guest_status != 0) {
+		snprintf(
+			err, errlen,
+			"boot %d (%s): the suite failed in the guest (status %d): cannot judge; see "
+			"%s/guest/stderr",
+			n, k->label, b->guest_status, ret->dir);
+		return -ECANCELED;
+	}
+	if (!b->result[0]) {
+		snprintf(err, errlen,
+			 "boot %d (%s): the suite wrote no result (status %d); see %s/guest/stderr",
+			 n, k->label, b->guest_status, ret->dir);
+		return -ENODATA;
+	}
+	r = adopt(ret, req->gate, err, errlen);
+	/* a refused result is the boot's failure: -EINTR, -ECANCELED, -ENODATA say other things */
+	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
+}
+
+/* The journal before the kernels: it records a .deb's extraction directory too. */
+static int local_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail, char *err,
+			 size_t errlen)
+{
+	enum kg_prepare_fail pf;
+	int r;
+
+	(void)priv;
+	*ret_fail = KG_GATE_SYSTEM;
+	if ((r = kg_journal_open(x, err, errlen)))
+		return r;
+	if ((r = kg_prepare(x, 2, &pf, err, errlen)))
+		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
+	return r;
+}
+
+static void local_finish(void *priv, struct kg_ctx *x)
+{
+	(void)priv;
+	kg_journal_close(x);
+}
+
+struct kg_boot_backend kg_local_backend(int slots)
+{
+	return (struct kg_boot_backend){ .name = "local QEMU",
+					 .slots = slots,
+					 .prepare = local_prepare,
+					 .run = kg_local_boot,
+					 .finish = local_finish };
+}

@@ -1,0 +1,334 @@
+/* LAVA's test cases back as an fsbench result (import.h): bounded reading, a run index, the document. */
+#include "fsbench/lava/import.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "base/errf.h"
+#include "report/metric.h"
+#include "model/result_file.h"
+
+/*
+ * LAVA results are a flat list of small mappings, so what a file may cost is bounded far
+ * above any real one: its size, the nesting (libyaml's own parser slows to a crawl on
+ * 100,000 nested brackets), the aliases (none in what LAVA writes; "- &x [*x, *x]" doubles
+ * with each level) and the nodes after aliases are expanded.
+ */
+#define LAVA_FILE_MAX (64 << 20)
+#define LAVA_DEPTH_MAX 16
+#define LAVA_ALIASES_MAX 64
+#define LAVA_NODES_MAX 4000000
+/* Values a run can have (the result schema's ranges); 9.2e18 is INT64_MAX's magnitude. */
+#define LAVA_THREADS_MAX 65536
+#define LAVA_REPS_MAX 1000000
+#define LAVA_VALUE_MAX 9.2e18
+
+/* A YAML node as JSON: mappings, sequences, and every scalar a string. NULL past *@budget. */
+static json_t *yaml_to_json(yaml_document_t *d, yaml_node_t *n, int depth, long *budget)
+{
+	json_t *j;
+
+	if (!n || depth > LAVA_DEPTH_MAX || --*budget < 0)
+		return NULL;
+	switch (n->type) {
+	case YAML_SCALAR_NODE:
+		return json_stringn((const char *)n->data.scalar.value, n->data.scalar.length);
+	case YAML_SEQUENCE_NODE:
+		j = json_array();
+		for (yaml_node_item_t *it = n->data.sequence.items.start;
+		     j && it < n->data.sequence.items.top && *budget >= 0; it++) {
+			json_t *v =
+				yaml_to_json(d, yaml_document_get_node(d, *it), depth + 1, budget);
+			if (v)
+				json_array_append_new(j, v);
+		}
+		return j;
+	case YAML_MAPPING_NODE:
+		j = json_object();
+		for (yaml_node_pair_t *p = n->data.mapping.pairs.start;
+		     j && p < n->data.mapping.pairs.top && *budget >= 0; p++) {
+			yaml_node_t *k = yaml_document_get_node(d, p->key);
+			json_t *v = yaml_to_json(d, yaml_document_get_node(d, p->value), depth + 1,
+						 budget);
+
+			if (k && k->type == YAML_SCALAR_NODE && v)
+				json_object_set_new(j, (const char *)k->data.scalar.value, v);
+			else
+				json_decref(v);
+		}
+		return j;
+	default:
+		return NULL;
+	}
+}
+
+/* One pass over the events: the nesting and the aliases, before anything is built. */
+static int yaml_bounds(const unsigned char *buf, size_t len, char *err, size_t errlen)
+{
+	yaml_parser_t p;
+	yaml_event_t e;
+	int depth = 0, aliases = 0, r = 0;
+	bool done = false;
+
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, buf, len);
+	while (!done && !r) {
+		if (!yaml_parser_parse(&p, &e)) {
+			r = errf(err, errlen, -EPROTO, "%zu: %s", p.problem_mark.line + 1,
+				 p.problem ? p.problem : "not YAML or JSON");
+			break;
+		}
+		if (e.type == YAML_SEQUENCE_START_EVENT || e.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > LAVA_DEPTH_MAX)
+				r = errf(err, errlen, -E2BIG, "%zu: nested deeper than %d",
+					 e.start_mark.line + 1, LAVA_DEPTH_MAX);
+		} else if (e.type == YAML_SEQUENCE_END_EVENT || e.type == YAML_MAPPING_END_EVENT)
+			depth--;
+		else if (e.type == YAML_ALIAS_EVENT && ++aliases > LAVA_ALIASES_MAX)
+			r = errf(err, errlen, -E2BIG, "%zu: more than %d aliases",
+				 e.start_mark.line + 1, LAVA_ALIASES_MAX);
+		done = e.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&e);
+	}
+	yaml_parser_delete(&p);
+	return r;
+}
+
+/* @path's bytes, at most LAVA_FILE_MAX. */
+static unsigned char *read_bounded(const char *path, size_t *ret_len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "re");
+	unsigned char *buf = NULL;
+	struct stat st;
+	size_t n = 0;
+
+	if (!f) {
+		errf(err, errlen, 0, "%s", strerror(errno));
+		return NULL;
+	}
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > LAVA_FILE_MAX) {
+		errf(err, errlen, 0, "%s",
+		     !S_ISREG(st.st_mode) ? "not a regular file" : "larger than 64 MiB");
+		fclose(f);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	if (buf)
+		n = fread(buf, 1, (size_t)st.st_size + 1, f);
+	if (!buf || ferror(f) || n > (size_t)st.st_size) {
+		errf(err, errlen, 0, "%s", !buf ? strerror(ENOMEM) : "changed while read");
+		free(buf);
+		buf = NULL;
+	}
+	fclose(f);
+	*ret_len = n;
+	return buf;
+}
+
+/* LAVA's results as its API gives them: YAML (a JSON document is YAML too). */
+int lava_results_load(const char *path, json_t **ret, char *err, size_t errlen)
+{
+	char why[512];
+	size_t len = 0;
+	unsigned char *buf = read_bounded(path, &len, why, sizeof(why));
+	yaml_parser_t p;
+	yaml_document_t d;
+	long budget = LAVA_NODES_MAX;
+	json_t *j;
+
+	if (!buf)
+		return errf(err, errlen, -EIO, "%s: %s", path, why);
+	if (yaml_bounds(buf, len, why, sizeof(why))) {
+		free(buf);
+		return errf(err, errlen, -EPROTO, "%s:%s", path, why);
+	}
+	yaml_parser_initialize(&p);
+	yaml_parser_set_input_string(&p, buf, len);
+	if (!yaml_parser_load(&p, &d)) {
+		errf(err, errlen, 0, "%s:%zu: %s", path, p.problem_mark.line + 1,
+		     p.problem ? p.problem : "not YAML or JSON");
+		yaml_parser_delete(&p);
+		free(buf);
+		return -EPROTO;
+	}
+	j = yaml_to_json(&d, yaml_document_get_root_node(&d), 0, &budget);
+	yaml_document_delete(&d);
+	yaml_parser_delete(&p);
+	free(buf);
+	if (budget < 0) {
+		json_decref(j);
+		return errf(err, errlen, -E2BIG, "%s: more than %d nodes once aliases are expanded",
+			    path, LAVA_NODES_MAX);
+	}
+	/* REST API pages: {"count": N, "results": [...]}; lavacli and /results/JOB/yaml: a list */
+	if (json_is_object(j) && json_is_array(json_object_get(j, "results"))) {
+		json_t *r = json_incref(json_object_get(j, "results"));
+		json_decref(j);
+		j = r;
+	}
+	if (!json_is_array(j)) {
+		json_decref(j);
+		return errf(err, errlen, -EPROTO, "%s: expected a list of test cases", path);
+	}
+	*ret = j;
+	return 0;
+}
+
+void lava_import_free(struct lava_import *im)
+{
+	json_decref(im->runs);
+	json_decref(im->index);
+	im->runs = im->index = NULL;
+}
+
+json_t *lava_import_run(struct lava_import *im, const char *workload, long threads,
+			const char *cell, long rep)
+{
+	char key[256];
+	json_t *run;
+
+	if ((!im->runs && !(im->runs = json_array())) ||
+	    (!im->index && !(im->index = json_object())))
+		return NULL;
+	/* the repetition's digits end at the colon: no two (rep, cell) share a key */
+	snprintf(key, sizeof(key), "%ld:%s", rep, cell);
+	if ((run = json_object_get(im->index, key)))
+		return run;
+	run = json_pack("{s:s, s:i, s:{s:s, s:s, s:i, s:i, s:s}, s:{s:b}, s:{}, s:{}}", "workload",
+			workload, "threads", (json_int_t)threads, "coords", "fs", cell, "workload",
+			workload, "threads", (json_int_t)threads, "repetition", (json_int_t)rep,
+			"cell", cell, "summary", "complete", 1, "ops", "kernel");
+	if (!run || json_object_set(im->index, key, run) || json_array_append_new(im->runs, run))
+		return NULL;
+	return run;
+}
+
+/* The object at @path ("kernel", "probes/sources/jbd2/...") in @run, made as needed. */
+static json_t *section_make(json_t *run, const char *path)
+{
+	json_t *o = run;
+	char key[128];
+
+	while (o && *path) {
+		size_t n = strcspn(path, "/");
+		json_t *next;
+
+		if (n >= sizeof(key))
+			return NULL;
+		memcpy(key, path, n);
+		key[n] = 0;
+		next = json_object_get(o, key);
+		if (!next) {
+			next = json_object();
+			if (json_object_set_new(o, key, next))
+				return NULL;
+		}
+		o = json_is_object(next) ? next : NULL;
+		path += n + (path[n] == '/');
+	}
+	return o;
+}
+
+/*
+ * One test case into @im's runs: 1 when it is one of fsbench's ("<workload>.t<threads>.<cell>.
+ * r<repetition>.<metric>", passed), 0 when it is not, -ERANGE with @err when it is one with
+ * values no run can have (a hostile or broken file: nothing is written).
+ */
+static int import_case(struct lava_import *im, const json_t *tc, char *err, size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(tc, "name"));
+	const char *res = json_string_value(json_object_get(tc, "result"));
+	const json_t *mv = json_object_get(tc, "measurement");
+	char wl[64], cell[160], metric[96], *end;
+	long threads, rep;
+	double v;
+	int pos = 0;
+
+	if (!name || !mv || json_is_null(mv) ||
+	    sscanf(name, "%63[^.].t%ld.%159[^.].r%ld.%95s%n", wl, &threads, cell, &rep, metric,
+		   &pos) != 5 ||
+	    name[pos])
+		return 0; /* lava's own cases (job, boot...) and others' */
+	v = json_is_number(mv) ? json_number_value(mv) :
+				 strtod(json_string_value(mv) ? json_string_value(mv) : "", &end);
+	const struct rpt_metric_def *d = rpt_metric_lookup(metric);
+	if (!d || (res && strcmp(res, "pass")))
+		return 0;
+	/* what the result schema allows: a run is made by 1.. threads, repetitions count from
+	 * 0, and a rate or a latency is a finite number >= 0 (nanoseconds fit in an int64) */
+	if (threads < 1 || threads > LAVA_THREADS_MAX || rep < 0 || rep > LAVA_REPS_MAX ||
+	    !isfinite(v) || v < 0 || v / d->scale > LAVA_VALUE_MAX)
+		return errf(err, errlen, -ERANGE,
+			    "test case %s: threads %ld, repetition %ld or value %g out of range "
+			    "(threads 1..%d, repetition 0..%d, a value 0..%g)",
+			    name, threads, rep, v, LAVA_THREADS_MAX, LAVA_REPS_MAX,
+			    LAVA_VALUE_MAX * d->scale);
+	json_t *run = lava_import_run(im, wl, threads, cell, rep), *sect;
+	double raw = v / d->scale;
+
+	if (!run)
+		return -ENOMEM;
+
+	if (d->kind == RPT_KIND_LATENCY) {
+		char op[64];
+		snprintf(op, sizeof(op), "%.*s", (int)(strchr(metric, '.') - metric), metric);
+		sect = json_object_get(json_object_get(run, "ops"), op);
+		if (!sect) { /* LAVA reports no call count: only the quantiles */
+			sect = json_object();
+			json_object_set_new(json_object_get(run, "ops"), op, sect);
+		}
+		/* schema 2: "p99_ns" beside count, nanoseconds as integers */
+		json_object_set_new(sect, d->key, json_integer((json_int_t)llround(raw)));
+		return 1;
+	}
+	sect = section_make(run, d->section);
+	if (!sect)
+		return 0;
+	json_object_set_new(sect, d->key, json_real(raw));
+	return 1;
+}
+
+int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, size_t errlen)
+{
+	const json_t *tc;
+	size_t i;
+
+	json_array_foreach(cases, i, tc)
+	{
+		int n = import_case(im, tc, err, errlen);
+
+		if (n < 0)
+			return n == -ENOMEM ? errf(err, errlen, n, "%s", strerror(ENOMEM)) : n;
+		im->used += (size_t)n;
+		im->seen++;
+	}
+	return 0;
+}
+
+json_t *lava_import_doc(const struct lava_import *im, char *const *from, int nfiles)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char when[32];
+	json_t *files = json_array();
+
+	gmtime_r(&t, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	for (int a = 0; a < nfiles && files; a++)
+		json_array_append_new(files, json_string(from[a]));
+	if (!files)
+		return NULL;
+	return json_pack("{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s},"
+			 " s:O, s:{s:s, s:o}}",
+			 "schema", MDL_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
+			 FSB_VERSION, "created", when, "complete", 1, "host", "kernel",
+			 "unknown (imported from LAVA)", "cores", 1, "config", "argv", "lava",
+			 "command", "lava-import", "runs", im->runs, "imported", "from", "lava",
+			 "files", files);
+}

@@ -1,0 +1,47 @@
+/* LAVA's test cases (as its API or lavacli gives them) back as an fsbench result document. */
+#ifndef FSB_LAVA_IMPORT_H
+#define FSB_LAVA_IMPORT_H
+
+#include <stddef.h>
+#include <jansson.h>
+
+/*
+ * LAVA's results file @path (YAML; JSON is YAML too), read as untrusted input: bounded in
+ * size, nesting, aliases and nodes (import.c), a REST API page's "results" or a plain list.
+ * The list of test cases into @ret, or -errno with @err starting with @path.
+ */
+int lava_results_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+/*
+ * The runs built from test cases, each found through @index (key "REPETITION:CELL", the
+ * two coordinates that tell runs apart) rather than by a scan of @runs, so an import is
+ * linear in its cases. Zero-initialise; lava_import_free() drops it.
+ */
+struct lava_import {
+	json_t *runs; /* in the order first seen */
+	json_t *index; /* "rep:cell" -> the run in @runs */
+	size_t used; /* fsbench's test cases taken */
+	size_t seen; /* test cases looked at */
+};
+
+void lava_import_free(struct lava_import *im);
+
+/*
+ * The run with coordinates (@cell, @rep), made on first sight with @workload and @threads.
+ * NULL without memory.
+ */
+json_t *lava_import_run(struct lava_import *im, const char *workload, long threads,
+			const char *cell, long rep);
+
+/*
+ * Takes every test case of @cases (a list, as lava_results_load gives it): fsbench's own
+ * ("<workload>.t<threads>.<cell>.r<repetition>.<metric>", passed) become values of runs,
+ * others are counted and left. 0, -ERANGE with @err for a case with values no run can have
+ * (a hostile or broken file), or -ENOMEM.
+ */
+int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, size_t errlen);
+
+/* The result document around @im's runs, naming the @nfiles LAVA files it came from. */
+json_t *lava_import_doc(const struct lava_import *im, char *const *files, int nfiles);
+
+#endif

@@ -1,0 +1,335 @@
+/* A LAVA job for a suite (job.h): its YAML, the kernel and initramfs beside it, its test cases. */
+#include "fsbench/lava/job.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "fsbench/kgate/gate.h"
+#include "report/export.h"
+#include "report/metric.h"
+#include "model/schema.h"
+
+/*
+ * A test case is "<workload>.t<threads>.<cell>.r<repetition>.<metric>": the workload and
+ * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
+ * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"), from
+ * report/metric.c's catalog. Each field is rpt_slug()ged with '-' (report/export.h says what
+ * LAVA allows and why a slug is safe) and the fields are joined with '.'; metrics carry their
+ * display unit, as compare shows them. Unlike `export --format lava`, which writes one mean
+ * per sample, every run is its own case: compare needs the runs to judge a change.
+ */
+
+/*
+ * lava-server keeps a test case name to RPT_LAVA_NAME_MAX characters. The metric part is at most
+ * LAVA_SUFFIX_MAX (".sync_file_range.p99.9", the longest, is 22): a longer cell is
+ * cut, and a hash of the whole cell added, so that two cells still differ.
+ */
+#define LAVA_SUFFIX_MAX 24
+
+int lava_cases(const json_t *doc,
+	       int (*emit)(void *arg, const char *name, double value, const char *unit), void *arg)
+{
+	json_t *run;
+	size_t i;
+	int n = 0, r;
+
+	json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), i, run)
+	{
+		const json_t *coords = json_object_get(run, "coords"), *ops;
+		json_t *op;
+		const char *cell = json_string_value(json_object_get(coords, "cell")), *opname;
+		char prefix[256], cs[160], name[400], full[700], wl[64];
+		/* suite repetitions count from 0; a single run is repetition i */
+		json_int_t rep = coords ?
+					 json_integer_value(json_object_get(coords, "repetition")) :
+					 (json_int_t)i;
+
+		if (!mdl_run_complete(run))
+			continue; /* compare leaves incomplete runs out too */
+		/* names come from the result file: only what lava-test-case and a shell take */
+		rpt_slug(mdl_json_str(run, MDL_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
+		rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
+		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
+			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
+			 (long long)rep);
+		if (strlen(prefix) + LAVA_SUFFIX_MAX > RPT_LAVA_NAME_MAX) {
+			rpt_slug_shorten(
+				cs,
+				strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX - RPT_LAVA_NAME_MAX),
+				'-');
+			snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
+				 (long long)json_integer_value(json_object_get(run, "threads")), cs,
+				 (long long)rep);
+		}
+		for (size_t m = 0; m < rpt_n_run_metrics; m++) {
+			const struct rpt_metric_def *d = &rpt_run_metrics[m];
+			double v;
+
+			/* files/s for file runs, MB/s for byte runs: what compare judges */
+			if (!rpt_metric_applies(run, d, NULL) ||
+			    !rpt_metric_value(run, d, NULL, &v))
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", prefix, d->name);
+			if ((r = emit(arg, name, v * d->scale, d->unit)))
+				return r;
+			n++;
+		}
+		ops = mdl_run_ops(run);
+		json_object_foreach((json_t *)ops, opname, op)
+		{
+			if (!json_integer_value(json_object_get(op, "count")))
+				continue;
+			for (size_t k = 0; k < rpt_n_latency_metrics; k++) {
+				const struct rpt_metric_def *d = &rpt_latency_metrics[k];
+				double v;
+
+				if (!rpt_metric_value(run, d, opname, &v))
+					continue;
+				snprintf(name, sizeof(name), "%s.%s", opname, d->name);
+				if (strspn(opname, "abcdefghijklmnopqrstuvwxyz_") !=
+					    strlen(opname) ||
+				    strlen(prefix) + 1 + strlen(name) > RPT_LAVA_NAME_MAX)
+					continue; /* not an operation fsbench names */
+				snprintf(full, sizeof(full), "%s.%s", prefix, name);
+				if ((r = emit(arg, full, v * d->scale, d->unit)))
+					return r;
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+/* "kgate.json" for "kgate", "configs/kgate.json" or "/x/kgate.json": what the job names. */
+static void suite_file_name(const char *suite, char *out, size_t len)
+{
+	snprintf(out, len, "%s%s", strrchr(suite, '/') ? strrchr(suite, '/') + 1 : suite,
+		 strstr(suite, ".json") ? "" : ".json");
+}
+
+/* The scratch disk in the guest: the model's null_blk under qemu unless a scratch image is given. */
+static const char *lava_job_device(const struct lava_job_spec *s)
+{
+	return s->device					  ? s->device :
+	       !strcmp(s->device_type, "qemu") && !s->scratch_url ? "/dev/nullb0" :
+								    "/dev/vda";
+}
+
+int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen)
+{
+	if (strcmp(s->device_type, "qemu") && !s->device)
+		return errf(err, errlen, -EINVAL,
+			    "--device-type %s: give --device, the board's scratch disk (its "
+			    "contents are destroyed)",
+			    s->device_type);
+	/* the device reaches the guest's shell in the test definition: a path, nothing more */
+	if (s->device && (!s->device[0] || s->device[0] != '/' ||
+			  strspn(s->device, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+					    "0123456789/._-") != strlen(s->device)))
+		return errf(err, errlen, -EINVAL,
+			    "--device '%s': not a device path (/dev/NAME, of letters, digits and "
+			    "/._-)",
+			    s->device);
+	return 0;
+}
+
+/* @src copied to @dst through base_out_open: a file planted at @dst or beside it is never written. */
+static int copy_file(const char *src, const char *dst)
+{
+	char buf[65536], *tmp;
+	FILE *in = fopen(src, "re"), *out;
+	size_t n;
+	int r = 0;
+
+	if (!in)
+		return -errno;
+	out = base_out_open(dst, &tmp);
+	if (!out) {
+		r = -errno;
+		fclose(in);
+		return r;
+	}
+	while (!r && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			r = errno ? -errno : -EIO;
+	if (!r && ferror(in))
+		r = -EIO;
+	fclose(in);
+	return base_out_commit(out, tmp, dst, r);
+}
+
+int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
+		    enum kg_gate_fail *ret_fail, char *err, size_t errlen)
+{
+	enum kg_prepare_fail pf;
+	char ipath[4400], kpath[4400], abs[4096];
+	int r;
+
+	x->a.workdir = outdir;
+	x->lava = true;
+	kg_vm_defaults(&x->a.vm);
+	*ret_fail = KG_GATE_SYSTEM;
+	/* a .deb's extraction directory is journalled, as kernel-run's: restore removes it after a kill -9 */
+	if ((r = kg_journal_open(x, err, errlen)))
+		return r;
+	r = kg_prepare(x, 1, &pf, err, errlen);
+	kg_journal_close(x);
+	if (r) {
+		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
+		return r;
+	}
+	if (!realpath(outdir, abs))
+		return errf(err, errlen, -errno, "%s: %s", outdir, strerror(errno));
+	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s.cpio", abs, x->k[0].release);
+	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s", abs, x->k[0].release);
+	if ((r = copy_file(x->initramfs[0], ipath)) || (r = copy_file(x->k[0].image, kpath)))
+		return errf(err, errlen, r, "copying the kernel and initramfs into %s: %s", abs,
+			    strerror(-r));
+	snprintf(kurl, urllen, "file://%s", kpath);
+	snprintf(rurl, urllen, "file://%s", ipath);
+	return 0;
+}
+
+/* A YAML double-quoted scalar. */
+static void yq(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f) /* a raw control character is not valid YAML */
+			fprintf(f, "\\x%02x", c);
+		else {
+			if (c == '"' || c == '\\')
+				fputc('\\', f);
+			fputc(c, f);
+		}
+	}
+	fputc('"', f);
+}
+
+/*
+ * The test definition both device kinds share: the guest's init found the modules and
+ * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
+ * metric as a test case and keeps the result JSON in the log between two marker lines.
+ */
+static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
+{
+	fprintf(f,
+		"- test:\n"
+		"    timeout:\n"
+		"      minutes: %d\n"
+		"    definitions:\n"
+		"    - from: inline\n"
+		"      name: fsbench\n"
+		"      path: inline/fsbench.yaml\n"
+		"      repository:\n"
+		"        metadata:\n"
+		"          format: Lava-Test Test Definition 1.0\n"
+		"          name: fsbench\n"
+		"          description: fsbench suite %s; one test case per metric and run\n"
+		"        run:\n"
+		"          steps:\n",
+		timeout_min, suite);
+	fprintf(f, "          - ");
+	char *step = NULL;
+	/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
+	if (asprintf(&step,
+		     "set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
+		     "--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
+		     "cat /tmp/fsbench-suite.log; "
+		     "if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
+		     "else lava-test-case fsbench-suite --result fail; fi",
+		     device) < 0)
+		return -ENOMEM;
+	yq(f, step);
+	free(step);
+	fprintf(f, "\n          - ");
+	yq(f, "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do "
+	      "lava-test-case \"$name\" --result pass --measurement \"$value\" --units \"$unit\"; "
+	      "done");
+	fprintf(f, "\n          - ");
+	yq(f, "echo FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json; echo; echo "
+	      "FSBENCH-RESULT-END");
+	fprintf(f, "\n");
+	return 0;
+}
+
+int lava_job_write(const struct lava_job_spec *s, FILE *f)
+{
+	const char *dtype = s->device_type;
+	char sname[256], jname[512];
+	int timeout = s->timeout_min;
+	bool qemu = !strcmp(dtype, "qemu");
+
+	fprintf(f,
+		"# fsbench lava job: the suite in the fsbench initramfs, one test case per metric\n");
+	fprintf(f, "device_type: ");
+	yq(f, dtype);
+	fprintf(f, "\njob_name: ");
+	suite_file_name(s->suite, sname, sizeof(sname));
+	snprintf(jname, sizeof(jname), "fsbench %.*s%s%s", (int)(strlen(sname) - 5), sname,
+		 s->release && s->release[0] ? " " : "", s->release ? s->release : "");
+	yq(f, s->job_name ? s->job_name : jname);
+	fprintf(f,
+		"\npriority: medium\nvisibility: public\n"
+		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
+		"  connection:\n    minutes: 2\n",
+		timeout + 10, timeout);
+	/*
+	 * One vCPU with instruction counting and a reliable TSC: what makes timing repeatable
+	 * under TCG. Without a scratch image the suite runs on kernel-gate's model disk with
+	 * its defaults and sleep=off (docs/kernel-gate.md, "The model disk"), so a qemu
+	 * worker's numbers are a local gate's; a scratch image is host-timed: sleep=on.
+	 */
+	struct kg_disk model = { .kind = qemu && !s->scratch_url ? KG_DISK_MODEL : KG_DISK_VIRTIO,
+				 .bytes = INT64_C(2) << 30,
+				 .latency_ns = KG_DISK_LATENCY_NS,
+				 .queue_depth = KG_DISK_QUEUE_DEPTH };
+	char words[512];
+
+	kg_disk_cmdline(&model, words, sizeof(words));
+	if (qemu)
+		fprintf(f,
+			"context:\n  arch: amd64\n  no_kvm: true\n  memory: %d\n"
+			"  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=%s\n",
+			kg_disk_memory_mib(&model, 1024), words[0] ? "off" : "on");
+	fprintf(f, "actions:\n- deploy:\n    timeout:\n      minutes: 10\n    to: %s\n",
+		qemu ? "tmpfs" : "tftp");
+	if (qemu) {
+		/* fsbench.shell: the guest's init stops at a shell for LAVA's test shell */
+		fprintf(f,
+			"    images:\n      kernel:\n        image_arg: '-kernel {kernel} -append "
+			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable%s%s\"'\n"
+			"        url: ",
+			words[0] ? " " : "", words);
+		yq(f, s->kernel_url);
+		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
+		yq(f, s->ramdisk_url);
+		if (s->scratch_url) {
+			fprintf(f,
+				"\n      scratch:\n        image_arg: -drive "
+				"format=raw,if=virtio,cache=none,aio=native,file={scratch}\n        url: ");
+			yq(f, s->scratch_url);
+		}
+		fprintf(f, "\n");
+	} else {
+		fprintf(f, "    kernel:\n      url: ");
+		yq(f, s->kernel_url);
+		fprintf(f, "\n    ramdisk:\n      url: ");
+		yq(f, s->ramdisk_url);
+		fprintf(f, "\n    os: oe\n");
+	}
+	fprintf(f,
+		"- boot:\n    timeout:\n      minutes: 5\n    method: %s\n%s"
+		"    prompts:\n    - 'fsbench-guest# '\n",
+		qemu ? "qemu" : s->boot_method,
+		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
+	return job_testdef(f, sname, lava_job_device(s), timeout);
+}

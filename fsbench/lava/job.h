@@ -1,0 +1,51 @@
+/* A LAVA job for a suite (its YAML, the kernel and initramfs beside it) and its test cases' names. */
+#ifndef FSB_LAVA_JOB_H
+#define FSB_LAVA_JOB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#include "fsbench/kgate/gate.h"
+
+/* What a job says: where LAVA fetches the images, the device, the suite. */
+struct lava_job_spec {
+	const char *device_type; /* "qemu" deploys to tmpfs and boots QEMU; else tftp */
+	const char *boot_method; /* a board's ("ipxe") */
+	const char *device; /* the scratch disk in the guest; NULL: the default for the type */
+	const char *job_name; /* NULL: "fsbench SUITE RELEASE" */
+	const char *kernel_url, *ramdisk_url, *scratch_url; /* scratch_url: qemu, may be NULL */
+	const char *suite; /* as the user named it: a name or a path */
+	const char *release; /* the kernel's, when known, for the default name; may be "" */
+	int timeout_min; /* the test action's */
+};
+
+/*
+ * Checks @s before any work: a board needs a device, and the device reaches the guest's
+ * shell, so it must be a plain path. 0 or -EINVAL with @err naming the option.
+ */
+int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
+
+/*
+ * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
+ * its initramfs built for LAVA, both copied into @outdir as vmlinuz-RELEASE and
+ * fsbench-initramfs-RELEASE.cpio; their file:// URLs into @kurl and @rurl. 0, or -errno with
+ * @err and *@ret_fail the kind (a usage error, an unusable kernel, or a failed journal or copy).
+ */
+int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
+		    enum kg_gate_fail *ret_fail, char *err, size_t errlen);
+
+/* The job's YAML for @s into @f: device, timeouts, deploy, boot and the test definition. */
+int lava_job_write(const struct lava_job_spec *s, FILE *f);
+
+/*
+ * The test cases a result gives: one per metric of each complete run, named
+ * "<workload>.t<threads>.<cell>.r<repetition>.<metric>" (job.c says why), each passed to
+ * @emit with its value and unit (@emit returns 0 or -errno). Returns how many, or the
+ * first error @emit returned.
+ */
+int lava_cases(const json_t *doc,
+	       int (*emit)(void *arg, const char *name, double value, const char *unit), void *arg);
+
+#endif

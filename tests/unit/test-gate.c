@@ -1,0 +1,278 @@
+/* Unit tests of the kernel gate's decision (fsbench/kgate/gate.c) from canned guest results, no QEMU. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+#include <sys/stat.h>
+
+#include "fsbench/kgate/gate.h"
+#include "report/verdict.h"
+
+#define REPS 3
+
+/* A fake backend: each boot's files/s from a table by side and boot of that side. */
+struct fake {
+	double value[2][KG_MAX_BOOTS]; /* [side][nth boot of the side] */
+	double rep_step; /* added per repetition (a cold first run, as on a real boot) */
+	int order[2 * KG_MAX_BOOTS]; /* the side of each boot, in the order run() saw them */
+	int nboots, seen[2];
+	int prepared, finished;
+	char dir[PATH_MAX];
+};
+
+/* What the observer saw. */
+struct seen {
+	enum kg_verdict verdict;
+	int verdicts, judged;
+	size_t naa;
+	char error[1024];
+};
+
+/* A result as a guest's fsbench writes it, reduced to what compare reads: REPS runs. */
+static json_t *canned_result(double files_per_sec, double step)
+{
+	json_t *runs = json_array();
+
+	for (int r = 0; r < REPS; r++)
+		json_array_append_new(
+			runs,
+			json_pack("{s:s, s:i, s:{s:s, s:s, s:i, s:i, s:s}, s:{s:b, s:f},"
+				  " s:{s:s}, s:{}}",
+				  "workload", "smallfile", "threads", 1, "coords", "fs", "ext4",
+				  "workload", "smallfile", "threads", 1, "repetition", r, "cell",
+				  "ext4-smallfile-t1", "summary", "complete", 1, "files_per_sec",
+				  files_per_sec + r * step, "series", "unit", "files", "ops"));
+	return json_pack("{s:s, s:o}", "schema", "fsbench-result/2", "runs", runs);
+}
+
+static int fake_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail, char *err,
+			size_t errlen)
+{
+	struct fake *f = priv;
+
+	(void)ret_fail, (void)err, (void)errlen;
+	f->prepared++;
+	for (int i = 0; i < 2; i++) {
+		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s", i ? "candidate" : "baseline");
+		snprintf(x->k[i].release, sizeof(x->k[i].release), "6.1.0-test");
+		snprintf(x->k[i].spec, sizeof(x->k[i].spec), "k%d", i);
+	}
+	snprintf(x->workdir, sizeof(x->workdir), "%s", f->dir);
+	snprintf(x->suite, sizeof(x->suite), "kgate.json");
+	return 0;
+}
+
+static int fake_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
+		    size_t errlen)
+{
+	struct fake *f = priv;
+	int nth = f->seen[req->side]++;
+
+	(void)err, (void)errlen;
+	assert_int_equal(req->index, f->nboots);
+	assert_true(req->gate);
+	f->order[f->nboots++] = req->side;
+	ret->record = json_pack("{s:i, s:s, s:f, s:i}", "index", req->index + 1, "side",
+				req->x->k[req->side].label, "host_load_pct", 0.0, "guest_status",
+				0);
+	ret->result = canned_result(f->value[req->side][nth], f->rep_step);
+	json_object_set(ret->result, "vm", ret->record);
+	ret->booted = true;
+	snprintf(ret->path, sizeof(ret->path), "%s/boot-%02d.json", f->dir, req->index + 1);
+	return 0;
+}
+
+static void fake_finish(void *priv, struct kg_ctx *x)
+{
+	(void)x;
+	((struct fake *)priv)->finished++;
+}
+
+static void on_error(void *arg, const char *msg)
+{
+	snprintf(((struct seen *)arg)->error, sizeof(((struct seen *)arg)->error), "%s", msg);
+}
+
+static void on_judged(void *arg, const struct kg_gate_report *rep)
+{
+	((struct seen *)arg)->judged++;
+	((struct seen *)arg)->naa = rep->naa;
+}
+
+static int on_verdict(void *arg, const struct kg_gate_report *rep)
+{
+	((struct seen *)arg)->verdict = rep->verdict;
+	((struct seen *)arg)->verdicts++;
+	return 0;
+}
+
+static const struct kg_gate_observer obs = {
+	.error = on_error,
+	.judged = on_judged,
+	.verdict = on_verdict,
+};
+
+/* The model disk under instruction counting: judged by the A/A floor, as the default gate. */
+static void ctx_init(struct kg_ctx *x, int boots, int reps)
+{
+	const char *fx = getenv("FSB_FIXTURES");
+	static char suite[PATH_MAX];
+
+	snprintf(suite, sizeof(suite), "%s/../../configs/kgate.json", fx ? fx : "tests/fixtures");
+	memset(x, 0, sizeof(*x));
+	kg_vm_defaults(&x->a.vm);
+	x->a.vm.accel = "tcg";
+	x->a.vm.icount = "shift=0,sleep=off";
+	x->a.vm.disk.kind = KG_DISK_MODEL;
+	x->a.suite = suite;
+	x->a.boots = boots;
+	x->a.repetitions = reps;
+	x->a.alpha = RPT_DEFAULT_ALPHA;
+	x->a.threshold = 1;
+	x->a.floor_multiple = 3;
+	x->a.max_host_load = NAN;
+	x->a.jobs = 1;
+}
+
+/* Runs the gate on @f's values; the verdict the observer got. */
+static enum kg_verdict gate(struct fake *f, int boots, struct seen *s)
+{
+	struct kg_boot_backend be = { .name = "fake",
+				      .slots = 1,
+				      .prepare = fake_prepare,
+				      .run = fake_run,
+				      .finish = fake_finish,
+				      .priv = f };
+	struct kg_ctx *x = malloc(sizeof(*x));
+	enum kg_gate_fail fail;
+	char path[PATH_MAX + 32];
+	struct stat st;
+
+	assert_non_null(x);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test-gate.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	ctx_init(x, boots, REPS);
+	memset(s, 0, sizeof(*s));
+	assert_int_equal(kg_gate_run(x, &be, &obs, s, &fail), 0);
+	assert_int_equal(s->verdicts, 1);
+	assert_int_equal(f->prepared, 1);
+	assert_int_equal(f->finished, 1);
+	/* the gate's document, written once beside the boots */
+	snprintf(path, sizeof(path), "%s/kernel-gate.json", f->dir);
+	assert_int_equal(stat(path, &st), 0);
+	unlink(path);
+	rmdir(f->dir);
+	free(x);
+	return s->verdict;
+}
+
+/* Each side's boots alike (0.05 % apart): a 3 % drop in files/s is a regression. */
+static void test_regression(void **unused)
+{
+	struct fake f = { .value = { { 1000, 1000.5 }, { 970, 970.5 } }, .rep_step = 5 };
+	struct seen s;
+
+	(void)unused;
+	assert_int_equal(gate(&f, 2, &s), KG_VERDICT_REGRESSED);
+	assert_int_equal(s.judged, 1);
+	/* A B B A */
+	assert_int_equal(f.nboots, 4);
+	assert_int_equal(f.order[0], 0);
+	assert_int_equal(f.order[1], 1);
+	assert_int_equal(f.order[2], 1);
+	assert_int_equal(f.order[3], 0);
+	assert_int_equal(s.naa, 2);
+}
+
+/* The same kernel on both sides: good. */
+static void test_aa_good(void **unused)
+{
+	struct fake f = { .value = { { 1000, 1000.5 }, { 1000.2, 1000.3 } }, .rep_step = 5 };
+	struct seen s;
+
+	(void)unused;
+	assert_int_equal(gate(&f, 2, &s), KG_VERDICT_GOOD);
+}
+
+/*
+ * The floor rule: the baseline's two boots differ by 2 %, so a 3 % change is within 3 times
+ * what one kernel's boots differ by, and is not a regression (it would be with the
+ * threshold alone, 1 %).
+ */
+static void test_floor(void **unused)
+{
+	struct fake f = { .value = { { 1000, 1020 }, { 970, 989.4 } }, .rep_step = 5 };
+	struct seen s;
+
+	(void)unused;
+	assert_int_equal(gate(&f, 2, &s), KG_VERDICT_GOOD);
+	/* and beyond the floor, it is */
+	struct fake g = { .value = { { 1000, 1020 }, { 900, 918 } }, .rep_step = 5 };
+
+	assert_int_equal(gate(&g, 2, &s), KG_VERDICT_REGRESSED);
+}
+
+/* Three boots a side: A B B A A B, the baseline's halves of two and one boots. */
+static void test_order(void **unused)
+{
+	struct fake f = { .value = { { 1000, 1000.5, 1000.2 }, { 1000.1, 1000.4, 1000.3 } },
+			  .rep_step = 5 };
+	static const int want[] = { 0, 1, 1, 0, 0, 1 };
+	struct seen s;
+
+	(void)unused;
+	assert_int_equal(gate(&f, 3, &s), KG_VERDICT_GOOD);
+	assert_int_equal(f.nboots, 6);
+	for (int i = 0; i < 6; i++) {
+		assert_int_equal(f.order[i], want[i]);
+		assert_int_equal(kg_gate_side(i), want[i]);
+	}
+	assert_int_equal(s.naa, 3);
+}
+
+/* Too few samples a side is refused before the kernels are prepared or any boot runs. */
+static void test_plan(void **unused)
+{
+	struct fake f = { 0 };
+	struct kg_boot_backend be = { .prepare = fake_prepare, .run = fake_run, .priv = &f };
+	struct kg_ctx *x = malloc(sizeof(*x));
+	enum kg_gate_fail fail;
+	struct seen s = { 0 };
+
+	(void)unused;
+	assert_non_null(x);
+	ctx_init(x, 2, 1);
+	assert_int_equal(kg_gate_run(x, &be, &obs, &s, &fail), -EINVAL);
+	assert_int_equal(fail, KG_GATE_USAGE);
+	assert_int_equal(f.prepared + f.nboots + s.verdicts, 0);
+	assert_non_null(strstr(s.error, "give --boots 3, or --repetitions 2"));
+	/* without --boots the gate picks enough: 3 a side of one repetition */
+	assert_int_equal(kg_gate_boots_needed(&x->a, 1, 0), 3);
+	assert_int_equal(kg_gate_boots_needed(&x->a, 3, 0), KG_MODEL_BOOTS);
+	assert_int_equal(kg_gate_boots_needed(&x->a, 3, 5), 5);
+	/* the floor needs two boots of one kernel, whatever the repetitions */
+	assert_int_equal(kg_gate_boots_needed(&x->a, 10, 1), 2);
+	x->a.vm.disk.kind = KG_DISK_VIRTIO;
+	assert_int_equal(kg_gate_boots_needed(&x->a, 10, 1), 1);
+	assert_int_equal(kg_gate_boots_needed(&x->a, 3, 0), KG_VIRTIO_BOOTS);
+	free(x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_regression), cmocka_unit_test(test_aa_good),
+		cmocka_unit_test(test_floor),	   cmocka_unit_test(test_order),
+		cmocka_unit_test(test_plan),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

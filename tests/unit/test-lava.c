@@ -1,0 +1,120 @@
+/* Unit tests of fsbench/lava/import: the run index, cases into runs, a real lava-run's results. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "fsbench/lava/import.h"
+
+static json_t *tc(const char *name, const char *value)
+{
+	return json_pack("{s:s, s:s, s:s}", "name", name, "result", "pass", "measurement", value);
+}
+
+/* One run per (repetition, cell), whatever else the case says, found again by the index. */
+static void test_index(void **unused)
+{
+	struct lava_import im = { 0 };
+	json_t *a, *b, *c, *d;
+
+	(void)unused;
+	a = lava_import_run(&im, "smallfile", 1, "ext4", 0);
+	b = lava_import_run(&im, "smallfile", 1, "ext4", 1);
+	c = lava_import_run(&im, "smallfile", 1, "xfs", 0);
+	assert_non_null(a);
+	assert_ptr_not_equal(a, b);
+	assert_ptr_not_equal(a, c);
+	assert_ptr_equal(lava_import_run(&im, "smallfile", 1, "ext4", 1), b);
+	assert_ptr_equal(lava_import_run(&im, "stream", 4, "ext4", 0), a); /* as a scan matched */
+	/* the key's colon cannot join two coordinates into one: rep 1 of "2:x", rep 12 of ":x" */
+	d = lava_import_run(&im, "smallfile", 1, "2:x", 1);
+	assert_ptr_not_equal(d, lava_import_run(&im, "smallfile", 1, ":x", 12));
+	assert_ptr_not_equal(d, lava_import_run(&im, "smallfile", 1, "x", 12));
+	assert_int_equal(json_array_size(im.runs), 6);
+	/* first seen, first listed */
+	assert_ptr_equal(json_array_get(im.runs, 0), a);
+	assert_ptr_equal(json_array_get(im.runs, 3), d);
+	lava_import_free(&im);
+	assert_null(im.runs);
+}
+
+/* Many cases land in their runs: values where compare reads them, others counted and left. */
+static void test_cases(void **unused)
+{
+	struct lava_import im = { 0 };
+	json_t *cases = json_array(), *run;
+	char name[128], err[256];
+
+	(void)unused;
+	for (int i = 0; i < 3000; i++) {
+		snprintf(name, sizeof(name), "smallfile.t1.cell-%d.r%d.files_per_sec", i / 3,
+			 i % 3);
+		json_array_append_new(cases, tc(name, "1000"));
+		snprintf(name, sizeof(name), "smallfile.t1.cell-%d.r%d.fsync.p99", i / 3, i % 3);
+		json_array_append_new(cases, tc(name, "250"));
+	}
+	json_array_append_new(cases, tc("boot", "1"));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
+	assert_int_equal(im.used, 6000);
+	assert_int_equal(im.seen, 6001);
+	assert_int_equal(json_array_size(im.runs), 3000);
+	run = json_array_get(im.runs, 2999);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(run, "coords"), "cell")),
+		"cell-999");
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(run, "coords"), "repetition")),
+		2);
+	assert_true(json_number_value(json_object_get(json_object_get(run, "summary"),
+						      "files_per_sec")) == 1000);
+	/* 250 us as nanoseconds beside the op */
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(json_object_get(run, "ops"), "fsync"), "p99_ns")),
+			 250000);
+	/* a case with values no run can have refuses the whole import */
+	json_array_append_new(cases, tc("smallfile.t0.x.r0.files_per_sec", "1"));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "out of range"));
+	json_decref(cases);
+	lava_import_free(&im);
+}
+
+/* The results of a real lava-run: fsbench's cases among LAVA's own. */
+static void test_fixture(void **unused)
+{
+	const char *fx = getenv("FSB_FIXTURES");
+	struct lava_import im = { 0 };
+	char path[4096], err[512];
+	json_t *cases, *doc;
+
+	(void)unused;
+	snprintf(path, sizeof(path), "%s/lava/lava-run-results.yaml", fx ? fx : "tests/fixtures");
+	assert_int_equal(lava_results_load(path, &cases, err, sizeof(err)), 0);
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
+	assert_true(im.used > 0);
+	assert_true(im.seen > im.used);
+	doc = lava_import_doc(&im, (char *const[]){ path }, 1);
+	assert_non_null(doc);
+	assert_ptr_equal(json_object_get(doc, "runs"), im.runs);
+	json_decref(doc);
+	json_decref(cases);
+	lava_import_free(&im);
+	assert_int_equal(lava_results_load("/nonexistent.yaml", &cases, err, sizeof(err)), -EIO);
+	assert_non_null(strstr(err, "/nonexistent.yaml: "));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index),
+		cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_fixture),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
