@@ -1,0 +1,115 @@
+#!/bin/bash
+# fsbench on a real LAVA (ci/lava-server): a job from `fsbench lava job` submitted twice
+# through `fsbench lava submit --wait`, both results imported; with the model disk (guest
+# instructions are the clock) the two jobs agree with each other and with a local
+# kernel-run of the same kernel, suite and build; a job LAVA cannot run is "cannot judge"
+# naming the job with its log's tail; `ci/lava-server stop` leaves nothing behind.
+. "$(dirname "$0")/lib.sh"
+. "$T_TESTS/kgate-lib.sh"
+W=$T_SCRATCH
+kg_need_kernel
+LAVA="$SRCDIR/ci/lava-server"
+t0=$(date +%s)
+
+# a LAVA someone already runs is used and left running; one this test starts is stopped
+ours=1
+"$LAVA" status >/dev/null 2>&1 && ours=0
+lava_stop() {
+	[ $ours = 1 ] || return 0
+	"$LAVA" stop >"$W/stop.out" 2>&1
+	cat "$W/stop.out"
+}
+trap 'lava_stop; t_cleanup' EXIT
+
+"$LAVA" start >"$W/env" 2>"$W/start.err"
+rc=$?
+[ $rc = 3 ] && t_skip "LAVA's packages cannot be installed here: $(tail -1 "$W/start.err")"
+[ $rc = 0 ] || t_die "ci/lava-server start: exit $rc: $(tail -5 "$W/start.err")"
+eval "$(grep -E '^LAVA_(URL|TOKEN_FILE)=' "$W/env")"
+[ -n "${LAVA_URL:-}" ] && [ -r "${LAVA_TOKEN_FILE:-}" ] || t_die "start printed no LAVA_URL/LAVA_TOKEN_FILE: $(cat "$W/env")"
+t_ok "LAVA up at $LAVA_URL in $(($(date +%s) - t0)) s"
+pids=$(cat /var/lib/fsbench-lava/pids/* 2>/dev/null | awk '{ print $1 }')
+[ -n "$pids" ] || t_fail "ci/lava-server recorded no PIDs"
+
+# rerunnable: start again says so and prints the same lines
+"$LAVA" start >"$W/env2" 2>"$W/start2.err" || t_fail "second start: $(cat "$W/start2.err")"
+t_expect_eq "second start's lines" "$(cat "$W/env")" "$(cat "$W/env2")"
+
+# the job: the default suite on the model disk, the kernel and initramfs as file:// URLs
+"$FSBENCH" lava job --kernel "$deb" -o "$W/job.yaml" 2>"$W/err" || t_die "lava job: $(cat "$W/err")"
+sub() { "$FSBENCH" lava submit --lava "$LAVA_URL" --lava-token-file "${TOKEN:-$LAVA_TOKEN_FILE}" "$@"; }
+
+# both jobs at once (one device each) and, meanwhile, the same kernel and suite locally
+t1=$(date +%s)
+sub "$W/job.yaml" --wait -o "$W/lava1.yaml" >"$W/id1" 2>"$W/sub1.err" &
+s1=$!
+sub "$W/job.yaml" --wait -o "$W/lava2.yaml" >"$W/id2" 2>"$W/sub2.err" &
+s2=$!
+"$FSBENCH" kernel-run --kernel "$deb" --timeout 30m --workdir "$W/local" --json "$W/local.json" \
+	>"$W/local.out" 2>"$W/local.err" || t_fail "local kernel-run: $(tail -5 "$W/local.err")"
+wait $s1 || t_fail "lava submit 1: exit $?: $(tail -25 "$W/sub1.err")"
+wait $s2 || t_fail "lava submit 2: exit $?: $(tail -25 "$W/sub2.err")"
+echo "    two LAVA jobs (jobs $(cat "$W/id1") and $(cat "$W/id2")) and a local boot: $(($(date +%s) - t1)) s"
+grep -q "Complete" "$W/sub1.err" || t_fail "job 1 did not complete: $(tail -5 "$W/sub1.err")"
+
+for i in 1 2; do
+	"$FSBENCH" lava import -o "$W/imp$i.json" "$W/lava$i.yaml" 2>"$W/err" || t_fail "import $i: $(cat "$W/err")"
+	grep -q "measurements in 6 runs" "$W/err" || t_fail "import $i: $(cat "$W/err")"
+done
+[ "$T_FAILED" = 0 ] || t_die "no results to compare"
+
+# the numbers: files/s and fsync p50 of each repetition, the two jobs and the local boot
+med() { # RESULT JQ-PATH: the median over the smallfile runs
+	jq -r "[.runs[] | select(.workload == \"smallfile\") | $2] | sort | .[length / 2 | floor]" "$1"
+}
+for m in summary.files_per_sec ops.fsync.p50_ns; do
+	a=$(med "$W/imp1.json" ".$m") b=$(med "$W/imp2.json" ".$m") l=$(med "$W/local.json" ".$m")
+	echo "    $m median: LAVA job 1 $a, job 2 $b, local $l"
+	# what the gate judges alike: within 1 % (the A/A floor of docs/kernel-gate.md)
+	awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / b; exit !(d < 0.01 && d > -0.01) }' &&
+		t_ok "$m: the two LAVA jobs agree ($a, $b)" || t_fail "$m: LAVA jobs differ: $a vs $b"
+	awk -v a="$a" -v b="$l" 'BEGIN { d = (a - b) / b; exit !(d < 0.01 && d > -0.01) }' &&
+		t_ok "$m: LAVA agrees with the local boot ($a, $l)" || t_fail "$m: LAVA $a vs local $l"
+done
+"$FSBENCH" compare --gate "$W/imp1.json" --candidate "$W/imp2.json" >"$W/cmp" 2>&1
+t_expect_eq "compare --gate, LAVA job 1 vs job 2" 0 $?
+"$FSBENCH" compare --gate "$W/local.json" --candidate "$W/imp1.json" >"$W/cmp" 2>&1
+t_expect_eq "compare --gate, local vs LAVA" 0 $?
+
+# a job LAVA cannot run (its kernel is not there): cannot judge, naming the job, with its log
+sed "s|url: \"file://[^\"]*vmlinuz[^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" "$W/job.yaml" >"$W/bad.yaml"
+grep -q no-such-vmlinuz "$W/bad.yaml" || t_die "could not make the bad job"
+expect 125 "cannot judge: job [0-9]+ \(.*bad.yaml, http://127.0.0.1:[0-9]+/scheduler/job/[0-9]+\) finished Incomplete" \
+	sub "$W/bad.yaml" --wait --timeout 10m
+grep -q "the log's last lines:" "$W/err" && [ "$(grep -c '^  [a-z]*: ' "$W/err")" -ge 5 ] ||
+	t_fail "no log tail: $(cat "$W/err")"
+grep -q "no-such-vmlinuz" "$W/err" || t_fail "the log tail does not say what failed: $(cat "$W/err")"
+
+# bad tokens are refused before anything is submitted
+printf 'x\n' >"$W/tok" && chmod 0666 "$W/tok"
+TOKEN=$W/tok expect 2 "writable by its group or others" sub "$W/job.yaml"
+chmod 0600 "$W/tok"
+TOKEN=$W/tok expect 1 "HTTP 403" sub "$W/job.yaml"
+
+# stop, with a job running: everything start started is gone, with the job's lava-run and
+# qemu (sessions of their own, below the worker)
+if [ $ours = 1 ]; then
+	id=$(sub "$W/job.yaml" 2>"$W/err") || t_fail "submit: $(cat "$W/err")"
+	for i in $(seq 240); do
+		pgrep -f "lava-run \[job: $id\]" >/dev/null && break
+		sleep 0.5
+	done
+	pgrep -f "lava-run \[job: $id\]" >/dev/null || t_fail "job $id did not start within 120 s"
+	lava_stop >/dev/null
+	ours=0
+	grep -q "stopped worker (pid [0-9]*, and [0-9]* below it)" "$W/stop.out" ||
+		t_fail "stop did not end the worker's job: $(cat "$W/stop.out")"
+	left=""
+	for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+	t_expect_eq "processes of ci/lava-server left after stop" "" "$left"
+	t_expect_eq "lava-run or qemu of job $id left" "" \
+		"$(pgrep -f "lava-run \[job: $id\]|/var/lib/lava/dispatcher/tmp/$id/" || true)"
+	"$LAVA" status >/dev/null && t_fail "status says running after stop"
+fi
+echo "    wall time: $(($(date +%s) - t0)) s"
+t_done
