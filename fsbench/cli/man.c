@@ -101,7 +101,7 @@ static int capture(const struct entry *e, struct captured *c, char *err, size_t 
 }
 
 /* Subcommands: "fsbench lava job" has its own table. */
-static const char *const lava_subs[] = { "job", "cases", "import", NULL };
+static const char *const lava_subs[] = { "job", "cases", "import", "submit", NULL };
 
 static const char *const *subcommands(const char *name)
 {

@@ -123,6 +123,7 @@ static int request(struct lava_client *c, const char *path, const char *post, st
 		    code == 401 || code == 403 ? -EACCES :
 		    code == 404		       ? -ENOENT :
 		    code == 400		       ? -EINVAL :
+		    code >= 500		       ? -EAGAIN : /* a server restarting: try again */
 						 -EPROTO,
 		    "%s: HTTP %ld%s%s", url, code, excerpt[0] ? ": " : "", excerpt);
 }
@@ -333,11 +334,13 @@ int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lav
 		if (r == -ENOENT || r == -EACCES || r == -EPROTO)
 			return r;
 		if (timeout_s && now_s() + (double)delay_ms / 1000 > end) {
-			if (!r)
-				r = errf(err, errlen, -ETIMEDOUT,
-					 "job %ld (%s/scheduler/job/%ld): still %s after %u s", id,
-					 c->url, id, st->state, timeout_s);
-			return r;
+			char last[512];
+
+			snprintf(last, sizeof(last), "%s", r ? err : st->state);
+			return errf(
+				err, errlen, -ETIMEDOUT,
+				"job %ld (%s/scheduler/job/%ld): not finished after %u s (%s%s)",
+				id, c->url, id, timeout_s, r ? "last error: " : "state ", last);
 		}
 		struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
 

@@ -73,8 +73,8 @@ for m in summary.files_per_sec ops.fsync.p50_ns; do
 done
 "$FSBENCH" compare --gate "$W/imp1.json" --candidate "$W/imp2.json" >"$W/cmp" 2>&1
 t_expect_eq "compare --gate, LAVA job 1 vs job 2" 0 $?
-"$FSBENCH" compare --gate "$W/local.json" --candidate "$W/imp1.json" >"$W/cmp" 2>&1
-t_expect_eq "compare --gate, local vs LAVA" 0 $?
+# (compare cannot pair the local result's runs with imported ones: an imported run has only
+# its cell, not the suite's coordinates; hence the medians above)
 
 # a job LAVA cannot run (its kernel is not there): cannot judge, naming the job, with its log
 sed "s|url: \"file://[^\"]*vmlinuz[^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" "$W/job.yaml" >"$W/bad.yaml"
