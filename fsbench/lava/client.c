@@ -423,9 +423,9 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 	}
 	/* back from the end to the start of the last @lines lines */
 	start = b.buf ? b.buf + b.len : NULL;
-	while (start && start > b.buf && k <= lines) {
+	while (start && start > b.buf && k < lines) {
 		start--;
-		if (*start == '\n' && start + 1 < b.buf + b.len && ++k > lines) {
+		if (*start == '\n' && start + 1 < b.buf + b.len && ++k >= lines) {
 			start++;
 			break;
 		}

@@ -28,6 +28,7 @@ rc=$?
 eval "$(grep -E '^LAVA_(URL|TOKEN_FILE)=' "$W/env")"
 [ -n "${LAVA_URL:-}" ] && [ -r "${LAVA_TOKEN_FILE:-}" ] || t_die "start printed no LAVA_URL/LAVA_TOKEN_FILE: $(cat "$W/env")"
 t_ok "LAVA up at $LAVA_URL in $(($(date +%s) - t0)) s"
+echo "    memory of the idle services (RSS): $(ps -o rss= -p "$(cat /var/lib/fsbench-lava/pids/* | awk '{ print $1 }' | paste -sd,)" --ppid "$(cat /var/lib/fsbench-lava/pids/* | awk '{ print $1 }' | paste -sd,)" | awk '{ s += $1 } END { printf "%d MiB", s / 1024 }')"
 pids=$(cat /var/lib/fsbench-lava/pids/* 2>/dev/null | awk '{ print $1 }')
 [ -n "$pids" ] || t_fail "ci/lava-server recorded no PIDs"
 
@@ -81,6 +82,7 @@ sed "s|url: \"file://[^\"]*vmlinuz[^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" 
 grep -q no-such-vmlinuz "$W/bad.yaml" || t_die "could not make the bad job"
 expect 125 "cannot judge: job [0-9]+ \(.*bad.yaml, http://127.0.0.1:[0-9]+/scheduler/job/[0-9]+\) finished Incomplete" \
 	sub "$W/bad.yaml" --wait --timeout 10m
+sed -n '1,6p' "$W/err" | cut -c1-200 | sed 's/^/    | /'
 grep -q "the log's last lines:" "$W/err" && [ "$(grep -c '^  [a-z]*: ' "$W/err")" -ge 5 ] ||
 	t_fail "no log tail: $(cat "$W/err")"
 grep -q "no-such-vmlinuz" "$W/err" || t_fail "the log tail does not say what failed: $(cat "$W/err")"
