@@ -107,7 +107,9 @@ if [ $ours = 1 ]; then
 	grep -q "stopped worker (pid [0-9]*, and [0-9]* below it)" "$W/stop.out" ||
 		t_fail "stop did not end the worker's job: $(cat "$W/stop.out")"
 	left=""
-	for p in $pids; do kill -0 "$p" 2>/dev/null && left="$left $p"; done
+	for p in $pids; do # a zombie awaiting PID 1's reaping has ended
+		st=$(cat "/proc/$p/stat" 2>/dev/null) && st=${st##*) } && [ "${st%% *}" != Z ] && left="$left $p"
+	done
 	t_expect_eq "processes of ci/lava-server left after stop" "" "$left"
 	t_expect_eq "lava-run or qemu of job $id left" "" \
 		"$(pgrep -f "lava-run \[job: $id\]|/var/lib/lava/dispatcher/tmp/$id/" || true)"
