@@ -40,42 +40,51 @@ t_expect_eq "second start's lines" "$(cat "$W/env")" "$(cat "$W/env2")"
 "$FSBENCH" lava job --kernel "$deb" -o "$W/job.yaml" 2>"$W/err" || t_die "lava job: $(cat "$W/err")"
 sub() { "$FSBENCH" lava submit --lava "$LAVA_URL" --lava-token-file "${TOKEN:-$LAVA_TOKEN_FILE}" "$@"; }
 
-# both jobs at once (one device each) and, meanwhile, the same kernel and suite locally
-t1=$(date +%s)
-sub "$W/job.yaml" --wait -o "$W/lava1.yaml" >"$W/id1" 2>"$W/sub1.err" &
-s1=$!
-sub "$W/job.yaml" --wait -o "$W/lava2.yaml" >"$W/id2" 2>"$W/sub2.err" &
-s2=$!
-"$FSBENCH" kernel-run --kernel "$deb" --timeout 30m --workdir "$W/local" --json "$W/local.json" \
-	>"$W/local.out" 2>"$W/local.err" || t_fail "local kernel-run: $(tail -5 "$W/local.err")"
-wait $s1 || t_fail "lava submit 1: exit $?: $(tail -25 "$W/sub1.err")"
-wait $s2 || t_fail "lava submit 2: exit $?: $(tail -25 "$W/sub2.err")"
-echo "    two LAVA jobs (jobs $(cat "$W/id1") and $(cat "$W/id2")) and a local boot: $(($(date +%s) - t1)) s"
-grep -q "Complete" "$W/sub1.err" || t_fail "job 1 did not complete: $(tail -5 "$W/sub1.err")"
+# ci/test runs the root suite again on the ASan build: there the client's paths (submit,
+# wait, a failed job's log, refusals, stop) run, not the two good jobs and the local boot
+# (five minutes more, the same numbers; the normal build checks them)
+short=${FSBENCH_LAVA_SHORT:-}
+ldd "$FSBENCH" 2>/dev/null | grep -q libasan && short=1
+if [ -n "$short" ]; then
+	echo "    sanitized build (or FSBENCH_LAVA_SHORT): the good jobs and the local boot run in the normal build"
+else
+	# both jobs at once (one device each) and, meanwhile, the same kernel and suite locally
+	t1=$(date +%s)
+	sub "$W/job.yaml" --wait -o "$W/lava1.yaml" >"$W/id1" 2>"$W/sub1.err" &
+	s1=$!
+	sub "$W/job.yaml" --wait -o "$W/lava2.yaml" >"$W/id2" 2>"$W/sub2.err" &
+	s2=$!
+	"$FSBENCH" kernel-run --kernel "$deb" --timeout 30m --workdir "$W/local" --json "$W/local.json" \
+		>"$W/local.out" 2>"$W/local.err" || t_fail "local kernel-run: $(tail -5 "$W/local.err")"
+	wait $s1 || t_fail "lava submit 1: exit $?: $(tail -25 "$W/sub1.err")"
+	wait $s2 || t_fail "lava submit 2: exit $?: $(tail -25 "$W/sub2.err")"
+	echo "    two LAVA jobs (jobs $(cat "$W/id1") and $(cat "$W/id2")) and a local boot: $(($(date +%s) - t1)) s"
+	grep -q "Complete" "$W/sub1.err" || t_fail "job 1 did not complete: $(tail -5 "$W/sub1.err")"
 
-for i in 1 2; do
-	"$FSBENCH" lava import -o "$W/imp$i.json" "$W/lava$i.yaml" 2>"$W/err" || t_fail "import $i: $(cat "$W/err")"
-	grep -q "measurements in 6 runs" "$W/err" || t_fail "import $i: $(cat "$W/err")"
-done
-[ "$T_FAILED" = 0 ] || t_die "no results to compare"
+	for i in 1 2; do
+		"$FSBENCH" lava import -o "$W/imp$i.json" "$W/lava$i.yaml" 2>"$W/err" || t_fail "import $i: $(cat "$W/err")"
+		grep -q "measurements in 6 runs" "$W/err" || t_fail "import $i: $(cat "$W/err")"
+	done
+	[ "$T_FAILED" = 0 ] || t_die "no results to compare"
 
-# the numbers: files/s and fsync p50 of each repetition, the two jobs and the local boot
-med() { # RESULT JQ-PATH: the median over the smallfile runs
-	jq -r "[.runs[] | select(.workload == \"smallfile\") | $2] | sort | .[length / 2 | floor]" "$1"
-}
-for m in summary.files_per_sec ops.fsync.p50_ns; do
-	a=$(med "$W/imp1.json" ".$m") b=$(med "$W/imp2.json" ".$m") l=$(med "$W/local.json" ".$m")
-	echo "    $m median: LAVA job 1 $a, job 2 $b, local $l"
-	# what the gate judges alike: within 1 % (the A/A floor of docs/kernel-gate.md)
-	awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / b; exit !(d < 0.01 && d > -0.01) }' &&
-		t_ok "$m: the two LAVA jobs agree ($a, $b)" || t_fail "$m: LAVA jobs differ: $a vs $b"
-	awk -v a="$a" -v b="$l" 'BEGIN { d = (a - b) / b; exit !(d < 0.01 && d > -0.01) }' &&
-		t_ok "$m: LAVA agrees with the local boot ($a, $l)" || t_fail "$m: LAVA $a vs local $l"
-done
-"$FSBENCH" compare --gate "$W/imp1.json" --candidate "$W/imp2.json" >"$W/cmp" 2>&1
-t_expect_eq "compare --gate, LAVA job 1 vs job 2" 0 $?
-# (compare cannot pair the local result's runs with imported ones: an imported run has only
-# its cell, not the suite's coordinates; hence the medians above)
+	# the numbers: files/s and fsync p50 of each repetition, the two jobs and the local boot
+	med() { # RESULT JQ-PATH: the median over the smallfile runs
+		jq -r "[.runs[] | select(.workload == \"smallfile\") | $2] | sort | .[length / 2 | floor]" "$1"
+	}
+	for m in summary.files_per_sec ops.fsync.p50_ns; do
+		a=$(med "$W/imp1.json" ".$m") b=$(med "$W/imp2.json" ".$m") l=$(med "$W/local.json" ".$m")
+		echo "    $m median: LAVA job 1 $a, job 2 $b, local $l"
+		# what the gate judges alike: within 1 % (the A/A floor of docs/kernel-gate.md)
+		awk -v a="$a" -v b="$b" 'BEGIN { d = (a - b) / b; exit !(d < 0.01 && d > -0.01) }' &&
+			t_ok "$m: the two LAVA jobs agree ($a, $b)" || t_fail "$m: LAVA jobs differ: $a vs $b"
+		awk -v a="$a" -v b="$l" 'BEGIN { d = (a - b) / b; exit !(d < 0.01 && d > -0.01) }' &&
+			t_ok "$m: LAVA agrees with the local boot ($a, $l)" || t_fail "$m: LAVA $a vs local $l"
+	done
+	"$FSBENCH" compare --gate "$W/imp1.json" --candidate "$W/imp2.json" >"$W/cmp" 2>&1
+	t_expect_eq "compare --gate, LAVA job 1 vs job 2" 0 $?
+	# (compare cannot pair the local result's runs with imported ones: an imported run has only
+	# its cell, not the suite's coordinates; hence the medians above)
+fi
 
 # a job LAVA cannot run (its kernel is not there): cannot judge, naming the job, with its log
 sed "s|url: \"file://[^\"]*vmlinuz[^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" "$W/job.yaml" >"$W/bad.yaml"
@@ -86,6 +95,10 @@ sed -n '1,6p' "$W/err" | cut -c1-200 | sed 's/^/    | /'
 grep -q "the log's last lines:" "$W/err" && [ "$(grep -c '^  [a-z]*: ' "$W/err")" -ge 5 ] ||
 	t_fail "no log tail: $(cat "$W/err")"
 grep -q "no-such-vmlinuz" "$W/err" || t_fail "the log tail does not say what failed: $(cat "$W/err")"
+
+# a job that outlives --timeout: canceled, cannot judge
+expect 125 "cannot judge: job [0-9]+ \(http://127.0.0.1:[0-9]+/scheduler/job/[0-9]+\): not finished after 10 s .*\(canceled\)" \
+	sub "$W/job.yaml" --wait --timeout 10s
 
 # bad tokens are refused before anything is submitted
 printf 'x\n' >"$W/tok" && chmod 0666 "$W/tok"
