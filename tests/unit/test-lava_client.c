@@ -204,11 +204,44 @@ static void test_hostile_answers(void **state)
 	lava_client_close(c);
 }
 
+/* lava_boot() on a job that ends Incomplete: the job, its URL, health, comment and log tail */
+static void test_boot_incomplete(void **state)
+{
+	struct lava_client *c = client();
+	static int three = 3;
+	const char *st = "{\"state\": \"Finished\", \"health\": \"Incomplete\", "
+			 "\"failure_comment\": \"deploy failed\"}";
+	const char *log = "- {\"dt\": \"1\", \"lvl\": \"error\", \"msg\": \"no kernel\"}\n";
+	char err[4096], *res = (char *)"x";
+	size_t len = 0;
+	pthread_t t;
+	long id = 0;
+
+	(void)state;
+	answers[0] = "{\"job_ids\": [7]}";
+	answers[1] = st;
+	answers[2] = log;
+	for (int i = 0; i < 3; i++)
+		answer_len[i] = strlen(answers[i]);
+	assert_int_equal(pthread_create(&t, NULL, serve, &three), 0);
+	assert_int_equal(lava_boot(c, "device_type: qemu\n", 60, &id, &res, &len, err, sizeof(err)),
+			 -EIO);
+	pthread_join(t, NULL);
+	assert_int_equal(id, 7);
+	assert_null(res);
+	assert_non_null(strstr(err, "job 7 (http://127.0.0.1:"));
+	assert_non_null(strstr(err, "/scheduler/job/7) finished Incomplete: deploy failed"));
+	assert_non_null(strstr(err, "\n  error: no kernel"));
+	close(listen_fd);
+	lava_client_close(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_token_file),
 		cmocka_unit_test(test_hostile_answers),
+		cmocka_unit_test(test_boot_incomplete),
 	};
 	int r;
 
