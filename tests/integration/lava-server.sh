@@ -48,23 +48,24 @@ ldd "$FSBENCH" 2>/dev/null | grep -q libasan && short=1
 if [ -n "$short" ]; then
 	echo "    sanitized build (or FSBENCH_LAVA_SHORT): the good jobs and the local boot run in the normal build"
 else
-	# both jobs at once (one device each) and, meanwhile, the same kernel and suite locally
+	# both jobs at once (one device each), results into a directory, and meanwhile the same
+	# kernel and suite locally
 	t1=$(date +%s)
-	sub "$W/job.yaml" --wait -o "$W/lava1.yaml" >"$W/id1" 2>"$W/sub1.err" &
+	mkdir "$W/res"
+	sub "$W/job.yaml" "$W/job.yaml" --wait -o "$W/res" >"$W/ids" 2>"$W/sub.err" &
 	s1=$!
-	sub "$W/job.yaml" --wait -o "$W/lava2.yaml" >"$W/id2" 2>"$W/sub2.err" &
-	s2=$!
 	"$FSBENCH" kernel-run --kernel "$deb" --timeout 30m --workdir "$W/local" --json "$W/local.json" \
 		>"$W/local.out" 2>"$W/local.err" || t_fail "local kernel-run: $(tail -5 "$W/local.err")"
-	wait $s1 || t_fail "lava submit 1: exit $?: $(tail -25 "$W/sub1.err")"
-	wait $s2 || t_fail "lava submit 2: exit $?: $(tail -25 "$W/sub2.err")"
-	echo "    two LAVA jobs (jobs $(cat "$W/id1") and $(cat "$W/id2")) and a local boot: $(($(date +%s) - t1)) s"
-	grep -q "Complete" "$W/sub1.err" || t_fail "job 1 did not complete: $(tail -5 "$W/sub1.err")"
-
-	for i in 1 2; do
-		"$FSBENCH" lava import -o "$W/imp$i.json" "$W/lava$i.yaml" 2>"$W/err" || t_fail "import $i: $(cat "$W/err")"
+	wait $s1 || t_fail "lava submit: exit $?: $(tail -25 "$W/sub.err")"
+	echo "    two LAVA jobs (jobs $(paste -sd' ' "$W/ids")) and a local boot: $(($(date +%s) - t1)) s"
+	t_expect_eq "jobs Complete" 2 "$(grep -c "job [0-9]*: Complete" "$W/sub.err")"
+	i=0
+	for id in $(cat "$W/ids"); do
+		i=$((i + 1))
+		"$FSBENCH" lava import -o "$W/imp$i.json" "$W/res/job-$id.yaml" 2>"$W/err" || t_fail "import $i: $(cat "$W/err")"
 		grep -q "measurements in 6 runs" "$W/err" || t_fail "import $i: $(cat "$W/err")"
 	done
+	t_expect_eq "results imported" 2 $i
 	[ "$T_FAILED" = 0 ] || t_die "no results to compare"
 
 	# the numbers: files/s and fsync p50 of each repetition, the two jobs and the local boot
