@@ -296,6 +296,8 @@ int cmd_lava(int argc, char **argv)
 	}
 	if (argc >= 2 && !strcmp(argv[1], "import"))
 		return cmd_lava_import(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "submit"))
+		return cmd_lava_submit(argc - 1, argv + 1);
 	for (size_t i = 0; argc >= 2 && i < sizeof(lava_cmds) / sizeof(lava_cmds[0]); i++)
 		if (!strcmp(argv[1], lava_cmds[i].name + strlen("lava "))) {
 			memset(&cfg, 0, sizeof(cfg));

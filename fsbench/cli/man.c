@@ -12,7 +12,7 @@
 #define MAN_MAX_COMMANDS 64
 
 /* Subcommands: "fsbench lava job" has its own table. */
-static const char *const lava_subs[] = { "job", "cases", "import", NULL };
+static const char *const lava_subs[] = { "job", "cases", "import", "submit", NULL };
 
 /* What the exit statuses mean: every command's, then a command's own. */
 static const struct doc_status statuses[] = {

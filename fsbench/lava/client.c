@@ -1,0 +1,488 @@
+/* A LAVA server's REST API (v0.2) over libcurl: submit, wait, results, log tail, cancel. */
+#include "fsbench/lava/client.h"
+
+#include <ctype.h>
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+
+#define TOKEN_FILE_MAX 4096
+#define URL_MAX 1024
+/* a job's status or a submission's answer is a few KiB; results and logs are the big ones */
+#define SMALL_MAX (1 << 20)
+#define BIG_MAX (64 << 20)
+/* what of a refused request's body goes into a message */
+#define BODY_EXCERPT 200
+#define POLL_FIRST_MS 1000
+#define POLL_MAX_MS 15000
+
+struct lava_client {
+	CURL *curl;
+	struct curl_slist *headers;
+	char url[URL_MAX]; /* without its trailing '/' */
+	char auth[TOKEN_FILE_MAX + 32];
+};
+
+/* A response: its bytes, NUL-terminated, at most cap. */
+struct body {
+	char *buf;
+	size_t len, cap;
+	bool over;
+};
+
+/* @src into @dst with control and non-ASCII bytes as \xNN (and '\\' doubled): safe to print. */
+static void esc(char *dst, size_t len, const char *src, size_t n)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < n && o + 5 < len; i++) {
+		unsigned char ch = (unsigned char)src[i];
+
+		if (ch == '\\') {
+			dst[o++] = '\\';
+			dst[o++] = '\\';
+		} else if (ch < 0x20 || ch >= 0x7f)
+			o += (size_t)snprintf(dst + o, len - o, "\\x%02x", ch);
+		else
+			dst[o++] = (char)ch;
+	}
+	if (len)
+		dst[o < len ? o : len - 1] = 0;
+}
+
+static size_t on_data(char *p, size_t size, size_t n, void *opaque)
+{
+	struct body *b = opaque;
+	size_t add = size * n;
+	char *nb;
+
+	if (add > b->cap - b->len) {
+		b->over = true;
+		return 0; /* curl stops with CURLE_WRITE_ERROR */
+	}
+	nb = realloc(b->buf, b->len + add + 1);
+	if (!nb)
+		return 0;
+	b->buf = nb;
+	memcpy(b->buf + b->len, p, add);
+	b->len += add;
+	b->buf[b->len] = 0;
+	return add;
+}
+
+/*
+ * One request to @path (below the base URL): GET, or POST of @post (JSON). The body in *@b
+ * (capped); 0 only for a 2xx answer, else -errno with a message naming the URL and why.
+ */
+static int request(struct lava_client *c, const char *path, const char *post, struct body *b,
+		   char *err, size_t errlen)
+{
+	char url[URL_MAX + 128], excerpt[BODY_EXCERPT * 4 + 1];
+	long code = 0;
+	CURLcode cr;
+
+	b->buf = NULL;
+	b->len = 0;
+	b->over = false;
+	if (base_path(url, sizeof(url), "%s%s", c->url, path))
+		return errf(err, errlen, -ENAMETOOLONG, "%s%s: URL too long", c->url, path);
+	curl_easy_setopt(c->curl, CURLOPT_URL, url);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEDATA, b);
+	if (post) {
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDS, post);
+		curl_easy_setopt(c->curl, CURLOPT_POSTFIELDSIZE, (long)strlen(post));
+	} else
+		curl_easy_setopt(c->curl, CURLOPT_HTTPGET, 1L);
+	cr = curl_easy_perform(c->curl);
+	if (cr == CURLE_WRITE_ERROR && b->over)
+		return errf(err, errlen, -EFBIG, "%s: the answer is larger than %zu bytes", url,
+			    b->cap);
+	if (cr != CURLE_OK)
+		return errf(err, errlen,
+			    cr == CURLE_OPERATION_TIMEDOUT			 ? -ETIMEDOUT :
+			    cr == CURLE_OUT_OF_MEMORY || cr == CURLE_WRITE_ERROR ? -ENOMEM :
+										   -ECONNREFUSED,
+			    "%s: %s", url, curl_easy_strerror(cr));
+	curl_easy_getinfo(c->curl, CURLINFO_RESPONSE_CODE, &code);
+	if (code >= 200 && code < 300)
+		return 0;
+	esc(excerpt, sizeof(excerpt), b->buf ? b->buf : "",
+	    b->len < BODY_EXCERPT ? b->len : BODY_EXCERPT);
+	return errf(err, errlen,
+		    code == 401 || code == 403 ? -EACCES :
+		    code == 404		       ? -ENOENT :
+		    code == 400		       ? -EINVAL :
+		    code >= 500		       ? -EAGAIN : /* a server restarting: try again */
+						 -EPROTO,
+		    "%s: HTTP %ld%s%s", url, code, excerpt[0] ? ": " : "", excerpt);
+}
+
+/* The token: one line of [A-Za-z0-9._-], from a file only root or the caller can have written. */
+static int read_token(const char *path, char *tok, size_t len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat st;
+	ssize_t n;
+	char buf[TOKEN_FILE_MAX + 1];
+
+	if (fd < 0)
+		return errf(err, errlen, -errno, "token file %s: %s", path,
+			    errno == ELOOP ? "a symlink (not followed)" : strerror(errno));
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return errf(err, errlen, -EINVAL, "token file %s: not a regular file", path);
+	}
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		close(fd);
+		return errf(err, errlen, -EPERM,
+			    "token file %s: owned by uid %u, neither root nor you", path,
+			    (unsigned)st.st_uid);
+	}
+	if (st.st_mode & (S_IWGRP | S_IWOTH)) {
+		close(fd);
+		return errf(err, errlen, -EPERM,
+			    "token file %s: writable by its group or others (mode %04o)", path,
+			    (unsigned)(st.st_mode & 07777));
+	}
+	n = base_read_fd(fd, buf, sizeof(buf));
+	close(fd);
+	if (n < 0)
+		return errf(err, errlen, (int)n, "token file %s: %s", path, strerror((int)-n));
+	if (n > TOKEN_FILE_MAX)
+		return errf(err, errlen, -EFBIG, "token file %s: larger than %d bytes", path,
+			    TOKEN_FILE_MAX);
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		n--;
+	buf[n] = 0;
+	if (!n || (size_t)n >= len ||
+	    strspn(buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+		    (size_t)n)
+		return errf(err, errlen, -EINVAL,
+			    "token file %s: not one token of letters, digits and ._-", path);
+	memcpy(tok, buf, (size_t)n + 1);
+	return 0;
+}
+
+int lava_client_open(const char *url, const char *token_file, struct lava_client **ret, char *err,
+		     size_t errlen)
+{
+	struct lava_client *c;
+	char tok[TOKEN_FILE_MAX + 1];
+	size_t n = url ? strlen(url) : 0;
+	int r;
+
+	*ret = NULL;
+	if (!url || (strncmp(url, "http://", 7) && strncmp(url, "https://", 8)) || n >= URL_MAX)
+		return errf(err, errlen, -EINVAL, "LAVA URL '%s': not an http:// or https:// URL",
+			    url ? url : "");
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)url[i] <= ' ' || (unsigned char)url[i] >= 0x7f)
+			return errf(err, errlen, -EINVAL,
+				    "LAVA URL: a space or control character at byte %zu", i);
+	if ((r = read_token(token_file, tok, sizeof(tok), err, errlen)))
+		return r;
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	memcpy(c->url, url, n + 1);
+	while (n > 0 && c->url[n - 1] == '/')
+		c->url[--n] = 0;
+	snprintf(c->auth, sizeof(c->auth), "Authorization: Token %s", tok);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	c->curl = curl_easy_init();
+	c->headers = curl_slist_append(NULL, c->auth);
+	if (c->headers)
+		c->headers = curl_slist_append(c->headers, "Content-Type: application/json");
+	if (!c->curl || !c->headers) {
+		lava_client_close(c);
+		return errf(err, errlen, -ENOMEM, "libcurl: %s", strerror(ENOMEM));
+	}
+	curl_easy_setopt(c->curl, CURLOPT_HTTPHEADER, c->headers);
+	curl_easy_setopt(c->curl, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c->curl, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c->curl, CURLOPT_CONNECTTIMEOUT, 15L);
+	curl_easy_setopt(c->curl, CURLOPT_TIMEOUT, 120L);
+	/* no redirects: the token goes to the server named, nowhere else */
+	curl_easy_setopt(c->curl, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c->curl, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c->curl, CURLOPT_USERAGENT, "fsbench/" FSB_VERSION);
+	*ret = c;
+	return 0;
+}
+
+void lava_client_close(struct lava_client *c)
+{
+	if (!c)
+		return;
+	if (c->curl)
+		curl_easy_cleanup(c->curl);
+	curl_slist_free_all(c->headers);
+	explicit_bzero(c->auth, sizeof(c->auth));
+	free(c);
+}
+
+const char *lava_client_url(const struct lava_client *c)
+{
+	return c->url;
+}
+
+/* A JSON answer, parsed; a message naming @path when it is not an object. */
+static int get_json(struct lava_client *c, const char *path, const char *post, json_t **ret,
+		    char *err, size_t errlen)
+{
+	struct body b = { .cap = SMALL_MAX };
+	json_error_t je;
+	int r = request(c, path, post, &b, err, errlen);
+
+	*ret = NULL;
+	if (!r) {
+		*ret = json_loadb(b.buf ? b.buf : "", b.len, JSON_REJECT_DUPLICATES, &je);
+		if (!json_is_object(*ret)) {
+			json_decref(*ret);
+			*ret = NULL;
+			r = errf(err, errlen, -EPROTO, "%s%s: not a JSON object (%s)", c->url, path,
+				 je.text);
+		}
+	}
+	free(b.buf);
+	return r;
+}
+
+int lava_job_submit(struct lava_client *c, const char *yaml, long *ret_id, char *err, size_t errlen)
+{
+	json_t *req = json_pack("{s:s}", "definition", yaml), *ans = NULL, *ids;
+	char *post = req ? json_dumps(req, JSON_COMPACT) : NULL;
+	int r;
+
+	json_decref(req);
+	if (!post)
+		return errf(err, errlen, -EINVAL, "the job is not UTF-8 text");
+	r = get_json(c, "/api/v0.2/jobs/", post, &ans, err, errlen);
+	free(post);
+	if (r)
+		return r;
+	ids = json_object_get(ans, "job_ids");
+	/* a multinode job has several ids: fsbench's jobs are one device each */
+	if (json_array_size(ids) != 1 || !json_is_integer(json_array_get(ids, 0)) ||
+	    json_integer_value(json_array_get(ids, 0)) <= 0)
+		r = errf(err, errlen, -EPROTO, "%s/api/v0.2/jobs/: no single job id in the answer",
+			 c->url);
+	else
+		*ret_id = (long)json_integer_value(json_array_get(ids, 0));
+	json_decref(ans);
+	return r;
+}
+
+static void copy_field(char *dst, size_t len, const json_t *doc, const char *key)
+{
+	const char *s = json_string_value(json_object_get(doc, key));
+
+	esc(dst, len, s ? s : "", s ? strlen(s) : 0);
+}
+
+int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, char *err,
+		    size_t errlen)
+{
+	char path[64];
+	json_t *doc;
+	int r;
+
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/", id);
+	if ((r = get_json(c, path, NULL, &doc, err, errlen)))
+		return r;
+	copy_field(st->state, sizeof(st->state), doc, "state");
+	copy_field(st->health, sizeof(st->health), doc, "health");
+	copy_field(st->failure_comment, sizeof(st->failure_comment), doc, "failure_comment");
+	json_decref(doc);
+	if (!st->state[0])
+		return errf(err, errlen, -EPROTO, "%s%s: no state in the answer", c->url, path);
+	return 0;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lava_job_status *st,
+		  char *err, size_t errlen)
+{
+	double end = now_s() + timeout_s;
+	long delay_ms = POLL_FIRST_MS;
+	int r;
+
+	memset(st, 0, sizeof(*st));
+	for (;;) {
+		r = lava_job_status(c, id, st, err, errlen);
+		if (!r && !strcmp(st->state, "Finished"))
+			return 0;
+		/* a job that does not exist or a refused token will not get better */
+		if (r == -ENOENT || r == -EACCES || r == -EPROTO)
+			return r;
+		if (timeout_s && now_s() + (double)delay_ms / 1000 > end) {
+			char last[512];
+
+			snprintf(last, sizeof(last), "%s", r ? err : st->state);
+			return errf(
+				err, errlen, -ETIMEDOUT,
+				"job %ld (%s/scheduler/job/%ld): not finished after %u s (%s%s)",
+				id, c->url, id, timeout_s, r ? "last error: " : "state ", last);
+		}
+		struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
+
+		nanosleep(&ts, NULL);
+		delay_ms = delay_ms * 3 / 2 > POLL_MAX_MS ? POLL_MAX_MS : delay_ms * 3 / 2;
+	}
+}
+
+int lava_job_results(struct lava_client *c, long id, char **ret, size_t *ret_len, char *err,
+		     size_t errlen)
+{
+	struct body b = { .cap = BIG_MAX };
+	char path[64];
+	int r;
+
+	*ret = NULL;
+	snprintf(path, sizeof(path), "/results/%ld/yaml", id);
+	if ((r = request(c, path, NULL, &b, err, errlen))) {
+		free(b.buf);
+		return r;
+	}
+	if (!b.buf || memchr(b.buf, 0, b.len)) {
+		free(b.buf);
+		return errf(err, errlen, -EPROTO, "%s%s: %s", c->url, path,
+			    b.buf ? "a NUL byte in the results" : "no results");
+	}
+	*ret = b.buf;
+	*ret_len = b.len;
+	return 0;
+}
+
+/*
+ * One log line, "- {"dt": ..., "lvl": ..., "msg": ...}" (YAML in JSON's syntax): "LEVEL: MSG",
+ * escaped, appended to @out. A line that is not that is kept whole, escaped.
+ */
+static void log_line(const char *p, size_t n, char *out, size_t outlen)
+{
+	json_t *j = n > 2 && !strncmp(p, "- ", 2) ? json_loadb(p + 2, n - 2, 0, NULL) : NULL;
+	const json_t *msg = json_object_get(j, "msg");
+	const char *lvl = json_string_value(json_object_get(j, "lvl"));
+	char *ms = msg && !json_is_string(msg) ? json_dumps(msg, JSON_COMPACT) : NULL;
+	const char *text = json_is_string(msg) ? json_string_value(msg) : ms;
+	size_t o = strlen(out);
+
+	if (o + 4 >= outlen)
+		goto done;
+	if (o)
+		out[o++] = '\n';
+	if (text && lvl) {
+		o += (size_t)snprintf(out + o, outlen - o, "  %.16s: ", lvl);
+		if (o < outlen)
+			esc(out + o, outlen - o, text, strlen(text));
+	} else
+		esc(out + o, outlen - o, p, n);
+done:
+	free(ms);
+	json_decref(j);
+}
+
+int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret, char *err,
+		      size_t errlen)
+{
+	struct body b = { .cap = BIG_MAX };
+	size_t outlen = (size_t)lines * 1024 + 1;
+	const char *start;
+	char path[64], *out;
+	unsigned k = 0;
+	int r;
+
+	*ret = NULL;
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/logs/", id);
+	if ((r = request(c, path, NULL, &b, err, errlen))) {
+		free(b.buf);
+		return r;
+	}
+	out = calloc(1, outlen);
+	if (!out) {
+		free(b.buf);
+		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	/* back from the end to the start of the last @lines lines */
+	start = b.buf ? b.buf + b.len : NULL;
+	while (start && start > b.buf && k < lines) {
+		start--;
+		if (*start == '\n' && start + 1 < b.buf + b.len && ++k >= lines) {
+			start++;
+			break;
+		}
+	}
+	while (start && *start) {
+		const char *nl = strchr(start, '\n');
+		size_t n = nl ? (size_t)(nl - start) : strlen(start);
+
+		if (n)
+			log_line(start, n, out, outlen);
+		start += n + (nl ? 1 : 0);
+	}
+	free(b.buf);
+	*ret = out;
+	return 0;
+}
+
+int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen)
+{
+	struct body b = { .cap = SMALL_MAX };
+	char path[64];
+	int r;
+
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/cancel/", id);
+	r = request(c, path, NULL, &b, err, errlen);
+	free(b.buf);
+	return r;
+}
+
+int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
+	      char **ret_results, size_t *ret_len, char *err, size_t errlen)
+{
+	struct lava_job_status st;
+	char *tail = NULL, e2[256];
+	long id = 0;
+	int r;
+
+	*ret_results = NULL;
+	*ret_id = 0;
+	if ((r = lava_job_submit(c, job_yaml, &id, err, errlen)))
+		return r;
+	*ret_id = id;
+	r = lava_job_wait(c, id, timeout_s, &st, err, errlen);
+	if (r == -ETIMEDOUT)
+		lava_job_cancel(c, id, e2, sizeof(e2)); /* the message says it timed out */
+	if (r)
+		return r;
+	if (strcmp(st.health, "Complete")) {
+		if (lava_job_log_tail(c, id, 20, &tail, e2, sizeof(e2)))
+			tail = NULL;
+		r = errf(
+			err, errlen, !strcmp(st.health, "Canceled") ? -ECANCELED : -EIO,
+			"job %ld (%s/scheduler/job/%ld) finished %s%s%s; the log's last lines:\n%s",
+			id, c->url, id, st.health[0] ? st.health : "without a health",
+			st.failure_comment[0] ? ": " : "", st.failure_comment, tail ? tail : e2);
+		free(tail);
+		return r;
+	}
+	return lava_job_results(c, id, ret_results, ret_len, err, errlen);
+}

@@ -1,0 +1,77 @@
+/* A LAVA server's REST API (v0.2) for fsbench: submit a job, wait for it, fetch its results and log. */
+#ifndef FSB_LAVA_CLIENT_H
+#define FSB_LAVA_CLIENT_H
+
+#include <stddef.h>
+
+/*
+ * Everything the server sends is untrusted: every response is size-capped, JSON is parsed
+ * with Jansson, and text that reaches an error message (a failure comment, log lines, an
+ * error body) has its control and non-ASCII bytes written as \xNN. Every function returns
+ * 0 or -errno and, on error, a message in @err naming the URL or the job and why.
+ */
+
+struct lava_client;
+
+/* A job's state as the server tells it ("Submitted" ... "Finished") and its health
+ * ("Unknown", "Complete", "Incomplete", "Canceled"); failure_comment may be empty. */
+struct lava_job_status {
+	char state[32];
+	char health[32];
+	char failure_comment[512]; /* escaped */
+};
+
+/*
+ * A client for the server at @url (http:// or https://, e.g. "http://127.0.0.1:8000/")
+ * with the API token in @token_file: a regular file, not a symlink, owned by root or the
+ * caller, writable by no one else, at most 4 KiB, one token of [A-Za-z0-9._-].
+ */
+int lava_client_open(const char *url, const char *token_file, struct lava_client **ret, char *err,
+		     size_t errlen);
+void lava_client_close(struct lava_client *c);
+
+/* The server's base URL without its trailing '/', for messages. */
+const char *lava_client_url(const struct lava_client *c);
+
+/* POST /api/v0.2/jobs/ with the job's YAML; the new job's id in *@ret_id. */
+int lava_job_submit(struct lava_client *c, const char *yaml, long *ret_id, char *err,
+		    size_t errlen);
+
+/* One GET /api/v0.2/jobs/ID/. */
+int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, char *err,
+		    size_t errlen);
+
+/*
+ * Polls the job (1 s, then 1.5 times longer up to 15 s) until its state is "Finished";
+ * -ETIMEDOUT after @timeout_s seconds (0: no limit). Transient errors (the server
+ * restarting) are retried until the timeout; the last status is in *@st either way.
+ */
+int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lava_job_status *st,
+		  char *err, size_t errlen);
+
+/* The job's test cases as GET /results/ID/yaml gives them (what `fsbench lava import`
+ * reads), at most 64 MiB, NUL-terminated, malloc'ed, in *@ret (its length in *@ret_len). */
+int lava_job_results(struct lava_client *c, long id, char **ret, size_t *ret_len, char *err,
+		     size_t errlen);
+
+/*
+ * The last @lines messages of the job's log (GET /api/v0.2/jobs/ID/logs/, at most 64 MiB
+ * read), one per line as "LEVEL: MESSAGE", escaped, malloc'ed in *@ret.
+ */
+int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret, char *err,
+		      size_t errlen);
+
+/* Asks the server to cancel the job (GET /api/v0.2/jobs/ID/cancel/). */
+int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen);
+
+/*
+ * What a boot backend calls: submits @job_yaml, waits up to @timeout_s (the job is
+ * canceled when that passes) and returns its results as lava_job_results() does, and the
+ * job's id in *@ret_id. A job that did not finish Complete is -EIO (-ECANCELED when
+ * canceled, -ETIMEDOUT when it outlived @timeout_s), with a message naming the job, its
+ * URL, its health, LAVA's failure comment and the log's last lines.
+ */
+int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
+	      char **ret_results, size_t *ret_len, char *err, size_t errlen);
+
+#endif
