@@ -23,12 +23,7 @@ static int om_collect(const struct rpt_point *p, void *ctx)
 	if (!nv)
 		return -ENOMEM;
 	c->v = nv;
-	c->v[c->n] = *p;
-	/* the copy's strings that lived in @p's own buffers: point them at the copy's */
-	c->v[c->n].label = c->v[c->n].label_buf;
-	if (p->merged)
-		c->v[c->n].merged = c->v[c->n].merged_buf;
-	c->n++;
+	c->v[c->n++] = *p;
 	return 0;
 }
 
@@ -138,6 +133,12 @@ static int om_write(const json_t *cmp, const struct rpt_export_opts *o, FILE *ou
 	bool compared = json_array_size(json_object_get(cmp, "sides")) > 1, *done;
 	int e = rpt_export_foreach(cmp, o, om_collect, &c);
 
+	/* the copies' strings that lived in the points' own buffers: point them at the copies' */
+	for (size_t i = 0; i < c.n; i++) {
+		c.v[i].label = c.v[i].label_buf;
+		if (c.v[i].merged)
+			c.v[i].merged = c.v[i].merged_buf;
+	}
 	done = calloc(c.n + 1, sizeof(*done));
 	if (e || !done) {
 		free(c.v);
