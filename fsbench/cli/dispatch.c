@@ -71,7 +71,9 @@ static const struct fsb_workload *drop_in(const char *argv0)
 {
 	static const struct {
 		const char *program, *workload;
-	} links[] = { { "fs_mark", "smallfile" }, { "dbench", "dbench" }, { "compilebench", "tree" } };
+	} links[] = { { "fs_mark", "smallfile" },
+		      { "dbench", "dbench" },
+		      { "compilebench", "tree" } };
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 
 	base = base ? base + 1 : argv0;
