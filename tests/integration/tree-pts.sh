@@ -50,4 +50,18 @@ err=$(./compilebench -D t -i 10 --makej BOGUS 2>&1 >/dev/null)
 t_expect_eq "unknown test name: exit" 2 $?
 case $err in *pts-test* | *BOGUS*) t_ok "unknown test name: named" ;; *) t_fail "unknown test name: $err" ;; esac
 t_expect_eq "unknown test name: nothing made" "" "$(ls -A t)"
+# the install script behind -Dcompilebench_link=true: a link, never over a foreign compilebench
+inst=$SRCDIR/fsbench/install-link.sh
+p=$S/prefix
+mkdir -p "$p/bin"
+: >"$p/bin/fsbench"
+MESON_INSTALL_DESTDIR_PREFIX=$p sh "$inst" bin compilebench >/dev/null
+t_expect_eq "install: compilebench link made" fsbench "$(readlink "$p/bin/compilebench")"
+rm "$p/bin/compilebench"
+echo packaged >"$p/bin/compilebench"
+MESON_INSTALL_DESTDIR_PREFIX=$p sh "$inst" bin compilebench 2>/dev/null
+t_expect_eq "install over a foreign compilebench: exit" 1 "$?"
+t_expect_eq "foreign compilebench untouched" packaged "$(cat "$p/bin/compilebench")"
+grep -q "option('compilebench_link', type : 'boolean', value : false" "$SRCDIR/meson_options.txt" ||
+	t_fail "meson option compilebench_link (default false) is missing"
 t_done
