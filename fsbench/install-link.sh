@@ -1,15 +1,16 @@
 #!/bin/sh
-# Meson install script (-Dfs_mark_link=true, -Ddbench_link=true): BINDIR/NAME -> fsbench, for
-# the drop-ins dispatch.c knows by argv[0] (fs_mark, dbench); never over a NAME that is not
+# Meson install script (-Dfs_mark_link=true, -Ddbench_link=true, -Dcompilebench_link=true):
+# BINDIR/NAME -> fsbench, for the drop-ins dispatch.c knows by argv[0] (fs_mark, dbench,
+# compilebench); never over a NAME that is not
 # already ours (a packaged fs_mark or dbench stays; the install fails instead).
 # usage: install-link.sh BINDIR [NAME]   (BINDIR relative to the prefix, or absolute;
-# NAME fs_mark or dbench, fs_mark when not given)
+# NAME fs_mark, dbench or compilebench, fs_mark when not given)
 set -eu
 name=${2:-fs_mark}
 case $name in
-fs_mark | dbench) ;;
+fs_mark | dbench | compilebench) ;;
 *)
-	echo "install: $name: not a drop-in fsbench knows (fs_mark, dbench)" >&2
+	echo "install: $name: not a drop-in fsbench knows (fs_mark, dbench, compilebench)" >&2
 	exit 1
 	;;
 esac

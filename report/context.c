@@ -52,11 +52,17 @@ static void run_labels(json_t *labels, const struct mdl_run_ref *r)
 	const json_t *barrier = json_object_get(coords, "barrier");
 	char *knobs = NULL;
 
+	const char *requested = mdl_json_str(coords, "mount_options", NULL);
+
 	label_add(labels, "fs", mdl_json_str(coords, "fs", mdl_json_str(target, "fstype", NULL)));
-	if (json_is_object(coords))
-		label_add(labels, "mount_options", mdl_json_str(coords, "mount_options", ""));
-	else
-		label_add(labels, "mount_options", mdl_json_str(target, "mount_options", NULL));
+	/*
+	 * One meaning wherever the run came from: the options the filesystem was mounted with,
+	 * as the kernel showed them. What a suite asked for ("" is the filesystem's defaults) is
+	 * kept beside them as mount_requested; a standalone run asked for nothing.
+	 */
+	label_add(labels, "mount_options", mdl_json_str(target, "mount_options", requested));
+	if (requested)
+		label_add(labels, "mount_requested", *requested ? requested : "defaults");
 	if (json_is_object(coords)) {
 		label_add(labels, "knob_set", mdl_json_str(coords, "knob_set", "none"));
 	} else {
@@ -134,15 +140,47 @@ static void ops_add(json_t *ops, const json_t *run)
 	}
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * "results": the start times of the result files a side pooled, sorted (the same set in any
+ * order gives the same list), and "last_start_time", the latest of them.
+ */
+static void results_set(json_t *ctx, const json_t *files, const char *last)
+{
+	size_t n = json_object_size(files), i = 0;
+	const char **v = calloc(n, sizeof(*v));
+	json_t *set = json_array(), *x;
+	const char *k;
+
+	if (!v || !set) {
+		free(v);
+		json_decref(set);
+		return;
+	}
+	json_object_foreach((json_t *)files, k, x) v[i++] = json_string_value(x);
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (i = 0; i < n; i++)
+		json_array_append_new(set, json_string(v[i]));
+	free(v);
+	json_object_set_new(ctx, "results", set);
+	if (last)
+		json_object_set_new(ctx, "last_start_time", json_string(last));
+}
+
 json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const size_t *idx,
 			 size_t n)
 {
-	json_t *ctx, *labels = json_object(), *ops = json_object();
-	const char *start = NULL;
+	json_t *ctx, *labels = json_object(), *ops = json_object(), *files = json_object();
+	const char *start = NULL, *last = NULL;
 
 	for (size_t i = 0; i < n; i++) {
 		const struct mdl_run_ref *r = &runs[idx[i]];
 		const char *created = mdl_json_str(r->doc, "created", NULL);
+		char key[32];
 
 		if (!mdl_run_complete(r->run))
 			continue;
@@ -151,10 +189,18 @@ json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const
 		/* RFC 3339 UTC with the same layout compares as text */
 		if (created && (!start || strcmp(created, start) < 0))
 			start = created;
+		if (created && (!last || strcmp(created, last) > 0))
+			last = created;
+		snprintf(key, sizeof(key), "%p", (const void *)r->doc);
+		json_object_set_new(files, key, json_string(created ? created : ""));
 	}
 	labels_join(labels);
 	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, MDL_KEY_OPS, ops);
 	if (ctx && start)
 		json_object_set_new(ctx, "start_time", json_string(start));
+	/* runs pooled from several result files: the exporters give them an identity of their own */
+	if (ctx && json_object_size(files) > 1)
+		results_set(ctx, files, last);
+	json_decref(files);
 	return ctx;
 }

@@ -9,10 +9,13 @@
 
 /*
  * The context of side @side of a sample from its complete runs @runs[@idx[0..n-1]]:
- * {side, start_time, labels: {fs, mount_options, knob_set, barrier, device_model, kernel,
+ * {side, start_time, labels: {fs, mount_options (as mounted), mount_requested (a suite's),
+ * knob_set, barrier, device_model, kernel,
  * kernel_version, arch, host}, ops: {op: {count, sum_ns}}}. start_time is the earliest
  * "created" of the runs' result files; a label the runs disagree on holds their distinct
- * values joined by " | "; a label no run knows is left out. New reference, NULL on ENOMEM.
+ * values joined by " | "; a label no run knows is left out. A side pooled from several result
+ * files also has "results" (their created times, sorted) and "last_start_time". New reference,
+ * NULL on ENOMEM.
  */
 json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const size_t *idx,
 			 size_t n);

@@ -12,9 +12,10 @@
 
 /* Machine formats first (scrapers, time series), then CI services, then lab harnesses. */
 const struct rpt_exporter *const rpt_exporters[] = {
-	&rpt_export_openmetrics, &rpt_export_influx,	    &rpt_export_bencher,
-	&rpt_export_github,	 &rpt_export_github_bigger, &rpt_export_github_smaller,
-	&rpt_export_kcidb,	 &rpt_export_lava,	    NULL,
+	&rpt_export_openmetrics,    &rpt_export_influx,
+	&rpt_export_bencher,	    &rpt_export_github_bigger,
+	&rpt_export_github_smaller, &rpt_export_kcidb,
+	&rpt_export_lava,	    NULL,
 };
 
 const struct rpt_exporter *rpt_exporter_find(const char *name)
@@ -118,6 +119,28 @@ double rpt_point_base(const struct rpt_point *p, double v)
 	return v * p->def->om_scale;
 }
 
+const char *rpt_point_base_unit(const struct rpt_point *p)
+{
+	static const struct {
+		const char *suffix, *unit;
+	} units[] = {
+		{ .suffix = "_seconds", .unit = "s" },
+		{ .suffix = "_files_per_second", .unit = "files/s" },
+		{ .suffix = "_bytes_per_second", .unit = "B/s" },
+		{ .suffix = "_bytes", .unit = "B" },
+		{ .suffix = "_ratio", .unit = "x" },
+	};
+	size_t len = strlen(p->def->om_name);
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		size_t sl = strlen(units[i].suffix);
+
+		if (len >= sl && !strcmp(p->def->om_name + len - sl, units[i].suffix))
+			return units[i].unit;
+	}
+	return p->unit;
+}
+
 void rpt_point_series(const struct rpt_point *p, char *buf, size_t len)
 {
 	int n = snprintf(buf, len, "%s [fs=%s mount=%s knobs=%s", p->label,
@@ -217,6 +240,41 @@ static const json_t *side_context(const struct rpt_cmp_sample *sample, size_t k,
 	return name && side && !strcmp(name, side) ? c : NULL;
 }
 
+/* @label as a standalone run's: a suite cell "FS/.../WORKLOAD/t=N" without FS, blanks for '/'. */
+static void export_label(const char *label, const char *fs, char *buf, size_t len)
+{
+	size_t fl = fs ? strlen(fs) : 0;
+
+	if (!strchr(label, '/') || strchr(label, ' ')) {
+		snprintf(buf, len, "%s", label);
+		return;
+	}
+	if (fl && !strncmp(label, fs, fl) && label[fl] == '/')
+		label += fl + 1;
+	snprintf(buf, len, "%s", label);
+	for (char *c = buf; *c; c++)
+		if (*c == '/')
+			*c = ' ';
+}
+
+/* A side pooled from several result files: its own time and tag (rpt_point.merged). */
+static void export_merged(struct rpt_point *p, const json_t *sc)
+{
+	const json_t *set = json_object_get(sc, "results"), *x;
+	const char *last = json_string_value(json_object_get(sc, "last_start_time"));
+	uint64_t h = FNV_OFFSET;
+	size_t i;
+
+	if (json_array_size(set) < 2)
+		return;
+	json_array_foreach(set, i, x) h = fnv1a(h, json_string_value(x));
+	snprintf(p->merged_buf, sizeof(p->merged_buf), "%zu results, %08x", json_array_size(set),
+		 (unsigned)(h >> 32));
+	p->merged = p->merged_buf;
+	if (last)
+		p->start_time = last;
+}
+
 int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *o,
 		       int (*fn)(const struct rpt_point *p, void *ctx), void *ctx)
 {
@@ -254,8 +312,12 @@ int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *
 				};
 				int e;
 
-				if (!p.n || !p.def)
+				if (!p.n || !p.def || !p.label)
 					continue;
+				export_label(p.label, rpt_point_label(&p, "fs"), p.label_buf,
+					     sizeof(p.label_buf));
+				p.label = p.label_buf;
+				export_merged(&p, sc);
 				snprintf(p.threads_str, sizeof(p.threads_str), "%lld", p.threads);
 				/* rates, latencies and sizes cannot be negative: the interval must not be either */
 				if (rpt_ci_positive(p.mean, p.stddev, (size_t)p.n, &p.ci_lo,

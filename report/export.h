@@ -63,7 +63,15 @@ struct rpt_point {
 	const char *start_time;
 	const json_t *labels; /* the side's context labels (rpt_side_context); may be NULL */
 	const json_t *ops; /* the side's calls per op: {op: {count, sum_ns}}; may be NULL */
+	/*
+	 * NULL for a side from one result file; for runs pooled from several, "N results,
+	 * HASH" (a hash of their start times): such a point is stamped with the latest start and
+	 * tagged with this, so it never lands on a point one of those results made alone.
+	 */
+	const char *merged;
 	char threads_str[24];
+	char label_buf[256]; /* .label as exports show it (see rpt_export_foreach) */
+	char merged_buf[48];
 };
 
 /*
@@ -80,6 +88,12 @@ void rpt_point_op(const struct rpt_point *p, char *buf, size_t len, double *ret_
 
 /* @v (in the display unit) in the base unit of the metric's OpenMetrics family (s, B, B/s). */
 double rpt_point_base(const struct rpt_point *p, double v);
+
+/*
+ * The base unit's one spelling, the same in every format that names units (influx, KCIDB,
+ * github-action-benchmark, LAVA): "s", "B", "B/s", "files/s", and "x" for ratios.
+ */
+const char *rpt_point_base_unit(const struct rpt_point *p);
 
 /*
  * A name for the series @p belongs to, the same whichever run it came from: the sample label
@@ -100,7 +114,12 @@ uint64_t rpt_hash_str(const char *s);
 /* Seconds since the epoch of an RFC 3339 UTC time "YYYY-MM-DDTHH:MM:SSZ"; -1 when it is not one. */
 long long rpt_time_parse(const char *rfc3339);
 
-/* Calls @fn for every side of every metric of every sample that passes @o's filter and has n > 0. */
+/*
+ * Calls @fn for every side of every metric of every sample that passes @o's filter and has n > 0.
+ * The point's label means the same for a suite's run and a standalone one ("smallfile t=1"):
+ * a suite cell's path ("ext4/smallfile/t=1") loses the filesystem (a label of its own) and
+ * its '/' become blanks.
+ */
 int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *o,
 		       int (*fn)(const struct rpt_point *p, void *ctx), void *ctx);
 
@@ -132,7 +151,6 @@ void rpt_slug_shorten(char *s, size_t len, char sep);
 extern const struct rpt_exporter rpt_export_openmetrics;
 extern const struct rpt_exporter rpt_export_influx;
 extern const struct rpt_exporter rpt_export_bencher;
-extern const struct rpt_exporter rpt_export_github;
 extern const struct rpt_exporter rpt_export_github_bigger;
 extern const struct rpt_exporter rpt_export_github_smaller;
 extern const struct rpt_exporter rpt_export_kcidb;

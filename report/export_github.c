@@ -1,29 +1,27 @@
 /*
- * github-action-benchmark exporters: [{name, unit, value, range, extra}]. The action reads one
- * direction per file (tool customBiggerIsBetter or customSmallerIsBetter), so github-bigger
- * and github-smaller each keep the metrics of their direction, and github-benchmark refuses
- * a selection that mixes them rather than have alerts fire the wrong way.
+ * github-action-benchmark exporters: [{name, unit, value, range, extra}], values in base units
+ * (rpt_point_base_unit). The action reads one direction per file (tool customBiggerIsBetter
+ * or customSmallerIsBetter), so github-bigger and github-smaller each keep the metrics of
+ * their direction. (A github-benchmark format holding both refused every result, since
+ * every result has both directions: it is gone.)
  */
 #include "report/export.h"
 
 #include <errno.h>
 #include <string.h>
 
-enum gh_dir { GH_ANY, GH_BIGGER, GH_SMALLER };
+enum gh_dir { GH_BIGGER, GH_SMALLER };
 
 struct gh_ctx {
 	json_t *arr;
 	enum gh_dir dir;
-	const char *higher, *lower; /* first metric seen of each direction (check) */
 };
 
 static bool gh_keeps(enum gh_dir dir, const struct rpt_point *p)
 {
 	if (dir == GH_BIGGER)
 		return p->def->dir == RPT_HIGHER_IS_BETTER;
-	if (dir == GH_SMALLER)
-		return p->def->dir == RPT_LOWER_IS_BETTER;
-	return true;
+	return p->def->dir == RPT_LOWER_IS_BETTER;
 }
 
 static int gh_point(const struct rpt_point *p, void *ctx)
@@ -37,12 +35,13 @@ static int gh_point(const struct rpt_point *p, void *ctx)
 	rpt_point_series(p, series, sizeof(series));
 	snprintf(name, sizeof(name), "%s %s", series, p->metric);
 	if (p->n >= 2)
-		snprintf(range, sizeof(range), "95%% CI %.6g .. %.6g", p->ci_lo, p->ci_hi);
+		snprintf(range, sizeof(range), "95%% CI %.6g .. %.6g", rpt_point_base(p, p->ci_lo),
+			 rpt_point_base(p, p->ci_hi));
 	else
 		snprintf(range, sizeof(range), "n=1");
 	/* the chart's tooltip: every label, so a point can be told apart without the JSON */
 	n = (size_t)snprintf(extra, sizeof(extra), "n=%lld, median=%.6g, stddev=%.4g, %s is better",
-			     p->n, p->median, p->stddev,
+			     p->n, rpt_point_base(p, p->median), rpt_point_base(p, p->stddev),
 			     p->def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower");
 	for (int i = 0; rpt_label_names[i] && n < sizeof(extra); i++)
 		n += (size_t)snprintf(extra + n, sizeof(extra) - n, "\n%s=%s", rpt_label_names[i],
@@ -50,42 +49,19 @@ static int gh_point(const struct rpt_point *p, void *ctx)
 	if (n < sizeof(extra))
 		n += (size_t)snprintf(extra + n, sizeof(extra) - n, "\nstarted=%s",
 				      p->start_time ? p->start_time : "unknown");
+	if (json_object_get(p->labels, "mount_requested") && n < sizeof(extra))
+		n += (size_t)snprintf(extra + n, sizeof(extra) - n, "\nmount_requested=%s",
+				      rpt_point_label(p, "mount_requested"));
+	if (p->merged && n < sizeof(extra))
+		n += (size_t)snprintf(extra + n, sizeof(extra) - n, "\nmerged=%s", p->merged);
 	if (p->verdict && n < sizeof(extra))
 		snprintf(extra + n, sizeof(extra) - n, "\nverdict=%s (%+.1f %%)", p->verdict,
 			 p->change_pct);
 	json_array_append_new(c->arr,
-			      json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name, "unit", p->unit,
-					"value", p->mean, "range", range, "extra", extra));
+			      json_pack("{s:s,s:s,s:f,s:s,s:s}", "name", name, "unit",
+					rpt_point_base_unit(p), "value", rpt_point_base(p, p->mean),
+					"range", range, "extra", extra));
 	return 0;
-}
-
-static int gh_seen(const struct rpt_point *p, void *ctx)
-{
-	struct gh_ctx *c = ctx;
-
-	if (p->def->dir == RPT_HIGHER_IS_BETTER && !c->higher)
-		c->higher = p->metric;
-	if (p->def->dir == RPT_LOWER_IS_BETTER && !c->lower)
-		c->lower = p->metric;
-	return 0;
-}
-
-static int gh_check(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, char *err,
-		    size_t errlen)
-{
-	struct gh_ctx c = { 0 };
-
-	rpt_export_foreach(cmp, o, gh_seen, &c);
-	if (!c.higher || !c.lower)
-		return 0;
-	snprintf(
-		err, errlen,
-		"--format github-benchmark: the metrics mix higher-is-better (%s) and lower-is-better (%s), "
-		"and github-action-benchmark reads one direction per file: write two files, "
-		"--format github-bigger (tool customBiggerIsBetter) and --format github-smaller "
-		"(tool customSmallerIsBetter), or pick one direction with --metrics",
-		c.higher, c.lower);
-	return -EINVAL;
 }
 
 static int gh_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out,
@@ -101,11 +77,6 @@ static int gh_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 	return e || ferror(out) ? -EIO : 0;
 }
 
-static int gh_write_any(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
-{
-	return gh_write(cmp, o, out, GH_ANY);
-}
-
 static int gh_write_bigger(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
 {
 	return gh_write(cmp, o, out, GH_BIGGER);
@@ -115,13 +86,6 @@ static int gh_write_smaller(const struct rpt_cmp *cmp, const struct rpt_export_o
 {
 	return gh_write(cmp, o, out, GH_SMALLER);
 }
-
-const struct rpt_exporter rpt_export_github = {
-	.name = "github-benchmark",
-	.summary = "github-action-benchmark custom JSON; refuses metrics of both directions",
-	.check = gh_check,
-	.write = gh_write_any,
-};
 
 const struct rpt_exporter rpt_export_github_bigger = {
 	.name = "github-bigger",

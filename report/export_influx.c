@@ -46,29 +46,6 @@ static void str_field(FILE *out, const char *k, const char *v)
 	fputc('"', out);
 }
 
-/* The base unit rpt_point_base gives, by OpenMetrics family suffix. */
-static const char *base_unit(const struct rpt_point *p)
-{
-	static const struct {
-		const char *suffix, *unit;
-	} units[] = {
-		{ .suffix = "_seconds", .unit = "s" },
-		{ .suffix = "_files_per_second", .unit = "files/s" },
-		{ .suffix = "_bytes_per_second", .unit = "B/s" },
-		{ .suffix = "_bytes", .unit = "B" },
-		{ .suffix = "_ratio", .unit = "ratio" },
-	};
-	size_t len = strlen(p->def->om_name);
-
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		size_t sl = strlen(units[i].suffix);
-
-		if (len >= sl && !strcmp(p->def->om_name + len - sl, units[i].suffix))
-			return units[i].unit;
-	}
-	return p->unit;
-}
-
 /* Tag keys in lexical order, as InfluxDB sorts them itself. */
 static int influx_point(const struct rpt_point *p, void *ctx)
 {
@@ -81,17 +58,21 @@ static int influx_point(const struct rpt_point *p, void *ctx)
 	tag(out, "host", rpt_point_label(p, "host"));
 	tag(out, "kernel", rpt_point_label(p, "kernel"));
 	tag(out, "knob_set", rpt_point_label(p, "knob_set"));
+	if (p->merged)
+		tag(out, "merged", p->merged);
 	tag(out, "metric", p->metric);
 	tag(out, "mount_options", rpt_point_label(p, "mount_options"));
 	tag(out, "sample", p->label);
 	tag(out, "side", p->side);
 	tag(out, "threads", p->threads_str);
-	tag(out, "unit", base_unit(p));
+	tag(out, "unit", rpt_point_base_unit(p));
 	tag(out, "workload", p->workload);
 	fprintf(out, " mean=%.10g,median=%.10g,stddev=%.10g,ci_lo=%.10g,ci_hi=%.10g,n=%lldi",
 		rpt_point_base(p, p->mean), rpt_point_base(p, p->median),
 		rpt_point_base(p, p->stddev), rpt_point_base(p, p->ci_lo),
 		rpt_point_base(p, p->ci_hi), p->n);
+	if (json_object_get(p->labels, "mount_requested"))
+		str_field(out, "mount_requested", rpt_point_label(p, "mount_requested"));
 	if (p->verdict) {
 		fprintf(out, ",change_pct=%.6g", p->change_pct);
 		str_field(out, "verdict", p->verdict);

@@ -61,22 +61,19 @@ static void add_build(struct kcidb_ctx *c, const struct rpt_point *p, const char
 						      "fsbench", "comment", rel));
 }
 
-/* The number in base units, with the prefix KCIDB should scale it by when it shows it. */
+/*
+ * The number in base units (rpt_point_base_unit, the spelling every format uses), with the
+ * prefix KCIDB should scale it by when it shows it; a ratio ("x") has none.
+ */
 static json_t *number(const struct rpt_point *p)
 {
-	double v = rpt_point_base(p, p->mean);
-	const char *fam = p->def->om_name;
+	const char *unit = rpt_point_base_unit(p);
+	json_t *n = json_pack("{s:f,s:s}", "value", rpt_point_base(p, p->mean), "unit", unit);
 
-	if (strstr(fam, "_seconds"))
-		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "s", "prefix", "metric");
-	if (strstr(fam, "_files_per_second"))
-		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "files/s", "prefix",
-				 "metric");
-	if (strstr(fam, "_bytes_per_second"))
-		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "B/s", "prefix", "metric");
-	if (strstr(fam, "_bytes"))
-		return json_pack("{s:f,s:s,s:s}", "value", v, "unit", "B", "prefix", "binary");
-	return json_pack("{s:f}", "value", v); /* a ratio: dimensionless */
+	if (strcmp(unit, "x"))
+		json_object_set_new(n, "prefix",
+				    json_string(strcmp(unit, "B") ? "metric" : "binary"));
+	return n;
 }
 
 static int kcidb_point(const struct rpt_point *p, void *ctx)
@@ -110,6 +107,11 @@ static int kcidb_point(const struct rpt_point *p, void *ctx)
 	for (int i = 0; rpt_label_names[i]; i++)
 		json_object_set_new(misc, rpt_label_names[i],
 				    json_string(rpt_point_label(p, rpt_label_names[i])));
+	if (json_object_get(p->labels, "mount_requested"))
+		json_object_set_new(misc, "mount_requested",
+				    json_string(rpt_point_label(p, "mount_requested")));
+	if (p->merged)
+		json_object_set_new(misc, "merged", json_string(p->merged));
 	if (p->verdict) {
 		json_object_set_new(misc, "verdict", json_string(p->verdict));
 		json_object_set_new(misc, "change_pct", json_real(p->change_pct));

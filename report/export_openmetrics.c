@@ -1,7 +1,7 @@
 /*
  * OpenMetrics (Prometheus text) exporter, in base units, ending in "# EOF": a gauge family per
  * run-level metric, latency as one summary family (quantiles, _sum, _count per operation), and
- * fsbench_regression when there are sides to compare. Families and each summary's samples
+ * fsbench_regression (judged metrics only) and fsbench_verdict when there are sides to compare. Families and each summary's samples
  * are contiguous, as the format requires.
  */
 #include "report/export.h"
@@ -49,6 +49,15 @@ static void om_labels(FILE *out, const struct rpt_point *p)
 	om_label(out, "side", p->side, false);
 	for (int i = 0; rpt_label_names[i]; i++)
 		om_label(out, rpt_label_names[i], rpt_point_label(p, rpt_label_names[i]), false);
+	if (p->merged)
+		om_label(out, "merged", p->merged, false);
+}
+
+/* Whether @verdict is a judgement (regression or not) rather than "not judged". */
+static bool om_judged(const char *verdict)
+{
+	return !strcmp(verdict, "regression") || !strcmp(verdict, "improvement") ||
+	       !strcmp(verdict, "unchanged");
 }
 
 /* " VALUE[ TIMESTAMP]\n" closing a sample line: seconds since the epoch, as OpenMetrics has it. */
@@ -124,6 +133,12 @@ static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 	bool compared = cmp->nsides > 1, *done;
 	int e = rpt_export_foreach(cmp, o, om_collect, &c);
 
+	/* the copies' strings that lived in the points' own buffers: point them at the copies' */
+	for (size_t i = 0; i < c.n; i++) {
+		c.v[i].label = c.v[i].label_buf;
+		if (c.v[i].merged)
+			c.v[i].merged = c.v[i].merged_buf;
+	}
 	done = calloc(c.n + 1, sizeof(*done));
 	if (e || !done) {
 		free(c.v);
@@ -158,18 +173,36 @@ static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 		}
 	}
 	if (compared) {
+		/*
+		 * "Not judged" (insufficient, noisy, cannot judge) is no answer, and a 0 would
+		 * read as "no regression": fsbench_regression has only judged metrics, and
+		 * fsbench_verdict says for every compared metric what the judge said.
+		 */
 		om_help(out, "fsbench_regression", "gauge",
-			"1 when the metric regressed against the baseline side");
+			"1 when the metric regressed against the baseline side, 0 when judged not to; absent when not judged (see fsbench_verdict)");
 		for (size_t j = 0; j < c.n; j++) {
 			const struct rpt_point *p = &c.v[j];
 
-			if (!p->verdict)
+			if (!p->verdict || !om_judged(p->verdict))
 				continue;
 			fprintf(out, "fsbench_regression");
 			om_labels(out, p);
 			om_label(out, "metric", p->metric, false);
 			om_value(out, "} %.0f", !strcmp(p->verdict, "regression") ? 1.0 : 0.0, p,
 				 o);
+		}
+		om_help(out, "fsbench_verdict", "gauge",
+			"1 for the judge's verdict of the metric against the baseline side (label verdict: regression, improvement, unchanged, or one that is not a judgement: insufficient, noisy, ...)");
+		for (size_t j = 0; j < c.n; j++) {
+			const struct rpt_point *p = &c.v[j];
+
+			if (!p->verdict)
+				continue;
+			fprintf(out, "fsbench_verdict");
+			om_labels(out, p);
+			om_label(out, "metric", p->metric, false);
+			om_label(out, "verdict", p->verdict, false);
+			om_value(out, "} %.0f", 1.0, p, o);
 		}
 	}
 	fprintf(out, "# EOF\n");

@@ -63,14 +63,17 @@ static void usage(FILE *out)
 }
 
 /*
- * The workload that @argv0 names as a drop-in (the links -Dfs_mark_link and -Ddbench_link
- * install): fs_mark is `fsbench smallfile`, dbench is `fsbench dbench`; NULL for others.
+ * The workload that @argv0 names as a drop-in (the links -Dfs_mark_link, -Ddbench_link and
+ * -Dcompilebench_link install): fs_mark is `fsbench smallfile`, dbench is `fsbench dbench`,
+ * compilebench is `fsbench tree`; NULL for others.
  */
 static const struct fsb_workload *drop_in(const char *argv0)
 {
 	static const struct {
 		const char *program, *workload;
-	} links[] = { { "fs_mark", "smallfile" }, { "dbench", "dbench" } };
+	} links[] = { { "fs_mark", "smallfile" },
+		      { "dbench", "dbench" },
+		      { "compilebench", "tree" } };
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 
 	base = base ? base + 1 : argv0;

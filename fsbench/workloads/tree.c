@@ -23,7 +23,18 @@ struct tree_cfg {
 	double object_ratio;
 	char *shape_from;
 	bool makej, keep, no_sync;
+	int pts_test;
 };
+
+/*
+ * The Phoronix Test Suite's compilebench 1.0.3 runs `compilebench -D t -i 10 --makej TEST`:
+ * it appends the test the user picked, which compilebench ignores (it runs all of --makej),
+ * and then reads that test's line of the summary. "none" first: no test named.
+ */
+static const char *const pts_tests[] = { "none", "INITIAL_CREATE", "COMPILE", "READ_COMPILED_TREE",
+					 NULL };
+static const enum tree_phase pts_phases[] = { TP_COUNT, TP_INITIAL_CREATE, TP_COMPILE,
+					      TP_READ_COMPILED };
 
 #define O(f) offsetof(struct tree_cfg, f)
 static const struct fsb_opt tree_opts[] = {
@@ -92,6 +103,13 @@ static const struct fsb_opt tree_opts[] = {
 	  .offset = O(no_sync),
 	  .max = 1,
 	  .help = "no syncfs() after each phase run (the device bytes then land where writeback puts them)" },
+	{ .name = "pts-test",
+	  .type = OPT_ENUM,
+	  .offset = O(pts_test),
+	  .def = "none",
+	  .choices = pts_tests,
+	  .help = "the test the Phoronix Test Suite appends to compilebench's command line (also as an operand): "
+		  "the run is all of it, as compilebench's; the result names that phase's MB/s" },
 	{ .name = "keep",
 	  .short_name = 'k',
 	  .type = OPT_BOOL,
@@ -205,6 +223,7 @@ static int tree_init(struct fsb_run *run, char *err, size_t errlen)
 	run->priv = s;
 	s->top_fd = -1;
 	s->sync = !c->no_sync;
+	s->pts_phase = pts_phases[c->pts_test];
 	if (c->shape_from) {
 		r = tree_shape_measure(c->shape_from, &s->shape, err, errlen);
 		/* a path that cannot serve as a shape is the flag's fault: exit 2 */
@@ -412,6 +431,7 @@ const struct fsb_workload fsb_wl_tree = {
 	.ops = OP_BIT(OP_MKDIR) | OP_BIT(OP_CREATE) | OP_BIT(OP_OPEN) | OP_BIT(OP_WRITE) |
 	       OP_BIT(OP_READ) | OP_BIT(OP_CLOSE) | OP_BIT(OP_STAT) | OP_BIT(OP_UNLINK) |
 	       OP_BIT(OP_RMDIR) | OP_BIT(OP_SYNCFS),
+	.operand = "pts-test",
 	.adopt = tree_adopt,
 	.init = tree_init,
 	.want_loop = tree_want_loop,

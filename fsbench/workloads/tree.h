@@ -46,6 +46,7 @@ struct tree_state {
 	char disk[64], device_note[320];
 	bool whole_disk_of_partition;
 	bool sync; /* syncfs after each phase run */
+	enum tree_phase pts_phase; /* the phase a PTS test name selects; TP_COUNT: none */
 	int top_fd;
 	struct fsb_dirs top;
 };

@@ -89,6 +89,15 @@ void tree_report_json(const struct fsb_run *run, json_t *summary)
 		json_object_set_new(tree, "device", json_null());
 		json_object_set_new(tree, "device_reason", json_string(s->device_note));
 	}
+	/* what PTS reads for the test it appended: that phase's line of the summary */
+	if (s->pts_phase < TP_COUNT)
+		json_object_set_new(
+			tree, "pts_result",
+			json_pack("{s:s,s:o}", "phase", tree_phase_names[s->pts_phase],
+				  "avg_mb_per_sec",
+				  s->acc[s->pts_phase].runs ?
+					  json_real(acc_avg(&s->acc[s->pts_phase], s->pts_phase)) :
+					  json_null()));
 	json_object_set_new(summary, "tree", tree);
 }
 

@@ -54,6 +54,22 @@ import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
 print(next(iter(p(open(sys.argv[1]).read()))).samples[0].labels["host"])' "$S/odd.om")"
 
+# not judged in OpenMetrics: two runs a side are too few to judge; the parsers read a state
+# for every compared metric and no 0 that would read as "no regression"
+"$FSBENCH" compare --json "$S/cmp22.json" "$S/r1.json" "$S/r2.json" --candidate "$S/r3.json" "$S/o1.json" >/dev/null 2>&1
+"$FSBENCH" export --format openmetrics "$S/cmp22.json" >"$S/cmp22.om" || t_fail "openmetrics export of an insufficient comparison"
+promtool check metrics <"$S/cmp22.om" >"$S/promtool.out" 2>&1 && t_ok "insufficient: promtool check metrics" ||
+	t_fail "insufficient: promtool: $(head -5 "$S/promtool.out")"
+t_expect_eq "insufficient: prometheus_client reads a verdict per compared metric, no regression sample" \
+	"$(jq '[.samples[].metrics[].comparisons[]] | length' "$S/cmp22.json") 0" \
+	"$(/usr/bin/python3 -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
+fams = {f.name: f for f in p(open(sys.argv[1]).read())}
+v = [s for s in fams["fsbench_verdict"].samples if s.labels["verdict"] == "insufficient" and s.value == 1]
+r = fams["fsbench_regression"].samples if "fsbench_regression" in fams else []
+print(len(v), len(r))' "$S/cmp22.om")"
+
 # Prometheus backfill needs a timestamp on every sample (--timestamps); the default has none,
 # which node_exporter's textfile collector requires
 "$FSBENCH" export --format openmetrics --timestamps "$S/r1.json" "$S/r2.json" >"$S/ts.om" || t_fail "openmetrics --timestamps export"
@@ -111,12 +127,29 @@ done
 points=$(q 'SELECT count(mean) FROM fsbench' | jq '.results[0].series[0].values[0][1]')
 t_expect_eq "influx: points stored (the second write overwrote the first)" \
 	"$(cat "$S/result.influx" "$S/odd.influx" "$S/compare.influx" | wc -l)" "$points"
-t_expect_eq "influx: time of the files/s point is the run's" \
-	"$(jq -r '[inputs.created] | min' -n "$S"/r?.json)" \
+t_expect_eq "influx: time of the pooled files/s point is the latest run's" \
+	"$(jq -r '[inputs.created] | max' -n "$S"/r?.json)" \
 	"$(q "SELECT mean FROM fsbench WHERE metric='files_per_sec' AND side='result' AND host='$(jq -r .host.hostname "$S/r1.json")'" | jq -r '.results[0].series[0].values[0][0]')"
 t_expect_eq "influx: the odd host name as a tag (newline as \\n)" 'lab 1,rack=2 "b"\x\nend/' \
 	"$(q "SHOW TAG VALUES FROM fsbench WITH KEY = host" | jq -r '.results[0].series[0].values[][1] | select(startswith("lab"))')"
 t_expect_eq "influx: kernels to filter on" "$(jq -r .host.kernel "$S/r1.json") 9.9.9-candidate" \
 	"$(q "SHOW TAG VALUES FROM fsbench WITH KEY = kernel" | jq -r '[.results[0].series[0].values[][1]] | sort | join(" ")')"
+# one result alone, then within a set: the set's pooled point is its own (latest start, merged
+# tag) and the point the result made alone is still there, unchanged
+"$FSBENCH" export --format influx --metrics files_per_sec "$S/r1.json" >"$S/a.influx"
+"$FSBENCH" export --format influx --metrics files_per_sec "$S/r1.json" "$S/r2.json" >"$S/ab.influx"
+curl -s -XPOST "$URL/query" --data-urlencode "q=CREATE DATABASE fsb2" >/dev/null
+for f in a ab; do
+	code=$(curl -s -o "$S/write.out" -w '%{http_code}' -XPOST "$URL/write?db=fsb2" --data-binary @"$S/$f.influx")
+	t_expect_eq "influx: /write of $f" 204 "$code"
+done
+q2() { curl -s -G "$URL/query" --data-urlencode "db=fsb2" --data-urlencode "q=$1"; }
+t_expect_eq "influx: A alone and A+B pooled are two points" 2 \
+	"$(q2 'SELECT count(mean) FROM fsbench' | jq '.results[0].series[0].values[0][1]')"
+t_expect_eq "influx: A's own point survives A+B (n, mean and time as exported alone)" \
+	"$(jq -r .created "$S/r1.json") 1 $(jq '.runs[0].summary.files_per_sec' "$S/r1.json")" \
+	"$(q2 'SELECT mean, n FROM fsbench WHERE merged = '"''"'' | jq -r '.results[0].series[0].values[0] | "\(.[0]) \(.[2]) \(.[1])"')"
+t_expect_eq "influx: the pooled point is tagged and has both runs" 2 \
+	"$(q2 'SELECT n FROM fsbench WHERE merged =~ /results/' | jq '.results[0].series[0].values[0][1]')"
 t_expect_eq "influx: ci_lo never below zero" 0 "$(q 'SELECT count(ci_lo) FROM fsbench WHERE ci_lo < 0' | jq '.results[0].series[0].values[0][1] // 0')"
 t_done

@@ -21,7 +21,8 @@ HOST=$(jq -r '.host.hostname' "$R")
 MODEL=$(jq -r '.runs[0].target.model // "unknown"' "$R")
 MOUNT=$(jq -r '.runs[0].target.mount_options' "$R")
 CREATED=$(jq -r '[inputs.created] | min' -n "$S"/r?.json)
-EPOCH=$(date -u -d "$CREATED" +%s)
+LAST=$(jq -r '[inputs.created] | max' -n "$S"/r?.json)
+EPOCH=$(date -u -d "$LAST" +%s)
 
 formats="openmetrics influx bencher github-bigger github-smaller kcidb lava"
 for input in result compare; do
@@ -34,6 +35,8 @@ for input in result compare; do
 	t_expect_eq "$input: kcidb statuses" DONE "$(jq -r '[.tests[].status] | unique | join(",")' "$S/$input.kcidb")"
 	t_expect_eq "$input: kcidb files/s unit" "files/s" \
 		"$(jq -r '[.tests[] | select(.path | contains("files_per_sec")) | .number.unit][0]' "$S/$input.kcidb")"
+	t_expect_eq "$input: kcidb ratio unit" "x" \
+		"$(jq -r '[.tests[] | select(.path | contains("write_amplification")) | .number.unit][0]' "$S/$input.kcidb")"
 	t_expect_eq "$input: kcidb ids are unique" 0 \
 		"$(jq '[.tests[].id] | length - (unique | length)' "$S/$input.kcidb")"
 
@@ -55,14 +58,23 @@ for input in result compare; do
 	t_expect_eq "$input: github-bigger holds higher-is-better only" "files/s" "$(jq -r '[.[].unit] | unique | join(",")' "$S/$input.github-bigger")"
 	t_expect_eq "$input: github-smaller holds lower-is-better only" 0 \
 		"$(jq '[.[] | select(.extra | contains("higher is better"))] | length' "$S/$input.github-smaller")"
-	t_expect_eq "$input: github-smaller has latency" true "$(jq '[.[] | select(.unit == "us")] | length > 0' "$S/$input.github-smaller")"
+	t_expect_eq "$input: github-smaller has latency" true "$(jq '[.[] | select(.unit == "s")] | length > 0' "$S/$input.github-smaller")"
+	# one spelling per quantity: the units of every format that names them are the same set
+	t_expect_eq "$input: units spelled alike in influx, kcidb, github and lava" \
+		"$(grep -o ',unit=[^,]*' "$S/$input.influx" | cut -d= -f2 | sort -u | xargs)" \
+		"$( (jq -r '.tests[].number.unit' "$S/$input.kcidb"; jq -r '.[].unit' "$S/$input.github-bigger" "$S/$input.github-smaller"; awk '{print $4}' "$S/$input.lava") | sort -u | xargs)"
 
-	bad=$(grep -vcE '^[A-Za-z0-9_-]+ (pass|fail) [-0-9.e+]+ [^ =>]+$' "$S/$input.lava")
+	bad=$(grep -vcE '^[A-Za-z0-9_-]+ (pass|fail) [0-9.]+ [^ =>]+$' "$S/$input.lava")
 	t_expect_eq "$input: lava lines that do not parse" 0 "$bad"
 	# lava-server keeps a test case name to 100 characters: longer series are cut and hashed,
 	# and the names stay apart
 	t_expect_eq "$input: lava names over 100 characters" 0 "$(awk 'length($1) > 100' "$S/$input.lava" | wc -l)"
 	t_expect_eq "$input: lava names repeated" 0 "$(awk '{print $1}' "$S/$input.lava" | sort | uniq -d | wc -l)"
+	# one prefix per sample and side, the same for all its metrics, the metric last
+	awk '$1 ~ /_files_per_sec$/ {sub(/_files_per_sec$/, "", $1); print $1}' "$S/$input.lava" >"$S/prefixes"
+	t_expect_eq "$input: lava prefixes (one per side)" "$([ $input = result ] && echo 1 || echo 2)" "$(wc -l <"$S/prefixes")"
+	t_expect_eq "$input: every lava name is a prefix, then its metric" 0 \
+		"$(awk 'NR == FNR {p[$1]; next} {ok = 0; for (x in p) if (index($1, x "_") == 1) ok = 1; if (!ok) print}' "$S/prefixes" "$S/$input.lava" | wc -l)"
 
 	# the same input exported again, a second later, is the same bytes in every format
 	sleep 1
@@ -108,13 +120,28 @@ for i in 1 2 3; do
 		"$S/r$i.json" >"$S/su$i.json"
 done
 "$FSBENCH" export --format openmetrics --metrics files_per_sec "$S"/su?.json >"$S/su.om"
-for kv in 'fs="xfs"' 'mount_options="defaults"' 'knob_set="wc-off"' 'sample="xfs/barrier=1/wc-off/smallfile/t=1"'; do
+for kv in 'fs="xfs"' "mount_options=\"$MOUNT\"" 'knob_set="wc-off"' 'sample="barrier=1 wc-off smallfile t=1"'; do
 	grep -q "^fsbench_files_per_second{.*$kv" "$S/su.om" && t_ok "suite label $kv" || t_fail "suite: no $kv in $(grep '^fsbench_files' "$S/su.om")"
 done
+# the same labels mean the same from a suite and from a standalone run: the options as mounted
+# and "WORKLOAD t=N"; what the suite asked for is kept beside them
+t_expect_eq "standalone and suite: one sample label" "smallfile t=1" \
+	"$(grep -o 'sample="[^"]*"' "$S/result.openmetrics" | sort -u | cut -d'"' -f2)"
+"$FSBENCH" export --format kcidb --metrics files_per_sec "$S"/su?.json >"$S/su.kcidb"
+t_expect_eq "suite: kcidb keeps live and requested mount options" "$MOUNT|defaults" \
+	"$(jq -r '.tests[0].misc | "\(.mount_options)|\(.mount_requested)"' "$S/su.kcidb")"
+"$FSBENCH" export --format influx --metrics files_per_sec "$S"/su?.json | grep -q ',mount_requested="defaults"' &&
+	t_ok "suite: influx field mount_requested" || t_fail "suite: influx has no mount_requested"
 
-# time: the run's, not the export's
-t_expect_eq "influx timestamp is the run's start" "${EPOCH}000000000" "$(awk '{print $NF}' "$S/result.influx" | sort -u)"
-t_expect_eq "kcidb start_time is the run's start" "$CREATED" "$(jq -r '[.tests[].start_time] | unique | join(",")' "$S/result.kcidb")"
+# time: the run's, not the export's; results pooled from several files are stamped with the
+# latest start and tagged merged, so they never land on a point one file makes alone
+t_expect_eq "influx timestamp of pooled results is the latest start" "${EPOCH}000000000" "$(awk '{print $NF}' "$S/result.influx" | sort -u)"
+t_expect_eq "kcidb start_time of pooled results is the latest start" "$LAST" "$(jq -r '[.tests[].start_time] | unique | join(",")' "$S/result.kcidb")"
+t_expect_eq "influx: pooled points are tagged merged" "$(wc -l <"$S/result.influx")" "$(grep -c ',merged=3\\ results\\,\\ [0-9a-f]\{8\},' "$S/result.influx")"
+"$FSBENCH" export --format influx "$S/r1.json" >"$S/one.influx"
+t_expect_eq "influx: one result alone is stamped with its own start" \
+	"$(date -u -d "$(jq -r .created "$S/r1.json")" +%s)000000000" "$(awk '{print $NF}' "$S/one.influx" | sort -u)"
+t_expect_eq "influx: one result alone has no merged tag" 0 "$(grep -c ',merged=' "$S/one.influx")"
 
 # KCIDB builds from the kernel; ids from the content
 t_expect_eq "kcidb build_id from the kernel" true \
@@ -162,18 +189,25 @@ t_expect_eq "bencher bytes-per-second is bytes/s" "$(jq '.runs[0].summary.bytes_
 t_expect_eq "bencher write p99 latency is ns" "$(jq '.runs[0].ops.write.p99_ns | round' "$S/st.json")" \
 	"$(jq '[to_entries[] | select(.key | endswith(" write p99")) | .value.latency.value][0] | round' "$S/st.bencher")"
 
-# github-benchmark refuses mixed directions and says how to split them; one direction passes
+# github-benchmark, which refused every result (each has both directions), is gone
 "$FSBENCH" export --format github-benchmark -o "$S/gh.json" "$S/cmp.json" 2>"$S/err"
-t_expect_eq "github-benchmark with both directions: exit" 2 $?
-grep -q "github-bigger" "$S/err" && grep -q "github-smaller" "$S/err" && t_ok "github-benchmark says how to split" || t_fail "$(cat "$S/err")"
-[ ! -e "$S/gh.json" ] && t_ok "github-benchmark: no output file when refused" || t_fail "github-benchmark wrote $S/gh.json"
-"$FSBENCH" export --format github-benchmark --metrics 'files_per_sec' "$S/cmp.json" >"$S/gh.json" && t_ok "github-benchmark: one direction" ||
-	t_fail "github-benchmark refused one direction"
+t_expect_eq "github-benchmark is no format: exit" 2 $?
+[ ! -e "$S/gh.json" ] && t_ok "github-benchmark: no output file" || t_fail "github-benchmark wrote $S/gh.json"
 
 # the halved candidate fails in LAVA and shows as a regression in OpenMetrics
 grep -q '_side_candidate_files_per_sec fail ' "$S/compare.lava" && t_ok "lava: regression is fail" || t_fail "$(head -3 "$S/compare.lava")"
 grep -q '^fsbench_regression{.*side="candidate".*,metric="files_per_sec"} 1$' "$S/compare.openmetrics" && t_ok "openmetrics: regression gauge" ||
 	t_fail "no regression gauge"
+# not judged is not "no regression": with two runs a side every metric is insufficient, and
+# OpenMetrics then has no fsbench_regression sample at all, only fsbench_verdict's state
+"$FSBENCH" compare --json "$S/cmp22.json" "$S/r1.json" "$S/r2.json" --candidate "$S/r3.json" "$S/x1.json" >/dev/null 2>&1
+"$FSBENCH" export --format openmetrics "$S/cmp22.json" >"$S/cmp22.om" || t_fail "openmetrics export of an insufficient comparison"
+t_expect_eq "insufficient: no fsbench_regression sample" 0 "$(grep -c '^fsbench_regression{' "$S/cmp22.om")"
+t_expect_eq "insufficient: every compared metric has fsbench_verdict{verdict=\"insufficient\"} 1" \
+	"$(jq '[.samples[].metrics[].comparisons[]] | length' "$S/cmp22.json")" \
+	"$(grep -c '^fsbench_verdict{.*,verdict="insufficient"} 1$' "$S/cmp22.om")"
+"$FSBENCH" export --format influx "$S/cmp22.json" | grep -q 'verdict="insufficient"' && t_ok "insufficient: influx says so" ||
+	t_fail "insufficient: influx lost the verdict"
 "$FSBENCH" export --format nonsense "$S/cmp.json" >/dev/null 2>&1
 t_expect_eq "unknown format: exit" 2 $?
 # options after the files too, and the output file by its long name

@@ -20,7 +20,7 @@ t_expect_eq "installed fsbench --version" "fsbench $("$FSBENCH" --version | cut 
 
 # the optional links under other tools' names: there exactly when configured (the install
 # scripts that refuse to replace a packaged tool are tested in fsmark-name.sh)
-for tool in fs_mark dbench; do
+for tool in fs_mark dbench compilebench; do
 	case $(opt "${tool}_link") in
 	true) [ "$(readlink "$P/$(opt bindir)/$tool")" = fsbench ] || t_fail "-D${tool}_link=true, but no $tool link" ;;
 	*) [ ! -e "$P/$(opt bindir)/$tool" ] || t_fail "$tool installed without -D${tool}_link=true" ;;

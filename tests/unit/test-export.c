@@ -1,4 +1,4 @@
-/* Unit tests of the exporters' shared helpers: slugs. */
+/* Unit tests of the exporters' shared helpers: slugs and unit spellings. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -95,12 +95,33 @@ static void test_slug_shorten(void **state)
 	assert_string_equal(ok, "short_name");
 }
 
+/* One spelling per quantity, whatever the metric's display unit (us, MiB, MB/s). */
+static void test_base_unit(void **state)
+{
+	static const struct {
+		const char *metric, *unit;
+	} want[] = {
+		{ "files_per_sec", "files/s" }, { "bytes_per_sec", "B/s" },
+		{ "write_amplification", "x" }, { "dirty_max", "B" },
+		{ "fsync.p99", "s" },		{ "bpf.flush.p99", "s" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct rpt_point p = { .metric = want[i].metric,
+				       .def = rpt_metric_lookup(want[i].metric) };
+
+		assert_non_null(p.def);
+		assert_string_equal(rpt_point_base_unit(&p), want[i].unit);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_slug_underscore), cmocka_unit_test(test_slug_dash),
 		cmocka_unit_test(test_slug_alphabet),	cmocka_unit_test(test_slug_bounds),
-		cmocka_unit_test(test_slug_shorten),
+		cmocka_unit_test(test_slug_shorten),	cmocka_unit_test(test_base_unit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
