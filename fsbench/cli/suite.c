@@ -14,7 +14,7 @@ struct suite_args {
 	const char *file; /* the operand */
 	char *fs, *threads, *workloads, *json, *image, *device, *dir;
 	int64_t repetitions, size;
-	bool dry_run, fail_fast, force, keep_image, quiet;
+	bool dry_run, fail_fast, force, keep_image, quiet, no_canary;
 };
 
 #define O(f) offsetof(struct suite_args, f)
@@ -55,6 +55,11 @@ static const struct fsb_opt suite_opts[] = {
 	  .offset = O(fail_fast),
 	  .max = 1,
 	  .help = "stop at the first failing cell (default: record it as failed and go on)" },
+	{ .name = "no-canary",
+	  .type = OPT_BOOL,
+	  .offset = O(no_canary),
+	  .max = 1,
+	  .help = "no canary (200 fsyncs of one 4 KiB block in the target before and after every run, which compare uses to tell a drifting device from a change)" },
 	{ .name = "image",
 	  .type = OPT_STRING,
 	  .offset = O(image),
@@ -443,6 +448,7 @@ static int suite_prepare(struct suite_ctx *x, const char *only_workloads, char *
 	r->force = x->a.force;
 	r->keep_image = x->a.keep_image;
 	r->fail_fast = x->a.fail_fast;
+	r->no_canary = x->a.no_canary;
 	r->quiet = x->a.quiet;
 	r->json = x->a.json;
 	if (ret == 0 && x->a.dir)

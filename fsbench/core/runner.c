@@ -361,6 +361,8 @@ out:
 int runner_run(struct fsb_run *run)
 {
 	struct rusage ru0, ru1;
+	struct probe_hostload_snap hl0, hl1;
+	bool hl = probe_hostload_read(NULL, &hl0) == 0;
 	int r = 0;
 
 	getrusage(RUSAGE_SELF, &ru0);
@@ -387,6 +389,10 @@ int runner_run(struct fsb_run *run)
 			  (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
 	run->cpu_sys_s = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 			 (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	/* what others ran meanwhile: a busy host is a fact of the run, judged by compare */
+	run->has_host_load = hl && probe_hostload_read(NULL, &hl1) == 0 &&
+			     probe_hostload_delta(&hl0, &hl1, run->cpu_user_s + run->cpu_sys_s,
+						  sysconf(_SC_CLK_TCK), &run->host_load) == 0;
 	for (int i = 0; i < run->nthreads; i++)
 		for (int op = 0; op < OP_COUNT; op++)
 			if (run->total[op] && run->threads[i].hist[op])
