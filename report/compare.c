@@ -2,6 +2,7 @@
 #include "report/compare.h"
 #include "report/context.h"
 #include "report/gate.h"
+#include "report/hostload.h"
 #include "report/sample.h"
 #include "report/why.h"
 #include "model/doc.h"
@@ -196,6 +197,8 @@ static int metric_json(const struct sample *sm, const struct mdl_run_ref *runs,
 		if (e)
 			break;
 		c = judged_json(sm, runs, side_names, k, op, name, &rule, &j);
+		rpt_hostload_mark(c, runs, sm->runs[0], sm->nruns[0], sm->runs[k], sm->nruns[k],
+				  def->kind, def->dir == RPT_HIGHER_IS_BETTER);
 		json_array_append_new(cmps, c);
 	}
 	for (int k = 0; k < nsides; k++) {

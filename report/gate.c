@@ -1,5 +1,6 @@
 /* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
 #include "report/gate.h"
+#include "report/hostload.h"
 #include "model/result_file.h"
 
 #include <errno.h>
@@ -148,6 +149,8 @@ bool rpt_gate_blocks(const json_t *cmp, const json_t *c)
 	const json_t *set = json_object_get(cmp, "settings");
 	const char *v = json_string_value(json_object_get(c, "verdict"));
 
+	if (rpt_hostload_blocks(c))
+		return true;
 	if (!json_is_true(json_object_get(set, "strict")) ||
 	    json_is_false(json_object_get(c, "gate")) || !v)
 		return false;
@@ -208,8 +211,9 @@ enum rpt_gate_status rpt_gate_status(const json_t *cmp)
 
 	if (rpt_compare_count(cmp, RPT_REGRESSION, true))
 		return RPT_GATE_REGRESSED;
-	if (json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")) &&
-	    (blocking || !gated))
+	/* without strict, only a would-be regression on unequal conditions blocks (hostload.h) */
+	if (blocking ||
+	    (json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")) && !gated))
 		return RPT_GATE_UNJUDGED;
 	return RPT_GATE_PASS;
 }

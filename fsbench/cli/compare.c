@@ -14,6 +14,7 @@
 #include "report/compare.h"
 #include "report/compare_text.h"
 #include "report/gate.h"
+#include "report/hostload.h"
 #include "report/runset.h"
 
 static const char *const formats[] = { "text", "markdown", "json", NULL };
@@ -239,6 +240,8 @@ static size_t strict_sample_report(const json_t *cmp, const json_t *s)
 		if (!rpt_gate_blocks(cmp, c))
 			continue;
 		n++;
+		if (json_object_get(c, "conditions")) /* said once, by gate_report */
+			continue;
 		if (!strcmp(json_string_value(json_object_get(c, "verdict")), "insufficient")) {
 			if (!few)
 				few = m;
@@ -295,10 +298,20 @@ static int gate_report(const json_t *cmp)
 		fprintf(stderr,
 			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
 			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
+	const char *cond_why;
+	size_t cond = rpt_hostload_count(cmp, &cond_why);
+
+	if (cond)
+		fprintf(stderr,
+			"fsbench compare: %zu metric(s) not judged: the sides ran under different conditions; first: %s\n",
+			cond, cond_why);
 	if (reg)
 		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
 	if (st == RPT_GATE_UNJUDGED) {
-		if (blocking)
+		if (!strict)
+			fprintf(stderr,
+				"fsbench compare: gate: cannot judge: a gated metric would have regressed, but its sides ran under different conditions\n");
+		else if (blocking)
 			fprintf(stderr,
 				"fsbench compare: gate --strict: %zu metric(s) in %zu sample(s) could not be judged\n",
 				blocking, samples);

@@ -1,0 +1,77 @@
+/* Whether two sides ran under comparable conditions: the host's load and the canary (report/hostload.c). */
+#ifndef RPT_HOSTLOAD_H
+#define RPT_HOSTLOAD_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/runs.h"
+
+/*
+ * A side is busy when others (every process but fsbench, plus the hypervisor's steal) took
+ * half of all CPU time or more: then, on average, every fsbench thread shares its CPU and
+ * waits on the run queue after each wake-up (an fsync's return), which is what smallfile's
+ * latency and files/s measure.
+ */
+#define RPT_HOSTLOAD_BUSY_PCT 50.0
+/*
+ * Two sides differ when others' shares are this many percentage points apart. Kernel threads
+ * that work for the run (jbd2, loop and writeback workers) count as others and take a few
+ * percent of a 2-core machine on both sides alike; 20 points is an extra busy core on a
+ * 5-core machine, or a fifth of the time on every CPU.
+ */
+#define RPT_HOSTLOAD_DIFF_PCT 20.0
+/*
+ * The canary moved "as much as the metric" when its fsync p50 moved the way that explains
+ * the change by at least this share of it. The canary is the device alone; a workload that
+ * also spends CPU moves less than its device does, so half is already a device that could
+ * explain all of the change.
+ */
+#define RPT_HOSTLOAD_CANARY_SHARE 0.5
+/* Canary moves below this are no drift: the gate's default threshold (RPT_DEFAULT_THRESHOLD_PCT). */
+#define RPT_HOSTLOAD_CANARY_MIN_PCT 5.0
+
+/* What a side's complete runs say of their conditions. */
+struct rpt_hostload_side {
+	size_t n_load; /* runs with host_load */
+	double others_pct, steal_pct; /* means over those runs */
+	size_t n_canary; /* canary readings (before and after each run) */
+	double canary_p50_us; /* median of their p50s */
+};
+
+/* The conditions of @n runs, @idx indices into @runs; incomplete runs are left out. */
+void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t n,
+		       struct rpt_hostload_side *ret);
+
+/*
+ * Whether a verdict of @b against baseline @a cannot stand: either side busy, others'
+ * shares apart by RPT_HOSTLOAD_DIFF_PCT (every verdict but insufficient), or, for a metric
+ * the device drives (@canary_applies) that changed (@changed), the canary moved with the
+ * change by RPT_HOSTLOAD_CANARY_SHARE of it. @change_pct is the metric's change,
+ * @higher_is_better its direction. true with @reason saying by how much.
+ */
+bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
+			      const char *name_a, const char *name_b, bool canary_applies,
+			      bool higher_is_better, bool changed, double change_pct, char *reason,
+			      size_t len);
+
+/*
+ * Applies the rule to comparison @c (compare.c's judged object) of metric kind @kind
+ * (enum rpt_metric_kind) and @higher_is_better: when it cannot stand, its verdict becomes
+ * "insufficient" with "reason" ("cannot judge: ...") and "conditions" {reason,
+ * verdict_if_judged, baseline and side: {others_pct, steal_pct, canary_p50_us}}.
+ */
+void rpt_hostload_mark(json_t *c, const struct mdl_run_ref *runs, const size_t *ia, size_t na,
+		       const size_t *ib, size_t nb, int kind, bool higher_is_better);
+
+/*
+ * Whether comparison @c is a gated would-be regression that its conditions left unjudged:
+ * such a gate cannot pass, strict or not (report/gate.c).
+ */
+bool rpt_hostload_blocks(const json_t *c);
+
+/* Comparisons in @cmp whose conditions left them unjudged; *@ret_first the first reason. */
+size_t rpt_hostload_count(const json_t *cmp, const char **ret_first);
+
+#endif

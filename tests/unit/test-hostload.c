@@ -1,0 +1,203 @@
+/* The conditions rule (report/hostload.c): busy hosts, unequal load and a drifting canary are no verdict. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "report/gate.h"
+#include "report/hostload.h"
+
+/* A complete run whose host had @others % taken by others and whose canary p50s were given. */
+static json_t *run(double others, double before_us, double after_us)
+{
+	json_t *r = json_pack("{s:{s:b},s:{s:f,s:f}}", "summary", "complete", 1, "host_load",
+			      "others_pct", others, "steal_pct", 0.0);
+
+	if (before_us > 0)
+		json_object_set_new(r, "canary",
+				    json_pack("{s:{s:f},s:{s:f}}", "before", "p50_us", before_us,
+					      "after", "p50_us", after_us));
+	return r;
+}
+
+struct pair {
+	json_t *runs[6];
+	struct mdl_run_ref ref[6];
+	size_t ia[3], ib[3];
+};
+
+static void pair_init(struct pair *p, double oa, double ob, double ca, double cb)
+{
+	for (int i = 0; i < 6; i++) {
+		p->runs[i] = run(i < 3 ? oa : ob, i < 3 ? ca : cb, (i < 3 ? ca : cb) * 1.01);
+		p->ref[i] = (struct mdl_run_ref){ .run = p->runs[i], .side = i >= 3 };
+	}
+	for (size_t i = 0; i < 3; i++) {
+		p->ia[i] = i;
+		p->ib[i] = i + 3;
+	}
+}
+
+static void pair_free(struct pair *p)
+{
+	for (int i = 0; i < 6; i++)
+		json_decref(p->runs[i]);
+}
+
+/* A judged comparison as compare.c makes it. */
+static json_t *judged(const char *verdict, double change)
+{
+	return json_pack("{s:s,s:s,s:s,s:f,s:b}", "side", "B", "baseline", "A", "verdict", verdict,
+			 "change_pct", change, "gate", 1);
+}
+
+static void test_busy_side(void **state)
+{
+	struct pair p;
+	struct rpt_hostload_side a, b;
+	char why[400];
+
+	(void)state;
+	pair_init(&p, 2, 38, 0, 0);
+	rpt_hostload_side(p.ref, p.ia, 3, &a);
+	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	assert_int_equal(a.n_load, 3);
+	assert_float_equal(a.others_pct, 2, 1e-9);
+	assert_int_equal(a.n_canary, 0);
+	/* 36 points apart: unequal, for every verdict (unchanged too) */
+	assert_true(
+		rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, false, 0, why, sizeof(why)));
+	assert_non_null(strstr(
+		why,
+		"host load differs: others used 2 % of the CPU time on side A, 38 % on side B"));
+	pair_free(&p);
+	/* both busy: the same share is still no verdict */
+	pair_init(&p, 60, 62, 0, 0);
+	rpt_hostload_side(p.ref, p.ia, 3, &a);
+	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -10, why,
+					     sizeof(why)));
+	assert_non_null(strstr(why, "host busy on side B: others used 62 %"));
+	pair_free(&p);
+	/* a quiet pair a few points apart is judged */
+	pair_init(&p, 3, 9, 0, 0);
+	rpt_hostload_side(p.ref, p.ia, 3, &a);
+	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -41, why,
+					      sizeof(why)));
+	pair_free(&p);
+}
+
+static void test_canary(void **state)
+{
+	struct pair p;
+	struct rpt_hostload_side a, b;
+	char why[400];
+
+	(void)state;
+	pair_init(&p, 2, 2, 1000, 1350);
+	rpt_hostload_side(p.ref, p.ia, 3, &a);
+	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	assert_int_equal(a.n_canary, 6);
+	assert_float_equal(a.canary_p50_us, 1005, 1e-9); /* median of 1000 x3, 1010 x3 */
+	/* device 35 % slower, files/s -41 %: the device can explain it */
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -41, why,
+					     sizeof(why)));
+	assert_non_null(strstr(why, "canary fsync p50 moved +35 % between sides"));
+	assert_non_null(strstr(why, "as much as the metric's -41.0 %"));
+	/* latency +50 % (lower is better): explained the same way */
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, false, true, 50, why,
+					     sizeof(why)));
+	/* files/s up while the device got slower: the device does not explain it */
+	assert_false(
+		rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, 41, why, sizeof(why)));
+	/* a change twice and more the canary's move is the kernel's */
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -80, why,
+					      sizeof(why)));
+	/* unchanged metrics, and kernel counters, are not the canary's business */
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, false, -41, why,
+					      sizeof(why)));
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", false, true, true, -41, why,
+					      sizeof(why)));
+	pair_free(&p);
+	/* a canary within 5 % is no drift, whatever the metric did */
+	pair_init(&p, 2, 2, 1000, 1030);
+	rpt_hostload_side(p.ref, p.ia, 3, &a);
+	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	assert_false(
+		rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -4, why, sizeof(why)));
+	pair_free(&p);
+}
+
+/* The judged object marked, and what a gate makes of it, strict or not. */
+static void test_mark_and_gate(void **state)
+{
+	struct pair p;
+	json_t *c, *doc;
+	const char *first;
+
+	(void)state;
+	pair_init(&p, 2, 40, 1000, 1000);
+	c = judged("regression", -12);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
+	assert_non_null(strstr(json_string_value(json_object_get(c, "reason")), "cannot judge: "));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "conditions"),
+							      "verdict_if_judged")),
+			    "regression");
+	assert_float_equal(
+		json_number_value(json_object_get(
+			json_object_get(json_object_get(c, "conditions"), "side"), "others_pct")),
+		40, 1e-9);
+	assert_true(rpt_hostload_blocks(c));
+	doc = json_pack("{s:{s:b},s:[{s:[{s:[O]}]}]}", "settings", "strict", 0, "samples",
+			"metrics", "comparisons", c);
+	/* a would-be regression on unequal conditions: cannot judge, also without --strict */
+	assert_int_equal(rpt_gate_status(doc), RPT_GATE_UNJUDGED);
+	assert_int_equal(rpt_hostload_count(doc, &first), 1);
+	assert_non_null(strstr(first, "host load differs"));
+	json_decref(doc);
+	json_decref(c);
+	/* an unchanged metric on unequal conditions: not judged, but a plain gate passes */
+	c = judged("unchanged", 1);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_LATENCY, false);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
+	assert_false(rpt_hostload_blocks(c));
+	doc = json_pack("{s:{s:b},s:[{s:[{s:[O]}]}]}", "settings", "strict", 0, "samples",
+			"metrics", "comparisons", c);
+	assert_int_equal(rpt_gate_status(doc), RPT_GATE_PASS);
+	json_object_set_new(json_object_get(doc, "settings"), "strict", json_true());
+	assert_int_equal(rpt_gate_status(doc), RPT_GATE_UNJUDGED);
+	json_decref(doc);
+	json_decref(c);
+	pair_free(&p);
+	/* equal, quiet sides keep their verdict; so do results from before host_load */
+	pair_init(&p, 2, 3, 1000, 1000);
+	c = judged("regression", -12);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	assert_null(json_object_get(c, "conditions"));
+	for (int i = 0; i < 6; i++)
+		json_object_del(p.runs[i], "host_load");
+	json_object_set_new(p.runs[4], "host_load",
+			    json_pack("{s:f,s:f}", "others_pct", 90.0, "steal_pct", 0.0));
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	json_decref(c);
+	pair_free(&p);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_busy_side),
+		cmocka_unit_test(test_canary),
+		cmocka_unit_test(test_mark_and_gate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
