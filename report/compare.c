@@ -198,7 +198,8 @@ static int metric_json(const struct sample *sm, const struct mdl_run_ref *runs,
 			break;
 		c = judged_json(sm, runs, side_names, k, op, name, &rule, &j);
 		rpt_hostload_mark(c, runs, sm->runs[0], sm->nruns[0], sm->runs[k], sm->nruns[k],
-				  def->kind, def->dir == RPT_HIGHER_IS_BETTER);
+				  def->kind, def->dir == RPT_HIGHER_IS_BETTER,
+				  o->max_host_load_pct);
 		json_array_append_new(cmps, c);
 	}
 	for (int k = 0; k < nsides; k++) {
@@ -443,6 +444,7 @@ static json_t *settings_json(const struct rpt_compare_opts *o)
 	json_object_set_new(set, "strict",
 			    json_boolean(o->strict ||
 					 json_is_true(json_object_get(o->gate, "strict"))));
+	json_object_set_new(set, "max_host_load_pct", json_real(o->max_host_load_pct));
 	json_object_set_new(set, "allow_noisy",
 			    json_boolean(o->allow_noisy ||
 					 json_is_true(json_object_get(o->gate, "allow_noisy"))));

@@ -23,6 +23,8 @@ struct rpt_compare_opts {
 	 */
 	bool strict;
 	bool allow_noisy;
+	/* a side whose others took this share of the CPU or more cannot be judged (report/hostload.h); 0: off */
+	double max_host_load_pct;
 };
 
 void rpt_compare_opts_init(struct rpt_compare_opts *o);

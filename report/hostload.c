@@ -67,30 +67,36 @@ static double taken(const struct rpt_hostload_side *s)
 	return s->others_pct + s->steal_pct;
 }
 
-bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
-			      const char *name_a, const char *name_b, bool canary_applies,
-			      bool higher_is_better, bool changed, double change_pct, char *reason,
-			      size_t len)
+bool rpt_hostload_busy(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
+		       const char *name_a, const char *name_b, double limit_pct, char *note,
+		       size_t len)
 {
-	if (a->n_load && b->n_load) {
-		const struct rpt_hostload_side *busy = taken(b) >= taken(a) ? b : a;
-		const struct rpt_hostload_side *other = busy == b ? a : b;
+	const struct rpt_hostload_side *busy = taken(b) >= taken(a) ? b : a;
+	const struct rpt_hostload_side *other = busy == b ? a : b;
 
-		if (taken(busy) >= RPT_HOSTLOAD_BUSY_PCT) {
-			snprintf(
-				reason, len,
-				"host busy on side %s: others used %.0f %% of the CPU time (side %s %.0f %%; %.0f %% or more is busy)",
-				busy == b ? name_b : name_a, taken(busy),
-				busy == b ? name_a : name_b, taken(other), RPT_HOSTLOAD_BUSY_PCT);
-			return true;
-		}
-		if (fabs(taken(b) - taken(a)) >= RPT_HOSTLOAD_DIFF_PCT) {
-			snprintf(
-				reason, len,
-				"host load differs: others used %.0f %% of the CPU time on side %s, %.0f %% on side %s (%.0f points or more differ)",
-				taken(a), name_a, taken(b), name_b, RPT_HOSTLOAD_DIFF_PCT);
-			return true;
-		}
+	if (!a->n_load || !b->n_load || !(limit_pct > 0) || taken(busy) < limit_pct)
+		return false;
+	snprintf(
+		note, len,
+		"host busy on side '%s': others used %.0f %% of the CPU time (side '%s' %.0f %%; %.0f %% or more is busy)",
+		busy == b ? name_b : name_a, taken(busy), busy == b ? name_a : name_b, taken(other),
+		limit_pct);
+	return true;
+}
+
+bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
+			      const char *name_a, const char *name_b, double max_busy_pct,
+			      bool canary_applies, bool higher_is_better, bool changed,
+			      double change_pct, char *reason, size_t len)
+{
+	if (rpt_hostload_busy(a, b, name_a, name_b, max_busy_pct, reason, len))
+		return true;
+	if (a->n_load && b->n_load && fabs(taken(b) - taken(a)) >= RPT_HOSTLOAD_DIFF_PCT) {
+		snprintf(
+			reason, len,
+			"host load differs: others used %.0f %% of the CPU time on side '%s', %.0f %% on side '%s' (%.0f points or more differ)",
+			taken(a), name_a, taken(b), name_b, RPT_HOSTLOAD_DIFF_PCT);
+		return true;
 	}
 	if (canary_applies && changed && a->n_canary && b->n_canary && isfinite(change_pct)) {
 		double moved = (b->canary_p50_us - a->canary_p50_us) / a->canary_p50_us * 100;
@@ -123,7 +129,8 @@ static json_t *side_json(const struct rpt_hostload_side *s)
 }
 
 void rpt_hostload_mark(json_t *c, const struct mdl_run_ref *runs, const size_t *ia, size_t na,
-		       const size_t *ib, size_t nb, int kind, bool higher_is_better)
+		       const size_t *ib, size_t nb, int kind, bool higher_is_better,
+		       double max_busy_pct)
 {
 	const char *v = json_string_value(json_object_get(c, "verdict"));
 	const char *na_ = json_string_value(json_object_get(c, "baseline"));
@@ -137,11 +144,19 @@ void rpt_hostload_mark(json_t *c, const struct mdl_run_ref *runs, const size_t *
 	changed = !strcmp(v, "regression") || !strcmp(v, "improvement");
 	rpt_hostload_side(runs, ia, na, &a);
 	rpt_hostload_side(runs, ib, nb, &b);
-	if (!rpt_hostload_unjudgeable(&a, &b, na_ ? na_ : "baseline", nb_ ? nb_ : "candidate",
-				      kind != RPT_KIND_KERNEL, higher_is_better, changed,
+	if (!na_)
+		na_ = "baseline";
+	if (!nb_)
+		nb_ = "candidate";
+	if (!rpt_hostload_unjudgeable(&a, &b, na_, nb_, max_busy_pct, kind != RPT_KIND_KERNEL,
+				      higher_is_better, changed,
 				      json_number_value(json_object_get(c, "change_pct")), reason,
+				      sizeof(reason))) {
+		if (rpt_hostload_busy(&a, &b, na_, nb_, RPT_HOSTLOAD_BUSY_PCT, reason,
 				      sizeof(reason)))
+			json_object_set_new(c, "host_note", json_string(reason));
 		return;
+	}
 	snprintf(text, sizeof(text), "cannot judge: %s", reason);
 	json_object_set_new(c, "conditions",
 			    json_pack("{s:s,s:s,s:o,s:o}", "reason", reason, "verdict_if_judged", v,
@@ -159,7 +174,7 @@ bool rpt_hostload_blocks(const json_t *c)
 	return v && !strcmp(v, "regression") && !json_is_false(json_object_get(c, "gate"));
 }
 
-size_t rpt_hostload_count(const json_t *cmp, const char **ret_first)
+size_t rpt_hostload_count(const json_t *cmp, bool notes, const char **ret_first)
 {
 	const json_t *s, *m, *c;
 	size_t i, j, k, n = 0;
@@ -169,12 +184,14 @@ size_t rpt_hostload_count(const json_t *cmp, const char **ret_first)
 		json_array_foreach(json_object_get(s, "metrics"), j, m)
 			json_array_foreach(json_object_get(m, "comparisons"), k, c)
 	{
-		const json_t *cond = json_object_get(c, "conditions");
+		const json_t *why =
+			notes ? json_object_get(c, "host_note") :
+				json_object_get(json_object_get(c, "conditions"), "reason");
 
-		if (!cond)
+		if (!why)
 			continue;
 		if (!n++)
-			*ret_first = json_string_value(json_object_get(cond, "reason"));
+			*ret_first = json_string_value(why);
 	}
 	return n;
 }

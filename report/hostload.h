@@ -12,7 +12,10 @@
  * A side is busy when others (every process but fsbench, plus the hypervisor's steal) took
  * half of all CPU time or more: then, on average, every fsbench thread shares its CPU and
  * waits on the run queue after each wake-up (an fsync's return), which is what smallfile's
- * latency and files/s measure.
+ * latency and files/s measure. A busy side is noted on every comparison; it makes the
+ * comparison "cannot judge" only with compare --max-host-load (as kernel-gate's own flag
+ * does for boots), because a host busy alike on both sides, interleaved, biases neither:
+ * its noise is the statistics' business.
  */
 #define RPT_HOSTLOAD_BUSY_PCT 50.0
 /*
@@ -45,25 +48,34 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
 		       struct rpt_hostload_side *ret);
 
 /*
- * Whether a verdict of @b against baseline @a cannot stand: either side busy, others'
- * shares apart by RPT_HOSTLOAD_DIFF_PCT (every verdict but insufficient), or, for a metric
+ * Whether a verdict of @b against baseline @a cannot stand: either side's others' share at
+ * @max_busy_pct or more (0: never), the shares apart by RPT_HOSTLOAD_DIFF_PCT (both for
+ * every verdict but insufficient), or, for a metric
  * the device drives (@canary_applies) that changed (@changed), the canary moved with the
  * change by RPT_HOSTLOAD_CANARY_SHARE of it. @change_pct is the metric's change,
  * @higher_is_better its direction. true with @reason saying by how much.
  */
 bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
-			      const char *name_a, const char *name_b, bool canary_applies,
-			      bool higher_is_better, bool changed, double change_pct, char *reason,
-			      size_t len);
+			      const char *name_a, const char *name_b, double max_busy_pct,
+			      bool canary_applies, bool higher_is_better, bool changed,
+			      double change_pct, char *reason, size_t len);
+
+/* Whether either side reached RPT_HOSTLOAD_BUSY_PCT; @note then says which and by how much. */
+bool rpt_hostload_busy(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
+		       const char *name_a, const char *name_b, double limit_pct, char *note,
+		       size_t len);
 
 /*
  * Applies the rule to comparison @c (compare.c's judged object) of metric kind @kind
- * (enum rpt_metric_kind) and @higher_is_better: when it cannot stand, its verdict becomes
- * "insufficient" with "reason" ("cannot judge: ...") and "conditions" {reason,
- * verdict_if_judged, baseline and side: {others_pct, steal_pct, canary_p50_us}}.
+ * (enum rpt_metric_kind) and @higher_is_better, with compare's --max-host-load
+ * @max_busy_pct (0: off): when it cannot stand, its verdict becomes "insufficient" with
+ * "reason" ("cannot judge: ...") and "conditions" {reason, verdict_if_judged, baseline and
+ * side: {others_pct, steal_pct, canary_p50_us}}; when it stands on a busy host, "host_note"
+ * says so.
  */
 void rpt_hostload_mark(json_t *c, const struct mdl_run_ref *runs, const size_t *ia, size_t na,
-		       const size_t *ib, size_t nb, int kind, bool higher_is_better);
+		       const size_t *ib, size_t nb, int kind, bool higher_is_better,
+		       double max_busy_pct);
 
 /*
  * Whether comparison @c is a gated would-be regression that its conditions left unjudged:
@@ -71,7 +83,10 @@ void rpt_hostload_mark(json_t *c, const struct mdl_run_ref *runs, const size_t *
  */
 bool rpt_hostload_blocks(const json_t *c);
 
-/* Comparisons in @cmp whose conditions left them unjudged; *@ret_first the first reason. */
-size_t rpt_hostload_count(const json_t *cmp, const char **ret_first);
+/*
+ * Comparisons in @cmp whose conditions left them unjudged ("conditions"), or with @notes
+ * those judged on a busy host ("host_note"); *@ret_first the first reason or note.
+ */
+size_t rpt_hostload_count(const json_t *cmp, bool notes, const char **ret_first);
 
 #endif

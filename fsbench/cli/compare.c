@@ -25,7 +25,7 @@ static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NU
 struct compare_cfg {
 	struct cmd_sides sides;
 	char *across, *baseline_value, *json, *gate_file;
-	double alpha, threshold, noise, floor;
+	double alpha, threshold, noise, floor, max_host_load;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
 };
@@ -65,6 +65,15 @@ static const struct fsb_opt compare_opts[] = {
 	  .help = "decide by the A/A floor instead of a test: a change counts beyond the "
 		  "threshold and MULTIPLE times the largest difference between two runs of one "
 		  "side that share a repetition (for kernel-gate's model disk; 0: off)" },
+	{ .name = "max-host-load",
+	  .type = OPT_DOUBLE,
+	  .offset = O(max_host_load),
+	  .dmax = 100,
+	  .def = "0",
+	  .unit = "%",
+	  .help = "a side whose host had this share of its CPU time or more taken by others "
+		  "cannot be judged (0: a busy side is only warned about; unequal load and a "
+		  "drifting canary are never judged)" },
 	{ .name = "test",
 	  .type = OPT_ENUM,
 	  .offset = O(test),
@@ -142,6 +151,7 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 	o->alpha = c->alpha;
 	o->threshold_pct = c->threshold;
 	o->noise_cov_pct = c->noise;
+	o->max_host_load_pct = c->max_host_load;
 	o->test = c->test == 0 ? RPT_TEST_AUTO :
 		  c->test == 1 ? RPT_TEST_ONLY_WELCH :
 				 RPT_TEST_ONLY_RANK;
@@ -298,13 +308,19 @@ static int gate_report(const json_t *cmp)
 		fprintf(stderr,
 			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
 			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
-	const char *cond_why;
-	size_t cond = rpt_hostload_count(cmp, &cond_why);
+	const char *cond_why, *busy_why;
+	size_t cond = rpt_hostload_count(cmp, false, &cond_why);
+	size_t busy = rpt_hostload_count(cmp, true, &busy_why);
 
+	few -= cond < few ? cond : few; /* said here, not as too few samples */
 	if (cond)
 		fprintf(stderr,
-			"fsbench compare: %zu metric(s) not judged: the sides ran under different conditions; first: %s\n",
+			"fsbench compare: %zu metric(s) not judged: the host was busy or the sides ran under unequal conditions; first: %s\n",
 			cond, cond_why);
+	if (busy)
+		fprintf(stderr,
+			"fsbench compare: warning: %zu metric(s) judged on a busy host (--max-host-load makes them 'cannot judge'); first: %s\n",
+			busy, busy_why);
 	if (reg)
 		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
 	if (st == RPT_GATE_UNJUDGED) {

@@ -69,25 +69,25 @@ static void test_busy_side(void **state)
 	assert_float_equal(a.others_pct, 2, 1e-9);
 	assert_int_equal(a.n_canary, 0);
 	/* 36 points apart: unequal, for every verdict (unchanged too) */
-	assert_true(
-		rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, false, 0, why, sizeof(why)));
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, false, 0, why,
+					     sizeof(why)));
 	assert_non_null(strstr(
 		why,
-		"host load differs: others used 2 % of the CPU time on side A, 38 % on side B"));
+		"host load differs: others used 2 % of the CPU time on side 'A', 38 % on side 'B'"));
 	pair_free(&p);
 	/* both busy: the same share is still no verdict */
 	pair_init(&p, 60, 62, 0, 0);
 	rpt_hostload_side(p.ref, p.ia, 3, &a);
 	rpt_hostload_side(p.ref, p.ib, 3, &b);
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -10, why,
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -10, why,
 					     sizeof(why)));
-	assert_non_null(strstr(why, "host busy on side B: others used 62 %"));
+	assert_non_null(strstr(why, "host busy on side 'B': others used 62 %"));
 	pair_free(&p);
 	/* a quiet pair a few points apart is judged */
 	pair_init(&p, 3, 9, 0, 0);
 	rpt_hostload_side(p.ref, p.ia, 3, &a);
 	rpt_hostload_side(p.ref, p.ib, 3, &b);
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -41, why,
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -41, why,
 					      sizeof(why)));
 	pair_free(&p);
 }
@@ -105,31 +105,31 @@ static void test_canary(void **state)
 	assert_int_equal(a.n_canary, 6);
 	assert_float_equal(a.canary_p50_us, 1005, 1e-9); /* median of 1000 x3, 1010 x3 */
 	/* device 35 % slower, files/s -41 %: the device can explain it */
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -41, why,
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -41, why,
 					     sizeof(why)));
 	assert_non_null(strstr(why, "canary fsync p50 moved +35 % between sides"));
 	assert_non_null(strstr(why, "as much as the metric's -41.0 %"));
 	/* latency +50 % (lower is better): explained the same way */
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, false, true, 50, why,
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, false, true, 50, why,
 					     sizeof(why)));
 	/* files/s up while the device got slower: the device does not explain it */
-	assert_false(
-		rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, 41, why, sizeof(why)));
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, 41, why,
+					      sizeof(why)));
 	/* a change twice and more the canary's move is the kernel's */
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -80, why,
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -80, why,
 					      sizeof(why)));
 	/* unchanged metrics, and kernel counters, are not the canary's business */
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, false, -41, why,
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, false, -41, why,
 					      sizeof(why)));
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", false, true, true, -41, why,
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, false, true, true, -41, why,
 					      sizeof(why)));
 	pair_free(&p);
 	/* a canary within 5 % is no drift, whatever the metric did */
 	pair_init(&p, 2, 2, 1000, 1030);
 	rpt_hostload_side(p.ref, p.ia, 3, &a);
 	rpt_hostload_side(p.ref, p.ib, 3, &b);
-	assert_false(
-		rpt_hostload_unjudgeable(&a, &b, "A", "B", true, true, true, -4, why, sizeof(why)));
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -4, why,
+					      sizeof(why)));
 	pair_free(&p);
 }
 
@@ -143,7 +143,7 @@ static void test_mark_and_gate(void **state)
 	(void)state;
 	pair_init(&p, 2, 40, 1000, 1000);
 	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
 	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
 	assert_non_null(strstr(json_string_value(json_object_get(c, "reason")), "cannot judge: "));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "conditions"),
@@ -158,13 +158,13 @@ static void test_mark_and_gate(void **state)
 			"metrics", "comparisons", c);
 	/* a would-be regression on unequal conditions: cannot judge, also without --strict */
 	assert_int_equal(rpt_gate_status(doc), RPT_GATE_UNJUDGED);
-	assert_int_equal(rpt_hostload_count(doc, &first), 1);
+	assert_int_equal(rpt_hostload_count(doc, false, &first), 1);
 	assert_non_null(strstr(first, "host load differs"));
 	json_decref(doc);
 	json_decref(c);
 	/* an unchanged metric on unequal conditions: not judged, but a plain gate passes */
 	c = judged("unchanged", 1);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_LATENCY, false);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_LATENCY, false, 0);
 	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
 	assert_false(rpt_hostload_blocks(c));
 	doc = json_pack("{s:{s:b},s:[{s:[{s:[O]}]}]}", "settings", "strict", 0, "samples",
@@ -175,17 +175,39 @@ static void test_mark_and_gate(void **state)
 	json_decref(doc);
 	json_decref(c);
 	pair_free(&p);
+	/* busy alike on both sides: judged with a note, unless --max-host-load says otherwise */
+	pair_init(&p, 70, 72, 1000, 1000);
+	c = judged("regression", -12);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	assert_non_null(strstr(json_string_value(json_object_get(c, "host_note")),
+			       "host busy on side 'B': others used 72 %"));
+	doc = json_pack("{s:[{s:[{s:[O]}]}]}", "samples", "metrics", "comparisons", c);
+	assert_int_equal(rpt_hostload_count(doc, true, &first), 1);
+	assert_int_equal(rpt_hostload_count(doc, false, &first), 0);
+	json_decref(doc);
+	json_decref(c);
+	c = judged("regression", -12);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 60);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
+	assert_true(rpt_hostload_blocks(c));
+	json_decref(c);
+	c = judged("regression", -12);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 80);
+	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	json_decref(c);
+	pair_free(&p);
 	/* equal, quiet sides keep their verdict; so do results from before host_load */
 	pair_init(&p, 2, 3, 1000, 1000);
 	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
 	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
 	assert_null(json_object_get(c, "conditions"));
 	for (int i = 0; i < 6; i++)
 		json_object_del(p.runs[i], "host_load");
 	json_object_set_new(p.runs[4], "host_load",
 			    json_pack("{s:f,s:f}", "others_pct", 90.0, "steal_pct", 0.0));
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true);
+	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
 	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
 	json_decref(c);
 	pair_free(&p);
