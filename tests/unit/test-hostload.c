@@ -55,82 +55,90 @@ static json_t *judged(const char *verdict, double change)
 			 "change_pct", change, "gate", 1);
 }
 
-static void test_busy_side(void **state)
+/* Both sides' conditions from three runs each, the runs freed again. */
+static void sides(double oa, double ob, double ca, double cb, struct rpt_hostload_side *a,
+		  struct rpt_hostload_side *b)
 {
 	struct pair p;
+
+	pair_init(&p, oa, ob, ca, cb);
+	rpt_hostload_side(p.ref, p.ia, 3, a);
+	rpt_hostload_side(p.ref, p.ib, 3, b);
+	pair_free(&p);
+}
+
+static char why[400];
+
+/* The rule with --max-host-load 50, for a throughput (@hib) or latency metric. */
+static bool unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,
+			bool canary, bool hib, bool changed, double change)
+{
+	return rpt_hostload_unjudgeable(a, b, "A", "B", 50, canary, hib, changed, change, why,
+					sizeof(why));
+}
+
+static void test_busy_side(void **state)
+{
 	struct rpt_hostload_side a, b;
-	char why[400];
 
 	(void)state;
-	pair_init(&p, 2, 38, 0, 0);
-	rpt_hostload_side(p.ref, p.ia, 3, &a);
-	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	sides(2, 38, 0, 0, &a, &b);
 	assert_int_equal(a.n_load, 3);
 	assert_float_equal(a.others_pct, 2, 1e-9);
 	assert_int_equal(a.n_canary, 0);
 	/* 36 points apart: unequal, for every verdict (unchanged too) */
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, false, 0, why,
-					     sizeof(why)));
+	assert_true(unjudgeable(&a, &b, true, true, false, 0));
 	assert_non_null(strstr(
 		why,
 		"host load differs: others used 2 % of the CPU time on side 'A', 38 % on side 'B'"));
-	pair_free(&p);
 	/* both busy: the same share is still no verdict */
-	pair_init(&p, 60, 62, 0, 0);
-	rpt_hostload_side(p.ref, p.ia, 3, &a);
-	rpt_hostload_side(p.ref, p.ib, 3, &b);
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -10, why,
-					     sizeof(why)));
+	sides(60, 62, 0, 0, &a, &b);
+	assert_true(unjudgeable(&a, &b, true, true, true, -10));
 	assert_non_null(strstr(why, "host busy on side 'B': others used 62 %"));
-	pair_free(&p);
 	/* a quiet pair a few points apart is judged */
-	pair_init(&p, 3, 9, 0, 0);
-	rpt_hostload_side(p.ref, p.ia, 3, &a);
-	rpt_hostload_side(p.ref, p.ib, 3, &b);
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -41, why,
-					      sizeof(why)));
-	pair_free(&p);
+	sides(3, 9, 0, 0, &a, &b);
+	assert_false(unjudgeable(&a, &b, true, true, true, -41));
 }
 
 static void test_canary(void **state)
 {
-	struct pair p;
 	struct rpt_hostload_side a, b;
-	char why[400];
 
 	(void)state;
-	pair_init(&p, 2, 2, 1000, 1350);
-	rpt_hostload_side(p.ref, p.ia, 3, &a);
-	rpt_hostload_side(p.ref, p.ib, 3, &b);
+	sides(2, 2, 1000, 1350, &a, &b);
 	assert_int_equal(a.n_canary, 6);
 	assert_float_equal(a.canary_p50_us, 1005, 1e-9); /* median of 1000 x3, 1010 x3 */
 	/* device 35 % slower, files/s -41 %: the device can explain it */
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -41, why,
-					     sizeof(why)));
+	assert_true(unjudgeable(&a, &b, true, true, true, -41));
 	assert_non_null(strstr(why, "canary fsync p50 moved +35 % between sides"));
 	assert_non_null(strstr(why, "as much as the metric's -41.0 %"));
 	/* latency +50 % (lower is better): explained the same way */
-	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, false, true, 50, why,
-					     sizeof(why)));
+	assert_true(unjudgeable(&a, &b, true, false, true, 50));
 	/* files/s up while the device got slower: the device does not explain it */
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, 41, why,
-					      sizeof(why)));
+	assert_false(unjudgeable(&a, &b, true, true, true, 41));
 	/* a change twice and more the canary's move is the kernel's */
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -80, why,
-					      sizeof(why)));
+	assert_false(unjudgeable(&a, &b, true, true, true, -80));
 	/* unchanged metrics, and kernel counters, are not the canary's business */
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, false, -41, why,
-					      sizeof(why)));
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, false, true, true, -41, why,
-					      sizeof(why)));
-	pair_free(&p);
+	assert_false(unjudgeable(&a, &b, true, true, false, -41));
+	assert_false(unjudgeable(&a, &b, false, true, true, -41));
 	/* a canary within 5 % is no drift, whatever the metric did */
-	pair_init(&p, 2, 2, 1000, 1030);
-	rpt_hostload_side(p.ref, p.ia, 3, &a);
-	rpt_hostload_side(p.ref, p.ib, 3, &b);
-	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 50, true, true, true, -4, why,
-					      sizeof(why)));
-	pair_free(&p);
+	sides(2, 2, 1000, 1030, &a, &b);
+	assert_false(unjudgeable(&a, &b, true, true, true, -4));
+}
+
+/* A judged @verdict of @change % marked by the rule; the caller frees it. */
+static json_t *marked(const struct pair *p, const char *verdict, double change, int kind,
+		      double max_busy)
+{
+	json_t *c = judged(verdict, change);
+
+	rpt_hostload_mark(c, p->ref, p->ia, 3, p->ib, 3, kind, kind != RPT_KIND_LATENCY, max_busy);
+	return c;
+}
+
+static const char *verdict_of(const json_t *c)
+{
+	return json_string_value(json_object_get(c, "verdict"));
 }
 
 /* The judged object marked, and what a gate makes of it, strict or not. */
@@ -142,9 +150,8 @@ static void test_mark_and_gate(void **state)
 
 	(void)state;
 	pair_init(&p, 2, 40, 1000, 1000);
-	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
+	c = marked(&p, "regression", -12, RPT_KIND_THROUGHPUT, 0);
+	assert_string_equal(verdict_of(c), "insufficient");
 	assert_non_null(strstr(json_string_value(json_object_get(c, "reason")), "cannot judge: "));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(c, "conditions"),
 							      "verdict_if_judged")),
@@ -163,9 +170,8 @@ static void test_mark_and_gate(void **state)
 	json_decref(doc);
 	json_decref(c);
 	/* an unchanged metric on unequal conditions: not judged, but a plain gate passes */
-	c = judged("unchanged", 1);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_LATENCY, false, 0);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
+	c = marked(&p, "unchanged", 1, RPT_KIND_LATENCY, 0);
+	assert_string_equal(verdict_of(c), "insufficient");
 	assert_false(rpt_hostload_blocks(c));
 	doc = json_pack("{s:{s:b},s:[{s:[{s:[O]}]}]}", "settings", "strict", 0, "samples",
 			"metrics", "comparisons", c);
@@ -177,9 +183,8 @@ static void test_mark_and_gate(void **state)
 	pair_free(&p);
 	/* busy alike on both sides: judged with a note, unless --max-host-load says otherwise */
 	pair_init(&p, 70, 72, 1000, 1000);
-	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	c = marked(&p, "regression", -12, RPT_KIND_THROUGHPUT, 0);
+	assert_string_equal(verdict_of(c), "regression");
 	assert_non_null(strstr(json_string_value(json_object_get(c, "host_note")),
 			       "host busy on side 'B': others used 72 %"));
 	doc = json_pack("{s:[{s:[{s:[O]}]}]}", "samples", "metrics", "comparisons", c);
@@ -187,28 +192,24 @@ static void test_mark_and_gate(void **state)
 	assert_int_equal(rpt_hostload_count(doc, false, &first), 0);
 	json_decref(doc);
 	json_decref(c);
-	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 60);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "insufficient");
-	assert_true(rpt_hostload_blocks(c));
-	json_decref(c);
-	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 80);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
-	json_decref(c);
+	for (int max = 60; max <= 80; max += 20) {
+		c = marked(&p, "regression", -12, RPT_KIND_THROUGHPUT, max);
+		assert_string_equal(verdict_of(c), max == 60 ? "insufficient" : "regression");
+		assert_true(rpt_hostload_blocks(c) == (max == 60));
+		json_decref(c);
+	}
 	pair_free(&p);
 	/* equal, quiet sides keep their verdict; so do results from before host_load */
 	pair_init(&p, 2, 3, 1000, 1000);
-	c = judged("regression", -12);
-	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	c = marked(&p, "regression", -12, RPT_KIND_THROUGHPUT, 0);
+	assert_string_equal(verdict_of(c), "regression");
 	assert_null(json_object_get(c, "conditions"));
 	for (int i = 0; i < 6; i++)
 		json_object_del(p.runs[i], "host_load");
 	json_object_set_new(p.runs[4], "host_load",
 			    json_pack("{s:f,s:f}", "others_pct", 90.0, "steal_pct", 0.0));
 	rpt_hostload_mark(c, p.ref, p.ia, 3, p.ib, 3, RPT_KIND_THROUGHPUT, true, 0);
-	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
+	assert_string_equal(verdict_of(c), "regression");
 	json_decref(c);
 	pair_free(&p);
 }
