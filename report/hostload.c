@@ -1,6 +1,7 @@
 /* The conditions rule (hostload.h): a busy or unequally loaded host, or a drifting canary, is no verdict. */
 #include "report/hostload.h"
 #include "report/metric.h"
+#include "report/stats.h"
 #include "model/schema.h"
 
 #include <math.h>
@@ -28,12 +29,12 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
 		       struct rpt_hostload_side *ret)
 {
 	struct rpt_hostload_side s = { 0 };
-	double *p50 = calloc(2 * n + 1, sizeof(double));
+	static const char *const when[] = { "before", "after" };
 
 	for (size_t i = 0; i < n; i++) {
 		const json_t *run = runs[idx[i]].run, *hl = json_object_get(run, "host_load");
-		const json_t *o = json_object_get(hl, "others_pct"),
-			     *st = json_object_get(hl, "steal_pct");
+		const json_t *o = json_object_get(hl, "others_pct");
+		const json_t *st = json_object_get(hl, "steal_pct");
 
 		if (!mdl_run_complete(run))
 			continue;
@@ -42,22 +43,21 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
 			s.steal_pct += json_number_value(st);
 			s.n_load++;
 		}
-		if (p50 && canary_p50(run, "before", &p50[s.n_canary]))
-			s.n_canary++;
-		if (p50 && canary_p50(run, "after", &p50[s.n_canary]))
-			s.n_canary++;
+		for (int w = 0; w < 2 && s.n_canary < RPT_HOSTLOAD_MAX_CANARY; w++)
+			if (canary_p50(run, when[w], &s.canary[s.n_canary]))
+				s.n_canary++;
 	}
 	if (s.n_load) {
 		s.others_pct /= (double)s.n_load;
 		s.steal_pct /= (double)s.n_load;
 	}
 	if (s.n_canary) {
-		qsort(p50, s.n_canary, sizeof(double), cmp_double);
-		s.canary_p50_us = s.n_canary % 2 ?
-					  p50[s.n_canary / 2] :
-					  (p50[s.n_canary / 2 - 1] + p50[s.n_canary / 2]) / 2;
+		size_t h = s.n_canary / 2;
+
+		qsort(s.canary, s.n_canary, sizeof(double), cmp_double);
+		s.canary_p50_us = s.n_canary % 2 ? s.canary[h] :
+						   (s.canary[h - 1] + s.canary[h]) / 2;
 	}
-	free(p50);
 	*ret = s;
 }
 
@@ -103,12 +103,16 @@ bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rp
 		/* a slower device makes latency longer and throughput lower */
 		double worse = higher_is_better ? -change_pct : change_pct;
 
+		struct rpt_test t;
+
 		if (moved * worse > 0 && fabs(moved) >= RPT_HOSTLOAD_CANARY_MIN_PCT &&
-		    fabs(moved) >= RPT_HOSTLOAD_CANARY_SHARE * fabs(change_pct)) {
+		    fabs(moved) >= RPT_HOSTLOAD_CANARY_SHARE * fabs(change_pct) &&
+		    rpt_mann_whitney(a->canary, a->n_canary, b->canary, b->n_canary, &t) == 0 &&
+		    t.p < RPT_HOSTLOAD_CANARY_ALPHA) {
 			snprintf(
 				reason, len,
-				"canary fsync p50 moved %+.0f %% between sides (%.0f -> %.0f us), as much as the metric's %+.1f %%: the device drifted",
-				moved, a->canary_p50_us, b->canary_p50_us, change_pct);
+				"canary fsync p50 moved %+.0f %% between sides (%.0f -> %.0f us, rank test p = %.2g), as much as the metric's %+.1f %%: the device drifted",
+				moved, a->canary_p50_us, b->canary_p50_us, t.p, change_pct);
 			return true;
 		}
 	}

@@ -34,13 +34,22 @@
 #define RPT_HOSTLOAD_CANARY_SHARE 0.5
 /* Canary moves below this are no drift: the gate's default threshold (RPT_DEFAULT_THRESHOLD_PCT). */
 #define RPT_HOSTLOAD_CANARY_MIN_PCT 5.0
+/*
+ * ... and a move is drift only when the rank test sets the sides' canaries apart at this
+ * level: a device whose fsync p50 swings from 0.1 to 10 ms between runs on both sides (a
+ * shared virtio disk does) is noisy, which the metric's own test sees, not drifting.
+ */
+#define RPT_HOSTLOAD_CANARY_ALPHA 0.05
+/* Canary readings kept a side (two a run): 128 runs. */
+#define RPT_HOSTLOAD_MAX_CANARY 256
 
 /* What a side's complete runs say of their conditions. */
 struct rpt_hostload_side {
 	size_t n_load; /* runs with host_load */
 	double others_pct, steal_pct; /* means over those runs */
 	size_t n_canary; /* canary readings (before and after each run) */
-	double canary_p50_us; /* median of their p50s */
+	double canary[RPT_HOSTLOAD_MAX_CANARY]; /* their fsync p50s, us, sorted */
+	double canary_p50_us; /* median of them */
 };
 
 /* The conditions of @n runs, @idx indices into @runs; incomplete runs are left out. */
@@ -52,7 +61,8 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
  * @max_busy_pct or more (0: never), the shares apart by RPT_HOSTLOAD_DIFF_PCT (both for
  * every verdict but insufficient), or, for a metric
  * the device drives (@canary_applies) that changed (@changed), the canary moved with the
- * change by RPT_HOSTLOAD_CANARY_SHARE of it. @change_pct is the metric's change,
+ * change by RPT_HOSTLOAD_CANARY_SHARE of it and the rank test tells the sides' canaries
+ * apart (RPT_HOSTLOAD_CANARY_ALPHA). @change_pct is the metric's change,
  * @higher_is_better its direction. true with @reason saying by how much.
  */
 bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,

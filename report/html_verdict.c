@@ -2,6 +2,7 @@
 #include "report/html_verdict.h"
 #include "report/html_table.h"
 #include "report/gate.h"
+#include "report/hostload.h"
 #include "model/schema.h"
 
 #include <math.h>
@@ -102,12 +103,17 @@ void rpt_html_verdict(FILE *out, const json_t *cmp)
 	struct change *v = NULL;
 	size_t n = changes(cmp, &v), i, j;
 	const json_t *s, *x;
+	const char *why;
 
 	if (st == RPT_GATE_REGRESSED)
 		fprintf(out,
 			"<h1 id=\"verdict\" class=\"verdict regression\">Regressed: %zu gated metric%s got worse</h1>\n",
 			gated_reg, gated_reg == 1 ? "" : "s");
-	else if (st == RPT_GATE_UNJUDGED)
+	else if (st == RPT_GATE_UNJUDGED && rpt_hostload_count(cmp, false, &why)) {
+		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: ");
+		rpt_html_esc(out, why); /* side names come from the files */
+		fprintf(out, "</h1>\n");
+	} else if (st == RPT_GATE_UNJUDGED)
 		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: %s</h1>\n",
 			blocking ? "gated metrics could not be judged (strict gate)" :
 				   "no gated metric was compared");
