@@ -202,7 +202,7 @@ static void test_hostload_fixture(void **state)
 static void test_hostload_errors(void **state)
 {
 	char root[PATH_MAX];
-	struct probe_hostload_snap s;
+	struct probe_hostload_snap s, later;
 	struct probe_cpu_times t;
 	struct probe_hostload h;
 	json_t *j;
@@ -217,17 +217,13 @@ static void test_hostload_errors(void **state)
 	fixture(root, sizeof(root), "nonexistent");
 	assert_int_equal(probe_hostload_read(root, &s), -ENOENT);
 	/* a tree without thermal_throttle (a VM): no throttle count, recorded as null */
-	fixture(root, sizeof(root), "hostload/b");
+	fixture(root, sizeof(root), "hostload/vm");
 	assert_int_equal(probe_hostload_read(root, &s), 0);
-	s.has_throttle = false;
-	assert_int_equal(probe_hostload_delta(&s, &s, 0, 100, &h), -EINVAL);
-	s.cpu.idle--;
-	{
-		struct probe_hostload_snap later = s;
-
-		later.cpu.idle += 100;
-		assert_int_equal(probe_hostload_delta(&s, &later, 0, 100, &h), 0);
-	}
+	assert_false(s.has_throttle);
+	later = s;
+	later.cpu.idle += 100; /* 100 idle ticks, summed over the CPUs: one second */
+	assert_int_equal(probe_hostload_delta(&s, &later, 0, 100, &h), 0);
+	assert_float_equal(h.total_s, 1.0, 1e-9);
 	assert_false(h.has_throttle);
 	j = probe_hostload_json(&h);
 	assert_true(json_is_null(json_object_get(j, "throttle_events")));
