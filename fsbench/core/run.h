@@ -64,6 +64,9 @@ struct fsb_thread {
 	uint64_t files, bytes; /* done in the current loop */
 	uint64_t total_files, total_bytes;
 	int err; /* negative errno that stopped this thread, or 0 */
+	/* schedstat over the thread's loops: on a CPU, and runnable but waiting for one (ns) */
+	uint64_t sched_run_ns, sched_wait_ns;
+	bool sched_unknown; /* a loop could not read its schedstat */
 	char errmsg[320];
 	void *priv; /* the workload's per-thread state */
 };

@@ -98,6 +98,25 @@ int probe_hostload_read(const char *root, struct probe_hostload_snap *ret)
 	return 0;
 }
 
+int probe_hostload_parse_schedstat(const char *text, uint64_t *ret_run_ns, uint64_t *ret_wait_ns)
+{
+	unsigned long long run, wait;
+
+	if (sscanf(text, "%llu %llu", &run, &wait) != 2)
+		return -EBADMSG;
+	*ret_run_ns = run;
+	*ret_wait_ns = wait;
+	return 0;
+}
+
+int probe_hostload_thread(uint64_t *ret_run_ns, uint64_t *ret_wait_ns)
+{
+	char line[128];
+	int r = base_read_line("/proc/thread-self/schedstat", line, sizeof(line));
+
+	return r < 0 ? r : probe_hostload_parse_schedstat(line, ret_run_ns, ret_wait_ns);
+}
+
 static uint64_t busy_ticks(const struct probe_cpu_times *t)
 {
 	/* guest time is inside user and nice already: /proc/stat counts it twice */
@@ -131,15 +150,20 @@ int probe_hostload_delta(const struct probe_hostload_snap *a, const struct probe
 	h.throttle_events =
 		h.has_throttle && b->throttle > a->throttle ? b->throttle - a->throttle : 0;
 	h.cpus = b->cpus;
+	h.self_wait_pct = -1;
 	*ret = h;
 	return 0;
 }
 
 json_t *probe_hostload_json(const struct probe_hostload *h)
 {
-	return json_pack(
+	json_t *o = json_pack(
 		"{s:i,s:f,s:f,s:f,s:f,s:f,s:f,s:o}", "cpus", h->cpus, "total_cpu_s", h->total_s,
 		"busy_cpu_s", h->busy_s, "self_cpu_s", h->self_s, "others_pct", h->others_pct,
 		"steal_pct", h->steal_pct, "iowait_pct", h->iowait_pct, "throttle_events",
 		h->has_throttle ? json_integer((json_int_t)h->throttle_events) : json_null());
+
+	if (o && h->self_wait_pct >= 0)
+		json_object_set_new(o, "self_wait_pct", json_real(h->self_wait_pct));
+	return o;
 }

@@ -29,6 +29,13 @@ int probe_hostload_parse_stat(const char *text, struct probe_cpu_times *ret, int
  */
 int probe_hostload_read(const char *root, struct probe_hostload_snap *ret);
 
+/*
+ * /proc/thread-self/schedstat: the calling thread's time on a CPU and waiting on a run queue
+ * for one, in ns (the kernel's schedstats; 0 or -errno, -ENOENT without CONFIG_SCHED_INFO).
+ */
+int probe_hostload_parse_schedstat(const char *text, uint64_t *ret_run_ns, uint64_t *ret_wait_ns);
+int probe_hostload_thread(uint64_t *ret_run_ns, uint64_t *ret_wait_ns);
+
 /* What the host did between two readings, with fsbench's own CPU time taken out. */
 struct probe_hostload {
 	double total_s; /* CPU time there was: every CPU's ticks between the readings */
@@ -40,6 +47,12 @@ struct probe_hostload {
 	uint64_t throttle_events; /* meaningful when has_throttle */
 	bool has_throttle;
 	int cpus;
+	/*
+	 * fsbench's workers' time waiting for a CPU, as a share of the time they were
+	 * runnable (on a CPU or waiting): how much the host's load delayed the run itself,
+	 * which others_pct cannot tell on a host that is always saturated. Negative: unknown.
+	 */
+	double self_wait_pct;
 };
 
 /*

@@ -231,6 +231,29 @@ static void test_hostload_errors(void **state)
 	json_decref(j);
 }
 
+/* A thread's schedstat: on a CPU and waiting for one, ns. */
+static void test_schedstat(void **state)
+{
+	uint64_t run = 0, wait = 0;
+
+	(void)state;
+	assert_int_equal(probe_hostload_parse_schedstat("1234567 89012 42\n", &run, &wait), 0);
+	assert_int_equal(run, 1234567);
+	assert_int_equal(wait, 89012);
+	assert_int_equal(probe_hostload_parse_schedstat("1234567\n", &run, &wait), -EBADMSG);
+	assert_int_equal(probe_hostload_parse_schedstat("", &run, &wait), -EBADMSG);
+	/* the live thread: where the kernel has schedstats, its own time is counted */
+	if (probe_hostload_thread(&run, &wait) == 0) {
+		uint64_t run2 = 0, wait2 = 0;
+		volatile uint64_t x = 0;
+
+		for (int i = 0; i < 10000000; i++)
+			x += (uint64_t)i;
+		assert_int_equal(probe_hostload_thread(&run2, &wait2), 0);
+		assert_true(run2 > run && wait2 >= wait);
+	}
+}
+
 /* The live system: a second reading after some work is a valid delta. */
 static void test_hostload_live(void **state)
 {
@@ -292,7 +315,8 @@ int main(void)
 		cmocka_unit_test(test_thread_fixture),	cmocka_unit_test(test_decimation),
 		cmocka_unit_test(test_stop_is_prompt),	cmocka_unit_test(test_hostload_fixture),
 		cmocka_unit_test(test_hostload_errors), cmocka_unit_test(test_hostload_live),
-		cmocka_unit_test(test_canary_summary),	cmocka_unit_test(test_canary_live),
+		cmocka_unit_test(test_schedstat),	cmocka_unit_test(test_canary_summary),
+		cmocka_unit_test(test_canary_live),
 	};
 
 	fx = getenv("FSB_FIXTURES");
