@@ -43,6 +43,10 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
 			s.steal_pct += json_number_value(st);
 			s.n_load++;
 		}
+		if (json_is_number(json_object_get(hl, "self_wait_pct"))) {
+			s.self_wait_pct += json_number_value(json_object_get(hl, "self_wait_pct"));
+			s.n_wait++;
+		}
 		for (int w = 0; w < 2 && s.n_canary < RPT_HOSTLOAD_MAX_CANARY; w++)
 			if (canary_p50(run, when[w], &s.canary[s.n_canary]))
 				s.n_canary++;
@@ -51,6 +55,8 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
 		s.others_pct /= (double)s.n_load;
 		s.steal_pct /= (double)s.n_load;
 	}
+	if (s.n_wait)
+		s.self_wait_pct /= (double)s.n_wait;
 	if (s.n_canary) {
 		size_t h = s.n_canary / 2;
 
@@ -98,6 +104,15 @@ bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rp
 			taken(a), name_a, taken(b), name_b, RPT_HOSTLOAD_DIFF_PCT);
 		return true;
 	}
+	if (a->n_wait && b->n_wait &&
+	    fabs(b->self_wait_pct - a->self_wait_pct) >= RPT_HOSTLOAD_WAIT_DIFF_PCT) {
+		snprintf(
+			reason, len,
+			"host load differs: fsbench's threads waited for a CPU %.0f %% of their runnable time on side '%s', %.0f %% on side '%s' (%.0f points or more differ)",
+			a->self_wait_pct, name_a, b->self_wait_pct, name_b,
+			RPT_HOSTLOAD_WAIT_DIFF_PCT);
+		return true;
+	}
 	if (canary_applies && changed && a->n_canary && b->n_canary && isfinite(change_pct)) {
 		double moved = (b->canary_p50_us - a->canary_p50_us) / a->canary_p50_us * 100;
 		/* a slower device makes latency longer and throughput lower */
@@ -127,6 +142,8 @@ static json_t *side_json(const struct rpt_hostload_side *s)
 		json_object_set_new(o, "others_pct", json_real(s->others_pct));
 		json_object_set_new(o, "steal_pct", json_real(s->steal_pct));
 	}
+	if (s->n_wait)
+		json_object_set_new(o, "self_wait_pct", json_real(s->self_wait_pct));
 	if (s->n_canary)
 		json_object_set_new(o, "canary_p50_us", json_real(s->canary_p50_us));
 	return o;

@@ -26,6 +26,13 @@
  */
 #define RPT_HOSTLOAD_DIFF_PCT 20.0
 /*
+ * ... or when fsbench's own workers waited for a CPU (host_load.self_wait_pct, their
+ * run-queue wait as a share of their runnable time) this many points more on one side: on a
+ * host that is always saturated others' share stays near 100 % on both sides, while a job
+ * beside one side still shows as the run's own threads waiting longer.
+ */
+#define RPT_HOSTLOAD_WAIT_DIFF_PCT 20.0
+/*
  * The canary moved "as much as the metric" when its fsync p50 moved the way that explains
  * the change by at least this share of it. The canary is the device alone; a workload that
  * also spends CPU moves less than its device does, so half is already a device that could
@@ -47,6 +54,8 @@
 struct rpt_hostload_side {
 	size_t n_load; /* runs with host_load */
 	double others_pct, steal_pct; /* means over those runs */
+	size_t n_wait; /* runs with host_load.self_wait_pct */
+	double self_wait_pct; /* its mean over those runs */
 	size_t n_canary; /* canary readings (before and after each run) */
 	double canary[RPT_HOSTLOAD_MAX_CANARY]; /* their fsync p50s, us, sorted */
 	double canary_p50_us; /* median of them */
@@ -58,8 +67,8 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
 
 /*
  * Whether a verdict of @b against baseline @a cannot stand: either side's others' share at
- * @max_busy_pct or more (0: never), the shares apart by RPT_HOSTLOAD_DIFF_PCT (both for
- * every verdict but insufficient), or, for a metric
+ * @max_busy_pct or more (0: never), the shares apart by RPT_HOSTLOAD_DIFF_PCT or the
+ * workers' waits by RPT_HOSTLOAD_WAIT_DIFF_PCT (these for every verdict but insufficient), or, for a metric
  * the device drives (@canary_applies) that changed (@changed), the canary moved with the
  * change by RPT_HOSTLOAD_CANARY_SHARE of it and the rank test tells the sides' canaries
  * apart (RPT_HOSTLOAD_CANARY_ALPHA). @change_pct is the metric's change,

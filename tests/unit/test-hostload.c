@@ -95,6 +95,26 @@ static void test_busy_side(void **state)
 	sides(60, 62, 0, 0, &a, &b);
 	assert_true(unjudgeable(&a, &b, true, true, true, -10));
 	assert_non_null(strstr(why, "host busy on side 'B': others used 62 %"));
+	/* a saturated host alike on both sides, but fsbench waited longer for a CPU on one */
+	{
+		struct pair p;
+
+		pair_init(&p, 97, 98, 0, 0);
+		for (int i = 0; i < 6; i++)
+			json_object_set_new(json_object_get(p.runs[i], "host_load"),
+					    "self_wait_pct", json_real(i < 3 ? 30 : 55));
+		rpt_hostload_side(p.ref, p.ia, 3, &a);
+		rpt_hostload_side(p.ref, p.ib, 3, &b);
+		pair_free(&p);
+	}
+	assert_int_equal(b.n_wait, 3);
+	assert_true(rpt_hostload_unjudgeable(&a, &b, "A", "B", 0, true, true, true, -10, why,
+					     sizeof(why)));
+	assert_non_null(
+		strstr(why, "waited for a CPU 30 % of their runnable time on side 'A', 55 %"));
+	b.self_wait_pct = 45;
+	assert_false(rpt_hostload_unjudgeable(&a, &b, "A", "B", 0, true, true, true, -10, why,
+					      sizeof(why)));
 	/* a quiet pair a few points apart is judged */
 	sides(3, 9, 0, 0, &a, &b);
 	assert_false(unjudgeable(&a, &b, true, true, true, -41));
