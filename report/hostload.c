@@ -25,19 +25,37 @@ static bool canary_p50(const json_t *run, const char *when, double *ret)
 	return json_is_number(v) && isfinite(*ret) && *ret > 0;
 }
 
+/* The kernel a result ran on, as one string: release, build and command line. */
+static void kernel_of(const json_t *doc, char *buf, size_t len)
+{
+	const json_t *h = json_object_get(doc, "host");
+
+	snprintf(buf, len, "%s|%s|%s", mdl_json_str(h, "kernel", ""),
+		 mdl_json_str(h, "kernel_version", ""), mdl_json_str(h, "cmdline", ""));
+}
+
 void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t n,
 		       struct rpt_hostload_side *ret)
 {
 	struct rpt_hostload_side s = { 0 };
 	static const char *const when[] = { "before", "after" };
+	bool first = true;
 
 	for (size_t i = 0; i < n; i++) {
 		const json_t *run = runs[idx[i]].run, *hl = json_object_get(run, "host_load");
 		const json_t *o = json_object_get(hl, "others_pct");
 		const json_t *st = json_object_get(hl, "steal_pct");
 
+		char k[sizeof(s.kernel)];
+
 		if (!mdl_run_complete(run))
 			continue;
+		kernel_of(runs[idx[i]].doc, k, sizeof(k));
+		if (first)
+			snprintf(s.kernel, sizeof(s.kernel), "%s", k);
+		else if (strcmp(s.kernel, k))
+			s.kernel_mixed = true;
+		first = false;
 		if (json_is_number(o) && json_is_number(st)) {
 			s.others_pct += json_number_value(o);
 			s.steal_pct += json_number_value(st);
@@ -113,7 +131,8 @@ bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rp
 			RPT_HOSTLOAD_WAIT_DIFF_PCT);
 		return true;
 	}
-	if (canary_applies && changed && a->n_canary && b->n_canary && isfinite(change_pct)) {
+	if (canary_applies && changed && a->n_canary && b->n_canary && isfinite(change_pct) &&
+	    !a->kernel_mixed && !b->kernel_mixed && !strcmp(a->kernel, b->kernel)) {
 		double moved = (b->canary_p50_us - a->canary_p50_us) / a->canary_p50_us * 100;
 		/* a slower device makes latency longer and throughput lower */
 		double worse = higher_is_better ? -change_pct : change_pct;

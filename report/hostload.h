@@ -59,6 +59,14 @@ struct rpt_hostload_side {
 	size_t n_canary; /* canary readings (before and after each run) */
 	double canary[RPT_HOSTLOAD_MAX_CANARY]; /* their fsync p50s, us, sorted */
 	double canary_p50_us; /* median of them */
+	/*
+	 * The kernel the runs ran on (host kernel, kernel_version and cmdline; empty when the
+	 * runs have no result document), and whether they differ among themselves. The canary
+	 * runs through the kernel under test: between two kernels it cannot tell the device's
+	 * drift from the kernel's change, so it is judged only between sides of one kernel.
+	 */
+	char kernel[512];
+	bool kernel_mixed;
 };
 
 /* The conditions of @n runs, @idx indices into @runs; incomplete runs are left out. */
@@ -71,7 +79,7 @@ void rpt_hostload_side(const struct mdl_run_ref *runs, const size_t *idx, size_t
  * workers' waits by RPT_HOSTLOAD_WAIT_DIFF_PCT (these for every verdict but insufficient), or, for a metric
  * the device drives (@canary_applies) that changed (@changed), the canary moved with the
  * change by RPT_HOSTLOAD_CANARY_SHARE of it and the rank test tells the sides' canaries
- * apart (RPT_HOSTLOAD_CANARY_ALPHA). @change_pct is the metric's change,
+ * apart (RPT_HOSTLOAD_CANARY_ALPHA), when both sides ran one kernel (rpt_hostload_side). @change_pct is the metric's change,
  * @higher_is_better its direction. true with @reason saying by how much.
  */
 bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rpt_hostload_side *b,

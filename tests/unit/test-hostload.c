@@ -143,6 +143,9 @@ static void test_canary(void **state)
 	/* unchanged metrics, and kernel counters, are not the canary's business */
 	assert_false(unjudgeable(&a, &b, true, true, false, -41));
 	assert_false(unjudgeable(&a, &b, false, true, true, -41));
+	/* two kernels: the canary runs through the kernel under test, so it is not judged */
+	snprintf(b.kernel, sizeof(b.kernel), "6.19|#1 SMP|quiet");
+	assert_false(unjudgeable(&a, &b, true, true, true, -41));
 	/* a canary that moved as much, but whose readings overlap, is noise: the rank test */
 	sides(2, 2, 1000, 1350, &a, &b);
 	a.canary[0] = 1400; /* 1010 1010 1010 1000 1000 1400: the sides no longer apart */
@@ -243,12 +246,46 @@ static void test_mark_and_gate(void **state)
 	pair_free(&p);
 }
 
+/* The kernel each side ran comes from its result documents' host. */
+static void test_kernel_of_docs(void **state)
+{
+	json_t *k1 = json_pack("{s:{s:s,s:s,s:s}}", "host", "kernel", "6.18", "kernel_version",
+			       "#1", "cmdline", "quiet");
+	json_t *k2 = json_pack("{s:{s:s,s:s,s:s}}", "host", "kernel", "6.18", "kernel_version",
+			       "#1", "cmdline", "quiet init_on_free=1");
+	struct pair p;
+	json_t *c;
+
+	(void)state;
+	pair_init(&p, 2, 2, 1000, 1350);
+	for (int i = 0; i < 6; i++)
+		p.ref[i].doc = k1;
+	c = marked(&p, "regression", -41, RPT_KIND_THROUGHPUT, 0);
+	assert_string_equal(verdict_of(c), "insufficient");
+	json_decref(c);
+	/* the candidate booted with another command line: another kernel, the canary is moot */
+	for (int i = 3; i < 6; i++)
+		p.ref[i].doc = k2;
+	c = marked(&p, "regression", -41, RPT_KIND_THROUGHPUT, 0);
+	assert_string_equal(verdict_of(c), "regression");
+	json_decref(c);
+	/* one side's runs from two kernels: no one kernel to compare the canary on */
+	p.ref[3].doc = k1;
+	c = marked(&p, "regression", -41, RPT_KIND_THROUGHPUT, 0);
+	assert_string_equal(verdict_of(c), "regression");
+	json_decref(c);
+	pair_free(&p);
+	json_decref(k1);
+	json_decref(k2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_busy_side),
 		cmocka_unit_test(test_canary),
 		cmocka_unit_test(test_mark_and_gate),
+		cmocka_unit_test(test_kernel_of_docs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
