@@ -12,10 +12,12 @@ for side in a b; do
 	done
 done
 
-# two real samples: noise may or may not look like a change, but the input is usable
+# two real samples: noise may or may not look like a change, but the input is usable (on a
+# shared machine the sides' load may differ enough that a would-be regression cannot be judged)
 "$FSBENCH" compare --gate --json "$S/real.json" "$S"/a?.json --candidate "$S"/b?.json >"$S/real.txt" 2>"$S/real.err"
 rc=$?
-[ $rc = 0 ] || [ $rc = 1 ] && t_ok "real runs gated with exit $rc" || t_fail "real runs: exit $rc: $(cat "$S/real.err")"
+{ [ $rc = 0 ] || [ $rc = 1 ] || { [ $rc = 2 ] && grep -q "gate: cannot judge: a gated metric would have regressed" "$S/real.err"; }; } &&
+	t_ok "real runs gated with exit $rc" || t_fail "real runs: exit $rc: $(cat "$S/real.err")"
 grep -q '^files_per_sec (files/s, higher is better)' "$S/real.txt" && t_ok "text table has files/s" ||
 	t_fail "no files/s table in: $(head -5 "$S/real.txt")"
 "$VALIDATE" "$SCHEMA" "$S/real.json" && t_ok "compare JSON valid against its schema" || t_fail "compare JSON invalid"
