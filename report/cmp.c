@@ -14,6 +14,10 @@ static void metric_free(struct rpt_cmp_metric *m, int nsides)
 	for (int k = 0; m->judged && k + 1 < nsides; k++) {
 		free(m->judged[k].reason);
 		free(m->judged[k].not_gated);
+		free(m->judged[k].host_note);
+		if (m->judged[k].conditions)
+			free(m->judged[k].conditions->reason);
+		free(m->judged[k].conditions);
 		json_decref(m->judged[k].why);
 	}
 	free(m->sides);
@@ -172,6 +176,9 @@ size_t rpt_cmp_count(const struct rpt_cmp *c, enum rpt_verdict v, bool gating_on
 
 bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_judged *j)
 {
+	/* no gate passes what would have regressed had its conditions been comparable */
+	if (j->conditions && j->conditions->verdict_if_judged == RPT_REGRESSION && j->rule.gate)
+		return true;
 	if (!c->set.strict || !j->rule.gate)
 		return false;
 	if (j->verdict == RPT_INSUFFICIENT)

@@ -22,6 +22,22 @@ struct rpt_cmp_side {
 };
 
 /*
+ * One side's conditions (report/hostload.h): the means of its runs' host_load and the
+ * median of its canaries' fsync p50; each figure valid when its flag is set.
+ */
+struct rpt_cmp_cond_side {
+	bool load, wait, canary;
+	double others_pct, steal_pct, self_wait_pct, canary_p50_us;
+};
+
+/* Why the sides' conditions left a comparison unjudged, and what the statistics said. */
+struct rpt_cmp_conditions {
+	char *reason;
+	enum rpt_verdict verdict_if_judged;
+	struct rpt_cmp_cond_side baseline, side;
+};
+
+/*
  * One side judged against the baseline (side 0): ONE verdict and why. With stats false
  * there are no figures (a side without values, or cannot_judge): verdict is
  * RPT_INSUFFICIENT, and reason says why when it is known.
@@ -43,6 +59,9 @@ struct rpt_cmp_judged {
 	/* decided by the A/A floor (RPT_DECIDE_FLOOR): NAN when not */
 	double floor_pct, bar_pct, resolution_pct;
 	char *not_gated; /* why the floor took it out of the gate, or NULL */
+	/* the host rule (report/hostload.h): unequal conditions (cannot_judge), or NULL */
+	struct rpt_cmp_conditions *conditions;
+	char *host_note; /* judged, but on a busy host: which side and how busy; or NULL */
 };
 
 struct rpt_cmp_metric {
@@ -94,6 +113,7 @@ struct rpt_cmp_settings {
 	bool strict, allow_noisy;
 	enum rpt_decide decide;
 	double floor_multiple;
+	double max_host_load_pct; /* compare --max-host-load; 0: off */
 };
 
 struct rpt_cmp {
@@ -137,12 +157,13 @@ int rpt_cmp_foreach(const struct rpt_cmp *c,
 size_t rpt_cmp_count(const struct rpt_cmp *c, enum rpt_verdict v, bool gating_only);
 
 /*
- * Whether comparison @j keeps a strict gate of @c from judging: false when the gate is
- * not strict or the metric is not gated.
+ * Whether comparison @j keeps the gate of @c from judging: a gated would-be regression
+ * whose sides ran under unequal conditions (j->conditions), strict or not; else false when
+ * the gate is not strict or the metric is not gated.
  */
 bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_judged *j);
 
-/* How many gated comparisons of @c keep a strict gate from judging. */
+/* How many gated comparisons of @c keep the gate from judging (rpt_cmp_blocks). */
 size_t rpt_cmp_count_blocking(const struct rpt_cmp *c);
 
 /* How many comparisons of @c are gated at all. */

@@ -54,6 +54,37 @@ static json_t *side_json(const char *name, const struct rpt_cmp_side *sd)
 	return o;
 }
 
+static json_t *cond_side_json(const struct rpt_cmp_cond_side *s)
+{
+	json_t *o = json_object();
+
+	if (s->load) {
+		json_object_set_new(o, "others_pct", json_real(s->others_pct));
+		json_object_set_new(o, "steal_pct", json_real(s->steal_pct));
+	}
+	if (s->wait)
+		json_object_set_new(o, "self_wait_pct", json_real(s->self_wait_pct));
+	if (s->canary)
+		json_object_set_new(o, "canary_p50_us", json_real(s->canary_p50_us));
+	return o;
+}
+
+/* conditions: why the host rule left it unjudged (report/hostload.h), and host_note. */
+static void host_json(json_t *o, const struct rpt_cmp_judged *j)
+{
+	const struct rpt_cmp_conditions *cd = j->conditions;
+
+	if (cd)
+		json_object_set_new(o, "conditions",
+				    json_pack("{s:s,s:s,s:o,s:o}", "reason", cd->reason,
+					      "verdict_if_judged",
+					      rpt_verdict_names[cd->verdict_if_judged], "baseline",
+					      cond_side_json(&cd->baseline), "side",
+					      cond_side_json(&cd->side)));
+	if (j->host_note)
+		json_object_set_new(o, "host_note", json_string(j->host_note));
+}
+
 static json_t *judged_json(const struct rpt_cmp *c, const struct rpt_cmp_judged *j)
 {
 	json_t *o = json_object();
@@ -64,6 +95,7 @@ static json_t *judged_json(const struct rpt_cmp *c, const struct rpt_cmp_judged 
 	json_object_set_new(o, "gate", json_boolean(j->rule.gate));
 	if (j->reason)
 		json_object_set_new(o, "reason", json_string(j->reason));
+	host_json(o, j);
 	if (!j->stats)
 		return o;
 	json_object_set_new(o, "change_pct", num_or_null(j->change_pct));
@@ -147,6 +179,7 @@ static json_t *settings_json(const struct rpt_cmp_settings *set)
 	json_object_set_new(o, "noise_cov_pct", num_or_null(set->noise_cov_pct));
 	json_object_set_new(o, "strict", json_boolean(set->strict));
 	json_object_set_new(o, "allow_noisy", json_boolean(set->allow_noisy));
+	json_object_set_new(o, "max_host_load_pct", json_real(set->max_host_load_pct));
 	if (set->decide == RPT_DECIDE_TEST)
 		json_object_set_new(o, "correction", json_string("benjamini-hochberg"));
 	if (set->decide == RPT_DECIDE_FLOOR) {
@@ -273,10 +306,50 @@ static int side_parse(const json_t *o, struct rpt_cmp_side *sd)
 	return 0;
 }
 
+static void cond_side_parse(const json_t *o, struct rpt_cmp_cond_side *s)
+{
+	*s = (struct rpt_cmp_cond_side){
+		.load = json_is_number(json_object_get(o, "others_pct")),
+		.wait = json_is_number(json_object_get(o, "self_wait_pct")),
+		.canary = json_is_number(json_object_get(o, "canary_p50_us")),
+		.others_pct = num(o, "others_pct"),
+		.steal_pct = json_is_number(json_object_get(o, "steal_pct")) ? num(o, "steal_pct") :
+									       0,
+		.self_wait_pct = num(o, "self_wait_pct"),
+		.canary_p50_us = num(o, "canary_p50_us"),
+	};
+}
+
+/* conditions and host_note read back: 0, -ENOMEM, or -EPROTO for an unknown verdict_if_judged. */
+static int host_parse(const json_t *o, struct rpt_cmp_judged *j)
+{
+	const json_t *cd = json_object_get(o, "conditions");
+	const char *v = mdl_json_str(cd, "verdict_if_judged", "");
+
+	if (json_object_get(o, "host_note") && !(j->host_note = str_dup(o, "host_note")))
+		return -ENOMEM;
+	if (!json_is_object(cd))
+		return 0;
+	j->conditions = calloc(1, sizeof(*j->conditions));
+	if (!j->conditions)
+		return -ENOMEM;
+	j->conditions->verdict_if_judged = RPT_VERDICT_COUNT;
+	for (int k = 0; k < RPT_VERDICT_COUNT; k++)
+		if (!strcmp(v, rpt_verdict_names[k]))
+			j->conditions->verdict_if_judged = k;
+	cond_side_parse(json_object_get(cd, "baseline"), &j->conditions->baseline);
+	cond_side_parse(json_object_get(cd, "side"), &j->conditions->side);
+	j->conditions->reason = str_dup(cd, "reason");
+	if (!j->conditions->reason)
+		return json_is_string(json_object_get(cd, "reason")) ? -ENOMEM : -EPROTO;
+	return j->conditions->verdict_if_judged == RPT_VERDICT_COUNT ? -EPROTO : 0;
+}
+
 static int judged_parse(struct parse *p, const json_t *o, struct rpt_cmp_judged *j)
 {
 	const char *v = json_string_value(json_object_get(o, "verdict")),
 		   *test = json_string_value(json_object_get(o, "test"));
+	int e;
 
 	*j = (struct rpt_cmp_judged){ .side = side_index(p->c, mdl_json_str(o, "side", NULL)),
 				      .change_pct = num(o, "change_pct"),
@@ -309,6 +382,9 @@ static int judged_parse(struct parse *p, const json_t *o, struct rpt_cmp_judged 
 	j->reason = str_dup(o, "reason");
 	j->not_gated = str_dup(o, "not_gated");
 	j->cannot_judge = j->reason != NULL;
+	e = host_parse(o, j);
+	if (e)
+		return e;
 	if (json_is_object(json_object_get(o, "why")))
 		j->why = json_incref(json_object_get(o, "why"));
 	return 0;
@@ -399,6 +475,9 @@ static int settings_parse(const json_t *o, struct rpt_cmp_settings *set)
 	set->decide = !strcmp(mdl_json_str(o, "decision", ""), "aa_floor") ? RPT_DECIDE_FLOOR :
 									     RPT_DECIDE_TEST;
 	set->floor_multiple = num(o, "floor_multiple");
+	set->max_host_load_pct = json_is_number(json_object_get(o, "max_host_load_pct")) ?
+					 num(o, "max_host_load_pct") :
+					 0;
 	return json_is_string(json_object_get(o, "across")) && !set->across ? -ENOMEM : 0;
 }
 

@@ -3,6 +3,7 @@
 #include "report/cmp.h"
 #include "report/context.h"
 #include "report/gate.h"
+#include "report/hostload.h"
 #include "report/sample.h"
 #include "report/why.h"
 #include "model/doc.h"
@@ -165,6 +166,15 @@ static int metric_fill(const struct judge_ctx *x, const struct sample *sm,
 			      def->dir, def->kind, o->test, &rule, &j);
 		if (!e)
 			judged_fill(x, sm, k, op, name, &j, c);
+		/*
+		 * Before the many-metrics correction and the floor: a comparison whose sides ran
+		 * under unequal conditions is cannot judge, and out of the family.
+		 */
+		if (!e)
+			e = rpt_hostload_judge(c, x->runs, sm->runs[0], sm->nruns[0], sm->runs[k],
+					       sm->nruns[k], x->side_names[0], x->side_names[k],
+					       def->kind, def->dir == RPT_HIGHER_IS_BETTER,
+					       o->max_host_load_pct);
 	}
 	return e;
 }
@@ -371,6 +381,7 @@ static int settings_fill(struct rpt_cmp_settings *set, const struct rpt_compare_
 			       json_is_true(json_object_get(o->gate, "allow_noisy")),
 		.decide = o->floor_multiple > 0 ? RPT_DECIDE_FLOOR : RPT_DECIDE_TEST,
 		.floor_multiple = o->floor_multiple,
+		.max_host_load_pct = o->max_host_load_pct,
 	};
 	return o->across && !set->across ? -ENOMEM : 0;
 }
@@ -403,7 +414,9 @@ static int correct_many(struct rpt_cmp *c)
 			for (int k = 0; k + 1 < c->nsides; k++) {
 				struct rpt_cmp_judged *j = &c->samples[i].metrics[m].judged[k];
 
-				if (!j->stats || !j->tested || !isfinite(j->p) || !j->rule.gate)
+				/* cannot judge (unequal conditions, say): no call to correct */
+				if (!j->stats || j->cannot_judge || !j->tested || !isfinite(j->p) ||
+				    !j->rule.gate)
 					continue;
 				of[n] = &c->samples[i].metrics[m];
 				p[n] = j->p;

@@ -29,6 +29,8 @@ struct rpt_compare_opts {
 	 * runs as repeatable as an instruction count; 0: by the tests.
 	 */
 	double floor_multiple;
+	/* a side whose others took this share of the CPU or more cannot be judged (report/hostload.h); 0: off */
+	double max_host_load_pct;
 };
 
 void rpt_compare_opts_init(struct rpt_compare_opts *o);

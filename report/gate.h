@@ -31,8 +31,10 @@ enum rpt_gate_status {
 	RPT_GATE_PASS = 0,
 	RPT_GATE_REGRESSED = 1, /* a gated metric regressed: a finding, whatever else is unjudged */
 	/*
-	 * strict, and a gated metric (or everything) could not be judged; or the comparison as
-	 * a whole cannot be judged (rpt_cmp_set_cannot_judge), whatever its metrics say
+	 * strict, and a gated metric (or everything) could not be judged; strict or not, a
+	 * gated metric would have regressed but its sides ran under unequal conditions
+	 * (report/hostload.h); or the comparison as a whole cannot be judged
+	 * (rpt_cmp_set_cannot_judge), whatever its metrics say
 	 */
 	RPT_GATE_UNJUDGED = 2,
 };

@@ -2,6 +2,7 @@
 #include "report/html_verdict.h"
 #include "report/html_table.h"
 #include "report/gate.h"
+#include "report/hostload.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -100,6 +101,7 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp)
 	size_t blocking = rpt_cmp_count_blocking(cmp);
 	struct change *v = NULL;
 	size_t n = changes(cmp, &v), i;
+	const char *why;
 
 	if (st == RPT_GATE_REGRESSED)
 		fprintf(out,
@@ -108,6 +110,10 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp)
 	else if (st == RPT_GATE_UNJUDGED && cmp->cannot_judge) {
 		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: ");
 		rpt_html_esc(out, cmp->cannot_judge_reason);
+		fprintf(out, "</h1>\n");
+	} else if (st == RPT_GATE_UNJUDGED && rpt_hostload_count(cmp, false, &why)) {
+		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: ");
+		rpt_html_esc(out, why); /* side names come from the files */
 		fprintf(out, "</h1>\n");
 	} else if (st == RPT_GATE_UNJUDGED)
 		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: %s</h1>\n",

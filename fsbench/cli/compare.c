@@ -14,6 +14,7 @@
 #include "report/compare.h"
 #include "report/compare_text.h"
 #include "report/gate.h"
+#include "report/hostload.h"
 #include "report/runset.h"
 
 static const char *const formats[] = { "text", "markdown", "json", NULL };
@@ -24,7 +25,7 @@ static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NU
 struct compare_cfg {
 	struct cmd_sides sides;
 	char *across, *baseline_value, *json, *gate_file;
-	double alpha, threshold, noise, floor;
+	double alpha, threshold, noise, floor, max_host_load;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unmatched;
 };
@@ -64,6 +65,15 @@ static const struct fsb_opt compare_opts[] = {
 	  .help = "decide by the A/A floor instead of a test: a change counts beyond the "
 		  "threshold and MULTIPLE times the largest difference between two runs of one "
 		  "side that share a repetition (for kernel-gate's model disk; 0: off)" },
+	{ .name = "max-host-load",
+	  .type = OPT_DOUBLE,
+	  .offset = O(max_host_load),
+	  .dmax = 100,
+	  .def = "0",
+	  .unit = "%",
+	  .help = "a side whose host had this share of its CPU time or more taken by others "
+		  "cannot be judged (0: a busy side is only warned about; unequal load and a "
+		  "drifting canary are never judged)" },
 	{ .name = "test",
 	  .type = OPT_ENUM,
 	  .offset = O(test),
@@ -143,6 +153,7 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 	o->alpha = c->alpha;
 	o->threshold_pct = c->threshold;
 	o->noise_cov_pct = c->noise;
+	o->max_host_load_pct = c->max_host_load;
 	o->test = c->test == 0 ? RPT_TEST_AUTO :
 		  c->test == 1 ? RPT_TEST_ONLY_WELCH :
 				 RPT_TEST_ONLY_RANK;
@@ -222,6 +233,8 @@ static size_t strict_sample_report(const struct rpt_cmp *cmp, const struct rpt_c
 			if (!rpt_cmp_blocks(cmp, c))
 				continue;
 			n++;
+			if (c->conditions) /* said once, by gate_report */
+				continue;
 			if (c->verdict == RPT_INSUFFICIENT) {
 				if (!few)
 					few = m;
@@ -258,8 +271,12 @@ static int gate_report(const struct rpt_cmp *cmp)
 	size_t reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
 	size_t few = rpt_cmp_count(cmp, RPT_INSUFFICIENT, true);
 	size_t noisy = rpt_cmp_count(cmp, RPT_NOISY, true);
+	const char *cond_why, *busy_why;
+	size_t cond = rpt_hostload_count(cmp, false, &cond_why);
+	size_t busy = rpt_hostload_count(cmp, true, &busy_why);
 	size_t blocking = 0, samples = 0;
 
+	few -= cond < few ? cond : few; /* said below, not as too few samples */
 	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
 		size_t b = strict_sample_report(cmp, &cmp->samples[i]);
 
@@ -274,13 +291,24 @@ static int gate_report(const struct rpt_cmp *cmp)
 		fprintf(stderr,
 			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
 			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
+	if (cond)
+		fprintf(stderr,
+			"fsbench compare: %zu metric(s) not judged: the host was busy or the sides ran under unequal conditions; first: %s\n",
+			cond, cond_why);
+	if (busy)
+		fprintf(stderr,
+			"fsbench compare: warning: %zu metric(s) judged on a busy host (--max-host-load makes them 'cannot judge'); first: %s\n",
+			busy, busy_why);
 	if (reg)
 		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
 	if (cmp->cannot_judge)
 		fprintf(stderr, "fsbench compare: gate: cannot judge: %s\n",
 			cmp->cannot_judge_reason);
 	else if (st == RPT_GATE_UNJUDGED) {
-		if (blocking)
+		if (!strict)
+			fprintf(stderr,
+				"fsbench compare: gate: cannot judge: a gated metric would have regressed, but its sides ran under different conditions\n");
+		else if (blocking)
 			fprintf(stderr,
 				"fsbench compare: gate --strict: %zu metric(s) in %zu sample(s) could not be judged\n",
 				blocking, samples);

@@ -21,7 +21,9 @@ static const struct doc_status statuses[] = {
 	{ NULL, FSB_EXIT_USAGE, "bad flags or values; nothing was created" },
 	{ "compare", FSB_EXIT_REGRESSED, "with \\-\\-gate: a gated metric regressed" },
 	{ "compare", FSB_EXIT_UNUSABLE,
-	  "inputs that cannot be compared, or a strict gate that could not judge" },
+	  "inputs that cannot be compared, a strict gate that could not judge, or a gated "
+	  "metric that would have regressed but whose sides ran under unequal conditions (host "
+	  "load, the canary)" },
 	{ "kernel-gate", FSB_EXIT_REGRESSED, "the candidate kernel regressed" },
 	{ "kernel-gate", FSB_EXIT_CANNOT_JUDGE,
 	  "the candidate cannot be judged (it did not boot, too few samples, A/A noise); "

@@ -181,6 +181,8 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 	json_object_set_new(series, "t_ns", st);
 	json_object_set_new(series, "done", sd);
 	json_object_set_new(o, "series", series);
+	if (run->has_host_load)
+		json_object_set_new(o, "host_load", probe_hostload_json(&run->host_load));
 	return o;
 }
 

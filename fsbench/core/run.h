@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "fsbench/core/slowcall.h"
+#include "probes/sampler/hostload.h"
 #include "model/op.h"
 
 struct fsb_workload;
@@ -63,6 +64,9 @@ struct fsb_thread {
 	uint64_t files, bytes; /* done in the current loop */
 	uint64_t total_files, total_bytes;
 	int err; /* negative errno that stopped this thread, or 0 */
+	/* schedstat over the thread's loops: on a CPU, and runnable but waiting for one (ns) */
+	uint64_t sched_run_ns, sched_wait_ns;
+	bool sched_unknown; /* a loop could not read its schedstat */
 	char errmsg[320];
 	void *priv; /* the workload's per-thread state */
 };
@@ -111,6 +115,8 @@ struct fsb_run {
 	int signal; /* the signal that stopped the run, or 0 */
 	bool stopped_by_runtime;
 	double cpu_user_s, cpu_sys_s;
+	struct probe_hostload host_load; /* others' CPU share over the run; see has_host_load */
+	bool has_host_load; /* false: /proc/stat could not be read */
 	void *priv; /* the workload's per-run state */
 	/* The CLI's hook after each loop (prints fs_mark's row as it goes), or NULL. */
 	void (*on_loop)(struct fsb_run *run, int loop);

@@ -105,6 +105,8 @@ static void *worker_main(void *arg)
 {
 	struct fsb_thread *t = arg;
 	struct fsb_run *run = t->run;
+	uint64_t run0 = 0, wait0 = 0, run1 = 0, wait1 = 0;
+	bool sched;
 	int r;
 
 	if (t->cpu >= 0) {
@@ -124,6 +126,8 @@ static void *worker_main(void *arg)
 	atomic_fetch_add(&run->threads_at_gate, 1);
 	pthread_rwlock_rdlock(&run->gate);
 	pthread_rwlock_unlock(&run->gate);
+	/* how long the host kept this thread from a CPU: read around the work, not in it */
+	sched = probe_hostload_thread(&run0, &wait0) == 0;
 	t->t_start = fsb_now_ns();
 	if (fsb_should_stop(run)) {
 		t->t_end = t->t_start;
@@ -134,6 +138,12 @@ static void *worker_main(void *arg)
 	r = run->wl->thread(t, run->nloops);
 	if (!t->t_end)
 		t->t_end = fsb_now_ns();
+	if (sched && probe_hostload_thread(&run1, &wait1) == 0 && run1 >= run0 && wait1 >= wait0) {
+		t->sched_run_ns += run1 - run0;
+		t->sched_wait_ns += wait1 - wait0;
+	} else {
+		t->sched_unknown = true;
+	}
 	if (r) {
 		t->err = r;
 		fsb_run_fail(run, r, t->errmsg);
@@ -361,6 +371,8 @@ out:
 int runner_run(struct fsb_run *run)
 {
 	struct rusage ru0, ru1;
+	struct probe_hostload_snap hl0, hl1;
+	bool hl = probe_hostload_read(NULL, &hl0) == 0;
 	int r = 0;
 
 	getrusage(RUSAGE_SELF, &ru0);
@@ -387,6 +399,22 @@ int runner_run(struct fsb_run *run)
 			  (double)(ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec) / 1e6;
 	run->cpu_sys_s = (double)(ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
 			 (double)(ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) / 1e6;
+	/* what others ran meanwhile: a busy host is a fact of the run, judged by compare */
+	run->has_host_load = hl && probe_hostload_read(NULL, &hl1) == 0 &&
+			     probe_hostload_delta(&hl0, &hl1, run->cpu_user_s + run->cpu_sys_s,
+						  sysconf(_SC_CLK_TCK), &run->host_load) == 0;
+	if (run->has_host_load) {
+		uint64_t on = 0, wait = 0;
+		bool known = true;
+
+		for (int i = 0; i < run->nthreads; i++) {
+			on += run->threads[i].sched_run_ns;
+			wait += run->threads[i].sched_wait_ns;
+			known &= !run->threads[i].sched_unknown;
+		}
+		if (known && on + wait)
+			run->host_load.self_wait_pct = (double)wait / (double)(on + wait) * 100;
+	}
 	for (int i = 0; i < run->nthreads; i++)
 		for (int op = 0; op < OP_COUNT; op++)
 			if (run->total[op] && run->threads[i].hist[op])

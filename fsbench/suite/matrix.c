@@ -107,6 +107,15 @@ int suite_expand(const struct suite *s, struct suite_cell **ret, int *ret_n, cha
 	return 0;
 }
 
+void suite_slot(int ncells, int i, int *ret_cell, int *ret_rep)
+{
+	int round = i / ncells, pos = i % ncells;
+
+	/* serpentine: every cell's mean place over two rounds is the middle, so linear drift cancels */
+	*ret_cell = round % 2 ? ncells - 1 - pos : pos;
+	*ret_rep = round + 1;
+}
+
 int suite_job(const struct suite *s, const struct suite_cell *c, struct fsb_job *job, char *err,
 	      size_t errlen)
 {

@@ -68,6 +68,7 @@ int suite_run_prepare(struct suite_run *x, const struct suite_request *q, char *
 	x->force = q->force;
 	x->keep_image = q->keep_image;
 	x->fail_fast = q->fail_fast;
+	x->no_canary = q->no_canary;
 	x->quiet = q->quiet;
 	x->json = q->json;
 	if (ret == 0 && q->dir)

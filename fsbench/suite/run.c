@@ -18,6 +18,7 @@
 #include "base/fileio.h"
 #include "fsbench/core/clock.h"
 #include "probes/knob/drop_caches.h"
+#include "probes/sampler/canary.h"
 #include "probes/target/fs_traits.h"
 #include "probes/knob/journal.h"
 #include "probes/target/target.h"
@@ -59,7 +60,29 @@ static json_t *failed_run(const struct suite_workload *w, int threads, const cha
 			 "done");
 }
 
-/* One repetition of one cell: mkfs, mount, drop caches, run, unmount. Never NULL. */
+/*
+ * The canary before or after a run, into @run's canary.@when (or its error): the device's
+ * own speed, so that compare can tell a drifting disk from a change. @canary collects it
+ * until the run object exists.
+ */
+static void canary(const struct suite_run *x, const char *dir, json_t *canary, const char *when)
+{
+	struct probe_canary c;
+	char msg[300];
+	int r;
+
+	if (x->no_canary || !dir)
+		return;
+	r = probe_canary_run(dir, PROBE_CANARY_FSYNCS, &c);
+	if (r == 0) {
+		json_object_set_new(canary, when, probe_canary_json(&c));
+		return;
+	}
+	snprintf(msg, sizeof(msg), "canary %s the run in %.200s: %s", when, dir, strerror(-r));
+	json_object_set_new(canary, "error", json_string(msg));
+}
+
+/* One repetition of one cell: mkfs, mount, drop caches, canary, run, canary, unmount. Never NULL. */
 static json_t *run_cell(struct suite_run *x, const struct suite_cell *c, int rep, int *ret_r,
 			int *ret_signal)
 {
@@ -67,7 +90,7 @@ static json_t *run_cell(struct suite_run *x, const struct suite_cell *c, int rep
 	const struct suite_workload *w = &x->s.wl[c->wl];
 	char err[SUITE_ERR] = "", uerr[SUITE_ERR];
 	const char *dir = x->dir;
-	json_t *run = NULL, *target = NULL;
+	json_t *run = NULL, *target = NULL, *can = json_object();
 	struct fsb_job job = { 0 };
 	int r;
 
@@ -97,11 +120,17 @@ static json_t *run_cell(struct suite_run *x, const struct suite_cell *c, int rep
 		goto out;
 	}
 	fsb_job_common(&job)->quiet = x->quiet;
+	canary(x, dir, can, "before");
 	*ret_r = fsb_job_run(&job, 0, NULL, &run, err, sizeof(err));
 	*ret_signal = job.signal;
 	if (!run)
 		run = failed_run(w, c->threads, err);
+	else if (!*ret_signal && !base_signal_received)
+		canary(x, dir, can, "after");
+	if (json_object_size(can))
+		json_object_set(run, "canary", can);
 out:
+	json_decref(can);
 	if (!x->dir) {
 		target = probe_scratch_json(&x->scratch);
 		/* while mounted the scratch knows its mount; the probes' view, if any, wins */
@@ -322,34 +351,29 @@ int suite_run_begin(struct suite_run *x, int argc, char **argv, char *err, size_
 	return r;
 }
 
-/* Every repetition of @c; false when the suite is to stop. */
-static bool run_reps(struct suite_run *x, const struct suite_cell *c, uint64_t t0)
+/* Repetition @rep of @c; false when the suite is to stop. */
+static bool run_rep(struct suite_run *x, const struct suite_cell *c, int rep, uint64_t t0)
 {
-	for (int rep = 1; rep <= x->s.repetitions; rep++) {
-		json_t *run;
-		int r, sig;
+	json_t *run;
+	int r, sig;
 
-		if (base_signal_received) {
-			x->interrupted = true;
-			return false;
-		}
-		if (x->obs && x->obs->cell_start)
-			x->obs->cell_start(x->obs_arg, x, c, rep,
-					   (double)(fsb_now_ns() - t0) / 1e9);
-		run = run_cell(x, c, rep, &r, &sig);
-		json_array_append_new(json_object_get(x->result.doc, "runs"), run);
-		x->done++;
-		if (base_signal_received || sig)
-			x->interrupted = true;
-		if (x->obs && x->obs->cell_done)
-			x->obs->cell_done(x->obs_arg, x, c, rep, run);
-		if (r < 0 && !x->interrupted)
-			x->failed = true;
-		write_result(x, false);
-		if (x->interrupted || (x->failed && x->fail_fast))
-			return false;
+	if (base_signal_received) {
+		x->interrupted = true;
+		return false;
 	}
-	return true;
+	if (x->obs && x->obs->cell_start)
+		x->obs->cell_start(x->obs_arg, x, c, rep, (double)(fsb_now_ns() - t0) / 1e9);
+	run = run_cell(x, c, rep, &r, &sig);
+	json_array_append_new(json_object_get(x->result.doc, "runs"), run);
+	x->done++;
+	if (base_signal_received || sig)
+		x->interrupted = true;
+	if (x->obs && x->obs->cell_done)
+		x->obs->cell_done(x->obs_arg, x, c, rep, run);
+	if (r < 0 && !x->interrupted)
+		x->failed = true;
+	write_result(x, false);
+	return !(x->interrupted || (x->failed && x->fail_fast));
 }
 
 int suite_run(struct suite_run *x, char *err, size_t errlen)
@@ -372,15 +396,19 @@ int suite_run(struct suite_run *x, char *err, size_t errlen)
 		snprintf(note, sizeof(note), "note: %s", x->scratch.loop_note);
 		x->obs->note(x->obs_arg, note);
 	}
-	for (int i = 0; i < x->ncells && !x->interrupted; i++) {
-		const struct suite_cell *c = &x->cells[i];
+	/* interleaved (suite_slot), so that drift cannot favour one side of a comparison */
+	for (int i = 0; i < x->ncells * x->s.repetitions && !x->interrupted; i++) {
+		const struct suite_cell *c;
+		int ci, rep;
 
+		suite_slot(x->ncells, i, &ci, &rep);
+		c = &x->cells[ci];
 		if (c->skip) {
-			if (x->obs && x->obs->skipped)
+			if (rep == 1 && x->obs && x->obs->skipped)
 				x->obs->skipped(x->obs_arg, c);
 			continue;
 		}
-		if (!run_reps(x, c, t0))
+		if (!run_rep(x, c, rep, t0))
 			break;
 	}
 	release_target(x);

@@ -40,6 +40,7 @@ struct suite_run {
 	const char *image, *device; /* else the image to make or the device to mkfs */
 	int64_t size; /* of the image; 0: the suite's image_size */
 	bool force, keep_image, fail_fast, quiet;
+	bool no_canary; /* no canary around each run (probes/sampler/canary.h) */
 	const char *json; /* --json as given, or NULL for a default name */
 	const struct suite_observer *obs;
 	void *obs_arg;
@@ -63,6 +64,7 @@ struct suite_request {
 	char *json, *image, *device, *dir; /* the result file and the target */
 	int64_t repetitions, size;
 	bool fail_fast, force, keep_image, quiet;
+	bool no_canary; /* suite --no-canary */
 	/* the workloads when @workloads does not say (the default run's "smallfile") */
 	const char *only_workloads;
 };

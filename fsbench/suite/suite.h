@@ -121,6 +121,14 @@ int suite_expand(const struct suite *s, struct suite_cell **ret, int *ret_n, cha
 		 size_t errlen);
 
 /* A job for @c with the cell's params, threads and knobs set; fsb_job_free() it. */
+/*
+ * The order a suite runs in: run @i (0-based, below @ncells x repetitions) is cell
+ * *@ret_cell's repetition *@ret_rep (1-based). Repetitions go round the whole matrix, every
+ * other round backwards (A B B A A B ...), so that a device or host drifting during the
+ * suite hits every cell, and so both sides of any --across comparison, alike.
+ */
+void suite_slot(int ncells, int i, int *ret_cell, int *ret_rep);
+
 int suite_job(const struct suite *s, const struct suite_cell *c, struct fsb_job *job, char *err,
 	      size_t errlen);
 

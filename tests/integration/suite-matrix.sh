@@ -68,6 +68,12 @@ t_expect_eq "loop autoclear" true "$(t_json "$res" '.runs[0].target.loop.autocle
 case $(stat -f -c %T "$T_SCRATCH") in
 ext2/ext3 | xfs | btrfs) t_expect_eq "loop direct I/O" true "$(t_json "$res" '.runs[0].target.loop.direct_io')" ;;
 esac
+# every run measured the host and ran its canary (200 fsyncs) before and after
+t_expect_eq "canaries of 200 fsyncs" 16 \
+	"$(t_json "$res" '[.runs[].canary | .before.n, .after.n | select(. == 200)] | length')"
+t_expect_eq "canary p50 > 0" true "$(t_json "$res" '[.runs[].canary | .before, .after | .p50_us > 0] | all')"
+t_expect_eq "host load measured" true \
+	"$(t_json "$res" '[.runs[].host_load | (.others_pct | type) == "number" and .cpus > 0] | all')"
 # the table names the filesystems as columns
 grep -q "^threads .*ext3.*ext4/barrier=0.*xfs.*btrfs" "$T_SCRATCH/out" || t_fail "no comparison table"
 
@@ -85,9 +91,12 @@ t_expect_eq "existing image untouched" keep "$(cat "$T_SCRATCH/exists.img")"
 t_expect_eq "left attached or mounted" "" "$(ours)"
 
 # --- --keep-image keeps it (and only then)
-"$FSBENCH" suite "$T_SCRATCH/s.json" --image "$img" --fs xfs --threads 1 --repetitions 2 --keep-image --json "$T_SCRATCH/k.json" >/dev/null 2>&1 || t_fail "--keep-image run failed"
+"$FSBENCH" suite "$T_SCRATCH/s.json" --image "$img" --fs xfs --threads 1,2 --repetitions 2 --keep-image --no-canary --json "$T_SCRATCH/k.json" >/dev/null 2>&1 || t_fail "--keep-image run failed"
 [ -f "$img" ] || t_fail "--keep-image removed the image"
-t_expect_eq "repetitions" "0 1" "$(t_json "$T_SCRATCH/k.json" '[.runs[].coords.repetition] | join(" ")')"
+# repetitions go round the matrix, every other round backwards: A B B A
+t_expect_eq "interleaved order" "t=1:0 t=2:0 t=2:1 t=1:1" \
+	"$(t_json "$T_SCRATCH/k.json" '[.runs[] | "t=\(.threads):\(.coords.repetition)"] | join(" ")')"
+t_expect_eq "--no-canary" 0 "$(t_json "$T_SCRATCH/k.json" '[.runs[] | select(.canary)] | length')"
 t_expect_eq "coords keys" "barrier cell fs knob_set knobs mkfs_options mount_options params repetition threads workload" \
 	"$(t_json "$T_SCRATCH/k.json" '.runs[0].coords | keys | join(" ")')"
 t_expect_eq "left attached or mounted" "" "$(ours)"

@@ -473,6 +473,40 @@ static void test_run_dir(void **st)
 	assert_int_equal(rmdir(work), 0); /* the runs removed their files */
 }
 
+/*
+ * The order a suite runs in: repetitions go round the matrix, every other round backwards,
+ * so two cells run A B B A A B, every cell is run once a round, and each cell's mean place
+ * over two rounds is the middle (linear drift hits every cell alike).
+ */
+static void test_interleave(void **state)
+{
+	static const int two[][2] = { { 0, 1 }, { 1, 1 }, { 1, 2 }, { 0, 2 }, { 0, 3 }, { 1, 3 } };
+	int cell, rep;
+
+	(void)state;
+	for (int i = 0; i < 6; i++) {
+		suite_slot(2, i, &cell, &rep);
+		assert_int_equal(cell, two[i][0]);
+		assert_int_equal(rep, two[i][1]);
+	}
+	for (int n = 1; n <= 7; n++) {
+		int seen[7][4] = { { 0 } }, place[7] = { 0 };
+
+		for (int i = 0; i < n * 4; i++) {
+			suite_slot(n, i, &cell, &rep);
+			assert_true(cell >= 0 && cell < n && rep >= 1 && rep <= 4);
+			assert_int_equal(rep, i / n + 1);
+			seen[cell][rep - 1]++;
+			place[cell] += i % n;
+		}
+		for (int c = 0; c < n; c++) {
+			for (int r = 0; r < 4; r++)
+				assert_int_equal(seen[c][r], 1);
+			assert_int_equal(place[c], 2 * (n - 1));
+		}
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +521,7 @@ int main(void)
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_barrier_options),
 		cmocka_unit_test(test_mkfs_argv),
+		cmocka_unit_test(test_interleave),
 		cmocka_unit_test_teardown(test_run_dir, run_dir_teardown),
 	};
 
