@@ -90,6 +90,14 @@ grep -q "gate: cannot judge: a gated metric would have regressed" "$S/err" &&
 t_expect_eq "unequal load: verdict, and what it would have been" "insufficient regression" \
 	"$(t_json "$S/hl.json" '.samples[0].metrics[] | select(.name == "files_per_sec") | .comparisons[0] | "\(.verdict) \(.conditions.verdict_if_judged)"')"
 "$VALIDATE" "$SCHEMA" "$S/hl.json" && t_ok "unequal-load compare JSON valid" || t_fail "unequal-load compare JSON invalid"
+# the saved comparison read back (as report, export and kernel-gate read it): its conditions
+# still make the gate cannot judge, and the report's heading says why
+"$FSBENCH" report --no-plots -o "$S/hl.html" "$S/hl.json" 2>"$S/err" || t_fail "report of hl.json: $(cat "$S/err")"
+grep -q '<h1 id="verdict" class="verdict noisy">Cannot judge: host load differs: others used 5 % of the CPU time' "$S/hl.html" &&
+	t_ok "the saved comparison's report cannot judge, saying why" ||
+	t_fail "report heading: $(grep '<h1 id="verdict"' "$S/hl.html")"
+t_expect_eq "the unequal-load comparison is out of the corrected family (no q)" "null" \
+	"$(t_json "$S/hl.json" '.samples[0].metrics[] | select(.name == "files_per_sec") | .comparisons[0].q')"
 # busy alike on both sides: judged, with a warning, unless --max-host-load refuses it
 for i in 1 2 3; do
 	hl "$S/base$i.json" 70 >"$S/hb$i.json"
