@@ -3,7 +3,6 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,120 +173,15 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 	return FSB_EXIT_OK;
 }
 
-/* Loads the gate file into @o; FSB_EXIT_OK, or FSB_EXIT_UNUSABLE after saying why. */
-static int gate_load(const char *path, struct rpt_compare_opts *o, json_t **ret_gate)
+/* A line of the gate's reasons (rpt_gate_explain) on stderr. */
+static void say(void *arg, const char *line)
 {
-	char err[2048];
-	json_t *gate;
-
-	if (rpt_gate_load(path, &gate, err, sizeof(err))) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		return FSB_EXIT_UNUSABLE;
-	}
-	*ret_gate = gate;
-	o->gate = gate;
-	if (json_is_true(json_object_get(gate, "strict")))
-		o->strict = true;
-	if (json_is_true(json_object_get(gate, "allow_noisy")))
-		o->allow_noisy = true;
-	return FSB_EXIT_OK;
+	(void)arg;
+	fprintf(stderr, "fsbench compare: %s\n", line);
 }
 
-/* Appends "SIDE N, SIDE N" (complete runs per side) of metric @m to @f. */
-static void side_counts(FILE *f, const struct rpt_cmp *cmp, const struct rpt_cmp_metric *m)
+static int gate_status(enum rpt_gate_status st)
 {
-	for (int k = 0; k < cmp->nsides; k++)
-		fprintf(f, "%s%s %zu", k ? ", " : "", cmp->side_names[k], m->sides[k].n);
-}
-
-/*
- * A strict gate's complaint about one sample: which of its metrics it could not judge and
- * what would fix that. Returns the number of blocking comparisons.
- */
-static size_t strict_sample_report(const struct rpt_cmp *cmp, const struct rpt_cmp_sample *s)
-{
-	const struct rpt_cmp_metric *few = NULL;
-	char *noisy = NULL;
-	size_t nlen = 0, n = 0;
-	FILE *nf = open_memstream(&noisy, &nlen);
-	double limit = NAN;
-
-	if (!nf)
-		return 0;
-	for (size_t j = 0; j < s->nmetrics; j++)
-		for (int k = 0; k + 1 < cmp->nsides; k++) {
-			const struct rpt_cmp_metric *m = &s->metrics[j];
-			const struct rpt_cmp_judged *c = &m->judged[k];
-
-			if (!rpt_cmp_blocks(cmp, c))
-				continue;
-			n++;
-			if (c->verdict == RPT_INSUFFICIENT) {
-				if (!few)
-					few = m;
-				continue;
-			}
-			limit = c->rule.noise_cov_pct;
-			fprintf(nf, "%s%s (CoV %s %.1f%%, %s %.1f%%)", ftell(nf) ? ", " : "",
-				m->name, cmp->side_names[0], m->sides[0].st.cov * 100,
-				cmp->side_names[c->side], m->sides[c->side].st.cov * 100);
-		}
-	fclose(nf);
-	if (few) {
-		fprintf(stderr, "fsbench compare: gate --strict: sample '%s': complete runs ",
-			s->label);
-		side_counts(stderr, cmp, few);
-		fprintf(stderr,
-			"; %d a side are needed to judge it (repeat each side's runs, or suite --repetitions %d)\n",
-			RPT_MIN_SAMPLES, RPT_MIN_SAMPLES);
-	}
-	if (noisy && *noisy)
-		fprintf(stderr,
-			"fsbench compare: gate --strict: sample '%s': noisy, CoV above %g%% and no proven change: %s "
-			"(more repetitions or a quieter machine; --allow-noisy lets them pass)\n",
-			s->label, limit, noisy);
-	free(noisy);
-	return n;
-}
-
-/* Says on stderr what the gate decided and why; returns the exit status. */
-static int gate_report(const struct rpt_cmp *cmp)
-{
-	bool strict = cmp->set.strict;
-	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
-	size_t reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
-	size_t few = rpt_cmp_count(cmp, RPT_INSUFFICIENT, true);
-	size_t noisy = rpt_cmp_count(cmp, RPT_NOISY, true);
-	size_t blocking = 0, samples = 0;
-
-	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
-		size_t b = strict_sample_report(cmp, &cmp->samples[i]);
-
-		blocking += b;
-		samples += b > 0;
-	}
-	if (few && !strict)
-		fprintf(stderr,
-			"fsbench compare: %zu metric(s) had fewer than %d samples a side and were not judged (--strict fails the gate on them)\n",
-			few, RPT_MIN_SAMPLES);
-	if (noisy && (!strict || cmp->set.allow_noisy))
-		fprintf(stderr,
-			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
-			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
-	if (reg)
-		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
-	if (cmp->cannot_judge)
-		fprintf(stderr, "fsbench compare: gate: cannot judge: %s\n",
-			cmp->cannot_judge_reason);
-	else if (st == RPT_GATE_UNJUDGED) {
-		if (blocking)
-			fprintf(stderr,
-				"fsbench compare: gate --strict: %zu metric(s) in %zu sample(s) could not be judged\n",
-				blocking, samples);
-		else
-			fprintf(stderr,
-				"fsbench compare: gate --strict: no gated metric was compared, nothing was judged\n");
-	}
 	return st == RPT_GATE_REGRESSED ? FSB_EXIT_REGRESSED :
 	       st == RPT_GATE_UNJUDGED	? FSB_EXIT_UNUSABLE :
 					  FSB_EXIT_OK;
@@ -303,7 +197,7 @@ static int compare_run(void *cfg)
 	json_t *gate = NULL, *cmp = NULL;
 	struct rpt_cmp *judged = NULL;
 	size_t npaths = 0;
-	char err[1024];
+	char err[2048];
 
 	status = compare_setup(c, &o);
 	if (status != FSB_EXIT_OK)
@@ -314,8 +208,10 @@ static int compare_run(void *cfg)
 		return FSB_EXIT_USAGE;
 	}
 	status = FSB_EXIT_UNUSABLE;
-	if (c->gate_file && gate_load(c->gate_file, &o, &gate) != FSB_EXIT_OK)
+	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench compare: %s\n", err);
 		goto out;
+	}
 	if (o.allow_noisy && !o.strict) {
 		fprintf(stderr,
 			"fsbench compare: --allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)\n");
@@ -376,7 +272,7 @@ static int compare_run(void *cfg)
 		fprintf(stderr, "fsbench compare: %s: run %lld is incomplete and left out: %s\n",
 			judged->excluded[i].file, judged->excluded[i].run,
 			judged->excluded[i].what);
-	status = c->gate ? gate_report(judged) : FSB_EXIT_OK;
+	status = c->gate ? gate_status(rpt_gate_explain(judged, say, NULL)) : FSB_EXIT_OK;
 out:
 	rpt_cmp_free(judged);
 	json_decref(cmp);
