@@ -1,6 +1,8 @@
 /* Writing a result file while the work goes on (partial.h). */
 #include "fsbench/core/partial.h"
+#include "fsbench/core/opt.h"
 #include "fsbench/core/result.h"
+#include "fsbench/core/run.h"
 
 #include <string.h>
 
@@ -23,4 +25,45 @@ int fsb_partial_write(struct fsb_partial *p, bool final, char *err, size_t errle
 	if (errlen)
 		err[0] = 0;
 	return r;
+}
+
+int fsb_partial_progress(struct fsb_partial *p, int loops_done, uint64_t files, uint64_t bytes,
+			 char *err, size_t errlen)
+{
+	json_object_set_new(
+		p->doc, "partial",
+		json_pack("{s:i,s:I,s:I,s:s}", "loops_done", loops_done, "files", (json_int_t)files,
+			  "bytes", (json_int_t)bytes, "note",
+			  "the run has not finished: it was still going, or was killed"));
+	return fsb_partial_write(p, false, err, errlen);
+}
+
+void fsb_partial_after_loop(const struct fsb_run *run, int loop, void *arg)
+{
+	struct fsb_partial *p = arg;
+	char err[OPT_ERR_MAX + 4096];
+	uint64_t files = 0, bytes = 0;
+
+	for (int i = 0; i < run->nloops; i++) {
+		files += run->loops[i].files;
+		bytes += run->loops[i].bytes;
+	}
+	fsb_partial_progress(p, loop + 1, files, bytes, err, sizeof(err));
+	if (err[0] && p->say)
+		p->say(p->say_arg, err);
+}
+
+int fsb_partial_finish(struct fsb_partial *p, json_t *run, const char *why, char *err,
+		       size_t errlen)
+{
+	json_object_del(p->doc, "partial");
+	if (run) {
+		json_object_set(json_object_get(p->doc, "config"), "params",
+				json_object_get(run, "params"));
+		json_array_append_new(json_object_get(p->doc, "runs"), run);
+	}
+	/* a run that never started has no run object: the file says why it is incomplete */
+	if (!json_array_size(json_object_get(p->doc, "runs")))
+		json_object_set_new(p->doc, "error", json_string(why));
+	return fsb_partial_write(p, true, err, errlen);
 }
