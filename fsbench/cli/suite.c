@@ -121,47 +121,27 @@ static void fmt_secs(char *out, size_t len, double s)
 /* Per workload: rows are thread counts, columns filesystems, means over repetitions. */
 static void print_table(const struct suite_run *x)
 {
+	struct suite_table t;
+
 	for (int w = 0; w < x->s.nwl; w++) {
-		char cols[64][256];
-		int ncols = 0, th[SUITE_MAX_THREADS * 4], nth = 0, width = 10;
-
-		for (int i = 0; i < x->ncells; i++) {
-			const struct suite_cell *c = &x->cells[i];
-			char col[256];
-			int k;
-
-			if (c->wl != w || c->skip)
-				continue;
-			suite_cell_column(x, c, col, sizeof(col));
-			for (k = 0; k < ncols && strcmp(cols[k], col); k++)
-				;
-			if (k == ncols && ncols < 64) {
-				snprintf(cols[ncols++], sizeof(cols[0]), "%s", col);
-				if ((int)strlen(col) + 2 > width)
-					width = (int)strlen(col) + 2;
-			}
-			for (k = 0; k < nth && th[k] != c->threads; k++)
-				;
-			if (k == nth && nth < (int)(sizeof(th) / sizeof(th[0])))
-				th[nth++] = c->threads;
-		}
-		if (!ncols)
+		suite_table_axes(x, w, &t);
+		if (!t.ncols)
 			continue;
 		printf("\n%s (%s, mean of complete repetitions)\n%-8s", x->s.wl[w].label,
 		       suite_rate_unit(&x->s.wl[w]), "threads");
-		for (int k = 0; k < ncols; k++)
-			printf("%*s", width, cols[k]);
+		for (int k = 0; k < t.ncols; k++)
+			printf("%*s", t.width, t.cols[k]);
 		printf("\n");
-		for (int t = 0; t < nth; t++) {
-			printf("%-8d", th[t]);
-			for (int k = 0; k < ncols; k++) {
+		for (int r = 0; r < t.nth; r++) {
+			printf("%-8d", t.th[r]);
+			for (int k = 0; k < t.ncols; k++) {
 				int n;
-				double mean = suite_column_mean(x, w, th[t], cols[k], &n);
+				double mean = suite_column_mean(x, w, t.th[r], t.cols[k], &n);
 
 				if (n)
-					printf("%*.*f", width, mean >= 100 ? 0 : 1, mean);
+					printf("%*.*f", t.width, mean >= 100 ? 0 : 1, mean);
 				else
-					printf("%*s", width, "-");
+					printf("%*s", t.width, "-");
 			}
 			printf("\n");
 		}

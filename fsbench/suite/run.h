@@ -115,6 +115,18 @@ double suite_run_rate(const struct suite_workload *w, const json_t *run);
 /* The part of a cell's name left of its workload and threads: the table's column. */
 void suite_cell_column(const struct suite_run *x, const struct suite_cell *c, char *out,
 		       size_t len);
+/* A workload's part of the closing table: its columns and its rows' thread counts. */
+struct suite_table {
+	char cols[64][256]; /* suite_cell_column() of its cells that run, in cell order */
+	int ncols;
+	int th[SUITE_MAX_THREADS * 4]; /* thread counts, in cell order */
+	int nth;
+	int width; /* of every column: its longest name + 2, at least 10 */
+};
+
+/* The columns and rows of workload @w's table into *@ret (ncols 0: no cell of it runs). */
+void suite_table_axes(const struct suite_run *x, int w, struct suite_table *ret);
+
 /*
  * The mean rate of the result's complete runs of workload @w with @threads threads in
  * column @col; *@ret_n of them (0: none, and 0 returned).

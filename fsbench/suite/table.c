@@ -63,3 +63,31 @@ double suite_column_mean(const struct suite_run *x, int w, int threads, const ch
 	}
 	return *ret_n ? sum / *ret_n : 0;
 }
+
+void suite_table_axes(const struct suite_run *x, int w, struct suite_table *ret)
+{
+	struct suite_table *t = ret;
+
+	t->ncols = t->nth = 0;
+	t->width = 10;
+	for (int i = 0; i < x->ncells; i++) {
+		const struct suite_cell *c = &x->cells[i];
+		char col[256];
+		int k;
+
+		if (c->wl != w || c->skip)
+			continue;
+		suite_cell_column(x, c, col, sizeof(col));
+		for (k = 0; k < t->ncols && strcmp(t->cols[k], col); k++)
+			;
+		if (k == t->ncols && t->ncols < 64) {
+			snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", col);
+			if ((int)strlen(col) + 2 > t->width)
+				t->width = (int)strlen(col) + 2;
+		}
+		for (k = 0; k < t->nth && t->th[k] != c->threads; k++)
+			;
+		if (k == t->nth && t->nth < (int)(sizeof(t->th) / sizeof(t->th[0])))
+			t->th[t->nth++] = c->threads;
+	}
+}
