@@ -82,22 +82,6 @@ static const struct cmd_spec knobs_cmd = { .name = "knobs",
 					   .operand = path_operand,
 					   .usage = knobs_usage,
 					   .more_help = knobs_help };
-/* Why a knob's change matters, as `info` and `knobs` say it next to its value. */
-static const char *touch_words(const struct knob_def *d)
-{
-	if (!strcmp(d->name, "write_cache"))
-		return "kernel: whether it sends flushes; the drive's cache is unchanged";
-	switch (d->touch) {
-	case KNOB_TOUCH_DRIVE:
-		return "drive: switches the drive's own write cache";
-	case KNOB_TOUCH_MOUNT:
-		return "mount: remount option";
-	case KNOB_TOUCH_KERNEL:
-		break;
-	}
-	return "kernel";
-}
-
 static void print_knobs(const json_t *values)
 {
 	const char *name;
@@ -112,7 +96,7 @@ static void print_knobs(const json_t *values)
 		       json_is_string(v) ? json_string_value(v) :
 		       s		 ? s :
 					   "?",
-		       d ? touch_words(d) : "");
+		       d ? knob_touch_words(d) : "");
 		free(s);
 	}
 }
