@@ -3,14 +3,12 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/spawn.h"
 #include "report/html.h"
 #include "model/result_file.h"
-#include "model/schema.h"
 #include "report/plan.h"
 
 /* the page plots every thread count a run can have */
@@ -88,24 +86,6 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 	return cmd_sides_add(&((struct report_cfg *)cfg)->sides, arg, err, errlen);
 }
 
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL, *dir;
-	bool found = false;
-
-	if (!path || !(copy = strdup(path)))
-		return false;
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char full[4096];
-
-		snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", prog);
-		found = access(full, X_OK) == 0;
-	}
-	free(copy);
-	return found;
-}
-
 /* Writes the page to @outpath through a temporary file; an exit status. */
 static int page_write(const char *outpath, json_t *const *docs, const char *const *paths, int ndocs,
 		      const struct rpt_cmp *cmp, const struct rpt_html_opts *ho)
@@ -163,8 +143,9 @@ static int report_run(void *cfg)
 		return FSB_EXIT_USAGE;
 	}
 	ho = (struct rpt_html_opts){ .title = c->title,
-				     .gnuplot = !c->no_plots && in_path("gnuplot") ? "gnuplot" :
-										     NULL };
+				     .gnuplot = !c->no_plots && base_spawn_in_path("gnuplot") ?
+							"gnuplot" :
+							NULL };
 	q.two = c->sides.saw_candidate;
 	q.n = cmd_sides_flatten(&c->sides, paths, sides);
 	if ((e = rpt_plan_check(&q, err, sizeof(err))) ||
