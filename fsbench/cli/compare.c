@@ -3,13 +3,10 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/fileio.h"
 #include "model/result_file.h"
-#include "model/doc.h"
-#include "model/schema.h"
 #include "report/compare.h"
 #include "report/compare_text.h"
 #include "report/gate.h"
@@ -218,29 +215,16 @@ static int compare_run(void *cfg)
 		goto out;
 	}
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
-	/* a comparison is no input of compare: even alone it has no runs to judge */
-	e = rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err));
-	if (!e && rs.compare) {
-		snprintf(err, sizeof(err), "%s is a comparison (%s): compare judges result files",
-			 paths[0], MDL_COMPARE_SCHEMA);
-		e = -EINVAL;
-	}
-	if (e) {
+	nsides = rpt_runset_load_sides(&rs, paths, sides, npaths, o.across, c->baseline_value, err,
+				       sizeof(err));
+	if (nsides < 0) {
 		fprintf(stderr, "fsbench compare: %s\n", err);
 		goto out;
 	}
-	if (o.across) {
-		nsides =
-			rpt_runset_sides_across(&rs, o.across, c->baseline_value, err, sizeof(err));
-		if (nsides < 0) {
-			fprintf(stderr, "fsbench compare: %s\n", err);
-			goto out;
-		}
-		if (nsides < 2)
-			fprintf(stderr,
-				"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
-				o.across, rs.names[0]);
-	}
+	if (nsides < 2)
+		fprintf(stderr,
+			"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
+			o.across, rs.names[0]);
 	o.floor_multiple = c->floor;
 	e = rpt_runset_judge(&rs, o.across ? NULL : default_names, 2, &o, &judged, err,
 			     sizeof(err));
