@@ -108,16 +108,6 @@ struct suite_ctx {
 	const char *cmd;
 };
 
-static void fmt_secs(char *out, size_t len, double s)
-{
-	int t = s > 0 ? (int)(s + 0.5) : 0;
-
-	if (t >= 3600)
-		snprintf(out, len, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(out, len, "%d:%02d", t / 60, t % 60);
-}
-
 /* Per workload: rows are thread counts, columns filesystems, means over repetitions. */
 static void print_table(const struct suite_run *x)
 {
@@ -223,12 +213,11 @@ static void on_cell_start(void *arg, const struct suite_run *r, const struct sui
 			  double elapsed)
 {
 	const struct suite_ctx *x = arg;
-	char eta[32] = "?";
+	char eta[32];
 
 	if (!x->tty)
 		return;
-	if (r->done)
-		fmt_secs(eta, sizeof(eta), elapsed / r->done * (r->nrun - r->done));
+	suite_eta(r, elapsed, eta, sizeof(eta));
 	fprintf(stderr, "[%d/%d] %s rep %d/%d  (suite ETA %s)\n", r->done + 1, r->nrun, c->name,
 		rep, r->s.repetitions, eta);
 }

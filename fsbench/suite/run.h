@@ -115,6 +115,12 @@ double suite_run_rate(const struct suite_workload *w, const json_t *run);
 /* The part of a cell's name left of its workload and threads: the table's column. */
 void suite_cell_column(const struct suite_run *x, const struct suite_cell *c, char *out,
 		       size_t len);
+/*
+ * When the run should end, as "M:SS" or "H:MM:SS" from now into @out: the runs left at the
+ * pace of those done in @elapsed seconds; "?" before the first is done.
+ */
+void suite_eta(const struct suite_run *x, double elapsed, char *out, size_t len);
+
 /* A workload's part of the closing table: its columns and its rows' thread counts. */
 struct suite_table {
 	char cols[64][256]; /* suite_cell_column() of its cells that run, in cell order */

@@ -1,4 +1,4 @@
-/* The figures of a suite's closing table (run.h): rates, columns, means over repetitions. */
+/* The figures of a suite's closing table and progress (run.h): rates, columns, means, the ETA. */
 #include "fsbench/suite/run.h"
 
 #include <stdio.h>
@@ -62,6 +62,19 @@ double suite_column_mean(const struct suite_run *x, int w, int threads, const ch
 		(*ret_n)++;
 	}
 	return *ret_n ? sum / *ret_n : 0;
+}
+
+void suite_eta(const struct suite_run *x, double elapsed, char *out, size_t len)
+{
+	double s = x->done ? elapsed / x->done * (x->nrun - x->done) : 0;
+	int t = s > 0 ? (int)(s + 0.5) : 0;
+
+	if (!x->done)
+		snprintf(out, len, "?");
+	else if (t >= 3600)
+		snprintf(out, len, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(out, len, "%d:%02d", t / 60, t % 60);
 }
 
 void suite_table_axes(const struct suite_run *x, int w, struct suite_table *ret)
