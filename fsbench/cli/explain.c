@@ -70,12 +70,10 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 /* Two sides: the compare document's why lines (report/why.c), nothing else of it. */
 static int explain_sides(const struct explain_cfg *c)
 {
-	const char *paths[2 * CMD_MAX_FILES], *names[2] = { "baseline", "candidate" };
-	int sides[2 * CMD_MAX_FILES], status = FSB_EXIT_USAGE;
-	struct rpt_runset rs = { 0 };
-	struct rpt_compare_opts o;
+	const char *paths[2 * CMD_MAX_FILES];
+	int sides[2 * CMD_MAX_FILES];
 	json_t *cmp = NULL;
-	size_t npaths = 0;
+	size_t npaths;
 	char err[1024];
 
 	if (!c->sides.nfiles[0] || !c->sides.nfiles[1]) {
@@ -84,24 +82,15 @@ static int explain_sides(const struct explain_cfg *c)
 		return FSB_EXIT_USAGE;
 	}
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
-	rpt_compare_opts_init(&o);
-	o.threshold_pct = c->threshold;
-	o.allow_unmatched = true;
-	if (rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err)) ||
-	    (rs.compare &&
-	     snprintf(err, sizeof(err), "%s is a comparison: explain reads results", paths[0])) ||
-	    rpt_runset_compare(&rs, names, 2, &o, &cmp, err, sizeof(err))) {
+	if (rpt_runset_why(paths, sides, npaths, c->threshold, &cmp, err, sizeof(err))) {
 		fprintf(stderr, "fsbench explain: %s\n", err);
-		goto out;
+		return FSB_EXIT_USAGE;
 	}
 	if (!rpt_compare_why_print(cmp, stdout, c->markdown))
 		printf("no metric moved more than %g %% with probes on both sides to say why\n",
 		       c->threshold);
-	status = FSB_EXIT_OK;
-out:
 	json_decref(cmp);
-	rpt_runset_free(&rs);
-	return status;
+	return FSB_EXIT_OK;
 }
 
 static int explain_run(void *cfg)
