@@ -130,10 +130,8 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 {
 	char err[OPT_ERR_MAX];
 
-	if (cmd_sides_finish(&c->sides, err, sizeof(err))) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		return FSB_EXIT_USAGE;
-	}
+	if (cmd_sides_finish(&c->sides, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "%s", err);
 	rpt_compare_opts_init(o);
 	/* the option table refused nan, inf and values out of range */
 	o->alpha = c->alpha;
@@ -148,25 +146,19 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 	o->allow_unmatched = c->allow_unmatched;
 	if (c->strict || c->gate_file)
 		c->gate = true;
-	if (c->baseline_value && !c->across) {
-		fprintf(stderr, "fsbench compare: --baseline-value needs --across\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (c->baseline_value && !c->across)
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "--baseline-value needs --across");
 	/* `compare A.json B.json`: the design's short form */
 	if (!c->across && !c->sides.saw_candidate && c->sides.nfiles[0] == 2) {
 		c->sides.files[1][c->sides.nfiles[1]++] = c->sides.files[0][1];
 		c->sides.nfiles[0] = 1;
 	}
-	if (!c->sides.nfiles[0] && !c->sides.nfiles[1]) {
-		fprintf(stderr, "fsbench compare: no result files (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->across && (!c->sides.nfiles[0] || !c->sides.nfiles[1])) {
-		fprintf(stderr,
-			"fsbench compare: nothing to compare against: give --baseline FILE... --candidate "
-			"FILE..., or --across FIELD\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->sides.nfiles[0] && !c->sides.nfiles[1])
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "no result files (see --help)");
+	if (!c->across && (!c->sides.nfiles[0] || !c->sides.nfiles[1]))
+		return cmd_fail(FSB_EXIT_USAGE, "compare",
+				"nothing to compare against: give --baseline FILE... --candidate "
+				"FILE..., or --across FIELD");
 	return FSB_EXIT_OK;
 }
 
@@ -200,10 +192,8 @@ static int compare_run(void *cfg)
 	if (status != FSB_EXIT_OK)
 		return status;
 	/* the output's place before any work: a gate must not judge and then lose its record */
-	if (c->json && (e = base_out_check(c->json)) < 0) {
-		fprintf(stderr, "fsbench compare: --json %s: %s\n", c->json, strerror(-e));
-		return FSB_EXIT_USAGE;
-	}
+	if (c->json && (e = base_out_check(c->json)) < 0)
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "--json %s: %s", c->json, strerror(-e));
 	status = FSB_EXIT_UNUSABLE;
 	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err))) {
 		fprintf(stderr, "fsbench compare: %s\n", err);

@@ -76,16 +76,12 @@ static int explain_sides(const struct explain_cfg *c)
 	size_t npaths;
 	char err[1024];
 
-	if (!c->sides.nfiles[0] || !c->sides.nfiles[1]) {
-		fprintf(stderr,
-			"fsbench explain: --candidate needs files on both sides (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->sides.nfiles[0] || !c->sides.nfiles[1])
+		return cmd_fail(FSB_EXIT_USAGE, "explain",
+				"--candidate needs files on both sides (see --help)");
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
-	if (rpt_runset_why(paths, sides, npaths, c->threshold, &cmp, err, sizeof(err))) {
-		fprintf(stderr, "fsbench explain: %s\n", err);
-		return FSB_EXIT_USAGE;
-	}
+	if (rpt_runset_why(paths, sides, npaths, c->threshold, &cmp, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", err);
 	if (!rpt_compare_why_print(cmp, stdout, c->markdown))
 		printf("no metric moved more than %g %% with probes on both sides to say why\n",
 		       c->threshold);
@@ -99,25 +95,19 @@ static int explain_run(void *cfg)
 	int shown = 0;
 	char serr[OPT_ERR_MAX];
 
-	if (cmd_sides_finish(&c->sides, serr, sizeof(serr))) {
-		fprintf(stderr, "fsbench explain: %s\n", serr);
-		return FSB_EXIT_USAGE;
-	}
+	if (cmd_sides_finish(&c->sides, serr, sizeof(serr)))
+		return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", serr);
 	if (c->sides.saw_candidate)
 		return explain_sides(c);
-	if (!c->sides.nfiles[0]) {
-		fprintf(stderr, "fsbench explain: no result files (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->sides.nfiles[0])
+		return cmd_fail(FSB_EXIT_USAGE, "explain", "no result files (see --help)");
 	for (size_t f = 0; f < c->sides.nfiles[0]; f++) {
 		char err[512];
 		json_t *doc, *run;
 		size_t r;
 
-		if (mdl_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0) {
-			fprintf(stderr, "fsbench explain: %s\n", err);
-			return FSB_EXIT_USAGE;
-		}
+		if (mdl_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0)
+			return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", err);
 		json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), r, run)
 		{
 			const json_t *t = json_object_get(run, "target");
@@ -137,11 +127,9 @@ static int explain_run(void *cfg)
 		}
 		json_decref(doc);
 	}
-	if (!shown) {
-		fprintf(stderr,
-			"fsbench explain: no run has eBPF probes (run as root, with --probes)\n");
-		return FSB_EXIT_FAIL;
-	}
+	if (!shown)
+		return cmd_fail(FSB_EXIT_FAIL, "explain",
+				"no run has eBPF probes (run as root, with --probes)");
 	return FSB_EXIT_OK;
 }
 

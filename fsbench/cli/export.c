@@ -68,22 +68,19 @@ static int export_write(const struct rpt_exporter *ex, const struct rpt_cmp *cmp
 
 	if (outpath) {
 		out = base_out_open(outpath, &tmp);
-		if (!out) {
-			fprintf(stderr, "fsbench export: creating a temporary file beside %s: %s\n",
-				outpath, strerror(errno));
-			return FSB_EXIT_USAGE;
-		}
+		if (!out)
+			return cmd_fail(FSB_EXIT_USAGE, "export",
+					"creating a temporary file beside %s: %s", outpath,
+					strerror(errno));
 	}
 	e = ex->write(cmp, eo, out);
 	if (out != stdout)
 		e = base_out_commit(out, tmp, outpath, e);
 	else if (fflush(stdout) && !e)
 		e = -errno;
-	if (e) {
-		fprintf(stderr, "fsbench export: writing %s: %s\n", outpath ? outpath : "stdout",
-			strerror(-e));
-		return FSB_EXIT_FAIL;
-	}
+	if (e)
+		return cmd_fail(FSB_EXIT_FAIL, "export", "writing %s: %s",
+				outpath ? outpath : "stdout", strerror(-e));
 	return FSB_EXIT_OK;
 }
 
@@ -98,25 +95,17 @@ static int export_run(void *cfg)
 	char err[4096];
 	int status;
 
-	if (!c->format) {
-		fprintf(stderr, "fsbench export: --format is required (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->format)
+		return cmd_fail(FSB_EXIT_USAGE, "export", "--format is required (see --help)");
 	ex = rpt_exporter_find(c->format);
-	if (!ex) {
-		fprintf(stderr, "fsbench export: --format %s: not a format (see --help)\n",
-			c->format);
-		return FSB_EXIT_USAGE;
-	}
-	if (c->build_id && !strchr(c->build_id, ':')) {
-		fprintf(stderr, "fsbench export: --build-id %s: KCIDB ids are ORIGIN:ID\n",
-			c->build_id);
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->files.n) {
-		fprintf(stderr, "fsbench export: no input file\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!ex)
+		return cmd_fail(FSB_EXIT_USAGE, "export", "--format %s: not a format (see --help)",
+				c->format);
+	if (c->build_id && !strchr(c->build_id, ':'))
+		return cmd_fail(FSB_EXIT_USAGE, "export", "--build-id %s: KCIDB ids are ORIGIN:ID",
+				c->build_id);
+	if (!c->files.n)
+		return cmd_fail(FSB_EXIT_USAGE, "export", "no input file");
 	if (rpt_export_input((const char *const *)c->files.v, (size_t)c->files.n, &cmp, err,
 			     sizeof(err)) ||
 	    rpt_export_metrics_check(cmp, c->metrics, err, sizeof(err)) ||

@@ -124,14 +124,11 @@ int cmd_info(int argc, char **argv)
 	if (!cmd_args_parse(&info_cmd, &cfg, argc, argv, &status))
 		return status;
 	path = cfg.path;
-	if (!path) {
-		fprintf(stderr, "fsbench info: which path? usage: fsbench info PATH [--json]\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench info: %s\n", err);
-		return FSB_EXIT_FAIL;
-	}
+	if (!path)
+		return cmd_fail(FSB_EXIT_USAGE, "info",
+				"which path? usage: fsbench info PATH [--json]");
+	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0)
+		return cmd_fail(FSB_EXIT_FAIL, "info", "%s", err);
 	dev = knob_target_json(&kt);
 	values = knob_values_json(&kt);
 	topo = probe_topology_json();

@@ -95,19 +95,15 @@ static int page_write(const char *outpath, json_t *const *docs, const char *cons
 	FILE *out;
 
 	out = base_out_open(outpath, &tmp);
-	if (!out) {
-		fprintf(stderr, "fsbench report: creating a temporary file beside %s: %s\n",
-			outpath, strerror(errno));
-		return FSB_EXIT_FAIL;
-	}
+	if (!out)
+		return cmd_fail(FSB_EXIT_FAIL, "report", "creating a temporary file beside %s: %s",
+				outpath, strerror(errno));
 	e = rpt_html_write(docs, paths, (size_t)ndocs, cmp, ho, out, &drawn);
 	/* commit frees tmp */
 	e = base_out_commit(out, tmp, outpath, e);
 	tmp = NULL;
-	if (e) {
-		fprintf(stderr, "fsbench report: writing %s: %s\n", outpath, strerror(-e));
-		return FSB_EXIT_FAIL;
-	}
+	if (e)
+		return cmd_fail(FSB_EXIT_FAIL, "report", "writing %s: %s", outpath, strerror(-e));
 	fprintf(stderr, "fsbench report: wrote %s (%d plot%s)\n", outpath, drawn,
 		drawn == 1 ? "" : "s");
 	return FSB_EXIT_OK;
@@ -134,14 +130,10 @@ static int report_run(void *cfg)
 	struct rpt_cmp *cmp = NULL;
 	char err[1024];
 
-	if (cmd_sides_finish(&c->sides, err, sizeof(err))) {
-		fprintf(stderr, "fsbench report: %s\n", err);
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->sides.nfiles[0] && !c->sides.nfiles[1]) {
-		fprintf(stderr, "fsbench report: no result files (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (cmd_sides_finish(&c->sides, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "report", "%s", err);
+	if (!c->sides.nfiles[0] && !c->sides.nfiles[1])
+		return cmd_fail(FSB_EXIT_USAGE, "report", "no result files (see --help)");
 	ho = (struct rpt_html_opts){ .title = c->title,
 				     .gnuplot = !c->no_plots && base_spawn_in_path("gnuplot") ?
 							"gnuplot" :
