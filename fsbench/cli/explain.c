@@ -9,7 +9,6 @@
 #include "report/compare_text.h"
 #include "report/runset.h"
 #include "model/result_file.h"
-#include "model/schema.h"
 
 struct explain_cfg {
 	char *op;
@@ -103,28 +102,12 @@ static int explain_run(void *cfg)
 		return cmd_fail(FSB_EXIT_USAGE, "explain", "no result files (see --help)");
 	for (size_t f = 0; f < c->sides.nfiles[0]; f++) {
 		char err[512];
-		json_t *doc, *run;
-		size_t r;
+		json_t *doc;
 
 		if (mdl_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0)
 			return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", err);
-		json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), r, run)
-		{
-			const json_t *t = json_object_get(run, "target");
-			const char *fs = json_string_value(json_object_get(t, "fstype"));
-			const char *dev = json_string_value(json_object_get(t, "device"));
-
-			if (!json_object_get(run, "probes"))
-				continue;
-			/* a result is anyone's file: a missing name is "?", never "(null)" */
-			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "",
-			       c->sides.files[0][f], r, mdl_json_str(run, MDL_KEY_WORKLOAD, "?"),
-			       mdl_str_or(fs, "?"), mdl_str_or(dev, "?"));
-			if (c->markdown)
-				printf("\n");
-			rpt_attrib_print(stdout, run, c->op, (size_t)c->rows, c->markdown);
-			shown++;
-		}
+		rpt_attrib_print_doc(stdout, c->sides.files[0][f], doc, c->op, (size_t)c->rows,
+				     c->markdown, &shown);
 		json_decref(doc);
 	}
 	if (!shown)
