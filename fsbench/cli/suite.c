@@ -363,25 +363,17 @@ int cmd_suite(int argc, char **argv)
  */
 int cmd_default(void)
 {
-	char tmp[4096], quick[4096];
-	const char *base = getenv("TMPDIR");
+	char tmp[4096], quick[4096], err[8192];
 	int status;
 
-	if (suite_find("quick", quick, sizeof(quick)) < 0) {
-		fprintf(stderr, "fsbench: the default suite quick.json is not in %s or %s\n",
-			suite_config_dirs[0], suite_config_dirs[1]);
+	if (suite_default(quick, sizeof(quick), tmp, sizeof(tmp), err, sizeof(err)) < 0) {
+		fprintf(stderr, "fsbench: %s\n", err);
 		return FSB_EXIT_FAIL;
 	}
-	if (geteuid() == 0) {
+	if (!tmp[0]) {
 		char *argv[] = { "suite", quick, NULL };
 
 		return suite_main(2, argv, "suite", NULL);
-	}
-	snprintf(tmp, sizeof(tmp), "%s/fsbench.XXXXXX", base && *base ? base : "/var/tmp");
-	if (!mkdtemp(tmp)) {
-		fprintf(stderr, "fsbench: creating a temporary directory %s: %s\n", tmp,
-			strerror(errno));
-		return FSB_EXIT_FAIL;
 	}
 	printf("fsbench: not root, so no loop devices, mkfs or mount: running the small-file part "
 	       "of %s in %s.\nSkipped: ext4, xfs, btrfs and ext3 on a fresh image, the streaming "
