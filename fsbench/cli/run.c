@@ -3,12 +3,8 @@
 #include "fsbench/cli/commands.h"
 #include "fsbench/core/job.h"
 #include "fsbench/core/partial.h"
-#include "fsbench/core/result.h"
 
 #include <errno.h>
-#include <string.h>
-
-#include "base/fileio.h"
 
 /* Where a result write that failed during the run is said: the command's name is @arg. */
 static void say(void *arg, const char *msg)
@@ -54,24 +50,12 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	}
 
 	/* the result's place is checked (and taken) before any work: no run is lost to it */
-	p.path = fsb_job_common(&job)->json;
-	if (p.path) {
-		r = base_out_check(p.path);
+	if (fsb_job_common(&job)->json) {
+		r = fsb_partial_begin(&p, fsb_job_common(&job)->json, wl->name, argc, argv, perr,
+				      sizeof(perr));
 		if (r < 0) {
-			fprintf(stderr, "fsbench %s: --json %s: %s\n", wl->name, p.path,
-				strerror(-r));
-			fsb_job_free(&job);
-			return FSB_EXIT_USAGE;
-		}
-		p.doc = fsb_result_new(argc, argv);
-		/* the effective configuration, enough to run it again: command and every option */
-		json_object_set_new(json_object_get(p.doc, "config"), "command",
-				    json_string(wl->name));
-		r = fsb_partial_progress(&p, 0, 0, 0, perr, sizeof(perr));
-		if (perr[0])
-			say(p.say_arg, perr);
-		if (r < 0) {
-			json_decref(p.doc);
+			if (perr[0])
+				say(p.say_arg, perr);
 			fsb_job_free(&job);
 			return FSB_EXIT_USAGE;
 		}

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/errf.h"
+#include "base/fileio.h"
 #include "model/result_file.h"
 
 int fsb_partial_write(struct fsb_partial *p, bool final, char *err, size_t errlen)
@@ -24,6 +25,25 @@ int fsb_partial_write(struct fsb_partial *p, bool final, char *err, size_t errle
 		return errf(err, errlen, r, "writing result %s: %s", p->path, strerror(-r));
 	if (errlen)
 		err[0] = 0;
+	return r;
+}
+
+int fsb_partial_begin(struct fsb_partial *p, const char *path, const char *command, int argc,
+		      char **argv, char *err, size_t errlen)
+{
+	int r = base_out_check(path);
+
+	if (r < 0)
+		return errf(err, errlen, r, "--json %s: %s", path, strerror(-r));
+	p->path = path;
+	p->doc = fsb_result_new(argc, argv);
+	/* the effective configuration, enough to run it again: command and every option */
+	json_object_set_new(json_object_get(p->doc, "config"), "command", json_string(command));
+	r = fsb_partial_progress(p, 0, 0, 0, err, errlen);
+	if (r < 0) {
+		json_decref(p->doc);
+		p->doc = NULL;
+	}
 	return r;
 }
 

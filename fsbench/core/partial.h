@@ -31,6 +31,14 @@ struct fsb_partial {
 int fsb_partial_write(struct fsb_partial *p, bool final, char *err, size_t errlen);
 
 /*
+ * `fsbench <workload> --json @path`, before any work: @path checked (base_out_check: -errno,
+ * @err "--json PATH: why"), then a fsb_result_new() document for @command and @argv written
+ * there with no progress (fsb_partial_progress; on failure @p->doc is dropped again).
+ */
+int fsb_partial_begin(struct fsb_partial *p, const char *path, const char *command, int argc,
+		      char **argv, char *err, size_t errlen);
+
+/*
  * How far `fsbench <workload> --json`'s run got, as the document's "partial" (loops done,
  * files, bytes), written with fsb_partial_write() (not final): what a kill -9 leaves.
  */
