@@ -317,41 +317,29 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	int r, status;
 
 	suite_run_init(&x.r);
-	if (!cmd_args_parse(&suite_cmd, &x.a, argc, argv, &status)) {
-		ctx_free(&x);
-		return status;
-	}
+	if (!cmd_args_parse(&suite_cmd, &x.a, argc, argv, &status))
+		goto out;
 	x.a.q.only_workloads = only_workloads;
 	r = x.a.q.file ? suite_run_prepare(&x.r, &x.a.q, err, sizeof(err)) :
 			 errf(err, sizeof(err), -EINVAL,
 			      "which suite? (fsbench suite FILE; see configs/)");
-	if (r < 0) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		ctx_free(&x);
-		return r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
-	}
-	if (!x.r.nrun && !x.a.dry_run) {
-		fprintf(stderr,
-			"fsbench %s: nothing to run: every cell of %s is skipped (see -n)\n", cmd,
-			x.r.s.path);
-		ctx_free(&x);
-		return FSB_EXIT_USAGE;
-	}
-	if (x.a.dry_run) {
-		print_dry_run(&x.r);
-		ctx_free(&x);
-		return FSB_EXIT_OK;
-	}
-	r = suite_result_path(&x.r, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		ctx_free(&x);
-		return FSB_EXIT_USAGE;
-	}
-	status = run_suite(&x, argc, argv);
+	if (r < 0)
+		status = cmd_fail(r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL, cmd, "%s", err);
+	else if (!x.r.nrun && !x.a.dry_run)
+		status = cmd_fail(FSB_EXIT_USAGE, cmd,
+				  "nothing to run: every cell of %s is skipped (see -n)",
+				  x.r.s.path);
+	else if (x.a.dry_run)
+		print_dry_run(&x.r); /* status is FSB_EXIT_OK after the parse */
+	else if (suite_result_path(&x.r, err, sizeof(err)) < 0)
+		status = cmd_fail(FSB_EXIT_USAGE, cmd, "%s", err);
+	else
+		status = run_suite(&x, argc, argv);
+out:
 	ctx_free(&x);
 	return status;
 }
+
 int cmd_suite(int argc, char **argv)
 {
 	return suite_main(argc, argv, "suite", NULL);
