@@ -195,22 +195,19 @@ static int compare_run(void *cfg)
 	if (c->json && (e = base_out_check(c->json)) < 0)
 		return cmd_fail(FSB_EXIT_USAGE, "compare", "--json %s: %s", c->json, strerror(-e));
 	status = FSB_EXIT_UNUSABLE;
-	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err))) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		goto out;
-	}
+	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err)))
+		goto fail;
 	if (o.allow_noisy && !o.strict) {
-		fprintf(stderr,
-			"fsbench compare: --allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)\n");
-		goto out;
+		snprintf(
+			err, sizeof(err),
+			"--allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)");
+		goto fail;
 	}
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
 	nsides = rpt_runset_load_sides(&rs, paths, sides, npaths, o.across, c->baseline_value, err,
 				       sizeof(err));
-	if (nsides < 0) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		goto out;
-	}
+	if (nsides < 0)
+		goto fail;
 	if (nsides < 2)
 		fprintf(stderr,
 			"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
@@ -218,15 +215,13 @@ static int compare_run(void *cfg)
 	o.floor_multiple = c->floor;
 	e = rpt_runset_judge(&rs, o.across ? NULL : default_names, 2, &o, &judged, err,
 			     sizeof(err));
-	if (e) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		goto out;
-	}
+	if (e)
+		goto fail;
 	/* the document, serialised once from what the judge decided */
 	cmp = rpt_cmp_to_json(judged);
 	if (!cmp) {
-		fprintf(stderr, "fsbench compare: writing the comparison: %s\n", strerror(ENOMEM));
-		goto out;
+		snprintf(err, sizeof(err), "writing the comparison: %s", strerror(ENOMEM));
+		goto fail;
 	}
 	if (c->format == FORMAT_JSON) {
 		json_dumpf(cmp, stdout, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
@@ -235,18 +230,18 @@ static int compare_run(void *cfg)
 		rpt_cmp_print(judged, stdout, c->format == FORMAT_MARKDOWN);
 	}
 	fflush(stdout);
-	if (c->json) {
-		e = mdl_json_write_atomic(cmp, c->json);
-		if (e) {
-			fprintf(stderr, "fsbench compare: writing %s: %s\n", c->json, strerror(-e));
-			goto out;
-		}
+	if (c->json && (e = mdl_json_write_atomic(cmp, c->json))) {
+		snprintf(err, sizeof(err), "writing %s: %s", c->json, strerror(-e));
+		goto fail;
 	}
 	for (size_t i = 0; i < judged->nexcluded; i++)
 		fprintf(stderr, "fsbench compare: %s: run %lld is incomplete and left out: %s\n",
 			judged->excluded[i].file, judged->excluded[i].run,
 			judged->excluded[i].what);
 	status = c->gate ? gate_status(rpt_gate_explain(judged, say, NULL)) : FSB_EXIT_OK;
+	goto out;
+fail:
+	fprintf(stderr, "fsbench compare: %s\n", err);
 out:
 	rpt_cmp_free(judged);
 	json_decref(cmp);
