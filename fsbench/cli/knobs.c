@@ -212,36 +212,32 @@ int cmd_knobs(int argc, char **argv)
 		goto out;
 	path = cfg.path;
 	if (!path) {
-		fprintf(stderr,
-			"fsbench knobs: which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]\n");
-		status = FSB_EXIT_USAGE;
+		status = cmd_fail(FSB_EXIT_USAGE, "knobs",
+				  "which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]");
 		goto out;
 	}
 	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench knobs: %s\n", err);
-		status = FSB_EXIT_FAIL;
+		status = cmd_fail(FSB_EXIT_FAIL, "knobs", "%s", err);
 		goto out;
 	}
 	if (cfg.set.n) {
 		b = calloc(1, sizeof(*b));
 		if (!b) {
-			fprintf(stderr, "fsbench knobs: %s\n", strerror(ENOMEM));
-			status = FSB_EXIT_FAIL;
+			status = cmd_fail(FSB_EXIT_FAIL, "knobs", "%s", strerror(ENOMEM));
 			goto out;
 		}
 		b->t = &kt;
 		r = knob_session_set(&session, b, cfg.set.v, cfg.set.n, journal_state_dir(),
 				     "knobs --set", err, sizeof(err));
 		if (r < 0 && session.failed <= KNOB_SESSION_VALIDATE) {
-			fprintf(stderr, "fsbench knobs: %s\n", err);
-			status = FSB_EXIT_USAGE;
+			status = cmd_fail(FSB_EXIT_USAGE, "knobs", "%s", err);
 			goto out;
 		}
 		if (r < 0) {
-			fprintf(stderr, "fsbench knobs: %s%s; nothing was changed\n",
+			status = cmd_fail(
+				FSB_EXIT_FAIL, "knobs", "%s%s; nothing was changed",
 				r == -EBUSY && session.failed == KNOB_SESSION_LOCK ? "--set " : "",
 				err);
-			status = FSB_EXIT_FAIL;
 			goto out;
 		}
 		for (int i = 0; i < b->n; i++)
