@@ -155,8 +155,7 @@ static void print_dry_run(const struct suite_run *x)
 	       x->s.repetitions, x->nrun);
 	for (int i = 0; i < x->ncells; i++) {
 		const struct suite_cell *c = &x->cells[i];
-		const struct suite_workload *w = &x->s.wl[c->wl];
-		char *argv[PROBE_SCRATCH_ARGV_MAX + 1] = { 0 };
+		char *mkfs, *cmd;
 
 		printf("%4d  %s", i + 1, c->name);
 		if (c->skip) {
@@ -164,25 +163,14 @@ static void print_dry_run(const struct suite_run *x)
 			continue;
 		}
 		printf("\n");
-		if (!x->dir &&
-		    probe_scratch_mkfs_argv(x->s.fs[c->fs].type, "DEVICE",
-					    (const char *const *)x->s.fs[c->fs].mkfs_argv, argv,
-					    PROBE_SCRATCH_ARGV_MAX) == 0) {
-			printf("      mkfs:");
-			for (int k = 0; argv[k]; k++) {
-				printf(" %s", argv[k]);
-				free(argv[k]);
-			}
-			printf("\n      mount options: %s\n",
+		if (suite_cell_lines(x, c, &mkfs, &cmd) < 0)
+			continue;
+		if (mkfs)
+			printf("      mkfs: %s\n      mount options: %s\n", mkfs,
 			       *c->mount_options ? c->mount_options : "(defaults)");
-		}
-		printf("      %s --threads %d", w->wl->name, c->threads);
-		for (int k = 0; k < w->np; k++)
-			printf(" --%s %s", w->pname[k], w->pvalue[k]);
-		if (c->ks >= 0)
-			for (int k = 0; k < x->s.ks[c->ks].n; k++)
-				printf(" --knob %s", x->s.ks[c->ks].knob[k]);
-		printf("\n");
+		printf("      %s\n", cmd);
+		free(mkfs);
+		free(cmd);
 	}
 }
 

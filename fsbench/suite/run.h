@@ -77,6 +77,14 @@ void suite_run_init(struct suite_run *x);
  */
 int suite_run_prepare(struct suite_run *x, const struct suite_request *q, char *err, size_t errlen);
 
+/*
+ * Cell @c of @x as a dry run shows it: *@ret_mkfs the mkfs command line on "DEVICE" (NULL
+ * in a directory, or when there is none) and *@ret_cmd the workload's, its parameters and
+ * knobs as options; the caller frees both. 0 or -ENOMEM.
+ */
+int suite_cell_lines(const struct suite_run *x, const struct suite_cell *c, char **ret_mkfs,
+		     char **ret_cmd);
+
 /* --dir: the filesystem dimension collapses into @x->dir's own filesystem. 0 or -EINVAL. */
 int suite_use_dir(struct suite_run *x, char *err, size_t errlen);
 
