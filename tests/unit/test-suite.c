@@ -490,6 +490,22 @@ static void test_run_dir(void **st)
 		suite_eta(&x, 2000.4, eta, sizeof(eta));
 		assert_string_equal(eta, "1:06:41");
 	}
+	/* the dry run's lines: in a directory no mkfs, the workload as a command line */
+	{
+		char *mkfs = (char *)"untouched", *cmd = NULL;
+
+		assert_int_equal(suite_cell_lines(&x, &x.cells[0], &mkfs, &cmd), 0);
+		assert_null(mkfs);
+		assert_string_equal(cmd, "smallfile --threads 1 --size 0 --files 5");
+		free(cmd);
+		x.dir = NULL;
+		assert_int_equal(suite_cell_lines(&x, &x.cells[0], &mkfs, &cmd), 0);
+		assert_non_null(strstr(mkfs, "mkfs.ext4 "));
+		assert_non_null(strstr(mkfs, " DEVICE"));
+		free(mkfs);
+		free(cmd);
+		x.dir = work;
+	}
 	suite_run_free(&x);
 	unlink(json_path);
 	assert_int_equal(rmdir(work), 0); /* the runs removed their files */
