@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sched.h>
 #include <sys/prctl.h>
@@ -240,4 +242,22 @@ int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep kee
 	if (r)
 		return r;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+bool base_spawn_in_path(const char *prog)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL, *dir;
+	bool found = false;
+
+	if (!path || !(copy = strdup(path)))
+		return false;
+	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
+		char full[4096];
+
+		snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", prog);
+		found = access(full, X_OK) == 0;
+	}
+	free(copy);
+	return found;
 }

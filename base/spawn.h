@@ -70,4 +70,7 @@ int base_spawn_run(const struct base_spawn *s, int *ret_status);
 int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep keep, char *msg,
 		    size_t msglen);
 
+/* Whether program @prog is on PATH (an executable in one of its directories; false without PATH). */
+bool base_spawn_in_path(const char *prog);
+
 #endif

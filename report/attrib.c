@@ -1,5 +1,6 @@
 /* The attribution table: each slow call of a run next to what the kernel did meanwhile. */
 #include "report/attrib.h"
+#include "model/schema.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -307,4 +308,29 @@ int rpt_attrib_html(FILE *out, const json_t *run, size_t max, void (*esc)(FILE *
 	}
 	fprintf(out, "</table>\n");
 	return (int)n;
+}
+
+void rpt_attrib_print_doc(FILE *out, const char *path, const json_t *doc, const char *op,
+			  size_t max, bool markdown, int *shown)
+{
+	json_t *run;
+	size_t r;
+
+	json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), r, run)
+	{
+		const json_t *t = json_object_get(run, "target");
+		const char *fs = json_string_value(json_object_get(t, "fstype"));
+		const char *dev = json_string_value(json_object_get(t, "device"));
+
+		if (!json_object_get(run, "probes"))
+			continue;
+		/* a result is anyone's file: a missing name is "?", never "(null)" */
+		fprintf(out, "%s%s run %zu: %s, %s on %s\n", *shown ? "\n" : "", path, r,
+			mdl_json_str(run, MDL_KEY_WORKLOAD, "?"), mdl_str_or(fs, "?"),
+			mdl_str_or(dev, "?"));
+		if (markdown)
+			fprintf(out, "\n");
+		rpt_attrib_print(out, run, op, max, markdown);
+		(*shown)++;
+	}
 }

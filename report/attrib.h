@@ -23,6 +23,14 @@ void rpt_attrib_sentence(const json_t *call, const char *device, char *buf, size
  */
 int rpt_attrib_print(FILE *out, const json_t *run, const char *op, size_t max, bool markdown);
 
+/*
+ * The table of every run of result @doc (read from @path) that has probes, each under a
+ * line naming the file, the run, its workload, filesystem and device; *@shown counts the
+ * runs shown so far (a blank line between them).
+ */
+void rpt_attrib_print_doc(FILE *out, const char *path, const json_t *doc, const char *op,
+			  size_t max, bool markdown, int *shown);
+
 /* The same as an HTML table, text through @esc; returns the rows (0: nothing printed). */
 int rpt_attrib_html(FILE *out, const json_t *run, size_t max,
 		    void (*esc)(FILE *out, const char *s));

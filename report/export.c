@@ -1,5 +1,6 @@
 /* Exporters: the registry and the walk over a compare document that every exporter shares. */
 #include "report/export.h"
+#include "report/runset.h"
 #include "report/stats.h"
 #include "model/schema.h"
 
@@ -78,6 +79,50 @@ bool rpt_metric_wanted(const char *filter, const char *metric)
 		if (!fnmatch(tok, metric, 0))
 			return true;
 	return false;
+}
+
+int rpt_export_metrics_check(const struct rpt_cmp *cmp, const char *filter, char *err,
+			     size_t errlen)
+{
+	size_t len;
+
+	if (!filter)
+		return 0;
+	for (size_t i = 0; i < cmp->nsamples; i++)
+		for (size_t j = 0; j < cmp->samples[i].nmetrics; j++)
+			if (rpt_metric_wanted(filter, cmp->samples[i].metrics[j].name))
+				return 0;
+	snprintf(err, errlen, "--metrics '%s' matches no metric of the input; it has:", filter);
+	for (size_t j = 0; cmp->nsamples && j < cmp->samples[0].nmetrics; j++) {
+		const char *name = cmp->samples[0].metrics[j].name;
+
+		len = strlen(err);
+		if (len + strlen(name) + 8 < errlen)
+			snprintf(err + len, errlen - len, " %s", name);
+	}
+	return -EINVAL;
+}
+
+int rpt_export_input(const char *const *paths, size_t n, struct rpt_cmp **ret, char *err,
+		     size_t errlen)
+{
+	struct rpt_runset rs = { 0 };
+	struct rpt_compare_opts o;
+	const char *side[] = { "result" };
+	int e;
+
+	*ret = NULL;
+	rpt_compare_opts_init(&o);
+	e = rpt_runset_load(&rs, paths, NULL, n, err, errlen);
+	if (!e && !rs.compare)
+		e = rpt_runset_judge(&rs, side, 1, &o, ret, err, errlen);
+	else if (!e) {
+		/* the saved comparison's structs, read once by rpt_runset_load */
+		*ret = rs.cmp;
+		rs.cmp = NULL;
+	}
+	rpt_runset_free(&rs);
+	return e;
 }
 
 const char *const rpt_label_names[] = {

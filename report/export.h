@@ -42,6 +42,21 @@ const struct rpt_exporter *rpt_exporter_find(const char *name);
 /* Whether @metric passes --metrics @filter (comma-separated globs; NULL or "": all). */
 bool rpt_metric_wanted(const char *filter, const char *metric);
 
+/*
+ * --metrics @filter that keeps nothing is a mistake (a typo, an unclosed '['), not an empty
+ * export: 0 (also for NULL), or -EINVAL with @err listing the metrics @cmp has.
+ */
+int rpt_export_metrics_check(const struct rpt_cmp *cmp, const char *filter, char *err,
+			     size_t errlen);
+
+/*
+ * What export writes from files @paths[0..n-1]: one comparison (fsbench-compare/1) as it
+ * was judged, or result files summarised as one side, "result". 0 with *@ret the caller's
+ * (rpt_cmp_free), or -errno with @err set.
+ */
+int rpt_export_input(const char *const *paths, size_t n, struct rpt_cmp **ret, char *err,
+		     size_t errlen);
+
 /* One value to export: a metric of a sample on one side, with its comparison when there is one. */
 struct rpt_point {
 	const struct rpt_cmp_sample *sample;

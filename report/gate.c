@@ -1,9 +1,14 @@
 /* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
 #include "report/gate.h"
 #include "model/result_file.h"
+#include "report/hostload.h"
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* @top: the gate file's top level, where the gate-wide "strict" and "allow_noisy" live. */
@@ -191,5 +196,147 @@ enum rpt_gate_status rpt_gate_status(const json_t *cmp)
 	enum rpt_gate_status st = c ? rpt_cmp_gate_status(c) : RPT_GATE_UNJUDGED;
 
 	rpt_cmp_free(c);
+	return st;
+}
+
+int rpt_gate_opts_load(const char *path, struct rpt_compare_opts *o, json_t **ret, char *err,
+		       size_t errlen)
+{
+	json_t *gate;
+	int e = rpt_gate_load(path, &gate, err, errlen);
+
+	if (e)
+		return e;
+	*ret = gate;
+	o->gate = gate;
+	if (json_is_true(json_object_get(gate, "strict")))
+		o->strict = true;
+	if (json_is_true(json_object_get(gate, "allow_noisy")))
+		o->allow_noisy = true;
+	return 0;
+}
+
+/* One line to @say, formatted; nothing when it cannot be (out of memory). */
+__attribute__((format(printf, 3, 4))) static void sayf(void (*say)(void *, const char *), void *arg,
+						       const char *fmt, ...)
+{
+	char *line = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	say(arg, line);
+	free(line);
+}
+
+/*
+ * A strict gate's complaint about sample @s: which of its metrics it could not judge and
+ * what would fix that. Returns the number of blocking comparisons.
+ */
+static size_t strict_sample_why(const struct rpt_cmp *cmp, const struct rpt_cmp_sample *s,
+				void (*say)(void *, const char *), void *arg)
+{
+	const struct rpt_cmp_metric *few = NULL;
+	char *noisy = NULL, *counts = NULL;
+	size_t nlen = 0, clen = 0, n = 0;
+	FILE *nf = open_memstream(&noisy, &nlen);
+	double limit = NAN;
+
+	if (!nf)
+		return 0;
+	for (size_t j = 0; j < s->nmetrics; j++)
+		for (int k = 0; k + 1 < cmp->nsides; k++) {
+			const struct rpt_cmp_metric *m = &s->metrics[j];
+			const struct rpt_cmp_judged *c = &m->judged[k];
+
+			if (!rpt_cmp_blocks(cmp, c))
+				continue;
+			n++;
+			if (c->conditions) /* said once, by rpt_gate_explain */
+				continue;
+			if (c->verdict == RPT_INSUFFICIENT) {
+				if (!few)
+					few = m;
+				continue;
+			}
+			limit = c->rule.noise_cov_pct;
+			fprintf(nf, "%s%s (CoV %s %.1f%%, %s %.1f%%)", ftell(nf) ? ", " : "",
+				m->name, cmp->side_names[0], m->sides[0].st.cov * 100,
+				cmp->side_names[c->side], m->sides[c->side].st.cov * 100);
+		}
+	fclose(nf);
+	if (few) {
+		/* "SIDE N, SIDE N": its complete runs per side */
+		FILE *cf = open_memstream(&counts, &clen);
+
+		for (int k = 0; cf && k < cmp->nsides; k++)
+			fprintf(cf, "%s%s %zu", k ? ", " : "", cmp->side_names[k], few->sides[k].n);
+		if (cf && !fclose(cf))
+			sayf(say, arg,
+			     "gate --strict: sample '%s': complete runs %s; %d a side are needed to judge it (repeat each side's runs, or suite --repetitions %d)",
+			     s->label, counts, RPT_MIN_SAMPLES, RPT_MIN_SAMPLES);
+		free(counts);
+	}
+	if (noisy && *noisy)
+		sayf(say, arg,
+		     "gate --strict: sample '%s': noisy, CoV above %g%% and no proven change: %s "
+		     "(more repetitions or a quieter machine; --allow-noisy lets them pass)",
+		     s->label, limit, noisy);
+	free(noisy);
+	return n;
+}
+
+enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
+				      void (*say)(void *arg, const char *line), void *arg)
+{
+	bool strict = cmp->set.strict;
+	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
+	size_t reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
+	size_t few = rpt_cmp_count(cmp, RPT_INSUFFICIENT, true);
+	size_t noisy = rpt_cmp_count(cmp, RPT_NOISY, true);
+	const char *cond_why, *busy_why;
+	size_t cond = rpt_hostload_count(cmp, false, &cond_why);
+	size_t busy = rpt_hostload_count(cmp, true, &busy_why);
+	size_t blocking = 0, samples = 0;
+
+	few -= cond < few ? cond : few; /* said below, not as too few samples */
+	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
+		size_t b = strict_sample_why(cmp, &cmp->samples[i], say, arg);
+
+		blocking += b;
+		samples += b > 0;
+	}
+	if (few && !strict)
+		sayf(say, arg,
+		     "%zu metric(s) had fewer than %d samples a side and were not judged (--strict fails the gate on them)",
+		     few, RPT_MIN_SAMPLES);
+	if (noisy && (!strict || cmp->set.allow_noisy))
+		sayf(say, arg,
+		     "%zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s",
+		     noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
+	if (cond)
+		sayf(say, arg,
+		     "%zu metric(s) not judged: the host was busy or the sides ran under unequal conditions; first: %s",
+		     cond, cond_why);
+	if (busy)
+		sayf(say, arg,
+		     "warning: %zu metric(s) judged on a busy host (--max-host-load makes them 'cannot judge'); first: %s",
+		     busy, busy_why);
+	if (reg)
+		sayf(say, arg, "gate: %zu regression(s)", reg);
+	if (cmp->cannot_judge)
+		sayf(say, arg, "gate: cannot judge: %s", cmp->cannot_judge_reason);
+	else if (st == RPT_GATE_UNJUDGED && !strict)
+		sayf(say, arg,
+		     "gate: cannot judge: a gated metric would have regressed, but its sides ran under different conditions");
+	else if (st == RPT_GATE_UNJUDGED && blocking)
+		sayf(say, arg, "gate --strict: %zu metric(s) in %zu sample(s) could not be judged",
+		     blocking, samples);
+	else if (st == RPT_GATE_UNJUDGED)
+		sayf(say, arg, "gate --strict: no gated metric was compared, nothing was judged");
 	return st;
 }

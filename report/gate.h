@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "report/cmp.h"
+#include "report/compare.h"
 #include "report/verdict.h"
 
 /* Checks a gate file's shape. 0 or -EINVAL with @err saying what is wrong. */
@@ -19,6 +20,13 @@ int rpt_gate_check(const json_t *gate, char *err, size_t errlen);
  * gate: "PATH: why"). The caller owns *@ret.
  */
 int rpt_gate_load(const char *path, json_t **ret, char *err, size_t errlen);
+
+/*
+ * rpt_gate_load() of @path into @o->gate (the caller owns *@ret, which @o points to), its
+ * top-level "strict" and "allow_noisy" turned on in @o. 0 or rpt_gate_load()'s -errno.
+ */
+int rpt_gate_opts_load(const char *path, struct rpt_compare_opts *o, json_t **ret, char *err,
+		       size_t errlen);
 
 /*
  * The rule for @metric: @base (the CLI's values, gating), then the gate file's top-level
@@ -41,6 +49,15 @@ enum rpt_gate_status {
 
 /* The gate's decision; a strict gate with no gated comparison at all is unjudged too. */
 enum rpt_gate_status rpt_cmp_gate_status(const struct rpt_cmp *c);
+
+/*
+ * What the gate decided on @cmp and why, a line at a time to @say (no prefix, no newline):
+ * for a strict gate each sample it could not judge and what would fix that; the metrics a
+ * plain gate only warns about (too few samples, noisy); the regressions; why nothing could be
+ * judged. Returns rpt_cmp_gate_status().
+ */
+enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
+				      void (*say)(void *arg, const char *line), void *arg);
 
 /*
  * The same on a compare document, for callers that hold only the document (read into

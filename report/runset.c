@@ -80,6 +80,43 @@ int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char
 	return rs->nsides;
 }
 
+int rpt_runset_load_sides(struct rpt_runset *rs, const char *const *paths, const int *sides,
+			  size_t n, const char *across, const char *first, char *err, size_t errlen)
+{
+	int e = rpt_runset_load(rs, paths, sides, n, err, errlen);
+
+	if (e)
+		return e;
+	if (rs->compare) {
+		snprintf(err, errlen, "%s is a comparison (%s): compare judges result files",
+			 paths[0], MDL_COMPARE_SCHEMA);
+		return -EINVAL;
+	}
+	return across ? rpt_runset_sides_across(rs, across, first, err, errlen) : 2;
+}
+
+int rpt_runset_why(const char *const *paths, const int *sides, size_t n, double threshold_pct,
+		   json_t **ret, char *err, size_t errlen)
+{
+	const char *names[2] = { "baseline", "candidate" };
+	struct rpt_runset rs = { 0 };
+	struct rpt_compare_opts o;
+	int e;
+
+	rpt_compare_opts_init(&o);
+	o.threshold_pct = threshold_pct;
+	o.allow_unmatched = true;
+	e = rpt_runset_load(&rs, paths, sides, n, err, errlen);
+	if (!e && rs.compare) {
+		snprintf(err, errlen, "%s is a comparison: explain reads results", paths[0]);
+		e = -EINVAL;
+	}
+	if (!e)
+		e = rpt_runset_compare(&rs, names, 2, &o, ret, err, errlen);
+	rpt_runset_free(&rs);
+	return e;
+}
+
 int rpt_runset_judge(const struct rpt_runset *rs, const char *const *names, int nsides,
 		     const struct rpt_compare_opts *o, struct rpt_cmp **ret, char *err,
 		     size_t errlen)

@@ -52,6 +52,23 @@ int rpt_runset_sides_across(struct rpt_runset *rs, const char *field, const char
 			    size_t errlen);
 
 /*
+ * `fsbench compare`'s input: rpt_runset_load() of result files only (a comparison has no
+ * runs to judge, even alone: -EINVAL), then with @across rpt_runset_sides_across(@across,
+ * @first). Returns the number of sides (2 without @across), or -errno with @err set.
+ */
+int rpt_runset_load_sides(struct rpt_runset *rs, const char *const *paths, const int *sides,
+			  size_t n, const char *across, const char *first, char *err,
+			  size_t errlen);
+
+/*
+ * `fsbench explain`'s two sides, baseline and candidate: result files @paths on @sides
+ * (a comparison is refused), compared with @threshold_pct, a sample on one side only
+ * dropped. 0 with *@ret the comparison document (the caller's), or -errno with @err.
+ */
+int rpt_runset_why(const char *const *paths, const int *sides, size_t n, double threshold_pct,
+		   json_t **ret, char *err, size_t errlen);
+
+/*
  * Judges @rs's runs on @nsides sides named @names (NULL: the names
  * rpt_runset_sides_across() gave): rpt_compare_judge(), with @err set on every failure
  * (strerror for -ENOMEM). The caller frees *@ret with rpt_cmp_free().

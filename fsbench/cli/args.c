@@ -3,6 +3,7 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,18 @@ int cmd_sides_add(struct cmd_sides *s, char *arg, char *err, size_t errlen)
 	}
 	s->files[s->side][s->nfiles[s->side]++] = arg;
 	return 0;
+}
+
+int cmd_fail(int status, const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "fsbench %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return status;
 }
 
 int cmd_no_operand(void *cfg, char *arg, char *err, size_t errlen)

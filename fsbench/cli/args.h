@@ -87,6 +87,10 @@ struct cmd_spec {
  */
 bool cmd_args_parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv, int *ret_status);
 
+/* Says "fsbench @cmd: MESSAGE" on stderr and returns @status: a command's one-line refusal. */
+int cmd_fail(int status, const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* An .operand for commands that take none: every operand is refused. */
 int cmd_no_operand(void *cfg, char *arg, char *err, size_t errlen);
 

@@ -3,14 +3,10 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "base/fileio.h"
 #include "model/result_file.h"
-#include "model/doc.h"
-#include "model/schema.h"
 #include "report/compare.h"
 #include "report/compare_text.h"
 #include "report/gate.h"
@@ -144,10 +140,8 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 {
 	char err[OPT_ERR_MAX];
 
-	if (cmd_sides_finish(&c->sides, err, sizeof(err))) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		return FSB_EXIT_USAGE;
-	}
+	if (cmd_sides_finish(&c->sides, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "%s", err);
 	rpt_compare_opts_init(o);
 	/* the option table refused nan, inf and values out of range */
 	o->alpha = c->alpha;
@@ -163,159 +157,31 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 	o->allow_unmatched = c->allow_unmatched;
 	if (c->strict || c->gate_file)
 		c->gate = true;
-	if (c->baseline_value && !c->across) {
-		fprintf(stderr, "fsbench compare: --baseline-value needs --across\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (c->baseline_value && !c->across)
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "--baseline-value needs --across");
 	/* `compare A.json B.json`: the design's short form */
 	if (!c->across && !c->sides.saw_candidate && c->sides.nfiles[0] == 2) {
 		c->sides.files[1][c->sides.nfiles[1]++] = c->sides.files[0][1];
 		c->sides.nfiles[0] = 1;
 	}
-	if (!c->sides.nfiles[0] && !c->sides.nfiles[1]) {
-		fprintf(stderr, "fsbench compare: no result files (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->across && (!c->sides.nfiles[0] || !c->sides.nfiles[1])) {
-		fprintf(stderr,
-			"fsbench compare: nothing to compare against: give --baseline FILE... --candidate "
-			"FILE..., or --across FIELD\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->sides.nfiles[0] && !c->sides.nfiles[1])
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "no result files (see --help)");
+	if (!c->across && (!c->sides.nfiles[0] || !c->sides.nfiles[1]))
+		return cmd_fail(FSB_EXIT_USAGE, "compare",
+				"nothing to compare against: give --baseline FILE... --candidate "
+				"FILE..., or --across FIELD");
 	return FSB_EXIT_OK;
 }
 
-/* Loads the gate file into @o; FSB_EXIT_OK, or FSB_EXIT_UNUSABLE after saying why. */
-static int gate_load(const char *path, struct rpt_compare_opts *o, json_t **ret_gate)
+/* A line of the gate's reasons (rpt_gate_explain) on stderr. */
+static void say(void *arg, const char *line)
 {
-	char err[2048];
-	json_t *gate;
-
-	if (rpt_gate_load(path, &gate, err, sizeof(err))) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		return FSB_EXIT_UNUSABLE;
-	}
-	*ret_gate = gate;
-	o->gate = gate;
-	if (json_is_true(json_object_get(gate, "strict")))
-		o->strict = true;
-	if (json_is_true(json_object_get(gate, "allow_noisy")))
-		o->allow_noisy = true;
-	return FSB_EXIT_OK;
+	(void)arg;
+	fprintf(stderr, "fsbench compare: %s\n", line);
 }
 
-/* Appends "SIDE N, SIDE N" (complete runs per side) of metric @m to @f. */
-static void side_counts(FILE *f, const struct rpt_cmp *cmp, const struct rpt_cmp_metric *m)
+static int gate_status(enum rpt_gate_status st)
 {
-	for (int k = 0; k < cmp->nsides; k++)
-		fprintf(f, "%s%s %zu", k ? ", " : "", cmp->side_names[k], m->sides[k].n);
-}
-
-/*
- * A strict gate's complaint about one sample: which of its metrics it could not judge and
- * what would fix that. Returns the number of blocking comparisons.
- */
-static size_t strict_sample_report(const struct rpt_cmp *cmp, const struct rpt_cmp_sample *s)
-{
-	const struct rpt_cmp_metric *few = NULL;
-	char *noisy = NULL;
-	size_t nlen = 0, n = 0;
-	FILE *nf = open_memstream(&noisy, &nlen);
-	double limit = NAN;
-
-	if (!nf)
-		return 0;
-	for (size_t j = 0; j < s->nmetrics; j++)
-		for (int k = 0; k + 1 < cmp->nsides; k++) {
-			const struct rpt_cmp_metric *m = &s->metrics[j];
-			const struct rpt_cmp_judged *c = &m->judged[k];
-
-			if (!rpt_cmp_blocks(cmp, c))
-				continue;
-			n++;
-			if (c->conditions) /* said once, by gate_report */
-				continue;
-			if (c->verdict == RPT_INSUFFICIENT) {
-				if (!few)
-					few = m;
-				continue;
-			}
-			limit = c->rule.noise_cov_pct;
-			fprintf(nf, "%s%s (CoV %s %.1f%%, %s %.1f%%)", ftell(nf) ? ", " : "",
-				m->name, cmp->side_names[0], m->sides[0].st.cov * 100,
-				cmp->side_names[c->side], m->sides[c->side].st.cov * 100);
-		}
-	fclose(nf);
-	if (few) {
-		fprintf(stderr, "fsbench compare: gate --strict: sample '%s': complete runs ",
-			s->label);
-		side_counts(stderr, cmp, few);
-		fprintf(stderr,
-			"; %d a side are needed to judge it (repeat each side's runs, or suite --repetitions %d)\n",
-			RPT_MIN_SAMPLES, RPT_MIN_SAMPLES);
-	}
-	if (noisy && *noisy)
-		fprintf(stderr,
-			"fsbench compare: gate --strict: sample '%s': noisy, CoV above %g%% and no proven change: %s "
-			"(more repetitions or a quieter machine; --allow-noisy lets them pass)\n",
-			s->label, limit, noisy);
-	free(noisy);
-	return n;
-}
-
-/* Says on stderr what the gate decided and why; returns the exit status. */
-static int gate_report(const struct rpt_cmp *cmp)
-{
-	bool strict = cmp->set.strict;
-	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
-	size_t reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
-	size_t few = rpt_cmp_count(cmp, RPT_INSUFFICIENT, true);
-	size_t noisy = rpt_cmp_count(cmp, RPT_NOISY, true);
-	const char *cond_why, *busy_why;
-	size_t cond = rpt_hostload_count(cmp, false, &cond_why);
-	size_t busy = rpt_hostload_count(cmp, true, &busy_why);
-	size_t blocking = 0, samples = 0;
-
-	few -= cond < few ? cond : few; /* said below, not as too few samples */
-	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
-		size_t b = strict_sample_report(cmp, &cmp->samples[i]);
-
-		blocking += b;
-		samples += b > 0;
-	}
-	if (few && !strict)
-		fprintf(stderr,
-			"fsbench compare: %zu metric(s) had fewer than %d samples a side and were not judged (--strict fails the gate on them)\n",
-			few, RPT_MIN_SAMPLES);
-	if (noisy && (!strict || cmp->set.allow_noisy))
-		fprintf(stderr,
-			"fsbench compare: %zu metric(s) were noisy (CoV above the noise limit, no proven change) and were not judged%s\n",
-			noisy, strict ? " (--allow-noisy)" : " (--strict fails the gate on them)");
-	if (cond)
-		fprintf(stderr,
-			"fsbench compare: %zu metric(s) not judged: the host was busy or the sides ran under unequal conditions; first: %s\n",
-			cond, cond_why);
-	if (busy)
-		fprintf(stderr,
-			"fsbench compare: warning: %zu metric(s) judged on a busy host (--max-host-load makes them 'cannot judge'); first: %s\n",
-			busy, busy_why);
-	if (reg)
-		fprintf(stderr, "fsbench compare: gate: %zu regression(s)\n", reg);
-	if (cmp->cannot_judge)
-		fprintf(stderr, "fsbench compare: gate: cannot judge: %s\n",
-			cmp->cannot_judge_reason);
-	else if (st == RPT_GATE_UNJUDGED) {
-		if (!strict)
-			fprintf(stderr,
-				"fsbench compare: gate: cannot judge: a gated metric would have regressed, but its sides ran under different conditions\n");
-		else if (blocking)
-			fprintf(stderr,
-				"fsbench compare: gate --strict: %zu metric(s) in %zu sample(s) could not be judged\n",
-				blocking, samples);
-		else
-			fprintf(stderr,
-				"fsbench compare: gate --strict: no gated metric was compared, nothing was judged\n");
-	}
 	return st == RPT_GATE_REGRESSED ? FSB_EXIT_REGRESSED :
 	       st == RPT_GATE_UNJUDGED	? FSB_EXIT_UNUSABLE :
 					  FSB_EXIT_OK;
@@ -331,60 +197,42 @@ static int compare_run(void *cfg)
 	json_t *gate = NULL, *cmp = NULL;
 	struct rpt_cmp *judged = NULL;
 	size_t npaths = 0;
-	char err[1024];
+	char err[2048];
 
 	status = compare_setup(c, &o);
 	if (status != FSB_EXIT_OK)
 		return status;
 	/* the output's place before any work: a gate must not judge and then lose its record */
-	if (c->json && (e = base_out_check(c->json)) < 0) {
-		fprintf(stderr, "fsbench compare: --json %s: %s\n", c->json, strerror(-e));
-		return FSB_EXIT_USAGE;
-	}
+	if (c->json && (e = base_out_check(c->json)) < 0)
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "--json %s: %s", c->json, strerror(-e));
 	status = FSB_EXIT_UNUSABLE;
-	if (c->gate_file && gate_load(c->gate_file, &o, &gate) != FSB_EXIT_OK)
-		goto out;
+	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err)))
+		goto fail;
 	if (o.allow_noisy && !o.strict) {
-		fprintf(stderr,
-			"fsbench compare: --allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)\n");
-		goto out;
+		snprintf(
+			err, sizeof(err),
+			"--allow-noisy only relaxes a strict gate: add --strict (or \"strict\": true in the gate file)");
+		goto fail;
 	}
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
-	/* a comparison is no input of compare: even alone it has no runs to judge */
-	e = rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err));
-	if (!e && rs.compare) {
-		snprintf(err, sizeof(err), "%s is a comparison (%s): compare judges result files",
-			 paths[0], MDL_COMPARE_SCHEMA);
-		e = -EINVAL;
-	}
-	if (e) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		goto out;
-	}
-	if (o.across) {
-		nsides =
-			rpt_runset_sides_across(&rs, o.across, c->baseline_value, err, sizeof(err));
-		if (nsides < 0) {
-			fprintf(stderr, "fsbench compare: %s\n", err);
-			goto out;
-		}
-		if (nsides < 2)
-			fprintf(stderr,
-				"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
-				o.across, rs.names[0]);
-	}
+	nsides = rpt_runset_load_sides(&rs, paths, sides, npaths, o.across, c->baseline_value, err,
+				       sizeof(err));
+	if (nsides < 0)
+		goto fail;
+	if (nsides < 2)
+		fprintf(stderr,
+			"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
+			o.across, rs.names[0]);
 	o.floor_multiple = c->floor;
 	e = rpt_runset_judge(&rs, o.across ? NULL : default_names, 2, &o, &judged, err,
 			     sizeof(err));
-	if (e) {
-		fprintf(stderr, "fsbench compare: %s\n", err);
-		goto out;
-	}
+	if (e)
+		goto fail;
 	/* the document, serialised once from what the judge decided */
 	cmp = rpt_cmp_to_json(judged);
 	if (!cmp) {
-		fprintf(stderr, "fsbench compare: writing the comparison: %s\n", strerror(ENOMEM));
-		goto out;
+		snprintf(err, sizeof(err), "writing the comparison: %s", strerror(ENOMEM));
+		goto fail;
 	}
 	if (c->format == FORMAT_JSON) {
 		json_dumpf(cmp, stdout, JSON_INDENT(1) | JSON_SORT_KEYS | JSON_REAL_PRECISION(10));
@@ -393,18 +241,18 @@ static int compare_run(void *cfg)
 		rpt_cmp_print(judged, stdout, c->format == FORMAT_MARKDOWN);
 	}
 	fflush(stdout);
-	if (c->json) {
-		e = mdl_json_write_atomic(cmp, c->json);
-		if (e) {
-			fprintf(stderr, "fsbench compare: writing %s: %s\n", c->json, strerror(-e));
-			goto out;
-		}
+	if (c->json && (e = mdl_json_write_atomic(cmp, c->json))) {
+		snprintf(err, sizeof(err), "writing %s: %s", c->json, strerror(-e));
+		goto fail;
 	}
 	for (size_t i = 0; i < judged->nexcluded; i++)
 		fprintf(stderr, "fsbench compare: %s: run %lld is incomplete and left out: %s\n",
 			judged->excluded[i].file, judged->excluded[i].run,
 			judged->excluded[i].what);
-	status = c->gate ? gate_report(judged) : FSB_EXIT_OK;
+	status = c->gate ? gate_status(rpt_gate_explain(judged, say, NULL)) : FSB_EXIT_OK;
+	goto out;
+fail:
+	fprintf(stderr, "fsbench compare: %s\n", err);
 out:
 	rpt_cmp_free(judged);
 	json_decref(cmp);

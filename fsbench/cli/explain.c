@@ -9,7 +9,6 @@
 #include "report/compare_text.h"
 #include "report/runset.h"
 #include "model/result_file.h"
-#include "model/schema.h"
 
 struct explain_cfg {
 	char *op;
@@ -70,38 +69,23 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 /* Two sides: the compare document's why lines (report/why.c), nothing else of it. */
 static int explain_sides(const struct explain_cfg *c)
 {
-	const char *paths[2 * CMD_MAX_FILES], *names[2] = { "baseline", "candidate" };
-	int sides[2 * CMD_MAX_FILES], status = FSB_EXIT_USAGE;
-	struct rpt_runset rs = { 0 };
-	struct rpt_compare_opts o;
+	const char *paths[2 * CMD_MAX_FILES];
+	int sides[2 * CMD_MAX_FILES];
 	json_t *cmp = NULL;
-	size_t npaths = 0;
+	size_t npaths;
 	char err[1024];
 
-	if (!c->sides.nfiles[0] || !c->sides.nfiles[1]) {
-		fprintf(stderr,
-			"fsbench explain: --candidate needs files on both sides (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->sides.nfiles[0] || !c->sides.nfiles[1])
+		return cmd_fail(FSB_EXIT_USAGE, "explain",
+				"--candidate needs files on both sides (see --help)");
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
-	rpt_compare_opts_init(&o);
-	o.threshold_pct = c->threshold;
-	o.allow_unmatched = true;
-	if (rpt_runset_load(&rs, paths, sides, npaths, err, sizeof(err)) ||
-	    (rs.compare &&
-	     snprintf(err, sizeof(err), "%s is a comparison: explain reads results", paths[0])) ||
-	    rpt_runset_compare(&rs, names, 2, &o, &cmp, err, sizeof(err))) {
-		fprintf(stderr, "fsbench explain: %s\n", err);
-		goto out;
-	}
+	if (rpt_runset_why(paths, sides, npaths, c->threshold, &cmp, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", err);
 	if (!rpt_compare_why_print(cmp, stdout, c->markdown))
 		printf("no metric moved more than %g %% with probes on both sides to say why\n",
 		       c->threshold);
-	status = FSB_EXIT_OK;
-out:
 	json_decref(cmp);
-	rpt_runset_free(&rs);
-	return status;
+	return FSB_EXIT_OK;
 }
 
 static int explain_run(void *cfg)
@@ -110,49 +94,25 @@ static int explain_run(void *cfg)
 	int shown = 0;
 	char serr[OPT_ERR_MAX];
 
-	if (cmd_sides_finish(&c->sides, serr, sizeof(serr))) {
-		fprintf(stderr, "fsbench explain: %s\n", serr);
-		return FSB_EXIT_USAGE;
-	}
+	if (cmd_sides_finish(&c->sides, serr, sizeof(serr)))
+		return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", serr);
 	if (c->sides.saw_candidate)
 		return explain_sides(c);
-	if (!c->sides.nfiles[0]) {
-		fprintf(stderr, "fsbench explain: no result files (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->sides.nfiles[0])
+		return cmd_fail(FSB_EXIT_USAGE, "explain", "no result files (see --help)");
 	for (size_t f = 0; f < c->sides.nfiles[0]; f++) {
 		char err[512];
-		json_t *doc, *run;
-		size_t r;
+		json_t *doc;
 
-		if (mdl_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0) {
-			fprintf(stderr, "fsbench explain: %s\n", err);
-			return FSB_EXIT_USAGE;
-		}
-		json_array_foreach(json_object_get(doc, MDL_KEY_RUNS), r, run)
-		{
-			const json_t *t = json_object_get(run, "target");
-			const char *fs = json_string_value(json_object_get(t, "fstype"));
-			const char *dev = json_string_value(json_object_get(t, "device"));
-
-			if (!json_object_get(run, "probes"))
-				continue;
-			/* a result is anyone's file: a missing name is "?", never "(null)" */
-			printf("%s%s run %zu: %s, %s on %s\n", shown ? "\n" : "",
-			       c->sides.files[0][f], r, mdl_json_str(run, MDL_KEY_WORKLOAD, "?"),
-			       mdl_str_or(fs, "?"), mdl_str_or(dev, "?"));
-			if (c->markdown)
-				printf("\n");
-			rpt_attrib_print(stdout, run, c->op, (size_t)c->rows, c->markdown);
-			shown++;
-		}
+		if (mdl_result_load(c->sides.files[0][f], &doc, err, sizeof(err)) < 0)
+			return cmd_fail(FSB_EXIT_USAGE, "explain", "%s", err);
+		rpt_attrib_print_doc(stdout, c->sides.files[0][f], doc, c->op, (size_t)c->rows,
+				     c->markdown, &shown);
 		json_decref(doc);
 	}
-	if (!shown) {
-		fprintf(stderr,
-			"fsbench explain: no run has eBPF probes (run as root, with --probes)\n");
-		return FSB_EXIT_FAIL;
-	}
+	if (!shown)
+		return cmd_fail(FSB_EXIT_FAIL, "explain",
+				"no run has eBPF probes (run as root, with --probes)");
 	return FSB_EXIT_OK;
 }
 

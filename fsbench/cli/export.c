@@ -3,13 +3,10 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/fileio.h"
 #include "report/export.h"
-#include "report/runset.h"
 
 struct export_cfg {
 	char *format, *output, *metrics, *build_id;
@@ -61,29 +58,6 @@ static void usage(FILE *out)
 	fprintf(out, "\n");
 }
 
-/* A comparison as it was judged, or result files summarised as one side. NULL after printing why. */
-static struct rpt_cmp *load_input(const char *cmd, char *const *files, int nfiles)
-{
-	struct rpt_runset rs = { 0 };
-	struct rpt_compare_opts o;
-	const char *side[] = { "result" };
-	struct rpt_cmp *cmp = NULL;
-	char err[1024];
-
-	rpt_compare_opts_init(&o);
-	if (rpt_runset_load(&rs, (const char *const *)files, NULL, (size_t)nfiles, err,
-			    sizeof(err)) ||
-	    (!rs.compare && rpt_runset_judge(&rs, side, 1, &o, &cmp, err, sizeof(err))))
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-	else if (rs.compare) {
-		/* the saved comparison's structs, read once by rpt_runset_load */
-		cmp = rs.cmp;
-		rs.cmp = NULL;
-	}
-	rpt_runset_free(&rs);
-	return cmp;
-}
-
 /* Writes @cmp as @ex to @outpath (atomically: base_out_open, then rename) or stdout. */
 static int export_write(const struct rpt_exporter *ex, const struct rpt_cmp *cmp,
 			const struct rpt_export_opts *eo, const char *outpath)
@@ -94,48 +68,20 @@ static int export_write(const struct rpt_exporter *ex, const struct rpt_cmp *cmp
 
 	if (outpath) {
 		out = base_out_open(outpath, &tmp);
-		if (!out) {
-			fprintf(stderr, "fsbench export: creating a temporary file beside %s: %s\n",
-				outpath, strerror(errno));
-			return FSB_EXIT_USAGE;
-		}
+		if (!out)
+			return cmd_fail(FSB_EXIT_USAGE, "export",
+					"creating a temporary file beside %s: %s", outpath,
+					strerror(errno));
 	}
 	e = ex->write(cmp, eo, out);
 	if (out != stdout)
 		e = base_out_commit(out, tmp, outpath, e);
 	else if (fflush(stdout) && !e)
 		e = -errno;
-	if (e) {
-		fprintf(stderr, "fsbench export: writing %s: %s\n", outpath ? outpath : "stdout",
-			strerror(-e));
-		return FSB_EXIT_FAIL;
-	}
+	if (e)
+		return cmd_fail(FSB_EXIT_FAIL, "export", "writing %s: %s",
+				outpath ? outpath : "stdout", strerror(-e));
 	return FSB_EXIT_OK;
-}
-
-/*
- * --metrics that keeps nothing is a mistake (a typo, an unclosed '['), not an empty
- * export: 0, or -EINVAL with @err listing the metrics there are.
- */
-static int metrics_check(const struct rpt_cmp *cmp, const char *filter, char *err, size_t errlen)
-{
-	size_t len;
-
-	if (!filter)
-		return 0;
-	for (size_t i = 0; i < cmp->nsamples; i++)
-		for (size_t j = 0; j < cmp->samples[i].nmetrics; j++)
-			if (rpt_metric_wanted(filter, cmp->samples[i].metrics[j].name))
-				return 0;
-	snprintf(err, errlen, "--metrics '%s' matches no metric of the input; it has:", filter);
-	for (size_t j = 0; cmp->nsamples && j < cmp->samples[0].nmetrics; j++) {
-		const char *name = cmp->samples[0].metrics[j].name;
-
-		len = strlen(err);
-		if (len + strlen(name) + 8 < errlen)
-			snprintf(err + len, errlen - len, " %s", name);
-	}
-	return -EINVAL;
 }
 
 static int export_run(void *cfg)
@@ -145,49 +91,29 @@ static int export_run(void *cfg)
 	struct rpt_export_opts eo = { .metrics = c->metrics,
 				      .build_id = c->build_id,
 				      .timestamps = c->timestamps };
-	struct rpt_cmp *cmp;
+	struct rpt_cmp *cmp = NULL;
+	char err[4096];
 	int status;
 
-	if (!c->format) {
-		fprintf(stderr, "fsbench export: --format is required (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (!c->format)
+		return cmd_fail(FSB_EXIT_USAGE, "export", "--format is required (see --help)");
 	ex = rpt_exporter_find(c->format);
-	if (!ex) {
-		fprintf(stderr, "fsbench export: --format %s: not a format (see --help)\n",
-			c->format);
+	if (!ex)
+		return cmd_fail(FSB_EXIT_USAGE, "export", "--format %s: not a format (see --help)",
+				c->format);
+	if (c->build_id && !strchr(c->build_id, ':'))
+		return cmd_fail(FSB_EXIT_USAGE, "export", "--build-id %s: KCIDB ids are ORIGIN:ID",
+				c->build_id);
+	if (!c->files.n)
+		return cmd_fail(FSB_EXIT_USAGE, "export", "no input file");
+	if (rpt_export_input((const char *const *)c->files.v, (size_t)c->files.n, &cmp, err,
+			     sizeof(err)) ||
+	    rpt_export_metrics_check(cmp, c->metrics, err, sizeof(err)) ||
+	    /* before any output: a refused export writes no file */
+	    (ex->check && ex->check(cmp, &eo, err, sizeof(err)))) {
+		fprintf(stderr, "fsbench export: %s\n", err);
+		rpt_cmp_free(cmp);
 		return FSB_EXIT_USAGE;
-	}
-	if (c->build_id && !strchr(c->build_id, ':')) {
-		fprintf(stderr, "fsbench export: --build-id %s: KCIDB ids are ORIGIN:ID\n",
-			c->build_id);
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->files.n) {
-		fprintf(stderr, "fsbench export: no input file\n");
-		return FSB_EXIT_USAGE;
-	}
-	cmp = load_input("export", c->files.v, c->files.n);
-	if (!cmp)
-		return FSB_EXIT_USAGE;
-	{
-		char err[4096];
-
-		if (metrics_check(cmp, c->metrics, err, sizeof(err))) {
-			fprintf(stderr, "fsbench export: %s\n", err);
-			rpt_cmp_free(cmp);
-			return FSB_EXIT_USAGE;
-		}
-	}
-	if (ex->check) {
-		char err[1024];
-
-		/* before any output: a refused export writes no file */
-		if (ex->check(cmp, &eo, err, sizeof(err))) {
-			fprintf(stderr, "fsbench export: %s\n", err);
-			rpt_cmp_free(cmp);
-			return FSB_EXIT_USAGE;
-		}
 	}
 	status = export_write(ex, cmp, &eo, c->output);
 	rpt_cmp_free(cmp);

@@ -82,22 +82,6 @@ static const struct cmd_spec knobs_cmd = { .name = "knobs",
 					   .operand = path_operand,
 					   .usage = knobs_usage,
 					   .more_help = knobs_help };
-/* Why a knob's change matters, as `info` and `knobs` say it next to its value. */
-static const char *touch_words(const struct knob_def *d)
-{
-	if (!strcmp(d->name, "write_cache"))
-		return "kernel: whether it sends flushes; the drive's cache is unchanged";
-	switch (d->touch) {
-	case KNOB_TOUCH_DRIVE:
-		return "drive: switches the drive's own write cache";
-	case KNOB_TOUCH_MOUNT:
-		return "mount: remount option";
-	case KNOB_TOUCH_KERNEL:
-		break;
-	}
-	return "kernel";
-}
-
 static void print_knobs(const json_t *values)
 {
 	const char *name;
@@ -112,7 +96,7 @@ static void print_knobs(const json_t *values)
 		       json_is_string(v) ? json_string_value(v) :
 		       s		 ? s :
 					   "?",
-		       d ? touch_words(d) : "");
+		       d ? knob_touch_words(d) : "");
 		free(s);
 	}
 }
@@ -140,14 +124,11 @@ int cmd_info(int argc, char **argv)
 	if (!cmd_args_parse(&info_cmd, &cfg, argc, argv, &status))
 		return status;
 	path = cfg.path;
-	if (!path) {
-		fprintf(stderr, "fsbench info: which path? usage: fsbench info PATH [--json]\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench info: %s\n", err);
-		return FSB_EXIT_FAIL;
-	}
+	if (!path)
+		return cmd_fail(FSB_EXIT_USAGE, "info",
+				"which path? usage: fsbench info PATH [--json]");
+	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0)
+		return cmd_fail(FSB_EXIT_FAIL, "info", "%s", err);
 	dev = knob_target_json(&kt);
 	values = knob_values_json(&kt);
 	topo = probe_topology_json();
@@ -231,36 +212,32 @@ int cmd_knobs(int argc, char **argv)
 		goto out;
 	path = cfg.path;
 	if (!path) {
-		fprintf(stderr,
-			"fsbench knobs: which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]\n");
-		status = FSB_EXIT_USAGE;
+		status = cmd_fail(FSB_EXIT_USAGE, "knobs",
+				  "which path? usage: fsbench knobs PATH [--set NAME=VALUE ...]");
 		goto out;
 	}
 	if (fsb_knob_target(path, &pt, &kt, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench knobs: %s\n", err);
-		status = FSB_EXIT_FAIL;
+		status = cmd_fail(FSB_EXIT_FAIL, "knobs", "%s", err);
 		goto out;
 	}
 	if (cfg.set.n) {
 		b = calloc(1, sizeof(*b));
 		if (!b) {
-			fprintf(stderr, "fsbench knobs: %s\n", strerror(ENOMEM));
-			status = FSB_EXIT_FAIL;
+			status = cmd_fail(FSB_EXIT_FAIL, "knobs", "%s", strerror(ENOMEM));
 			goto out;
 		}
 		b->t = &kt;
 		r = knob_session_set(&session, b, cfg.set.v, cfg.set.n, journal_state_dir(),
 				     "knobs --set", err, sizeof(err));
 		if (r < 0 && session.failed <= KNOB_SESSION_VALIDATE) {
-			fprintf(stderr, "fsbench knobs: %s\n", err);
-			status = FSB_EXIT_USAGE;
+			status = cmd_fail(FSB_EXIT_USAGE, "knobs", "%s", err);
 			goto out;
 		}
 		if (r < 0) {
-			fprintf(stderr, "fsbench knobs: %s%s; nothing was changed\n",
+			status = cmd_fail(
+				FSB_EXIT_FAIL, "knobs", "%s%s; nothing was changed",
 				r == -EBUSY && session.failed == KNOB_SESSION_LOCK ? "--set " : "",
 				err);
-			status = FSB_EXIT_FAIL;
 			goto out;
 		}
 		for (int i = 0; i < b->n; i++)

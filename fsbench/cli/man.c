@@ -2,6 +2,7 @@
  * The hidden `--man` and `--completion` the build runs (fsbench/gen/): the commands, their
  * exit statuses and examples handed to fsbench/doc/, its errors printed.
  */
+#include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/cli/man.h"
 #include "fsbench/doc/doc.h"
@@ -114,10 +115,8 @@ int fsb_man(int argc, char **argv)
 	if (argc >= 2) {
 		while (++i < p.ncmds && strcmp(argv[1], p.cmds[i].name))
 			;
-		if (i == p.ncmds) {
-			fprintf(stderr, "fsbench --man: '%s' is not a command\n", argv[1]);
-			return FSB_EXIT_USAGE;
-		}
+		if (i == p.ncmds)
+			return cmd_fail(FSB_EXIT_USAGE, "--man", "'%s' is not a command", argv[1]);
 	}
 	if (doc_man(stdout, &p, i, err, sizeof(err)) < 0) {
 		fprintf(stderr, "fsbench --man %s: %s\n", argc >= 2 ? argv[1] : "", err);
@@ -131,13 +130,9 @@ int fsb_completion(int argc, char **argv)
 	struct doc_program p = program();
 	char err[512] = "";
 
-	if (argc < 2 || strcmp(argv[1], "bash")) {
-		fprintf(stderr, "fsbench --completion: which shell? (bash)\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (doc_completion(stdout, &p, err, sizeof(err)) < 0) {
-		fprintf(stderr, "fsbench --completion: %s\n", err);
-		return FSB_EXIT_FAIL;
-	}
+	if (argc < 2 || strcmp(argv[1], "bash"))
+		return cmd_fail(FSB_EXIT_USAGE, "--completion", "which shell? (bash)");
+	if (doc_completion(stdout, &p, err, sizeof(err)) < 0)
+		return cmd_fail(FSB_EXIT_FAIL, "--completion", "%s", err);
 	return fflush(stdout) == EOF ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 }

@@ -3,18 +3,17 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/spawn.h"
 #include "report/html.h"
 #include "model/result_file.h"
-#include "model/schema.h"
-#include "report/runset.h"
+#include "report/plan.h"
 
 /* the page plots every thread count a run can have */
 _Static_assert(MDL_MAX_THREADS == FSB_MAX_THREADS, "report/ and fsbench/ disagree on threads");
+_Static_assert(2 * CMD_MAX_FILES <= RPT_PLAN_MAX_FILES, "a page takes every file of both sides");
 
 struct report_cfg {
 	struct cmd_sides sides;
@@ -87,219 +86,6 @@ static int add_file(void *cfg, char *arg, char *err, size_t errlen)
 	return cmd_sides_add(&((struct report_cfg *)cfg)->sides, arg, err, errlen);
 }
 
-static bool in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *save = NULL, *dir;
-	bool found = false;
-
-	if (!path || !(copy = strdup(path)))
-		return false;
-	for (dir = strtok_r(copy, ":", &save); dir && !found; dir = strtok_r(NULL, ":", &save)) {
-		char full[4096];
-
-		snprintf(full, sizeof(full), "%s/%s", *dir ? dir : ".", prog);
-		found = access(full, X_OK) == 0;
-	}
-	free(copy);
-	return found;
-}
-
-/* What the page compares: the inputs, the side each file is on, and the comparer's options. */
-struct report_plan {
-	struct rpt_runset rs; /* the files, in the order given, and their runs */
-	const char *paths[2 * CMD_MAX_FILES];
-	int sides[2 * CMD_MAX_FILES]; /* each file's side as given (--baseline/--candidate) */
-	const char *labels[2 * CMD_MAX_FILES]; /* each file's side in plot lines, or NULL */
-	char *bases[2 * CMD_MAX_FILES]; /* file names (basename copies), the sides of --across file */
-	int ndocs;
-	const char **names; /* side names: rs.names (--across), two_names or the file names */
-	int nsides;
-	const char *across; /* the coords field the sides differ in, or NULL */
-	char note[1100]; /* why there is no comparison, for the page */
-};
-
-static void plan_free(struct report_plan *p)
-{
-	for (int i = 0; i < p->ndocs; i++)
-		free(p->bases[i]);
-	if (p->names != p->rs.names)
-		free(p->names);
-	rpt_runset_free(&p->rs);
-}
-
-/* The file name in @path (after its last slash), without a copy. */
-static const char *basename_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash && slash[1] ? slash + 1 : path;
-}
-
-/* Sides by file: file @d is side @d, named by its file name. 0 or -ENOMEM. */
-static int sides_by_file(struct report_plan *p)
-{
-	p->names = calloc((size_t)p->ndocs, sizeof(*p->names));
-	if (!p->names)
-		return -ENOMEM;
-	for (size_t i = 0; i < p->rs.nrefs; i++)
-		for (int d = 0; d < p->ndocs; d++)
-			if (p->rs.refs[i].doc == p->rs.docs[d])
-				p->rs.refs[i].side = d;
-	for (int d = 0; d < p->ndocs; d++) {
-		p->names[d] = p->bases[d];
-		p->labels[d] = p->ndocs > 1 ? p->bases[d] : NULL;
-	}
-	p->nsides = p->ndocs;
-	return 0;
-}
-
-/* Whether every run has a string coords.@field with two values at least. */
-static bool runs_differ_in(const struct report_plan *p, const char *field)
-{
-	const char *first = NULL;
-	bool differ = false;
-
-	for (size_t i = 0; i < p->rs.nrefs; i++) {
-		const char *v = json_string_value(
-			json_object_get(json_object_get(p->rs.refs[i].run, MDL_KEY_COORDS), field));
-
-		if (!v)
-			return false;
-		if (!first)
-			first = v;
-		differ |= strcmp(first, v) != 0;
-	}
-	return differ;
-}
-
-/* The flags that choose the sides, checked before any file is read: FSB_EXIT_OK or _USAGE. */
-static int plan_check(const struct report_cfg *c)
-{
-	bool two = c->sides.saw_candidate;
-
-	if (two && c->across) {
-		fprintf(stderr,
-			"fsbench report: --across and --candidate both choose the sides: give one\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (c->baseline_value && (!c->across || !strcmp(c->across, "file"))) {
-		fprintf(stderr, "fsbench report: --baseline-value needs --across FIELD\n");
-		return FSB_EXIT_USAGE;
-	}
-	if (two && (!c->sides.nfiles[0] || !c->sides.nfiles[1])) {
-		fprintf(stderr,
-			"fsbench report: --candidate needs files on both sides: --baseline A.json... "
-			"--candidate B.json...\n");
-		return FSB_EXIT_USAGE;
-	}
-	return FSB_EXIT_OK;
-}
-
-/*
- * Loads the files, each parsed once: a lone comparison is left in p->rs.compare. Returns
- * FSB_EXIT_OK, or an exit status after saying why on stderr.
- */
-static int plan_load(const struct report_cfg *c, struct report_plan *p)
-{
-	char err[1024];
-	int e;
-
-	for (int s = 0; s < 2; s++)
-		for (size_t i = 0; i < c->sides.nfiles[s]; i++) {
-			p->paths[p->ndocs] = c->sides.files[s][i];
-			p->sides[p->ndocs++] = s;
-		}
-	e = rpt_runset_load(&p->rs, p->paths, p->sides, (size_t)p->ndocs, err, sizeof(err));
-	if (e) {
-		fprintf(stderr, "fsbench report: %s%s\n", err,
-			e == -EINVAL ?
-				": report it alone, or give the result files it was made from" :
-				"");
-		p->ndocs = 0; /* no basenames yet */
-		return e == -EINVAL ? FSB_EXIT_USAGE :
-		       e == -ENOMEM ? FSB_EXIT_FAIL :
-				      FSB_EXIT_UNUSABLE;
-	}
-	if (p->rs.compare)
-		p->ndocs = 0;
-	return FSB_EXIT_OK;
-}
-
-/* Puts the loaded runs on sides. Returns FSB_EXIT_OK, or an exit status after saying why. */
-static int plan_sides(const struct report_cfg *c, struct report_plan *p)
-{
-	char err[1024];
-	bool two = c->sides.saw_candidate;
-
-	for (int d = 0; d < p->ndocs; d++) {
-		p->bases[d] = strdup(basename_of(p->paths[d]));
-		if (!p->bases[d]) {
-			fprintf(stderr, "fsbench report: %s\n", strerror(ENOMEM));
-			return FSB_EXIT_FAIL;
-		}
-		if (two)
-			p->labels[d] = p->sides[d] ? "candidate" : "baseline";
-	}
-	/* files named alike (a/r.json, b/r.json) are told apart by their paths */
-	for (int d = 0; d < p->ndocs; d++)
-		for (int k = 0; k < p->ndocs; k++)
-			if (k != d && !strcmp(basename_of(p->paths[k]), basename_of(p->paths[d]))) {
-				char *full = strdup(p->paths[d]);
-
-				if (!full)
-					return FSB_EXIT_FAIL;
-				free(p->bases[d]);
-				p->bases[d] = full;
-				break;
-			}
-	if (two) {
-		static const char *const two_names[] = { "baseline", "candidate" };
-
-		p->names = calloc(2, sizeof(*p->names));
-		if (!p->names)
-			return FSB_EXIT_FAIL;
-		memcpy(p->names, two_names, sizeof(two_names));
-		p->nsides = 2;
-		return FSB_EXIT_OK;
-	}
-	if ((c->across && !strcmp(c->across, "file")) || (!c->across && p->ndocs > 1))
-		return sides_by_file(p) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
-	if (!c->across && !runs_differ_in(p, "fs")) {
-		/* one file, one filesystem (or no suite coordinates): statistics, nothing compared */
-		snprintf(
-			p->note, sizeof(p->note),
-			"One side only: give --baseline/--candidate files, several files, or --across "
-			"FIELD to compare.");
-		return sides_by_file(p) ? FSB_EXIT_FAIL : FSB_EXIT_OK;
-	}
-	p->across = c->across ? c->across : "fs";
-	p->nsides = rpt_runset_sides_across(&p->rs, p->across, c->baseline_value, err, sizeof(err));
-	p->names = p->rs.names;
-	if (p->nsides < 0) {
-		fprintf(stderr, "fsbench report: %s\n", err);
-		return p->nsides == -ENOMEM ? FSB_EXIT_FAIL : FSB_EXIT_UNUSABLE;
-	}
-	return FSB_EXIT_OK;
-}
-
-/* The comparison of @p's sides; NULL with @p->note set when the runs do not line up. */
-static struct rpt_cmp *plan_compare(struct report_plan *p)
-{
-	struct rpt_compare_opts o;
-	struct rpt_cmp *cmp = NULL;
-	char err[1024];
-
-	rpt_compare_opts_init(&o);
-	o.allow_unmatched = true; /* the page lists what had no match on a side */
-	o.across = p->across;
-	if (rpt_runset_judge(&p->rs, p->names, p->nsides, &o, &cmp, err, sizeof(err))) {
-		snprintf(p->note, sizeof(p->note), "No comparison: %s", err);
-		fprintf(stderr, "fsbench report: no comparison table: %s\n", err);
-	}
-	return cmp;
-}
-
 /* Writes the page to @outpath through a temporary file; an exit status. */
 static int page_write(const char *outpath, json_t *const *docs, const char *const *paths, int ndocs,
 		      const struct rpt_cmp *cmp, const struct rpt_html_opts *ho)
@@ -309,72 +95,72 @@ static int page_write(const char *outpath, json_t *const *docs, const char *cons
 	FILE *out;
 
 	out = base_out_open(outpath, &tmp);
-	if (!out) {
-		fprintf(stderr, "fsbench report: creating a temporary file beside %s: %s\n",
-			outpath, strerror(errno));
-		return FSB_EXIT_FAIL;
-	}
+	if (!out)
+		return cmd_fail(FSB_EXIT_FAIL, "report", "creating a temporary file beside %s: %s",
+				outpath, strerror(errno));
 	e = rpt_html_write(docs, paths, (size_t)ndocs, cmp, ho, out, &drawn);
 	/* commit frees tmp */
 	e = base_out_commit(out, tmp, outpath, e);
 	tmp = NULL;
-	if (e) {
-		fprintf(stderr, "fsbench report: writing %s: %s\n", outpath, strerror(-e));
-		return FSB_EXIT_FAIL;
-	}
+	if (e)
+		return cmd_fail(FSB_EXIT_FAIL, "report", "writing %s: %s", outpath, strerror(-e));
 	fprintf(stderr, "fsbench report: wrote %s (%d plot%s)\n", outpath, drawn,
 		drawn == 1 ? "" : "s");
 	return FSB_EXIT_OK;
 }
 
+/* An exit status for the -errno of report/plan.h: usage, unusable input, or a failure. */
+static int plan_status(int e, const char *err)
+{
+	fprintf(stderr, "fsbench report: %s\n", err);
+	return e == -ENOMEM ? FSB_EXIT_FAIL : e == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_UNUSABLE;
+}
+
 static int report_run(void *cfg)
 {
 	struct report_cfg *c = cfg;
-	struct report_plan p = { 0 };
+	const char *paths[2 * CMD_MAX_FILES];
+	int sides[2 * CMD_MAX_FILES], status, e;
+	struct rpt_plan_request q = { .paths = paths,
+				      .sides = sides,
+				      .across = c->across,
+				      .baseline_value = c->baseline_value };
+	struct rpt_plan p = { 0 };
 	struct rpt_html_opts ho;
 	struct rpt_cmp *cmp = NULL;
 	char err[1024];
-	int status;
 
-	if (cmd_sides_finish(&c->sides, err, sizeof(err))) {
-		fprintf(stderr, "fsbench report: %s\n", err);
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->sides.nfiles[0] && !c->sides.nfiles[1]) {
-		fprintf(stderr, "fsbench report: no result files (see --help)\n");
-		return FSB_EXIT_USAGE;
-	}
+	if (cmd_sides_finish(&c->sides, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "report", "%s", err);
+	if (!c->sides.nfiles[0] && !c->sides.nfiles[1])
+		return cmd_fail(FSB_EXIT_USAGE, "report", "no result files (see --help)");
 	ho = (struct rpt_html_opts){ .title = c->title,
-				     .gnuplot = !c->no_plots && in_path("gnuplot") ? "gnuplot" :
-										     NULL };
-	status = plan_check(c);
-	if (status == FSB_EXIT_OK)
-		status = plan_load(c, &p);
-	if (status != FSB_EXIT_OK)
+				     .gnuplot = !c->no_plots && base_spawn_in_path("gnuplot") ?
+							"gnuplot" :
+							NULL };
+	q.two = c->sides.saw_candidate;
+	q.n = cmd_sides_flatten(&c->sides, paths, sides);
+	if ((e = rpt_plan_check(&q, err, sizeof(err))) ||
+	    (e = rpt_plan_load(&p, &q, err, sizeof(err)))) {
+		status = plan_status(e, err);
 		goto out;
+	}
 	/* a comparison written by `fsbench compare --json`: its table, as it is */
 	if (p.rs.compare) {
-		const char *path = p.paths[0];
-
-		if (c->across || c->baseline_value) {
-			fprintf(stderr,
-				"fsbench report: %s is a comparison already: its sides are fixed "
-				"(no --across)\n",
-				path);
-			status = FSB_EXIT_USAGE;
-			goto out;
-		}
 		ho.gnuplot = NULL; /* a comparison holds statistics, not histograms or series */
 		ho.inputs_note =
 			"a comparison (fsbench-compare/1): its table only; the result files "
 			"it was made from have the plots.";
-		status = page_write(c->output, NULL, &path, 0, p.rs.cmp, &ho);
+		status = page_write(c->output, NULL, p.paths, 0, p.rs.cmp, &ho);
 		goto out;
 	}
-	status = plan_sides(c, &p);
-	if (status != FSB_EXIT_OK)
+	e = rpt_plan_sides(&p, &q, err, sizeof(err));
+	if (e) {
+		status = plan_status(e, err);
 		goto out;
-	cmp = plan_compare(&p);
+	}
+	if (rpt_plan_compare(&p, &cmp, err, sizeof(err)))
+		fprintf(stderr, "fsbench report: no comparison table: %s\n", err);
 	if (!c->no_plots && !ho.gnuplot)
 		fprintf(stderr,
 			"fsbench report: gnuplot is not installed: the page has tables but no plots\n");
@@ -383,7 +169,7 @@ static int report_run(void *cfg)
 	status = page_write(c->output, p.rs.docs, p.paths, p.ndocs, cmp, &ho);
 out:
 	rpt_cmp_free(cmp);
-	plan_free(&p);
+	rpt_plan_free(&p);
 	return status;
 }
 

@@ -3,11 +3,9 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "fsbench/core/opt.h"
 #include "probes/knob/journal.h"
@@ -80,99 +78,78 @@ static void print_undone(json_t *undone, long long pid)
 	}
 }
 
-/*
- * Replays one dead run's journal @name (knob_replay.h) in the state directory open on
- * @dfd. Returns 1 when it was handled (restored, or kept and reported), 0 when it was not
- * ours to touch (a live run's), with *@status lowered to failure where something was not
- * restored.
- */
-static int restore_one(int dfd, const char *dir, const char *lock_dir, const char *name, int pass,
-		       bool discard, int *status)
+/* The state directory and how the replays went so far, for said(). */
+struct restore_ctx {
+	const char *dir;
+	int status, done; /* done: journals handled (restored, or kept and reported) */
+};
+
+/* Says how replaying the journal @name ended (knob_replay_dir's @said). */
+static void said(void *arg, const char *name, enum knob_replay_end end, const struct knob_replay *x)
 {
-	struct knob_replay x;
-	enum knob_replay_end end = knob_replay(dfd, name, pass, lock_dir, KNOB_REPLAY_WAIT_MS,
-					       discard, probe_scratch_entries_restore, &x);
+	struct restore_ctx *c = arg;
+	const char *dir = c->dir;
 
 	switch (end) {
 	case KNOB_REPLAY_UNREADABLE:
-		fprintf(stderr, "fsbench restore: in %s: %s; it stays\n", dir, x.err);
-		*status = FSB_EXIT_FAIL;
-		return 1;
+		fprintf(stderr, "fsbench restore: in %s: %s; it stays\n", dir, x->err);
+		c->status = FSB_EXIT_FAIL;
+		c->done++;
+		return;
 	case KNOB_REPLAY_ALIVE:
 		printf("%s/%s: pid %lld still runs and restores its own knobs: skipped\n", dir,
-		       name, x.pid);
-		return 0;
+		       name, x->pid);
+		return;
 	case KNOB_REPLAY_LOCKED:
 		fprintf(stderr, "fsbench restore: %s/%s: %s: skipped, it stays\n", dir, name,
-			x.err);
-		*status = FSB_EXIT_FAIL;
-		return 1;
+			x->err);
+		c->status = FSB_EXIT_FAIL;
+		c->done++;
+		return;
 	case KNOB_REPLAY_OTHER_PASS:
 	case KNOB_REPLAY_GONE:
-		return 0;
+		return;
 	case KNOB_REPLAY_DONE:
 		break;
 	}
-	if (x.owners_r)
+	c->done++;
+	if (x->owners_r)
 		fprintf(stderr, "fsbench restore: %s/%s: finding whose knobs it holds: %s\n", dir,
-			name, strerror(-x.owners_r));
-	print_knob_results(x.knobs, x.pid);
-	print_undone(x.undone, x.pid);
-	if (x.remove_errno) {
+			name, strerror(-x->owners_r));
+	print_knob_results(x->knobs, x->pid);
+	print_undone(x->undone, x->pid);
+	if (x->remove_errno) {
 		fprintf(stderr, "fsbench restore: removing %s/%s: %s\n", dir, name,
-			strerror(x.remove_errno));
-		*status = FSB_EXIT_FAIL;
-	} else if (x.removed && x.r < 0) {
+			strerror(x->remove_errno));
+		c->status = FSB_EXIT_FAIL;
+	} else if (x->removed && x->r < 0) {
 		printf("%s/%s: removed with entries that could not be restored (--discard)\n", dir,
 		       name);
-	} else if (!x.removed) {
+	} else if (!x->removed) {
 		fprintf(stderr, "fsbench restore: %s/%s stays: not everything was restored%s\n",
 			dir, name,
-			x.r == -ESTALE || x.r == -EBADMSG ?
+			x->r == -ESTALE || x->r == -EBADMSG ?
 				" (an entry was refused; --discard drops the journal)" :
 				"");
-		*status = FSB_EXIT_FAIL;
+		c->status = FSB_EXIT_FAIL;
 	}
-	knob_replay_free(&x);
-	return 1;
 }
 
 /* dispatch.c lists it in fsb_commands[] */
 int cmd_restore(int argc, char **argv)
 {
 	struct restore_cfg cfg = { 0 };
-	const char *dir = journal_state_dir();
-	char err[1024], lock_dir[PATH_MAX];
-	json_t *names, *p;
-	size_t i;
-	int status, r, dfd, done = 0;
+	struct restore_ctx c = { .dir = journal_state_dir() };
+	char err[1024];
+	int r;
 
-	if (!cmd_args_parse(&restore_cmd, &cfg, argc, argv, &status))
-		return status;
-	journal_lock_dir("", lock_dir, sizeof(lock_dir));
-	/* one descriptor for the directory checked: no path is looked up again through it */
-	r = journal_dir_open(dir, &dfd, err, sizeof(err));
-	if (r == -ENOENT) {
-		printf("nothing to restore in %s\n", dir);
-		return FSB_EXIT_OK;
-	}
-	if (r < 0) {
+	if (!cmd_args_parse(&restore_cmd, &cfg, argc, argv, &c.status))
+		return c.status;
+	r = knob_replay_dir(c.dir, cfg.discard, probe_scratch_entries_restore, said, &c, err,
+			    sizeof(err));
+	if (r == -ENOENT || (!r && !c.done && c.status == FSB_EXIT_OK))
+		printf("nothing to restore in %s\n", c.dir);
+	else if (r < 0)
 		fprintf(stderr, "fsbench restore: %s\n", err);
-		return FSB_EXIT_FAIL;
-	}
-	r = journal_list_at(dfd, &names);
-	if (r < 0) {
-		fprintf(stderr, "fsbench restore: reading %s: %s\n", dir, strerror(-r));
-		close(dfd);
-		return FSB_EXIT_FAIL;
-	}
-	/* two passes: knob journals first, then the scratch ones that take devices away */
-	for (int pass = 0; pass < 2; pass++)
-		json_array_foreach(names, i, p) done += restore_one(
-			dfd, dir, lock_dir, json_string_value(p), pass, cfg.discard, &status);
-	if (!done && status == FSB_EXIT_OK)
-		printf("nothing to restore in %s\n", dir);
-	json_decref(names);
-	close(dfd);
-	return status;
+	return r == -ENOENT ? FSB_EXIT_OK : r < 0 ? FSB_EXIT_FAIL : c.status;
 }

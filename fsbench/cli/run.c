@@ -3,50 +3,13 @@
 #include "fsbench/cli/commands.h"
 #include "fsbench/core/job.h"
 #include "fsbench/core/partial.h"
-#include "fsbench/core/result.h"
 
 #include <errno.h>
-#include <string.h>
 
-#include "base/fileio.h"
-
-/* The result file while the run goes on: written before it starts and after every loop. */
-struct partial {
-	struct fsb_partial f;
-	const char *cmd;
-};
-
-static int partial_write(struct partial *p, bool final)
+/* Where a result write that failed during the run is said: the command's name is @arg. */
+static void say(void *arg, const char *msg)
 {
-	char err[OPT_ERR_MAX + 4096];
-	int r = fsb_partial_write(&p->f, final, err, sizeof(err));
-
-	if (err[0])
-		fprintf(stderr, "fsbench %s: %s\n", p->cmd, err);
-	return r;
-}
-
-/* How far the run got, written out, so that a kill -9 leaves that much on disk. */
-static int partial_update(struct partial *p, int loops_done, uint64_t files, uint64_t bytes)
-{
-	json_object_set_new(
-		p->f.doc, "partial",
-		json_pack("{s:i,s:I,s:I,s:s}", "loops_done", loops_done, "files", (json_int_t)files,
-			  "bytes", (json_int_t)bytes, "note",
-			  "the run has not finished: it was still going, or was killed"));
-	return partial_write(p, false);
-}
-
-/* After each loop. */
-static void partial_loop(const struct fsb_run *run, int loop, void *arg)
-{
-	uint64_t files = 0, bytes = 0;
-
-	for (int i = 0; i < run->nloops; i++) {
-		files += run->loops[i].files;
-		bytes += run->loops[i].bytes;
-	}
-	partial_update(arg, loop + 1, files, bytes);
+	fprintf(stderr, "fsbench %s: %s\n", (const char *)arg, msg);
 }
 
 int cmd_job_status(int r, const struct fsb_job *job, const json_t *run)
@@ -63,7 +26,9 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	struct fsb_job job;
 	char err[OPT_ERR_MAX];
 	json_t *run = NULL;
-	struct partial p = { .cmd = wl->name };
+	/* the result file while the run goes on: written before it starts and after every loop */
+	struct fsb_partial p = { .say = say, .say_arg = (void *)wl->name };
+	char perr[OPT_ERR_MAX + 4096];
 	/* a drop-in whose harness gives one operand (dbench's client count) takes it anywhere */
 	struct cmd_spec spec = { .name = wl->name,
 				 .operand = wl->operand ? NULL : cmd_no_operand,
@@ -85,25 +50,16 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	}
 
 	/* the result's place is checked (and taken) before any work: no run is lost to it */
-	p.f.path = fsb_job_common(&job)->json;
-	if (p.f.path) {
-		r = base_out_check(p.f.path);
+	if (fsb_job_common(&job)->json) {
+		r = fsb_partial_begin(&p, fsb_job_common(&job)->json, wl->name, argc, argv, perr,
+				      sizeof(perr));
 		if (r < 0) {
-			fprintf(stderr, "fsbench %s: --json %s: %s\n", wl->name, p.f.path,
-				strerror(-r));
+			if (perr[0])
+				say(p.say_arg, perr);
 			fsb_job_free(&job);
 			return FSB_EXIT_USAGE;
 		}
-		p.f.doc = fsb_result_new(argc, argv);
-		/* the effective configuration, enough to run it again: command and every option */
-		json_object_set_new(json_object_get(p.f.doc, "config"), "command",
-				    json_string(wl->name));
-		if (partial_update(&p, 0, 0, 0) < 0) {
-			json_decref(p.f.doc);
-			fsb_job_free(&job);
-			return FSB_EXIT_USAGE;
-		}
-		job.after_loop = partial_loop;
+		job.after_loop = fsb_partial_after_loop;
 		job.after_loop_arg = &p;
 	}
 
@@ -114,21 +70,15 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	status = cmd_job_status(r, &job, run);
 	if (r < 0)
 		fprintf(stderr, "fsbench %s: %s%s\n", wl->name, err,
-			p.f.doc ? "; the partial result is marked incomplete" : "");
-	if (p.f.doc) {
-		json_object_del(p.f.doc, "partial");
-		if (run) {
-			json_object_set(json_object_get(p.f.doc, "config"), "params",
-					json_object_get(run, "params"));
-			json_array_append_new(json_object_get(p.f.doc, "runs"), run);
-			run = NULL;
-		}
-		/* a run that never started has no run object: the file says why it is incomplete */
-		if (!json_array_size(json_object_get(p.f.doc, "runs")))
-			json_object_set_new(p.f.doc, "error", json_string(err));
-		if (partial_write(&p, true) < 0 && status == FSB_EXIT_OK)
+			p.doc ? "; the partial result is marked incomplete" : "");
+	if (p.doc) {
+		r = fsb_partial_finish(&p, run, err, perr, sizeof(perr));
+		run = NULL;
+		if (perr[0])
+			say(p.say_arg, perr);
+		if (r < 0 && status == FSB_EXIT_OK)
 			status = FSB_EXIT_FAIL;
-		json_decref(p.f.doc);
+		json_decref(p.doc);
 	}
 	json_decref(run);
 	fsb_job_free(&job);

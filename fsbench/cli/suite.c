@@ -113,60 +113,30 @@ struct suite_ctx {
 	const char *cmd;
 };
 
-static void fmt_secs(char *out, size_t len, double s)
-{
-	int t = s > 0 ? (int)(s + 0.5) : 0;
-
-	if (t >= 3600)
-		snprintf(out, len, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
-	else
-		snprintf(out, len, "%d:%02d", t / 60, t % 60);
-}
-
 /* Per workload: rows are thread counts, columns filesystems, means over repetitions. */
 static void print_table(const struct suite_run *x)
 {
+	struct suite_table t;
+
 	for (int w = 0; w < x->s.nwl; w++) {
-		char cols[64][256];
-		int ncols = 0, th[SUITE_MAX_THREADS * 4], nth = 0, width = 10;
-
-		for (int i = 0; i < x->ncells; i++) {
-			const struct suite_cell *c = &x->cells[i];
-			char col[256];
-			int k;
-
-			if (c->wl != w || c->skip)
-				continue;
-			suite_cell_column(x, c, col, sizeof(col));
-			for (k = 0; k < ncols && strcmp(cols[k], col); k++)
-				;
-			if (k == ncols && ncols < 64) {
-				snprintf(cols[ncols++], sizeof(cols[0]), "%s", col);
-				if ((int)strlen(col) + 2 > width)
-					width = (int)strlen(col) + 2;
-			}
-			for (k = 0; k < nth && th[k] != c->threads; k++)
-				;
-			if (k == nth && nth < (int)(sizeof(th) / sizeof(th[0])))
-				th[nth++] = c->threads;
-		}
-		if (!ncols)
+		suite_table_axes(x, w, &t);
+		if (!t.ncols)
 			continue;
 		printf("\n%s (%s, mean of complete repetitions)\n%-8s", x->s.wl[w].label,
 		       suite_rate_unit(&x->s.wl[w]), "threads");
-		for (int k = 0; k < ncols; k++)
-			printf("%*s", width, cols[k]);
+		for (int k = 0; k < t.ncols; k++)
+			printf("%*s", t.width, t.cols[k]);
 		printf("\n");
-		for (int t = 0; t < nth; t++) {
-			printf("%-8d", th[t]);
-			for (int k = 0; k < ncols; k++) {
+		for (int r = 0; r < t.nth; r++) {
+			printf("%-8d", t.th[r]);
+			for (int k = 0; k < t.ncols; k++) {
 				int n;
-				double mean = suite_column_mean(x, w, th[t], cols[k], &n);
+				double mean = suite_column_mean(x, w, t.th[r], t.cols[k], &n);
 
 				if (n)
-					printf("%*.*f", width, mean >= 100 ? 0 : 1, mean);
+					printf("%*.*f", t.width, mean >= 100 ? 0 : 1, mean);
 				else
-					printf("%*s", width, "-");
+					printf("%*s", t.width, "-");
 			}
 			printf("\n");
 		}
@@ -190,8 +160,7 @@ static void print_dry_run(const struct suite_run *x)
 	       x->s.repetitions, x->nrun);
 	for (int i = 0; i < x->ncells; i++) {
 		const struct suite_cell *c = &x->cells[i];
-		const struct suite_workload *w = &x->s.wl[c->wl];
-		char *argv[PROBE_SCRATCH_ARGV_MAX + 1] = { 0 };
+		char *mkfs, *cmd;
 
 		printf("%4d  %s", i + 1, c->name);
 		if (c->skip) {
@@ -199,25 +168,14 @@ static void print_dry_run(const struct suite_run *x)
 			continue;
 		}
 		printf("\n");
-		if (!x->dir &&
-		    probe_scratch_mkfs_argv(x->s.fs[c->fs].type, "DEVICE",
-					    (const char *const *)x->s.fs[c->fs].mkfs_argv, argv,
-					    PROBE_SCRATCH_ARGV_MAX) == 0) {
-			printf("      mkfs:");
-			for (int k = 0; argv[k]; k++) {
-				printf(" %s", argv[k]);
-				free(argv[k]);
-			}
-			printf("\n      mount options: %s\n",
+		if (suite_cell_lines(x, c, &mkfs, &cmd) < 0)
+			continue;
+		if (mkfs)
+			printf("      mkfs: %s\n      mount options: %s\n", mkfs,
 			       *c->mount_options ? c->mount_options : "(defaults)");
-		}
-		printf("      %s --threads %d", w->wl->name, c->threads);
-		for (int k = 0; k < w->np; k++)
-			printf(" --%s %s", w->pname[k], w->pvalue[k]);
-		if (c->ks >= 0)
-			for (int k = 0; k < x->s.ks[c->ks].n; k++)
-				printf(" --knob %s", x->s.ks[c->ks].knob[k]);
-		printf("\n");
+		printf("      %s\n", cmd);
+		free(mkfs);
+		free(cmd);
 	}
 }
 
@@ -248,12 +206,11 @@ static void on_cell_start(void *arg, const struct suite_run *r, const struct sui
 			  double elapsed)
 {
 	const struct suite_ctx *x = arg;
-	char eta[32] = "?";
+	char eta[32];
 
 	if (!x->tty)
 		return;
-	if (r->done)
-		fmt_secs(eta, sizeof(eta), elapsed / r->done * (r->nrun - r->done));
+	suite_eta(r, elapsed, eta, sizeof(eta));
 	fprintf(stderr, "[%d/%d] %s rep %d/%d  (suite ETA %s)\n", r->done + 1, r->nrun, c->name,
 		rep, r->s.repetitions, eta);
 }
@@ -353,41 +310,29 @@ static int suite_main(int argc, char **argv, const char *cmd, const char *only_w
 	int r, status;
 
 	suite_run_init(&x.r);
-	if (!cmd_args_parse(&suite_cmd, &x.a, argc, argv, &status)) {
-		ctx_free(&x);
-		return status;
-	}
+	if (!cmd_args_parse(&suite_cmd, &x.a, argc, argv, &status))
+		goto out;
 	x.a.q.only_workloads = only_workloads;
 	r = x.a.q.file ? suite_run_prepare(&x.r, &x.a.q, err, sizeof(err)) :
 			 errf(err, sizeof(err), -EINVAL,
 			      "which suite? (fsbench suite FILE; see configs/)");
-	if (r < 0) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		ctx_free(&x);
-		return r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL;
-	}
-	if (!x.r.nrun && !x.a.dry_run) {
-		fprintf(stderr,
-			"fsbench %s: nothing to run: every cell of %s is skipped (see -n)\n", cmd,
-			x.r.s.path);
-		ctx_free(&x);
-		return FSB_EXIT_USAGE;
-	}
-	if (x.a.dry_run) {
-		print_dry_run(&x.r);
-		ctx_free(&x);
-		return FSB_EXIT_OK;
-	}
-	r = suite_result_path(&x.r, err, sizeof(err));
-	if (r < 0) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		ctx_free(&x);
-		return FSB_EXIT_USAGE;
-	}
-	status = run_suite(&x, argc, argv);
+	if (r < 0)
+		status = cmd_fail(r == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_FAIL, cmd, "%s", err);
+	else if (!x.r.nrun && !x.a.dry_run)
+		status = cmd_fail(FSB_EXIT_USAGE, cmd,
+				  "nothing to run: every cell of %s is skipped (see -n)",
+				  x.r.s.path);
+	else if (x.a.dry_run)
+		print_dry_run(&x.r); /* status is FSB_EXIT_OK after the parse */
+	else if (suite_result_path(&x.r, err, sizeof(err)) < 0)
+		status = cmd_fail(FSB_EXIT_USAGE, cmd, "%s", err);
+	else
+		status = run_suite(&x, argc, argv);
+out:
 	ctx_free(&x);
 	return status;
 }
+
 int cmd_suite(int argc, char **argv)
 {
 	return suite_main(argc, argv, "suite", NULL);
@@ -399,25 +344,17 @@ int cmd_suite(int argc, char **argv)
  */
 int cmd_default(void)
 {
-	char tmp[4096], quick[4096];
-	const char *base = getenv("TMPDIR");
+	char tmp[4096], quick[4096], err[8192];
 	int status;
 
-	if (suite_find("quick", quick, sizeof(quick)) < 0) {
-		fprintf(stderr, "fsbench: the default suite quick.json is not in %s or %s\n",
-			suite_config_dirs[0], suite_config_dirs[1]);
+	if (suite_default(quick, sizeof(quick), tmp, sizeof(tmp), err, sizeof(err)) < 0) {
+		fprintf(stderr, "fsbench: %s\n", err);
 		return FSB_EXIT_FAIL;
 	}
-	if (geteuid() == 0) {
+	if (!tmp[0]) {
 		char *argv[] = { "suite", quick, NULL };
 
 		return suite_main(2, argv, "suite", NULL);
-	}
-	snprintf(tmp, sizeof(tmp), "%s/fsbench.XXXXXX", base && *base ? base : "/var/tmp");
-	if (!mkdtemp(tmp)) {
-		fprintf(stderr, "fsbench: creating a temporary directory %s: %s\n", tmp,
-			strerror(errno));
-		return FSB_EXIT_FAIL;
 	}
 	printf("fsbench: not root, so no loop devices, mkfs or mount: running the small-file part "
 	       "of %s in %s.\nSkipped: ext4, xfs, btrfs and ext3 on a fresh image, the streaming "

@@ -5,6 +5,9 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+struct fsb_run;
 
 /*
  * What `fsbench <workload> --json` (after each loop) and a suite (after each cell) keep on
@@ -14,6 +17,9 @@ struct fsb_partial {
 	json_t *doc; /* a fsb_result_new() document */
 	const char *path;
 	bool write_failed; /* the last write failed: the next failure is not said again */
+	/* where fsb_partial_after_loop() says a failed write (it has no caller to return to) */
+	void (*say)(void *arg, const char *msg);
+	void *say_arg;
 };
 
 /*
@@ -23,5 +29,31 @@ struct fsb_partial {
  * every loop), else @err is "".
  */
 int fsb_partial_write(struct fsb_partial *p, bool final, char *err, size_t errlen);
+
+/*
+ * `fsbench <workload> --json @path`, before any work: @path checked (base_out_check: -errno,
+ * @err "--json PATH: why"), then a fsb_result_new() document for @command and @argv written
+ * there with no progress (fsb_partial_progress; on failure @p->doc is dropped again).
+ */
+int fsb_partial_begin(struct fsb_partial *p, const char *path, const char *command, int argc,
+		      char **argv, char *err, size_t errlen);
+
+/*
+ * How far `fsbench <workload> --json`'s run got, as the document's "partial" (loops done,
+ * files, bytes), written with fsb_partial_write() (not final): what a kill -9 leaves.
+ */
+int fsb_partial_progress(struct fsb_partial *p, int loops_done, uint64_t files, uint64_t bytes,
+			 char *err, size_t errlen);
+
+/* A job's after_loop (@arg the struct fsb_partial): the run's loops summed, then progress. */
+void fsb_partial_after_loop(const struct fsb_run *run, int loop, void *arg);
+
+/*
+ * The run's end: "partial" dropped, @run (taken; NULL when none started) added with its
+ * "params" in the config, else @why as the document's "error"; written final. As
+ * fsb_partial_write().
+ */
+int fsb_partial_finish(struct fsb_partial *p, json_t *run, const char *why, char *err,
+		       size_t errlen);
 
 #endif

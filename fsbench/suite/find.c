@@ -1,9 +1,11 @@
 /* Finding a suite file by name: as given, else in the configs directory (suite.h). */
 #include "fsbench/suite/suite.h"
+#include "base/errf.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -51,4 +53,21 @@ int suite_find(const char *name, char *out, size_t len)
 	}
 	snprintf(out, len, "%s", name);
 	return -ENOENT;
+}
+
+int suite_default(char *quick, size_t qlen, char *ret_dir, size_t dlen, char *err, size_t errlen)
+{
+	const char *base = getenv("TMPDIR");
+
+	ret_dir[0] = 0;
+	if (suite_find("quick", quick, qlen) < 0)
+		return errf(err, errlen, -ENOENT, "the default suite quick.json is not in %s or %s",
+			    suite_config_dirs[0], suite_config_dirs[1]);
+	if (geteuid() == 0)
+		return 0;
+	snprintf(ret_dir, dlen, "%s/fsbench.XXXXXX", base && *base ? base : "/var/tmp");
+	if (!mkdtemp(ret_dir))
+		return errf(err, errlen, -errno, "creating a temporary directory %s: %s", ret_dir,
+			    strerror(errno));
+	return 0;
 }

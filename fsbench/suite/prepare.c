@@ -2,6 +2,8 @@
 #include "fsbench/suite/run.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/errf.h"
@@ -81,4 +83,43 @@ int suite_run_prepare(struct suite_run *x, const struct suite_request *q, char *
 		if (!x->cells[i].skip)
 			x->nrun += x->s.repetitions;
 	return ret;
+}
+
+int suite_cell_lines(const struct suite_run *x, const struct suite_cell *c, char **ret_mkfs,
+		     char **ret_cmd)
+{
+	const struct suite_workload *w = &x->s.wl[c->wl];
+	char *argv[PROBE_SCRATCH_ARGV_MAX + 1] = { 0 }, *mkfs = NULL, *cmd = NULL;
+	size_t mlen = 0, clen = 0;
+	FILE *f;
+
+	if (!x->dir && probe_scratch_mkfs_argv(x->s.fs[c->fs].type, "DEVICE",
+					       (const char *const *)x->s.fs[c->fs].mkfs_argv, argv,
+					       PROBE_SCRATCH_ARGV_MAX) == 0) {
+		f = open_memstream(&mkfs, &mlen);
+		for (int k = 0; argv[k]; k++) {
+			if (f)
+				fprintf(f, "%s%s", k ? " " : "", argv[k]);
+			free(argv[k]);
+		}
+		if (!f || fclose(f))
+			return -ENOMEM;
+	}
+	f = open_memstream(&cmd, &clen);
+	if (!f) {
+		free(mkfs);
+		return -ENOMEM;
+	}
+	fprintf(f, "%s --threads %d", w->wl->name, c->threads);
+	for (int k = 0; k < w->np; k++)
+		fprintf(f, " --%s %s", w->pname[k], w->pvalue[k]);
+	for (int k = 0; c->ks >= 0 && k < x->s.ks[c->ks].n; k++)
+		fprintf(f, " --knob %s", x->s.ks[c->ks].knob[k]);
+	if (fclose(f)) {
+		free(mkfs);
+		return -ENOMEM;
+	}
+	*ret_mkfs = mkfs;
+	*ret_cmd = cmd;
+	return 0;
 }

@@ -79,6 +79,14 @@ void suite_run_init(struct suite_run *x);
  */
 int suite_run_prepare(struct suite_run *x, const struct suite_request *q, char *err, size_t errlen);
 
+/*
+ * Cell @c of @x as a dry run shows it: *@ret_mkfs the mkfs command line on "DEVICE" (NULL
+ * in a directory, or when there is none) and *@ret_cmd the workload's, its parameters and
+ * knobs as options; the caller frees both. 0 or -ENOMEM.
+ */
+int suite_cell_lines(const struct suite_run *x, const struct suite_cell *c, char **ret_mkfs,
+		     char **ret_cmd);
+
 /* --dir: the filesystem dimension collapses into @x->dir's own filesystem. 0 or -EINVAL. */
 int suite_use_dir(struct suite_run *x, char *err, size_t errlen);
 
@@ -117,6 +125,24 @@ double suite_run_rate(const struct suite_workload *w, const json_t *run);
 /* The part of a cell's name left of its workload and threads: the table's column. */
 void suite_cell_column(const struct suite_run *x, const struct suite_cell *c, char *out,
 		       size_t len);
+/*
+ * When the run should end, as "M:SS" or "H:MM:SS" from now into @out: the runs left at the
+ * pace of those done in @elapsed seconds; "?" before the first is done.
+ */
+void suite_eta(const struct suite_run *x, double elapsed, char *out, size_t len);
+
+/* A workload's part of the closing table: its columns and its rows' thread counts. */
+struct suite_table {
+	char cols[64][256]; /* suite_cell_column() of its cells that run, in cell order */
+	int ncols;
+	int th[SUITE_MAX_THREADS * 4]; /* thread counts, in cell order */
+	int nth;
+	int width; /* of every column: its longest name + 2, at least 10 */
+};
+
+/* The columns and rows of workload @w's table into *@ret (ncols 0: no cell of it runs). */
+void suite_table_axes(const struct suite_run *x, int w, struct suite_table *ret);
+
 /*
  * The mean rate of the result's complete runs of workload @w with @threads threads in
  * column @col; *@ret_n of them (0: none, and 0 returned).

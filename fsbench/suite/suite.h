@@ -100,6 +100,13 @@ void suite_free(struct suite *s);
 int suite_find(const char *name, char *out, size_t len);
 
 /*
+ * What `fsbench` alone runs: configs/quick.json, its path into @quick; as root on fresh
+ * images (@ret_dir ""), else its small-file part in a temporary directory made in $TMPDIR
+ * (or /var/tmp), its path into @ret_dir, which the caller removes. 0, or -errno with @err.
+ */
+int suite_default(char *quick, size_t qlen, char *ret_dir, size_t dlen, char *err, size_t errlen);
+
+/*
  * Where suite_find() looks, in order: the source tree's configs/ (only for the program in
  * its build tree), then the installed one.
  */

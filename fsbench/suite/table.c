@@ -1,4 +1,4 @@
-/* The figures of a suite's closing table (run.h): rates, columns, means over repetitions. */
+/* The figures of a suite's closing table and progress (run.h): rates, columns, means, the ETA. */
 #include "fsbench/suite/run.h"
 
 #include <stdio.h>
@@ -62,4 +62,45 @@ double suite_column_mean(const struct suite_run *x, int w, int threads, const ch
 		(*ret_n)++;
 	}
 	return *ret_n ? sum / *ret_n : 0;
+}
+
+void suite_eta(const struct suite_run *x, double elapsed, char *out, size_t len)
+{
+	double s = x->done ? elapsed / x->done * (x->nrun - x->done) : 0;
+	int t = s > 0 ? (int)(s + 0.5) : 0;
+
+	if (!x->done)
+		snprintf(out, len, "?");
+	else if (t >= 3600)
+		snprintf(out, len, "%d:%02d:%02d", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(out, len, "%d:%02d", t / 60, t % 60);
+}
+
+void suite_table_axes(const struct suite_run *x, int w, struct suite_table *ret)
+{
+	struct suite_table *t = ret;
+
+	t->ncols = t->nth = 0;
+	t->width = 10;
+	for (int i = 0; i < x->ncells; i++) {
+		const struct suite_cell *c = &x->cells[i];
+		char col[256];
+		int k;
+
+		if (c->wl != w || c->skip)
+			continue;
+		suite_cell_column(x, c, col, sizeof(col));
+		for (k = 0; k < t->ncols && strcmp(t->cols[k], col); k++)
+			;
+		if (k == t->ncols && t->ncols < 64) {
+			snprintf(t->cols[t->ncols++], sizeof(t->cols[0]), "%s", col);
+			if ((int)strlen(col) + 2 > t->width)
+				t->width = (int)strlen(col) + 2;
+		}
+		for (k = 0; k < t->nth && t->th[k] != c->threads; k++)
+			;
+		if (k == t->nth && t->nth < (int)(sizeof(t->th) / sizeof(t->th[0])))
+			t->th[t->nth++] = c->threads;
+	}
 }

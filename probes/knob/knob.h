@@ -60,6 +60,9 @@ const struct knob_def *knob_def_find(const char *name);
 /* "kernel", "drive", "mount". */
 const char *knob_touch_name(enum knob_touch touch);
 
+/* Why a change of @d matters, as `info` and `knobs` say it next to its value. */
+const char *knob_touch_words(const struct knob_def *d);
+
 /* What each known knob of @values (name -> value) touches: name -> knob_touch_name(). */
 json_t *knob_touches_json(const json_t *values);
 

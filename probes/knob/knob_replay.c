@@ -3,9 +3,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "base/errf.h"
 #include "probes/knob/journal.h"
 #include "probes/knob/knob.h"
 
@@ -90,4 +92,39 @@ void knob_replay_free(struct knob_replay *x)
 	json_decref(x->knobs);
 	json_decref(x->undone);
 	x->knobs = x->undone = NULL;
+}
+
+int knob_replay_dir(const char *dir, bool discard, knob_replay_undo_fn *undo,
+		    knob_replay_said_fn *said, void *arg, char *err, size_t errlen)
+{
+	char lock_dir[PATH_MAX];
+	json_t *names, *p;
+	size_t i;
+	int r, dfd;
+
+	journal_lock_dir("", lock_dir, sizeof(lock_dir));
+	/* one descriptor for the directory checked: no path is looked up again through it */
+	r = journal_dir_open(dir, &dfd, err, errlen);
+	if (r < 0)
+		return r;
+	r = journal_list_at(dfd, &names);
+	if (r < 0) {
+		close(dfd);
+		return errf(err, errlen, r, "reading %s: %s", dir, strerror(-r));
+	}
+	/* two passes: knob journals first, then the scratch ones that take devices away */
+	for (int pass = 0; pass < 2; pass++)
+		json_array_foreach(names, i, p)
+		{
+			const char *name = json_string_value(p);
+			struct knob_replay x;
+			enum knob_replay_end end = knob_replay(
+				dfd, name, pass, lock_dir, KNOB_REPLAY_WAIT_MS, discard, undo, &x);
+
+			said(arg, name, end, &x);
+			knob_replay_free(&x);
+		}
+	json_decref(names);
+	close(dfd);
+	return 0;
 }

@@ -53,4 +53,17 @@ enum knob_replay_end knob_replay(int dfd, const char *name, int pass, const char
 
 void knob_replay_free(struct knob_replay *x);
 
+/* How one journal of knob_replay_dir() ended (@x is freed after the call): the caller says it. */
+typedef void knob_replay_said_fn(void *arg, const char *name, enum knob_replay_end end,
+				 const struct knob_replay *x);
+
+/*
+ * `fsbench restore`: knob_replay() of every journal in the state directory @dir (opened
+ * once and checked, journal_dir_open), in two passes, knob journals first; each end goes to
+ * @said. Returns 0, -ENOENT when @dir does not exist (nothing to restore), or -errno with
+ * @err (opening or reading @dir).
+ */
+int knob_replay_dir(const char *dir, bool discard, knob_replay_undo_fn *undo,
+		    knob_replay_said_fn *said, void *arg, char *err, size_t errlen);
+
 #endif

@@ -203,6 +203,21 @@ const char *knob_touch_name(enum knob_touch touch)
 	return "kernel";
 }
 
+const char *knob_touch_words(const struct knob_def *d)
+{
+	if (!strcmp(d->name, "write_cache"))
+		return "kernel: whether it sends flushes; the drive's cache is unchanged";
+	switch (d->touch) {
+	case KNOB_TOUCH_DRIVE:
+		return "drive: switches the drive's own write cache";
+	case KNOB_TOUCH_MOUNT:
+		return "mount: remount option";
+	case KNOB_TOUCH_KERNEL:
+		break;
+	}
+	return "kernel";
+}
+
 json_t *knob_touches_json(const json_t *values)
 {
 	json_t *o = json_object(), *v;

@@ -389,6 +389,68 @@ static void strict_gate_insufficient(void **state)
 	fixture_free(&f);
 }
 
+/* rpt_gate_explain's lines, one a line, into a buffer. */
+static void collect(void *arg, const char *line)
+{
+	size_t len = strlen(arg);
+
+	snprintf((char *)arg + len, 4096 - len, "%s\n", line);
+}
+
+/* What the gate says about what it could not judge, and the decision it returns. */
+static void gate_explains_itself(void **state)
+{
+	static const double fa[] = { 600, 1000, 1400 }, fb[] = { 620, 1010, 1420 };
+	struct fixture one = { 0 }, noisy = { 0 };
+	struct rpt_compare_opts o;
+	struct rpt_cmp *c;
+	char err[512], text[4096];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	add(&one, mkrun("/a", 100, 1000, 2e6, true, NULL, 0), "a.json", 0);
+	add(&one, mkrun("/b", 100, 700, 2e6, true, NULL, 0), "b.json", 1);
+	assert_int_equal(rpt_compare_judge(sides, 2, one.refs, one.n, &o, &c, err, sizeof(err)), 0);
+	text[0] = 0;
+	assert_int_equal(rpt_gate_explain(c, collect, text), RPT_GATE_PASS);
+	assert_string_equal(text, "3 metric(s) had fewer than 3 samples a side and were not judged "
+				  "(--strict fails the gate on them)\n");
+	rpt_cmp_free(c);
+	o.strict = true;
+	assert_int_equal(rpt_compare_judge(sides, 2, one.refs, one.n, &o, &c, err, sizeof(err)), 0);
+	text[0] = 0;
+	assert_int_equal(rpt_gate_explain(c, collect, text), RPT_GATE_UNJUDGED);
+	assert_non_null(strstr(text,
+			       "': complete runs baseline 1, candidate 1; 3 a side are needed "
+			       "to judge it (repeat each side's runs, or suite --repetitions "
+			       "3)\ngate --strict: 3 metric(s) in 1 sample(s) could not be "
+			       "judged\n"));
+	rpt_cmp_free(c);
+
+	for (int i = 0; i < 3; i++) {
+		add(&noisy, mkrun("/a", 100, fa[i], 2e6, true, NULL, 0), "a.json", 0);
+		add(&noisy, mkrun("/b", 100, fb[i], 2e6, true, NULL, 0), "b.json", 1);
+	}
+	assert_int_equal(rpt_compare_judge(sides, 2, noisy.refs, noisy.n, &o, &c, err, sizeof(err)),
+			 0);
+	text[0] = 0;
+	assert_int_equal(rpt_gate_explain(c, collect, text), RPT_GATE_UNJUDGED);
+	assert_non_null(strstr(text, "': noisy, CoV above 10% and no proven change: files_per_sec "
+				     "(CoV baseline "));
+	assert_non_null(strstr(text, "gate --strict: 1 metric(s) in 1 sample(s) could not be"));
+	rpt_cmp_free(c);
+	o.allow_noisy = true;
+	assert_int_equal(rpt_compare_judge(sides, 2, noisy.refs, noisy.n, &o, &c, err, sizeof(err)),
+			 0);
+	text[0] = 0;
+	assert_int_equal(rpt_gate_explain(c, collect, text), RPT_GATE_PASS);
+	assert_string_equal(text, "1 metric(s) were noisy (CoV above the noise limit, no proven "
+				  "change) and were not judged (--allow-noisy)\n");
+	rpt_cmp_free(c);
+	fixture_free(&one);
+	fixture_free(&noisy);
+}
+
 static void strict_gate_noisy(void **state)
 {
 	/* CoV about 40 % a side, means within 2 %: no proven change, too noisy to call unchanged */
@@ -913,6 +975,7 @@ int main(void)
 		cmocka_unit_test(build_across_coords),
 		cmocka_unit_test(strict_gate_insufficient),
 		cmocka_unit_test(strict_gate_noisy),
+		cmocka_unit_test(gate_explains_itself),
 		cmocka_unit_test(floor_pairs_repetitions),
 		cmocka_unit_test(floor_noisy_and_insufficient),
 	};

@@ -4,11 +4,16 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fsbench/core/ext.h"
 #include "fsbench/core/job.h"
+#include "fsbench/core/partial.h"
+#include "model/result_file.h"
 
 static const struct fsb_opt *tbl_find(const struct fsb_job *job, const char *name)
 {
@@ -72,11 +77,54 @@ static void test_ext_option_set_by_name(void **unused)
 	fsb_job_free(&job); /* safe twice: a failed init is followed by a free */
 }
 
+/* A workload's result while it runs: on disk before the run, incomplete until its end. */
+static void test_partial_result(void **state)
+{
+	char dir[] = "/tmp/fsb-test-partial.XXXXXX", path[64], err[4096];
+	char *argv[] = { "smallfile", "--json", path, NULL };
+	struct fsb_partial p = { 0 };
+	json_t *doc;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	assert_int_equal(fsb_partial_begin(&p, dir, "smallfile", 3, argv, err, sizeof(err)),
+			 -EISDIR);
+	assert_non_null(strstr(err, "--json /tmp/fsb-test-partial."));
+	assert_null(p.doc);
+	assert_int_equal(fsb_partial_begin(&p, path, "smallfile", 3, argv, err, sizeof(err)), 0);
+	doc = json_load_file(path, 0, NULL);
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(doc, "partial"), "loops_done")),
+		0);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(doc, "config"), "command")),
+		"smallfile");
+	json_decref(doc);
+	assert_int_equal(fsb_partial_progress(&p, 2, 10, 4096, err, sizeof(err)), 0);
+	doc = json_load_file(path, 0, NULL);
+	assert_int_equal(
+		json_integer_value(json_object_get(json_object_get(doc, "partial"), "files")), 10);
+	json_decref(doc);
+	/* no run: the file says why, and stays incomplete */
+	assert_int_equal(fsb_partial_finish(&p, NULL, "it never started", err, sizeof(err)), 0);
+	doc = json_load_file(path, 0, NULL);
+	assert_null(json_object_get(doc, "partial"));
+	assert_true(json_is_false(json_object_get(doc, "complete")));
+	assert_string_equal(json_string_value(json_object_get(doc, "error")), "it never started");
+	json_decref(doc);
+	json_decref(p.doc);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_ext_configs_are_their_own),
 		cmocka_unit_test(test_ext_option_set_by_name),
+		cmocka_unit_test(test_partial_result),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

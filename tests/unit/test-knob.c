@@ -382,6 +382,18 @@ static void test_values_json(void **st)
 	json_decref(info);
 }
 
+/* What `info` and `knobs` say a change of a knob touches. */
+static void test_touch_words(void **st)
+{
+	(void)st;
+	assert_non_null(strstr(knob_touch_words(knob_def_find("write_cache")), "whether it sends"));
+	assert_string_equal(knob_touch_words(knob_def_find("read_ahead_kb")), "kernel");
+	for (const struct knob_def *d = knob_defs; d->name; d++)
+		assert_int_equal(strncmp(knob_touch_words(d), knob_touch_name(d->touch),
+					 strlen(knob_touch_name(d->touch))),
+				 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +411,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_journals_per_process_and_run, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_vm_pair, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_values_json, setup, teardown),
+		cmocka_unit_test(test_touch_words),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

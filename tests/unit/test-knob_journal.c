@@ -18,6 +18,7 @@
 
 #include "probes/knob/journal.h"
 #include "probes/knob/knob.h"
+#include "probes/knob/knob_replay.h"
 #include "probes/knob/knob_session.h"
 #include "tests/unit/knob_fixture.h"
 
@@ -287,6 +288,49 @@ static void test_state_dir_trust(void **st)
 	journal_close(j);
 }
 
+/* knob_replay_dir's ends, in order: "NAME END" per journal and pass. */
+static void said(void *arg, const char *name, enum knob_replay_end end, const struct knob_replay *x)
+{
+	size_t len = strlen(arg);
+
+	(void)x;
+	snprintf((char *)arg + len, 1024 - len, "%s %d;", strncmp(name, "journal-", 8) ? "?" : "j",
+		 (int)end);
+}
+
+/* `fsbench restore`'s walk: two passes over the state directory, each journal's end said. */
+static void test_replay_dir(void **st)
+{
+	char err[512], seen[1024] = "", path[PATH_MAX * 2], none[PATH_MAX * 2];
+	struct journal *j = NULL;
+	FILE *f;
+
+	(void)st;
+	snprintf(none, sizeof(none), "%s/none", root);
+	assert_int_equal(knob_replay_dir(none, false, NULL, said, seen, err, sizeof(err)), -ENOENT);
+	/* a live run's journal (ours) and one with no header: neither is touched */
+	assert_int_equal(journal_open(state, &j), 0);
+	snprintf(path, sizeof(path), "%s/journal-1.jsonl", state);
+	f = fopen(path, "we");
+	assert_non_null(f);
+	fprintf(f, "not a journal\n");
+	fclose(f);
+	assert_int_equal(knob_replay_dir(state, false, NULL, said, seen, err, sizeof(err)), 0);
+	/* pass 0: each said once (alive, unreadable, in name order); pass 1: not theirs */
+	assert_int_equal(strlen(seen), strlen("j 2;j 0;j 1;j 1;"));
+	assert_non_null(strstr(seen, "j 2;"));
+	assert_non_null(strstr(seen, "j 0;"));
+	assert_string_equal(seen + strlen(seen) - strlen("j 1;j 1;"), "j 1;j 1;");
+	assert_true(access(path, F_OK) == 0);
+	assert_int_equal(chmod(state, 0757), 0);
+	assert_int_equal(knob_replay_dir(state, false, NULL, said, seen, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "mode 0757"));
+	assert_int_equal(chmod(state, 0700), 0);
+	unlink(path);
+	journal_remove(j);
+	journal_close(j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -297,6 +341,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_restore_dependency_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_dir_trust, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_journal_too_many_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_dir, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

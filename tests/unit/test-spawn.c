@@ -221,12 +221,31 @@ static void test_own_pid_ns(void **state)
 		fail_msg("the child's own child outlived the kill -9 of the child's parent");
 }
 
+/* A program is on PATH when an executable of its name is in one of PATH's directories. */
+static void test_in_path(void **state)
+{
+	char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+
+	(void)state;
+	assert_int_equal(setenv("PATH", "/nonexistent:/bin:/usr/bin", 1), 0);
+	assert_true(base_spawn_in_path("sh"));
+	assert_false(base_spawn_in_path("fsbench-no-such-program"));
+	assert_int_equal(setenv("PATH", "/nonexistent", 1), 0);
+	assert_false(base_spawn_in_path("sh"));
+	assert_int_equal(unsetenv("PATH"), 0);
+	assert_false(base_spawn_in_path("sh"));
+	if (old)
+		setenv("PATH", old, 1);
+	free(old);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_missing_program), cmocka_unit_test(test_kept_line),
-		cmocka_unit_test(test_output_file),	cmocka_unit_test(test_watch_stops),
-		cmocka_unit_test(test_die_with_parent), cmocka_unit_test(test_own_pid_ns),
+		cmocka_unit_test(test_in_path),		cmocka_unit_test(test_output_file),
+		cmocka_unit_test(test_watch_stops),	cmocka_unit_test(test_die_with_parent),
+		cmocka_unit_test(test_own_pid_ns),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

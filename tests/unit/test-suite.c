@@ -468,6 +468,44 @@ static void test_run_dir(void **st)
 	assert_true(json_is_true(json_object_get(doc, "complete")));
 	assert_int_equal(json_array_size(json_object_get(doc, "runs")), 2);
 	json_decref(doc);
+	/* the closing table: one column, one row of threads; the ETA from the pace so far */
+	{
+		struct suite_table t;
+		char eta[32], col[256];
+
+		suite_table_axes(&x, 0, &t);
+		suite_cell_column(&x, &x.cells[0], col, sizeof(col));
+		assert_int_equal(t.ncols, 1);
+		assert_string_equal(t.cols[0], col);
+		assert_int_equal(t.width, 10 > (int)strlen(col) + 2 ? 10 : (int)strlen(col) + 2);
+		assert_int_equal(t.nth, 1);
+		assert_int_equal(t.th[0], 1);
+		x.done = 0;
+		suite_eta(&x, 10, eta, sizeof(eta));
+		assert_string_equal(eta, "?");
+		x.done = 1;
+		x.nrun = 3;
+		suite_eta(&x, 30, eta, sizeof(eta));
+		assert_string_equal(eta, "1:00");
+		suite_eta(&x, 2000.4, eta, sizeof(eta));
+		assert_string_equal(eta, "1:06:41");
+	}
+	/* the dry run's lines: in a directory no mkfs, the workload as a command line */
+	{
+		char *mkfs = (char *)"untouched", *cmd = NULL;
+
+		assert_int_equal(suite_cell_lines(&x, &x.cells[0], &mkfs, &cmd), 0);
+		assert_null(mkfs);
+		assert_string_equal(cmd, "smallfile --threads 1 --size 0 --files 5");
+		free(cmd);
+		x.dir = NULL;
+		assert_int_equal(suite_cell_lines(&x, &x.cells[0], &mkfs, &cmd), 0);
+		assert_non_null(strstr(mkfs, "mkfs.ext4 "));
+		assert_non_null(strstr(mkfs, " DEVICE"));
+		free(mkfs);
+		free(cmd);
+		x.dir = work;
+	}
 	suite_run_free(&x);
 	unlink(json_path);
 	assert_int_equal(rmdir(work), 0); /* the runs removed their files */
