@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "base/fileio.h"
 #include "base/signal.h"
 #include "report/compare.h"
@@ -366,17 +367,22 @@ static int kernel_run(void *cfg)
 		snprintf(path, sizeof(path), "%s/guest/stdout",
 			 json_string_value(json_object_get(rec, "dir")));
 		FILE *f = fopen(path, "re");
-		char buf[4096];
-		size_t n;
-		while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
-			/* the guest wrote it: no escape sequences reach the terminal */
-			for (size_t i = 0; i < n; i++)
-				if (((unsigned char)buf[i] < ' ' && buf[i] != '\n' &&
-				     buf[i] != '\t') ||
-				    buf[i] == 127)
-					buf[i] = '?';
-			fwrite(buf, 1, n, stdout);
+		char *line = NULL, *esc = NULL;
+		size_t cap = 0;
+		ssize_t n;
+		/* the guest wrote it: escaped line by line (base/escape.h) */
+		while (f && (n = getline(&line, &cap, f)) > 0) {
+			bool nl = line[n - 1] == '\n';
+			char *e = realloc(esc, 4 * (size_t)n + 1);
+			if (!e)
+				break;
+			esc = e;
+			fputs(base_escape(esc, 4 * (size_t)n + 1, line, (size_t)n - nl), stdout);
+			if (nl)
+				putchar('\n');
 		}
+		free(line);
+		free(esc);
 		if (f)
 			fclose(f);
 		fflush(stdout); /* the guest's last line may lack its newline */

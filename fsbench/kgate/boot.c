@@ -77,29 +77,31 @@ static unsigned long long proc_cpu(pid_t pid)
 	return ut + st;
 }
 
-static bool file_has(const char *path, const char *needle, off_t *pos)
+/*
+ * Where @needle first is in @path at or after *@pos (less an overlap for a marker cut in
+ * two), or -1; *@pos moves to what was read, so each watch tick reads only what is new.
+ */
+static off_t file_find(const char *path, const char *needle, off_t *pos)
 {
-	char buf[65536 + 64];
+	char buf[65536];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t nl = strlen(needle);
+	off_t from = *pos > (off_t)nl ? *pos - (off_t)nl : 0, found = -1;
 	ssize_t n;
-	bool found = false;
 
 	if (fd < 0)
-		return false;
-	/* scan what is new since @pos, with an overlap for a marker cut in two */
-	off_t from = *pos > 64 ? *pos - 64 : 0;
-	while ((n = pread(fd, buf, sizeof(buf) - 1, from)) > 0) {
-		buf[n] = 0;
-		for (ssize_t i = 0; i < n; i++) /* NULs from the console would stop strstr */
-			if (!buf[i])
-				buf[i] = ' ';
-		if (memmem(buf, (size_t)n, needle, strlen(needle))) {
-			found = true;
+		return -1;
+	while ((n = pread(fd, buf, sizeof(buf), from)) > 0) {
+		char *m = memmem(buf, (size_t)n, needle, nl);
+
+		*pos = from + n;
+		if (m) {
+			found = from + (m - buf);
 			break;
 		}
-		if (n < (ssize_t)sizeof(buf) - 1)
+		if (n < (ssize_t)nl)
 			break;
-		from += n - 64;
+		from += n - (ssize_t)nl + 1;
 	}
 	close(fd);
 	return found;
@@ -274,13 +276,20 @@ static int boot_watch(pid_t pid, void *arg)
 		}
 	} else
 		s->w.paused = false;
-	if (!s->w.started && file_has(s->b->console, MARK_START, &s->seen_start)) {
+	if (!s->w.started && file_find(s->b->console, MARK_START, &s->seen_start) >= 0) {
 		s->w.started = true;
 		s->b->boot_seconds = t - s->t0;
 	}
-	if (!s->w.panicked && file_has(s->b->console, MARK_PANIC, &s->seen_panic)) {
+	if (!s->w.panicked &&
+	    (s->w.panic_at = file_find(s->b->console, MARK_PANIC, &s->seen_panic)) >= 0) {
 		s->w.panicked = true;
 		s->deadline = t + 5; /* panic=-1 and -no-reboot make QEMU exit; if not, stop it */
+	}
+	/* the guest writes the console: past its cap the boot ends, the host's disk is not its */
+	struct stat cst;
+	if (!stat(s->b->console, &cst) && cst.st_size > KG_CONSOLE_MAX) {
+		s->w.console_full = true;
+		return -EFBIG;
 	}
 	if (base_signal_received)
 		return -EINTR;
@@ -347,6 +356,14 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 			 k->release, kg_now_s() - s.t0, vm->disk_dir, dir_free(vm->disk_dir));
 		goto out;
 	}
+	if (r == -EFBIG && s.w.console_full) {
+		r = errf(
+			err, errlen, -EFBIG,
+			"kernel %s: its console passed %lld MiB after %.0f s: stopped, cannot judge "
+			"(see %s)",
+			k->release, KG_CONSOLE_MAX >> 20, kg_now_s() - s.t0, b->console);
+		goto out;
+	}
 	if (r == -EINTR) {
 		r = errf(err, errlen, -EINTR, "kernel %s: stopped by signal %d after %.0f s",
 			 k->release, (int)base_signal_received, kg_now_s() - s.t0);
@@ -358,11 +375,11 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	}
 	b->seconds = kg_now_s() - s.t0;
 	boot_load(b, busy0, total0, s.qcpu);
-	if (!s.w.started && file_has(b->console, MARK_START, &s.seen_start)) {
+	if (!s.w.started && file_find(b->console, MARK_START, &s.seen_start) >= 0) {
 		s.w.started = true;
 		b->boot_seconds = b->seconds;
 	}
-	if (!s.w.panicked && file_has(b->console, MARK_PANIC, &s.seen_panic))
+	if (!s.w.panicked && (s.w.panic_at = file_find(b->console, MARK_PANIC, &s.seen_panic)) >= 0)
 		s.w.panicked = true;
 
 	/* whatever happened, the guest may have left its results on the second disk */

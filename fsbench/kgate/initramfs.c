@@ -202,25 +202,6 @@ static const char guest_init[] =
 	"echo " MARK_EXIT " $rc\n"
 	"poweroff -f\n";
 
-static int hash_file(uint64_t *h, const char *path)
-{
-	char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = kg_fnv(*h, buf, (size_t)n);
-	if (n < 0) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
-	close(fd);
-	return 0;
-}
-
 static int write_text(const char *path, const char *text, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode), r = 0;
@@ -439,7 +420,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		h = kg_fnv(h, &e.v[i].mode, sizeof(e.v[i].mode));
 		if (e.v[i].text)
 			h = kg_fnv(h, e.v[i].text, strlen(e.v[i].text));
-		else if ((r = hash_file(&h, e.v[i].src))) {
+		else if ((r = kg_hash_file(&h, e.v[i].src))) {
 			errf(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));
 			goto out;
 		}

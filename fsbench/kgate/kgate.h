@@ -45,7 +45,10 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 		      struct probe_scratch *journal, struct kg_kernel *ret, char *err,
 		      size_t errlen);
 
-/* Reads the release string from a bzImage's setup header. 0 or -errno (-ENOEXEC: no header). */
+/*
+ * Reads the release string from a bzImage's setup header. 0 or -errno (-ENOEXEC: no header,
+ * -EBADMSG: the string, left raw in @out, is not one kg_release_ok() takes).
+ */
 int kg_bzimage_release(const char *image, char *out, size_t len);
 
 /*

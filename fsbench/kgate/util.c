@@ -3,6 +3,7 @@
 #include "fsbench/core/clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,34 @@ uint64_t kg_fnv(uint64_t h, const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
 	return h;
+}
+
+int kg_hash_file(uint64_t *h, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		*h = kg_fnv(*h, buf, (size_t)n);
+	if (n < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	close(fd);
+	return 0;
+}
+
+bool kg_release_ok(const char *rel)
+{
+	size_t n = strlen(rel);
+
+	return n && n < 128 && rel[0] != '.' &&
+	       strspn(rel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-~") ==
+		       n;
 }
 
 bool kg_ends_with(const char *s, const char *suffix)

@@ -5,8 +5,11 @@
 # become the tar (made with the test's own tar, so it can hold device nodes, setuid files and
 # symlinks), FAKE_QEMU_TAR (a ready tar), FAKE_QEMU_SLEEP (seconds before the end),
 # FAKE_QEMU_FILL=1 (the guest fills its scratch disk, and the host's directory with it),
-# FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_PIDFILE.
+# FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_PIDFILE,
+# FAKE_QEMU_CONSOLE (a file the guest then prints on the console), FAKE_QEMU_FLOOD_MB (MiB
+# of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments).
 serial="" results="" drive1="" n=0
+[ -n "${FAKE_QEMU_ARGS:-}" ] && printf '%s\n' "$@" >"$FAKE_QEMU_ARGS"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-serial) serial=${2#file:}; shift ;;
@@ -26,6 +29,10 @@ echo "FSBENCH-GUEST-START 9.9.9-fake" >>"$serial"
 if [ "${FAKE_QEMU_FILL:-0}" = 1 ]; then # the guest writes until the host's disk is full
 	dd if=/dev/zero of="$drive1" bs=1M conv=notrunc status=none 2>/dev/null
 fi
+if [ -n "${FAKE_QEMU_FLOOD_MB:-}" ]; then
+	yes "[    1.000000] a guest flooding its console with lines of this size" |
+		head -c "$((FAKE_QEMU_FLOOD_MB << 20))" >>"$serial"
+fi
 if [ "${FAKE_QEMU_PAUSE:-0}" = 1 ]; then
 	kill -STOP $$
 fi
@@ -38,5 +45,6 @@ if [ -n "${FAKE_QEMU_TAR:-}" ]; then
 elif [ -n "${FAKE_QEMU_OUT:-}" ]; then
 	tar -cf - -C "$FAKE_QEMU_OUT" . | dd of="$results" conv=notrunc status=none
 fi
+[ -n "${FAKE_QEMU_CONSOLE:-}" ] && cat "$FAKE_QEMU_CONSOLE" >>"$serial"
 echo "FSBENCH-GUEST-EXIT 0" >>"$serial"
 exit 0
