@@ -71,6 +71,7 @@ int kg_cli_boot(struct kg_ctx *x, int side, int index, int total, bool gate, jso
 		x->k[side].label, x->k[side].release, x->k[side].append[0] ? " " : "",
 		x->k[side].append);
 	r = kg_boot_run(&x->k[side], x->initramfs[side], &x->a.vm, dir, &b, err, sizeof(err));
+	r = r ? r : kg_result_bound(&x->k[side], &b, err, sizeof(err)); /* this boot's result? */
 	rec = kg_boot_json(&x->k[side], &x->a.vm, &b);
 	json_object_set_new(rec, "index", json_integer(index + 1));
 	json_object_set_new(rec, "side", json_string(x->k[side].label));

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -122,6 +124,20 @@ static int sparse_file(const char *path, long long bytes)
 	return r;
 }
 
+/* A fresh random token for one boot: 16 bytes from getrandom, in hex. 0 or -errno. */
+static int boot_token(char *out, size_t len)
+{
+	unsigned char raw[16];
+
+	if (len < 2 * sizeof(raw) + 1)
+		return -ENOSPC;
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -errno;
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	return 0;
+}
+
 /* The paths and QEMU arguments of one boot. */
 struct boot_files {
 	char scratchdir[PATH_MAX], scratch[PATH_MAX + 16], results[PATH_MAX + 16],
@@ -132,7 +148,7 @@ struct boot_files {
 
 /* QEMU's command line: no defaults, no reboot, the kernel and initramfs, two raw disks. */
 static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
-		      struct boot_files *f)
+		      const char *token, struct boot_files *f)
 {
 	const char **argv = f->argv;
 	int n = 0;
@@ -144,6 +160,9 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 		f->cmdline[l++] = ' ';
 		kg_disk_cmdline(&vm->disk, f->cmdline + l, sizeof(f->cmdline) - l);
 	}
+	/* the guest writes it back into its result: a result without it is not this boot's */
+	size_t tl = strlen(f->cmdline);
+	snprintf(f->cmdline + tl, sizeof(f->cmdline) - tl, " fsbench.token=%s", token);
 	snprintf(f->drive0, sizeof(f->drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
 		 f->scratch);
 	snprintf(f->drive1, sizeof(f->drive1), "file=%s,if=virtio,format=raw", f->results);
@@ -332,7 +351,11 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
 	if ((r = boot_disks(dir, vm, b, f, err, errlen)))
 		goto out;
-	qemu_argv(k, initramfs, vm, f);
+	if ((r = boot_token(b->token, sizeof(b->token)))) {
+		r = errf(err, errlen, r, "booting %s: getrandom: %s", k->release, strerror(-r));
+		goto out;
+	}
+	qemu_argv(k, initramfs, vm, b->token, f);
 
 	struct base_spawn sp = { .argv = (char *const *)f->argv,
 				 .out = BASE_SPAWN_FILE,
@@ -346,6 +369,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 				 .watch_ms = 200 };
 	host_cpu(&busy0, &total0);
 	s.t0 = kg_now_s();
+	b->wall_start = (long long)time(NULL);
 	s.deadline_boot = s.t0 + vm->boot_timeout_s;
 	s.deadline = s.t0 + vm->timeout_s;
 	r = base_spawn_run(&sp, &wst);
@@ -374,6 +398,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		goto out;
 	}
 	b->seconds = kg_now_s() - s.t0;
+	b->wall_end = (long long)time(NULL);
 	boot_load(b, busy0, total0, s.qcpu);
 	if (!s.w.started && file_find(b->console, MARK_START, &s.seen_start) >= 0) {
 		s.w.started = true;

@@ -112,6 +112,7 @@ static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err,
 	kg_disk_cmdline(&x->a.vm.disk, cl, sizeof(cl));
 	if (cl[0])
 		total += 1 + (int)strlen(cl);
+	total += KG_TOKEN_WORD_LEN; /* each boot's own token (boot.c) */
 
 	if (n >= (int)sizeof(x->k[i].append) || total >= KG_CMDLINE_MAX)
 		return errf(err, errlen, -E2BIG,

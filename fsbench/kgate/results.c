@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,9 @@ int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, 
 	}
 	guest_line(dfd, "release", b->guest_release, sizeof(b->guest_release));
 	guest_line(dfd, "cmdline", b->guest_cmdline, sizeof(b->guest_cmdline));
+	guest_line(dfd, "token", b->guest_token, sizeof(b->guest_token));
+	guest_line(dfd, "boot_id", b->guest_boot_id, sizeof(b->guest_boot_id));
+	guest_line(dfd, "time", b->guest_time, sizeof(b->guest_time));
 	if (!fstatat(dfd, "result.json", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
 		base_path(b->result, sizeof(b->result), "%s/result.json", guest);
 out:
@@ -300,6 +304,92 @@ out:
 	if (dfd >= 0)
 		close(dfd);
 	return r;
+}
+
+/*
+ * What earlier boots of this process left, so that one result or one guest boot never
+ * passes for two (the gate's boots run in threads).
+ */
+#define SEEN_MAX 256
+static struct {
+	pthread_mutex_t lock;
+	int n;
+	uint64_t result[SEEN_MAX];
+	char boot_id[SEEN_MAX][40];
+} seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Whether @boot_id or @result was seen before; records both. */
+static const char *seen_before(const char *boot_id, uint64_t result)
+{
+	const char *why = NULL;
+
+	pthread_mutex_lock(&seen.lock);
+	for (int i = 0; i < seen.n && !why; i++)
+		why = !strcmp(seen.boot_id[i], boot_id) ? "the boot id of an earlier boot" :
+		      seen.result[i] == result ? "the same result.json as an earlier boot" :
+						 NULL;
+	if (!why && seen.n < SEEN_MAX) {
+		base_strcpy(seen.boot_id[seen.n], sizeof(seen.boot_id[0]), boot_id);
+		seen.result[seen.n++] = result;
+	}
+	pthread_mutex_unlock(&seen.lock);
+	return why;
+}
+
+/* A UUID as the kernel prints boot_id: 8-4-4-4-12 lowercase hex digits. */
+static bool uuid_ok(const char *s)
+{
+	if (strlen(s) != 36)
+		return false;
+	for (int i = 0; i < 36; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-' :
+							      !strchr("0123456789abcdef", s[i]))
+			return false;
+	return true;
+}
+
+int kg_result_bound(const struct kg_kernel *k, const struct kg_boot *b, char *why, size_t len)
+{
+	const char *dup;
+	char *end;
+	long long t;
+	uint64_t h = KG_FNV_SEED;
+
+	if (!b->guest_token[0] || strcmp(b->guest_token, b->token))
+		return errf(why, len, -EBADMSG,
+			    "the result carries %s%s%s, not this boot's: it was not made by this "
+			    "boot, cannot judge",
+			    b->guest_token[0] ? "the token \"" : "no token", b->guest_token,
+			    b->guest_token[0] ? "\"" : "");
+	if (strcmp(b->guest_release, k->release))
+		return errf(why, len, -EBADMSG,
+			    "the result says release \"%s\", but this boot was of %s: cannot judge",
+			    b->guest_release, k->release);
+	if (!uuid_ok(b->guest_boot_id))
+		return errf(why, len, -EBADMSG,
+			    "the result's boot id \"%s\" is not a kernel's boot_id: cannot judge",
+			    b->guest_boot_id);
+	/*
+	 * The guest's clock starts from the host's RTC; under TCG it then runs slower than the
+	 * host's, rarely faster: a time before the boot (less a minute) or long after it is
+	 * another boot's.
+	 */
+	errno = 0;
+	t = strtoll(b->guest_time, &end, 10);
+	if (errno || end == b->guest_time || *end || t < b->wall_start - 60 ||
+	    t > b->wall_end + 300 + (b->wall_end - b->wall_start))
+		return errf(why, len, -EBADMSG,
+			    "the result's time \"%s\" is outside its boot's (%lld to %lld): "
+			    "cannot judge",
+			    b->guest_time, b->wall_start, b->wall_end);
+	int r = b->result[0] ? kg_hash_file(&h, b->result) : 0;
+	if (r)
+		return errf(why, len, -EBADMSG, "reading %s: %s", b->result, strerror(-r));
+	if ((dup = seen_before(b->guest_boot_id, h)))
+		return errf(why, len, -EBADMSG,
+			    "the result has %s: one boot's result passed off as two, cannot judge",
+			    dup);
+	return 0;
 }
 
 int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,

@@ -11,6 +11,8 @@ t_need_root
 deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
 [ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
 export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+# the release the stand-in guest reports, as the real one would
+export FAKE_QEMU_RELEASE=$(dpkg-deb -f "$deb" Package | sed "s/^linux-image-//")
 W=$T_SCRATCH
 chmod 0755 "$W"
 FAKE=$SRCDIR/tests/integration/fake-qemu.sh

@@ -11,6 +11,8 @@ command -v setpriv >/dev/null || t_skip "setpriv is not installed"
 deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
 [ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
 export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
+# the release the stand-in guest reports, as the real one would
+export FAKE_QEMU_RELEASE=$(dpkg-deb -f "$deb" Package | sed "s/^linux-image-//")
 W=$T_SCRATCH
 chmod 0755 "$W"
 FAKE=$SRCDIR/tests/integration/fake-qemu.sh
@@ -29,7 +31,6 @@ mkdir -p "$W/good" "$W/d"
 "$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W/d" --repetitions 1 --json "$W/good/result.json" \
 	>/dev/null 2>&1 || t_die "the suite run for the good guest's result failed"
 echo 0 >"$W/good/status"
-echo 9.9.9-fake >"$W/good/release"
 echo console=ttyS0 >"$W/good/cmdline"
 echo "suite output" >"$W/good/stdout"
 : >"$W/good/stderr"
