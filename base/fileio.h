@@ -47,7 +47,9 @@ int base_rm_tree(const char *path);
  * *@ret_tmp (malloc'ed), or NULL with errno set. base_out_commit() takes @f and @tmp
  * (frees both): unless @error is non-zero, flushes, fsyncs, makes it 0644, renames it
  * over @path and fsyncs the directory; on any failure the temporary file is removed and
- * @path is left as it was. 0 or -errno (@error itself when given).
+ * @path is left as it was. 0 or -errno (@error itself when given). A character device or
+ * FIFO at @path itself (/dev/full, a pipe) is written in place instead (*@ret_tmp NULL),
+ * never replaced by a file; its flush and close are checked all the same.
  */
 FILE *base_out_open(const char *path, char **ret_tmp);
 int base_out_commit(FILE *f, char *tmp, const char *path, int error);
