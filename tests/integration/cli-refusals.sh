@@ -64,6 +64,7 @@ k=(--kernel "$S/k.deb" --qemu /bin/false --disk-dir "$S")
 for o in "--disk-cache 64M" "--disk-mbps 100" "--disk-latency 1ms" "--disk-queue-depth 8"; do
 	refuse "shape the model disk: with --disk virtio they would be ignored" kernel-run "${k[@]}" --disk virtio $o
 done
+refuse "--memory 1000000 MiB a boot, 1 at a time, but the host has" kernel-run "${k[@]}" --disk virtio --memory 1000000
 refuse "a .deb brings its own modules; --modules would be ignored" kernel-run "${k[@]}" --modules "$S"
 refuse "--baseline-modules would be ignored" kernel-gate --baseline "$S/k.deb" --candidate "$S/k.deb" \
 	--baseline-modules "$S" --qemu /bin/false
