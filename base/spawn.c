@@ -92,6 +92,13 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 	if (s->die_with_parent &&
 	    (s->own_pid_ns ? poll(&p, 1, 0) > 0 && (p.revents & POLLERR) : getppid() != parent))
 		_exit(127);
+	for (int i = 0; i < s->nkeep_fds; i++)
+		if (fcntl(s->keep_fds[i], F_SETFD, 0) < 0) {
+			e = errno;
+			if (write(eno_w, &e, sizeof(e)) < 0)
+				_exit(127);
+			_exit(127);
+		}
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
 		e = errno;
 	} else {

@@ -109,19 +109,20 @@ static off_t file_find(const char *path, const char *needle, off_t *pos)
 	return found;
 }
 
-/* A new sparse file of @bytes; 0 or -errno. */
+/* A new sparse file of @bytes, open read-write (close-on-exec): its descriptor or -errno. */
 static int sparse_file(const char *path, long long bytes)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600), r = 0;
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), r;
 
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, bytes))
+	if (ftruncate(fd, bytes)) {
 		r = -errno;
-	close(fd);
-	if (r)
+		close(fd);
 		unlink(path);
-	return r;
+		return r;
+	}
+	return fd;
 }
 
 /* A fresh random token for one boot: 16 bytes from getrandom, in hex. 0 or -errno. */
@@ -144,6 +145,8 @@ struct boot_files {
 		qlog[PATH_MAX + 16], serial[PATH_MAX + 16], cmdline[KG_CMDLINE_MAX + 128],
 		drive0[PATH_MAX + 96], drive1[PATH_MAX + 64], mem[32], smp[16];
 	const char *argv[48];
+	/* the disks QEMU gets by descriptor (-drive file=/dev/fd/N): never a path to re-resolve */
+	int fd[2], nfd;
 };
 
 /* QEMU's command line: no defaults, no reboot, the kernel and initramfs, two raw disks. */
@@ -163,9 +166,9 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	/* the guest writes it back into its result: a result without it is not this boot's */
 	size_t tl = strlen(f->cmdline);
 	snprintf(f->cmdline + tl, sizeof(f->cmdline) - tl, " fsbench.token=%s", token);
-	snprintf(f->drive0, sizeof(f->drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
-		 f->scratch);
-	snprintf(f->drive1, sizeof(f->drive1), "file=%s,if=virtio,format=raw", f->results);
+	snprintf(f->drive0, sizeof(f->drive0),
+		 "file=/dev/fd/%d,if=virtio,format=raw,cache=none,aio=native", f->fd[1]);
+	snprintf(f->drive1, sizeof(f->drive1), "file=/dev/fd/%d,if=virtio,format=raw", f->fd[0]);
 	snprintf(f->mem, sizeof(f->mem), "%d", kg_disk_memory_mib(&vm->disk, vm->memory_mib));
 	snprintf(f->smp, sizeof(f->smp), "%d", vm->cpus);
 	argv[n++] = vm->qemu;
@@ -238,16 +241,19 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
 	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
 		return r;
-	if (vm->disk.kind == KG_DISK_VIRTIO && (r = sparse_file(f->scratch, vm->disk_bytes)))
-		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
-			    strerror(-r));
-	if (vm->disk.kind == KG_DISK_VIRTIO &&
-	    (r = boot_journal(vm, "image", f->scratch, err, errlen)))
-		return r;
-	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)))
+	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)) < 0)
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
 			    strerror(-r));
-	return boot_journal(vm, "image", f->results, err, errlen);
+	f->fd[f->nfd++] = r;
+	if ((r = boot_journal(vm, "image", f->results, err, errlen)))
+		return r;
+	if (vm->disk.kind != KG_DISK_VIRTIO)
+		return 0;
+	if ((r = sparse_file(f->scratch, vm->disk_bytes)) < 0)
+		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
+			    strerror(-r));
+	f->fd[f->nfd++] = r;
+	return boot_journal(vm, "image", f->scratch, err, errlen);
 }
 
 /* What the supervision of one guest saw. */
@@ -366,7 +372,9 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 					 true, /* kill -9 of fsbench: no QEMU left behind */
 				 .watch = boot_watch,
 				 .watch_arg = &s,
-				 .watch_ms = 200 };
+				 .watch_ms = 200,
+				 .keep_fds = f->fd,
+				 .nkeep_fds = f->nfd };
 	host_cpu(&busy0, &total0);
 	s.t0 = kg_now_s();
 	b->wall_start = (long long)time(NULL);
@@ -413,6 +421,8 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	if (b->guest_status < 0 || s.w.panicked)
 		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog, err, errlen);
 out:
+	for (int i = 0; i < f->nfd; i++)
+		close(f->fd[i]);
 	if (f->results[0])
 		unlink(f->results);
 	if (f->scratchdir[0])

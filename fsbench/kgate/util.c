@@ -158,17 +158,10 @@ int kg_dir_fresh(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Why @st (of @path) is not this user's alone, or NULL when it is. */
+/* Why @st is not this user's alone, or NULL when it is (base_untrusted). */
 static const char *untrusted(const struct stat *st, bool ancestor)
 {
-	if (S_ISLNK(st->st_mode))
-		return "it is a symlink";
-	if (ancestor ? st->st_uid != geteuid() && st->st_uid != 0 : st->st_uid != geteuid())
-		return "another user owns it";
-	/* a sticky directory (/tmp) lets others make entries, not replace ours */
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(ancestor && (st->st_mode & S_ISVTX)))
-		return "group or others may write it";
-	return NULL;
+	return base_untrusted(st, ancestor, geteuid());
 }
 
 int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
@@ -212,6 +205,32 @@ int kg_trusted_path(const char *path, char *err, size_t errlen)
 			break;
 	}
 	return kg_trusted(buf, S_IFDIR, err, errlen);
+}
+
+int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct stat st;
+
+	if (!realpath(path, buf))
+		return errf(err, errlen, -errno, "%s %s: %s", what, path, strerror(errno));
+	for (char *p = buf + 1;; p++) {
+		if (*p && *p != '/')
+			continue;
+		char c = *p;
+		*p = 0;
+		const char *why = lstat(buf, &st) ? strerror(errno) : untrusted(&st, true);
+		if (why)
+			return errf(
+				err, errlen, -EPERM,
+				"%s: refusing %s: %s%s%s%s (owner uid %u, mode %04o), so another "
+				"user could swap what fsbench uses in it",
+				what, path, c ? "its directory " : "", c ? buf : "", c ? ": " : "",
+				why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+		if (!(*p = c))
+			break;
+	}
+	return 0;
 }
 
 int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)
