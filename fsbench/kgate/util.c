@@ -183,13 +183,17 @@ int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
 	return 0;
 }
 
-int kg_trusted_path(const char *path, char *err, size_t errlen)
+/*
+ * Every directory from / down to @path (resolved into @buf) by the ancestors' rule; @what
+ * (NULL: none) starts the error. 0 or -errno with @err.
+ */
+static int trusted_walk(const char *what, const char *path, char *buf, char *err, size_t errlen)
 {
-	char buf[PATH_MAX];
 	struct stat st;
 
 	if (!realpath(path, buf)) /* the names given may hold symlinks: what they lead to counts */
-		return errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return errf(err, errlen, -errno, "%s%s%s: %s", what ? what : "", what ? " " : "",
+			    path, strerror(errno));
 	for (char *p = buf + 1;; p++) {
 		if (*p && *p != '/')
 			continue;
@@ -198,39 +202,31 @@ int kg_trusted_path(const char *path, char *err, size_t errlen)
 		const char *why = lstat(buf, &st) ? strerror(errno) : untrusted(&st, true);
 		if (why)
 			return errf(err, errlen, -EPERM,
-				    "refusing %s: its directory %s: %s (owner uid %u, mode %04o)",
-				    path, buf, why, (unsigned)st.st_uid,
-				    (unsigned)(st.st_mode & 07777));
+				    "%s%srefusing %s: %s%s%s%s (owner uid %u, mode %04o)%s",
+				    what ? what : "", what ? ": " : "", path,
+				    c ? "its directory " : "", c ? buf : "", c ? ": " : "", why,
+				    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
+				    what ? ", so another user could swap what fsbench uses in it" :
+					   "");
 		if (!(*p = c))
 			break;
 	}
-	return kg_trusted(buf, S_IFDIR, err, errlen);
+	return 0;
+}
+
+int kg_trusted_path(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	int r = trusted_walk(NULL, path, buf, err, errlen);
+
+	return r ? r : kg_trusted(buf, S_IFDIR, err, errlen);
 }
 
 int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen)
 {
 	char buf[PATH_MAX];
-	struct stat st;
 
-	if (!realpath(path, buf))
-		return errf(err, errlen, -errno, "%s %s: %s", what, path, strerror(errno));
-	for (char *p = buf + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-		*p = 0;
-		const char *why = lstat(buf, &st) ? strerror(errno) : untrusted(&st, true);
-		if (why)
-			return errf(
-				err, errlen, -EPERM,
-				"%s: refusing %s: %s%s%s%s (owner uid %u, mode %04o), so another "
-				"user could swap what fsbench uses in it",
-				what, path, c ? "its directory " : "", c ? buf : "", c ? ": " : "",
-				why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
-		if (!(*p = c))
-			break;
-	}
-	return 0;
+	return trusted_walk(what, path, buf, err, errlen);
 }
 
 int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)

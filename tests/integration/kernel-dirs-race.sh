@@ -6,17 +6,8 @@
 # fails if its attack works again.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
-t_need_root
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
+kg_fake_setup
 command -v setpriv >/dev/null || t_skip "setpriv is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
-export FAKE_QEMU_RELEASE=$(dpkg-deb -f "$deb" Package | sed "s/^linux-image-//")
-W=$T_SCRATCH
-chmod 0755 "$W"
-FAKE=$SRCDIR/tests/integration/fake-qemu.sh
-export FSBENCH_STATE_DIR=$W/state
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 racers=()
 # race SCRIPT ARGS...: bash -c SCRIPT as the other user, in the background (setpriv itself,
@@ -24,10 +15,8 @@ racers=()
 race() { setpriv --reuid=65534 --regid=65534 --clear-groups bash -c "$@" & racers+=($!); }
 stop_racers() { [ ${#racers[@]} -gt 0 ] && kill "${racers[@]}" 2>/dev/null; wait "${racers[@]}" 2>/dev/null; racers=(); }
 trap 'stop_racers; t_cleanup' EXIT
-mkdir -p "$W/disks" "$W/good" "$W/d"
-"$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W/d" --repetitions 1 --json "$W/good/result.json" \
-	>/dev/null 2>&1 || t_die "the suite run for the good guest's result failed"
-echo 0 >"$W/good/status"
+mkdir -p "$W/disks"
+kg_good_guest "$W/good"
 run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-size 64M --boot-timeout 10s --timeout 60s)
 echo "root-only-$$" >"$W/secret" && chmod 0600 "$W/secret"
 

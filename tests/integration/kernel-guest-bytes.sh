@@ -6,18 +6,8 @@
 # guest (fake-qemu.sh); each check fails if its attack works again.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
-t_need_root
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
-# the release the stand-in guest reports, as the real one would
-export FAKE_QEMU_RELEASE=$(dpkg-deb -f "$deb" Package | sed "s/^linux-image-//")
-W=$T_SCRATCH
-chmod 0755 "$W"
-FAKE=$SRCDIR/tests/integration/fake-qemu.sh
+kg_fake_setup
 mkdir -p "$W/disks"
-export FSBENCH_STATE_DIR=$W/state
 run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$W/disks" --disk-size 64M --boot-timeout 10s --timeout 60s)
 ESC=$(printf '\033')
 # no_raw_controls WHAT FILE: FILE holds no ESC, BEL, CR or C1 CSI byte
@@ -30,10 +20,7 @@ no_raw_controls() {
 }
 
 # a good guest's /out (the suite's result need not be real for these checks)
-mkdir -p "$W/good" "$W/d"
-"$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W/d" --repetitions 1 --json "$W/good/result.json" \
-	>/dev/null 2>&1 || t_die "the suite run for the good guest's result failed"
-echo 0 >"$W/good/status"
+kg_good_guest "$W/good"
 echo "suite output" >"$W/good/stdout"
 : >"$W/good/stderr"
 

@@ -5,23 +5,11 @@
 # A stand-in for QEMU plays the guest (fake-qemu.sh); each check fails if its replay passes.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
-t_need_root
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
-export FAKE_QEMU_RELEASE=$(dpkg-deb -f "$deb" Package | sed "s/^linux-image-//")
-W=$T_SCRATCH
-chmod 0755 "$W"
-FAKE=$SRCDIR/tests/integration/fake-qemu.sh
+kg_fake_setup
 mkdir -p "$W/disks"
-export FSBENCH_STATE_DIR=$W/state
 run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$W/disks" --disk-size 64M --boot-timeout 10s --timeout 60s)
 
-mkdir -p "$W/good" "$W/d"
-"$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W/d" --repetitions 1 --json "$W/good/result.json" \
-	>/dev/null 2>&1 || t_die "the suite run for the good guest's result failed"
-echo 0 >"$W/good/status"
+kg_good_guest "$W/good"
 : >"$W/good/stdout" >"$W/good/stderr"
 # forged DIR FILE VALUE: the good guest's /out with FILE forged
 forged() {
