@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sched.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -81,6 +82,14 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (s->drop &&
+	    (setgroups(0, NULL) || setresgid(s->gid, s->gid, s->gid) ||
+	     setresuid(s->uid, s->uid, s->uid) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))) {
+		e = errno;
+		if (write(eno_w, &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	if (s->die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL))
 		_exit(127);
 	/*

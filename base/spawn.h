@@ -58,6 +58,14 @@ struct base_spawn {
 	 */
 	const int *keep_fds;
 	int nkeep_fds;
+	/*
+	 * @drop: the child runs as @uid/@gid with no supplementary groups and no new
+	 * privileges (what needs no root, as QEMU, takes none); die_with_parent is set after
+	 * the change, which would clear it.
+	 */
+	bool drop;
+	uid_t uid;
+	gid_t gid;
 };
 
 /*

@@ -1,6 +1,7 @@
 /* One boot in QEMU: its disks, its command line, the guest supervised to its end. */
 #include <errno.h>
 #include <poll.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,9 +146,65 @@ struct boot_files {
 		qlog[PATH_MAX + 16], serial[PATH_MAX + 16], cmdline[KG_CMDLINE_MAX + 128],
 		drive0[PATH_MAX + 96], drive1[PATH_MAX + 64], mem[32], smp[16];
 	const char *argv[48];
-	/* the disks QEMU gets by descriptor (-drive file=/dev/fd/N): never a path to re-resolve */
-	int fd[2], nfd;
+	/*
+	 * What QEMU gets by descriptor (-drive file=/dev/fd/N...): never a path to re-resolve,
+	 * and an unprivileged QEMU opens these without any right to the directories above them.
+	 */
+	int fd[5], nfd, results_fd, scratch_fd, console_fd;
+	char kernel[32], initrd[32];
+	/* QEMU runs as this user when fsbench is root (base_spawn's drop) */
+	bool drop;
+	uid_t uid;
+	gid_t gid;
 };
+
+/*
+ * Who QEMU runs as when fsbench is root: a dedicated "fsbench" user if there is one, else
+ * the user sudo was run by, else nobody. Nothing on the guest's side needs root.
+ */
+static void qemu_user(struct boot_files *f)
+{
+	const struct passwd *pw = getpwnam("fsbench");
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	char *end;
+
+	f->drop = geteuid() == 0;
+	if (!f->drop)
+		return;
+	if (pw && pw->pw_uid) {
+		f->uid = pw->pw_uid;
+		f->gid = pw->pw_gid;
+		return;
+	}
+	if (su && sg && (f->uid = (uid_t)strtoul(su, &end, 10)) && !*end &&
+	    (f->gid = (gid_t)strtoul(sg, &end, 10)) && !*end)
+		return;
+	pw = getpwnam("nobody");
+	f->uid = pw ? pw->pw_uid : 65534;
+	f->gid = pw ? pw->pw_gid : 65534;
+}
+
+/* open(2) of what QEMU reads or writes: the descriptor or -errno. */
+static int open_for_qemu(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0644);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Keeps @fd (or -errno) for QEMU, given to its user when it is to write it; @fd, or -errno. */
+static int qemu_fd(struct boot_files *f, int fd, bool writes)
+{
+	if (fd < 0)
+		return fd;
+	if (writes && f->drop && fchown(fd, f->uid, f->gid)) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	f->fd[f->nfd++] = fd;
+	return fd;
+}
 
 /* QEMU's command line: no defaults, no reboot, the kernel and initramfs, two raw disks. */
 static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
@@ -167,8 +224,9 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	size_t tl = strlen(f->cmdline);
 	snprintf(f->cmdline + tl, sizeof(f->cmdline) - tl, " fsbench.token=%s", token);
 	snprintf(f->drive0, sizeof(f->drive0),
-		 "file=/dev/fd/%d,if=virtio,format=raw,cache=none,aio=native", f->fd[1]);
-	snprintf(f->drive1, sizeof(f->drive1), "file=/dev/fd/%d,if=virtio,format=raw", f->fd[0]);
+		 "file=/dev/fd/%d,if=virtio,format=raw,cache=none,aio=native", f->scratch_fd);
+	snprintf(f->drive1, sizeof(f->drive1), "file=/dev/fd/%d,if=virtio,format=raw",
+		 f->results_fd);
 	snprintf(f->mem, sizeof(f->mem), "%d", kg_disk_memory_mib(&vm->disk, vm->memory_mib));
 	snprintf(f->smp, sizeof(f->smp), "%d", vm->cpus);
 	argv[n++] = vm->qemu;
@@ -177,6 +235,8 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n++] = "-display";
 	argv[n++] = "none";
 	argv[n++] = "-no-reboot";
+	argv[n++] = "-sandbox"; /* QEMU's own seccomp filter */
+	argv[n++] = "on";
 	argv[n++] = "-accel";
 	argv[n++] = vm->accel;
 	if (vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg")) {
@@ -189,10 +249,12 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n++] = f->smp;
 	argv[n++] = "-m";
 	argv[n++] = f->mem;
+	(void)k;
+	(void)initramfs; /* opened in kg_boot_run, given by descriptor */
 	argv[n++] = "-kernel";
-	argv[n++] = k->boot_image[0] ? k->boot_image : k->image;
+	argv[n++] = f->kernel;
 	argv[n++] = "-initrd";
-	argv[n++] = initramfs;
+	argv[n++] = f->initrd;
 	argv[n++] = "-append";
 	argv[n++] = f->cmdline;
 	argv[n++] = "-serial";
@@ -227,7 +289,12 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	    (r = kg_dir_fresh(dir, err, errlen)))
 		return r;
 	snprintf(b->console, sizeof(b->console), "%s/console.log", dir);
-	snprintf(f->serial, sizeof(f->serial), "file:%s", b->console);
+	f->console_fd = qemu_fd(
+		f, open_for_qemu(b->console, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW), true);
+	if (f->console_fd < 0)
+		return errf(err, errlen, f->console_fd, "creating %s: %s", b->console,
+			    strerror(-f->console_fd));
+	snprintf(f->serial, sizeof(f->serial), "file:/dev/fd/%d", f->console_fd);
 	snprintf(f->results, sizeof(f->results), "%s/results.img", dir);
 	snprintf(f->qlog, sizeof(f->qlog), "%s/qemu.log", dir);
 	snprintf(f->scratchdir, sizeof(f->scratchdir), "%s/fsbench-kgate.XXXXXX", vm->disk_dir);
@@ -241,18 +308,17 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
 	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
 		return r;
-	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)) < 0)
+	if ((r = f->results_fd = qemu_fd(f, sparse_file(f->results, KG_RESULTS_DISK_BYTES), true)) <
+	    0)
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
 			    strerror(-r));
-	f->fd[f->nfd++] = r;
 	if ((r = boot_journal(vm, "image", f->results, err, errlen)))
 		return r;
 	if (vm->disk.kind != KG_DISK_VIRTIO)
 		return 0;
-	if ((r = sparse_file(f->scratch, vm->disk_bytes)) < 0)
+	if ((r = f->scratch_fd = qemu_fd(f, sparse_file(f->scratch, vm->disk_bytes), true)) < 0)
 		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
 			    strerror(-r));
-	f->fd[f->nfd++] = r;
 	return boot_journal(vm, "image", f->scratch, err, errlen);
 }
 
@@ -355,8 +421,20 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	b->guest_status = -1;
 	if (!f)
 		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
+	qemu_user(f);
 	if ((r = boot_disks(dir, vm, b, f, err, errlen)))
 		goto out;
+	/* the kernel and initramfs, read by QEMU through descriptors root opened */
+	const char *image = k->boot_image[0] ? k->boot_image : k->image;
+	int kfd = qemu_fd(f, open_for_qemu(image, O_RDONLY), false);
+	int ifd = kfd < 0 ? kfd : qemu_fd(f, open_for_qemu(initramfs, O_RDONLY), false);
+	if (kfd < 0 || ifd < 0) {
+		r = errf(err, errlen, kfd < 0 ? kfd : ifd, "opening %s: %s",
+			 kfd < 0 ? image : initramfs, strerror(-(kfd < 0 ? kfd : ifd)));
+		goto out;
+	}
+	snprintf(f->kernel, sizeof(f->kernel), "/dev/fd/%d", kfd);
+	snprintf(f->initrd, sizeof(f->initrd), "/dev/fd/%d", ifd);
 	if ((r = boot_token(b->token, sizeof(b->token)))) {
 		r = errf(err, errlen, r, "booting %s: getrandom: %s", k->release, strerror(-r));
 		goto out;
@@ -374,7 +452,10 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 				 .watch_arg = &s,
 				 .watch_ms = 200,
 				 .keep_fds = f->fd,
-				 .nkeep_fds = f->nfd };
+				 .nkeep_fds = f->nfd,
+				 .drop = f->drop,
+				 .uid = f->uid,
+				 .gid = f->gid };
 	host_cpu(&busy0, &total0);
 	s.t0 = kg_now_s();
 	b->wall_start = (long long)time(NULL);

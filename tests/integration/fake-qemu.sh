@@ -7,12 +7,15 @@
 # FAKE_QEMU_FILL=1 (the guest fills its scratch disk, and the host's directory with it),
 # FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_PIDFILE,
 # FAKE_QEMU_CONSOLE (a file the guest then prints on the console), FAKE_QEMU_FLOOD_MB (MiB
-# of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments).
+# of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments),
+# FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs").
 # Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
 # token (from fsbench.token= on -append), boot_id (a new one), time (now) and release
 # (FAKE_QEMU_RELEASE), so a test forges them by putting its own there.
 serial="" results="" drive1="" n=0 append=""
 [ -n "${FAKE_QEMU_ARGS:-}" ] && printf '%s\n' "$@" >"$FAKE_QEMU_ARGS"
+# who QEMU runs as: uid, gid, groups and no_new_privs
+[ -n "${FAKE_QEMU_ID:-}" ] && echo "$(id -u) $(id -g) [$(id -G)] $(awk '/^NoNewPrivs/ { print $2 }' /proc/self/status)" >"$FAKE_QEMU_ID"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-serial) serial=${2#file:}; shift ;;

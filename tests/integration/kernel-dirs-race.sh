@@ -1,6 +1,6 @@
 #!/bin/bash
-# Directories fsbench owns, files by descriptor (issue 29, item 2): another user (setpriv as
-# nobody, in a loop where it races) cannot swap the kernel gate's --disk-dir, --workdir or
+# Directories fsbench owns, files by descriptor, no root for QEMU (issue 29, items 2 and 1):
+# another user (setpriv as nobody, in a loop where it races) cannot swap the kernel gate's --disk-dir, --workdir or
 # the directory above it, nor dbench's clients/ under a shared -D, for a tree of theirs that
 # root then writes through. A stand-in for QEMU plays the guest (fake-qemu.sh); each check
 # fails if its attack works again.
@@ -90,4 +90,17 @@ t_expect_eq "files root made outside -D with a racer" "" "$(ls -A "$W/victim")"
 # -D itself another user's, as root: refused
 mkdir "$W/theirD" && chown 65534:65534 "$W/theirD"
 expect 1 "-D $W/theirD: another user owns it" "$FSBENCH" dbench -D "$W/theirD" -c "$LOAD" -t 1 --warmup 0 1
+# 5. nothing on the guest's side runs as root: QEMU is nobody here (no fsbench user, no
+# SUDO_UID), with no groups, no new privileges and its own seccomp sandbox, and reads the
+# kernel and initramfs through descriptors
+if getent passwd fsbench >/dev/null; then
+	echo "# a user named fsbench exists: QEMU runs as it, not as nobody; not checked"
+else
+	FAKE_QEMU_ID=$W/id FAKE_QEMU_ARGS=$W/args5 FAKE_QEMU_OUT=$W/good SUDO_UID= SUDO_GID= expect 0 "guest status 0" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w5"
+	t_expect_eq "QEMU's uid gid [groups] no_new_privs" "65534 65534 [65534] 1" "$(cat "$W/id" 2>/dev/null)"
+	grep -qx -- "-sandbox" "$W/args5" && t_ok "QEMU runs with -sandbox on" || t_fail "no -sandbox on QEMU's command line"
+	t_expect_eq "QEMU's -kernel and -initrd" "/dev/fd /dev/fd" \
+		"$(grep -A1 -x -- '-kernel\|-initrd' "$W/args5" | grep -o '^/dev/fd' | tr '\n' ' ' | sed 's/ $//')"
+fi
 t_done

@@ -31,7 +31,8 @@ kg_need_kernel() {
 
 # kg_fake_setup: what a test with the stand-in QEMU (fake-qemu.sh) needs, or skip: root,
 # busybox-static, a Debian kernel .deb ($deb) whose release the stand-in reports, the shared
-# cache, $W (readable by the other user), $FAKE, and this test's own restore journal
+# cache, $W (sticky and open to all, as /tmp: the stand-in runs as QEMU does, unprivileged,
+# and writes its pid files there), $FAKE, and this test's own restore journal
 kg_fake_setup() {
 	t_need_root
 	[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
@@ -40,7 +41,7 @@ kg_fake_setup() {
 	export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
 	export FAKE_QEMU_RELEASE=$(dpkg-deb -f "$deb" Package | sed "s/^linux-image-//")
 	W=$T_SCRATCH
-	chmod 0755 "$W"
+	chmod 1777 "$W"
 	FAKE=$SRCDIR/tests/integration/fake-qemu.sh
 	export FSBENCH_STATE_DIR=$W/state
 }
