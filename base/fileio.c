@@ -164,6 +164,24 @@ FILE *base_out_open(const char *path, char **ret_tmp)
 	FILE *f;
 	int fd, e;
 
+	struct stat st;
+
+	/*
+	 * A character device or a FIFO named by the user (/dev/full, a pipe) is written in
+	 * place: a file renamed over it would replace the device. Only the path itself counts
+	 * (lstat, O_NOFOLLOW): a symlink planted there is replaced as any file is.
+	 */
+	if (!lstat(path, &st) && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_NOCTTY | O_CLOEXEC);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (fd >= 0 && !f) {
+			e = errno;
+			close(fd);
+			errno = e;
+		}
+		*ret_tmp = NULL;
+		return f;
+	}
 	if (asprintf(&tmp, "%s.tmp.XXXXXX", path) < 0) {
 		errno = ENOMEM;
 		return NULL;
@@ -192,6 +210,20 @@ int base_out_commit(FILE *f, char *tmp, const char *path, int error)
 {
 	char *dircopy;
 	int r = error, dfd;
+
+	if (!tmp) { /* a device or FIFO written in place (base_out_open) */
+		if (r == -EIO && ferror(f)) { /* once more, for the reason */
+			clearerr(f);
+			errno = 0;
+			if (fflush(f))
+				r = errno ? -errno : -EIO;
+		}
+		if (!r && (fflush(f) || ferror(f)))
+			r = errno ? -errno : -EIO;
+		if (fclose(f) && !r)
+			r = -errno;
+		return r;
+	}
 
 	/*
 	 * A writer that saw ferror() can only say -EIO: the stream's error flag keeps no errno.
@@ -249,7 +281,19 @@ int base_out_check(const char *path)
 	if (!f)
 		return -errno;
 	fclose(f);
-	unlink(tmp);
+	if (tmp)
+		unlink(tmp);
 	free(tmp);
 	return 0;
+}
+
+const char *base_untrusted(const struct stat *st, bool ancestor, uid_t uid)
+{
+	if (S_ISLNK(st->st_mode))
+		return "it is a symlink";
+	if (ancestor ? st->st_uid != uid && st->st_uid != 0 : st->st_uid != uid)
+		return "another user owns it";
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(ancestor && (st->st_mode & S_ISVTX)))
+		return "group or others may write it";
+	return NULL;
 }

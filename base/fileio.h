@@ -2,8 +2,10 @@
 #ifndef BASE_FILEIO_H
 #define BASE_FILEIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Formats a path into @buf. 0, or -ENAMETOOLONG when it does not fit (buf is then empty). */
@@ -41,13 +43,23 @@ int base_write_under(const char *root, const char *rel, const char *value);
 int base_rm_tree(const char *path);
 
 /*
+ * Why a file another user could have changed is not to be trusted by uid @uid, or NULL:
+ * a symlink; owned by another user (an @ancestor directory may also be root's); writable
+ * by group or others (an @ancestor may be when sticky, as /tmp: others make entries there,
+ * they cannot rename or replace ours).
+ */
+const char *base_untrusted(const struct stat *st, bool ancestor, uid_t uid);
+
+/*
  * Output files are replaced atomically: a new file beside @path made by mkstemp (O_EXCL,
  * so a symlink or file planted at a guessable name is never followed or reused), written,
  * then renamed over @path. base_out_open() returns it open for writing and its name in
  * *@ret_tmp (malloc'ed), or NULL with errno set. base_out_commit() takes @f and @tmp
  * (frees both): unless @error is non-zero, flushes, fsyncs, makes it 0644, renames it
  * over @path and fsyncs the directory; on any failure the temporary file is removed and
- * @path is left as it was. 0 or -errno (@error itself when given).
+ * @path is left as it was. 0 or -errno (@error itself when given). A character device or
+ * FIFO at @path itself (/dev/full, a pipe) is written in place instead (*@ret_tmp NULL),
+ * never replaced by a file; its flush and close are checked all the same.
  */
 FILE *base_out_open(const char *path, char **ret_tmp);
 int base_out_commit(FILE *f, char *tmp, const char *path, int error);

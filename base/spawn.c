@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <grp.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -83,6 +84,14 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (s->drop &&
+	    (setgroups(0, NULL) || setresgid(s->gid, s->gid, s->gid) ||
+	     setresuid(s->uid, s->uid, s->uid) || prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))) {
+		e = errno;
+		if (write(eno_w, &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
 	if (s->die_with_parent && prctl(PR_SET_PDEATHSIG, SIGKILL))
 		_exit(127);
 	/*
@@ -94,6 +103,13 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 	if (s->die_with_parent &&
 	    (s->own_pid_ns ? poll(&p, 1, 0) > 0 && (p.revents & POLLERR) : getppid() != parent))
 		_exit(127);
+	for (int i = 0; i < s->nkeep_fds; i++)
+		if (fcntl(s->keep_fds[i], F_SETFD, 0) < 0) {
+			e = errno;
+			if (write(eno_w, &e, sizeof(e)) < 0)
+				_exit(127);
+			_exit(127);
+		}
 	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
 		e = errno;
 	} else {

@@ -51,6 +51,21 @@ struct base_spawn {
 	int (*watch)(pid_t pid, void *arg);
 	void *watch_arg;
 	int watch_ms;
+	/*
+	 * Descriptors the child keeps across exec (their close-on-exec flag is cleared in the
+	 * child only, so threads spawning meanwhile never inherit them): files handed over by
+	 * descriptor (QEMU's -drive file=/dev/fd/N) rather than by a path that could be swapped.
+	 */
+	const int *keep_fds;
+	int nkeep_fds;
+	/*
+	 * @drop: the child runs as @uid/@gid with no supplementary groups and no new
+	 * privileges (what needs no root, as QEMU, takes none); die_with_parent is set after
+	 * the change, which would clear it.
+	 */
+	bool drop;
+	uid_t uid;
+	gid_t gid;
 };
 
 /*

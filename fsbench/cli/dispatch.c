@@ -3,6 +3,7 @@
 #include "fsbench/cli/dispatch.h"
 #include "fsbench/cli/man.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -83,7 +84,34 @@ static const struct fsb_workload *drop_in(const char *argv0)
 	return NULL;
 }
 
+/*
+ * Every command's stdout checked in one place: a write that failed (a full disk, a closed
+ * pipe, /dev/full), or a flush or close that fails now, turns exit 0 into an error.
+ */
+static int stdout_checked(int r, const char *cmd)
+{
+	int bad = ferror(stdout), e = 0;
+
+	errno = 0;
+	if (fflush(stdout) == EOF)
+		bad = 1, e = errno;
+	if (fclose(stdout) == EOF && !bad)
+		bad = 1, e = errno;
+	if (!bad || r) /* a command that failed has said why */
+		return r;
+	fprintf(stderr, "fsbench%s%s: writing stdout: %s\n", cmd ? " " : "", cmd ? cmd : "",
+		e ? strerror(e) : "a write failed");
+	return FSB_EXIT_FAIL;
+}
+
+static int dispatch(int argc, char **argv);
+
 int fsb_dispatch(int argc, char **argv)
+{
+	return stdout_checked(dispatch(argc, argv), argc > 1 && argv[1][0] != '-' ? argv[1] : NULL);
+}
+
+static int dispatch(int argc, char **argv)
 {
 	const struct fsb_workload *wl;
 

@@ -1,11 +1,13 @@
 /* kernel-gate's and kernel-run's lines (the gate's observer) and their exit statuses. */
 #include "fsbench/cli/kgate.h"
+#include "base/escape.h"
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/signal.h"
@@ -175,19 +177,26 @@ int kg_cli_gate(struct kg_ctx *x)
 /* What the suite printed in the guest, as if it had run here; the guest wrote it: escaped. */
 static void print_guest_stdout(const char *dir)
 {
-	char path[PATH_MAX + 64], buf[4096];
+	char path[PATH_MAX + 64], *line = NULL, *esc = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	FILE *f;
-	size_t n;
 
 	snprintf(path, sizeof(path), "%s/guest/stdout", dir);
 	f = fopen(path, "re");
-	while (f && (n = fread(buf, 1, sizeof(buf), f)) > 0) {
-		for (size_t i = 0; i < n; i++)
-			if (((unsigned char)buf[i] < ' ' && buf[i] != '\n' && buf[i] != '\t') ||
-			    buf[i] == 127)
-				buf[i] = '?';
-		fwrite(buf, 1, n, stdout);
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		bool nl = line[n - 1] == '\n';
+		char *e = realloc(esc, 4 * (size_t)n + 1);
+
+		if (!e)
+			break;
+		esc = e;
+		fputs(base_escape(esc, 4 * (size_t)n + 1, line, (size_t)n - nl), stdout);
+		if (nl)
+			putchar('\n');
 	}
+	free(line);
+	free(esc);
 	if (f)
 		fclose(f);
 	fflush(stdout); /* the guest's last line may lack its newline */

@@ -1,10 +1,13 @@
 /* One boot in QEMU: its disks, its command line, the guest supervised to its end. */
 #include <errno.h>
 #include <poll.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/wait.h>
@@ -77,47 +80,64 @@ static unsigned long long proc_cpu(pid_t pid)
 	return ut + st;
 }
 
-static bool file_has(const char *path, const char *needle, off_t *pos)
+/*
+ * Where @needle first is in @path at or after *@pos (less an overlap for a marker cut in
+ * two), or -1; *@pos moves to what was read, so each watch tick reads only what is new.
+ */
+static off_t file_find(const char *path, const char *needle, off_t *pos)
 {
-	char buf[65536 + 64];
+	char buf[65536];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t nl = strlen(needle);
+	off_t from = *pos > (off_t)nl ? *pos - (off_t)nl : 0, found = -1;
 	ssize_t n;
-	bool found = false;
 
 	if (fd < 0)
-		return false;
-	/* scan what is new since @pos, with an overlap for a marker cut in two */
-	off_t from = *pos > 64 ? *pos - 64 : 0;
-	while ((n = pread(fd, buf, sizeof(buf) - 1, from)) > 0) {
-		buf[n] = 0;
-		for (ssize_t i = 0; i < n; i++) /* NULs from the console would stop strstr */
-			if (!buf[i])
-				buf[i] = ' ';
-		if (memmem(buf, (size_t)n, needle, strlen(needle))) {
-			found = true;
+		return -1;
+	while ((n = pread(fd, buf, sizeof(buf), from)) > 0) {
+		char *m = memmem(buf, (size_t)n, needle, nl);
+
+		*pos = from + n;
+		if (m) {
+			found = from + (m - buf);
 			break;
 		}
-		if (n < (ssize_t)sizeof(buf) - 1)
+		if (n < (ssize_t)nl)
 			break;
-		from += n - 64;
+		from += n - (ssize_t)nl + 1;
 	}
 	close(fd);
 	return found;
 }
 
-/* A new sparse file of @bytes; 0 or -errno. */
+/* A new sparse file of @bytes, open read-write (close-on-exec): its descriptor or -errno. */
 static int sparse_file(const char *path, long long bytes)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600), r = 0;
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), r;
 
 	if (fd < 0)
 		return -errno;
-	if (ftruncate(fd, bytes))
+	if (ftruncate(fd, bytes)) {
 		r = -errno;
-	close(fd);
-	if (r)
+		close(fd);
 		unlink(path);
-	return r;
+		return r;
+	}
+	return fd;
+}
+
+/* A fresh random token for one boot: 16 bytes from getrandom, in hex. 0 or -errno. */
+static int boot_token(char *out, size_t len)
+{
+	unsigned char raw[16];
+
+	if (len < 2 * sizeof(raw) + 1)
+		return -ENOSPC;
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw))
+		return -errno;
+	for (size_t i = 0; i < sizeof(raw); i++)
+		snprintf(out + 2 * i, 3, "%02x", raw[i]);
+	return 0;
 }
 
 /* The paths and QEMU arguments of one boot. */
@@ -126,11 +146,69 @@ struct boot_files {
 		qlog[PATH_MAX + 16], serial[PATH_MAX + 16], cmdline[KG_CMDLINE_MAX + 128],
 		drive0[PATH_MAX + 96], drive1[PATH_MAX + 64], mem[32], smp[16];
 	const char *argv[48];
+	/*
+	 * What QEMU gets by descriptor (-drive file=/dev/fd/N...): never a path to re-resolve,
+	 * and an unprivileged QEMU opens these without any right to the directories above them.
+	 */
+	int fd[5], nfd, results_fd, scratch_fd, console_fd;
+	char kernel[32], initrd[32];
+	/* QEMU runs as this user when fsbench is root (base_spawn's drop) */
+	bool drop;
+	uid_t uid;
+	gid_t gid;
 };
+
+/*
+ * Who QEMU runs as when fsbench is root: a dedicated "fsbench" user if there is one, else
+ * the user sudo was run by, else nobody. Nothing on the guest's side needs root.
+ */
+static void qemu_user(struct boot_files *f)
+{
+	const struct passwd *pw = getpwnam("fsbench");
+	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
+	char *end;
+
+	f->drop = geteuid() == 0;
+	if (!f->drop)
+		return;
+	if (pw && pw->pw_uid) {
+		f->uid = pw->pw_uid;
+		f->gid = pw->pw_gid;
+		return;
+	}
+	if (su && sg && (f->uid = (uid_t)strtoul(su, &end, 10)) && !*end &&
+	    (f->gid = (gid_t)strtoul(sg, &end, 10)) && !*end)
+		return;
+	pw = getpwnam("nobody");
+	f->uid = pw ? pw->pw_uid : 65534;
+	f->gid = pw ? pw->pw_gid : 65534;
+}
+
+/* open(2) of what QEMU reads or writes: the descriptor or -errno. */
+static int open_for_qemu(const char *path, int flags)
+{
+	int fd = open(path, flags | O_CLOEXEC, 0644);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* Keeps @fd (or -errno) for QEMU, given to its user when it is to write it; @fd, or -errno. */
+static int qemu_fd(struct boot_files *f, int fd, bool writes)
+{
+	if (fd < 0)
+		return fd;
+	if (writes && f->drop && fchown(fd, f->uid, f->gid)) {
+		int r = -errno;
+		close(fd);
+		return r;
+	}
+	f->fd[f->nfd++] = fd;
+	return fd;
+}
 
 /* QEMU's command line: no defaults, no reboot, the kernel and initramfs, two raw disks. */
 static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
-		      struct boot_files *f)
+		      const char *token, struct boot_files *f)
 {
 	const char **argv = f->argv;
 	int n = 0;
@@ -142,9 +220,13 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 		f->cmdline[l++] = ' ';
 		kg_disk_cmdline(&vm->disk, f->cmdline + l, sizeof(f->cmdline) - l);
 	}
-	snprintf(f->drive0, sizeof(f->drive0), "file=%s,if=virtio,format=raw,cache=none,aio=native",
-		 f->scratch);
-	snprintf(f->drive1, sizeof(f->drive1), "file=%s,if=virtio,format=raw", f->results);
+	/* the guest writes it back into its result: a result without it is not this boot's */
+	size_t tl = strlen(f->cmdline);
+	snprintf(f->cmdline + tl, sizeof(f->cmdline) - tl, " fsbench.token=%s", token);
+	snprintf(f->drive0, sizeof(f->drive0),
+		 "file=/dev/fd/%d,if=virtio,format=raw,cache=none,aio=native", f->scratch_fd);
+	snprintf(f->drive1, sizeof(f->drive1), "file=/dev/fd/%d,if=virtio,format=raw",
+		 f->results_fd);
 	snprintf(f->mem, sizeof(f->mem), "%d", kg_disk_memory_mib(&vm->disk, vm->memory_mib));
 	snprintf(f->smp, sizeof(f->smp), "%d", vm->cpus);
 	argv[n++] = vm->qemu;
@@ -153,6 +235,8 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n++] = "-display";
 	argv[n++] = "none";
 	argv[n++] = "-no-reboot";
+	argv[n++] = "-sandbox"; /* QEMU's own seccomp filter */
+	argv[n++] = "on";
 	argv[n++] = "-accel";
 	argv[n++] = vm->accel;
 	if (vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg")) {
@@ -165,10 +249,12 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	argv[n++] = f->smp;
 	argv[n++] = "-m";
 	argv[n++] = f->mem;
+	(void)k;
+	(void)initramfs; /* opened in kg_boot_run, given by descriptor */
 	argv[n++] = "-kernel";
-	argv[n++] = k->boot_image[0] ? k->boot_image : k->image;
+	argv[n++] = f->kernel;
 	argv[n++] = "-initrd";
-	argv[n++] = initramfs;
+	argv[n++] = f->initrd;
 	argv[n++] = "-append";
 	argv[n++] = f->cmdline;
 	argv[n++] = "-serial";
@@ -203,7 +289,12 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	    (r = kg_dir_fresh(dir, err, errlen)))
 		return r;
 	snprintf(b->console, sizeof(b->console), "%s/console.log", dir);
-	snprintf(f->serial, sizeof(f->serial), "file:%s", b->console);
+	f->console_fd = qemu_fd(
+		f, open_for_qemu(b->console, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW), true);
+	if (f->console_fd < 0)
+		return errf(err, errlen, f->console_fd, "creating %s: %s", b->console,
+			    strerror(-f->console_fd));
+	snprintf(f->serial, sizeof(f->serial), "file:/dev/fd/%d", f->console_fd);
 	snprintf(f->results, sizeof(f->results), "%s/results.img", dir);
 	snprintf(f->qlog, sizeof(f->qlog), "%s/qemu.log", dir);
 	snprintf(f->scratchdir, sizeof(f->scratchdir), "%s/fsbench-kgate.XXXXXX", vm->disk_dir);
@@ -217,16 +308,18 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
 	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
 		return r;
-	if (vm->disk.kind == KG_DISK_VIRTIO && (r = sparse_file(f->scratch, vm->disk_bytes)))
-		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
-			    strerror(-r));
-	if (vm->disk.kind == KG_DISK_VIRTIO &&
-	    (r = boot_journal(vm, "image", f->scratch, err, errlen)))
-		return r;
-	if ((r = sparse_file(f->results, KG_RESULTS_DISK_BYTES)))
+	if ((r = f->results_fd = qemu_fd(f, sparse_file(f->results, KG_RESULTS_DISK_BYTES), true)) <
+	    0)
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
 			    strerror(-r));
-	return boot_journal(vm, "image", f->results, err, errlen);
+	if ((r = boot_journal(vm, "image", f->results, err, errlen)))
+		return r;
+	if (vm->disk.kind != KG_DISK_VIRTIO)
+		return 0;
+	if ((r = f->scratch_fd = qemu_fd(f, sparse_file(f->scratch, vm->disk_bytes), true)) < 0)
+		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
+			    strerror(-r));
+	return boot_journal(vm, "image", f->scratch, err, errlen);
 }
 
 /* What the supervision of one guest saw. */
@@ -274,13 +367,20 @@ static int boot_watch(pid_t pid, void *arg)
 		}
 	} else
 		s->w.paused = false;
-	if (!s->w.started && file_has(s->b->console, MARK_START, &s->seen_start)) {
+	if (!s->w.started && file_find(s->b->console, MARK_START, &s->seen_start) >= 0) {
 		s->w.started = true;
 		s->b->boot_seconds = t - s->t0;
 	}
-	if (!s->w.panicked && file_has(s->b->console, MARK_PANIC, &s->seen_panic)) {
+	if (!s->w.panicked &&
+	    (s->w.panic_at = file_find(s->b->console, MARK_PANIC, &s->seen_panic)) >= 0) {
 		s->w.panicked = true;
 		s->deadline = t + 5; /* panic=-1 and -no-reboot make QEMU exit; if not, stop it */
+	}
+	/* the guest writes the console: past its cap the boot ends, the host's disk is not its */
+	struct stat cst;
+	if (!stat(s->b->console, &cst) && cst.st_size > KG_CONSOLE_MAX) {
+		s->w.console_full = true;
+		return -EFBIG;
 	}
 	if (base_signal_received)
 		return -EINTR;
@@ -321,9 +421,25 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	b->guest_status = -1;
 	if (!f)
 		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
+	qemu_user(f);
 	if ((r = boot_disks(dir, vm, b, f, err, errlen)))
 		goto out;
-	qemu_argv(k, initramfs, vm, f);
+	/* the kernel and initramfs, read by QEMU through descriptors root opened */
+	const char *image = k->boot_image[0] ? k->boot_image : k->image;
+	int kfd = qemu_fd(f, open_for_qemu(image, O_RDONLY), false);
+	int ifd = kfd < 0 ? kfd : qemu_fd(f, open_for_qemu(initramfs, O_RDONLY), false);
+	if (kfd < 0 || ifd < 0) {
+		r = errf(err, errlen, kfd < 0 ? kfd : ifd, "opening %s: %s",
+			 kfd < 0 ? image : initramfs, strerror(-(kfd < 0 ? kfd : ifd)));
+		goto out;
+	}
+	snprintf(f->kernel, sizeof(f->kernel), "/dev/fd/%d", kfd);
+	snprintf(f->initrd, sizeof(f->initrd), "/dev/fd/%d", ifd);
+	if ((r = boot_token(b->token, sizeof(b->token)))) {
+		r = errf(err, errlen, r, "booting %s: getrandom: %s", k->release, strerror(-r));
+		goto out;
+	}
+	qemu_argv(k, initramfs, vm, b->token, f);
 
 	struct base_spawn sp = { .argv = (char *const *)f->argv,
 				 .out = BASE_SPAWN_FILE,
@@ -334,9 +450,15 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 					 true, /* kill -9 of fsbench: no QEMU left behind */
 				 .watch = boot_watch,
 				 .watch_arg = &s,
-				 .watch_ms = 200 };
+				 .watch_ms = 200,
+				 .keep_fds = f->fd,
+				 .nkeep_fds = f->nfd,
+				 .drop = f->drop,
+				 .uid = f->uid,
+				 .gid = f->gid };
 	host_cpu(&busy0, &total0);
 	s.t0 = kg_now_s();
+	b->wall_start = (long long)time(NULL);
 	s.deadline_boot = s.t0 + vm->boot_timeout_s;
 	s.deadline = s.t0 + vm->timeout_s;
 	r = base_spawn_run(&sp, &wst);
@@ -345,6 +467,14 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "
 			 "(%lld bytes free), the scratch disk could not grow",
 			 k->release, kg_now_s() - s.t0, vm->disk_dir, dir_free(vm->disk_dir));
+		goto out;
+	}
+	if (r == -EFBIG && s.w.console_full) {
+		r = errf(
+			err, errlen, -EFBIG,
+			"kernel %s: its console passed %lld MiB after %.0f s: stopped, cannot judge "
+			"(see %s)",
+			k->release, KG_CONSOLE_MAX >> 20, kg_now_s() - s.t0, b->console);
 		goto out;
 	}
 	if (r == -EINTR) {
@@ -357,12 +487,13 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		goto out;
 	}
 	b->seconds = kg_now_s() - s.t0;
+	b->wall_end = (long long)time(NULL);
 	boot_load(b, busy0, total0, s.qcpu);
-	if (!s.w.started && file_has(b->console, MARK_START, &s.seen_start)) {
+	if (!s.w.started && file_find(b->console, MARK_START, &s.seen_start) >= 0) {
 		s.w.started = true;
 		b->boot_seconds = b->seconds;
 	}
-	if (!s.w.panicked && file_has(b->console, MARK_PANIC, &s.seen_panic))
+	if (!s.w.panicked && (s.w.panic_at = file_find(b->console, MARK_PANIC, &s.seen_panic)) >= 0)
 		s.w.panicked = true;
 
 	/* whatever happened, the guest may have left its results on the second disk */
@@ -371,6 +502,8 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	if (b->guest_status < 0 || s.w.panicked)
 		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog, err, errlen);
 out:
+	for (int i = 0; i < f->nfd; i++)
+		close(f->fd[i]);
 	if (f->results[0])
 		unlink(f->results);
 	if (f->scratchdir[0])

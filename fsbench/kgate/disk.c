@@ -110,8 +110,16 @@ int kg_disk_fits(const struct kg_disk *d, int base_mib, int jobs, int64_t image_
 	int mib = kg_disk_memory_mib(d, base_mib);
 	long long avail = mem_available_mib();
 
+	if (jobs < 1)
+		jobs = 1;
+	/* with virtio too: QEMU would start and the host's OOM killer end the boot */
 	if (d->kind != KG_DISK_MODEL)
-		return 0;
+		return avail >= 0 && (long long)base_mib * jobs > avail ?
+			       errf(err, errlen, -ENOMEM,
+				    "--memory %d MiB a boot, %d at a time, but the host has %lld "
+				    "MiB available",
+				    base_mib, jobs, avail) :
+			       0;
 	if (d->bytes % (INT64_C(1) << 30) || d->cache_bytes % (INT64_C(1) << 20) ||
 	    d->cache_bytes > d->bytes)
 		return errf(
@@ -124,8 +132,6 @@ int kg_disk_fits(const struct kg_disk *d, int base_mib, int jobs, int64_t image_
 			    "the suite's filesystems are %lld MiB (its image_size), more than the "
 			    "model disk's %lld MiB: a larger --disk-size",
 			    (long long)(image_size >> 20), (long long)(d->bytes >> 20));
-	if (jobs < 1)
-		jobs = 1;
 	if (avail >= 0 && (long long)mib * jobs > avail)
 		return errf(
 			err, errlen, -ENOMEM,

@@ -143,11 +143,12 @@ static const char guest_init[] =
 	"mount -t tmpfs run /run\n"
 	"mount -t tmpfs tmp /tmp\n"
 	"mkdir -p /out\n"
-	"dev=/dev/vda out=/dev/vdb nb= fl=\n"
+	"dev=/dev/vda out=/dev/vdb nb= fl= tok=\n"
 	"for w in $(cat /proc/cmdline); do\n"
 	"\tcase $w in\n"
 	"\tfsbench.disk=model) dev=/dev/nullb0 out=/dev/vda ;;\n"
 	"\tfsbench.flush_ms=*) fl=${w#fsbench.flush_ms=} ;;\n"
+	"\tfsbench.token=*) tok=${w#fsbench.token=} ;;\n"
 	"\tnull_blk.*) nb=\"$nb ${w#null_blk.}\" ;;\n"
 	"\tesac\n"
 	"done\n"
@@ -199,28 +200,13 @@ static const char guest_init[] =
 	"echo $rc >/out/status\n"
 	"uname -r >/out/release\n"
 	"cat /proc/cmdline >/out/cmdline\n"
+	"# what binds this result to this boot: the host's token, the boot id, the guest's time\n"
+	"echo \"$tok\" >/out/token\n"
+	"cat /proc/sys/kernel/random/boot_id >/out/boot_id\n"
+	"date +%s >/out/time\n"
 	"tar -cf $out -C /out . && sync\n"
 	"echo " MARK_EXIT " $rc\n"
 	"poweroff -f\n";
-
-static int hash_file(uint64_t *h, const char *path)
-{
-	char buf[65536];
-	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = kg_fnv(*h, buf, (size_t)n);
-	if (n < 0) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
-	close(fd);
-	return 0;
-}
 
 static int write_text(const char *path, const char *text, mode_t mode)
 {
@@ -440,7 +426,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		h = kg_fnv(h, &e.v[i].mode, sizeof(e.v[i].mode));
 		if (e.v[i].text)
 			h = kg_fnv(h, e.v[i].text, strlen(e.v[i].text));
-		else if ((r = hash_file(&h, e.v[i].src))) {
+		else if ((r = kg_hash_file(&h, e.v[i].src))) {
 			errf(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));
 			goto out;
 		}

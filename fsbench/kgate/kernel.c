@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/errf.h"
+#include "base/escape.h"
 #include "base/fileio.h"
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
@@ -43,8 +44,9 @@ int kg_bzimage_release(const char *image, char *out, size_t len)
 	ver[strcspn(ver, " ")] = 0;
 	if (!ver[0])
 		return -ENOEXEC;
+	/* the image's own bytes, soon a path (lib/modules/RELEASE): held to a .deb's rules */
 	snprintf(out, len, "%s", ver);
-	return 0;
+	return kg_release_ok(ver) && strlen(ver) < len ? 0 : -EBADMSG;
 }
 
 /*
@@ -61,10 +63,7 @@ static int deb_image(const char *root, char *image, size_t len, char *release, s
 	snprintf(pat, sizeof(pat), "%s/boot/vmlinuz-*", root);
 	if (glob(pat, 0, NULL, &g) == 0 && g.gl_pathc == 1) {
 		rel = strrchr(g.gl_pathv[0], '/') + strlen("/vmlinuz-");
-		if (rel[0] && rel[0] != '.' && strlen(rel) < rlen &&
-		    strspn(rel,
-			   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-~") ==
-			    strlen(rel)) {
+		if (kg_release_ok(rel) && strlen(rel) < rlen) {
 			base_strcpy(image, len, g.gl_pathv[0]);
 			base_strcpy(release, rlen, rel);
 			r = 0;
@@ -191,7 +190,7 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 	return 0;
 }
 
-/* A .deb, extracted once per file (name, size, mtime) into the cache, with depmod run on it. */
+/* A .deb, extracted once per content (its hash) into the cache, with depmod run on it. */
 static int deb_resolve(const char *deb, const char *cachedir, struct probe_scratch *journal,
 		       struct kg_kernel *k, char *err, size_t errlen)
 {
@@ -212,8 +211,12 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 	if ((r = kg_trusted_path(base, err, errlen)))
 		return r;
 	deb_sweep(base);
-	base_path(final, sizeof(final), "%s/%.*s-%llx-%llx", base, (int)(strlen(name) - 4), name,
-		  (unsigned long long)st.st_size, (unsigned long long)st.st_mtime);
+	/* keyed by content: a package rebuilt with the same name, size and mtime is another */
+	uint64_t h = kg_fnv(KG_FNV_SEED, &st.st_size, sizeof(st.st_size));
+	if ((r = kg_hash_file(&h, deb)))
+		return errf(err, errlen, r, "kernel %s: reading it: %s", deb, strerror(-r));
+	base_path(final, sizeof(final), "%s/%.*s-%016llx", base, (int)(strlen(name) - 4), name,
+		  (unsigned long long)h);
 	if (!kg_is_dir(final)) {
 		r = deb_extract(deb, base, journal, tmp, sizeof(tmp), k, err, errlen);
 		if (!r && rename(tmp, final)) {
@@ -257,6 +260,16 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 		if (!realpath(spec, k->image))
 			return errf(err, errlen, -errno, "kernel %s: %s", spec, strerror(errno));
 		r = kg_bzimage_release(spec, k->release, sizeof(k->release));
+		if (r == -EBADMSG) {
+			char esc[4 * sizeof(k->release)];
+
+			base_escape_str(esc, sizeof(esc), k->release);
+			k->release[0] = 0;
+			return errf(err, errlen, -EINVAL,
+				    "kernel %s: its header's release \"%s\" is not a plain release "
+				    "name (letters, digits and ._+~-)",
+				    spec, esc);
+		}
 		if (r)
 			return errf(err, errlen, r == -ENOEXEC ? -EINVAL : r, "kernel %s: %s", spec,
 				    r == -ENOEXEC ? "not a bzImage (no HdrS setup header)" :
@@ -283,7 +296,7 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 		base_path(k->moddir, sizeof(k->moddir), "%s", path);
 		return 0;
 	}
-	if (strchr(spec, '/'))
+	if (strchr(spec, '/') || !kg_release_ok(spec))
 		return errf(err, errlen, -ENOENT, "kernel %s: %s", spec, strerror(errno));
 	snprintf(k->image, sizeof(k->image), "/boot/vmlinuz-%s", spec);
 	snprintf(k->moddir, sizeof(k->moddir), "/lib/modules/%s", spec);

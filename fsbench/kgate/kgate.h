@@ -45,7 +45,10 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 		      struct probe_scratch *journal, struct kg_kernel *ret, char *err,
 		      size_t errlen);
 
-/* Reads the release string from a bzImage's setup header. 0 or -errno (-ENOEXEC: no header). */
+/*
+ * Reads the release string from a bzImage's setup header. 0 or -errno (-ENOEXEC: no header,
+ * -EBADMSG: the string, left raw in @out, is not one kg_release_ok() takes).
+ */
 int kg_bzimage_release(const char *image, char *out, size_t len);
 
 /*
@@ -105,7 +108,22 @@ struct kg_boot {
 	char console[PATH_MAX]; /* the serial console log */
 	char guest_release[128];
 	char guest_cmdline[KG_CMDLINE_MAX];
+	/* what binds the result to this boot (results.c, kg_result_bound) */
+	char token[33]; /* this boot's random token, given on its command line */
+	long long wall_start, wall_end; /* the boot's start and end, host CLOCK_REALTIME seconds */
+	char guest_token[40], guest_boot_id[40], guest_time[24]; /* what the guest wrote */
 };
+
+/* The token's word on the command line: " fsbench.token=" and 32 hex digits. */
+#define KG_TOKEN_WORD_LEN 47
+
+/*
+ * Whether @b's result was made by this boot of @k: the guest wrote back this boot's token,
+ * ran @k's release, has a boot id no earlier boot of this process had, a time within the
+ * boot's, and a result.json no earlier boot had. 0, or -EBADMSG with @why naming what does
+ * not fit: the result cannot be judged.
+ */
+int kg_result_bound(const struct kg_kernel *k, const struct kg_boot *b, char *why, size_t len);
 
 /*
  * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a

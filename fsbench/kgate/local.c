@@ -97,6 +97,7 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	(void)priv;
 	snprintf(ret->dir, sizeof(ret->dir), "%s/boot-%02d-%s", x->workdir, n, k->label);
 	r = kg_boot_run(k, x->initramfs[req->side], &x->a.vm, ret->dir, b, why, sizeof(why));
+	r = r ? r : kg_result_bound(k, b, why, sizeof(why)); /* this boot's result? */
 	ret->record = kg_boot_json(k, &x->a.vm, b);
 	json_object_set_new(ret->record, "index", json_integer(n));
 	json_object_set_new(ret->record, "side", json_string(k->label));

@@ -112,6 +112,7 @@ static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err,
 	kg_disk_cmdline(&x->a.vm.disk, cl, sizeof(cl));
 	if (cl[0])
 		total += 1 + (int)strlen(cl);
+	total += KG_TOKEN_WORD_LEN; /* each boot's own token (boot.c) */
 
 	if (n >= (int)sizeof(x->k[i].append) || total >= KG_CMDLINE_MAX)
 		return errf(err, errlen, -E2BIG,
@@ -190,6 +191,20 @@ static bool program_found(const char *prog)
  * What a boot needs and the user named, checked before any work: a mistake here must not
  * cost a boot and then read as "cannot judge". -errno with @err (usage errors all).
  */
+/* The directory that holds the work directory (@workdir's, or the current one): trusted. */
+static int workdir_parent_ok(const char *workdir, char *err, size_t errlen)
+{
+	char parent[PATH_MAX];
+	const char *slash = workdir ? strrchr(workdir, '/') : NULL;
+
+	if (!workdir || !slash)
+		base_strcpy(parent, sizeof(parent), ".");
+	else
+		snprintf(parent, sizeof(parent), "%.*s",
+			 slash == workdir ? 1 : (int)(slash - workdir), workdir);
+	return kg_trusted_chain("the work directory's parent", parent, err, errlen);
+}
+
 static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 {
 	const struct kg_vm *vm = &x->a.vm;
@@ -213,10 +228,16 @@ static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 			    "--disk-dir %s has %lld MiB free, less than --disk-size (%lld MiB)",
 			    vm->disk_dir, (long long)v.f_bavail * (long long)v.f_frsize >> 20,
 			    vm->disk_bytes >> 20);
+	/* another user's --disk-dir could swap the boot's scratch directory under QEMU */
+	if ((r = kg_trusted_chain("--disk-dir", vm->disk_dir, err, errlen)))
+		return r;
 	/* a reused --workdir: boots are made new in it, and it must be this user's alone */
 	if (x->a.workdir && !lstat(x->a.workdir, &st) &&
 	    (r = kg_trusted(x->a.workdir, S_IFDIR, why, sizeof(why))))
 		return errf(err, errlen, r, "--workdir: %s", why);
+	/* and above it no one else may write: results are read back from it after all boots */
+	if ((r = workdir_parent_ok(x->a.workdir, err, errlen)))
+		return r;
 	if ((x->a.workdir && (r = kg_qemu_path_ok("--workdir", x->a.workdir, err, errlen))) ||
 	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)))
 		return r;
@@ -228,11 +249,20 @@ static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 /* The work directory: --workdir (made if missing), else a new fsbench-kgate-DATE-XXXXXX. */
 static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
 {
+	char why[1024];
+	int r;
+
 	if (x->a.workdir) {
 		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
 		if (mkdir(x->workdir, 0755) && errno != EEXIST)
 			return errf(err, errlen, -errno, "creating %s: %s", x->workdir,
 				    strerror(errno));
+		/*
+		 * made meanwhile by someone else (EEXIST), it is refused as a given one is; lava
+		 * job's is -o's directory, written by mkstemp and rename only (base_out_open)
+		 */
+		if (!x->lava && (r = kg_trusted(x->workdir, S_IFDIR, why, sizeof(why))))
+			return errf(err, errlen, r, "--workdir: %s", why);
 		return 0;
 	}
 	time_t t = time(NULL);

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,38 +12,54 @@
 #include <unistd.h>
 
 #include "base/errf.h"
+#include "base/escape.h"
 #include "base/fileio.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/util.h"
 #include "probes/target/mount.h"
 
-/* The last @n lines of @path, each indented, for an error message. */
+/*
+ * The last @n lines of @path, each indented and escaped (the guest wrote them), for an
+ * error message: read from at most KG_TAIL_BYTES at the console's end, whatever its size.
+ */
 static void console_tail(const char *path, int n, char *out, size_t len)
 {
-	size_t flen;
-	char *buf = kg_read_all(path, &flen);
+	char *buf = malloc(KG_TAIL_BYTES + 1), line[1024];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	ssize_t got = 0;
 	const char *p;
 	int lines = 0;
 
 	out[0] = 0;
-	if (!buf)
+	if (buf && fd >= 0 && !fstat(fd, &st)) {
+		off_t from = st.st_size > KG_TAIL_BYTES ? st.st_size - KG_TAIL_BYTES : 0;
+		got = pread(fd, buf, KG_TAIL_BYTES, from);
+	}
+	if (fd >= 0)
+		close(fd);
+	if (!buf || got < 0) {
+		free(buf);
 		return;
+	}
+	size_t flen = (size_t)got;
 	while (flen && (buf[flen - 1] == '\n' || buf[flen - 1] == '\r'))
-		buf[--flen] = 0;
+		flen--;
 	for (p = buf + flen; p > buf; p--)
 		if (p[-1] == '\n' && ++lines == n)
 			break;
 	size_t used = 0;
-	for (const char *l = p; *l && used + 8 < len;) {
-		const char *nl = strchr(l, '\n');
-		size_t ln = nl ? (size_t)(nl - l) : strlen(l);
+	for (const char *l = p; l < buf + flen && used + 8 < len;) {
+		const char *nl = memchr(l, '\n', (size_t)(buf + flen - l));
+		size_t ln = nl ? (size_t)(nl - l) : (size_t)(buf + flen - l);
 
 		while (ln && l[ln - 1] == '\r')
 			ln--;
-		used += snprintf(out + used, len - used, "\n  | %.*s", (int)ln, l);
-		l = nl ? nl + 1 : l + strlen(l);
+		base_escape(line, sizeof(line), l, ln);
+		used += snprintf(out + used, len - used, "\n  | %s", line);
+		l = nl ? nl + 1 : buf + flen;
 	}
-	if (!buf[0])
+	if (!flen)
 		snprintf(out, len, "\n  (the console is empty)");
 	free(buf);
 }
@@ -166,7 +183,7 @@ static int tar_extract(int in, int dfd, char *err, size_t errlen)
 
 	for (;;) {
 		ssize_t n = read(in, h, sizeof(h));
-		char name[256];
+		char name[512];
 
 		if (n != TAR_BLOCK)
 			return files ? 0 : errf(err, errlen, -EBADMSG, "no archive");
@@ -176,16 +193,19 @@ static int tar_extract(int in, int dfd, char *err, size_t errlen)
 			return errf(err, errlen, -EBADMSG, "a header with a bad checksum");
 		if (memcmp(h + 257, "ustar", 5) || h[345])
 			return errf(err, errlen, -EBADMSG, "a header that is not plain ustar");
-		snprintf(name, sizeof(name), "%.100s", (const char *)h);
-		const char *base = !strncmp(name, "./", 2) ? name + 2 : name;
+		char raw[101];
+		snprintf(raw, sizeof(raw), "%.100s", (const char *)h);
+		const char *base = !strncmp(raw, "./", 2) ? raw + 2 : raw;
+		/* the name as it may be shown: the guest chose its bytes */
+		base_escape_str(name, sizeof(name), raw);
 		long long size = tar_octal(h + 124, 12);
 
-		if (h[156] == '5' && (!strcmp(name, ".") || !strcmp(name, "./")))
+		if (h[156] == '5' && (!strcmp(raw, ".") || !strcmp(raw, "./")))
 			continue; /* the top directory itself */
 		if (h[156] != '0' && h[156] != 0)
 			return errf(err, errlen, -EPERM,
 				    "member %s: type '%c' is not a regular file", name,
-				    h[156] >= ' ' && h[156] < 127 ? h[156] : '?');
+				    h[156] > ' ' && h[156] < 127 ? h[156] : '?');
 		if (!result_name_ok(base))
 			return errf(err, errlen, -EPERM, "member %s: not a plain file name", name);
 		if (size < 0 || size > RESULT_FILE_BYTES)
@@ -200,23 +220,42 @@ static int tar_extract(int in, int dfd, char *err, size_t errlen)
 	}
 }
 
-/* A line the guest wrote, shown to the user: control characters become '?'. */
-static void guest_line(int dfd, const char *name, char *out, size_t len)
+/* The first @len - 1 bytes of the guest's file @name (raw), their count, or -1. */
+static ssize_t guest_read(int dfd, const char *name, char *out, size_t len)
 {
-	char path[64];
-
-	snprintf(path, sizeof(path), "%s", name);
-	out[0] = 0;
-	int fd = openat(dfd, path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	ssize_t n = fd < 0 ? -1 : read(fd, out, len - 1);
 
 	if (fd >= 0)
 		close(fd);
 	out[n > 0 ? n : 0] = 0;
-	out[strcspn(out, "\n")] = 0;
-	for (char *p = out; *p; p++)
-		if ((unsigned char)*p < ' ' || *p == 127)
-			*p = '?';
+	return n;
+}
+
+/* A line the guest wrote, shown to the user and recorded: its first line, escaped. */
+static void guest_line(int dfd, const char *name, char *out, size_t len)
+{
+	char raw[1024];
+	ssize_t n = guest_read(dfd, name, raw, sizeof(raw));
+
+	base_escape(out, len, raw, n > 0 ? strcspn(raw, "\n") : 0);
+}
+
+int kg_guest_status(const char *s, size_t n)
+{
+	int v = 0;
+	size_t i = 0;
+
+	if (n && s[n - 1] == '\n')
+		n--; /* echo's newline */
+	if (!n || n > 3 || (n > 1 && s[0] == '0'))
+		return -1;
+	for (; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v <= 255 ? v : -1;
 }
 
 int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
@@ -243,11 +282,20 @@ int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, 
 			 guest);
 		goto out;
 	}
-	guest_line(dfd, "status", status, sizeof(status));
-	if (status[0] && isdigit((unsigned char)status[0]) && strlen(status) <= 3)
-		b->guest_status = atoi(status);
+	ssize_t sn = guest_read(dfd, "status", status, sizeof(status));
+	if (sn >= 0 && (b->guest_status = kg_guest_status(status, (size_t)sn)) < 0) {
+		char esc[4 * sizeof(status)];
+
+		r = errf(err, errlen, -EBADMSG,
+			 "the guest's status \"%s\" is not a decimal 0-255: cannot judge (see %s)",
+			 base_escape(esc, sizeof(esc), status, (size_t)sn), guest);
+		goto out;
+	}
 	guest_line(dfd, "release", b->guest_release, sizeof(b->guest_release));
 	guest_line(dfd, "cmdline", b->guest_cmdline, sizeof(b->guest_cmdline));
+	guest_line(dfd, "token", b->guest_token, sizeof(b->guest_token));
+	guest_line(dfd, "boot_id", b->guest_boot_id, sizeof(b->guest_boot_id));
+	guest_line(dfd, "time", b->guest_time, sizeof(b->guest_time));
 	if (!fstatat(dfd, "result.json", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
 		base_path(b->result, sizeof(b->result), "%s/result.json", guest);
 out:
@@ -258,6 +306,92 @@ out:
 	return r;
 }
 
+/*
+ * What earlier boots of this process left, so that one result or one guest boot never
+ * passes for two (the gate's boots run in threads).
+ */
+#define SEEN_MAX 256
+static struct {
+	pthread_mutex_t lock;
+	int n;
+	uint64_t result[SEEN_MAX];
+	char boot_id[SEEN_MAX][40];
+} seen = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+/* Whether @boot_id or @result was seen before; records both. */
+static const char *seen_before(const char *boot_id, uint64_t result)
+{
+	const char *why = NULL;
+
+	pthread_mutex_lock(&seen.lock);
+	for (int i = 0; i < seen.n && !why; i++)
+		why = !strcmp(seen.boot_id[i], boot_id) ? "the boot id of an earlier boot" :
+		      seen.result[i] == result ? "the same result.json as an earlier boot" :
+						 NULL;
+	if (!why && seen.n < SEEN_MAX) {
+		base_strcpy(seen.boot_id[seen.n], sizeof(seen.boot_id[0]), boot_id);
+		seen.result[seen.n++] = result;
+	}
+	pthread_mutex_unlock(&seen.lock);
+	return why;
+}
+
+/* A UUID as the kernel prints boot_id: 8-4-4-4-12 lowercase hex digits. */
+static bool uuid_ok(const char *s)
+{
+	if (strlen(s) != 36)
+		return false;
+	for (int i = 0; i < 36; i++)
+		if (i == 8 || i == 13 || i == 18 || i == 23 ? s[i] != '-' :
+							      !strchr("0123456789abcdef", s[i]))
+			return false;
+	return true;
+}
+
+int kg_result_bound(const struct kg_kernel *k, const struct kg_boot *b, char *why, size_t len)
+{
+	const char *dup;
+	char *end;
+	long long t;
+	uint64_t h = KG_FNV_SEED;
+
+	if (!b->guest_token[0] || strcmp(b->guest_token, b->token))
+		return errf(why, len, -EBADMSG,
+			    "the result carries %s%s%s, not this boot's: it was not made by this "
+			    "boot, cannot judge",
+			    b->guest_token[0] ? "the token \"" : "no token", b->guest_token,
+			    b->guest_token[0] ? "\"" : "");
+	if (strcmp(b->guest_release, k->release))
+		return errf(why, len, -EBADMSG,
+			    "the result says release \"%s\", but this boot was of %s: cannot judge",
+			    b->guest_release, k->release);
+	if (!uuid_ok(b->guest_boot_id))
+		return errf(why, len, -EBADMSG,
+			    "the result's boot id \"%s\" is not a kernel's boot_id: cannot judge",
+			    b->guest_boot_id);
+	/*
+	 * The guest's clock starts from the host's RTC; under TCG it then runs slower than the
+	 * host's, rarely faster: a time before the boot (less a minute) or long after it is
+	 * another boot's.
+	 */
+	errno = 0;
+	t = strtoll(b->guest_time, &end, 10);
+	if (errno || end == b->guest_time || *end || t < b->wall_start - 60 ||
+	    t > b->wall_end + 300 + (b->wall_end - b->wall_start))
+		return errf(why, len, -EBADMSG,
+			    "the result's time \"%s\" is outside its boot's (%lld to %lld): "
+			    "cannot judge",
+			    b->guest_time, b->wall_start, b->wall_end);
+	int r = b->result[0] ? kg_hash_file(&h, b->result) : 0;
+	if (r)
+		return errf(why, len, -EBADMSG, "reading %s: %s", b->result, strerror(-r));
+	if ((dup = seen_before(b->guest_boot_id, h)))
+		return errf(why, len, -EBADMSG,
+			    "the result has %s: one boot's result passed off as two, cannot judge",
+			    dup);
+	return 0;
+}
+
 int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,
 		    const struct kg_watch *w, int wst, const char *qlog, char *err, size_t errlen)
 {
@@ -265,13 +399,20 @@ int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const str
 
 	console_tail(b->console, KG_TAIL_LINES, tail, sizeof(tail));
 	if (w->panicked) {
-		char why[256] = "";
-		char *con = kg_read_all(b->console, NULL),
-		     *p = con ? strstr(con, MARK_PANIC) : NULL;
+		char line[256] = "", why[1100] = "";
+		int fd = open(b->console, O_RDONLY | O_CLOEXEC);
+		ssize_t n = fd < 0 || w->panic_at < 0 ?
+				    -1 :
+				    pread(fd, line, sizeof(line) - 1, w->panic_at);
 
-		if (p) /* the panic's own line says why; the tail may be its stack trace */
-			snprintf(why, sizeof(why), ": %.*s", (int)strcspn(p, "\r\n"), p);
-		free(con);
+		if (fd >= 0)
+			close(fd);
+		if (n > 0) { /* the panic's own line says why; the tail may be its stack trace */
+			line[n] = 0;
+			why[0] = ':';
+			why[1] = ' ';
+			base_escape(why + 2, sizeof(why) - 2, line, strcspn(line, "\r\n"));
+		}
 		return errf(err, errlen, -EIO,
 			    "kernel %s panicked after %.0f s%s; last console lines:%s", k->release,
 			    b->seconds, why, tail);

@@ -3,6 +3,7 @@
 #include "fsbench/core/clock.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,34 @@ uint64_t kg_fnv(uint64_t h, const void *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ b[i]) * 0x100000001b3ULL;
 	return h;
+}
+
+int kg_hash_file(uint64_t *h, const char *path)
+{
+	char buf[65536];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		*h = kg_fnv(*h, buf, (size_t)n);
+	if (n < 0) {
+		int e = -errno;
+		close(fd);
+		return e;
+	}
+	close(fd);
+	return 0;
+}
+
+bool kg_release_ok(const char *rel)
+{
+	size_t n = strlen(rel);
+
+	return n && n < 128 && rel[0] != '.' &&
+	       strspn(rel, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-~") ==
+		       n;
 }
 
 bool kg_ends_with(const char *s, const char *suffix)
@@ -129,17 +158,10 @@ int kg_dir_fresh(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-/* Why @st (of @path) is not this user's alone, or NULL when it is. */
+/* Why @st is not this user's alone, or NULL when it is (base_untrusted). */
 static const char *untrusted(const struct stat *st, bool ancestor)
 {
-	if (S_ISLNK(st->st_mode))
-		return "it is a symlink";
-	if (ancestor ? st->st_uid != geteuid() && st->st_uid != 0 : st->st_uid != geteuid())
-		return "another user owns it";
-	/* a sticky directory (/tmp) lets others make entries, not replace ours */
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(ancestor && (st->st_mode & S_ISVTX)))
-		return "group or others may write it";
-	return NULL;
+	return base_untrusted(st, ancestor, geteuid());
 }
 
 int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
@@ -161,13 +183,17 @@ int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
 	return 0;
 }
 
-int kg_trusted_path(const char *path, char *err, size_t errlen)
+/*
+ * Every directory from / down to @path (resolved into @buf) by the ancestors' rule; @what
+ * (NULL: none) starts the error. 0 or -errno with @err.
+ */
+static int trusted_walk(const char *what, const char *path, char *buf, char *err, size_t errlen)
 {
-	char buf[PATH_MAX];
 	struct stat st;
 
 	if (!realpath(path, buf)) /* the names given may hold symlinks: what they lead to counts */
-		return errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+		return errf(err, errlen, -errno, "%s%s%s: %s", what ? what : "", what ? " " : "",
+			    path, strerror(errno));
 	for (char *p = buf + 1;; p++) {
 		if (*p && *p != '/')
 			continue;
@@ -176,13 +202,31 @@ int kg_trusted_path(const char *path, char *err, size_t errlen)
 		const char *why = lstat(buf, &st) ? strerror(errno) : untrusted(&st, true);
 		if (why)
 			return errf(err, errlen, -EPERM,
-				    "refusing %s: its directory %s: %s (owner uid %u, mode %04o)",
-				    path, buf, why, (unsigned)st.st_uid,
-				    (unsigned)(st.st_mode & 07777));
+				    "%s%srefusing %s: %s%s%s%s (owner uid %u, mode %04o)%s",
+				    what ? what : "", what ? ": " : "", path,
+				    c ? "its directory " : "", c ? buf : "", c ? ": " : "", why,
+				    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
+				    what ? ", so another user could swap what fsbench uses in it" :
+					   "");
 		if (!(*p = c))
 			break;
 	}
-	return kg_trusted(buf, S_IFDIR, err, errlen);
+	return 0;
+}
+
+int kg_trusted_path(const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	int r = trusted_walk(NULL, path, buf, err, errlen);
+
+	return r ? r : kg_trusted(buf, S_IFDIR, err, errlen);
+}
+
+int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+
+	return trusted_walk(what, path, buf, err, errlen);
 }
 
 int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)

@@ -23,6 +23,14 @@ bool kg_ends_with(const char *s, const char *suffix);
 /* FNV-1a, 64 bits, continuing from @h (start: KG_FNV_SEED): the caches' names, not a signature. */
 #define KG_FNV_SEED 0xcbf29ce484222325ULL
 uint64_t kg_fnv(uint64_t h, const void *p, size_t n);
+/* kg_fnv() over @path's contents, continuing from *@h. 0 or -errno. */
+int kg_hash_file(uint64_t *h, const char *path);
+/*
+ * A kernel release fsbench puts into paths (lib/modules/RELEASE, the caches) and a depmod
+ * argument, whether a .deb or a bzImage's header says it: 1 to 127 of [A-Za-z0-9._+~-], not
+ * starting with a dot.
+ */
+bool kg_release_ok(const char *rel);
 double kg_now_s(void);
 bool kg_is_dir(const char *path);
 
@@ -46,7 +54,14 @@ struct kg_watch {
 	bool timed_out; /* stopped: the whole boot's timeout */
 	bool paused; /* QEMU used no CPU for KG_PAUSED_S: the VM is stopped, not slow */
 	bool disk_full; /* paused, and --disk-dir has no room left */
+	bool console_full; /* stopped: the console passed KG_CONSOLE_MAX */
+	off_t panic_at; /* where MARK_PANIC is in the console, when panicked */
 };
+
+/* The console a guest may write; a boot whose console grows past it is stopped. */
+#define KG_CONSOLE_MAX (64LL << 20)
+/* The console's tail quoted in an error is read from at most this many bytes at its end. */
+#define KG_TAIL_BYTES 65536
 
 /* No CPU time for this long: QEMU is paused (a TCG guest that runs always costs some). */
 #define KG_PAUSED_S 10
@@ -75,12 +90,26 @@ int kg_trusted(const char *path, mode_t type, char *err, size_t errlen);
 int kg_trusted_path(const char *path, char *err, size_t errlen);
 
 /*
+ * @path and every directory above it owned by this user or root and writable by no one
+ * else unless sticky (/tmp, /dev/shm): then no other user can rename, replace or re-point
+ * anything fsbench makes in it between its check and its use. 0, or -EPERM with @err
+ * naming @what and the directory that fails.
+ */
+int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen);
+
+/*
  * Reads what the guest left on the results disk @results into a new @dir/guest and @b, as
  * untrusted input (results.c says what is taken). 0, -ENOENT... when the disk holds no
  * archive, or -errno with @err when what it holds is refused.
  */
 int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
 		       size_t errlen);
+
+/*
+ * The guest's status file's @n bytes: a decimal 0-255 with at most echo's newline after it,
+ * or -1 for anything else (256, 0x1, -0, empty, spaces): not a status to judge by.
+ */
+int kg_guest_status(const char *s, size_t n);
 
 /*
  * The error of a boot that left no status or panicked: what happened (-EIO a panic or no

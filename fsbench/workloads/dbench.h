@@ -78,8 +78,10 @@ int nb_expand(const struct dbench_state *s, int id, uint32_t off, char *out);
 uint64_t nb_deltree(int parent, const char *name, bool rmdirs, int depth);
 
 /*
- * Refuses a clients/ or clients/clientN (N below @nclients) under -D that is not a
- * directory, a symbolic link above all. 0, or -EINVAL (-errno) with @err naming it.
+ * Makes clients/ and clients/clientN (N below @nclients) under -D, or refuses one already
+ * there that is not a directory (a symbolic link above all: -EINVAL) or not this user's
+ * alone (another's, or writable by others: -EPERM); as root, also a -D another user owns or
+ * may write (unless sticky). 0, or -errno with @err naming it.
  */
 int nb_check_tree(int dfd, const char *root, int nclients, char *err, size_t errlen);
 

@@ -1,6 +1,7 @@
 /* dbench's NBENCH operations on a local filesystem, as its fileio backend performs them. */
 #include "fsbench/workloads/dbench.h"
 #include "base/errf.h"
+#include "base/fileio.h"
 #include "base/mix64.h"
 
 #include <dirent.h>
@@ -482,24 +483,37 @@ int nb_check_tree(int dfd, const char *root, int nclients, char *err, size_t err
 {
 	char name[32];
 	struct stat st;
+	const char *why;
 
+	/* -D itself: as root, no other user may rename clients/ away and put theirs there */
+	if (geteuid() == 0 && !fstat(dfd, &st) && (why = base_untrusted(&st, true, 0)))
+		return errf(err, errlen, -EPERM,
+			    "-D %s: %s (owner uid %u, mode %04o): another user could swap clients/ "
+			    "for a tree of theirs that root would write and unlink in",
+			    root, why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	/*
+	 * clients/ and each clients/clientN are made here, before any client runs, or must be
+	 * this user's alone already: nothing in them (a symlink out of -D) is then another's.
+	 */
 	for (int i = -1; i < nclients; i++) {
 		if (i < 0)
 			snprintf(name, sizeof(name), "clients");
 		else
 			snprintf(name, sizeof(name), "clients/client%d", i);
-		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-			if (errno == ENOENT && i < 0)
-				return 0; /* no clients/: nothing below it either */
-			if (errno == ENOENT)
-				continue;
-			return errf(err, errlen, -errno, "-D: %s/%s: %s", root, name,
+		if (!mkdirat(dfd, name, 0755))
+			continue;
+		if (errno != EEXIST || fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+			return errf(err, errlen, -errno, "-D: creating %s/%s: %s", root, name,
 				    strerror(errno));
-		}
 		if (!S_ISDIR(st.st_mode))
 			return errf(err, errlen, -EINVAL,
 				    "-D: %s/%s is %s, not a directory: not followed; remove it",
 				    root, name, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
+		if ((why = base_untrusted(&st, false, geteuid())))
+			return errf(err, errlen, -EPERM,
+				    "-D: %s/%s: %s (owner uid %u, mode %04o): not used; remove it",
+				    root, name, why, (unsigned)st.st_uid,
+				    (unsigned)(st.st_mode & 07777));
 	}
 	return 0;
 }

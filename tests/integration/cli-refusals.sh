@@ -58,4 +58,17 @@ refuse "nr_requests: expected a string or an integer, found a number with a frac
 "$FSBENCH" suite "$S/d" -n >/dev/null 2>"$S/err" && t_fail "a directory ran as a suite"
 grep -qF "reading suite $S/d: Is a directory" "$S/err" && t_ok "a directory as the suite: $(cat "$S/err")" ||
 	t_fail "a directory as the suite: $(cat "$S/err")"
+# issue 29 item 8: kernel options that do not apply are refused before any boot (QEMU here is
+# /bin/false: a boot would say it failed instead)
+k=(--kernel "$S/k.deb" --qemu /bin/false --disk-dir "$S")
+for o in "--disk-cache 64M" "--disk-mbps 100" "--disk-latency 1ms" "--disk-queue-depth 8"; do
+	refuse "shape the model disk: with --disk virtio they would be ignored" kernel-run "${k[@]}" --disk virtio $o
+done
+refuse "--memory 1000000 MiB a boot, 1 at a time, but the host has" kernel-run "${k[@]}" --disk virtio --memory 1000000
+refuse "a .deb brings its own modules; --modules would be ignored" kernel-run "${k[@]}" --modules "$S"
+refuse "--baseline-modules would be ignored" kernel-gate --baseline "$S/k.deb" --candidate "$S/k.deb" \
+	--baseline-modules "$S" --qemu /bin/false
+refuse "a newline or a '--' word" kernel-run "${k[@]}" --append "quiet -- null_blk.gb=1"
+refuse "a newline or a '--' word" kernel-run "${k[@]}" --append "--"
+refuse "a newline or a '--' word" kernel-gate --baseline "$S/k.deb" --candidate "$S/k.deb" --candidate-append "$(printf 'a\nb')"
 t_done

@@ -5,11 +5,21 @@
 # become the tar (made with the test's own tar, so it can hold device nodes, setuid files and
 # symlinks), FAKE_QEMU_TAR (a ready tar), FAKE_QEMU_SLEEP (seconds before the end),
 # FAKE_QEMU_FILL=1 (the guest fills its scratch disk, and the host's directory with it),
-# FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_PIDFILE.
-serial="" results="" drive1="" n=0
+# FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_PIDFILE,
+# FAKE_QEMU_CONSOLE (a file the guest then prints on the console), FAKE_QEMU_FLOOD_MB (MiB
+# of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments),
+# FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs").
+# Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
+# token (from fsbench.token= on -append), boot_id (a new one), time (now) and release
+# (FAKE_QEMU_RELEASE), so a test forges them by putting its own there.
+serial="" results="" drive1="" n=0 append=""
+[ -n "${FAKE_QEMU_ARGS:-}" ] && printf '%s\n' "$@" >"$FAKE_QEMU_ARGS"
+# who QEMU runs as: uid, gid, groups and no_new_privs
+[ -n "${FAKE_QEMU_ID:-}" ] && echo "$(id -u) $(id -g) [$(id -G)] $(awk '/^NoNewPrivs/ { print $2 }' /proc/self/status)" >"$FAKE_QEMU_ID"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-serial) serial=${2#file:}; shift ;;
+	-append) append=$2; shift ;;
 	-drive)
 		n=$((n + 1))
 		f=${2#file=}; f=${f%%,*}
@@ -26,6 +36,10 @@ echo "FSBENCH-GUEST-START 9.9.9-fake" >>"$serial"
 if [ "${FAKE_QEMU_FILL:-0}" = 1 ]; then # the guest writes until the host's disk is full
 	dd if=/dev/zero of="$drive1" bs=1M conv=notrunc status=none 2>/dev/null
 fi
+if [ -n "${FAKE_QEMU_FLOOD_MB:-}" ]; then
+	yes "[    1.000000] a guest flooding its console with lines of this size" |
+		head -c "$((FAKE_QEMU_FLOOD_MB << 20))" >>"$serial"
+fi
 if [ "${FAKE_QEMU_PAUSE:-0}" = 1 ]; then
 	kill -STOP $$
 fi
@@ -36,7 +50,16 @@ wait $!
 if [ -n "${FAKE_QEMU_TAR:-}" ]; then
 	dd if="$FAKE_QEMU_TAR" of="$results" conv=notrunc status=none
 elif [ -n "${FAKE_QEMU_OUT:-}" ]; then
-	tar -cf - -C "$FAKE_QEMU_OUT" . | dd of="$results" conv=notrunc status=none
+	out=$(mktemp -d) && cp -a "$FAKE_QEMU_OUT/." "$out/"
+	tok=
+	for w in $append; do case $w in fsbench.token=*) tok=${w#fsbench.token=} ;; esac; done
+	[ -e "$out/token" ] || echo "$tok" >"$out/token"
+	[ -e "$out/boot_id" ] || cat /proc/sys/kernel/random/uuid >"$out/boot_id"
+	[ -e "$out/time" ] || date +%s >"$out/time"
+	[ -e "$out/release" ] || [ -z "${FAKE_QEMU_RELEASE:-}" ] || echo "$FAKE_QEMU_RELEASE" >"$out/release"
+	tar -cf - -C "$out" . | dd of="$results" conv=notrunc status=none
+	rm -rf "$out"
 fi
+[ -n "${FAKE_QEMU_CONSOLE:-}" ] && cat "$FAKE_QEMU_CONSOLE" >>"$serial"
 echo "FSBENCH-GUEST-EXIT 0" >>"$serial"
 exit 0

@@ -5,19 +5,10 @@
 # up. Each check fails if its attack works again. No real boot: fake-qemu.sh stands in.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
-t_need_root
-[ -x /bin/busybox ] || t_skip "busybox-static is not installed"
+kg_fake_setup
 command -v setpriv >/dev/null || t_skip "setpriv is not installed"
-deb=$(ls "${FSBENCH_CI_KERNELS:-/var/cache/fsbench/ci-kernels}"/linux-image-*.deb 2>/dev/null | sort -V | tail -1)
-[ -n "$deb" ] || t_skip "no Debian kernel .deb (ci/setup downloads one)"
-export FSBENCH_CACHE_DIR=${FSBENCH_CACHE_DIR:-/var/cache/fsbench/ci-cache}
-W=$T_SCRATCH
-chmod 0755 "$W"
-FAKE=$SRCDIR/tests/integration/fake-qemu.sh
 DISKS=$W/disks
 mkdir -p "$DISKS"
-# restore's journal of this test's own runs, not the machine's
-export FSBENCH_STATE_DIR=$W/state
 nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --boot-timeout 10s --timeout 30s)
 # the stand-in's sleeps that a kill -9 of it orphaned, then the usual clean-up
@@ -29,7 +20,6 @@ mkdir -p "$W/good" "$W/d"
 "$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W/d" --repetitions 1 --json "$W/good/result.json" \
 	>/dev/null 2>&1 || t_die "the suite run for the good guest's result failed"
 echo 0 >"$W/good/status"
-echo 9.9.9-fake >"$W/good/release"
 echo console=ttyS0 >"$W/good/cmdline"
 echo "suite output" >"$W/good/stdout"
 : >"$W/good/stderr"

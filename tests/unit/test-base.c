@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "base/errf.h"
+#include "base/escape.h"
 #include "base/fileio.h"
 #include "base/mix64.h"
 
@@ -133,6 +134,30 @@ static void test_mix64(void **st)
 	assert_true(base_mix64(1) != base_mix64(2));
 }
 
+/* What a guest controls reaches a terminal escaped: controls, ESC, DEL, C1 and bad UTF-8. */
+static void test_escape(void **st)
+{
+	char out[64];
+
+	(void)st;
+	assert_string_equal(base_escape_str(out, sizeof(out), "plain 6.1.0-47 ok"),
+			    "plain 6.1.0-47 ok");
+	assert_string_equal(base_escape_str(out, sizeof(out), "\x1b]0;title\x07\r\n\t"),
+			    "\\x1b]0;title\\x07\\x0d\\x0a\\x09");
+	assert_string_equal(base_escape_str(out, sizeof(out),
+					    "a\x7f\xc2\x9b"
+					    "2J\xff\xc3"),
+			    "a\\x7f\\xc2\\x9b2J\\xff\\xc3");
+	assert_string_equal(base_escape_str(out, sizeof(out), "caf\xc3\xa9 \xe2\x82\xac"),
+			    "caf\xc3\xa9 \xe2\x82\xac");
+	/* overlong '/' and a surrogate are not UTF-8 */
+	assert_string_equal(base_escape_str(out, sizeof(out), "\xc0\xaf\xed\xa0\x80"),
+			    "\\xc0\\xaf\\xed\\xa0\\x80");
+	/* a NUL inside the bytes is escaped too; a full buffer cuts at a whole escape */
+	assert_string_equal(base_escape(out, sizeof(out), "a\0b", 3), "a\\x00b");
+	assert_string_equal(base_escape_str(out, 6, "\x1b\x1b"), "\\x1b");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +166,7 @@ int main(void)
 		cmocka_unit_test(test_path_and_strcpy),
 		cmocka_unit_test(test_errf),
 		cmocka_unit_test(test_mix64),
+		cmocka_unit_test(test_escape),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include "base/fileio.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/pvh.h"
+#include "fsbench/kgate/util.h"
 
 static char moddir[4096];
 
@@ -111,7 +112,34 @@ static void test_bzimage_release(void **unused)
 	assert_int_equal(write(fd, img, sizeof(img)), (int)sizeof(img));
 	close(fd);
 	assert_int_equal(kg_bzimage_release(path, rel, sizeof(rel)), -ENOEXEC);
+	/* a release string that would be a path or an escape sequence: refused */
+	img[0x202] = 'H';
+	memcpy(img + 0x300, "../\x1b[2J ", 8);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	assert_int_equal(write(fd, img, sizeof(img)), (int)sizeof(img));
+	close(fd);
+	assert_int_equal(kg_bzimage_release(path, rel, sizeof(rel)), -EBADMSG);
 	unlink(path);
+}
+
+/* The guest's status: a decimal 0-255 and nothing else (issue 29: 256 was 0 mod 256). */
+static void test_guest_status(void **unused)
+{
+	(void)unused;
+	assert_int_equal(kg_guest_status("0\n", 2), 0);
+	assert_int_equal(kg_guest_status("255", 3), 255);
+	assert_int_equal(kg_guest_status("3\n", 2), 3);
+	assert_int_equal(kg_guest_status("256\n", 4), -1);
+	assert_int_equal(kg_guest_status("0x1", 3), -1);
+	assert_int_equal(kg_guest_status("", 0), -1);
+	assert_int_equal(kg_guest_status("\n", 1), -1);
+	assert_int_equal(kg_guest_status(" 0", 2), -1);
+	assert_int_equal(kg_guest_status("00", 2), -1);
+	assert_int_equal(kg_guest_status("0\n\n", 3), -1);
+	assert_true(kg_release_ok("6.1.0-47-amd64"));
+	assert_false(kg_release_ok("../x"));
+	assert_false(kg_release_ok(".hidden"));
+	assert_false(kg_release_ok("a b"));
 }
 
 static const struct kg_disk model = { .kind = KG_DISK_MODEL,
@@ -350,6 +378,7 @@ int main(void)
 		cmocka_unit_test_setup(test_resolve_names, setup),
 		cmocka_unit_test_setup(test_resolve_missing, setup),
 		cmocka_unit_test(test_bzimage_release),
+		cmocka_unit_test(test_guest_status),
 		cmocka_unit_test_setup(test_disk_cmdline, setup),
 		cmocka_unit_test_setup(test_disk_check, setup),
 		cmocka_unit_test(test_disk_fits),

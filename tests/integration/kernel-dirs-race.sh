@@ -1,0 +1,106 @@
+#!/bin/bash
+# Directories fsbench owns, files by descriptor, no root for QEMU (issue 29, items 2 and 1):
+# another user (setpriv as nobody, in a loop where it races) cannot swap the kernel gate's --disk-dir, --workdir or
+# the directory above it, nor dbench's clients/ under a shared -D, for a tree of theirs that
+# root then writes through. A stand-in for QEMU plays the guest (fake-qemu.sh); each check
+# fails if its attack works again.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
+kg_fake_setup
+command -v setpriv >/dev/null || t_skip "setpriv is not installed"
+nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+racers=()
+# race SCRIPT ARGS...: bash -c SCRIPT as the other user, in the background (setpriv itself,
+# not a subshell, so stop_racers ends it)
+race() { setpriv --reuid=65534 --regid=65534 --clear-groups bash -c "$@" & racers+=($!); }
+stop_racers() { [ ${#racers[@]} -gt 0 ] && kill "${racers[@]}" 2>/dev/null; wait "${racers[@]}" 2>/dev/null; racers=(); }
+trap 'stop_racers; t_cleanup' EXIT
+mkdir -p "$W/disks"
+kg_good_guest "$W/good"
+run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-size 64M --boot-timeout 10s --timeout 60s)
+echo "root-only-$$" >"$W/secret" && chmod 0600 "$W/secret"
+
+# 1. a --disk-dir another user owns: refused before any boot (it swapped the boot's scratch
+# directory for one holding scratch.img -> a root-only file, and root's QEMU wrote there)
+mkdir "$W/theirdisks" && chown 65534:65534 "$W/theirdisks"
+FAKE_QEMU_PIDFILE=$W/pid1 expect 2 "--disk-dir: refusing $W/theirdisks: .*another user owns it" \
+	"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/theirdisks" --workdir "$W/w1"
+[ -e "$W/pid1" ] && t_fail "QEMU ran on another user's --disk-dir"
+# a shared sticky --disk-dir (a small tmpfs as /dev/shm): the racer swaps every scratch directory it can for
+# one with scratch.img -> the secret; QEMU writes to the disk fsbench opened, by descriptor
+mkdir "$W/shm" && mount -t tmpfs -o size=80m,mode=1777 fsbench-test "$W/shm" && T_MOUNTS+=("$W/shm") ||
+	t_die "mounting a tmpfs for --disk-dir"
+race 'while :; do for d in "$1"/fsbench-kgate.*; do
+	[ -d "$d" ] || continue; mv "$d" "$d.gone" 2>/dev/null && mkdir "$d" && ln -s "$2" "$d/scratch.img"
+	done; done' _ "$W/shm" "$W/secret"
+for i in 1 2 3; do
+	FAKE_QEMU_OUT=$W/good FAKE_QEMU_FILL=1 "$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/shm" \
+		--workdir "$W/w1-$i" >/dev/null 2>&1
+done
+stop_racers
+t_expect_eq "the root-only file after 3 boots with a racer in --disk-dir" "root-only-$$" "$(cat "$W/secret")"
+
+# 2. a --workdir whose parent another user owns: refused (results are read back from it)
+mkdir "$W/theirparent" && chown 65534:65534 "$W/theirparent"
+FAKE_QEMU_PIDFILE=$W/pid2 expect 2 "the work directory's parent: refusing $W/theirparent" \
+	"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/theirparent/w"
+[ -e "$W/pid2" ] && t_fail "QEMU ran with a workdir below another user's directory"
+
+# 3. an absent --workdir in a shared sticky directory: the racer makes it 0777 and removes it
+# again, so it is absent when checked and there when made (mkdir's EEXIST was accepted)
+mkdir -m 1777 "$W/tmp"
+race 'while :; do mkdir -m 0777 "$1" 2>/dev/null; rmdir "$1" 2>/dev/null; done' _ "$W/tmp/wd"
+for i in $(seq 10); do
+	FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/tmp/wd" \
+		>/dev/null 2>&1
+	owner=$(stat -c %u "$W/tmp/wd" 2>/dev/null)
+	[ "$owner" = 0 ] && break # root made it first: the racer cannot remove it now
+done
+stop_racers
+[ "$owner" = 0 ] || echo "# the racer made --workdir first in all 10 runs"
+if [ "$(stat -c %u "$W/tmp/wd" 2>/dev/null)" = 65534 ] && [ -n "$(ls "$W/tmp/wd")" ]; then
+	t_fail "root booted in another user's --workdir: $(ls "$W/tmp/wd")"
+else
+	t_ok "no boot in another user's --workdir"
+fi
+
+# 4. dbench -D in a shared directory: another user's clients/ (0777) where it swaps root's
+# clients/client0 for its own, holding sub -> a root-only directory
+mkdir -m 1777 "$W/shared" && mkdir -m 0700 "$W/victim"
+LOAD=$SRCDIR/tests/fixtures/dbench/every-op.load
+swapper='while :; do
+	mv "$1/clients/client0" "$1/clients/old$RANDOM" 2>/dev/null
+	mkdir -m 0777 -p "$1/clients/client0" 2>/dev/null && ln -s "$2" "$1/clients/client0/sub" 2>/dev/null
+done'
+nobody mkdir -m 0777 "$W/shared/clients"
+race "$swapper" _ "$W/shared" "$W/victim"
+expect 1 "clients: another user owns it" "$FSBENCH" dbench -D "$W/shared" -c "$LOAD" -t 2 --warmup 0 1
+stop_racers
+t_expect_eq "files root made outside -D" "" "$(ls -A "$W/victim")"
+# racing from an empty -D: the other user makes clients/ the moment it can
+sleep 0.5
+rm -rf "$W/shared/clients" || t_die "removing the other user's clients/"
+race 'while :; do mkdir -m 0777 "$1/clients" 2>/dev/null; done' _ "$W/shared"
+race "$swapper" _ "$W/shared" "$W/victim"
+for i in 1 2 3; do
+	"$FSBENCH" dbench -D "$W/shared" -c "$LOAD" -t 1 --warmup 0 1 >/dev/null 2>&1
+done
+stop_racers
+t_expect_eq "files root made outside -D with a racer" "" "$(ls -A "$W/victim")"
+# -D itself another user's, as root: refused
+mkdir "$W/theirD" && chown 65534:65534 "$W/theirD"
+expect 1 "-D $W/theirD: another user owns it" "$FSBENCH" dbench -D "$W/theirD" -c "$LOAD" -t 1 --warmup 0 1
+# 5. nothing on the guest's side runs as root: QEMU is nobody here (no fsbench user, no
+# SUDO_UID), with no groups, no new privileges and its own seccomp sandbox, and reads the
+# kernel and initramfs through descriptors
+if getent passwd fsbench >/dev/null; then
+	echo "# a user named fsbench exists: QEMU runs as it, not as nobody; not checked"
+else
+	FAKE_QEMU_ID=$W/id FAKE_QEMU_ARGS=$W/args5 FAKE_QEMU_OUT=$W/good SUDO_UID= SUDO_GID= expect 0 "guest status 0" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w5"
+	t_expect_eq "QEMU's uid gid [groups] no_new_privs" "65534 65534 [65534] 1" "$(cat "$W/id" 2>/dev/null)"
+	grep -qx -- "-sandbox" "$W/args5" && t_ok "QEMU runs with -sandbox on" || t_fail "no -sandbox on QEMU's command line"
+	t_expect_eq "QEMU's -kernel and -initrd" "/dev/fd /dev/fd" \
+		"$(grep -A1 -x -- '-kernel\|-initrd' "$W/args5" | grep -o '^/dev/fd' | tr '\n' ' ' | sed 's/ $//')"
+fi
+t_done
