@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 
 #include "base/fileio.h"
 #include "base/signal.h"
+#include "fsbench/core/clock.h"
 #include "report/compare.h"
 #include "model/result_file.h"
 
@@ -38,7 +40,7 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
 struct kg_cfg {
 	char *spec[2], *modules[2], *append[2]; /* --baseline/--kernel, --candidate... */
 	char *common_append;
-	int64_t boots, repetitions, memory, disk_size, timeout, boot_timeout;
+	int64_t boots, repetitions, cpus, memory, disk_size, timeout, boot_timeout;
 	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
 	char *gate_file;
 	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
@@ -85,6 +87,8 @@ struct kg_cfg {
 	  .help = "model: requests in flight" }, \
 	{ .name = "cpu", .type = OPT_STRING, .offset = O(cpu), .def = "qemu64", \
 	  .help = "QEMU's CPU model" }, \
+	{ .name = "cpus", .type = OPT_INT, .offset = O(cpus), .min = 1, .max = 64, .def = "1", \
+	  .help = "the guest's CPUs (the kernel boots on one, its init brings up the rest)" }, \
 	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
 	  .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
 	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .file = OPT_FILE, \
@@ -276,6 +280,7 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->vm.qemu = c->qemu;
 	a->vm.accel = accels[c->accel];
 	a->vm.cpu = c->cpu;
+	a->vm.cpus = (int)c->cpus;
 	a->vm.memory_mib = (int)c->memory;
 	a->vm.disk_bytes = c->disk_size;
 	a->vm.disk_dir = c->disk_dir;
@@ -401,6 +406,27 @@ out:
 	return r;
 }
 
+/* The gate's boots, from their threads: a line with the time left as each one ends. */
+static struct kg_eta gate_eta;
+static pthread_mutex_t gate_eta_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void gate_progress(void *arg, const struct kg_kernel *k, const struct kg_boot *b,
+			  enum kg_stage stage)
+{
+	double left;
+
+	(void)arg;
+	pthread_mutex_lock(&gate_eta_lock);
+	left = kg_eta_update(&gate_eta, b, stage, (double)fsb_now_ns() / 1e9);
+	if (stage == KG_STAGE_DONE && left >= 0 && b->boot_seconds > 0)
+		fprintf(stderr,
+			"fsbench kernel-gate: %d of %d boots done; %s %s: its /init spoke at %.0f s, "
+			"the suite ran %.0f-%.0f s; about %.0f s left\n",
+			gate_eta.done, gate_eta.total, k->label, k->release, b->init_seconds,
+			b->boot_seconds, b->seconds, left);
+	pthread_mutex_unlock(&gate_eta_lock);
+}
+
 static int kernel_gate(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -411,8 +437,11 @@ static int kernel_gate(void *cfg)
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
 	}
-	if (!(r = to_args(cfg, true, &x->a)))
+	if (!(r = to_args(cfg, true, &x->a))) {
+		gate_eta = (struct kg_eta){ .total = 2 * x->a.boots, .jobs = x->a.jobs };
+		x->a.vm.progress = gate_progress;
 		r = kg_cli_gate(x);
+	}
 	free(x);
 	return r;
 }

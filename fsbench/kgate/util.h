@@ -10,6 +10,7 @@
 #include "fsbench/kgate/kgate.h"
 
 /* Markers the guest's /init prints on the serial console. */
+#define MARK_INIT "FSBENCH-GUEST-INIT"
 #define MARK_START "FSBENCH-GUEST-START"
 #define MARK_EXIT "FSBENCH-GUEST-EXIT"
 #define MARK_PANIC "Kernel panic"
@@ -46,10 +47,18 @@ struct kg_watch {
 	bool timed_out; /* stopped: the whole boot's timeout */
 	bool paused; /* QEMU used no CPU for KG_PAUSED_S: the VM is stopped, not slow */
 	bool disk_full; /* paused, and --disk-dir has no room left */
+	bool init; /* the guest's init printed MARK_INIT, its first line */
+	bool kvm_silent; /* --accel kvm: not a byte on the console within KG_KVM_SILENT_S */
 };
 
 /* No CPU time for this long: QEMU is paused (a TCG guest that runs always costs some). */
 #define KG_PAUSED_S 10
+/*
+ * Under KVM a kernel reaches its /init, whose first line is MARK_INIT, in about a second.
+ * Here /dev/kvm opens but a guest stops after the firmware: an empty console after this
+ * long means KVM cannot run guests on this host, not a slow boot (the boot timeout is 3 min).
+ */
+#define KG_KVM_SILENT_S 10
 /* Less free than this in --disk-dir is full for a growing scratch disk. */
 #define KG_FULL_BYTES (4LL << 20)
 
