@@ -40,7 +40,7 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
 struct kg_cfg {
 	char *spec[2], *modules[2], *append[2]; /* --baseline/--kernel, --candidate... */
 	char *common_append;
-	int64_t boots, repetitions, cpus, memory, disk_size, timeout, boot_timeout;
+	int64_t boots, repetitions, memory, disk_size, timeout, boot_timeout;
 	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
 	char *gate_file;
 	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
@@ -87,8 +87,6 @@ struct kg_cfg {
 	  .help = "model: requests in flight" }, \
 	{ .name = "cpu", .type = OPT_STRING, .offset = O(cpu), .def = "qemu64", \
 	  .help = "QEMU's CPU model" }, \
-	{ .name = "cpus", .type = OPT_INT, .offset = O(cpus), .min = 1, .max = 64, .def = "1", \
-	  .help = "the guest's CPUs (the kernel boots on one, its init brings up the rest)" }, \
 	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
 	  .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
 	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .file = OPT_FILE, \
@@ -280,7 +278,6 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->vm.qemu = c->qemu;
 	a->vm.accel = accels[c->accel];
 	a->vm.cpu = c->cpu;
-	a->vm.cpus = (int)c->cpus;
 	a->vm.memory_mib = (int)c->memory;
 	a->vm.disk_bytes = c->disk_size;
 	a->vm.disk_dir = c->disk_dir;

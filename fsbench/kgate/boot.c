@@ -137,8 +137,6 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 	int n = 0;
 
 	kg_cmdline(k, f->cmdline, sizeof(f->cmdline));
-	if (vm->cpus > 1) /* the guest's /init brings the other CPUs online (initramfs.c) */
-		strncat(f->cmdline, " maxcpus=1", sizeof(f->cmdline) - strlen(f->cmdline) - 1);
 	if (vm->disk.kind == KG_DISK_MODEL) { /* the model's parameters, for the guest's /init */
 		size_t l = strlen(f->cmdline);
 
