@@ -94,6 +94,11 @@ t_expect_eq "vm.scratch_disk" "null_blk /dev/nullb0 1073741824 50000" \
 	"$(t_json "$r" '.vm.scratch_disk | "\(.model) \(.device) \(.bytes) \(.latency_ns)"')"
 t_expect_eq "vm.kernel.release = guest's uname" "$(t_json "$r" .host.kernel)" "$(t_json "$r" .vm.kernel.release)"
 t_json "$r" .vm.kernel.cmdline | grep -q "tsc=reliable" || t_fail "cmdline lacks tsc=reliable"
+t_json "$r" .vm.kernel.cmdline | grep -q "cryptomgr.notests" || t_fail "cmdline lacks cryptomgr.notests"
+# the guest's /init speaks first, with its own clock (busybox's applets were staged on the
+# host: the line needs none made in the guest)
+grep -Eq "^FSBENCH-GUEST-INIT uptime [0-9]+\.[0-9]+" "$W/aa/boot-01-baseline/console.log" ||
+	t_fail "no FSBENCH-GUEST-INIT line: $(head -c 300 "$W/aa/boot-01-baseline/console.log")"
 # Debian's kernels have CONFIG_PVH: booted as the vmlinux decompressed once into the cache
 t_expect_eq "vm.kernel.entry" pvh "$(t_json "$r" .vm.kernel.entry)"
 t_expect_eq "runs per boot" 6 "$(t_json "$r" '.runs | length')"
