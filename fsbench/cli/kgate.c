@@ -14,6 +14,7 @@
 
 #include "base/escape.h"
 #include "base/fileio.h"
+#include "base/signal.h"
 #include "report/compare.h"
 #include "report/verdict.h"
 
@@ -403,8 +404,10 @@ static int kernel_gate(void *cfg)
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
 	}
-	if (!(r = to_args(cfg, true, &x->a)))
+	if (!(r = to_args(cfg, true, &x->a))) {
+		x->a.vm.progress = kg_cli_gate_progress;
 		r = kg_cli_gate(x);
+	}
 	free(x);
 	return r;
 }

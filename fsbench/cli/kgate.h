@@ -14,6 +14,10 @@ void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd);
  */
 int kg_cli_gate(struct kg_ctx *x);
 
+/* A boot's stage from its thread (struct kg_vm's progress): as each boot ends, a line with the time left. */
+void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_boot *b,
+			  enum kg_stage stage);
+
 /*
  * kernel-run once its command line is in @x->a: one boot, what the suite printed in the
  * guest, the result copied to --json. Returns the guest's status, 125 when the kernel did

@@ -5,12 +5,14 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/signal.h"
+#include "fsbench/core/clock.h"
 #include "report/compare.h"
 #include "report/compare_text.h"
 #include "report/gate.h"
@@ -54,10 +56,35 @@ static void on_prepared(void *arg, const struct kg_ctx *x, int nk)
 	kg_cli_prepared(x, nk, ((const struct out *)arg)->cmd);
 }
 
+/* The gate's boots, from their threads: a line with the time left as each one ends. */
+static struct kg_eta gate_eta;
+static pthread_mutex_t gate_eta_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_boot *b,
+			  enum kg_stage stage)
+{
+	double left;
+
+	(void)arg;
+	pthread_mutex_lock(&gate_eta_lock);
+	left = kg_eta_update(&gate_eta, b, stage, (double)fsb_now_ns() / 1e9);
+	if (stage == KG_STAGE_DONE && left >= 0 && b->boot_seconds > 0)
+		fprintf(stderr,
+			"fsbench kernel-gate: %d of %d boots done; %s %s: its /init spoke at %.0f s, "
+			"the suite ran %.0f-%.0f s; about %.0f s left\n",
+			gate_eta.done, gate_eta.total, k->label, k->release, b->init_seconds,
+			b->boot_seconds, b->seconds, left);
+	pthread_mutex_unlock(&gate_eta_lock);
+}
+
 static void on_boots_start(void *arg, int total, int slots)
 {
-	fprintf(stderr, "fsbench %s: %d boots, %d at a time\n", ((const struct out *)arg)->cmd,
-		total, slots);
+	pthread_mutex_lock(&gate_eta_lock);
+	gate_eta = (struct kg_eta){ .total = total, .jobs = slots };
+	pthread_mutex_unlock(&gate_eta_lock);
+	if (slots > 1)
+		fprintf(stderr, "fsbench %s: %d boots, %d at a time\n",
+			((const struct out *)arg)->cmd, total, slots);
 }
 
 static void on_boot_start(void *arg, const struct kg_boot_req *req)

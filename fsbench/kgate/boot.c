@@ -1,5 +1,6 @@
 /* One boot in QEMU: its disks, its command line, the guest supervised to its end. */
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <pwd.h>
 #include <fcntl.h>
@@ -326,9 +327,10 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 struct boot_watch {
 	struct kg_boot *b;
 	const struct kg_vm *vm;
+	const struct kg_kernel *k;
 	struct kg_watch w;
 	double t0, deadline_boot, deadline;
-	off_t seen_start, seen_panic;
+	off_t seen_init, seen_start, seen_panic;
 	unsigned long long qcpu;
 	double cpu_at; /* when QEMU's CPU time last grew */
 };
@@ -339,6 +341,21 @@ static long long dir_free(const char *dir)
 	struct statvfs v;
 
 	return statvfs(dir, &v) ? -1 : (long long)v.f_bavail * (long long)v.f_frsize;
+}
+
+static void boot_progress(const struct kg_vm *vm, const struct kg_kernel *k,
+			  const struct kg_boot *b, enum kg_stage stage)
+{
+	if (vm->progress)
+		vm->progress(vm->progress_arg, k, b, stage);
+}
+
+/* Nothing on the console yet (or no console file): a guest that has not said a word. */
+static bool console_empty(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) || st.st_size == 0;
 }
 
 /* Called while QEMU runs: the markers on the console, the deadlines, a stop signal. */
@@ -367,9 +384,20 @@ static int boot_watch(pid_t pid, void *arg)
 		}
 	} else
 		s->w.paused = false;
+	if (!s->w.init && file_find(s->b->console, MARK_INIT, &s->seen_init) >= 0) {
+		s->w.init = true;
+		s->b->init_seconds = t - s->t0;
+		boot_progress(s->vm, s->k, s->b, KG_STAGE_INIT);
+	}
 	if (!s->w.started && file_find(s->b->console, MARK_START, &s->seen_start) >= 0) {
 		s->w.started = true;
 		s->b->boot_seconds = t - s->t0;
+		boot_progress(s->vm, s->k, s->b, KG_STAGE_SUITE);
+	}
+	if (!strcmp(s->vm->accel, "kvm") && !s->w.init && t - s->t0 > KG_KVM_SILENT_S &&
+	    console_empty(s->b->console)) {
+		s->w.kvm_silent = true;
+		return -ENODEV;
 	}
 	if (!s->w.panicked &&
 	    (s->w.panic_at = file_find(s->b->console, MARK_PANIC, &s->seen_panic)) >= 0) {
@@ -413,7 +441,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		const char *dir, struct kg_boot *b, char *err, size_t errlen)
 {
 	struct boot_files *f = calloc(1, sizeof(*f));
-	struct boot_watch s = { .b = b, .vm = vm };
+	struct boot_watch s = { .b = b, .vm = vm, .k = k };
 	unsigned long long busy0, total0;
 	int r, wst = 0;
 
@@ -477,6 +505,14 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 			k->release, KG_CONSOLE_MAX >> 20, kg_now_s() - s.t0, b->console);
 		goto out;
 	}
+	if (r == -ENODEV && s.w.kvm_silent) {
+		r = errf(err, errlen, -ENODEV,
+			 "kernel %s: the KVM guest printed nothing on the console within %d s "
+			 "(/dev/kvm opens, but the guest does not run): KVM cannot run guests on "
+			 "this host; --accel tcg runs them in QEMU's emulator",
+			 k->release, KG_KVM_SILENT_S);
+		goto out;
+	}
 	if (r == -EINTR) {
 		r = errf(err, errlen, -EINTR, "kernel %s: stopped by signal %d after %.0f s",
 			 k->release, (int)base_signal_received, kg_now_s() - s.t0);
@@ -495,6 +531,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	}
 	if (!s.w.panicked && (s.w.panic_at = file_find(b->console, MARK_PANIC, &s.seen_panic)) >= 0)
 		s.w.panicked = true;
+	boot_progress(vm, k, b, KG_STAGE_DONE);
 
 	/* whatever happened, the guest may have left its results on the second disk */
 	if ((r = kg_results_collect(dir, f->results, b, err, errlen)))
@@ -510,4 +547,41 @@ out:
 		base_rm_tree(f->scratchdir);
 	free(f);
 	return r;
+}
+
+double kg_eta_update(struct kg_eta *e, const struct kg_boot *b, enum kg_stage stage, double now)
+{
+	double slot[KG_ETA_RUNNING] = { 0 }, mean, left = 0;
+	int i, jobs = e->jobs < 1 ? 1 : e->jobs > KG_ETA_RUNNING ? KG_ETA_RUNNING : e->jobs, todo;
+
+	for (i = 0; i < e->nrun && e->run[i].b != b; i++)
+		;
+	if (stage == KG_STAGE_DONE) {
+		e->done++;
+		e->took += b->seconds;
+		if (i < e->nrun)
+			e->run[i] = e->run[--e->nrun];
+	} else if (i == e->nrun && e->nrun < KG_ETA_RUNNING) {
+		/* its start: QEMU's, which @b's times count from */
+		e->run[e->nrun].b = b;
+		e->run[e->nrun++].start =
+			now - (stage == KG_STAGE_INIT ? b->init_seconds : b->boot_seconds);
+	}
+	if (!e->done)
+		return -1;
+	mean = e->took / e->done;
+	for (i = 0; i < e->nrun && i < jobs; i++) /* those under way end at the mean */
+		slot[i] = fmax(mean - (now - e->run[i].start), 0);
+	todo = e->total - e->done - e->nrun;
+	while (todo-- > 0) { /* each next boot takes the slot that frees first */
+		int first = 0;
+
+		for (i = 1; i < jobs; i++)
+			if (slot[i] < slot[first])
+				first = i;
+		slot[first] += mean;
+	}
+	for (i = 0; i < jobs; i++)
+		left = fmax(left, slot[i]);
+	return left;
 }

@@ -240,7 +240,7 @@ static int gate_boots(struct gate *g)
 	size_t naa = 0;
 
 	g->rep.total = pool.total = 2 * g->x->a.boots;
-	if (slots > 1 && g->obs->boots_start)
+	if (g->obs->boots_start)
 		g->obs->boots_start(g->arg, g->rep.total,
 				    slots < g->rep.total ? slots : g->rep.total);
 	pthread_mutex_init(&pool.lock, NULL);

@@ -141,7 +141,7 @@ struct kg_gate_observer {
 	void (*planned)(void *arg, const struct kg_ctx *x, int reps, bool picked);
 	/* The kernels and initramfs ready, @nk of them. */
 	void (*prepared)(void *arg, const struct kg_ctx *x, int nk);
-	/* @total boots, @slots at a time (only said when more than one). */
+	/* @total boots, @slots at a time, before the first. */
 	void (*boots_start)(void *arg, int total, int slots);
 	/* From the boot's own thread: before it, and once the guest reported a status. */
 	void (*boot_start)(void *arg, const struct kg_boot_req *req);

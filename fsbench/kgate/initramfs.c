@@ -21,8 +21,10 @@ struct ent {
 	char *src; /* host file; NULL: @text */
 	char *dest; /* path inside */
 	char *text;
+	const char *link; /* a symlink to this (static), not a file */
 	mode_t mode;
 	bool decompress; /* .ko.xz / .ko.zst / .ko.gz */
+	bool strip; /* an ELF file whose debug sections the guest never reads */
 };
 
 struct ents {
@@ -75,6 +77,15 @@ static int ents_add(struct ents *e, const char *src, const char *dest, const cha
 	return 0;
 }
 
+/* The entry whose path inside is @dest, or NULL. */
+static struct ent *ents_find(struct ents *e, const char *dest)
+{
+	for (size_t i = 0; i < e->n; i++)
+		if (!strcmp(e->v[i].dest, dest))
+			return &e->v[i];
+	return NULL;
+}
+
 /* A program on the host: PATH, then the sbin directories root's PATH would have. */
 static int find_program(const char *name, char *out, size_t len)
 {
@@ -90,28 +101,42 @@ static int find_program(const char *name, char *out, size_t len)
 	return -ENOENT;
 }
 
+/*
+ * What @argv (a program and one argument) printed, to read line by line, whatever its
+ * exit status (ldd says "not a dynamic executable" with 1). NULL with *@ret -errno and
+ * @err when it could not run.
+ */
+static FILE *tool_output(char *const argv[], int *ret, char *err, size_t errlen)
+{
+	char out[] = "/tmp/fsbench-tool.XXXXXX", msg[256];
+	int fd = mkstemp(out), r;
+	FILE *f;
+
+	if (fd < 0) {
+		*ret = errf(err, errlen, -errno, "mkstemp %s: %s", out, strerror(errno));
+		return NULL;
+	}
+	close(fd);
+	r = kg_tool(argv, out, msg, sizeof(msg));
+	f = r < 0 ? NULL : fopen(out, "re");
+	if (!f) {
+		r = r < 0 ? r : -errno;
+		*ret = errf(err, errlen, r, "%s %s: %s", argv[0], argv[1], strerror(-r));
+	}
+	unlink(out);
+	return f;
+}
+
 /* The shared libraries and loader ldd names for @elf; a static binary has none. */
 static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
 {
-	char out[] = "/tmp/fsbench-ldd.XXXXXX", msg[256];
 	char *argv[] = { "ldd", (char *)elf, NULL };
-	int fd = mkstemp(out), r;
-	FILE *f;
 	char line[1024];
+	int r = 0;
+	FILE *f = tool_output(argv, &r, err, errlen);
 
-	if (fd < 0)
-		return errf(err, errlen, -errno, "mkstemp %s: %s", out, strerror(errno));
-	close(fd);
-	r = kg_tool(argv, out, msg, sizeof(msg));
-	if (r < 0) {
-		unlink(out);
-		return errf(err, errlen, r, "ldd %s: %s", elf, strerror(-r));
-	}
-	f = fopen(out, "re");
-	unlink(out);
 	if (!f)
-		return errf(err, errlen, -errno, "ldd %s: %s", elf, strerror(errno));
-	r = 0;
+		return r;
 	while (!r && fgets(line, sizeof(line), f)) {
 		char *arrow = strstr(line, "=> "), *p = arrow ? arrow + 3 : line;
 
@@ -128,17 +153,56 @@ static int add_libs(struct ents *e, const char *elf, char *err, size_t errlen)
 	return r;
 }
 
+/*
+ * Busybox's applets as symlinks made here, where `busybox --install -s` in the guest's
+ * /init made them at every boot (268 symlinks in emulated instructions). Added last, so a
+ * real program staged under an applet's name (mkfs.ext4, dmsetup) stays, as --install
+ * left it.
+ */
+static int add_applets(struct ents *e, const char *busybox, char *err, size_t errlen)
+{
+	char *argv[] = { (char *)busybox, "--list-full", NULL };
+	char line[256];
+	int r = 0;
+	FILE *f = tool_output(argv, &r, err, errlen);
+
+	while (f && !r && fgets(line, sizeof(line), f)) {
+		char dest[300];
+
+		line[strcspn(line, "\n")] = 0;
+		/* names of the host's busybox: letters, digits, [ and ._-, under bin or sbin */
+		if (!line[0] || strstr(line, "..") ||
+		    line[strspn(line, "abcdefghijklmnopqrstuvwxyz"
+				      "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				      "0123456789/[._-")])
+			continue;
+		snprintf(dest, sizeof(dest), "/%s", line);
+		if (!strcmp(dest, "/bin/busybox") || ents_find(e, dest))
+			continue;
+		if ((r = ents_add(e, NULL, dest, "", 0777)))
+			break;
+		e->v[e->n - 1].link = "/bin/busybox";
+	}
+	if (f)
+		fclose(f);
+	return r;
+}
+
 /* The guest's /init: mounts, modules, the suite, results out, power off. */
 static const char guest_init[] =
 	"#!/bin/busybox sh\n"
 	"# fsbench guest: runs the suite on the scratch disk, writes /out to the results disk as\n"
 	"# tar, powers off. Scratch /dev/vda and results /dev/vdb; with fsbench.disk=model the\n"
 	"# scratch disk is null_blk's /dev/nullb0 and the results disk the only virtio one\n"
-	"/bin/busybox --install -s /bin\n"
+	"# busybox's applets are symlinks in the initramfs (made on the host, not here)\n"
 	"export PATH=/bin:/sbin:/usr/bin:/usr/sbin\n"
 	"mount -t devtmpfs dev /dev 2>/dev/null\n"
 	"exec </dev/console >/dev/console 2>&1\n"
 	"mount -t proc proc /proc\n"
+	"# the first word on the console: the host times the boot by it (and under KVM knows\n"
+	"# the guest runs); the guest's own clock says how long its kernel took\n"
+	"read -r up _ </proc/uptime\n"
+	"echo " MARK_INIT " uptime $up\n"
 	"mount -t sysfs sys /sys\n"
 	"mount -t tmpfs run /run\n"
 	"mount -t tmpfs tmp /tmp\n"
@@ -186,7 +250,8 @@ static const char guest_init[] =
 	"fi\n"
 	"set --\n"
 	"while IFS= read -r a; do set -- \"$@\" \"$a\"; done </etc/fsbench/args\n"
-	"echo " MARK_START " $(uname -r)\n"
+	"read -r up _ </proc/uptime\n"
+	"echo " MARK_START " $(uname -r) uptime $up\n"
 	"if [ -b $dev ] && [ -b $out ]; then\n"
 	/* no canary: the boots alternate A B B A, and between kernels it cannot be judged */
 	"\t/bin/fsbench suite \"$@\" --device $dev --force --no-canary --json /out/result.json "
@@ -205,7 +270,8 @@ static const char guest_init[] =
 	"cat /proc/sys/kernel/random/boot_id >/out/boot_id\n"
 	"date +%s >/out/time\n"
 	"tar -cf $out -C /out . && sync\n"
-	"echo " MARK_EXIT " $rc\n"
+	"read -r up _ </proc/uptime\n"
+	"echo " MARK_EXIT " $rc uptime $up\n"
 	"poweroff -f\n";
 
 static int write_text(const char *path, const char *text, mode_t mode)
@@ -238,9 +304,23 @@ static int stage_ent(const char *stage, const struct ent *x, char *err, size_t e
 	if (r)
 		return errf(err, errlen, r, "mkdir %s: %s", dest, strerror(-r));
 	snprintf(dest, sizeof(dest), "%s%s", stage, x->dest);
-	if (x->text)
+	if (x->link)
+		r = symlink(x->link, dest) ? -errno : 0;
+	else if (x->text)
 		r = write_text(dest, x->text, x->mode);
-	else {
+	else if (x->strip) {
+		char *argv[] = { "objcopy", "--strip-debug", x->src, dest, NULL };
+
+		r = kg_tool(argv, NULL, msg, sizeof(msg));
+		if (r == -ENOENT) { /* no binutils: the whole file, as it is */
+			char *cat[] = { "cat", "--", x->src, NULL };
+			r = kg_tool(cat, dest, msg, sizeof(msg));
+		}
+		if (r)
+			return errf(err, errlen, r < 0 ? r : -EIO, "copying %s: %s", x->src,
+				    r < 0 ? strerror(-r) : msg);
+		r = chmod(dest, x->mode) ? -errno : 0;
+	} else {
 		const char *tool = !x->decompress		? "cat" :
 				   kg_ends_with(x->src, ".zst") ? "zstd" :
 				   kg_ends_with(x->src, ".xz")	? "xz" :
@@ -323,6 +403,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	if ((r = ents_add(e, prog, "/bin/fsbench", NULL, 0755)) ||
 	    (r = add_libs(e, prog, err, errlen)))
 		return r;
+	ents_find(e, "/bin/fsbench")->strip = true; /* a build's debug info: 2.6 MB of 18 */
 	for (const char *const *fs = o->fstypes; *fs; fs++) {
 		const struct fs_traits *ft = fs_traits_find(*fs);
 		char *mkfs[PROBE_SCRATCH_ARGV_MAX];
@@ -399,7 +480,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	if ((r = ents_add(e, o->suite, dest, NULL, 0644)) ||
 	    (r = ents_add(e, NULL, "/init", guest_init, 0755)))
 		return r;
-	return 0;
+	return add_applets(e, ents_find(e, "/bin/busybox")->src, err, errlen);
 }
 
 int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
@@ -424,7 +505,10 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 	for (size_t i = 0; i < e.n; i++) {
 		h = kg_fnv(h, e.v[i].dest, strlen(e.v[i].dest) + 1);
 		h = kg_fnv(h, &e.v[i].mode, sizeof(e.v[i].mode));
-		if (e.v[i].text)
+		h = kg_fnv(h, &e.v[i].strip, sizeof(e.v[i].strip));
+		if (e.v[i].link)
+			h = kg_fnv(h, e.v[i].link, strlen(e.v[i].link) + 1);
+		else if (e.v[i].text)
 			h = kg_fnv(h, e.v[i].text, strlen(e.v[i].text));
 		else if ((r = kg_hash_file(&h, e.v[i].src))) {
 			errf(err, errlen, r, "reading %s: %s", e.v[i].src, strerror(-r));

@@ -79,6 +79,11 @@ struct kg_initramfs_opts {
 int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
 		       bool *ret_cached, char *err, size_t errlen);
 
+/* Where a boot is (kg_vm.progress): its /init spoke, the suite started, QEMU ended. */
+enum kg_stage { KG_STAGE_INIT, KG_STAGE_SUITE, KG_STAGE_DONE };
+
+struct kg_boot;
+
 struct kg_vm {
 	const char *qemu; /* qemu-system-x86_64 */
 	const char *accel; /* "tcg" or "kvm" */
@@ -93,6 +98,13 @@ struct kg_vm {
 	int timeout_s; /* the whole boot */
 	/* its journal records each scratch disk and results disk for `fsbench restore` (NULL: none) */
 	struct probe_scratch *scratch;
+	/*
+	 * Called (NULL: not) from the boot's own thread as it reaches each stage, with its
+	 * times so far (@b: one boot's, the same pointer throughout): for progress lines.
+	 */
+	void (*progress)(void *arg, const struct kg_kernel *k, const struct kg_boot *b,
+			 enum kg_stage stage);
+	void *progress_arg;
 };
 
 void kg_vm_defaults(struct kg_vm *vm);
@@ -101,7 +113,8 @@ void kg_vm_defaults(struct kg_vm *vm);
 struct kg_boot {
 	int guest_status; /* the suite's exit status in the guest; -1 when there is none */
 	double seconds; /* wall time of the whole boot */
-	double boot_seconds; /* until the guest's init started */
+	double init_seconds; /* until the guest's /init printed its first line */
+	double boot_seconds; /* until the guest's init started the suite */
 	double host_load_pct; /* CPU time of other processes, % of the host's CPUs */
 	double loadavg1; /* at the end */
 	char result[PATH_MAX]; /* the guest's result JSON, when it wrote one */
@@ -124,6 +137,26 @@ struct kg_boot {
  * not fit: the result cannot be judged.
  */
 int kg_result_bound(const struct kg_kernel *k, const struct kg_boot *b, char *why, size_t len);
+
+/* A run's boots as they progress, for an estimate of the time left (kg_eta_update). */
+#define KG_ETA_RUNNING 64
+struct kg_eta {
+	int total, jobs; /* boots in all, at a time: set these; zero the rest */
+	int done, nrun;
+	double took; /* seconds of the boots done, together */
+	struct {
+		const struct kg_boot *b;
+		double start;
+	} run[KG_ETA_RUNNING]; /* boots under way, since their /init spoke */
+};
+
+/*
+ * Records boot @b reaching @stage at @now (seconds, one clock throughout) and returns the
+ * seconds left until all of @e->total boots are done, @e->jobs at a time: the boots under
+ * way finish at the mean time a boot took, the rest follow in the first free slot. -1 until
+ * a boot is done. Not locked: the caller serializes calls from several boots' threads.
+ */
+double kg_eta_update(struct kg_eta *e, const struct kg_boot *b, enum kg_stage stage, double now);
 
 /*
  * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a

@@ -64,9 +64,13 @@ int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
 	 * tsc=reliable: with one vCPU under TCG the guest would otherwise fall back to the
 	 * emulated HPET for time, 7x slower. panic=-1 with -no-reboot turns a panic into
 	 * QEMU's exit; oops=panic makes an oops one too, so a broken kernel never hangs.
+	 * cryptomgr.notests: the crypto self-tests at boot were half of Debian 6.1's 1.70 s of
+	 * guest time to /init (0.82 s without) and 9 % of QEMU's CPU time; they test algorithms,
+	 * they change none, and the suite's paths run the same.
 	 */
 	return snprintf(out, len,
-			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic rdinit=/init%s%s",
+			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic cryptomgr.notests "
+			"rdinit=/init%s%s",
 			k->append[0] ? " " : "", k->append);
 }
 

@@ -10,6 +10,7 @@
 #include "fsbench/kgate/kgate.h"
 
 /* Markers the guest's /init prints on the serial console. */
+#define MARK_INIT "FSBENCH-GUEST-INIT"
 #define MARK_START "FSBENCH-GUEST-START"
 #define MARK_EXIT "FSBENCH-GUEST-EXIT"
 #define MARK_PANIC "Kernel panic"
@@ -56,6 +57,8 @@ struct kg_watch {
 	bool disk_full; /* paused, and --disk-dir has no room left */
 	bool console_full; /* stopped: the console passed KG_CONSOLE_MAX */
 	off_t panic_at; /* where MARK_PANIC is in the console, when panicked */
+	bool init; /* the guest's init printed MARK_INIT, its first line */
+	bool kvm_silent; /* --accel kvm: not a byte on the console within KG_KVM_SILENT_S */
 };
 
 /* The console a guest may write; a boot whose console grows past it is stopped. */
@@ -65,6 +68,12 @@ struct kg_watch {
 
 /* No CPU time for this long: QEMU is paused (a TCG guest that runs always costs some). */
 #define KG_PAUSED_S 10
+/*
+ * Under KVM a kernel reaches its /init, whose first line is MARK_INIT, in about a second.
+ * Here /dev/kvm opens but a guest stops after the firmware: an empty console after this
+ * long means KVM cannot run guests on this host, not a slow boot (the boot timeout is 3 min).
+ */
+#define KG_KVM_SILENT_S 10
 /* Less free than this in --disk-dir is full for a growing scratch disk. */
 #define KG_FULL_BYTES (4LL << 20)
 

@@ -5,7 +5,8 @@
 # become the tar (made with the test's own tar, so it can hold device nodes, setuid files and
 # symlinks), FAKE_QEMU_TAR (a ready tar), FAKE_QEMU_SLEEP (seconds before the end),
 # FAKE_QEMU_FILL=1 (the guest fills its scratch disk, and the host's directory with it),
-# FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_PIDFILE,
+# FAKE_QEMU_PAUSE=1 (a guest QEMU paused: alive, silent, no CPU), FAKE_QEMU_SILENT=1 (a
+# guest that never prints, as KVM's hung after the firmware on a host), FAKE_QEMU_PIDFILE,
 # FAKE_QEMU_CONSOLE (a file the guest then prints on the console), FAKE_QEMU_FLOOD_MB (MiB
 # of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments),
 # FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs").
@@ -31,8 +32,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "${FAKE_QEMU_PIDFILE:-}" ] && echo $$ >"$FAKE_QEMU_PIDFILE"
+[ "${FAKE_QEMU_SILENT:-0}" = 1 ] && exec sleep 300 # no word until it is stopped
 echo "[    0.000000] Linux version 9.9.9-fake" >>"$serial"
-echo "FSBENCH-GUEST-START 9.9.9-fake" >>"$serial"
+echo "FSBENCH-GUEST-INIT uptime 0.50" >>"$serial"
+echo "FSBENCH-GUEST-START 9.9.9-fake uptime 0.60" >>"$serial"
 if [ "${FAKE_QEMU_FILL:-0}" = 1 ]; then # the guest writes until the host's disk is full
 	dd if=/dev/zero of="$drive1" bs=1M conv=notrunc status=none 2>/dev/null
 fi
