@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/escape.h"
 #include "base/fileio.h"
 #include "base/signal.h"
 #include "report/compare.h"
@@ -256,20 +255,11 @@ static int take_suite(void *cfg, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* Whether @s holds the word "--": the kernel gives what follows it to init. */
-static bool has_dashdash(const char *s)
-{
-	for (const char *p = s; (p = strstr(p, "--")); p += 2)
-		if ((p == s || p[-1] == ' ' || p[-1] == '\t') &&
-		    (!p[2] || p[2] == ' ' || p[2] == '\t'))
-			return true;
-	return false;
-}
-
 /* The parsed command line as kg_prepare() takes it. 0, or FSB_EXIT_USAGE after one line. */
 static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 {
 	const char *cmd = gate ? "kernel-gate" : "kernel-run";
+	char err[1280];
 
 	memset(a, 0, sizeof(*a));
 	for (int i = 0; i < 2; i++) {
@@ -302,6 +292,7 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->vm.disk.mbps = c->disk_mbps;
 	a->vm.disk.queue_depth = c->disk_queue_depth;
 	a->vm.disk.flush_latency_ms = c->disk_flush_latency / 1000000;
+	a->flush_latency_ns = c->disk_flush_latency;
 	/*
 	 * sleep=off with the model: an idle guest's clock jumps to its next timer, so waiting
 	 * on the disk costs no host time and the host's load cannot reach the guest's clock.
@@ -327,52 +318,8 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 		       a->vm.disk.kind == KG_DISK_MODEL ? atof(KG_MODEL_THRESHOLD) :
 							  RPT_DEFAULT_THRESHOLD_PCT;
 	a->max_host_load = c->max_host_load;
-	if (c->disk_flush_latency % 1000000 ||
-	    (c->disk_flush_latency && a->vm.disk.kind != KG_DISK_MODEL)) {
-		fprintf(stderr,
-			"fsbench %s: --disk-flush-latency: whole milliseconds (dm-delay's unit), "
-			"with --disk model\n",
-			cmd);
-		return FSB_EXIT_USAGE;
-	}
-	/* options that do not apply are refused, not ignored (issue 29, item 8) */
-	if (a->vm.disk.kind != KG_DISK_MODEL &&
-	    (c->disk_cache || c->disk_mbps || c->disk_latency != KG_DISK_LATENCY_NS ||
-	     c->disk_queue_depth != KG_DISK_QUEUE_DEPTH)) {
-		fprintf(stderr,
-			"fsbench %s: --disk-latency, --disk-cache, --disk-mbps and "
-			"--disk-queue-depth shape the model disk: with --disk virtio they would be "
-			"ignored\n",
-			cmd);
-		return FSB_EXIT_USAGE;
-	}
-	for (int i = 0; i < 2; i++)
-		if (a->modules[i] && a->spec[i] && strlen(a->spec[i]) > 4 &&
-		    !strcmp(a->spec[i] + strlen(a->spec[i]) - 4, ".deb")) {
-			fprintf(stderr,
-				"fsbench %s: %s: a .deb brings its own modules; %s would be ignored\n",
-				cmd, a->modules[i],
-				i    ? "--candidate-modules" :
-				gate ? "--baseline-modules" :
-				       "--modules");
-			return FSB_EXIT_USAGE;
-		}
-	for (int i = 0; i < 3; i++) {
-		const char *ap = i < 2 ? a->append[i] : a->common_append;
-
-		if (ap && (strpbrk(ap, "\n\r") || has_dashdash(ap))) {
-			char esc[1024];
-
-			fprintf(stderr,
-				"fsbench %s: --append '%s': a newline or a '--' word would hand the "
-				"words after it to init, not the kernel (the model's null_blk.* too)\n",
-				cmd, base_escape_str(esc, sizeof(esc), ap));
-			return FSB_EXIT_USAGE;
-		}
-	}
-	if (!a->spec[0] || (gate && !a->spec[1])) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd,
-			gate ? "--baseline and --candidate are both needed" : "--kernel is needed");
+	if (kg_args_check(a, gate, err, sizeof(err))) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 		return FSB_EXIT_USAGE;
 	}
 	return 0;

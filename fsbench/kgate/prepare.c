@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/errf.h"
+#include "base/escape.h"
 #include "base/fileio.h"
 #include "fsbench/kgate/pvh.h"
 #include "fsbench/kgate/util.h"
@@ -292,4 +293,56 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 			return r;
 	*ret_fail = KG_PREPARE_USAGE;
 	return prepare_workdir(x, err, errlen);
+}
+
+/* Whether @s holds the word "--": the kernel gives what follows it to init. */
+static bool has_dashdash(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "--")); p += 2)
+		if ((p == s || p[-1] == ' ' || p[-1] == '\t') &&
+		    (!p[2] || p[2] == ' ' || p[2] == '\t'))
+			return true;
+	return false;
+}
+
+int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen)
+{
+	const struct kg_disk *d = &a->vm.disk;
+
+	if (a->flush_latency_ns % 1000000 || (a->flush_latency_ns && d->kind != KG_DISK_MODEL))
+		return errf(err, errlen, -EINVAL,
+			    "--disk-flush-latency: whole milliseconds (dm-delay's unit), with "
+			    "--disk model");
+	/* options that do not apply are refused, not ignored (issue 29, item 8) */
+	if (d->kind != KG_DISK_MODEL &&
+	    (d->cache_bytes || d->mbps || d->latency_ns != KG_DISK_LATENCY_NS ||
+	     d->queue_depth != KG_DISK_QUEUE_DEPTH))
+		return errf(
+			err, errlen, -EINVAL,
+			"--disk-latency, --disk-cache, --disk-mbps and --disk-queue-depth shape "
+			"the model disk: with --disk virtio they would be ignored");
+	for (int i = 0; i < 2; i++)
+		if (a->modules[i] && a->spec[i] && strlen(a->spec[i]) > 4 &&
+		    !strcmp(a->spec[i] + strlen(a->spec[i]) - 4, ".deb"))
+			return errf(err, errlen, -EINVAL,
+				    "%s: a .deb brings its own modules; %s would be ignored",
+				    a->modules[i],
+				    i	 ? "--candidate-modules" :
+				    gate ? "--baseline-modules" :
+					   "--modules");
+	for (int i = 0; i < 3; i++) {
+		const char *ap = i < 2 ? a->append[i] : a->common_append;
+		char esc[1024];
+
+		if (ap && (strpbrk(ap, "\n\r") || has_dashdash(ap)))
+			return errf(err, errlen, -EINVAL,
+				    "--append '%s': a newline or a '--' word would hand the words "
+				    "after it to init, not the kernel (the model's null_blk.* too)",
+				    base_escape_str(esc, sizeof(esc), ap));
+	}
+	if (!a->spec[0] || (gate && !a->spec[1]))
+		return errf(err, errlen, -EINVAL, "%s",
+			    gate ? "--baseline and --candidate are both needed" :
+				   "--kernel is needed");
+	return 0;
 }

@@ -14,8 +14,16 @@ struct kg_args {
 	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
 	int boots, repetitions, jobs; /* jobs: boots at a time */
 	double alpha, threshold, max_host_load, floor_multiple;
+	int64_t flush_latency_ns; /* --disk-flush-latency as given; vm.disk holds whole ms */
 	struct kg_vm vm;
 };
+
+/*
+ * Refuses what kernel-gate (@gate) or kernel-run cannot do as asked: options that do not
+ * apply to the disk, --*modules with a .deb, an --append that would reach init, a kernel not
+ * named. 0, or -EINVAL with @err one line.
+ */
+int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen);
 
 /* What kg_prepare() found and made. */
 struct kg_ctx {
