@@ -3,20 +3,16 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
 
-/* a job's YAML is a few KiB; LAVA itself refuses far smaller definitions than this */
-#define JOB_FILE_MAX (1 << 20)
 #define MAX_JOBS CMD_MAX_FILES
 #define LOG_TAIL_LINES 20
 
@@ -72,46 +68,6 @@ static void submit_usage(FILE *out)
 		"incomplete, timed out: its log's last lines are shown), 1 when the server failed.\n");
 }
 
-/* The job file's text: a regular file (no symlink), at most JOB_FILE_MAX, no NUL. */
-static char *read_job(const char *path, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
-	char *buf;
-	ssize_t n;
-
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > JOB_FILE_MAX) {
-		snprintf(err, errlen, "%s: %s", path,
-			 fd < 0		      ? strerror(errno) :
-			 !S_ISREG(st.st_mode) ? "not a regular file" :
-						"larger than 1 MiB");
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	buf = malloc((size_t)st.st_size + 1);
-	n = buf ? base_read_fd(fd, buf, (size_t)st.st_size) : -ENOMEM;
-	close(fd);
-	if (n < 0 || memchr(buf, 0, (size_t)n)) {
-		snprintf(err, errlen, "%s: %s", path, n < 0 ? strerror((int)-n) : "a NUL byte");
-		free(buf);
-		return NULL;
-	}
-	buf[n] = 0;
-	return buf;
-}
-
-/* Writes @len bytes to @path (a new file renamed over it). 0 or -errno. */
-static int write_results(const char *path, const char *buf, size_t len)
-{
-	char *tmp = NULL;
-	FILE *f = base_out_open(path, &tmp);
-
-	if (!f)
-		return -errno;
-	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
-}
-
 static int lava_submit(void *cfg)
 {
 	const struct submit_cfg *c = cfg;
@@ -147,7 +103,7 @@ static int lava_submit(void *cfg)
 	/* every job is read before the first is submitted: a bad file submits nothing */
 
 	for (int i = 0; i < n; i++)
-		if (!(yaml[i] = read_job(c->files.v[i], err, sizeof(err)))) {
+		if (!(yaml[i] = lava_job_read(c->files.v[i], err, sizeof(err)))) {
 			fprintf(stderr, "fsbench lava submit: %s\n", err);
 			r = FSB_EXIT_USAGE;
 			goto done;
@@ -218,7 +174,7 @@ static int lava_submit(void *cfg)
 			continue;
 		}
 		if (!e)
-			e = write_results(path, res, len);
+			e = lava_results_write(path, res, len);
 		free(res);
 		if (e) {
 			fprintf(stderr, "fsbench lava submit: writing %s: %s\n", path,

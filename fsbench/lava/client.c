@@ -486,3 +486,44 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 	}
 	return lava_job_results(c, id, ret_results, ret_len, err, errlen);
 }
+
+/* a job's YAML is a few KiB; LAVA itself refuses far smaller definitions than this */
+#define JOB_FILE_MAX (1 << 20)
+
+char *lava_job_read(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	char *buf;
+	ssize_t n;
+
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > JOB_FILE_MAX) {
+		snprintf(err, errlen, "%s: %s", path,
+			 fd < 0		      ? strerror(errno) :
+			 !S_ISREG(st.st_mode) ? "not a regular file" :
+						"larger than 1 MiB");
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	buf = malloc((size_t)st.st_size + 1);
+	n = buf ? base_read_fd(fd, buf, (size_t)st.st_size) : -ENOMEM;
+	close(fd);
+	if (n < 0 || memchr(buf, 0, (size_t)n)) {
+		snprintf(err, errlen, "%s: %s", path, n < 0 ? strerror((int)-n) : "a NUL byte");
+		free(buf);
+		return NULL;
+	}
+	buf[n] = 0;
+	return buf;
+}
+
+int lava_results_write(const char *path, const char *buf, size_t len)
+{
+	char *tmp = NULL;
+	FILE *f = base_out_open(path, &tmp);
+
+	if (!f)
+		return -errno;
+	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
+}

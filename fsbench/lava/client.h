@@ -74,4 +74,13 @@ int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen);
 int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen);
 
+/*
+ * A job file's text for lava_job_submit(): a regular file (no symlink), at most 1 MiB, no
+ * NUL byte; malloc'ed, or NULL with @err naming @path.
+ */
+char *lava_job_read(const char *path, char *err, size_t errlen);
+
+/* Writes lava_job_results()' @len bytes to @path (a new file renamed over it). 0 or -errno. */
+int lava_results_write(const char *path, const char *buf, size_t len);
+
 #endif
