@@ -157,15 +157,6 @@ static int job_suite(void *cfg, char *arg, char *err, size_t errlen)
 	return 0;
 }
 
-/* The job's directory: -o's, else the current one (the kernel and initramfs go beside the job). */
-static void job_outdir(const char *out, char *dir, size_t len)
-{
-	snprintf(dir, len, "%s", out ? out : "fsbench-lava.yaml");
-	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
-	if (!dir[0])
-		snprintf(dir, len, ".");
-}
-
 /* --kernel: the kernel resolved, its initramfs built, both beside the job. 0 or the exit status. */
 static int job_kernel(struct kg_ctx *x, const struct job_cfg *c, const char *outdir,
 		      struct lava_job_spec *s, char *kurl, char *rurl, size_t urllen)
@@ -228,30 +219,18 @@ static int lava_job(void *cfg)
 				   .release = "",
 				   .timeout_min = (int)c->timeout };
 	struct kg_ctx *x = calloc(1, sizeof(*x));
-	char outdir[4096], kurl[4500], rurl[4500], err[1024];
-	int r = 0, e;
+	char outdir[4096], kurl[4500], rurl[4500], err[4200];
+	int r = 0;
 
 	if (!x) {
 		fprintf(stderr, "fsbench lava job: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
 	}
-	if (!c->kernel && (!c->kernel_url || !c->ramdisk_url)) {
-		fprintf(stderr,
-			"fsbench lava job: give --kernel K (to build the initramfs) or both "
-			"--kernel-url and --ramdisk-url\n");
-		r = FSB_EXIT_USAGE;
-	} else if (lava_job_check(&s, err, sizeof(err))) {
+	if (lava_job_check_args(&s, c->kernel, c->repetitions, c->output, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava job: %s\n", err);
 		r = FSB_EXIT_USAGE;
-	} else if (c->output && (e = base_out_check(c->output))) {
-		fprintf(stderr, "fsbench lava job: -o %s: %s\n", c->output, strerror(-e));
-		r = FSB_EXIT_USAGE;
-	} else if (!c->kernel && c->repetitions) {
-		fprintf(stderr,
-			"fsbench lava job: --repetitions needs --kernel (it is built into the initramfs)\n");
-		r = FSB_EXIT_USAGE;
 	}
-	job_outdir(c->output, outdir, sizeof(outdir));
+	lava_job_outdir(c->output, outdir, sizeof(outdir));
 	if (!r && c->kernel)
 		r = job_kernel(x, c, outdir, &s, kurl, rurl, sizeof(kurl));
 	if (!r)

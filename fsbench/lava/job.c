@@ -139,6 +139,33 @@ int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen)
 	return 0;
 }
 
+int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64_t repetitions,
+			const char *output, char *err, size_t errlen)
+{
+	int e;
+
+	if (!kernel && (!s->kernel_url || !s->ramdisk_url))
+		return errf(err, errlen, -EINVAL,
+			    "give --kernel K (to build the initramfs) or both --kernel-url and "
+			    "--ramdisk-url");
+	if ((e = lava_job_check(s, err, errlen)))
+		return e;
+	if (output && (e = base_out_check(output)))
+		return errf(err, errlen, -EINVAL, "-o %s: %s", output, strerror(-e));
+	if (!kernel && repetitions)
+		return errf(err, errlen, -EINVAL,
+			    "--repetitions needs --kernel (it is built into the initramfs)");
+	return 0;
+}
+
+void lava_job_outdir(const char *out, char *dir, size_t len)
+{
+	snprintf(dir, len, "%s", out ? out : "fsbench-lava.yaml");
+	*(strrchr(dir, '/') ? strrchr(dir, '/') : dir) = 0;
+	if (!dir[0])
+		snprintf(dir, len, ".");
+}
+
 /* @src copied to @dst through base_out_open: a file planted at @dst or beside it is never written. */
 static int copy_file(const char *src, const char *dst)
 {

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -26,6 +27,17 @@ struct lava_job_spec {
  * shell, so it must be a plain path. 0 or -EINVAL with @err naming the option.
  */
 int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
+
+/*
+ * lava job's command line before any work: --kernel (@kernel) or both URLs, lava_job_check,
+ * -o @output writable, --repetitions (nonzero @repetitions) only with --kernel. 0 or -EINVAL
+ * with @err one line.
+ */
+int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64_t repetitions,
+			const char *output, char *err, size_t errlen);
+
+/* The job's directory, where --kernel's copies go: -o @out's, else the current one. */
+void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
