@@ -10,12 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "base/fileio.h"
-#include "base/signal.h"
 #include "report/compare.h"
-#include "report/verdict.h"
 
 static const char *const accels[] = { "tcg", "kvm", NULL };
 /* auto: the model under tcg, where the host's timing would leak in; virtio under kvm */
@@ -27,12 +23,6 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
  * the largest difference between two runs of one kernel (rpt_compare_floor).
  */
 #define KG_FLOOR_MULTIPLE "3"
-/*
- * The model's default threshold: files/s, MB/s and fsync p50 moved at most 0.4 % between
- * boots of one kernel here, so 1 % is above any A/A difference seen and below the few
- * percent a kernel change on the fsync path makes.
- */
-#define KG_MODEL_THRESHOLD "1"
 
 /* The command line of kernel-gate and kernel-run, as the option tables fill it. */
 struct kg_cfg {
@@ -293,31 +283,16 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	a->vm.disk.queue_depth = c->disk_queue_depth;
 	a->vm.disk.flush_latency_ms = c->disk_flush_latency / 1000000;
 	a->flush_latency_ns = c->disk_flush_latency;
-	/*
-	 * sleep=off with the model: an idle guest's clock jumps to its next timer, so waiting
-	 * on the disk costs no host time and the host's load cannot reach the guest's clock.
-	 * virtio's requests complete in host real time, which the guest must wait for.
-	 */
-	if (a->vm.disk.kind == KG_DISK_MODEL)
-		a->vm.icount = "shift=0,sleep=off";
-	if (c->no_icount)
-		a->vm.icount = NULL;
 	a->boots = (int)c->boots; /* 0: the gate's default, raised for the suite's repetitions */
 	a->jobs = gate ? (int)c->jobs : 1;
-	if (!a->jobs) {
-		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-
-		a->jobs = a->vm.disk.kind == KG_DISK_MODEL && cpus > 1 ? (int)cpus : 1;
-	}
 	a->floor_multiple = c->floor_multiple;
 	a->vm.boot_timeout_s = (int)(c->boot_timeout / 1000000000);
 	a->vm.timeout_s = (int)(c->timeout / 1000000000);
 	/* the option table refused nan, inf and values out of range */
 	a->alpha = c->alpha;
-	a->threshold = !isnan(c->threshold)		? c->threshold :
-		       a->vm.disk.kind == KG_DISK_MODEL ? atof(KG_MODEL_THRESHOLD) :
-							  RPT_DEFAULT_THRESHOLD_PCT;
+	a->threshold = c->threshold;
 	a->max_host_load = c->max_host_load;
+	kg_args_defaults(a, c->no_icount);
 	if (kg_args_check(a, gate, err, sizeof(err))) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 		return FSB_EXIT_USAGE;

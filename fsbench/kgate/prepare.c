@@ -2,6 +2,7 @@
 #include "fsbench/kgate/prepare.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "fsbench/kgate/pvh.h"
 #include "fsbench/kgate/util.h"
 #include "fsbench/suite/suite.h"
+#include "report/compare.h"
 
 /*
  * The filesystem types the guest needs: the suite's, narrowed by --fs as the guest's suite
@@ -293,6 +295,28 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 			return r;
 	*ret_fail = KG_PREPARE_USAGE;
 	return prepare_workdir(x, err, errlen);
+}
+
+void kg_args_defaults(struct kg_args *a, bool no_icount)
+{
+	bool model = a->vm.disk.kind == KG_DISK_MODEL;
+
+	/*
+	 * sleep=off with the model: an idle guest's clock jumps to its next timer, so waiting
+	 * on the disk costs no host time and the host's load cannot reach the guest's clock.
+	 * virtio's requests complete in host real time, which the guest must wait for.
+	 */
+	if (model)
+		a->vm.icount = "shift=0,sleep=off";
+	if (no_icount)
+		a->vm.icount = NULL;
+	if (!a->jobs) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+		a->jobs = model && cpus > 1 ? (int)cpus : 1;
+	}
+	if (isnan(a->threshold))
+		a->threshold = model ? atof(KG_MODEL_THRESHOLD) : RPT_DEFAULT_THRESHOLD_PCT;
 }
 
 /* Whether @s holds the word "--": the kernel gives what follows it to init. */

@@ -7,6 +7,12 @@
 
 #define KG_DEFAULT_SUITE "kgate"
 #define KG_MAX_FS 16
+/*
+ * The model's default threshold: files/s, MB/s and fsync p50 moved at most 0.4 % between
+ * boots of one kernel here, so 1 % is above any A/A difference seen and below the few
+ * percent a kernel change on the fsync path makes.
+ */
+#define KG_MODEL_THRESHOLD "1"
 
 /* What the command line asked for. */
 struct kg_args {
@@ -17,6 +23,12 @@ struct kg_args {
 	int64_t flush_latency_ns; /* --disk-flush-latency as given; vm.disk holds whole ms */
 	struct kg_vm vm;
 };
+
+/*
+ * What the command line left to the disk's kind: -icount (none with @no_icount), jobs 0 as
+ * the host's CPUs with the model disk (else 1), the threshold NAN as the disk's default.
+ */
+void kg_args_defaults(struct kg_args *a, bool no_icount);
 
 /*
  * Refuses what kernel-gate (@gate) or kernel-run cannot do as asked: options that do not
