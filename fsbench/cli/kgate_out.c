@@ -1,6 +1,5 @@
 /* kernel-gate's and kernel-run's lines (the gate's observer) and their exit statuses. */
 #include "fsbench/cli/kgate.h"
-#include "base/escape.h"
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
@@ -201,34 +200,6 @@ int kg_cli_gate(struct kg_ctx *x)
 					FSB_EXIT_FAIL;
 }
 
-/* What the suite printed in the guest, as if it had run here; the guest wrote it: escaped. */
-static void print_guest_stdout(const char *dir)
-{
-	char path[PATH_MAX + 64], *line = NULL, *esc = NULL;
-	size_t cap = 0;
-	ssize_t n;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/guest/stdout", dir);
-	f = fopen(path, "re");
-	while (f && (n = getline(&line, &cap, f)) > 0) {
-		bool nl = line[n - 1] == '\n';
-		char *e = realloc(esc, 4 * (size_t)n + 1);
-
-		if (!e)
-			break;
-		esc = e;
-		fputs(base_escape(esc, 4 * (size_t)n + 1, line, (size_t)n - nl), stdout);
-		if (nl)
-			putchar('\n');
-	}
-	free(line);
-	free(esc);
-	if (f)
-		fclose(f);
-	fflush(stdout); /* the guest's last line may lack its newline */
-}
-
 /* kernel-run's exit status after the boot returned @r: the guest's status when it has one. */
 static int run_status(int r, const struct kg_boot_res *res)
 {
@@ -270,7 +241,7 @@ int kg_cli_run(struct kg_ctx *x)
 		on_error(&o, err);
 	kg_journal_close(x);
 	if (res.record)
-		print_guest_stdout(res.dir);
+		kg_guest_stdout_copy(res.dir, stdout);
 	r = run_status(r, &res);
 	if (x->a.json && res.result) {
 		int e = mdl_json_write_atomic(res.result, x->a.json);

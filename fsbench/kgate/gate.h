@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <jansson.h>
 
 #include "fsbench/kgate/prepare.h"
@@ -94,6 +95,12 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 
 /* Drops @res's references; @res may be NULL. */
 void kg_boot_res_free(struct kg_boot_res *res);
+
+/*
+ * What the suite printed in the guest (@dir/guest/stdout) onto @out, as if it had run here;
+ * the guest wrote it, so escaped (base_escape) line by line.
+ */
+void kg_guest_stdout_copy(const char *dir, FILE *out);
 
 /*
  * Opens the restore journal that the boots' scratch and results disks are recorded in, so

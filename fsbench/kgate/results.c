@@ -14,6 +14,7 @@
 #include "base/errf.h"
 #include "base/escape.h"
 #include "base/fileio.h"
+#include "fsbench/kgate/gate.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/util.h"
 #include "probes/target/mount.h"
@@ -442,4 +443,31 @@ int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const str
 		    "kernel %s: the guest stopped after %.0f s without a result; last console "
 		    "lines:%s",
 		    k->release, b->seconds, tail);
+}
+
+void kg_guest_stdout_copy(const char *dir, FILE *out)
+{
+	char path[PATH_MAX + 64], *line = NULL, *esc = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/guest/stdout", dir);
+	f = fopen(path, "re");
+	while (f && (n = getline(&line, &cap, f)) > 0) {
+		bool nl = line[n - 1] == '\n';
+		char *e = realloc(esc, 4 * (size_t)n + 1);
+
+		if (!e)
+			break;
+		esc = e;
+		fputs(base_escape(esc, 4 * (size_t)n + 1, line, (size_t)n - nl), out);
+		if (nl)
+			fputc('\n', out);
+	}
+	free(line);
+	free(esc);
+	if (f)
+		fclose(f);
+	fflush(out); /* the guest's last line may lack its newline */
 }
