@@ -37,7 +37,7 @@ static int lava_import(void *cfg)
 	const struct import_cfg *c = cfg;
 	const char *out = c->output;
 	struct lava_import im = { 0 };
-	json_t *doc = NULL;
+	json_t *doc = NULL, *all = NULL;
 	int r = FSB_EXIT_FAIL, e;
 	char err[1024];
 
@@ -47,21 +47,12 @@ static int lava_import(void *cfg)
 		return FSB_EXIT_USAGE;
 	}
 	/* every file read before any is taken: a broken one is a usage error, nothing written */
-	json_t *all = json_array();
-	for (int a = 0; a < c->files.n && all; a++) {
-		json_t *j;
-
-		if (lava_results_load(c->files.v[a], &j, err, sizeof(err))) {
-			fprintf(stderr, "fsbench lava import: %s\n", err);
-			json_decref(all);
-			return FSB_EXIT_USAGE;
-		}
-		json_array_extend(all, j);
-		json_decref(j);
+	e = lava_results_load_all(c->files.v, c->files.n, &all, err, sizeof(err));
+	if (e == -EINVAL) {
+		fprintf(stderr, "fsbench lava import: %s\n", err);
+		return FSB_EXIT_USAGE;
 	}
-	if (!all)
-		snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
-	if (!all || lava_import_cases(&im, all, err, sizeof(err)))
+	if (e || lava_import_cases(&im, all, err, sizeof(err)))
 		fprintf(stderr, "fsbench lava import: %s\n", err);
 	else if (!im.used)
 		fprintf(stderr,

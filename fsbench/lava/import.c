@@ -180,6 +180,24 @@ int lava_results_load(const char *path, json_t **ret, char *err, size_t errlen)
 	return 0;
 }
 
+int lava_results_load_all(char *const *paths, int n, json_t **ret, char *err, size_t errlen)
+{
+	json_t *all = json_array();
+
+	for (int a = 0; a < n && all; a++) {
+		json_t *j;
+
+		if (lava_results_load(paths[a], &j, err, errlen)) {
+			json_decref(all);
+			return -EINVAL;
+		}
+		json_array_extend(all, j);
+		json_decref(j);
+	}
+	*ret = all;
+	return all ? 0 : errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+}
+
 void lava_import_free(struct lava_import *im)
 {
 	json_decref(im->runs);

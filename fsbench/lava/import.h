@@ -13,6 +13,12 @@
 int lava_results_load(const char *path, json_t **ret, char *err, size_t errlen);
 
 /*
+ * Every one of the @n files @paths read (lava_results_load) before any is taken: their test
+ * cases in one list in *@ret. 0; -EINVAL with @err when a file cannot be read; -ENOMEM.
+ */
+int lava_results_load_all(char *const *paths, int n, json_t **ret, char *err, size_t errlen);
+
+/*
  * The runs built from test cases, each found through @index (key "REPETITION:CELL", the
  * two coordinates that tell runs apart) rather than by a scan of @runs, so an import is
  * linear in its cases. Zero-initialise; lava_import_free() drops it.
