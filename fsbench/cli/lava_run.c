@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
@@ -76,24 +75,11 @@ static int lava_submit(void *cfg)
 	char err[8192], path[PATH_MAX];
 	const unsigned timeout_s = (unsigned)(c->timeout / 1000000000);
 	const bool wait = c->wait || c->output, several = c->files.n > 1;
-	struct stat st;
 	int r = FSB_EXIT_OK, n = c->files.n;
 	char *yaml[MAX_JOBS] = { 0 };
 
-	if (!c->lava || !c->token_file || !n) {
-		fprintf(stderr, "fsbench lava submit: %s (see --help)\n",
-			!n	 ? "no job file" :
-			!c->lava ? "--lava URL is required" :
-				   "--lava-token-file is required");
-		return FSB_EXIT_USAGE;
-	}
-	if (c->output && several && (stat(c->output, &st) || !S_ISDIR(st.st_mode))) {
-		fprintf(stderr, "fsbench lava submit: -o %s: not a directory (several jobs)\n",
-			c->output);
-		return FSB_EXIT_USAGE;
-	}
-	if (c->output && !several && base_out_check(c->output)) {
-		fprintf(stderr, "fsbench lava submit: -o %s: cannot be written\n", c->output);
+	if (lava_submit_check(c->lava, c->token_file, n, c->output, err, sizeof(err))) {
+		fprintf(stderr, "fsbench lava submit: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
 	if (lava_client_open(c->lava, c->token_file, &cl, err, sizeof(err))) {

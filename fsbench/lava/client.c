@@ -527,3 +527,20 @@ int lava_results_write(const char *path, const char *buf, size_t len)
 		return -errno;
 	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
 }
+
+int lava_submit_check(const char *url, const char *token_file, int njobs, const char *output,
+		      char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (!url || !token_file || !njobs)
+		return errf(err, errlen, -EINVAL, "%s (see --help)",
+			    !njobs ? "no job file" :
+			    !url   ? "--lava URL is required" :
+				     "--lava-token-file is required");
+	if (output && njobs > 1 && (stat(output, &st) || !S_ISDIR(st.st_mode)))
+		return errf(err, errlen, -EINVAL, "-o %s: not a directory (several jobs)", output);
+	if (output && njobs == 1 && base_out_check(output))
+		return errf(err, errlen, -EINVAL, "-o %s: cannot be written", output);
+	return 0;
+}

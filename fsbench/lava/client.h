@@ -75,6 +75,14 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen);
 
 /*
+ * lava submit's command line before any work: a server @url, its @token_file, @njobs job
+ * files, and -o @output a directory for several jobs or a writable file for one. 0 or
+ * -EINVAL with @err one line.
+ */
+int lava_submit_check(const char *url, const char *token_file, int njobs, const char *output,
+		      char *err, size_t errlen);
+
+/*
  * A job file's text for lava_job_submit(): a regular file (no symlink), at most 1 MiB, no
  * NUL byte; malloc'ed, or NULL with @err naming @path.
  */
