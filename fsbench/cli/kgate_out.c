@@ -107,45 +107,18 @@ static void on_boot_done(void *arg, const struct kg_boot_req *req, const struct 
 		b->guest_status, b->host_load_pct);
 }
 
+static void print_line(void *arg, const char *line)
+{
+	(void)arg;
+	printf("%s\n", line);
+}
+
 /* The comparison, the A/A floor and the host's load, in plain words. */
 static void on_judged(void *arg, const struct kg_gate_report *rep)
 {
-	const struct kg_args *a = &rep->x->a;
-
 	(void)arg;
 	rpt_compare_print(rep->cmp, stdout, false);
-	if (rep->aa && rep->counted && rep->naa < 3)
-		printf("A/A noise floor (baseline boots odd vs even): not measured: the baseline's "
-		       "%zu boots make halves of one boot each, too few to show how far two boots of "
-		       "one kernel differ (--boots 3 or more measures it); each verdict above is "
-		       "judged against how far each kernel's own boots differ (the floor beside it)\n",
-		       rep->naa);
-	else if (rep->aa)
-		printf("A/A noise floor (baseline boots odd vs even): largest judged gated "
-		       "change %.1f%%%s%s%s, %zu regression(s), %zu noisy: the baseline against "
-		       "itself, so a change of that size is noise\n",
-		       rep->aamax, rep->aametric ? " (" : "", rep->aametric ? rep->aametric : "",
-		       rep->aametric ? ")" : "", rep->aareg, rep->aanoisy);
-	else
-		printf("A/A noise floor: not measured (needs --boots 2 or more)\n");
-	printf("host load from other processes during the boots: mean %.0f%%, max %.0f%% of the host's CPUs\n",
-	       rep->load_mean, rep->load_max);
-	if (rep->cnoisy)
-		printf("note: %zu gated metric(s) were too noisy to judge and did not fail the "
-		       "gate (see the A/A floor)\n",
-		       rep->cnoisy);
-	if (rep->counted) {
-		printf("decided by the A/A floor: a change counts beyond %.4g%% and %.4g times the "
-		       "largest difference between two runs of one kernel (floor, beside each "
-		       "verdict)\n",
-		       a->threshold, a->floor_multiple);
-		printf("and a percentile only beyond one histogram bucket, and gated only with %d "
-		       "or more calls a run at or above it (p99: %d calls; fewer say "
-		       "\"(not gated)\")\n",
-		       RPT_TAIL_CALLS, RPT_TAIL_CALLS * 100);
-	} else if (rep->load_max > 25)
-		printf("warning: the host was busy; under TCG host load leaks into the "
-		       "guest's timing (two busy loops cut files/s by 42%%)\n");
+	kg_gate_explain(rep, print_line, NULL);
 }
 
 /* The verdict's exit status, for `git bisect run`: 0 good, 1 regressed, 125 skip. */

@@ -414,6 +414,67 @@ const char *kg_verdict_name(enum kg_verdict v)
 	return names[v];
 }
 
+static void line(void (*emit)(void *, const char *), void *arg, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void line(void (*emit)(void *, const char *), void *arg, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	emit(arg, buf);
+}
+
+void kg_gate_explain(const struct kg_gate_report *rep, void (*emit)(void *arg, const char *line),
+		     void *arg)
+{
+	const struct kg_args *a = &rep->x->a;
+
+	if (rep->aa && rep->counted && rep->naa < 3)
+		line(emit, arg,
+		     "A/A noise floor (baseline boots odd vs even): not measured: the baseline's "
+		     "%zu boots make halves of one boot each, too few to show how far two boots of "
+		     "one kernel differ (--boots 3 or more measures it); each verdict above is "
+		     "judged against how far each kernel's own boots differ (the floor beside it)",
+		     rep->naa);
+	else if (rep->aa)
+		line(emit, arg,
+		     "A/A noise floor (baseline boots odd vs even): largest judged gated "
+		     "change %.1f%%%s%s%s, %zu regression(s), %zu noisy: the baseline against "
+		     "itself, so a change of that size is noise",
+		     rep->aamax, rep->aametric ? " (" : "", rep->aametric ? rep->aametric : "",
+		     rep->aametric ? ")" : "", rep->aareg, rep->aanoisy);
+	else
+		line(emit, arg, "A/A noise floor: not measured (needs --boots 2 or more)");
+	line(emit, arg,
+	     "host load from other processes during the boots: mean %.0f%%, max %.0f%% of the "
+	     "host's CPUs",
+	     rep->load_mean, rep->load_max);
+	if (rep->cnoisy)
+		line(emit, arg,
+		     "note: %zu gated metric(s) were too noisy to judge and did not fail the "
+		     "gate (see the A/A floor)",
+		     rep->cnoisy);
+	if (rep->counted) {
+		line(emit, arg,
+		     "decided by the A/A floor: a change counts beyond %.4g%% and %.4g times the "
+		     "largest difference between two runs of one kernel (floor, beside each "
+		     "verdict)",
+		     a->threshold, a->floor_multiple);
+		line(emit, arg,
+		     "and a percentile only beyond one histogram bucket, and gated only with %d "
+		     "or more calls a run at or above it (p99: %d calls; fewer say "
+		     "\"(not gated)\")",
+		     RPT_TAIL_CALLS, RPT_TAIL_CALLS * 100);
+	} else if (rep->load_max > 25)
+		line(emit, arg,
+		     "warning: the host was busy; under TCG host load leaks into the "
+		     "guest's timing (two busy loops cut files/s by 42%%)");
+}
+
 /* The gate's document: verdict, kernels, boots, comparisons; written once. */
 static void gate_document(struct gate *g, int status)
 {

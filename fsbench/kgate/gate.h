@@ -139,6 +139,14 @@ struct kg_gate_report {
 	int signal; /* the signal that interrupted the boots, or 0 */
 };
 
+/*
+ * Below the comparison's table, @rep in plain words, one line (no newline) at a time to
+ * @emit: the A/A floor (measured, too few boots, or not), the host's load, the noisy
+ * metrics, and what decided (the floor's rule, or a warning that the host was busy).
+ */
+void kg_gate_explain(const struct kg_gate_report *rep, void (*emit)(void *arg, const char *line),
+		     void *arg);
+
 /* What the caller (the CLI) learns as the gate runs; any member may be NULL. */
 struct kg_gate_observer {
 	/* One line that stops the gate, or names a boot that failed. */
