@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "fsbench/kgate/gate.h"
+#include "report/compare.h"
 #include "report/verdict.h"
 
 #define REPS 3
@@ -266,12 +267,121 @@ static void test_plan(void **unused)
 	free(x);
 }
 
+/* kernel-gate's rules below the CLI: the disk's defaults, and what is refused with its message. */
+static void test_args(void **unused)
+{
+	struct kg_args a;
+	char err[1280];
+
+	(void)unused;
+	memset(&a, 0, sizeof(a));
+	kg_vm_defaults(&a.vm);
+	a.spec[0] = "k1";
+	a.spec[1] = "k2";
+	a.vm.disk.kind = KG_DISK_MODEL;
+	a.vm.disk.latency_ns = KG_DISK_LATENCY_NS;
+	a.vm.disk.queue_depth = KG_DISK_QUEUE_DEPTH;
+	a.threshold = NAN;
+	kg_args_defaults(&a, false);
+	assert_string_equal(a.vm.icount, "shift=0,sleep=off");
+	assert_true(a.jobs >= 1);
+	assert_true(a.threshold == 1);
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), 0);
+	/* a flush latency not in whole ms, then the model's options with virtio */
+	a.flush_latency_ns = 1500000;
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--disk-flush-latency: whole milliseconds"));
+	a.flush_latency_ns = 0;
+	a.vm.disk.kind = KG_DISK_VIRTIO;
+	a.vm.disk.mbps = 10;
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "with --disk virtio they would be ignored"));
+	a.vm.disk.mbps = 0;
+	a.spec[1] = "linux-image.deb";
+	a.modules[1] = "/m";
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), -EINVAL);
+	assert_string_equal(
+		err, "/m: a .deb brings its own modules; --candidate-modules would be ignored");
+	a.modules[1] = NULL;
+	/* "--" as a word hands what follows to init; inside a word it does not */
+	a.common_append = "quiet a--b";
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), 0);
+	a.append[0] = "quiet -- x";
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--append 'quiet -- x': a newline or a '--' word"));
+	a.append[0] = NULL;
+	a.spec[1] = NULL;
+	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--baseline and --candidate are both needed");
+	assert_int_equal(kg_args_check(&a, false, err, sizeof(err)), 0);
+	/* virtio: no -icount sleep=off, one boot at a time, compare's threshold */
+	memset(&a, 0, sizeof(a));
+	kg_vm_defaults(&a.vm);
+	a.vm.disk.kind = KG_DISK_VIRTIO;
+	a.threshold = NAN;
+	kg_args_defaults(&a, true);
+	assert_null(a.vm.icount);
+	assert_int_equal(a.jobs, 1);
+	assert_true(a.threshold == RPT_DEFAULT_THRESHOLD_PCT);
+}
+
+static void add_line(void *arg, const char *line)
+{
+	char *buf = arg;
+
+	strncat(buf, line, 4095 - strlen(buf));
+	strncat(buf, "|", 4095 - strlen(buf));
+}
+
+/* The lines below kernel-gate's table: which apply, from the report. */
+static void test_explain(void **unused)
+{
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	struct kg_gate_report rep = { .load_mean = 3, .load_max = 30 };
+	char buf[4096] = "";
+
+	(void)unused;
+	assert_non_null(x);
+	rep.x = x;
+	kg_gate_explain(&rep, add_line, buf);
+	assert_string_equal(
+		buf,
+		"A/A noise floor: not measured (needs --boots 2 or more)|"
+		"host load from other processes during the boots: mean 3%, max 30% of the host's "
+		"CPUs|warning: the host was busy; under TCG host load leaks into the guest's timing "
+		"(two busy loops cut files/s by 42%)|");
+	buf[0] = 0;
+	x->a.threshold = 1;
+	x->a.floor_multiple = 3;
+	rep.aa = (const json_t *)x; /* only tested for NULL */
+	rep.counted = true;
+	rep.naa = 2;
+	rep.cnoisy = 1;
+	kg_gate_explain(&rep, add_line, buf);
+	assert_non_null(strstr(buf, "not measured: the baseline's 2 boots make halves"));
+	assert_non_null(strstr(buf, "|note: 1 gated metric(s) were too noisy"));
+	assert_non_null(strstr(buf, "|decided by the A/A floor: a change counts beyond 1% and 3 "
+				    "times"));
+	assert_non_null(strstr(buf, "gated only with 10 or more calls a run at or above it (p99: "
+				    "1000 calls"));
+	assert_null(strstr(buf, "warning"));
+	buf[0] = 0;
+	rep.naa = 4;
+	rep.aamax = 0.25;
+	rep.aametric = "files_per_sec";
+	kg_gate_explain(&rep, add_line, buf);
+	assert_non_null(strstr(buf, "largest judged gated change 0.2% (files_per_sec), 0 "
+				    "regression(s), 0 noisy"));
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_regression), cmocka_unit_test(test_aa_good),
 		cmocka_unit_test(test_floor),	   cmocka_unit_test(test_order),
-		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_plan),	   cmocka_unit_test(test_args),
+		cmocka_unit_test(test_explain),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
