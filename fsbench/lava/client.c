@@ -497,9 +497,13 @@ char *lava_job_read(const char *path, char *err, size_t errlen)
 	char *buf;
 	ssize_t n;
 
-	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > JOB_FILE_MAX) {
+	bool bad_stat = fd >= 0 && fstat(fd, &st);
+	int e = errno;
+
+	if (fd < 0 || bad_stat || !S_ISREG(st.st_mode) || st.st_size > JOB_FILE_MAX) {
+		/* errno from open or fstat; st only read once fstat filled it */
 		snprintf(err, errlen, "%s: %s", path,
-			 fd < 0		      ? strerror(errno) :
+			 fd < 0 || bad_stat   ? strerror(e) :
 			 !S_ISREG(st.st_mode) ? "not a regular file" :
 						"larger than 1 MiB");
 		if (fd >= 0)
