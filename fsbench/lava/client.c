@@ -310,6 +310,39 @@ int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, 
 	return 0;
 }
 
+int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n, char *err,
+		      size_t errlen)
+{
+	char path[256];
+	const json_t *d;
+	json_t *doc;
+	size_t i;
+	int r, n = 0;
+
+	*ret_n = 0;
+	/* the type reaches the URL: a name as LAVA allows one, nothing to escape */
+	if (!device_type[0] || strlen(device_type) > 64 ||
+	    strspn(device_type,
+		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+		    strlen(device_type))
+		return errf(err, errlen, -EINVAL, "device type '%s': not a LAVA name", device_type);
+	snprintf(path, sizeof(path), "/api/v0.2/devices/?device_type=%s&limit=1000", device_type);
+	if ((r = get_json(c, path, NULL, &doc, err, errlen)))
+		return r;
+	json_array_foreach(json_object_get(doc, "results"), i, d)
+	{
+		const char *t = json_string_value(json_object_get(d, "device_type"));
+		const char *st = json_string_value(json_object_get(d, "state"));
+		const char *h = json_string_value(json_object_get(d, "health"));
+
+		n += t && st && h && !strcmp(t, device_type) && !strcmp(st, "Idle") &&
+		     (!strcmp(h, "Good") || !strcmp(h, "Unknown"));
+	}
+	json_decref(doc);
+	*ret_n = n;
+	return 0;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;

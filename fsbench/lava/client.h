@@ -42,6 +42,13 @@ int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, 
 		    size_t errlen);
 
 /*
+ * How many of the server's devices of @device_type are idle and healthy (Good or Unknown),
+ * from GET /api/v0.2/devices/, in *@ret_n.
+ */
+int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n, char *err,
+		      size_t errlen);
+
+/*
  * Polls the job (1 s, then 1.5 times longer up to 15 s) until its state is "Finished";
  * -ETIMEDOUT after @timeout_s seconds (0: no limit). Transient errors (the server
  * restarting) are retried until the timeout; the last status is in *@st either way.

@@ -36,8 +36,23 @@ int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
 int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
 		    enum kg_gate_fail *ret_fail, char *err, size_t errlen);
 
+/*
+ * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE and
+ * fsbench-initramfs-TAGRELEASE.cpio (@tag tells two kernels of one release apart), their
+ * file:// URLs into @kurl and @rurl. 0 or -errno with @err.
+ */
+int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
+		    char *rurl, size_t urllen, char *err, size_t errlen);
+
 /* The job's YAML for @s into @f: device, timeouts, deploy, boot and the test definition. */
 int lava_job_write(const struct lava_job_spec *s, FILE *f);
+
+/*
+ * The "<workload>.t<threads>.<cell>.r<repetition>" that starts each test case of a run, into
+ * @out: the workload and cell slugged, the cell cut (a hash added) to leave room for a metric.
+ */
+void lava_case_prefix(const char *workload, long long threads, const char *cell, long long rep,
+		      char *out, size_t len);
 
 /*
  * The test cases a result gives: one per metric of each complete run, named
