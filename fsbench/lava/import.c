@@ -336,9 +336,11 @@ int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, 
 		long long rep = json_integer_value(json_object_get(coords, "repetition"));
 		char mine[256], theirs[256];
 
-		snprintf(mine, sizeof(mine), "%s.t%lld.%s.r%lld", mdl_json_str(run, "workload", ""),
-			 (long long)json_integer_value(json_object_get(run, "threads")),
-			 mdl_json_str(coords, "cell", ""), rep);
+		/* as job.c named it: the slugs again (a slug's slug is itself), so that a
+		 * second call finds the cells the first one named */
+		lava_case_prefix(mdl_json_str(run, "workload", ""),
+				 (long long)json_integer_value(json_object_get(run, "threads")),
+				 mdl_json_str(coords, "cell", ""), rep, mine, sizeof(mine));
 		for (int c = 0; c < n && !full; c++) {
 			if (cells[c].skip)
 				continue;

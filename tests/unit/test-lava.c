@@ -125,7 +125,13 @@ static void test_suite_coords(void **unused)
 				    s.wl[cells[i / 2].wl].wl->name);
 		json_decref(want);
 	}
+	/* again: the same coords (a run's own cell names it now) */
+	json_t *first = json_deep_copy(json_object_get(json_array_get(im.runs, 0), "coords"));
+	assert_int_equal(lava_import_suite(&im, &s, err, sizeof(err)), 0);
+	assert_true(json_equal(json_object_get(json_array_get(im.runs, 0), "coords"), first));
+	json_decref(first);
 	/* a run of a cell the suite does not have: refused, naming it */
+	lava_import_free(&im);
 	json_decref(cases);
 	cases = json_array();
 	json_array_append_new(cases, tc("smallfile.t1.xfs-smallfile-t-1.r0.files_per_sec", "1"));
