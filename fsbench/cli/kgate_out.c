@@ -70,7 +70,19 @@ static void on_boot_start(void *arg, const struct kg_boot_req *req)
 static void on_boot_done(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res)
 {
 	const struct kg_boot *b = &res->boot;
+	const json_t *lava = json_object_get(res->record, "lava");
 
+	if (lava) { /* the worker's boot: its times and load are not this host's to tell */
+		fprintf(stderr,
+			"fsbench %s: boot %d/%d: %s %s: LAVA job %lld (%s) done in %.0f s, "
+			"guest status %d\n",
+			((const struct out *)arg)->cmd, req->index + 1, req->total,
+			req->x->k[req->side].label, b->guest_release,
+			(long long)json_integer_value(json_object_get(lava, "job")),
+			json_string_value(json_object_get(lava, "url")), b->seconds,
+			b->guest_status);
+		return;
+	}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
 		"host load from others %.0f%%\n",

@@ -40,31 +40,32 @@ t_expect_eq "second start's lines" "$(cat "$W/env")" "$(cat "$W/env2")"
 "$FSBENCH" lava job --kernel "$deb" -o "$W/job.yaml" 2>"$W/err" || t_die "lava job: $(cat "$W/err")"
 sub() { "$FSBENCH" lava submit --lava "$LAVA_URL" --lava-token-file "${TOKEN:-$LAVA_TOKEN_FILE}" "$@"; }
 
+# the smallest suite the gate takes (2 repetitions of 2 boots a side: 4 samples,
+# RPT_MIN_SAMPLES 3), smallfile as in kgate.json (files/s, fsync p50)
+cat >"$W/aa.json" <<-'SUITE'
+	{ "description": "lava-server test: the smallest suite kernel-gate takes",
+	  "filesystems": ["ext4"],
+	  "workloads": [ { "name": "smallfile",
+	    "params": { "size": "4k", "files": 400, "files-per-subdir": 50, "subdirs": 8, "sync": 1 } } ],
+	  "threads": [1], "repetitions": 2, "image_size": "512M" }
+SUITE
+
 # ci/test runs the root suite again on the ASan build: there the client's paths (submit,
-# wait, a failed job's log, refusals, stop) run, not the two good jobs and the local boot
-# (five minutes more, the same numbers; the normal build checks them)
+# wait, a failed or canceled job's log, refusals, stop) run, not the gate's four jobs and
+# the local boot (minutes more, the same numbers; the normal build checks them)
 short=${FSBENCH_LAVA_SHORT:-}
 ldd "$FSBENCH" 2>/dev/null | grep -q libasan && short=1
 if [ -n "$short" ]; then
-	echo "    sanitized build (or FSBENCH_LAVA_SHORT): the good jobs and the local boot run in the normal build"
+	echo "    sanitized build (or FSBENCH_LAVA_SHORT): the gate's jobs and the local boot run in the normal build"
 else
-	# an A/A kernel-gate through LAVA (its 4 boots as jobs, 2 at a time on the 2 devices)
-	# and meanwhile a local kernel-run of the same kernel and suite: the smallest suite the
-	# gate takes (2 repetitions of 2 boots a side: 4 samples, RPT_MIN_SAMPLES 3), smallfile
-	# as in kgate.json (files/s, fsync p50)
-	cat >"$W/aa.json" <<-'SUITE'
-		{ "description": "lava-server test: the smallest suite kernel-gate takes",
-		  "filesystems": ["ext4"],
-		  "workloads": [ { "name": "smallfile",
-		    "params": { "size": "4k", "files": 400, "files-per-subdir": 50, "subdirs": 8, "sync": 1 } } ],
-		  "threads": [1], "repetitions": 2, "image_size": "512M" }
-	SUITE
+	# an A/A kernel-gate through LAVA (its 4 boots as jobs, as many at a time as the server
+	# has idle qemu devices: ci/lava-server makes one per core) and meanwhile a local kernel-run of the same kernel and suite
 	t1=$(date +%s)
 	# (3 repetitions locally: compare needs 3 samples a side)
 	"$FSBENCH" kernel-run --kernel "$deb" --timeout 30m --workdir "$W/local" --json "$W/local.json" \
 		--repetitions 3 "$W/aa.json" >"$W/local.out" 2>"$W/local.err" &
 	l1=$!
-	expect 0 "fsbench kernel-gate: 4 boots, 2 at a time" "$FSBENCH" kernel-gate --lava "$LAVA_URL" \
+	expect 0 "fsbench kernel-gate: boots and results in" "$FSBENCH" kernel-gate --lava "$LAVA_URL" \
 		--lava-token-file "$LAVA_TOKEN_FILE" --baseline "$deb" --candidate "$deb" \
 		--workdir "$W/gate" --json "$W/gate.json" "$W/aa.json"
 	cp "$W/out" "$W/gate.out"
@@ -108,6 +109,26 @@ fi
 expect 2 "--cpu: not with --lava" "$FSBENCH" kernel-gate --lava "$LAVA_URL" --lava-token-file "$LAVA_TOKEN_FILE" \
 	--baseline "$deb" --candidate "$deb" --cpu max
 expect 2 "--lava and --lava-token-file go together" "$FSBENCH" kernel-run --lava "$LAVA_URL" --kernel "$deb"
+
+# a boot whose job LAVA cancels: kernel-run --lava is cannot judge, naming the job, its URL
+# and the log's last lines (the job canceled through the API once it was submitted)
+api() { curl -sf -H "Authorization: Token $(cat "$LAVA_TOKEN_FILE")" "${LAVA_URL%/}$1"; }
+last=$(api "/api/v0.2/jobs/?ordering=-id&limit=1" | jq -r '.results[0].id // 0')
+"$FSBENCH" kernel-run --lava "$LAVA_URL" --lava-token-file "$LAVA_TOKEN_FILE" --kernel "$deb" \
+	--workdir "$W/kr" "$W/aa.json" >"$W/kr.out" 2>"$W/kr.err" &
+kr=$!
+id=""
+for i in $(seq 240); do
+	id=$(api "/api/v0.2/jobs/?ordering=-id&limit=1" | jq -r ".results[0].id | select(. > $last)")
+	[ -n "$id" ] && break
+	sleep 0.5
+done
+[ -n "$id" ] && api "/api/v0.2/jobs/$id/cancel/" >/dev/null || t_fail "no job of kernel-run --lava to cancel"
+wait $kr
+t_expect_eq "kernel-run --lava, its job canceled: exit" 125 $?
+grep -Eq "boot 1 \(kernel\): job $id \(http://127.0.0.1:[0-9]+/scheduler/job/$id\) finished Canceled; the log's last lines:" "$W/kr.err" &&
+	[ "$(grep -c '^  [a-z]*: ' "$W/kr.err")" -ge 3 ] && t_ok "the canceled job named, with its log's tail" ||
+	t_fail "canceled job: $(cat "$W/kr.err")"
 
 # a job LAVA cannot run (its kernel is not there): cannot judge, naming the job, with its log
 sed "s|url: \"file://[^\"]*vmlinuz[^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" "$W/job.yaml" >"$W/bad.yaml"
