@@ -89,17 +89,6 @@ static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req)
 	return buf;
 }
 
-/* @len bytes into @path (a new file renamed over it). 0 or -errno. */
-static int write_file(const char *path, const char *buf, size_t len)
-{
-	char *tmp = NULL;
-	FILE *f = base_out_open(path, &tmp);
-
-	if (!f)
-		return -errno;
-	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
-}
-
 /* The suite's own test case: pass 0, fail 1, absent -1 (the test definition never ran it). */
 static int suite_status(const json_t *cases)
 {
@@ -140,7 +129,7 @@ static int import_results(struct lava_be *b, const struct kg_boot_req *req, cons
 	snprintf(ypath, sizeof(ypath), "%s/lava-results.yaml", ret->dir);
 	if (base_path(ret->boot.result, sizeof(ret->boot.result), "%s/lava-result.json", ret->dir))
 		return errf(err, errlen, -ENAMETOOLONG, "boot %d: %s: path too long", n, ret->dir);
-	if ((r = write_file(ypath, res, len)))
+	if ((r = lava_save(ypath, res, len)))
 		return errf(err, errlen, r, "boot %d: writing %s: %s", n, ypath, strerror(-r));
 	if ((r = lava_results_load(ypath, &cases, err, errlen)))
 		return r;
@@ -189,7 +178,7 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 		return errf(err, errlen, -ENOMEM, "boot %d (%s): the job: %s", n, k->label,
 			    strerror(ENOMEM));
 	snprintf(path, sizeof(path), "%s/job.yaml", ret->dir);
-	if ((r = write_file(path, yaml, strlen(yaml))))
+	if ((r = lava_save(path, yaml, strlen(yaml))))
 		snprintf(why, sizeof(why), "writing %s: %s", path, strerror(-r));
 	/* one client a boot: its connection is not shared between the gate's threads */
 	else if (!(r = lava_client_open(b->url, b->token_file, &c, why, sizeof(why))))

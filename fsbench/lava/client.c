@@ -488,6 +488,16 @@ int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen)
 	return r;
 }
 
+int lava_save(const char *path, const char *buf, size_t len)
+{
+	char *tmp = NULL;
+	FILE *f = base_out_open(path, &tmp);
+
+	if (!f)
+		return -errno;
+	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
+}
+
 int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen)
 {

@@ -71,6 +71,10 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 /* Asks the server to cancel the job (GET /api/v0.2/jobs/ID/cancel/). */
 int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen);
 
+/* @len bytes of what the server gave (a job's results) into @path: a new file renamed over
+ * it, never a file planted there (base_out_open). 0 or -errno. */
+int lava_save(const char *path, const char *buf, size_t len);
+
 /*
  * What a boot backend calls: submits @job_yaml, waits up to @timeout_s (the job is
  * canceled when that passes) and returns its results as lava_job_results() does, and the

@@ -168,8 +168,8 @@ static int copy_file(const char *src, const char *dst)
 	return base_out_commit(out, tmp, dst, r);
 }
 
-int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
-		    enum kg_gate_fail *ret_fail, char *err, size_t errlen)
+int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
+		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen)
 {
 	enum kg_prepare_fail pf;
 	int r;
@@ -187,7 +187,7 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl
 		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
 		return r;
 	}
-	return lava_job_images(x, 0, outdir, "", kurl, rurl, urllen, err, errlen);
+	return lava_job_images(x, 0, outdir, tag, kurl, rurl, urllen, err, errlen);
 }
 
 int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,

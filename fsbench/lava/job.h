@@ -29,12 +29,13 @@ int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
 
 /*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
- * its initramfs built for LAVA, both copied into @outdir as vmlinuz-RELEASE and
- * fsbench-initramfs-RELEASE.cpio; their file:// URLs into @kurl and @rurl. 0, or -errno with
- * @err and *@ret_fail the kind (a usage error, an unusable kernel, or a failed journal or copy).
+ * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE and
+ * fsbench-initramfs-TAGRELEASE.cpio (lava_job_images); their file:// URLs into @kurl and
+ * @rurl. 0, or -errno with @err and *@ret_fail the kind (a usage error, an unusable kernel,
+ * or a failed journal or copy).
  */
-int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
-		    enum kg_gate_fail *ret_fail, char *err, size_t errlen);
+int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
+		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen);
 
 /*
  * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE and

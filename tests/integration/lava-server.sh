@@ -103,6 +103,26 @@ else
 	"$FSBENCH" compare --gate "$W/local.json" --candidate "$W"/gate/boot-0[14]-baseline/result.json >"$W/cmp" 2>&1
 	t_expect_eq "compare --gate, local vs the LAVA baseline boots" 0 $?
 	grep -q "files_per_sec" "$W/cmp" || t_fail "compare paired nothing: $(head -5 "$W/cmp")"
+
+	# a matrix (one kernel x two suites: two jobs at once), one result for the kernel
+	cat >"$W/st.json" <<-'SUITE'
+		{ "description": "lava-server test: a matrix's second suite",
+		  "filesystems": ["ext4"],
+		  "workloads": [ { "name": "stream", "params": { "size": "64M", "chunk": "8M", "mode": "fdatasync" } } ],
+		  "threads": [1], "repetitions": 2, "image_size": "512M" }
+	SUITE
+	t1=$(date +%s)
+	mkdir "$W/matrix"
+	expect 0 "kernel 0 \(6[^)]*\): 4 runs from 2 job\(s\): $W/matrix/k0-.*\.json" sub --kernel "$deb" \
+		--suite "$W/aa.json" --suite "$W/st.json" -o "$W/matrix"
+	echo "    a matrix of 1 kernel x 2 suites: $(($(date +%s) - t1)) s"
+	m=$(ls "$W"/matrix/k0-*.json)
+	"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$m" ||
+		t_fail "the matrix's result does not validate against schema 2"
+	t_expect_eq "the matrix's runs" "smallfile smallfile stream stream" "$(t_json "$m" '[.runs[].workload] | sort | join(" ")')"
+	"$FSBENCH" report "$m" -o "$W/matrix.html" >/dev/null 2>"$W/err" || t_fail "report of the matrix's result: $(cat "$W/err")"
+	"$FSBENCH" compare "$W/local.json" "$m" >"$W/cmp" 2>&1
+	t_expect_eq "compare, local vs the matrix's result" 0 $?
 fi
 
 # --lava refuses what a LAVA job sets itself, before any work
