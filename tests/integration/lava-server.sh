@@ -121,8 +121,9 @@ else
 		t_fail "the matrix's result does not validate against schema 2"
 	t_expect_eq "the matrix's runs" "smallfile smallfile stream stream" "$(t_json "$m" '[.runs[].workload] | sort | join(" ")')"
 	"$FSBENCH" report "$m" -o "$W/matrix.html" >/dev/null 2>"$W/err" || t_fail "report of the matrix's result: $(cat "$W/err")"
-	"$FSBENCH" compare "$W/local.json" "$m" >"$W/cmp" 2>&1
-	t_expect_eq "compare, local vs the matrix's result" 0 $?
+	# (compare pairs every run or refuses: the local result has no stream runs to pair)
+	"$FSBENCH" compare "$m" "$m" >"$W/cmp" 2>&1
+	t_expect_eq "compare takes the matrix's result" 0 $?
 fi
 
 # --lava refuses what a LAVA job sets itself, before any work
@@ -138,12 +139,14 @@ last=$(api "/api/v0.2/jobs/?ordering=-id&limit=1" | jq -r '.results[0].id // 0')
 	--workdir "$W/kr" "$W/aa.json" >"$W/kr.out" 2>"$W/kr.err" &
 kr=$!
 id=""
+# once it runs: a job canceled before it started has no log to show
 for i in $(seq 240); do
-	id=$(api "/api/v0.2/jobs/?ordering=-id&limit=1" | jq -r ".results[0].id | select(. > $last)")
+	id=$(api "/api/v0.2/jobs/?ordering=-id&limit=1" | jq -r ".results[0] | select(.id > $last and .state == \"Running\") | .id")
 	[ -n "$id" ] && break
 	sleep 0.5
 done
-[ -n "$id" ] && api "/api/v0.2/jobs/$id/cancel/" >/dev/null || t_fail "no job of kernel-run --lava to cancel"
+sleep 2
+[ -n "$id" ] && api "/api/v0.2/jobs/$id/cancel/" >/dev/null || t_fail "no running job of kernel-run --lava to cancel"
 wait $kr
 t_expect_eq "kernel-run --lava, its job canceled: exit" 125 $?
 grep -Eq "boot 1 \(kernel\): job $id \(http://127.0.0.1:[0-9]+/scheduler/job/$id\) finished Canceled; the log's last lines:" "$W/kr.err" &&
