@@ -218,8 +218,9 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	if (r) {
 		/* the client's message names the job, its URL, its health and the log's tail */
 		snprintf(err, errlen, "boot %d (%s): %s", n, k->label, why);
-		/* LAVA canceling a job is a boot that failed, not the suite failing in the guest */
-		return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
+		/* LAVA canceling a job is a boot that failed, not the suite failing in the
+		 * guest; -EINTR (a signal: the job canceled) stays what it is */
+		return r == -ECANCELED || r == -ENODATA ? -EIO : r;
 	}
 	r = kg_boot_adopt(ret, req->gate, err, errlen);
 	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;

@@ -16,6 +16,7 @@
 
 #include "base/errf.h"
 #include "base/fileio.h"
+#include "base/signal.h"
 
 #define TOKEN_FILE_MAX 4096
 #define URL_MAX 1024
@@ -360,6 +361,11 @@ int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lav
 
 	memset(st, 0, sizeof(*st));
 	for (;;) {
+		/* a signal (base/signal.h's handlers, the gate's) ends the wait, not the job */
+		if (base_signal_received)
+			return errf(err, errlen, -EINTR,
+				    "job %ld (%s/scheduler/job/%ld): interrupted by signal %d", id,
+				    c->url, id, (int)base_signal_received);
 		r = lava_job_status(c, id, st, err, errlen);
 		if (!r && !strcmp(st->state, "Finished"))
 			return 0;
@@ -512,8 +518,8 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 		return r;
 	*ret_id = id;
 	r = lava_job_wait(c, id, timeout_s, &st, err, errlen);
-	if (r == -ETIMEDOUT)
-		lava_job_cancel(c, id, e2, sizeof(e2)); /* the message says it timed out */
+	if (r == -ETIMEDOUT || r == -EINTR) /* the message says why */
+		lava_job_cancel(c, id, e2, sizeof(e2));
 	if (r)
 		return r;
 	if (strcmp(st.health, "Complete")) {

@@ -50,8 +50,9 @@ int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n
 
 /*
  * Polls the job (1 s, then 1.5 times longer up to 15 s) until its state is "Finished";
- * -ETIMEDOUT after @timeout_s seconds (0: no limit). Transient errors (the server
- * restarting) are retried until the timeout; the last status is in *@st either way.
+ * -ETIMEDOUT after @timeout_s seconds (0: no limit), -EINTR once a signal was received
+ * (base_signal_received). Transient errors (the server restarting) are retried until the
+ * timeout; the last status is in *@st either way.
  */
 int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lava_job_status *st,
 		  char *err, size_t errlen);
@@ -79,7 +80,7 @@ int lava_save(const char *path, const char *buf, size_t len);
  * What a boot backend calls: submits @job_yaml, waits up to @timeout_s (the job is
  * canceled when that passes) and returns its results as lava_job_results() does, and the
  * job's id in *@ret_id. A job that did not finish Complete is -EIO (-ECANCELED when
- * canceled, -ETIMEDOUT when it outlived @timeout_s), with a message naming the job, its
+ * canceled, -ETIMEDOUT when it outlived @timeout_s, -EINTR on a signal: both canceled), with a message naming the job, its
  * URL, its health, LAVA's failure comment and the log's last lines.
  */
 int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
