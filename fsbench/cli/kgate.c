@@ -2,6 +2,7 @@
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/kgate.h"
 #include "fsbench/cli/commands.h"
+#include "fsbench/lava/backend.h"
 #include "fsbench/suite/suite.h"
 
 #include <errno.h>
@@ -31,6 +32,7 @@ struct kg_cfg {
 	int64_t boots, repetitions, memory, disk_size, timeout, boot_timeout;
 	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
 	char *gate_file;
+	char *lava, *lava_token_file; /* --lava: each boot a job on that LAVA server */
 	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
 	int accel, disk;
 	int64_t disk_latency, disk_cache, disk_mbps, disk_queue_depth, disk_flush_latency, jobs;
@@ -93,7 +95,14 @@ struct kg_cfg {
 	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
 	  .help = "a whole boot" }, \
 	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), .file = OPT_DIR, \
-	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }
+	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }, \
+	{ .name = "lava", .type = OPT_STRING, .offset = O(lava), \
+	  .help = "boot each time as a job on the LAVA server at URL (http(s)://HOST[:PORT]/), " \
+		  "as many at once as it has idle qemu devices; the VM options are refused" }, \
+	{ .name = "lava-token-file", .type = OPT_STRING, .offset = O(lava_token_file), \
+	  .file = OPT_FILE, \
+	  .help = "with --lava: a file holding an API token of the server (yours or root's, " \
+		  "writable by no one else)" }
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
@@ -300,6 +309,112 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
+/*
+ * What a LAVA job fixes itself (job.c: TCG with -icount, the model disk with its defaults,
+ * the worker's QEMU, its command line) or what says nothing of a worker (this host's load,
+ * boots at a time): with --lava these are refused unless left at their defaults.
+ */
+static const char *const lava_refused[] = {
+	"accel",
+	"no-icount",
+	"disk",
+	"disk-latency",
+	"disk-cache",
+	"disk-flush-latency",
+	"disk-mbps",
+	"disk-queue-depth",
+	"cpu",
+	"memory",
+	"qemu",
+	"disk-size",
+	"disk-dir",
+	"boot-timeout",
+	"append",
+	"baseline-append",
+	"candidate-append",
+	"jobs",
+	"max-host-load",
+	NULL,
+};
+
+/* Whether option @o holds the same in @a and @b. */
+static bool same_value(const struct fsb_opt *o, const void *a, const void *b)
+{
+	const char *fa = (const char *)a + o->offset, *fb = (const char *)b + o->offset;
+
+	switch (o->type) {
+	case OPT_STRING: {
+		const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
+		return sa == sb || (sa && sb && !strcmp(sa, sb));
+	}
+	case OPT_BOOL:
+		return *(const bool *)fa == *(const bool *)fb;
+	case OPT_ENUM:
+		return *(const int *)fa == *(const int *)fb;
+	case OPT_DOUBLE: {
+		double da = *(const double *)fa, db = *(const double *)fb;
+		return da == db || (isnan(da) && isnan(db));
+	}
+	default:
+		return *(const int64_t *)fa == *(const int64_t *)fb;
+	}
+}
+
+/* --lava's checks before any work: 0, or FSB_EXIT_USAGE after one line. */
+static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const char *cmd)
+{
+	struct kg_cfg def = { .max_host_load = NAN, .threshold = NAN };
+	char err[512];
+	int r = 0;
+
+	if (!c->lava != !c->lava_token_file) {
+		fprintf(stderr, "fsbench %s: --lava and --lava-token-file go together\n", cmd);
+		return FSB_EXIT_USAGE;
+	}
+	if (!c->lava)
+		return 0;
+	if (opt_set_defaults(tbl, &def, err, sizeof(err)))
+		r = -EINVAL;
+	for (int i = 0; !r && lava_refused[i]; i++) {
+		const struct fsb_opt *o = opt_find(tbl, lava_refused[i]);
+
+		/* --disk model is what a job has; auto means it under tcg */
+		if (o && !same_value(o, c, &def) &&
+		    !(o->offset == offsetof(struct kg_cfg, disk) &&
+		      !strcmp(disks[c->disk], "model"))) {
+			fprintf(stderr,
+				"fsbench %s: --%s: not with --lava (the LAVA job sets the VM and "
+				"the model disk itself; docs/lava.md)\n",
+				cmd, lava_refused[i]);
+			r = -EINVAL;
+		}
+	}
+	for (const struct fsb_opt *o = tbl; o->name; o++)
+		if (o->type == OPT_STRING && *(char **)((char *)&def + o->offset))
+			free(*(char **)((char *)&def + o->offset));
+	return r ? FSB_EXIT_USAGE : 0;
+}
+
+/* The command once its options passed: the local backend, or LAVA's with --lava. */
+static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
+{
+	const struct lava_backend_opts lo = { .url = c->lava, .token_file = c->lava_token_file };
+	struct kg_boot_backend be;
+	bool usage = false;
+	char err[4096];
+	int r;
+
+	if (!c->lava)
+		return gate ? kg_cli_gate(x, NULL) : kg_cli_run(x, NULL);
+	if (lava_backend_open(&lo, &be, &usage, err, sizeof(err))) {
+		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run", err);
+		r = usage ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
+	} else
+		r = gate ? kg_cli_gate(x, &be) : kg_cli_run(x, &be);
+	lava_backend_close(&be);
+	return r;
+}
+
 static int kernel_run(void *cfg)
 {
 	struct kg_ctx *x = calloc(1, sizeof(*x));
@@ -310,8 +425,8 @@ static int kernel_run(void *cfg)
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
 	}
-	if (!(r = to_args(cfg, false, &x->a)))
-		r = kg_cli_run(x);
+	if (!(r = lava_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
+		r = run_with_backend(cfg, x, false);
 	free(x);
 	return r;
 }
@@ -326,9 +441,9 @@ static int kernel_gate(void *cfg)
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
 	}
-	if (!(r = to_args(cfg, true, &x->a))) {
+	if (!(r = lava_check(cfg, gate_opts, "kernel-gate")) && !(r = to_args(cfg, true, &x->a))) {
 		x->a.vm.progress = kg_cli_gate_progress;
-		r = kg_cli_gate(x);
+		r = run_with_backend(cfg, x, true);
 	}
 	free(x);
 	return r;

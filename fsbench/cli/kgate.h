@@ -8,21 +8,21 @@
 void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd);
 
 /*
- * kernel-gate once its command line is in @x->a: kg_gate_run with the local QEMU backend,
- * its progress, tables and verdict printed. Returns the exit status (0 good, 1 regressed,
+ * kernel-gate once its command line is in @x->a: kg_gate_run with @be (NULL: the local QEMU
+ * backend, --jobs at a time), its progress, tables and verdict printed. Returns the exit status (0 good, 1 regressed,
  * 2 usage, 125 cannot judge, 128 + a signal).
  */
-int kg_cli_gate(struct kg_ctx *x);
+int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be);
 
 /* A boot's stage from its thread (struct kg_vm's progress): as each boot ends, a line with the time left. */
 void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_boot *b,
 			  enum kg_stage stage);
 
 /*
- * kernel-run once its command line is in @x->a: one boot, what the suite printed in the
+ * kernel-run once its command line is in @x->a: one boot through @be (NULL: local), what the suite printed in the
  * guest, the result copied to --json. Returns the guest's status, 125 when the kernel did
  * not boot, 2 on usage errors, 128 + a signal.
  */
-int kg_cli_run(struct kg_ctx *x);
+int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be);
 
 #endif

@@ -98,7 +98,19 @@ static void on_boot_start(void *arg, const struct kg_boot_req *req)
 static void on_boot_done(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res)
 {
 	const struct kg_boot *b = &res->boot;
+	const json_t *lava = json_object_get(res->record, "lava");
 
+	if (lava) { /* the worker's boot: its times and load are not this host's to tell */
+		fprintf(stderr,
+			"fsbench %s: boot %d/%d: %s %s: LAVA job %lld (%s) done in %.0f s, "
+			"guest status %d\n",
+			((const struct out *)arg)->cmd, req->index + 1, req->total,
+			req->x->k[req->side].label, b->guest_release,
+			(long long)json_integer_value(json_object_get(lava, "job")),
+			json_string_value(json_object_get(lava, "url")), b->seconds,
+			b->guest_status);
+		return;
+	}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
 		"host load from others %.0f%%\n",
@@ -159,12 +171,12 @@ static const struct kg_gate_observer gate_printer = {
 	.written = on_written,
 };
 
-int kg_cli_gate(struct kg_ctx *x)
+int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be)
 {
-	struct kg_boot_backend be = kg_local_backend(x->a.jobs);
+	struct kg_boot_backend local = kg_local_backend(x->a.jobs);
 	struct out o = { .cmd = "kernel-gate" };
 	enum kg_gate_fail fail;
-	int r = kg_gate_run(x, &be, &gate_printer, &o, &fail);
+	int r = kg_gate_run(x, be ? be : &local, &gate_printer, &o, &fail);
 
 	if (!r) /* the status the verdict line gave */
 		return o.status;
@@ -185,34 +197,35 @@ static int run_status(int r, const struct kg_boot_res *res)
 	return r ? FSB_EXIT_CANNOT_JUDGE : st;
 }
 
-int kg_cli_run(struct kg_ctx *x)
+int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be)
 {
+	struct kg_boot_backend local = kg_local_backend(1);
 	struct kg_boot_req req = { .x = x, .total = 1 };
 	struct kg_boot_res res = { 0 };
 	struct out o = { .cmd = "kernel-run" };
-	enum kg_prepare_fail fail;
+	enum kg_gate_fail fail;
 	char err[9216];
 	int r;
 
-	/* the journal first: it records the .deb's extraction directory too */
-	if (kg_journal_open(x, err, sizeof(err))) {
+	be = be ? be : &local;
+	if (be->prepare(be->priv, x, &fail, err, sizeof(err))) {
 		on_error(&o, err);
-		return FSB_EXIT_FAIL;
-	}
-	if (kg_prepare(x, 1, &fail, err, sizeof(err))) {
-		on_error(&o, err);
-		kg_journal_close(x);
-		return fail == KG_PREPARE_USAGE ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
+		if (be->finish)
+			be->finish(be->priv, x);
+		return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
+		       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
+						FSB_EXIT_FAIL;
 	}
 	kg_cli_prepared(x, 1, o.cmd);
 	base_install_signals();
 	on_boot_start(&o, &req);
-	r = kg_local_boot(NULL, &req, &res, err, sizeof(err));
+	r = be->run(be->priv, &req, &res, err, sizeof(err));
 	if (res.booted)
 		on_boot_done(&o, &req, &res);
 	if (r)
 		on_error(&o, err);
-	kg_journal_close(x);
+	if (be->finish)
+		be->finish(be->priv, x);
 	if (res.record)
 		kg_guest_stdout_copy(res.dir, stdout);
 	r = run_status(r, &res);

@@ -2,6 +2,7 @@
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/lava/import.h"
+#include "fsbench/suite/suite.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +11,7 @@
 #include "model/result_file.h"
 
 struct import_cfg {
-	char *output;
+	char *output, *suite, *fs, *threads;
 	struct cmd_files files;
 };
 
@@ -21,13 +22,27 @@ static const struct fsb_opt import_opts[] = {
 	  .offset = offsetof(struct import_cfg, output),
 	  .file = OPT_FILE,
 	  .help = "the fsbench result to write (required)" },
+	{ .name = "suite",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, suite),
+	  .help = "the suite the job ran (a name or a file): each run gets its cell's "
+		  "coordinates, so compare pairs it with a local run" },
+	{ .name = "fs",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, fs),
+	  .help = "with --suite: the --fs LIST the job's suite ran with" },
+	{ .name = "threads",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, threads),
+	  .help = "with --suite: the --threads LIST the job's suite ran with" },
 	{ 0 },
 };
 
 static void import_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fsbench lava import -o RESULT.json LAVA-RESULTS.yaml|json...\n\n"
+		"usage: fsbench lava import -o RESULT.json [--suite S [--fs L] [--threads L]]\n"
+		"                           LAVA-RESULTS.yaml|json...\n\n"
 		"LAVA's test cases (as its API or lavacli gives them) back as an fsbench result\n"
 		"that compare can gate.\n\n");
 }
@@ -46,10 +61,32 @@ static int lava_import(void *cfg)
 			out ? "no LAVA results file" : "-o RESULT.json is required");
 		return FSB_EXIT_USAGE;
 	}
-	/* every file read before any is taken: a broken one is a usage error, nothing written */
+	if ((c->fs || c->threads) && !c->suite) {
+		fprintf(stderr, "fsbench lava import: --fs and --threads go with --suite\n");
+		return FSB_EXIT_USAGE;
+	}
+	/* the suite and every file read before any is taken: a broken one is a usage error */
+	struct suite su;
+	char path[4096];
+	bool have_suite = c->suite != NULL;
+
+	memset(&su, 0, sizeof(su));
+	if (have_suite && suite_find(c->suite, path, sizeof(path))) {
+		fprintf(stderr, "fsbench lava import: --suite %s: no such suite\n", c->suite);
+		return FSB_EXIT_USAGE;
+	}
+	if (have_suite && (suite_load(&su, path, err, sizeof(err)) ||
+			   (c->fs && suite_select_fs(&su, c->fs, err, sizeof(err))) ||
+			   (c->threads && suite_set_threads(&su, c->threads, err, sizeof(err))))) {
+		fprintf(stderr, "fsbench lava import: --suite %s: %s\n", c->suite, err);
+		suite_free(&su);
+		return FSB_EXIT_USAGE;
+	}
 	e = lava_results_load_all(c->files.v, c->files.n, &all, err, sizeof(err));
 	if (e == -EINVAL) {
 		fprintf(stderr, "fsbench lava import: %s\n", err);
+		if (have_suite)
+			suite_free(&su);
 		return FSB_EXIT_USAGE;
 	}
 	if (e || lava_import_cases(&im, all, err, sizeof(err)))
@@ -59,6 +96,8 @@ static int lava_import(void *cfg)
 			"fsbench lava import: no fsbench test case among %zu (names like "
 			"smallfile.t1.ext4-smallfile-t-1.r1.files_per_sec)\n",
 			im.seen);
+	else if (have_suite && lava_import_suite(&im, &su, err, sizeof(err)))
+		fprintf(stderr, "fsbench lava import: --suite %s: %s\n", c->suite, err);
 	else if ((e = (doc = lava_import_doc(&im, c->files.v, c->files.n)) ?
 			      mdl_json_write_atomic(doc, out) :
 			      -ENOMEM))
@@ -72,6 +111,8 @@ static int lava_import(void *cfg)
 	json_decref(doc);
 	json_decref(all);
 	lava_import_free(&im);
+	if (have_suite)
+		suite_free(&su);
 	return r;
 }
 

@@ -3,14 +3,19 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
+#include "fsbench/lava/matrix.h"
+#include "model/result_file.h"
 
 #define MAX_JOBS CMD_MAX_FILES
 #define LOG_TAIL_LINES 20
@@ -18,7 +23,8 @@
 struct submit_cfg {
 	char *lava, *token_file, *output;
 	bool wait;
-	int64_t timeout;
+	int64_t timeout, repetitions;
+	struct opt_strlist kernels, suites; /* a matrix: a job for each kernel with each suite */
 	struct cmd_files files;
 };
 
@@ -52,6 +58,21 @@ static const struct fsb_opt submit_opts[] = {
 	  .file = OPT_FILE,
 	  .help = "the results as LAVA gives them (/results/ID/yaml), for `fsbench lava import`: "
 		  "a file for one job, a directory (JOB-ID.yaml in it) for several" },
+	{ .name = "kernel",
+	  .type = OPT_STRLIST,
+	  .offset = O(kernels),
+	  .help = "a matrix instead of job files: a job for kernel K (as kernel-gate takes "
+		  "one; repeat for more) with each --suite, one result per kernel in -o DIR" },
+	{ .name = "suite",
+	  .type = OPT_STRLIST,
+	  .offset = O(suites),
+	  .help = "with --kernel: a suite of the matrix (repeat for more; default kgate)" },
+	{ .name = "repetitions",
+	  .type = OPT_INT,
+	  .offset = O(repetitions),
+	  .min = 1,
+	  .max = 1000,
+	  .help = "with --kernel: passed to each suite" },
 	{ 0 },
 };
 #undef O
@@ -64,7 +85,88 @@ static void submit_usage(FILE *out)
 		"Submits each job (as `fsbench lava job` writes them) to the LAVA server, prints its\n"
 		"id, and with --wait or -o waits for all of them and fetches their results. Exit 0\n"
 		"when every job finished Complete, 125 (cannot judge) when one did not (canceled,\n"
-		"incomplete, timed out: its log's last lines are shown), 1 when the server failed.\n");
+		"incomplete, timed out: its log's last lines are shown), 1 when the server failed.\n\n"
+		"       fsbench lava submit --kernel K... [--suite S...] --lava URL\n"
+		"                           --lava-token-file F -o DIR\n\n"
+		"A matrix: a job for each kernel with each suite (the model disk, as kernel-gate's),\n"
+		"all submitted and waited for, and one fsbench result per kernel in DIR\n"
+		"(kN-RELEASE.json, the runs of all its suites) that compare and report take.\n");
+}
+
+/* The matrix's jobs built (their kernels and initramfs into -o DIR). 0 or the exit status. */
+static int matrix_jobs(const struct submit_cfg *c, struct lava_matrix_job *mj, char **yaml)
+{
+	const int ns = c->suites.n ? c->suites.n : 1;
+	enum kg_gate_fail fail;
+	char err[4096];
+
+	for (int k = 0; k < c->kernels.n; k++)
+		for (int s = 0; s < ns; s++) {
+			struct lava_matrix_job *j = &mj[k * ns + s];
+
+			if (lava_matrix_job(c->kernels.v[k], c->suites.n ? c->suites.v[s] : "kgate",
+					    (int)c->repetitions, k, s, c->output,
+					    (int)(c->timeout / 60000000000LL) + 1, j, &fail, err,
+					    sizeof(err))) {
+				fprintf(stderr, "fsbench lava submit: %s\n", err);
+				return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
+				       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
+								FSB_EXIT_FAIL;
+			}
+			yaml[k * ns + s] = j->yaml;
+			j->yaml = NULL;
+			fprintf(stderr,
+				"fsbench lava submit: kernel %d (%s), suite %s: %s/job-k%d-s%d.yaml\n",
+				k, j->release, j->suite, c->output, k, s);
+		}
+	return 0;
+}
+
+/* One result per kernel whose jobs all gave results (@saved). Returns @r or a worse status. */
+static int matrix_results(const struct submit_cfg *c, const struct lava_matrix_job *mj,
+			  const long *ids, const bool *saved, int r)
+{
+	const int ns = c->suites.n ? c->suites.n : 1;
+	char files[64][PATH_MAX], *fv[64], *sv[64], out[PATH_MAX], err[4096];
+
+	for (int k = 0; k < c->kernels.n; k++) {
+		bool all = ns <= 64;
+		json_t *doc;
+		int e;
+
+		for (int s = 0; all && s < ns; s++) {
+			all = saved[k * ns + s];
+			base_path(files[s], sizeof(files[s]), "%s/job-%ld.yaml", c->output,
+				  ids[k * ns + s]);
+			fv[s] = files[s];
+			sv[s] = (char *)mj[k * ns + s].suite;
+		}
+		if (!all) {
+			fprintf(stderr,
+				"fsbench lava submit: kernel %d (%s): no result, a job of it did not "
+				"give its results (above)\n",
+				k, mj[k * ns].release);
+			r = r ? r : FSB_EXIT_CANNOT_JUDGE;
+			continue;
+		}
+		doc = lava_matrix_result(fv, sv, ns, err, sizeof(err));
+		e = !doc ? -EPROTO :
+		    base_path(out, sizeof(out), "%s/k%d-%s.json", c->output, k,
+			      mj[k * ns].release) ?
+			   -ENAMETOOLONG :
+			   mdl_json_write_atomic(doc, out);
+		if (e) {
+			fprintf(stderr, "fsbench lava submit: kernel %d (%s): %s\n", k,
+				mj[k * ns].release, doc ? strerror(-e) : err);
+			r = r ? r : FSB_EXIT_FAIL;
+		} else
+			fprintf(stderr,
+				"fsbench lava submit: kernel %d (%s): %zu runs from %d job(s): %s\n",
+				k, mj[k * ns].release,
+				json_array_size(json_object_get(doc, "runs")), ns, out);
+		json_decref(doc);
+	}
+	return r;
 }
 
 static int lava_submit(void *cfg)
@@ -74,21 +176,63 @@ static int lava_submit(void *cfg)
 	long ids[MAX_JOBS] = { 0 };
 	char err[8192], path[PATH_MAX];
 	const unsigned timeout_s = (unsigned)(c->timeout / 1000000000);
-	const bool wait = c->wait || c->output, several = c->files.n > 1;
-	int r = FSB_EXIT_OK, n = c->files.n;
+	const bool matrix = c->kernels.n > 0;
+	const bool wait = c->wait || c->output || matrix, several = c->files.n > 1 || matrix;
+	struct stat st;
+	int r = FSB_EXIT_OK,
+	    n = matrix ? c->kernels.n * (c->suites.n ? c->suites.n : 1) : c->files.n;
 	char *yaml[MAX_JOBS] = { 0 };
+	bool saved[MAX_JOBS] = { false };
+	struct lava_matrix_job *mj = NULL;
+	char mnames[MAX_JOBS][48]; /* a matrix's jobs, as matrix_jobs() wrote them */
+	const char *jn[MAX_JOBS]; /* each job's name in messages: its file */
 
-	if (lava_submit_check(c->lava, c->token_file, n, c->output, err, sizeof(err))) {
-		fprintf(stderr, "fsbench lava submit: %s\n", err);
+	if (!c->lava || !c->token_file || !n) {
+		fprintf(stderr, "fsbench lava submit: %s (see --help)\n",
+			!n	 ? "no job file (or --kernel)" :
+			!c->lava ? "--lava URL is required" :
+				   "--lava-token-file is required");
+		return FSB_EXIT_USAGE;
+	}
+	if ((matrix && (c->files.n || !c->output || n > MAX_JOBS)) ||
+	    (!matrix && (c->suites.n || c->repetitions))) {
+		fprintf(stderr, "fsbench lava submit: %s (see --help)\n",
+			!matrix	   ? "--suite and --repetitions go with --kernel" :
+			c->files.n ? "job files or --kernel, not both" :
+			!c->output ? "--kernel needs -o DIR, where each kernel's result goes" :
+				     "more than " CMD_XSTR(MAX_JOBS) " jobs");
+		return FSB_EXIT_USAGE;
+	}
+	if (c->output && several && (stat(c->output, &st) || !S_ISDIR(st.st_mode))) {
+		fprintf(stderr, "fsbench lava submit: -o %s: not a directory (several jobs)\n",
+			c->output);
+		return FSB_EXIT_USAGE;
+	}
+	if (c->output && !several && base_out_check(c->output)) {
+		fprintf(stderr, "fsbench lava submit: -o %s: cannot be written\n", c->output);
 		return FSB_EXIT_USAGE;
 	}
 	if (lava_client_open(c->lava, c->token_file, &cl, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava submit: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
-	/* every job is read before the first is submitted: a bad file submits nothing */
+	/* every job is read (or built) before the first is submitted: a bad one submits nothing */
+	for (int i = 0; i < n; i++) {
+		snprintf(mnames[i], sizeof(mnames[i]), "job-k%d-s%d.yaml",
+			 i / (c->suites.n ? c->suites.n : 1), i % (c->suites.n ? c->suites.n : 1));
+		jn[i] = matrix ? mnames[i] : c->files.v[i];
+	}
+	if (matrix) {
+		if (!(mj = calloc((size_t)n, sizeof(*mj)))) {
+			fprintf(stderr, "fsbench lava submit: %s\n", strerror(ENOMEM));
+			r = FSB_EXIT_FAIL;
+		} else
+			r = matrix_jobs(c, mj, yaml);
+		if (r)
+			goto done;
+	}
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n && !matrix; i++)
 		if (!(yaml[i] = lava_job_read(c->files.v[i], err, sizeof(err)))) {
 			fprintf(stderr, "fsbench lava submit: %s\n", err);
 			r = FSB_EXIT_USAGE;
@@ -96,12 +240,12 @@ static int lava_submit(void *cfg)
 		}
 	for (int i = 0; i < n; i++) {
 		if (lava_job_submit(cl, yaml[i], &ids[i], err, sizeof(err))) {
-			fprintf(stderr, "fsbench lava submit: %s: %s\n", c->files.v[i], err);
+			fprintf(stderr, "fsbench lava submit: %s: %s\n", jn[i], err);
 			r = FSB_EXIT_FAIL;
 			goto done;
 		}
-		fprintf(stderr, "fsbench lava submit: %s: job %ld, %s/scheduler/job/%ld\n",
-			c->files.v[i], ids[i], lava_client_url(cl), ids[i]);
+		fprintf(stderr, "fsbench lava submit: %s: job %ld, %s/scheduler/job/%ld\n", jn[i],
+			ids[i], lava_client_url(cl), ids[i]);
 		printf("%ld\n", ids[i]);
 	}
 	fflush(stdout);
@@ -138,7 +282,7 @@ static int lava_submit(void *cfg)
 			fprintf(stderr,
 				"fsbench lava submit: cannot judge: job %ld (%s, %s/scheduler/job/%ld) "
 				"finished %s%s%s; the log's last lines:\n%s\n",
-				ids[i], c->files.v[i], lava_client_url(cl), ids[i],
+				ids[i], jn[i], lava_client_url(cl), ids[i],
 				js.health[0] ? js.health : "without a health",
 				js.failure_comment[0] ? ": " : "", js.failure_comment,
 				tail ? tail : err);
@@ -160,19 +304,24 @@ static int lava_submit(void *cfg)
 			continue;
 		}
 		if (!e)
-			e = lava_results_write(path, res, len);
+			e = lava_save(path, res, len);
 		free(res);
 		if (e) {
 			fprintf(stderr, "fsbench lava submit: writing %s: %s\n", path,
 				strerror(-e));
 			r = r ? r : FSB_EXIT_FAIL;
-		} else
+		} else {
 			fprintf(stderr, "fsbench lava submit: job %ld's results: %s\n", ids[i],
 				path);
+			saved[i] = true;
+		}
 	}
+	if (matrix)
+		r = matrix_results(c, mj, ids, saved, r);
 done:
 	for (int i = 0; i < n; i++)
 		free(yaml[i]);
+	free(mj);
 	lava_client_close(cl);
 	return r;
 }

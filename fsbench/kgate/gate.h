@@ -93,6 +93,13 @@ struct kg_boot_backend kg_local_backend(int slots);
 int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
 		  size_t errlen);
 
+/*
+ * A backend's result @ret->boot.result adopted as the local boot adopts its guest's: parsed
+ * as untrusted, @ret->record added as "vm", written to @ret->dir/result.json (@ret->path)
+ * and, when @check, refused (-EBADMSG) unless compare can read it; @ret->result on 0.
+ */
+int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen);
+
 /* Drops @res's references; @res may be NULL. */
 void kg_boot_res_free(struct kg_boot_res *res);
 

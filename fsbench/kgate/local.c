@@ -54,7 +54,7 @@ void kg_boot_res_free(struct kg_boot_res *res)
  * compare will read it when @check (a gate's: a version 1 document brought to version 2,
  * runs[] in shape): -EBADMSG when it is not a result compare can read.
  */
-static int adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
+int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
 {
 	json_t *doc = mdl_json_file(ret->boot.result, err, errlen);
 	const char *schema;
@@ -122,7 +122,7 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 			 n, k->label, b->guest_status, ret->dir);
 		return -ENODATA;
 	}
-	r = adopt(ret, req->gate, err, errlen);
+	r = kg_boot_adopt(ret, req->gate, err, errlen);
 	/* a refused result is the boot's failure: -EINTR, -ECANCELED, -ENODATA say other things */
 	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
 }
@@ -138,7 +138,8 @@ static int local_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fa
 	*ret_fail = KG_GATE_SYSTEM;
 	if ((r = kg_journal_open(x, err, errlen)))
 		return r;
-	if ((r = kg_prepare(x, 2, &pf, err, errlen)))
+	/* kernel-run's one kernel, or the gate's two */
+	if ((r = kg_prepare(x, x->a.spec[1] ? 2 : 1, &pf, err, errlen)))
 		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
 	return r;
 }

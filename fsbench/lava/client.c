@@ -16,6 +16,7 @@
 
 #include "base/errf.h"
 #include "base/fileio.h"
+#include "base/signal.h"
 
 #define TOKEN_FILE_MAX 4096
 #define URL_MAX 1024
@@ -310,6 +311,39 @@ int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, 
 	return 0;
 }
 
+int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n, char *err,
+		      size_t errlen)
+{
+	char path[256];
+	const json_t *d;
+	json_t *doc;
+	size_t i;
+	int r, n = 0;
+
+	*ret_n = 0;
+	/* the type reaches the URL: a name as LAVA allows one, nothing to escape */
+	if (!device_type[0] || strlen(device_type) > 64 ||
+	    strspn(device_type,
+		   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") !=
+		    strlen(device_type))
+		return errf(err, errlen, -EINVAL, "device type '%s': not a LAVA name", device_type);
+	snprintf(path, sizeof(path), "/api/v0.2/devices/?device_type=%s&limit=1000", device_type);
+	if ((r = get_json(c, path, NULL, &doc, err, errlen)))
+		return r;
+	json_array_foreach(json_object_get(doc, "results"), i, d)
+	{
+		const char *t = json_string_value(json_object_get(d, "device_type"));
+		const char *st = json_string_value(json_object_get(d, "state"));
+		const char *h = json_string_value(json_object_get(d, "health"));
+
+		n += t && st && h && !strcmp(t, device_type) && !strcmp(st, "Idle") &&
+		     (!strcmp(h, "Good") || !strcmp(h, "Unknown"));
+	}
+	json_decref(doc);
+	*ret_n = n;
+	return 0;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -327,6 +361,11 @@ int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lav
 
 	memset(st, 0, sizeof(*st));
 	for (;;) {
+		/* a signal (base/signal.h's handlers, the gate's) ends the wait, not the job */
+		if (base_signal_received)
+			return errf(err, errlen, -EINTR,
+				    "job %ld (%s/scheduler/job/%ld): interrupted by signal %d", id,
+				    c->url, id, (int)base_signal_received);
 		r = lava_job_status(c, id, st, err, errlen);
 		if (!r && !strcmp(st->state, "Finished"))
 			return 0;
@@ -455,6 +494,16 @@ int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen)
 	return r;
 }
 
+int lava_save(const char *path, const char *buf, size_t len)
+{
+	char *tmp = NULL;
+	FILE *f = base_out_open(path, &tmp);
+
+	if (!f)
+		return -errno;
+	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
+}
+
 int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen)
 {
@@ -469,8 +518,8 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 		return r;
 	*ret_id = id;
 	r = lava_job_wait(c, id, timeout_s, &st, err, errlen);
-	if (r == -ETIMEDOUT)
-		lava_job_cancel(c, id, e2, sizeof(e2)); /* the message says it timed out */
+	if (r == -ETIMEDOUT || r == -EINTR) /* the message says why */
+		lava_job_cancel(c, id, e2, sizeof(e2));
 	if (r)
 		return r;
 	if (strcmp(st.health, "Complete")) {
@@ -520,31 +569,4 @@ char *lava_job_read(const char *path, char *err, size_t errlen)
 	}
 	buf[n] = 0;
 	return buf;
-}
-
-int lava_results_write(const char *path, const char *buf, size_t len)
-{
-	char *tmp = NULL;
-	FILE *f = base_out_open(path, &tmp);
-
-	if (!f)
-		return -errno;
-	return base_out_commit(f, tmp, path, fwrite(buf, 1, len, f) != len ? -EIO : 0);
-}
-
-int lava_submit_check(const char *url, const char *token_file, int njobs, const char *output,
-		      char *err, size_t errlen)
-{
-	struct stat st;
-
-	if (!url || !token_file || !njobs)
-		return errf(err, errlen, -EINVAL, "%s (see --help)",
-			    !njobs ? "no job file" :
-			    !url   ? "--lava URL is required" :
-				     "--lava-token-file is required");
-	if (output && njobs > 1 && (stat(output, &st) || !S_ISDIR(st.st_mode)))
-		return errf(err, errlen, -EINVAL, "-o %s: not a directory (several jobs)", output);
-	if (output && njobs == 1 && base_out_check(output))
-		return errf(err, errlen, -EINVAL, "-o %s: cannot be written", output);
-	return 0;
 }

@@ -42,9 +42,17 @@ int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, 
 		    size_t errlen);
 
 /*
+ * How many of the server's devices of @device_type are idle and healthy (Good or Unknown),
+ * from GET /api/v0.2/devices/, in *@ret_n.
+ */
+int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n, char *err,
+		      size_t errlen);
+
+/*
  * Polls the job (1 s, then 1.5 times longer up to 15 s) until its state is "Finished";
- * -ETIMEDOUT after @timeout_s seconds (0: no limit). Transient errors (the server
- * restarting) are retried until the timeout; the last status is in *@st either way.
+ * -ETIMEDOUT after @timeout_s seconds (0: no limit), -EINTR once a signal was received
+ * (base_signal_received). Transient errors (the server restarting) are retried until the
+ * timeout; the last status is in *@st either way.
  */
 int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lava_job_status *st,
 		  char *err, size_t errlen);
@@ -64,31 +72,24 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 /* Asks the server to cancel the job (GET /api/v0.2/jobs/ID/cancel/). */
 int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen);
 
+/* @len bytes of what the server gave (a job's results) into @path: a new file renamed over
+ * it, never a file planted there (base_out_open). 0 or -errno. */
+int lava_save(const char *path, const char *buf, size_t len);
+
 /*
  * What a boot backend calls: submits @job_yaml, waits up to @timeout_s (the job is
  * canceled when that passes) and returns its results as lava_job_results() does, and the
  * job's id in *@ret_id. A job that did not finish Complete is -EIO (-ECANCELED when
- * canceled, -ETIMEDOUT when it outlived @timeout_s), with a message naming the job, its
+ * canceled, -ETIMEDOUT when it outlived @timeout_s, -EINTR on a signal: both canceled), with a message naming the job, its
  * URL, its health, LAVA's failure comment and the log's last lines.
  */
 int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen);
 
 /*
- * lava submit's command line before any work: a server @url, its @token_file, @njobs job
- * files, and -o @output a directory for several jobs or a writable file for one. 0 or
- * -EINVAL with @err one line.
- */
-int lava_submit_check(const char *url, const char *token_file, int njobs, const char *output,
-		      char *err, size_t errlen);
-
-/*
  * A job file's text for lava_job_submit(): a regular file (no symlink), at most 1 MiB, no
  * NUL byte; malloc'ed, or NULL with @err naming @path.
  */
 char *lava_job_read(const char *path, char *err, size_t errlen);
-
-/* Writes lava_job_results()' @len bytes to @path (a new file renamed over it). 0 or -errno. */
-int lava_results_write(const char *path, const char *buf, size_t len);
 
 #endif

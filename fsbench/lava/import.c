@@ -11,8 +11,11 @@
 #include <yaml.h>
 
 #include "base/errf.h"
+#include "fsbench/lava/job.h"
+#include "fsbench/suite/suite.h"
 #include "report/metric.h"
 #include "model/result_file.h"
+#include "model/schema.h"
 
 /*
  * LAVA results are a flat list of small mappings, so what a file may cost is bounded far
@@ -326,6 +329,56 @@ int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, si
 		im->used += (size_t)n;
 		im->seen++;
 	}
+	return 0;
+}
+
+/*
+ * A run's test cases name its cell only as a slug, so its coords hold little more than that;
+ * compare pairs runs by every coordinate but the repetition and the cell (report/sample.c),
+ * so a run must carry what the suite gives a local one. The suite's cells are named as
+ * job.c names them (lava_case_prefix) and each run takes the coords of the cell whose
+ * name is its own.
+ */
+int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, size_t errlen)
+{
+	struct suite_cell *cells = NULL;
+	json_t *run;
+	size_t i;
+	int n = 0, r;
+
+	if ((r = suite_expand(s, &cells, &n, err, errlen)))
+		return r;
+	json_array_foreach(im->runs, i, run)
+	{
+		json_t *coords = json_object_get(run, "coords"), *full = NULL;
+		long long rep = json_integer_value(json_object_get(coords, "repetition"));
+		char mine[256], theirs[256];
+
+		/* as job.c named it: the slugs again (a slug's slug is itself), so that a
+		 * second call finds the cells the first one named */
+		lava_case_prefix(mdl_json_str(run, "workload", ""),
+				 (long long)json_integer_value(json_object_get(run, "threads")),
+				 mdl_json_str(coords, "cell", ""), rep, mine, sizeof(mine));
+		for (int c = 0; c < n && !full; c++) {
+			if (cells[c].skip)
+				continue;
+			lava_case_prefix(s->wl[cells[c].wl].wl->name, cells[c].threads,
+					 cells[c].name, rep, theirs, sizeof(theirs));
+			if (!strcmp(mine, theirs))
+				full = suite_coords(s, &cells[c], (int)rep);
+		}
+		if (!full) {
+			free(cells);
+			return errf(err, errlen, -ENOENT,
+				    "the run %s is none of suite %s's cells (another suite, or "
+				    "other --fs or --threads?)",
+				    mine, s->path);
+		}
+		/* the workload's own name, not its slug, as a local run has it */
+		json_object_set(run, "workload", json_object_get(full, "workload"));
+		json_object_set_new(run, "coords", full);
+	}
+	free(cells);
 	return 0;
 }
 

@@ -47,6 +47,16 @@ json_t *lava_import_run(struct lava_import *im, const char *workload, long threa
  */
 int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, size_t errlen);
 
+struct suite;
+
+/*
+ * Each run's coords (the slug of its cell, its workload, threads and repetition) replaced
+ * by the coords suite @s (its --fs and --threads applied) gives that cell, as a local run
+ * has them, so that compare pairs imported runs with local ones. -ENOENT with @err when a
+ * run is none of @s's cells; -errno when the suite does not expand.
+ */
+int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, size_t errlen);
+
 /* The result document around @im's runs, naming the @nfiles LAVA files it came from. */
 json_t *lava_import_doc(const struct lava_import *im, char *const *files, int nfiles);
 

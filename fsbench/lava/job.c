@@ -32,6 +32,22 @@
  */
 #define LAVA_SUFFIX_MAX 24
 
+void lava_case_prefix(const char *workload, long long threads, const char *cell, long long rep,
+		      char *out, size_t len)
+{
+	char cs[160], wl[64];
+
+	/* names come from the result file: only what lava-test-case and a shell take */
+	rpt_slug(workload, '-', wl, sizeof(wl));
+	rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
+	snprintf(out, len, "%s.t%lld.%s.r%lld", wl, threads, cs, rep);
+	if (strlen(out) + LAVA_SUFFIX_MAX > RPT_LAVA_NAME_MAX) {
+		rpt_slug_shorten(
+			cs, strlen(cs) - (strlen(out) + LAVA_SUFFIX_MAX - RPT_LAVA_NAME_MAX), '-');
+		snprintf(out, len, "%s.t%lld.%s.r%lld", wl, threads, cs, rep);
+	}
+}
+
 int lava_cases(const json_t *doc,
 	       int (*emit)(void *arg, const char *name, double value, const char *unit), void *arg)
 {
@@ -44,7 +60,7 @@ int lava_cases(const json_t *doc,
 		const json_t *coords = json_object_get(run, "coords"), *ops;
 		json_t *op;
 		const char *cell = json_string_value(json_object_get(coords, "cell")), *opname;
-		char prefix[256], cs[160], name[400], full[700], wl[64];
+		char prefix[256], name[400], full[700];
 		/* suite repetitions count from 0; a single run is repetition i */
 		json_int_t rep = coords ?
 					 json_integer_value(json_object_get(coords, "repetition")) :
@@ -52,21 +68,9 @@ int lava_cases(const json_t *doc,
 
 		if (!mdl_run_complete(run))
 			continue; /* compare leaves incomplete runs out too */
-		/* names come from the result file: only what lava-test-case and a shell take */
-		rpt_slug(mdl_json_str(run, MDL_KEY_WORKLOAD, ""), '-', wl, sizeof(wl));
-		rpt_slug(cell ? cell : wl, '-', cs, sizeof(cs));
-		snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
-			 (long long)json_integer_value(json_object_get(run, "threads")), cs,
-			 (long long)rep);
-		if (strlen(prefix) + LAVA_SUFFIX_MAX > RPT_LAVA_NAME_MAX) {
-			rpt_slug_shorten(
-				cs,
-				strlen(cs) - (strlen(prefix) + LAVA_SUFFIX_MAX - RPT_LAVA_NAME_MAX),
-				'-');
-			snprintf(prefix, sizeof(prefix), "%s.t%lld.%s.r%lld", wl,
-				 (long long)json_integer_value(json_object_get(run, "threads")), cs,
-				 (long long)rep);
-		}
+		lava_case_prefix(mdl_json_str(run, MDL_KEY_WORKLOAD, ""),
+				 (long long)json_integer_value(json_object_get(run, "threads")),
+				 cell, (long long)rep, prefix, sizeof(prefix));
 		for (size_t m = 0; m < rpt_n_run_metrics; m++) {
 			const struct rpt_metric_def *d = &rpt_run_metrics[m];
 			double v;
@@ -191,11 +195,10 @@ static int copy_file(const char *src, const char *dst)
 	return base_out_commit(out, tmp, dst, r);
 }
 
-int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
-		    enum kg_gate_fail *ret_fail, char *err, size_t errlen)
+int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
+		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen)
 {
 	enum kg_prepare_fail pf;
-	char ipath[4400], kpath[4400], abs[4096];
 	int r;
 
 	x->a.workdir = outdir;
@@ -211,11 +214,20 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl
 		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
 		return r;
 	}
+	return lava_job_images(x, 0, outdir, tag, kurl, rurl, urllen, err, errlen);
+}
+
+int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
+		    char *rurl, size_t urllen, char *err, size_t errlen)
+{
+	char ipath[4400], kpath[4400], abs[4096];
+	int r;
+
 	if (!realpath(outdir, abs))
 		return errf(err, errlen, -errno, "%s: %s", outdir, strerror(errno));
-	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s.cpio", abs, x->k[0].release);
-	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s", abs, x->k[0].release);
-	if ((r = copy_file(x->initramfs[0], ipath)) || (r = copy_file(x->k[0].image, kpath)))
+	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s%s.cpio", abs, tag, x->k[i].release);
+	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s%s", abs, tag, x->k[i].release);
+	if ((r = copy_file(x->initramfs[i], ipath)) || (r = copy_file(x->k[i].image, kpath)))
 		return errf(err, errlen, r, "copying the kernel and initramfs into %s: %s", abs,
 			    strerror(-r));
 	snprintf(kurl, urllen, "file://%s", kpath);
@@ -337,7 +349,14 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 			"        url: ",
 			words[0] ? " " : "", words);
 		yq(f, s->kernel_url);
-		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n        url: ");
+		/*
+		 * LAVA's test shell unpacked into the ramdisk (a cpio, uncompressed as fsbench
+		 * builds it) rather than on a disk image it makes with libguestfs, which needs a
+		 * kernel in the worker's /boot and took about 80 s a job.
+		 */
+		fprintf(f, "\n      ramdisk:\n        image_arg: -initrd {ramdisk}\n"
+			   "        format: cpio.newc\n        overlays:\n          lava: true\n"
+			   "        url: ");
 		yq(f, s->ramdisk_url);
 		if (s->scratch_url) {
 			fprintf(f,

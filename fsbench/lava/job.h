@@ -41,15 +41,31 @@ void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
- * its initramfs built for LAVA, both copied into @outdir as vmlinuz-RELEASE and
- * fsbench-initramfs-RELEASE.cpio; their file:// URLs into @kurl and @rurl. 0, or -errno with
- * @err and *@ret_fail the kind (a usage error, an unusable kernel, or a failed journal or copy).
+ * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE and
+ * fsbench-initramfs-TAGRELEASE.cpio (lava_job_images); their file:// URLs into @kurl and
+ * @rurl. 0, or -errno with @err and *@ret_fail the kind (a usage error, an unusable kernel,
+ * or a failed journal or copy).
  */
-int lava_job_kernel(struct kg_ctx *x, const char *outdir, char *kurl, char *rurl, size_t urllen,
-		    enum kg_gate_fail *ret_fail, char *err, size_t errlen);
+int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
+		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen);
+
+/*
+ * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE and
+ * fsbench-initramfs-TAGRELEASE.cpio (@tag tells two kernels of one release apart), their
+ * file:// URLs into @kurl and @rurl. 0 or -errno with @err.
+ */
+int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
+		    char *rurl, size_t urllen, char *err, size_t errlen);
 
 /* The job's YAML for @s into @f: device, timeouts, deploy, boot and the test definition. */
 int lava_job_write(const struct lava_job_spec *s, FILE *f);
+
+/*
+ * The "<workload>.t<threads>.<cell>.r<repetition>" that starts each test case of a run, into
+ * @out: the workload and cell slugged, the cell cut (a hash added) to leave room for a metric.
+ */
+void lava_case_prefix(const char *workload, long long threads, const char *cell, long long rep,
+		      char *out, size_t len);
 
 /*
  * The test cases a result gives: one per metric of each complete run, named

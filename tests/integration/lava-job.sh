@@ -29,6 +29,9 @@ done
 [ $have_lava = 1 ] || echo "note: lava-common is not installed: schema checks skipped"
 grep -q -- "--device /dev/sdb" "$W/board.yaml" || t_fail "board job: --device not used"
 grep -q "icount shift=0,sleep=on" "$W/qemu.yaml" || t_fail "qemu job: no icount"
+# LAVA's test shell unpacked into the ramdisk, not on a libguestfs disk (docs/lava.md)
+grep -A4 "ramdisk:" "$W/qemu.yaml" | tr -d '\n' | grep -Eq "format: cpio.newc +overlays: +lava: true" ||
+	t_fail "qemu job: no cpio overlay on the ramdisk: $(grep -A5 'ramdisk:' "$W/qemu.yaml")"
 # a board without --device would have fsbench mkfs whatever /dev/vda is there
 "$FSBENCH" lava job --kernel-url u --ramdisk-url r --device-type x86 >/dev/null 2>"$W/err"
 t_expect_eq "board job without --device: exit" 2 $?
@@ -98,6 +101,17 @@ t_expect_eq "lava-run stream rep 1 MB/s" 220.37 "$(printf %.2f "$(t_json "$W/rea
 	'.runs[] | select(.coords.cell == "ext4-stream-t-1" and .coords.repetition == 1) | .summary.bytes_per_sec / 1e6')")"
 "$FSBENCH" compare --gate "$W/real.json" --candidate "$W/real.json" >/dev/null 2>&1
 t_expect_eq "lava-run result gated against itself" 0 $?
+# with --suite each run gets its cell's coordinates, as the suite gives a local run, so
+# compare pairs imported runs with local ones
+"$FSBENCH" lava import --suite kgate -o "$W/real-s.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err" ||
+	t_fail "import --suite kgate: $(cat "$W/err")"
+t_expect_eq "--suite: a run's coordinates" "ext4 ext4/stream/t=1 stream 1 64M" \
+	"$(t_json "$W/real-s.json" '[.runs[] | select(.workload == "stream")][1].coords | "\(.fs) \(.cell) \(.workload) \(.repetition) \(.params.size)"')"
+"$FSBENCH" lava import --suite kgate --fs xfs -o "$W/x.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err"
+t_expect_eq "--suite with an --fs the suite lacks: exit" 2 $?
+"$FSBENCH" lava import --suite "$SRCDIR/configs/streaming.json" -o "$W/x.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err"
+t_expect_eq "--suite another suite: exit" 1 $?
+grep -q "none of suite" "$W/err" || t_fail "another suite: $(cat "$W/err")"
 
 # bad input: not YAML, no fsbench case
 printf -- '- {name: job, result: pass}\n' >"$W/none.yaml"

@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "fsbench/lava/import.h"
+#include "fsbench/lava/job.h"
+#include "fsbench/suite/suite.h"
 
 static json_t *tc(const char *name, const char *value)
 {
@@ -84,6 +86,64 @@ static void test_cases(void **unused)
 	lava_import_free(&im);
 }
 
+/*
+ * Imported runs take the coords a local run of the suite has (so compare pairs them with
+ * local runs): every cell of the kgate suite, named as job.c names its test cases, comes
+ * back with suite_coords()'s coordinates; a cell the suite does not have is refused.
+ */
+static void test_suite_coords(void **unused)
+{
+	struct lava_import im = { 0 };
+	struct suite s;
+	struct suite_cell *cells = NULL;
+	json_t *cases = json_array(), *run;
+	char path[4096], err[512], name[400];
+	int n = 0;
+	size_t i;
+
+	(void)unused;
+	assert_int_equal(suite_find("kgate", path, sizeof(path)), 0);
+	assert_int_equal(suite_load(&s, path, err, sizeof(err)), 0);
+	assert_int_equal(suite_expand(&s, &cells, &n, err, sizeof(err)), 0);
+	assert_true(n >= 2);
+	for (int c = 0; c < n; c++)
+		for (int rep = 0; rep < 2; rep++) {
+			lava_case_prefix(s.wl[cells[c].wl].wl->name, cells[c].threads,
+					 cells[c].name, rep, name, sizeof(name));
+			strcat(name, ".files_per_sec");
+			json_array_append_new(cases, tc(name, "1000"));
+		}
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(im.runs), 2 * (size_t)n);
+	assert_int_equal(lava_import_suite(&im, &s, err, sizeof(err)), 0);
+	json_array_foreach(im.runs, i, run)
+	{
+		json_t *want = suite_coords(&s, &cells[i / 2], (int)(i % 2));
+
+		assert_true(json_equal(json_object_get(run, "coords"), want));
+		assert_string_equal(json_string_value(json_object_get(run, "workload")),
+				    s.wl[cells[i / 2].wl].wl->name);
+		json_decref(want);
+	}
+	/* again: the same coords (a run's own cell names it now) */
+	json_t *first = json_deep_copy(json_object_get(json_array_get(im.runs, 0), "coords"));
+	assert_int_equal(lava_import_suite(&im, &s, err, sizeof(err)), 0);
+	assert_true(json_equal(json_object_get(json_array_get(im.runs, 0), "coords"), first));
+	json_decref(first);
+	/* a run of a cell the suite does not have: refused, naming it */
+	lava_import_free(&im);
+	json_decref(cases);
+	cases = json_array();
+	json_array_append_new(cases, tc("smallfile.t1.xfs-smallfile-t-1.r0.files_per_sec", "1"));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
+	assert_int_equal(lava_import_suite(&im, &s, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "smallfile.t1.xfs-smallfile-t-1.r0"));
+	json_decref(cases);
+	lava_import_free(&im);
+	free(cells);
+	suite_free(&s);
+}
+
 /* The results of a real lava-run: fsbench's cases among LAVA's own. */
 static void test_fixture(void **unused)
 {
@@ -114,6 +174,7 @@ int main(void)
 		cmocka_unit_test(test_index),
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_suite_coords),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

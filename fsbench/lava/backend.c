@@ -1,0 +1,268 @@
+/* The gate's boots as LAVA jobs (backend.h): job.c writes each, client.c runs it, import.c reads it back. */
+#include "fsbench/lava/backend.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "base/errf.h"
+#include "base/fileio.h"
+#include "fsbench/lava/client.h"
+#include "fsbench/lava/import.h"
+#include "fsbench/lava/job.h"
+#include "fsbench/suite/suite.h"
+#include "model/result_file.h"
+
+/* Beyond the test action's own timeout: the job's queueing, deploy and boot. */
+#define LAVA_JOB_MARGIN_S (15 * 60)
+
+struct lava_be {
+	char url[1024], token_file[PATH_MAX];
+	char kurl[2][4500], rurl[2][4500];
+	struct suite suite; /* the cells the import gives their coordinates from */
+	bool suite_loaded;
+};
+
+/* The kernels as a local gate prepares them, with an initramfs for LAVA, beside the boots. */
+static int be_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail, char *err,
+		      size_t errlen)
+{
+	struct lava_be *b = priv;
+	enum kg_prepare_fail pf;
+	int r, nk = x->a.spec[1] ? 2 : 1;
+
+	*ret_fail = KG_GATE_SYSTEM;
+	x->lava = true;
+	/* a .deb's extraction directory is journalled, as a local gate's */
+	if ((r = kg_journal_open(x, err, errlen)))
+		return r;
+	r = kg_prepare(x, nk, &pf, err, errlen);
+	kg_journal_close(x);
+	if (r) {
+		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
+		return r;
+	}
+	for (int i = 0; i < nk; i++)
+		if ((r = lava_job_images(x, i, x->workdir, i ? "candidate-" : "baseline-",
+					 b->kurl[i], b->rurl[i], sizeof(b->kurl[i]), err, errlen)))
+			return r;
+	*ret_fail = KG_GATE_USAGE;
+	b->suite_loaded = true; /* suite_load's suite is freed even when it fails */
+	if ((r = suite_load(&b->suite, x->suite, err, errlen)))
+		return r;
+	if ((x->a.fs && (r = suite_select_fs(&b->suite, x->a.fs, err, errlen))) ||
+	    (x->a.threads && (r = suite_set_threads(&b->suite, x->a.threads, err, errlen))))
+		return r;
+	return 0;
+}
+
+/* The job's YAML for boot @req, in a malloc'ed string. */
+static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req)
+{
+	const struct kg_ctx *x = req->x;
+	const struct kg_kernel *k = &x->k[req->side];
+	char name[256], *buf = NULL;
+	size_t len = 0;
+	struct lava_job_spec s = { .device_type = LAVA_BACKEND_DEVICE_TYPE,
+				   .job_name = name,
+				   .kernel_url = b->kurl[req->side],
+				   .ramdisk_url = b->rurl[req->side],
+				   .suite = x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
+				   .release = k->release,
+				   .timeout_min = (x->a.vm.timeout_s + 59) / 60 };
+	FILE *f = open_memstream(&buf, &len);
+
+	snprintf(name, sizeof(name), "fsbench %s boot %d/%d %s %s", req->gate ? "gate" : "run",
+		 req->index + 1, req->total, k->label, k->release);
+	if (!f)
+		return NULL;
+	if (lava_job_write(&s, f) || ferror(f)) {
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	return buf;
+}
+
+/* The suite's own test case: pass 0, fail 1, absent -1 (the test definition never ran it). */
+static int suite_status(const json_t *cases)
+{
+	const json_t *tc;
+	size_t i;
+
+	json_array_foreach(cases, i, tc)
+	{
+		const char *n = json_string_value(json_object_get(tc, "name"));
+		const char *res = json_string_value(json_object_get(tc, "result"));
+
+		if (n && !strcmp(n, "fsbench-suite"))
+			return res && !strcmp(res, "pass") ? 0 : 1;
+	}
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * The job's results (@res, @len bytes) into the imported document at DIR/lava-result.json
+ * (@ret->boot.result), after DIR/lava-results.yaml as LAVA gave them. 0 or -errno.
+ */
+static int import_results(struct lava_be *b, const struct kg_boot_req *req, const char *res,
+			  size_t len, struct kg_boot_res *ret, char *err, size_t errlen)
+{
+	struct lava_import im = { 0 };
+	char ypath[PATH_MAX + 64], *files[1] = { ypath };
+	json_t *cases = NULL, *doc = NULL;
+	int r, n = req->index + 1;
+
+	snprintf(ypath, sizeof(ypath), "%s/lava-results.yaml", ret->dir);
+	if (base_path(ret->boot.result, sizeof(ret->boot.result), "%s/lava-result.json", ret->dir))
+		return errf(err, errlen, -ENAMETOOLONG, "boot %d: %s: path too long", n, ret->dir);
+	if ((r = lava_save(ypath, res, len)))
+		return errf(err, errlen, r, "boot %d: writing %s: %s", n, ypath, strerror(-r));
+	if ((r = lava_results_load(ypath, &cases, err, errlen)))
+		return r;
+	ret->boot.guest_status = suite_status(cases);
+	ret->booted = ret->boot.guest_status >= 0;
+	/* the kernel the job booted: LAVA checked its "Linux version" line */
+	snprintf(ret->boot.guest_release, sizeof(ret->boot.guest_release), "%s",
+		 req->x->k[req->side].release);
+	if (!(r = lava_import_cases(&im, cases, err, errlen)) && im.used &&
+	    !(r = lava_import_suite(&im, &b->suite, err, errlen))) {
+		doc = lava_import_doc(&im, files, 1);
+		r = doc ? mdl_json_write_atomic(doc, ret->boot.result) : -ENOMEM;
+		if (r)
+			errf(err, errlen, r, "boot %d: writing %s: %s", n, ret->boot.result,
+			     strerror(-r));
+	} else if (!r)
+		r = -ENODATA;
+	if (r)
+		ret->boot.result[0] = 0;
+	json_decref(doc);
+	json_decref(cases);
+	lava_import_free(&im);
+	return r;
+}
+
+static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
+		  size_t errlen)
+{
+	struct lava_be *b = priv;
+	const struct kg_ctx *x = req->x;
+	const struct kg_kernel *k = &x->k[req->side];
+	struct lava_client *c = NULL;
+	char why[8192], path[PATH_MAX + 64], job_url[1200] = "", *yaml, *res = NULL;
+	double t0 = now_s();
+	size_t len = 0;
+	long id = 0;
+	int r, n = req->index + 1;
+
+	ret->boot.guest_status = -1;
+	snprintf(ret->dir, sizeof(ret->dir), "%s/boot-%02d-%s", x->workdir, n, k->label);
+	if (mkdir(ret->dir, 0755) && errno != EEXIST)
+		return errf(err, errlen, -errno, "boot %d (%s): creating %s: %s", n, k->label,
+			    ret->dir, strerror(errno));
+	yaml = job_yaml(b, req);
+	if (!yaml)
+		return errf(err, errlen, -ENOMEM, "boot %d (%s): the job: %s", n, k->label,
+			    strerror(ENOMEM));
+	snprintf(path, sizeof(path), "%s/job.yaml", ret->dir);
+	if ((r = lava_save(path, yaml, strlen(yaml))))
+		snprintf(why, sizeof(why), "writing %s: %s", path, strerror(-r));
+	/* one client a boot: its connection is not shared between the gate's threads */
+	else if (!(r = lava_client_open(b->url, b->token_file, &c, why, sizeof(why))))
+		r = lava_boot(c, yaml, (unsigned)x->a.vm.timeout_s + LAVA_JOB_MARGIN_S, &id, &res,
+			      &len, why, sizeof(why));
+	free(yaml);
+	ret->boot.seconds = now_s() - t0;
+	if (id && c)
+		snprintf(job_url, sizeof(job_url), "%s/scheduler/job/%ld", lava_client_url(c), id);
+	lava_client_close(c);
+	if (!r)
+		r = import_results(b, req, res, len, ret, why, sizeof(why));
+	free(res);
+	ret->record = kg_boot_json(k, &x->a.vm, &ret->boot);
+	json_object_set_new(ret->record, "index", json_integer(n));
+	json_object_set_new(ret->record, "side", json_string(k->label));
+	json_object_set_new(ret->record, "dir", json_string(ret->dir));
+	json_object_set_new(ret->record, "backend", json_string("lava"));
+	if (id)
+		json_object_set_new(ret->record, "lava",
+				    json_pack("{s:I, s:s}", "job", (json_int_t)id, "url", job_url));
+	if (req->gate && ret->booted && ret->boot.guest_status) {
+		snprintf(err, errlen,
+			 "boot %d (%s): LAVA job %ld (%s): the suite failed in the guest: cannot "
+			 "judge; see the job's log",
+			 n, k->label, id, job_url);
+		return -ECANCELED;
+	}
+	if (r == -ENODATA) {
+		snprintf(
+			err, errlen,
+			"boot %d (%s): LAVA job %ld (%s) reported no fsbench test case (suite %s); "
+			"see the job's log",
+			n, k->label, id, job_url, ret->boot.guest_status < 0 ? "never ran" : "ran");
+		return r;
+	}
+	if (r) {
+		/* the client's message names the job, its URL, its health and the log's tail */
+		snprintf(err, errlen, "boot %d (%s): %s", n, k->label, why);
+		/* LAVA canceling a job is a boot that failed, not the suite failing in the
+		 * guest; -EINTR (a signal: the job canceled) stays what it is */
+		return r == -ECANCELED || r == -ENODATA ? -EIO : r;
+	}
+	r = kg_boot_adopt(ret, req->gate, err, errlen);
+	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
+}
+
+int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend *ret,
+		      bool *ret_usage, char *err, size_t errlen)
+{
+	struct lava_be *b = calloc(1, sizeof(*b));
+	struct lava_client *c = NULL;
+	int r, idle = 0;
+
+	*ret_usage = false;
+	*ret = (struct kg_boot_backend){
+		.name = "LAVA", .prepare = be_prepare, .run = be_run, .priv = b
+	};
+	if (!b)
+		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	if (snprintf(b->url, sizeof(b->url), "%s", o->url) >= (int)sizeof(b->url) ||
+	    snprintf(b->token_file, sizeof(b->token_file), "%s", o->token_file) >=
+		    (int)sizeof(b->token_file))
+		return errf(err, errlen, -ENAMETOOLONG, "--lava %s: too long", o->url);
+	/* the client checks the URL and the token file here, before any work */
+	*ret_usage = true;
+	if ((r = lava_client_open(b->url, b->token_file, &c, err, errlen)))
+		return r;
+	*ret_usage = false;
+	r = lava_devices_idle(c, LAVA_BACKEND_DEVICE_TYPE, &idle, err, errlen);
+	if (!r && idle < 1)
+		r = errf(err, errlen, -ENODEV, "%s: no idle %s device (GET /api/v0.2/devices/)",
+			 lava_client_url(c), LAVA_BACKEND_DEVICE_TYPE);
+	lava_client_close(c);
+	ret->slots = idle;
+	return r;
+}
+
+void lava_backend_close(struct kg_boot_backend *be)
+{
+	struct lava_be *b = be->priv;
+
+	if (b && b->suite_loaded)
+		suite_free(&b->suite);
+	free(b);
+	be->priv = NULL;
+}
