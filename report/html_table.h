@@ -12,6 +12,12 @@
 /* @s with HTML's special characters as entities; NULL writes nothing. */
 void rpt_html_esc(FILE *out, const char *s);
 
+/*
+ * The id of the plot captioned @s (or of a section named @s): "fig-" and its letters and
+ * digits in lower case, each run of other characters one "-".
+ */
+void rpt_html_fig_id(FILE *out, const char *s);
+
 /* A number as people read it: three significant digits or so, never an exponent. */
 void rpt_html_fmt_num(char *buf, size_t len, double v);
 
