@@ -165,8 +165,15 @@ static void run_about(json_t *about, const struct mdl_run_ref *r, struct load_su
 	label_add(about, "fsbench", mdl_json_str(json_object_get(r->doc, "tool"), "version", NULL));
 	json_array_foreach(argv, i, x)
 	{
-		int w = snprintf(cmd + at, sizeof(cmd) - at, " %s",
-				 mdl_str_or(json_string_value(x), "?"));
+		const char *a = mdl_str_or(json_string_value(x), "?");
+		int w;
+
+		/* where the result was written says nothing of how it ran, and differs per run */
+		if (!strcmp(a, "--json") || !strcmp(a, "-o")) {
+			i++;
+			continue;
+		}
+		w = snprintf(cmd + at, sizeof(cmd) - at, " %s", a);
 
 		if (w < 0 || (size_t)w >= sizeof(cmd) - at)
 			break;

@@ -49,7 +49,7 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 		"h1.verdict{padding:.3em .5em}.moved{font-weight:bold}tr.cell th{text-align:left}\n"
 		/* 800 px wide: plots shrink, tables scroll in their box, long names break */
 		"figure svg,figure img{max-width:100%%;height:auto}table{max-width:100%%}\n"
-		"div.wide{overflow-x:auto;max-width:100%%}code,td{overflow-wrap:anywhere}\n"
+		"div.wide{overflow-x:auto;max-width:100%%}code,table.sides td{overflow-wrap:anywhere}\n"
 		"tr.group th{text-align:left;background:#e8e8e8}tr.why td{font-size:90%%;color:#333}\n"
 		"table.sides th{text-align:left}table.sides td{font-size:90%%}tr.differs td{font-weight:bold}\n</style></head>\n<body>\n");
 	/* two sides: the answer first, the title under it (issue 24, item 1) */

@@ -14,8 +14,6 @@
 #define GROUP_ROWS 40
 /* A change this large is a near-zero baseline's, not a measurement's: "from ~0". */
 #define FROM_ZERO_PCT 10000.0
-/* A call commits when a side makes this many journal commits, flushes or log forces per call. */
-#define COMMITS_PER_CALL 0.5
 
 enum chg_group { G_REGRESSED, G_UNSURE, G_IMPROVED, G_COUNT };
 
@@ -116,22 +114,37 @@ static void side_value(FILE *out, const struct rpt_cmp_metric *metric, int side)
 	}
 }
 
+/* @s escaped, breakable after "_", "." and "/" (a narrow window wraps names, not letters). */
+static void esc_wbr(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		char c[2] = { *s, 0 };
+
+		rpt_html_esc(out, c);
+		if (*s == '_' || *s == '.' || *s == '/')
+			fputs("<wbr>", out);
+	}
+}
+
 /* How sure the row's verdict is: q and p, or the floor, and the spread of the sides' runs. */
 static void how_sure_cell(FILE *out, const struct rpt_cmp_judged *j)
 {
+	fprintf(out, "<b>%s</b>%s ",
+		j->cannot_judge ? "cannot judge" : rpt_verdict_names[j->verdict],
+		j->rule.gate ? "" : " (not gated)");
 	if (isfinite(j->floor_pct)) {
 		fprintf(out, "floor %.2g %%", j->floor_pct);
 		if (isfinite(j->bar_pct))
 			fprintf(out, ", bar %.2g %%", j->bar_pct);
 	} else if (j->tested && isfinite(j->p)) {
 		if (isfinite(j->q))
-			fprintf(out, j->q < 0.001 ? "q &lt; 0.001, " : "q = %.2g, ", j->q);
-		fprintf(out, j->p < 0.001 ? "p &lt; 0.001" : "p = %.2g", j->p);
+			fprintf(out, j->q < 0.001 ? "q&lt;0.001 " : "q=%.2g ", j->q);
+		fprintf(out, j->p < 0.001 ? "p&lt;0.001" : "p=%.2g", j->p);
 	} else {
 		fprintf(out, "not tested");
 	}
 	if (isfinite(j->spread_pct))
-		fprintf(out, "; spread %.0f %%", j->spread_pct);
+		fprintf(out, ", spread %.0f %%", j->spread_pct);
 	if (j->cannot_judge && j->reason) {
 		fprintf(out, "; ");
 		rpt_html_esc(out, j->reason);
@@ -160,20 +173,16 @@ static double item_side(const json_t *it, const char *side)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* Whether the call the why line counts per commits: a journal commit, flush or log force. */
-static bool per_commits(const json_t *why, const char *per)
+/*
+ * Whether the why line counts per the call that commits: the sync call (fsync, fdatasync),
+ * or a file of a files/s figure (each file ends in one). Other calls share the same totals
+ * divided by their own counts ("commits per close 1.00"), which explains nothing of them.
+ */
+static bool per_commits(const struct change *c, const char *per)
 {
-	static const char *const marks[] = { "commits per %s", "flushes per %s",
-					     "log forces per %s", "btrfs commits per %s" };
-
-	for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
-		const json_t *it = why_item(why, marks[i], per);
-
-		if (item_side(it, "baseline") >= COMMITS_PER_CALL ||
-		    item_side(it, "candidate") >= COMMITS_PER_CALL)
-			return true;
-	}
-	return false;
+	if (!strcmp(per, "fsync") || !strcmp(per, "fdatasync"))
+		return true;
+	return !strcmp(per, "file") && !strcmp(c->metric->name, "files_per_sec");
 }
 
 /* Device time per call on side @side in µs: requests x write d2c + flushes x flush d2c. */
@@ -235,16 +244,41 @@ static void item_text(FILE *out, const json_t *it)
 	fprintf(out, " %s -> %s%s", a, b, !strcmp(unit, "KiB") ? " KiB" : "");
 }
 
-/* The items that moved 5 % or more, then the device time's share of the metric's change. */
-static void why_text(FILE *out, const struct change *c, const char *per)
+/*
+ * ". Device time per fsync +0.5 ms explains 14 % of the +3.7 ms change": the share of the
+ * metric's change (as time per call) that the device's time per call accounts for.
+ */
+static void share_text(FILE *out, const struct change *c, const char *per)
 {
-	const json_t *why = c->j->why, *it;
+	const json_t *why = c->j->why;
 	double da = device_us(why, per, "baseline"), db = device_us(why, per, "candidate");
-	double dm = metric_delta_us(c);
-	size_t i, shown = 0;
+	double dm = metric_delta_us(c), share;
 	char x[48], y[48];
 
-	json_array_foreach(json_object_get(why, "items"), i, it)
+	if (!isfinite(da) || !isfinite(db) || !isfinite(dm) || dm == 0)
+		return;
+	share = (db - da) / dm * 100;
+	rpt_html_fmt_value(x, sizeof(x), db - da, NAN, "us");
+	rpt_html_fmt_value(y, sizeof(y), dm, NAN, "us");
+	fprintf(out, " Device time per %s %s%s", per, db >= da ? "+" : "", x);
+	if (share < 0)
+		fprintf(out, " moved against");
+	else if (share > 100)
+		fprintf(out, " is more than");
+	else
+		fprintf(out, " explains %.0f %% of", share);
+	fprintf(out, " the %s%s change%s%s.", dm >= 0 ? "+" : "", y,
+		strcmp(c->metric->unit ? c->metric->unit : "", "us") ? " in time per " : "",
+		strcmp(c->metric->unit ? c->metric->unit : "", "us") ? per : "");
+}
+
+/* The items that moved 5 % or more (of a cell, the same on every metric of its call). */
+static void why_text(FILE *out, const struct change *c, const char *per)
+{
+	const json_t *it;
+	size_t i, shown = 0;
+
+	json_array_foreach(json_object_get(c->j->why, "items"), i, it)
 	{
 		const json_t *ch = json_object_get(it, "change_pct");
 
@@ -255,41 +289,49 @@ static void why_text(FILE *out, const struct change *c, const char *per)
 	}
 	if (!shown)
 		fprintf(out, "no kernel-side quantity per %s moved 5 %% or more", per);
-	if (isfinite(da) && isfinite(db) && isfinite(dm) && dm != 0) {
-		rpt_html_fmt_value(x, sizeof(x), db - da, NAN, "us");
-		rpt_html_fmt_value(y, sizeof(y), dm, NAN, "us");
-		fprintf(out, ". Device time per %s %s%s explains %.0f %% of the %s%s change", per,
-			db >= da ? "+" : "", x, (db - da) / dm * 100, dm >= 0 ? "+" : "", y);
-		if (strcmp(c->metric->unit ? c->metric->unit : "", "us"))
-			fprintf(out, " in time per %s", per);
-	}
 	fprintf(out, ".");
 }
 
-/* The why row under change @c (row @row), or a pointer to the row that said it first. */
-static void why_row(FILE *out, const struct change *v, size_t row, const size_t *rows)
+/* A why line already on the page: its cell, side and call, and the row it is under. */
+struct said {
+	const struct rpt_cmp_sample *sample;
+	int side;
+	const char *per;
+	size_t row;
+};
+
+/*
+ * The why row under change @c (row @row): the kernel side's account once per cell, side and
+ * call (@said, *@nsaid of them so far), then on later rows only the share of their change.
+ */
+static void why_row(FILE *out, const struct change *c, size_t row, struct said *said, size_t *nsaid)
 {
-	const struct change *c = &v[row];
 	const char *per = json_string_value(json_object_get(c->j->why, "per"));
 
-	if (!per || !per_commits(c->j->why, per))
+	if (!per || !per_commits(c, per))
 		return;
-	fprintf(out, "<tr class=\"why\"><td></td><td colspan=\"7\">Kernel side per %s: ", per);
-	for (size_t r = 0; r < row; r++)
-		if (v[r].sample == c->sample && v[r].j->side == c->j->side &&
-		    json_equal(json_object_get(v[r].j->why, "items"),
-			       json_object_get(c->j->why, "items"))) {
-			double dm = metric_delta_us(c), da = device_us(c->j->why, per, "baseline"),
-			       db = device_us(c->j->why, per, "candidate");
+	for (size_t r = 0; r < *nsaid; r++)
+		if (said[r].sample == c->sample && said[r].side == c->j->side &&
+		    !strcmp(said[r].per, per)) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *m = open_memstream(&buf, &len);
 
-			fprintf(out, "as in row %zu", rows[r]);
-			if (isfinite(da) && isfinite(db) && isfinite(dm) && dm != 0)
-				fprintf(out, "; the device time explains %.0f %% of this change",
-					(db - da) / dm * 100);
-			fprintf(out, ".</td></tr>\n");
+			if (!m)
+				return;
+			share_text(m, c, per);
+			if (!fclose(m) && len)
+				fprintf(out,
+					"<tr class=\"why\"><td></td><td colspan=\"6\">Kernel side "
+					"as in row %zu.%s</td></tr>\n",
+					said[r].row, buf);
+			free(buf);
 			return;
 		}
+	said[(*nsaid)++] = (struct said){ c->sample, c->j->side, per, row };
+	fprintf(out, "<tr class=\"why\"><td></td><td colspan=\"6\">Kernel side per %s: ", per);
 	why_text(out, c, per);
+	share_text(out, c, per);
 	fprintf(out, "</td></tr>\n");
 }
 
@@ -350,7 +392,8 @@ void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp)
 void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 {
 	struct change *v[G_COUNT] = { 0 };
-	size_t n[G_COUNT], total = 0, row = 0;
+	size_t n[G_COUNT], total = 0, row = 0, nsaid = 0;
+	struct said *said;
 
 	for (int g = 0; g < G_COUNT; g++)
 		total += n[g] = collect(cmp, g, &v[g]);
@@ -363,31 +406,27 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 	}
 	fprintf(out, "<h2>What changed: regressions, what the noise hides, improvements</h2>\n"
 		     "<table id=\"changed\"><tr><th>#</th><th>cell</th><th>metric</th>"
-		     "<th>baseline</th><th>candidate</th><th>change</th><th>how sure</th>"
-		     "<th>verdict</th></tr>\n");
+		     "<th>baseline</th><th>candidate</th><th>change</th>"
+		     "<th>verdict, how sure</th></tr>\n");
+	said = calloc(total, sizeof(*said));
 	for (int g = 0; g < G_COUNT; g++) {
-		size_t *rows = calloc(n[g] ? n[g] : 1, sizeof(*rows));
-
-		if (!n[g] || !rows) {
-			free(rows);
+		if (!n[g])
 			continue;
-		}
 		fprintf(out,
-			"<tr class=\"group\" data-group=\"%d\"><th colspan=\"8\">%s (%zu)</th></tr>\n",
+			"<tr class=\"group\" data-group=\"%d\"><th colspan=\"7\">%s (%zu)</th></tr>\n",
 			g, group_names[g], n[g]);
 		for (size_t i = 0; i < n[g] && i < GROUP_ROWS; i++) {
 			const struct change *c = &v[g][i];
-			const char *vd = rpt_verdict_names[c->j->verdict];
 			char chg[32];
 
-			rows[i] = ++row;
 			rpt_html_fmt_change(chg, sizeof(chg), c->j->change_pct);
+			row++;
 			fprintf(out,
 				"<tr id=\"chg-%zu\" class=\"%s\" data-group=\"%d\"><td>%zu</td><td>",
-				row, vd, g, row);
-			rpt_html_esc(out, c->sample->label);
+				row, rpt_verdict_names[c->j->verdict], g, row);
+			esc_wbr(out, c->sample->label);
 			fprintf(out, "</td><td>");
-			rpt_html_esc(out, c->metric->name);
+			esc_wbr(out, c->metric->name);
 			plot_link(out, c);
 			fprintf(out, "</td><td class=\"num\">");
 			side_value(out, c->metric, 0);
@@ -395,17 +434,16 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 			side_value(out, c->metric, c->j->side);
 			fprintf(out, "</td><td class=\"num\">%s</td><td>", chg);
 			how_sure_cell(out, c->j);
-			fprintf(out, "</td><td>%s%s</td></tr>\n",
-				c->j->cannot_judge ? "cannot judge" : vd,
-				c->j->rule.gate ? "" : " (not gated)");
-			why_row(out, v[g], i, rows);
+			fprintf(out, "</td></tr>\n");
+			if (said)
+				why_row(out, c, row, said, &nsaid);
 		}
 		if (n[g] > GROUP_ROWS)
 			fprintf(out,
-				"<tr><td></td><td colspan=\"7\">%zu more in the full comparison below.</td></tr>\n",
+				"<tr><td></td><td colspan=\"6\">%zu more in the full comparison below.</td></tr>\n",
 				n[g] - GROUP_ROWS);
-		free(rows);
 	}
+	free(said);
 	fprintf(out, "</table>\n");
 	for (int g = 0; g < G_COUNT; g++)
 		free(v[g]);
