@@ -42,7 +42,7 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 	fprintf(out,
 		"</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}\n"
 		"table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px}\n"
-		"td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}\n"
+		"td.num{text-align:right;font-variant-numeric:tabular-nums}td.chg{white-space:nowrap}th{background:#f3f3f3}\n"
 		".regression{background:#f8d0d0;font-weight:bold}.improvement{background:#d0f0d0}\n"
 		".noisy{background:#fff3c4}.insufficient{color:#888}.warn{background:#fff3c4;padding:.5em}\n"
 		"figure{margin:1em 0}figcaption{font-size:90%%;color:#555}\n"

@@ -369,11 +369,12 @@ void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp)
 	else
 		fprintf(out,
 			"a change counts when its test's p, corrected for the %zu gated metrics "
-			"compared (Benjamini-Hochberg: q &lt; %g, so on average at most %g of the "
+			"compared (Benjamini-Hochberg: q &lt; %g, so on average at most %g %% of the "
 			"metrics called changed are false alarms), is below %g, the change is %g %% "
 			"or more, and it is larger than each side's own spread between its "
 			"repetitions. Each row gives q, p and that spread.",
-			rpt_cmp_count_gated(cmp), s->alpha, s->alpha, s->alpha, s->threshold_pct);
+			rpt_cmp_count_gated(cmp), s->alpha, s->alpha * 100, s->alpha,
+			s->threshold_pct);
 	fprintf(out, " Host load during the runs:");
 	for (int k = 0; k < cmp->nsides; k++) {
 		struct rpt_html_load l = rpt_html_side_load(cmp, k);
@@ -432,7 +433,7 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 			side_value(out, c->metric, 0);
 			fprintf(out, "</td><td class=\"num\">");
 			side_value(out, c->metric, c->j->side);
-			fprintf(out, "</td><td class=\"num\">%s</td><td>", chg);
+			fprintf(out, "</td><td class=\"num chg\">%s</td><td>", chg);
 			how_sure_cell(out, c->j);
 			fprintf(out, "</td></tr>\n");
 			if (said)
