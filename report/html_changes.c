@@ -241,7 +241,7 @@ static void item_text(FILE *out, const json_t *it)
 	rpt_html_fmt_value(b, sizeof(b), item_side(it, "candidate"), NAN,
 			   !strcmp(unit, "us") ? unit : "");
 	rpt_html_esc(out, name);
-	fprintf(out, " %s -> %s%s", a, b, !strcmp(unit, "KiB") ? " KiB" : "");
+	fprintf(out, " %s → %s%s", a, b, !strcmp(unit, "KiB") ? " KiB" : "");
 }
 
 /*
