@@ -222,26 +222,28 @@ static double metric_delta_us(const struct change *c)
 	return NAN;
 }
 
-/* One why item "name a -> b unit" in the page's units (µs scaled, KiB for KB). */
+/* One why item "name a → b unit" in the page's units (µs scaled, KiB for KB). */
 static void item_text(FILE *out, const json_t *it)
 {
 	const char *name = mdl_str_or(json_string_value(json_object_get(it, "name")), "?"),
 		   *unit = mdl_str_or(json_string_value(json_object_get(it, "unit")), "");
+	bool us = !strcmp(unit, "us");
+	size_t n = strlen(unit);
 	char a[48], b[48];
 
-	if (!strcmp(unit, "KB")) {
-		unit = "KiB";
-		if (!strncmp(name, "KB ", 3)) {
-			fprintf(out, "KiB ");
-			name += 3;
-		}
+	/* a name that leads with its unit ("KB written per fsync") takes the page's spelling */
+	if (n && !strncmp(name, unit, n) && name[n] == ' ') {
+		rpt_html_esc(out, rpt_html_unit(unit));
+		name += n;
 	}
-	rpt_html_fmt_value(a, sizeof(a), item_side(it, "baseline"), NAN,
-			   !strcmp(unit, "us") ? unit : "");
-	rpt_html_fmt_value(b, sizeof(b), item_side(it, "candidate"), NAN,
-			   !strcmp(unit, "us") ? unit : "");
+	rpt_html_fmt_value(a, sizeof(a), item_side(it, "baseline"), NAN, us ? unit : "");
+	rpt_html_fmt_value(b, sizeof(b), item_side(it, "candidate"), NAN, us ? unit : "");
 	rpt_html_esc(out, name);
-	fprintf(out, " %s → %s%s", a, b, !strcmp(unit, "KiB") ? " KiB" : "");
+	fprintf(out, " %s → %s", a, b);
+	if (n && !us) {
+		fprintf(out, " ");
+		rpt_html_esc(out, rpt_html_unit(unit));
+	}
 }
 
 /*

@@ -49,6 +49,15 @@ void rpt_html_fig_id(FILE *out, const char *s)
 	}
 }
 
+const char *rpt_html_unit(const char *unit)
+{
+	if (unit && !strcmp(unit, "us"))
+		return "µs";
+	if (unit && !strcmp(unit, "KB"))
+		return "KiB"; /* the probes' KB are 1024 bytes */
+	return unit;
+}
+
 /* A number as people read it: three significant digits or so, never an exponent. */
 void rpt_html_fmt_num(char *buf, size_t len, double v)
 {

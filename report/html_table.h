@@ -18,6 +18,9 @@ void rpt_html_esc(FILE *out, const char *s);
  */
 void rpt_html_fig_id(FILE *out, const char *s);
 
+/* The page's one spelling of a why item's @unit: "µs" for "us", "KiB" for "KB". */
+const char *rpt_html_unit(const char *unit);
+
 /* A number as people read it: three significant digits or so, never an exponent. */
 void rpt_html_fmt_num(char *buf, size_t len, double v);
 

@@ -57,8 +57,8 @@ t_expect_eq "per-cell summary: the cell, its op and its runs" \
 t_expect_eq "per-cell summary: the sides and the difference in the header" \
 	'<tr><th>quantity</th><th>baseline</th><th>candidate</th><th>candidate − baseline</th><th>change</th></tr>' \
 	"$(cellsum "$S/ab.html" | grep '<th>quantity</th>' | sed 's/^.*<table class="cellsum">//')"
-t_expect_eq "per-cell summary: commit phases in us, KB written without a second unit" "flushing (us);KB written per fsync;" \
-	"$(cellsum "$S/ab.html" | grep -o '<tr><td>\(flushing[^<]*\|KB[^<]*\)</td>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
+t_expect_eq "per-cell summary: commit phases in µs, KiB written without a second unit" "flushing (µs);KiB written per fsync;" \
+	"$(cellsum "$S/ab.html" | grep -o '<tr><td>\(flushing[^<]*\|KB[^<]*\|KiB[^<]*\)</td>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
 # one side: the same quantities, one column, no difference
 "$FSBENCH" report --no-plots -o "$S/a.html" "$S/A.json" 2>"$S/err" || t_die "report of A failed: $(cat "$S/err")"
 t_expect_eq "one side: flushes per fsync alone" '<tr><td>flushes per fsync</td><td class="num">2.00</td></tr>' \
@@ -107,6 +107,15 @@ t_expect_eq "why lines for calls that do not commit" 0 \
 	"$(cat "$S/ab.html" "$S/noisy.html" | grep -c 'Kernel side per \(close\|write\|create\|unlink\)')"
 # one spelling per unit in the ranked list: µs and KiB, never "us" or "KB"
 t_expect_eq "ranked list: us or KB" "" "$(nw "$S/noisy.html" | grep -oE '[0-9] (us|KB)\b' | head -3)"
+
+# a near-zero baseline: "from ~0", not "+1142566.7 %"
+jq -c '.runs[].summary.files_per_sec = 0.0001' "$S/A.json" >"$S/Az.json" &&
+	jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec = 100 + $i]' "$S/B.json" >"$S/Bz.json" ||
+	t_die "making the near-zero pair"
+"$FSBENCH" report --no-plots -o "$S/zero.html" --baseline "$S/Az.json" --candidate "$S/Bz.json" 2>"$S/err" ||
+	t_die "report of the near-zero pair failed: $(cat "$S/err")"
+t_expect_eq "near-zero baseline: the change" '<td class="num chg">from ~0</td>' \
+	"$(nw "$S/zero.html" | grep '<td>files_per_sec ' | grep -o '<td class="num chg">[^<]*</td>')"
 
 # A busy host on one side: the head and the verdict give each side's load
 jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 0.2, self_cpu_s: 0.16, others_pct: 2, steal_pct: 0, iowait_pct: 1, throttle_events: null, self_wait_pct: 3}' "$S/A.json" >"$S/Ah.json" &&
