@@ -84,8 +84,8 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 }
 
 /* The sections drawn from the runs: throughput, latency, streaming runs, the kernel side. */
-static void page_runs(struct page *pg, struct group *g, int ng, json_t *const *docs,
-		      const char *const *paths, size_t ndocs)
+static void page_runs(struct page *pg, struct group *g, int ng, struct group *cells, int ncells,
+		      json_t *const *docs, const char *const *paths, size_t ndocs)
 {
 	FILE *out = pg->out;
 
@@ -108,12 +108,13 @@ static void page_runs(struct page *pg, struct group *g, int ng, json_t *const *d
 		}
 	rpt_html_throughput_table(out, g, ng);
 	fprintf(out, "<h2>Latency distributions</h2>\n");
-	for (int i = 0; i < ng; i++)
-		if (rpt_html_workload_first(g, i)) {
+	/* a line per cell (filesystem and thread count), as the verdicts are per cell */
+	for (int i = 0; i < ncells; i++)
+		if (rpt_html_workload_first(cells, i)) {
 			fprintf(out, "<h3>");
-			rpt_html_esc(out, g[i].workload);
+			rpt_html_esc(out, cells[i].workload);
 			fprintf(out, "</h3>\n");
-			rpt_html_pct_plots(pg, g, ng, g[i].workload);
+			rpt_html_pct_plots(pg, cells, ncells, cells[i].workload);
 		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
 	rpt_html_time_plots(pg, docs, paths, pg->o->labels, ndocs);
@@ -125,20 +126,26 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 		   int *ret_plotted)
 {
 	struct page pg = { .out = out, .o = o };
-	struct group *g = calloc(MAX_GROUPS, sizeof(*g));
-	int ng = 0, e;
+	struct group *g = calloc(MAX_GROUPS, sizeof(*g)), *cells = calloc(MAX_GROUPS, sizeof(*g));
+	int ng = 0, ncells = 0, e;
 	const char *tmp = getenv("TMPDIR");
 
 	*ret_plotted = 0;
-	if (!g)
+	if (!g || !cells) {
+		free(g);
+		free(cells);
 		return -ENOMEM;
+	}
 	snprintf(pg.dir, sizeof(pg.dir), "%s/fsbench-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (o->gnuplot && !mkdtemp(pg.dir)) {
 		e = -errno; /* before free() can change it */
 		free(g);
+		free(cells);
 		return e;
 	}
 	e = rpt_html_groups_build(g, &ng, docs, paths, ndocs, o->labels);
+	if (!e)
+		e = rpt_html_groups_build_cells(cells, &ncells, docs, paths, ndocs, o->labels);
 	if (!e) {
 		page_head(out, paths, ndocs, cmp, o);
 		/* with a verdict on top, the full comparison is folded under it, before the runs */
@@ -152,7 +159,7 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 		}
 		/* a comparison alone has no runs to plot */
 		if (ndocs)
-			page_runs(&pg, g, ng, docs, paths, ndocs);
+			page_runs(&pg, g, ng, cells, ncells, docs, paths, ndocs);
 		if (!rpt_html_has_verdict(cmp) && (cmp || o->compare_note)) {
 			fprintf(out, "<div class=\"wide\">\n");
 			rpt_html_compare_table(out, cmp, o->compare_note);
@@ -163,7 +170,9 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 			e = -EIO;
 	}
 	rpt_html_groups_free(g, ng);
+	rpt_html_groups_free(cells, ncells);
 	free(g);
+	free(cells);
 	if (o->gnuplot)
 		base_rm_tree(pg.dir);
 	*ret_plotted = pg.drawn;
