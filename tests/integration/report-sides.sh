@@ -89,9 +89,10 @@ if command -v gnuplot >/dev/null; then
 	awk 'BEGIN { RS = "</figure>" } index($0, "<figcaption>smallfile: write latency by percentile</figcaption>")' \
 		"$S/abp.html" | grep -o '<title>[^<]*</title>' | grep -v Gnuplot | sed 's/<[^>]*>//g' | tr '\n' ';' >"$S/lines"
 	# the runs' own percentiles, a set of points after each line, have no title of their own
-	t_expect_eq "write plot lines" "baseline: ext4;baseline: xfs;candidate: ext4;candidate: xfs;" \
-		"$(tr ';' '\n' <"$S/lines" | grep -v '^gnuplot_plot_' | tr '\n' ';')"
-	t_expect_eq "write plot: the runs' points, untitled, one set a line" 4 \
+	# a line per cell (filesystem and thread count) and side, as the verdicts are per cell
+	t_expect_eq "write plot lines" "baseline: ext4 t=1;baseline: ext4 t=2;baseline: xfs t=1;baseline: xfs t=2;candidate: ext4 t=1;candidate: ext4 t=2;candidate: xfs t=1;candidate: xfs t=2;" \
+		"$(tr ';' '\n' <"$S/lines" | grep -v '^gnuplot_plot_' | sort | tr '\n' ';')"
+	t_expect_eq "write plot: the runs' points, untitled, one set a line" 8 \
 		"$(tr ';' '\n' <"$S/lines" | grep -c '^gnuplot_plot_')"
 fi
 t_done
