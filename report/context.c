@@ -144,6 +144,8 @@ static void ops_add(json_t *ops, const json_t *run)
 struct load_sum {
 	double others, steal, wait;
 	size_t n, nwait;
+	double canary[2]; /* fsync p50 of the device's canary before and after the runs, µs */
+	size_t ncanary[2];
 };
 
 /*
@@ -192,6 +194,16 @@ static void run_about(json_t *about, const struct mdl_run_ref *r, struct load_su
 		load->wait += json_number_value(json_object_get(hl, "self_wait_pct"));
 		load->nwait++;
 	}
+	for (int w = 0; w < 2; w++) {
+		const json_t *p50 = json_object_get(
+			json_object_get(json_object_get(r->run, "canary"), w ? "after" : "before"),
+			"p50_us");
+
+		if (json_is_number(p50) && json_number_value(p50) > 0) {
+			load->canary[w] += json_number_value(p50);
+			load->ncanary[w]++;
+		}
+	}
 }
 
 /* "host_load": the runs' mean others' CPU share, steal and (when known) own run-queue wait. */
@@ -199,6 +211,17 @@ static void load_set(json_t *about, const struct load_sum *l)
 {
 	json_t *o;
 
+	/* the device's own speed around the runs (suites' canary): a drifting disk shows here */
+	if (l->ncanary[0] || l->ncanary[1]) {
+		o = json_object();
+		for (int w = 0; o && w < 2; w++)
+			if (l->ncanary[w])
+				json_object_set_new(
+					o, w ? "after_p50_us" : "before_p50_us",
+					json_real(l->canary[w] / (double)l->ncanary[w]));
+		if (o)
+			json_object_set_new(about, "canary", o);
+	}
 	if (!l->n)
 		return;
 	o = json_pack("{s:f,s:f,s:I}", "others_pct", l->others / (double)l->n, "steal_pct",

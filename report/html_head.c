@@ -135,9 +135,41 @@ static void load_cell(FILE *out, const struct rpt_cmp *cmp, int k)
 	fprintf(out, " (%.0f run%s)", l.runs, l.runs == 1 ? "" : "s");
 }
 
+/* Side @k's canary: the mean of its samples' before and after fsync p50s; false: none. */
+static bool canary_cell(FILE *out, const struct rpt_cmp *cmp, int k)
+{
+	double sum[2] = { 0, 0 }, n[2] = { 0, 0 };
+	char buf[48];
+
+	for (size_t i = 0; i < cmp->nsamples; i++) {
+		const json_t *c = json_object_get(
+			json_object_get(json_array_get(cmp->samples[i].context, (size_t)k),
+					"about"),
+			"canary");
+
+		for (int w = 0; w < 2; w++) {
+			const json_t *v = json_object_get(c, w ? "after_p50_us" : "before_p50_us");
+
+			if (json_is_number(v) && isfinite(json_number_value(v))) {
+				sum[w] += json_number_value(v);
+				n[w]++;
+			}
+		}
+	}
+	if (!n[0] && !n[1])
+		return false;
+	for (int w = 0; out && w < 2; w++)
+		if (n[w]) {
+			rpt_html_fmt_value(buf, sizeof(buf), sum[w] / n[w], NAN, "us");
+			fprintf(out, "%s%s %s", w && n[0] ? ", " : "", buf, w ? "after" : "before");
+		}
+	return true;
+}
+
 /* Side @k's text of row @f (a fact, or FACT_DATES / FACT_LOAD) into a new string, or NULL. */
 #define FACT_DATES ((size_t)-1)
 #define FACT_LOAD ((size_t)-2)
+#define FACT_CANARY ((size_t)-3)
 static char *row_text(const struct rpt_cmp *cmp, int k, size_t f)
 {
 	char *buf = NULL;
@@ -150,7 +182,10 @@ static char *row_text(const struct rpt_cmp *cmp, int k, size_t f)
 		dates_cell(m, cmp, k);
 	else if (f == FACT_LOAD)
 		load_cell(m, cmp, k);
-	else if (!fact_cell(m, cmp, k, f))
+	else if (f == FACT_CANARY) {
+		if (!canary_cell(m, cmp, k))
+			fprintf(m, "-");
+	} else if (!fact_cell(m, cmp, k, f))
 		fprintf(m, "-");
 	if (fclose(m)) {
 		free(buf);
@@ -224,5 +259,10 @@ void rpt_html_sides(FILE *out, const struct rpt_cmp *cmp)
 	if (dates)
 		sides_row(out, cmp, FACT_DATES, "dates", "started");
 	sides_row(out, cmp, FACT_LOAD, "host_load", "host load");
+	for (int k = 0; k < cmp->nsides; k++)
+		if (canary_cell(NULL, cmp, k)) {
+			sides_row(out, cmp, FACT_CANARY, "canary", "device canary (fsync p50)");
+			break;
+		}
 	fprintf(out, "</table>\n");
 }

@@ -118,7 +118,9 @@ t_expect_eq "near-zero baseline: the change" '<td class="num chg">from ~0</td>' 
 	"$(nw "$S/zero.html" | grep '<td>files_per_sec ' | grep -o '<td class="num chg">[^<]*</td>')"
 
 # A busy host on one side: the head and the verdict give each side's load
-jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 0.2, self_cpu_s: 0.16, others_pct: 2, steal_pct: 0, iowait_pct: 1, throttle_events: null, self_wait_pct: 3}' "$S/A.json" >"$S/Ah.json" &&
+jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 0.2, self_cpu_s: 0.16, others_pct: 2, steal_pct: 0, iowait_pct: 1, throttle_events: null, self_wait_pct: 3}
+	| .runs[].canary = {before: {n: 200, p10_us: 900, p50_us: 1000, p90_us: 1200, mean_us: 1050, spread_pct: 30, elapsed_s: 0.2},
+		after: {n: 200, p10_us: 900, p50_us: 1100, p90_us: 1300, mean_us: 1150, spread_pct: 36, elapsed_s: 0.2}}' "$S/A.json" >"$S/Ah.json" &&
 	jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 1.4, self_cpu_s: 0.16, others_pct: 62, steal_pct: 4.5, iowait_pct: 1, throttle_events: null}' "$S/B.json" >"$S/Bh.json" ||
 	t_die "making the busy-host pair"
 "$FSBENCH" report -o "$S/busy.html" --baseline "$S/Ah.json" --candidate "$S/Bh.json" 2>"$S/err" ||
@@ -126,6 +128,9 @@ jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 0.2, self_cpu_s
 t_expect_eq "busy host: the load of each side in the head" \
 	'<tr data-fact="host_load" class="differs"><th>host load</th><td>others 2.0 % of the CPUs, steal 0.0 %, fsbench waited 3.0 % of its runnable time (3 runs)</td><td>others 62.0 % of the CPUs, steal 4.5 % (3 runs)</td></tr>' \
 	"$(grep '<tr data-fact="host_load"' "$S/busy.html")"
+t_expect_eq "busy host: the device canary where a side has one" \
+	'<tr data-fact="canary" class="differs"><th>device canary (fsync p50)</th><td>1.00 ms before, 1.10 ms after</td><td>-</td></tr>' \
+	"$(grep '<tr data-fact="canary"' "$S/busy.html")"
 grep -q 'Host load during the runs: baseline others 2.0 % of the CPUs, steal 0.0 %; candidate others 62.0 % of the CPUs, steal 4.5 %.' "$S/busy.html" &&
 	t_ok "busy host: the verdict says each side's load" || t_fail "busy host: $(grep -o 'Host load during[^<]*' "$S/busy.html")"
 

@@ -105,6 +105,10 @@ static void test_about(void **state)
 				      "self_wait_pct", 5.0));
 	json_object_set_new(runs[2], "host_load",
 			    json_pack("{s:s,s:f}", "others_pct", "busy", "steal_pct", 9.0));
+	json_object_set_new(runs[0], "canary",
+			    json_pack("{s:{s:f},s:{s:f}}", "before", "p50_us", 100.0, "after",
+				      "p50_us", 150.0));
+	json_object_set_new(runs[1], "canary", json_pack("{s:{s:f}}", "before", "p50_us", 300.0));
 	for (size_t i = 0; i < 3; i++)
 		refs[i] = (struct mdl_run_ref){
 			.run = runs[i], .doc = doc, .file = "r.json", .index = i
@@ -121,6 +125,10 @@ static void test_about(void **state)
 	assert_float_equal(json_number_value(json_object_get(hl, "steal_pct")), 2.0, 1e-9);
 	assert_float_equal(json_number_value(json_object_get(hl, "self_wait_pct")), 5.0, 1e-9);
 	assert_int_equal(json_integer_value(json_object_get(hl, "runs")), 2);
+	/* the canary's p50 before and after, each over the runs that have it */
+	hl = json_object_get(about, "canary");
+	assert_float_equal(json_number_value(json_object_get(hl, "before_p50_us")), 200.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(hl, "after_p50_us")), 150.0, 1e-9);
 	json_decref(ctx);
 	/* no run measured it: no host_load at all, rather than a zero load */
 	for (size_t i = 0; i < 3; i++)
