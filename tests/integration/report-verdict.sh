@@ -203,6 +203,14 @@ t_expect_eq "per-cell summary: ext4/smallfile/t=2 flushes per fsync unchanged" \
 	"$(sum_row ext4/smallfile/t=2 'flushes per fsync')"
 
 if command -v gnuplot >/dev/null; then
+	# every row of the ranked list links to a plot that is on the page
+	links=$(grep -o '<a href="#fig-[a-z0-9-]*">plot</a>' "$S/suite.html" | sed 's/.*href="#\([^"]*\)".*/\1/' | sort -u)
+	[ -n "$links" ] || t_fail "suite: no row links to a plot"
+	for id in $links; do
+		grep -q "<a id=\"$id\"></a>" "$S/suite.html" || t_fail "suite: a row links to #$id, which is not on the page"
+	done
+	grep -q '<tr id="chg-1" class="regression" data-group="0">.*<a href="#fig-smallfile-fsync-latency-by-percentile">plot</a>' "$S/suite.html" &&
+		t_ok "suite: the top row links to the fsync latency plot" || t_fail "suite: top row's link: $(grep '<tr id="chg-1"' "$S/suite.html")"
 	# baseline beside candidate: in files/s against threads each filesystem has one colour,
 	# solid on the baseline and dashed on the candidate
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
