@@ -140,6 +140,98 @@ static void ops_add(json_t *ops, const json_t *run)
 	}
 }
 
+/* Sums of a side's host load (a run without host_load adds nothing: older results lack it). */
+struct load_sum {
+	double others, steal, wait;
+	size_t n, nwait;
+	double canary[2]; /* fsync p50 of the device's canary before and after the runs, µs */
+	size_t ncanary[2];
+};
+
+/*
+ * What names a side for a reader (the report's head): the kernel's build and command line,
+ * the CPU, fsbench's version, the command that made the result; values the runs disagree on
+ * are joined like labels. @load sums the runs' host_load when they have it.
+ */
+static void run_about(json_t *about, const struct mdl_run_ref *r, struct load_sum *load)
+{
+	const json_t *host = json_object_get(r->doc, "host"),
+		     *argv = json_object_get(json_object_get(r->doc, "config"), "argv"),
+		     *hl = json_object_get(r->run, "host_load"), *x;
+	char cmd[512] = "fsbench";
+	size_t i, at = strlen(cmd);
+
+	label_add(about, "device", mdl_json_str(json_object_get(r->run, "target"), "device", NULL));
+	label_add(about, "cmdline", mdl_json_str(host, "cmdline", NULL));
+	label_add(about, "cpu", mdl_json_str(host, "cpu_model", NULL));
+	label_add(about, "fsbench", mdl_json_str(json_object_get(r->doc, "tool"), "version", NULL));
+	json_array_foreach(argv, i, x)
+	{
+		const char *a = mdl_str_or(json_string_value(x), "?");
+		int w;
+
+		/* where the result was written says nothing of how it ran, and differs per run */
+		if (!strcmp(a, "--json") || !strcmp(a, "-o")) {
+			i++;
+			continue;
+		}
+		w = snprintf(cmd + at, sizeof(cmd) - at, " %s", a);
+
+		if (w < 0 || (size_t)w >= sizeof(cmd) - at)
+			break;
+		at += (size_t)w;
+	}
+	if (json_array_size(argv))
+		label_add(about, "command", cmd);
+	/* read defensively: a result file is anyone's, and older ones have no host_load */
+	if (json_is_number(json_object_get(hl, "others_pct")) &&
+	    json_is_number(json_object_get(hl, "steal_pct"))) {
+		load->others += json_number_value(json_object_get(hl, "others_pct"));
+		load->steal += json_number_value(json_object_get(hl, "steal_pct"));
+		load->n++;
+	}
+	if (json_is_number(json_object_get(hl, "self_wait_pct"))) {
+		load->wait += json_number_value(json_object_get(hl, "self_wait_pct"));
+		load->nwait++;
+	}
+	for (int w = 0; w < 2; w++) {
+		const json_t *p50 = json_object_get(
+			json_object_get(json_object_get(r->run, "canary"), w ? "after" : "before"),
+			"p50_us");
+
+		if (json_is_number(p50) && json_number_value(p50) > 0) {
+			load->canary[w] += json_number_value(p50);
+			load->ncanary[w]++;
+		}
+	}
+}
+
+/* "host_load": the runs' mean others' CPU share, steal and (when known) own run-queue wait. */
+static void load_set(json_t *about, const struct load_sum *l)
+{
+	json_t *o;
+
+	/* the device's own speed around the runs (suites' canary): a drifting disk shows here */
+	if (l->ncanary[0] || l->ncanary[1]) {
+		o = json_object();
+		for (int w = 0; o && w < 2; w++)
+			if (l->ncanary[w])
+				json_object_set_new(
+					o, w ? "after_p50_us" : "before_p50_us",
+					json_real(l->canary[w] / (double)l->ncanary[w]));
+		if (o)
+			json_object_set_new(about, "canary", o);
+	}
+	if (!l->n)
+		return;
+	o = json_pack("{s:f,s:f,s:I}", "others_pct", l->others / (double)l->n, "steal_pct",
+		      l->steal / (double)l->n, "runs", (json_int_t)l->n);
+	if (o && l->nwait)
+		json_object_set_new(o, "self_wait_pct", json_real(l->wait / (double)l->nwait));
+	if (o)
+		json_object_set_new(about, "host_load", o);
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -175,7 +267,9 @@ json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const
 			 size_t n)
 {
 	json_t *ctx, *labels = json_object(), *ops = json_object(), *files = json_object();
+	json_t *about = json_object();
 	const char *start = NULL, *last = NULL;
+	struct load_sum load = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
 		const struct mdl_run_ref *r = &runs[idx[i]];
@@ -185,6 +279,7 @@ json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const
 		if (!mdl_run_complete(r->run))
 			continue;
 		run_labels(labels, r);
+		run_about(about, r, &load);
 		ops_add(ops, r->run);
 		/* RFC 3339 UTC with the same layout compares as text */
 		if (created && (!start || strcmp(created, start) < 0))
@@ -195,7 +290,10 @@ json_t *rpt_side_context(const char *side, const struct mdl_run_ref *runs, const
 		json_object_set_new(files, key, json_string(created ? created : ""));
 	}
 	labels_join(labels);
-	ctx = json_pack("{s:s,s:o,s:o}", "side", side, "labels", labels, MDL_KEY_OPS, ops);
+	labels_join(about);
+	load_set(about, &load);
+	ctx = json_pack("{s:s,s:o,s:o,s:o}", "side", side, "labels", labels, MDL_KEY_OPS, ops,
+			"about", about);
 	if (ctx && start)
 		json_object_set_new(ctx, "start_time", json_string(start));
 	/* runs pooled from several result files: the exporters give them an identity of their own */

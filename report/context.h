@@ -13,7 +13,11 @@
  * knob_set, barrier, device_model, kernel,
  * kernel_version, arch, host}, ops: {op: {count, sum_ns}}}. start_time is the earliest
  * "created" of the runs' result files; a label the runs disagree on holds their distinct
- * values joined by " | "; a label no run knows is left out. A side pooled from several result
+ * values joined by " | "; a label no run knows is left out. "about" names the side for a
+ * reader (the report's head): device, cmdline, cpu, fsbench (version), command (the argv that made
+ * the result), joined likewise, and host_load {others_pct, steal_pct, self_wait_pct, runs}:
+ * the means over the runs that measured it (left out when none did), and canary
+ * {before_p50_us, after_p50_us}: the mean fsync p50 of the device's canary around the runs. A side pooled from several result
  * files also has "results" (their created times, sorted) and "last_start_time". New reference,
  * NULL on ENOMEM.
  */

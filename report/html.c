@@ -1,5 +1,6 @@
 /* The HTML report's page: one self-contained file (inline SVG from gnuplot, tables) from results and a comparison. */
 #include "report/html_attrib.h"
+#include "report/html_head.h"
 #include "report/html_plot.h"
 #include "report/html_table.h"
 #include "report/html_verdict.h"
@@ -24,6 +25,9 @@ static const char page_check_js[] =
 	"  }\n"
 	"  document.body.dataset.svgCount = svgs.length;\n"
 	"  document.body.dataset.plots = svgs.length && ok === svgs.length ? 'ok' : (svgs.length ? 'broken' : 'none');\n"
+	/* readable at the window's width: nothing wider than the page (tests run it at 800 px) */
+	"  var wide = document.documentElement.scrollWidth - window.innerWidth;\n"
+	"  document.body.dataset.overflow = wide > 0 ? String(wide) : 'no';\n"
 	"});\n"
 	"</script>\n";
 
@@ -38,11 +42,16 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 	fprintf(out,
 		"</title>\n<style>\nbody{font-family:sans-serif;margin:2em;max-width:1100px;color:#222}\n"
 		"table{border-collapse:collapse;margin:1em 0}td,th{border:1px solid #ccc;padding:3px 8px}\n"
-		"td.num{text-align:right;font-variant-numeric:tabular-nums}th{background:#f3f3f3}\n"
+		"td.num{text-align:right;font-variant-numeric:tabular-nums}td.chg{white-space:nowrap}th{background:#f3f3f3}\n"
 		".regression{background:#f8d0d0;font-weight:bold}.improvement{background:#d0f0d0}\n"
 		".noisy{background:#fff3c4}.insufficient{color:#888}.warn{background:#fff3c4;padding:.5em}\n"
 		"figure{margin:1em 0}figcaption{font-size:90%%;color:#555}\n"
-		"h1.verdict{padding:.3em .5em}.moved{font-weight:bold}tr.cell th{text-align:left}\n</style></head>\n<body>\n");
+		"h1.verdict{padding:.3em .5em}.moved{font-weight:bold}tr.cell th{text-align:left}\n"
+		/* 800 px wide: plots shrink, tables scroll in their box, long names break */
+		"figure svg,figure img{max-width:100%%;height:auto}table{max-width:100%%}\n"
+		"div.wide{overflow-x:auto;max-width:100%%}code,table.sides td{overflow-wrap:anywhere}\n"
+		"tr.group th{text-align:left;background:#e8e8e8}tr.why td{font-size:90%%;color:#333}\n"
+		"table.sides th{text-align:left}table.sides td{font-size:90%%}tr.differs td{font-weight:bold}\n</style></head>\n<body>\n");
 	/* two sides: the answer first, the title under it (issue 24, item 1) */
 	if (verdict)
 		rpt_html_verdict(out, cmp);
@@ -65,11 +74,18 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 		rpt_html_esc(out, o->inputs_note);
 		fprintf(out, "</p>\n");
 	}
+	/* with a verdict the sides are named under it (html_verdict.c) */
+	if (!verdict && cmp && cmp->nsides >= 2) {
+		fprintf(out,
+			"<p>One result file: its sides ran one after the other on one "
+			"machine, so this page has no verdict; the comparison table is last.</p>\n");
+		rpt_html_sides(out, cmp);
+	}
 }
 
 /* The sections drawn from the runs: throughput, latency, streaming runs, the kernel side. */
-static void page_runs(struct page *pg, struct group *g, int ng, json_t *const *docs,
-		      const char *const *paths, size_t ndocs)
+static void page_runs(struct page *pg, struct group *g, int ng, struct group *cells, int ncells,
+		      json_t *const *docs, const char *const *paths, size_t ndocs)
 {
 	FILE *out = pg->out;
 
@@ -80,17 +96,25 @@ static void page_runs(struct page *pg, struct group *g, int ng, json_t *const *d
 	fprintf(out, "<h2>Throughput against threads</h2>\n");
 	for (int i = 0; i < ng; i++)
 		if (rpt_html_workload_first(g, i)) {
+			char id[160];
+
+			/* what the ranked changes' throughput rows link to */
+			snprintf(id, sizeof(id), "throughput %s", g[i].workload);
+			fprintf(out, "<a id=\"");
+			rpt_html_fig_id(out, id);
+			fprintf(out, "\"></a>\n");
 			rpt_html_throughput_plot(pg, g, ng, g[i].workload, false);
 			rpt_html_throughput_plot(pg, g, ng, g[i].workload, true);
 		}
 	rpt_html_throughput_table(out, g, ng);
 	fprintf(out, "<h2>Latency distributions</h2>\n");
-	for (int i = 0; i < ng; i++)
-		if (rpt_html_workload_first(g, i)) {
+	/* a line per cell (filesystem and thread count), as the verdicts are per cell */
+	for (int i = 0; i < ncells; i++)
+		if (rpt_html_workload_first(cells, i)) {
 			fprintf(out, "<h3>");
-			rpt_html_esc(out, g[i].workload);
+			rpt_html_esc(out, cells[i].workload);
 			fprintf(out, "</h3>\n");
-			rpt_html_pct_plots(pg, g, ng, g[i].workload);
+			rpt_html_pct_plots(pg, cells, ncells, cells[i].workload);
 		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
 	rpt_html_time_plots(pg, docs, paths, pg->o->labels, ndocs);
@@ -102,40 +126,53 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 		   int *ret_plotted)
 {
 	struct page pg = { .out = out, .o = o };
-	struct group *g = calloc(MAX_GROUPS, sizeof(*g));
-	int ng = 0, e;
+	struct group *g = calloc(MAX_GROUPS, sizeof(*g)), *cells = calloc(MAX_GROUPS, sizeof(*g));
+	int ng = 0, ncells = 0, e;
 	const char *tmp = getenv("TMPDIR");
 
 	*ret_plotted = 0;
-	if (!g)
+	if (!g || !cells) {
+		free(g);
+		free(cells);
 		return -ENOMEM;
+	}
 	snprintf(pg.dir, sizeof(pg.dir), "%s/fsbench-report.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (o->gnuplot && !mkdtemp(pg.dir)) {
 		e = -errno; /* before free() can change it */
 		free(g);
+		free(cells);
 		return e;
 	}
 	e = rpt_html_groups_build(g, &ng, docs, paths, ndocs, o->labels);
+	if (!e)
+		e = rpt_html_groups_build_cells(cells, &ncells, docs, paths, ndocs, o->labels);
 	if (!e) {
 		page_head(out, paths, ndocs, cmp, o);
 		/* with a verdict on top, the full comparison is folded under it, before the runs */
 		if (rpt_html_has_verdict(cmp)) {
 			fprintf(out, "<details id=\"comparison\">\n");
 			rpt_html_verdict_fold(out, cmp);
+			fprintf(out, "<div class=\"wide\">\n");
 			rpt_html_compare_table(out, cmp, o->compare_note);
+			fprintf(out, "</div>\n");
 			fprintf(out, "</details>\n");
 		}
 		/* a comparison alone has no runs to plot */
 		if (ndocs)
-			page_runs(&pg, g, ng, docs, paths, ndocs);
-		if (!rpt_html_has_verdict(cmp) && (cmp || o->compare_note))
+			page_runs(&pg, g, ng, cells, ncells, docs, paths, ndocs);
+		if (!rpt_html_has_verdict(cmp) && (cmp || o->compare_note)) {
+			fprintf(out, "<div class=\"wide\">\n");
 			rpt_html_compare_table(out, cmp, o->compare_note);
+			fprintf(out, "</div>\n");
+		}
 		fprintf(out, "%s</body></html>\n", page_check_js);
 		if (ferror(out))
 			e = -EIO;
 	}
 	rpt_html_groups_free(g, ng);
+	rpt_html_groups_free(cells, ncells);
 	free(g);
+	free(cells);
 	if (o->gnuplot)
 		base_rm_tree(pg.dir);
 	*ret_plotted = pg.drawn;

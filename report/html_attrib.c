@@ -196,9 +196,15 @@ static bool cell_rows(FILE *out, struct att *a, size_t c, const char *op)
 		if (!have)
 			continue;
 		fprintf(out, "<tr><td>");
-		rpt_html_esc(out, v[0][q].name);
+		/* in the page's spelling of the unit, leading the name or after it */
+		if (*v[0][q].unit && unit_leads(v[0][q].name, v[0][q].unit)) {
+			rpt_html_esc(out, rpt_html_unit(v[0][q].unit));
+			rpt_html_esc(out, v[0][q].name + strlen(v[0][q].unit));
+		} else {
+			rpt_html_esc(out, v[0][q].name);
+		}
 		if (*v[0][q].unit && !unit_leads(v[0][q].name, v[0][q].unit))
-			fprintf(out, " (%s)", v[0][q].unit);
+			fprintf(out, " (%s)", rpt_html_unit(v[0][q].unit));
 		fprintf(out, "</td>");
 		for (int s = 0; s < a->nsides; s++)
 			num_cell(out, &v[s][q]);

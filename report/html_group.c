@@ -116,13 +116,11 @@ static int group_pct_add(struct group *gr, int k, const json_t *op, const struct
 
 /* Adds complete run @run of line @name to its group: throughput at its thread count, its histograms. */
 static int group_add(struct group *g, int *ng, const json_t *run, const char *name,
-		     const char *label)
+		     const char *label, const char *line)
 {
 	const json_t *sum = mdl_run_summary(run), *op;
 	json_int_t th = json_integer_value(json_object_get(run, MDL_KEY_THREADS));
-	const char *fs =
-		json_string_value(json_object_get(json_object_get(run, MDL_KEY_COORDS), "fs"));
-	struct group *gr = group_get(g, ng, run_workload(run), name, label, fs);
+	struct group *gr = group_get(g, ng, run_workload(run), name, label, line);
 	const char *opname;
 	int bytes;
 
@@ -166,8 +164,31 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 	return 0;
 }
 
-int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
-			  size_t ndocs, const char *const *labels)
+/* Whether the complete runs of @workload in @docs ran at more than one thread count. */
+static bool workload_threads_vary(json_t *const *docs, size_t ndocs, const char *workload)
+{
+	json_int_t first = 0;
+
+	for (size_t d = 0; d < ndocs; d++) {
+		const json_t *run;
+		size_t r;
+
+		json_array_foreach(json_object_get(docs[d], MDL_KEY_RUNS), r, run)
+		{
+			json_int_t t = json_integer_value(json_object_get(run, MDL_KEY_THREADS));
+
+			if (!mdl_run_complete(run) || strcmp(run_workload(run), workload))
+				continue;
+			if (first && t != first)
+				return true;
+			first = t;
+		}
+	}
+	return false;
+}
+
+static int groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
+			size_t ndocs, const char *const *labels, bool cells)
 {
 	for (size_t d = 0; d < ndocs; d++) {
 		const json_t *run;
@@ -175,18 +196,44 @@ int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const c
 
 		json_array_foreach(json_object_get(docs[d], MDL_KEY_RUNS), r, run)
 		{
-			char name[128];
+			const char *fs = json_string_value(
+				json_object_get(json_object_get(run, MDL_KEY_COORDS), "fs"));
+			char name[128], line[96];
 			int e;
 
 			if (!mdl_run_complete(run))
 				continue;
 			line_name(run, paths[d], labels ? labels[d] : NULL, name, sizeof(name));
-			e = group_add(g, ng, run, name, labels ? labels[d] : NULL);
+			snprintf(line, sizeof(line), "%s", fs ? fs : "");
+			/* a cell is a filesystem at a thread count: its own line, as its verdicts */
+			if (cells && workload_threads_vary(docs, ndocs, run_workload(run))) {
+				json_int_t t =
+					json_integer_value(json_object_get(run, MDL_KEY_THREADS));
+				size_t at = strlen(name), lt = strlen(line);
+
+				snprintf(name + at, sizeof(name) - at, " t=%lld", (long long)t);
+				snprintf(line + lt, sizeof(line) - lt, "%st=%lld", lt ? " " : "",
+					 (long long)t);
+			}
+			e = group_add(g, ng, run, name, labels ? labels[d] : NULL,
+				      fs || *line ? line : NULL);
 			if (e)
 				return e;
 		}
 	}
 	return 0;
+}
+
+int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
+			  size_t ndocs, const char *const *labels)
+{
+	return groups_build(g, ng, docs, paths, ndocs, labels, false);
+}
+
+int rpt_html_groups_build_cells(struct group *g, int *ng, json_t *const *docs,
+				const char *const *paths, size_t ndocs, const char *const *labels)
+{
+	return groups_build(g, ng, docs, paths, ndocs, labels, true);
 }
 
 void rpt_html_groups_free(struct group *g, int ng)

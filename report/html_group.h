@@ -62,6 +62,14 @@ size_t rpt_html_group_samples(const struct group *g, bool bytes, int threads, do
  */
 int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
 			  size_t ndocs, const char *const *labels);
+
+/*
+ * As rpt_html_groups_build(), with a line per cell: where a workload ran at several thread
+ * counts, each count is a line of its own ("baseline: ext4 t=2"), as compare judges them.
+ * The latency plots use these; throughput against threads needs the counts on one line.
+ */
+int rpt_html_groups_build_cells(struct group *g, int *ng, json_t *const *docs,
+				const char *const *paths, size_t ndocs, const char *const *labels);
 void rpt_html_groups_free(struct group *g, int ng);
 
 /* Whether group @i is the first of its workload: the plots loop over workloads this way. */

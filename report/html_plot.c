@@ -152,7 +152,10 @@ void rpt_plot_as(struct page *pg, const char *caption, const char *script_body, 
 	rpt_plot_gp_str(f, img);
 	fprintf(f, "\nset grid\nset key outside right top\n%s", script_body);
 	fclose(f);
-	fprintf(pg->out, "<figure>\n");
+	/* the anchor the ranked changes link to (html_changes.c) */
+	fprintf(pg->out, "<a id=\"");
+	rpt_html_fig_id(pg->out, caption);
+	fprintf(pg->out, "\"></a>\n<figure>\n");
 	if (run_gnuplot(pg->o->gnuplot, script) != 0) {
 		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
 	} else if (!raster) {

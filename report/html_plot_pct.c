@@ -17,6 +17,8 @@
  * of calls gets as much room as the median; latency on a log axis too.
  */
 #define PCT_MARKS MDL_NPERCENTILES
+/* Lines whose key fits inside the plot's empty upper left */
+#define PCT_KEY_INSIDE 6
 
 /* Where percentile mark @m (mdl_percentiles[@m], those a result stores) sits: 1/(1-p). */
 static double pct_mark_x(int m)
@@ -130,8 +132,10 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 			if (pct_mark_reached(m, maxcount))
 				fprintf(f, "%s\"%g %%%%\" %g", m ? ", " : "",
 					mdl_percentiles[m].pct, pct_mark_x(m));
-		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key left top inside\nplot ",
-			maxcount > 2 ? (double)maxcount : 3.0);
+		/* a line per cell and side can be 16: their key goes under the plot, not over it */
+		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key %s\nplot ",
+			maxcount > 2 ? (double)maxcount : 3.0,
+			any > PCT_KEY_INSIDE ? "below" : "left top inside");
 		any = 0;
 		for (int i = 0; i < ng; i++)
 			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {

@@ -3,6 +3,7 @@
 #include "model/schema.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 void rpt_html_esc(FILE *out, const char *s)
@@ -25,6 +26,36 @@ void rpt_html_esc(FILE *out, const char *s)
 			fputc(*s, out);
 		}
 	}
+}
+
+void rpt_html_fig_id(FILE *out, const char *s)
+{
+	bool dash = false;
+
+	fputs("fig-", out);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
+			fputc(c, out);
+			dash = false;
+		} else if (c >= 'A' && c <= 'Z') {
+			fputc(c - 'A' + 'a', out);
+			dash = false;
+		} else if (!dash) {
+			fputc('-', out);
+			dash = true;
+		}
+	}
+}
+
+const char *rpt_html_unit(const char *unit)
+{
+	if (unit && !strcmp(unit, "us"))
+		return "µs";
+	if (unit && !strcmp(unit, "KB"))
+		return "KiB"; /* the probes' KB are 1024 bytes */
+	return unit;
 }
 
 /* A number as people read it: three significant digits or so, never an exponent. */

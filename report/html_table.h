@@ -12,6 +12,15 @@
 /* @s with HTML's special characters as entities; NULL writes nothing. */
 void rpt_html_esc(FILE *out, const char *s);
 
+/*
+ * The id of the plot captioned @s (or of a section named @s): "fig-" and its letters and
+ * digits in lower case, each run of other characters one "-".
+ */
+void rpt_html_fig_id(FILE *out, const char *s);
+
+/* The page's one spelling of a why item's @unit: "µs" for "us", "KiB" for "KB". */
+const char *rpt_html_unit(const char *unit);
+
 /* A number as people read it: three significant digits or so, never an exponent. */
 void rpt_html_fmt_num(char *buf, size_t len, double v);
 

@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 S=$T_SCRATCH
 
-for r in 1 2 3; do
+for r in 1 2 3 4 5 6; do
 	"$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/r$r.json" >/dev/null || t_die "run $r failed"
 done
 "$FSBENCH" stream -d "$S" --size 128M --chunk 8M --mode writebehind --interval 10ms --sample-interval 2ms \
@@ -22,7 +22,19 @@ jq --slurpfile st "$S/st.json" '
 	t_die "the suite-shaped result is not a valid fsbench-result/2"
 
 "$FSBENCH" report -o "$S/suite.html" "$S/suite.json" 2>"$S/err" || t_die "report failed: $(cat "$S/err")"
-"$FSBENCH" report -o "$S/runs.html" "$S"/r?.json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
+"$FSBENCH" report -o "$S/runs.html" "$S"/r[123].json 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
+# an honest A/A: runs 1-3 against 4-6 of the same build on the same machine
+"$FSBENCH" report -o "$S/aa.html" --baseline "$S"/r[123].json --candidate "$S"/r[456].json 2>>"$S/err" ||
+	t_die "A/A report failed: $(cat "$S/err")"
+grep -q '^<h1 id="verdict" class="verdict ' "$S/aa.html" && t_ok "A/A: a verdict" || t_fail "A/A: no verdict"
+grep -q '<p id="how-sure"><b>How sure:</b> ' "$S/aa.html" && t_ok "A/A: how sure" || t_fail "A/A: no how sure"
+t_expect_eq "A/A: the head's kernel release" "<tr data-fact=\"kernel\"><th>kernel release</th><td colspan=\"2\">$(uname -r)</td></tr>" \
+	"$(grep '<tr data-fact="kernel"' "$S/aa.html")"
+# one suite file, ext4 against xfs: no verdict and no instrumentation boxes (report --help)
+t_expect_eq "one suite file: verdict headings and instrumentation boxes" 0 \
+	"$(grep -c 'id="verdict"\|Instrumentation differs\|id="changed"' "$S/suite.html")"
+grep -q '<tr data-fact="fs" class="differs"><th>filesystem</th><td>ext4</td><td>xfs</td></tr>' "$S/suite.html" &&
+	t_ok "one suite file: the head names its sides" || t_fail "one suite file: $(grep '<tr data-fact="fs"' "$S/suite.html")"
 if command -v gnuplot >/dev/null; then
 	# Throughput against threads per (workload, unit), latency by percentile per (workload, op):
 	# a 4 KiB small-file write and an 8 MiB streaming write must never share a plot.
@@ -49,9 +61,12 @@ if command -v gnuplot >/dev/null; then
 			x = substr($0, RSTART + 7, RLENGTH - 15); if (x != "Gnuplot") t = t (t ? "," : "") x
 			$0 = substr($0, RSTART + RLENGTH) } }
 	     /<figcaption>/ { c = $0; gsub(/<[^>]*>/, "", c); print c " = " t }' "$S/suite.html" >"$S/lines"
-	grep -qx 'smallfile: write latency by percentile = ext4,xfs' "$S/lines" &&
+	# latency: a line per cell (filesystem and thread count), as compare judges them
+	grep -qx 'smallfile: write latency by percentile = ext4 t=1,ext4 t=2,ext4 t=4,xfs t=1,xfs t=2,xfs t=4' "$S/lines" &&
 		grep -qx 'stream: write latency by percentile = ext4' "$S/lines" &&
-		t_ok "write percentile plots: smallfile's lines ext4 and xfs, stream's ext4 alone" || t_fail "plot lines: $(cat "$S/lines")"
+		t_ok "write percentile plots: smallfile's line per cell, stream's ext4 alone" || t_fail "plot lines: $(cat "$S/lines")"
+	grep -qx 'smallfile: files/s against threads = ext4,xfs' "$S/lines" &&
+		t_ok "throughput against threads: a line per filesystem" || t_fail "throughput lines: $(cat "$S/lines")"
 	# stream ran at one thread count: bars, not lone points on a log axis
 	t_expect_eq "throughput plot captions" "smallfile: files/s against threads;stream: MB/s at 1 thread;" \
 		"$(grep -oE '<figcaption>[^<]*(against threads|at [0-9]+ threads?)</figcaption>' "$S/suite.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
@@ -152,12 +167,18 @@ fi
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"
 command -v gnuplot >/dev/null || t_skip "gnuplot is not installed: no plots to render"
-for page in suite runs; do
+for page in suite runs aa; do
 	profile=$(mktemp -d "$S/chrome.XXXXXX")
+	# 800 px wide: the page must not be wider than the window
 	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
+		--window-size=800,1400 --hide-scrollbars \
 		--virtual-time-budget=5000 --dump-dom "file://$S/$page.html" >"$S/$page.dom" 2>"$S/chrome.err"
 	body=$(grep -o '<body[^>]*>' "$S/$page.dom")
+	case $body in
+	*'data-overflow="no"'*) t_ok "$page: fits 800 px" ;;
+	*) t_fail "$page: wider than 800 px: '$body'" ;;
+	esac
 	case $body in
 	*'data-plots="ok"'*) t_ok "$page: every plot has a size and paths ($body)" ;;
 	*) t_fail "$page: plots did not render: '$body'; $(tail -3 "$S/chrome.err")" ;;

@@ -57,12 +57,82 @@ t_expect_eq "per-cell summary: the cell, its op and its runs" \
 t_expect_eq "per-cell summary: the sides and the difference in the header" \
 	'<tr><th>quantity</th><th>baseline</th><th>candidate</th><th>candidate − baseline</th><th>change</th></tr>' \
 	"$(cellsum "$S/ab.html" | grep '<th>quantity</th>' | sed 's/^.*<table class="cellsum">//')"
-t_expect_eq "per-cell summary: commit phases in us, KB written without a second unit" "flushing (us);KB written per fsync;" \
-	"$(cellsum "$S/ab.html" | grep -o '<tr><td>\(flushing[^<]*\|KB[^<]*\)</td>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
+t_expect_eq "per-cell summary: commit phases in µs, KiB written without a second unit" "flushing (µs);KiB written per fsync;" \
+	"$(cellsum "$S/ab.html" | grep -o '<tr><td>\(flushing[^<]*\|KB[^<]*\|KiB[^<]*\)</td>' | sed 's/<[^>]*>//g' | tr '\n' ';')"
 # one side: the same quantities, one column, no difference
 "$FSBENCH" report --no-plots -o "$S/a.html" "$S/A.json" 2>"$S/err" || t_die "report of A failed: $(cat "$S/err")"
 t_expect_eq "one side: flushes per fsync alone" '<tr><td>flushes per fsync</td><td class="num">2.00</td></tr>' \
 	"$(cellsum "$S/a.html" | grep '<td>flushes per fsync</td>')"
+
+# The head names both sides from the results: kernel, host, CPU, device, filesystem,
+# mount options, fsbench version, dates, the command; host load only when the runs have it
+for fact in kernel kernel_version cmdline host cpu device device_model fs mount_options fsbench command dates host_load; do
+	grep -q "<tr data-fact=\"$fact\"" "$S/ab.html" || t_fail "the head has no $fact row"
+done
+t_expect_eq "head: the kernel release, once for both sides" \
+	"<tr data-fact=\"kernel\"><th>kernel release</th><td colspan=\"2\">$(jq -r .host.kernel "$FIX")</td></tr>" \
+	"$(grep '<tr data-fact="kernel"' "$S/ab.html")"
+grep -q '<tr data-fact="command"><th>command</th><td colspan="2">fsbench smallfile -d mnt/x -s 4096 -n 300 -t 1</td>' "$S/ab.html" &&
+	t_ok "head: the command that made the results, without its output file" ||
+	t_fail "head command: $(grep '<tr data-fact="command"' "$S/ab.html")"
+# how sure: the correction for many metrics and the spread, on the page and on the row
+grep -q '<p id="how-sure"><b>How sure:</b> .*Benjamini-Hochberg.*own spread.*Host load during the runs: baseline not measured; candidate not measured' "$S/ab.html" &&
+	t_ok "verdict says how sure and the host load" || t_fail "how sure: $(grep -o '<p id="how-sure">.*' "$S/ab.html")"
+# the why line: only per fsync, with the device time's share of the change
+nw() { sed -n '/<table id="changed">/,/<\/table>/p' "$1" | sed 's/<wbr>//g'; }
+nw "$S/ab.html" | grep -q '<tr class="why"><td></td><td colspan="6">Kernel side per fsync: flushes per commit 2.00 → 3.00; flushes per fsync 2.00 → 3.00. Device time per fsync +[0-9.]* ms explains [0-9]* % of the +[0-9.]* ms change.</td></tr>' &&
+	t_ok "why: the call that commits, with its share of the change" || t_fail "why row: $(nw "$S/ab.html" | grep 'class="why"')"
+
+# A change the noise hides is listed, between the regressions and the improvements, with
+# its spread: C's files/s is half A's, its runs far apart (p above alpha)
+jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec *= ([1, 1.6, 0.5][$i])]' "$S/A.json" >"$S/An.json" &&
+	jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec *= ([0.2, 0.9, 0.45][$i])]' "$S/B.json" >"$S/Cn.json" ||
+	t_die "making the noisy pair"
+"$FSBENCH" report --no-plots -o "$S/noisy.html" --baseline "$S/An.json" --candidate "$S/Cn.json" 2>"$S/err" ||
+	t_die "report of the noisy pair failed: $(cat "$S/err")"
+row=$(nw "$S/noisy.html" | grep '^<tr id="chg-[0-9]*" .*<td>files_per_sec ')
+case $row in
+*'data-group="1"'*'<td class="num chg">-'[4-6][0-9].[0-9]' %</td><td><b>'*'p='*', spread '*) t_ok "a -50 % files/s the noise hides: listed as could not tell, with p and spread" ;;
+*) t_fail "noisy files/s row: '$row'" ;;
+esac
+# regressions first, then could not tell, then improvements: the groups in that order
+for page in ab noisy; do
+	t_expect_eq "$page: the changes in group order" "$(grep -o '<tr id="chg-[0-9]*" class="[a-z]*" data-group="[0-2]"' "$S/$page.html" | grep -o 'group="[0-2]"' | sort -s | tr '\n' ' ')" \
+		"$(grep -o '<tr id="chg-[0-9]*" class="[a-z]*" data-group="[0-2]"' "$S/$page.html" | grep -o 'group="[0-2]"' | tr '\n' ' ')"
+done
+grep -q 'data-group="0".*data-group="1"' <(tr -d '\n' <"$S/noisy.html") && t_ok "noisy: regressions listed before could not tell" ||
+	t_fail "noisy: no regression before the could-not-tell group"
+# why lines for the call that commits only: never per close, write, create or unlink
+t_expect_eq "why lines for calls that do not commit" 0 \
+	"$(cat "$S/ab.html" "$S/noisy.html" | grep -c 'Kernel side per \(close\|write\|create\|unlink\)')"
+# one spelling per unit in the ranked list: µs and KiB, never "us" or "KB"
+t_expect_eq "ranked list: us or KB" "" "$(nw "$S/noisy.html" | grep -oE '[0-9] (us|KB)\b' | head -3)"
+
+# a near-zero baseline: "from ~0", not "+1142566.7 %"
+jq -c '.runs[].summary.files_per_sec = 0.0001' "$S/A.json" >"$S/Az.json" &&
+	jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec = 100 + $i]' "$S/B.json" >"$S/Bz.json" ||
+	t_die "making the near-zero pair"
+"$FSBENCH" report --no-plots -o "$S/zero.html" --baseline "$S/Az.json" --candidate "$S/Bz.json" 2>"$S/err" ||
+	t_die "report of the near-zero pair failed: $(cat "$S/err")"
+t_expect_eq "near-zero baseline: the change" '<td class="num chg">from ~0</td>' \
+	"$(nw "$S/zero.html" | grep '<td>files_per_sec ' | grep -o '<td class="num chg">[^<]*</td>')"
+
+# A busy host on one side: the head and the verdict give each side's load
+jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 0.2, self_cpu_s: 0.16, others_pct: 2, steal_pct: 0, iowait_pct: 1, throttle_events: null, self_wait_pct: 3}
+	| .runs[].canary = {before: {n: 200, p10_us: 900, p50_us: 1000, p90_us: 1200, mean_us: 1050, spread_pct: 30, elapsed_s: 0.2},
+		after: {n: 200, p10_us: 900, p50_us: 1100, p90_us: 1300, mean_us: 1150, spread_pct: 36, elapsed_s: 0.2}}' "$S/A.json" >"$S/Ah.json" &&
+	jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 1.4, self_cpu_s: 0.16, others_pct: 62, steal_pct: 4.5, iowait_pct: 1, throttle_events: null}' "$S/B.json" >"$S/Bh.json" ||
+	t_die "making the busy-host pair"
+"$FSBENCH" report -o "$S/busy.html" --baseline "$S/Ah.json" --candidate "$S/Bh.json" 2>"$S/err" ||
+	t_die "report of the busy-host pair failed: $(cat "$S/err")"
+t_expect_eq "busy host: the load of each side in the head" \
+	'<tr data-fact="host_load" class="differs"><th>host load</th><td>others 2.0 % of the CPUs, steal 0.0 %, fsbench waited 3.0 % of its runnable time (3 runs)</td><td>others 62.0 % of the CPUs, steal 4.5 % (3 runs)</td></tr>' \
+	"$(grep '<tr data-fact="host_load"' "$S/busy.html")"
+t_expect_eq "busy host: the device canary where a side has one" \
+	'<tr data-fact="canary" class="differs"><th>device canary (fsync p50)</th><td>1.00 ms before, 1.10 ms after</td><td>-</td></tr>' \
+	"$(grep '<tr data-fact="canary"' "$S/busy.html")"
+grep -q 'Host load during the runs: baseline others 2.0 % of the CPUs, steal 0.0 %; candidate others 62.0 % of the CPUs, steal 4.5 %.' "$S/busy.html" &&
+	t_ok "busy host: the verdict says each side's load" || t_fail "busy host: $(grep -o 'Host load during[^<]*' "$S/busy.html")"
 
 # two runs a side: nothing is judged, and the verdict says so rather than "good"
 jq -c '.runs |= .[0:2]' "$S/A.json" >"$S/A2.json" && jq -c '.runs |= .[0:2]' "$S/B.json" >"$S/B2.json"
@@ -89,6 +159,16 @@ mk_suite() { # FSYNC_P99_FACTOR_ON_XFS FLUSHES_PER_COMMIT_ON_XFS OUT.json
 		"$FIX" >"$3"
 }
 mk_suite 1 2 "$S/s1.json" && mk_suite 1.6 3 "$S/s2.json" || t_die "making the suite pair"
+# one result file (four filesystems, one after the other): no verdict and no
+# instrumentation boxes, as report --help says; the head names the filesystems it compares
+"$FSBENCH" report --no-plots -o "$S/single.html" "$S/s1.json" 2>"$S/err" || t_die "single-file report failed: $(cat "$S/err")"
+t_expect_eq "one file: verdicts, instrumentation boxes, ranked lists" 0 \
+	"$(grep -c 'id="verdict"\|Instrumentation differs\|id="changed"' "$S/single.html")"
+grep -q '^<p>One result file: .* no verdict' "$S/single.html" && t_ok "one file: the page says why it has no verdict" ||
+	t_fail "one file: no word on the missing verdict"
+t_expect_eq "one file: the head's filesystems" \
+	'<tr data-fact="fs" class="differs"><th>filesystem</th><td>ext4</td><td>xfs</td><td>btrfs</td><td>ext3</td></tr>' \
+	"$(grep '<tr data-fact="fs"' "$S/single.html")"
 "$FSBENCH" report -o "$S/suite.html" --baseline "$S/s1.json" --candidate "$S/s2.json" 2>"$S/err" ||
 	t_die "suite report failed: $(cat "$S/err")"
 size=$(stat -c %s "$S/suite.html")
@@ -123,6 +203,14 @@ t_expect_eq "per-cell summary: ext4/smallfile/t=2 flushes per fsync unchanged" \
 	"$(sum_row ext4/smallfile/t=2 'flushes per fsync')"
 
 if command -v gnuplot >/dev/null; then
+	# every row of the ranked list links to a plot that is on the page
+	links=$(grep -o '<a href="#fig-[a-z0-9-]*">plot</a>' "$S/suite.html" | sed 's/.*href="#\([^"]*\)".*/\1/' | sort -u)
+	[ -n "$links" ] || t_fail "suite: no row links to a plot"
+	for id in $links; do
+		grep -q "<a id=\"$id\"></a>" "$S/suite.html" || t_fail "suite: a row links to #$id, which is not on the page"
+	done
+	grep -q '<tr id="chg-1" class="regression" data-group="0">.*<a href="#fig-smallfile-fsync-latency-by-percentile">plot</a>' "$S/suite.html" &&
+		t_ok "suite: the top row links to the fsync latency plot" || t_fail "suite: top row's link: $(grep '<tr id="chg-1"' "$S/suite.html")"
 	# baseline beside candidate: in files/s against threads each filesystem has one colour,
 	# solid on the baseline and dashed on the candidate
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
@@ -144,13 +232,17 @@ if command -v gnuplot >/dev/null; then
 	t_expect_eq "fsync percentiles: the candidate dashed in the baseline's colours" \
 		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
 		"$(grep -o "stroke='rgb([^']*)' stroke-dasharray=' *5,8'" "$S/fsync.svg" | sed "s/ stroke-das.*//" | sort -u)"
+	# a line per cell (filesystem and thread count), as compare judges them: 8 a side
+	t_expect_eq "fsync percentiles: a line per cell and side" \
+		"$(jq -r '.runs[] | "\(.coords.fs) t=\(.threads)"' "$S/s1.json" | sort -u | sed 's/^/baseline: /; p; s/^baseline/candidate/' | sort | tr '\n' ';')" \
+		"$(grep -o '<title>[a-z]*: [a-z0-9]* t=[0-9]*</title>' "$S/fsync.svg" | sed 's/<[^>]*>//g' | sort | tr '\n' ';')"
 	# and each run's own percentiles as points on them: 300 fsyncs a run reach p50, p90 and
-	# p99 (p99.9 needs 2000), so 6 runs x 3 marks a filesystem and side, filled on the
+	# p99 (p99.9 needs 2000), so 3 runs x 3 marks a cell and side, filled on the
 	# baseline and open on the candidate, in the lines' colours
 	pts() { grep -o "<use xlink:href='#p[0-9]*gpPt$2' transform='[^']*' color='rgb([^']*)'" "$1"; }
 	per_colour() { pts "$1" "$2" | sed "s/.*color=//" | sort | uniq -c | awk '{ print $1 }' | sort -u | tr '\n' ' '; }
-	t_expect_eq "fsync percentiles: baseline runs filled, 6 x 3 a filesystem" "18 " "$(per_colour "$S/fsync.svg" 6)"
-	t_expect_eq "fsync percentiles: candidate runs open, 6 x 3 a filesystem" "18 " "$(per_colour "$S/fsync.svg" 5)"
+	t_expect_eq "fsync percentiles: baseline runs filled, 3 x 3 a cell" "9 " "$(per_colour "$S/fsync.svg" 6)"
+	t_expect_eq "fsync percentiles: candidate runs open, 3 x 3 a cell" "9 " "$(per_colour "$S/fsync.svg" 5)"
 	t_expect_eq "fsync percentiles: the points in the lines' colours" \
 		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
 		"$(pts "$S/fsync.svg" '[56]' | sed "s/.*color=/stroke=/" | sort -u)"
@@ -202,11 +294,28 @@ fi
 
 CHROME=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$CHROME" ] || t_skip "chromium is not installed (apt-get install chromium): page checks in a browser skipped"
-for page in ab suite; do
+chrome() { # PAGE ARGS...: headless Chromium 800 px wide on $S/PAGE.html
+	local page=$1 profile
+	shift
 	profile=$(mktemp -d "$S/chrome.XXXXXX")
 	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
 		--disable-component-update --disable-sync --no-first-run --user-data-dir="$profile" \
-		--virtual-time-budget=5000 --dump-dom "file://$S/$page.html" >"$S/$page.dom" 2>"$S/chrome.err" ||
+		--window-size=800,1400 --hide-scrollbars "$@" "file://$S/$page.html"
+}
+# readable at 800 px: nothing wider than the window (the page's own check), and a
+# screenshot of each page kept in the scratch directory for a person to look at
+for page in ab noisy busy single suite; do
+	chrome "$page" --virtual-time-budget=5000 --dump-dom >"$S/$page.w.dom" 2>"$S/chrome.err" ||
+		t_fail "$page: chromium failed: $(tail -3 "$S/chrome.err")"
+	case $(grep -o '<body[^>]*>' "$S/$page.w.dom") in
+	*'data-overflow="no"'*) t_ok "$page: fits 800 px" ;;
+	*) t_fail "$page: wider than 800 px: $(grep -o '<body[^>]*>' "$S/$page.w.dom")" ;;
+	esac
+	chrome "$page" --screenshot="$S/$page.png" >/dev/null 2>&1 && [ -s "$S/$page.png" ] ||
+		t_fail "$page: no screenshot"
+done
+for page in ab suite; do
+	chrome "$page" --virtual-time-budget=5000 --dump-dom >"$S/$page.dom" 2>"$S/chrome.err" ||
 		t_fail "$page: chromium failed: $(tail -3 "$S/chrome.err")"
 	# the first heading of the page as the browser built it
 	first=$(grep -o '<h[1-6][^>]*>[^<]*' "$S/$page.dom" | head -1)
@@ -214,7 +323,7 @@ for page in ab suite; do
 	'<h1 id="verdict" class="verdict regression">Regressed: '*) t_ok "$page: the verdict is the first heading ($first)" ;;
 	*) t_fail "$page: first heading is '$first'" ;;
 	esac
-	row=$(sed -n '/<table id="changed">/,/<\/table>/p' "$S/$page.dom" | grep -o '<tr class="regression">.*' | head -1)
+	row=$(nw "$S/$page.dom" | grep -A1 '<tr id="chg-1" class="regression"' | tr -d '\n')
 	case $row in
 	*'<td>1</td>'*'fsync.p99'*'flushes per commit'*) t_ok "$page: the regression heads the changed list" ;;
 	*'<td>1</td>'*'fsync.p99'*) [ "$page" = suite ] && t_ok "$page: the regression heads the changed list" ||

@@ -81,11 +81,72 @@ static void test_totals_saturate(void **state)
 	json_decref(runs[1]);
 }
 
+/*
+ * "about" names the side: the command without where it wrote its result, and host_load the
+ * mean over the runs that measured it; a malformed host_load (a file is anyone's) is skipped.
+ */
+static void test_about(void **state)
+{
+	json_t *doc = json_pack("{s:{s:[s,s,s,s,s]},s:{s:s},s:{s:s}}", "config", "argv",
+				"smallfile", "-t", "1", "--json", "r.json", "tool", "version",
+				"0.1.0", "host", "cpu_model", "Xeon");
+	json_t *runs[3] = { mkrun(1, 1, true), mkrun(1, 1, true), mkrun(1, 1, true) };
+	struct mdl_run_ref refs[3];
+	size_t idx[3] = { 0, 1, 2 };
+	const json_t *about, *hl;
+	json_t *ctx;
+
+	(void)state;
+	assert_non_null(doc);
+	json_object_set_new(runs[0], "host_load",
+			    json_pack("{s:f,s:f}", "others_pct", 10.0, "steal_pct", 1.0));
+	json_object_set_new(runs[1], "host_load",
+			    json_pack("{s:f,s:f,s:f}", "others_pct", 30.0, "steal_pct", 3.0,
+				      "self_wait_pct", 5.0));
+	json_object_set_new(runs[2], "host_load",
+			    json_pack("{s:s,s:f}", "others_pct", "busy", "steal_pct", 9.0));
+	json_object_set_new(runs[0], "canary",
+			    json_pack("{s:{s:f},s:{s:f}}", "before", "p50_us", 100.0, "after",
+				      "p50_us", 150.0));
+	json_object_set_new(runs[1], "canary", json_pack("{s:{s:f}}", "before", "p50_us", 300.0));
+	for (size_t i = 0; i < 3; i++)
+		refs[i] = (struct mdl_run_ref){
+			.run = runs[i], .doc = doc, .file = "r.json", .index = i
+		};
+	ctx = rpt_side_context("baseline", refs, idx, 3);
+	assert_non_null(ctx);
+	about = json_object_get(ctx, "about");
+	assert_string_equal(json_string_value(json_object_get(about, "command")),
+			    "fsbench smallfile -t 1");
+	assert_string_equal(json_string_value(json_object_get(about, "fsbench")), "0.1.0");
+	assert_string_equal(json_string_value(json_object_get(about, "cpu")), "Xeon");
+	hl = json_object_get(about, "host_load");
+	assert_float_equal(json_number_value(json_object_get(hl, "others_pct")), 20.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(hl, "steal_pct")), 2.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(hl, "self_wait_pct")), 5.0, 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(hl, "runs")), 2);
+	/* the canary's p50 before and after, each over the runs that have it */
+	hl = json_object_get(about, "canary");
+	assert_float_equal(json_number_value(json_object_get(hl, "before_p50_us")), 200.0, 1e-9);
+	assert_float_equal(json_number_value(json_object_get(hl, "after_p50_us")), 150.0, 1e-9);
+	json_decref(ctx);
+	/* no run measured it: no host_load at all, rather than a zero load */
+	for (size_t i = 0; i < 3; i++)
+		json_object_del(runs[i], "host_load");
+	ctx = rpt_side_context("baseline", refs, idx, 3);
+	assert_null(json_object_get(json_object_get(ctx, "about"), "host_load"));
+	json_decref(ctx);
+	for (int i = 0; i < 3; i++)
+		json_decref(runs[i]);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_totals),
 		cmocka_unit_test(test_totals_saturate),
+		cmocka_unit_test(test_about),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
