@@ -309,57 +309,6 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/*
- * What a LAVA job fixes itself (job.c: TCG with -icount, the model disk with its defaults,
- * the worker's QEMU, its command line) or what says nothing of a worker (this host's load,
- * boots at a time): with --lava these are refused unless left at their defaults.
- */
-static const char *const lava_refused[] = {
-	"accel",
-	"no-icount",
-	"disk",
-	"disk-latency",
-	"disk-cache",
-	"disk-flush-latency",
-	"disk-mbps",
-	"disk-queue-depth",
-	"cpu",
-	"memory",
-	"qemu",
-	"disk-size",
-	"disk-dir",
-	"boot-timeout",
-	"append",
-	"baseline-append",
-	"candidate-append",
-	"jobs",
-	"max-host-load",
-	NULL,
-};
-
-/* Whether option @o holds the same in @a and @b. */
-static bool same_value(const struct fsb_opt *o, const void *a, const void *b)
-{
-	const char *fa = (const char *)a + o->offset, *fb = (const char *)b + o->offset;
-
-	switch (o->type) {
-	case OPT_STRING: {
-		const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
-		return sa == sb || (sa && sb && !strcmp(sa, sb));
-	}
-	case OPT_BOOL:
-		return *(const bool *)fa == *(const bool *)fb;
-	case OPT_ENUM:
-		return *(const int *)fa == *(const int *)fb;
-	case OPT_DOUBLE: {
-		double da = *(const double *)fa, db = *(const double *)fb;
-		return da == db || (isnan(da) && isnan(db));
-	}
-	default:
-		return *(const int64_t *)fa == *(const int64_t *)fb;
-	}
-}
-
 /* --lava's checks before any work: 0, or FSB_EXIT_USAGE after one line. */
 static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const char *cmd)
 {
@@ -375,23 +324,18 @@ static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const c
 		return 0;
 	if (opt_set_defaults(tbl, &def, err, sizeof(err)))
 		r = -EINVAL;
-	for (int i = 0; !r && lava_refused[i]; i++) {
-		const struct fsb_opt *o = opt_find(tbl, lava_refused[i]);
-
+	for (int i = r ? -1 : opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, 0); i >= 0;
+	     i = opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, i + 1)) {
 		/* --disk model is what a job has; auto means it under tcg */
-		if (o && !same_value(o, c, &def) &&
-		    !(o->offset == offsetof(struct kg_cfg, disk) &&
-		      !strcmp(disks[c->disk], "model"))) {
-			fprintf(stderr,
-				"fsbench %s: --%s: not with --lava (the LAVA job sets the VM and "
-				"the model disk itself; docs/lava.md)\n",
-				cmd, lava_refused[i]);
-			r = -EINVAL;
-		}
+		if (!strcmp(lava_backend_fixed_opts[i], "disk") && !strcmp(disks[c->disk], "model"))
+			continue;
+		fprintf(stderr,
+			"fsbench %s: --%s: not with --lava (the LAVA job sets the VM and the model "
+			"disk itself; docs/lava.md)\n",
+			cmd, lava_backend_fixed_opts[i]);
+		r = -EINVAL;
 	}
-	for (const struct fsb_opt *o = tbl; o->name; o++)
-		if (o->type == OPT_STRING && *(char **)((char *)&def + o->offset))
-			free(*(char **)((char *)&def + o->offset));
+	opt_free(tbl, &def);
 	return r ? FSB_EXIT_USAGE : 0;
 }
 

@@ -447,3 +447,37 @@ void opt_free(const struct fsb_opt *tbl, void *cfg)
 		}
 	}
 }
+
+bool opt_same_value(const struct fsb_opt *o, const void *a, const void *b)
+{
+	const char *fa = (const char *)a + o->offset, *fb = (const char *)b + o->offset;
+
+	switch (o->type) {
+	case OPT_STRING: {
+		const char *sa = *(char *const *)fa, *sb = *(char *const *)fb;
+		return sa == sb || (sa && sb && !strcmp(sa, sb));
+	}
+	case OPT_BOOL:
+		return *(const bool *)fa == *(const bool *)fb;
+	case OPT_ENUM:
+		return *(const int *)fa == *(const int *)fb;
+	case OPT_DOUBLE: {
+		double da = *(const double *)fa, db = *(const double *)fb;
+		return da == db || (isnan(da) && isnan(db));
+	}
+	default:
+		return *(const int64_t *)fa == *(const int64_t *)fb;
+	}
+}
+
+int opt_next_changed(const struct fsb_opt *tbl, const void *cfg, const void *def,
+		     const char *const *names, int from)
+{
+	for (int i = from; names[i]; i++) {
+		const struct fsb_opt *o = opt_find(tbl, names[i]);
+
+		if (o && !opt_same_value(o, cfg, def))
+			return i;
+	}
+	return -1;
+}

@@ -93,4 +93,14 @@ void opt_free(const struct fsb_opt *tbl, void *cfg);
 /* Typed access for code that walks a table (JSON params). */
 const struct fsb_opt *opt_find(const struct fsb_opt *tbl, const char *name);
 
+/* Whether option @o holds the same in configs @a and @b (two nans are the same). */
+bool opt_same_value(const struct fsb_opt *o, const void *a, const void *b);
+
+/*
+ * The index of the first of @names[@from...] (NULL-terminated) that @tbl has and whose
+ * value in @cfg differs from @def's (as opt_set_defaults fills it), or -1 when none does.
+ */
+int opt_next_changed(const struct fsb_opt *tbl, const void *cfg, const void *def,
+		     const char *const *names, int from);
+
 #endif

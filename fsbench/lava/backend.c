@@ -266,3 +266,26 @@ void lava_backend_close(struct kg_boot_backend *be)
 	free(b);
 	be->priv = NULL;
 }
+
+const char *const lava_backend_fixed_opts[] = {
+	"accel",
+	"no-icount",
+	"disk",
+	"disk-latency",
+	"disk-cache",
+	"disk-flush-latency",
+	"disk-mbps",
+	"disk-queue-depth",
+	"cpu",
+	"memory",
+	"qemu",
+	"disk-size",
+	"disk-dir",
+	"boot-timeout",
+	"append",
+	"baseline-append",
+	"candidate-append",
+	"jobs",
+	"max-host-load",
+	NULL,
+};

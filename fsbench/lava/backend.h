@@ -30,4 +30,12 @@ int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend 
 		      bool *ret_usage, char *err, size_t errlen);
 void lava_backend_close(struct kg_boot_backend *be);
 
+/*
+ * The kernel-gate options a LAVA job fixes itself (job.c: TCG with -icount, the model disk
+ * with its defaults, the worker's QEMU, its command line) or that say nothing of a worker
+ * (this host's load, boots at a time): refused with --lava unless at their defaults.
+ * NULL-terminated.
+ */
+extern const char *const lava_backend_fixed_opts[];
+
 #endif
