@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -93,80 +94,17 @@ static void submit_usage(FILE *out)
 		"(kN-RELEASE.json, the runs of all its suites) that compare and report take.\n");
 }
 
-/* The matrix's jobs built (their kernels and initramfs into -o DIR). 0 or the exit status. */
-static int matrix_jobs(const struct submit_cfg *c, struct lava_matrix_job *mj, char **yaml)
+/* A line of lava/'s, after the command's name. */
+static void report(void *data, const char *fmt, ...)
 {
-	const int ns = c->suites.n ? c->suites.n : 1;
-	enum kg_gate_fail fail;
-	char err[4096];
+	va_list ap;
 
-	for (int k = 0; k < c->kernels.n; k++)
-		for (int s = 0; s < ns; s++) {
-			struct lava_matrix_job *j = &mj[k * ns + s];
-
-			if (lava_matrix_job(c->kernels.v[k], c->suites.n ? c->suites.v[s] : "kgate",
-					    (int)c->repetitions, k, s, c->output,
-					    (int)(c->timeout / 60000000000LL) + 1, j, &fail, err,
-					    sizeof(err))) {
-				fprintf(stderr, "fsbench lava submit: %s\n", err);
-				return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
-				       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
-								FSB_EXIT_FAIL;
-			}
-			yaml[k * ns + s] = j->yaml;
-			j->yaml = NULL;
-			fprintf(stderr,
-				"fsbench lava submit: kernel %d (%s), suite %s: %s/job-k%d-s%d.yaml\n",
-				k, j->release, j->suite, c->output, k, s);
-		}
-	return 0;
-}
-
-/* One result per kernel whose jobs all gave results (@saved). Returns @r or a worse status. */
-static int matrix_results(const struct submit_cfg *c, const struct lava_matrix_job *mj,
-			  const long *ids, const bool *saved, int r)
-{
-	const int ns = c->suites.n ? c->suites.n : 1;
-	char files[64][PATH_MAX], *fv[64], *sv[64], out[PATH_MAX], err[4096];
-
-	for (int k = 0; k < c->kernels.n; k++) {
-		bool all = ns <= 64;
-		json_t *doc;
-		int e;
-
-		for (int s = 0; all && s < ns; s++) {
-			all = saved[k * ns + s];
-			base_path(files[s], sizeof(files[s]), "%s/job-%ld.yaml", c->output,
-				  ids[k * ns + s]);
-			fv[s] = files[s];
-			sv[s] = (char *)mj[k * ns + s].suite;
-		}
-		if (!all) {
-			fprintf(stderr,
-				"fsbench lava submit: kernel %d (%s): no result, a job of it did not "
-				"give its results (above)\n",
-				k, mj[k * ns].release);
-			r = r ? r : FSB_EXIT_CANNOT_JUDGE;
-			continue;
-		}
-		doc = lava_matrix_result(fv, sv, ns, err, sizeof(err));
-		e = !doc ? -EPROTO :
-		    base_path(out, sizeof(out), "%s/k%d-%s.json", c->output, k,
-			      mj[k * ns].release) ?
-			   -ENAMETOOLONG :
-			   mdl_json_write_atomic(doc, out);
-		if (e) {
-			fprintf(stderr, "fsbench lava submit: kernel %d (%s): %s\n", k,
-				mj[k * ns].release, doc ? strerror(-e) : err);
-			r = r ? r : FSB_EXIT_FAIL;
-		} else
-			fprintf(stderr,
-				"fsbench lava submit: kernel %d (%s): %zu runs from %d job(s): %s\n",
-				k, mj[k * ns].release,
-				json_array_size(json_object_get(doc, "runs")), ns, out);
-		json_decref(doc);
-	}
-	return r;
+	(void)data;
+	va_start(ap, fmt);
+	fputs("fsbench lava submit: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
 }
 
 static int lava_submit(void *cfg)
@@ -174,7 +112,8 @@ static int lava_submit(void *cfg)
 	const struct submit_cfg *c = cfg;
 	struct lava_client *cl = NULL;
 	long ids[MAX_JOBS] = { 0 };
-	char err[8192], path[PATH_MAX];
+	char err[8192];
+	enum kg_gate_fail fail;
 	const unsigned timeout_s = (unsigned)(c->timeout / 1000000000);
 	const bool matrix = c->kernels.n > 0;
 	const bool wait = c->wait || c->output || matrix, several = c->files.n > 1 || matrix;
@@ -184,7 +123,7 @@ static int lava_submit(void *cfg)
 	char *yaml[MAX_JOBS] = { 0 };
 	bool saved[MAX_JOBS] = { false };
 	struct lava_matrix_job *mj = NULL;
-	char mnames[MAX_JOBS][48]; /* a matrix's jobs, as matrix_jobs() wrote them */
+	char mnames[MAX_JOBS][48]; /* a matrix's jobs, as lava_matrix_jobs() wrote them */
 	const char *jn[MAX_JOBS]; /* each job's name in messages: its file */
 
 	if (!c->lava || !c->token_file || !n) {
@@ -222,16 +161,25 @@ static int lava_submit(void *cfg)
 			 i / (c->suites.n ? c->suites.n : 1), i % (c->suites.n ? c->suites.n : 1));
 		jn[i] = matrix ? mnames[i] : c->files.v[i];
 	}
-	if (matrix) {
-		if (!(mj = calloc((size_t)n, sizeof(*mj)))) {
-			fprintf(stderr, "fsbench lava submit: %s\n", strerror(ENOMEM));
-			r = FSB_EXIT_FAIL;
-		} else
-			r = matrix_jobs(c, mj, yaml);
-		if (r)
-			goto done;
+	if (matrix && !(mj = calloc((size_t)n, sizeof(*mj)))) {
+		fprintf(stderr, "fsbench lava submit: %s\n", strerror(ENOMEM));
+		r = FSB_EXIT_FAIL;
+		goto done;
 	}
-
+	if (matrix &&
+	    lava_matrix_jobs(c->kernels.v, c->kernels.n, c->suites.v, c->suites.n,
+			     (int)c->repetitions, c->output, (int)(c->timeout / 60000000000LL) + 1,
+			     mj, &fail, report, NULL, err, sizeof(err))) {
+		fprintf(stderr, "fsbench lava submit: %s\n", err);
+		r = fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
+		    fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
+					     FSB_EXIT_FAIL;
+		goto done;
+	}
+	for (int i = 0; i < n && matrix; i++) {
+		yaml[i] = mj[i].yaml;
+		mj[i].yaml = NULL;
+	}
 	for (int i = 0; i < n && !matrix; i++)
 		if (!(yaml[i] = lava_job_read(c->files.v[i], err, sizeof(err)))) {
 			fprintf(stderr, "fsbench lava submit: %s\n", err);
@@ -255,72 +203,25 @@ static int lava_submit(void *cfg)
 	time_t end = time(NULL) + timeout_s;
 
 	for (int i = 0; i < n; i++) {
-		struct lava_job_status js;
 		time_t left = end - time(NULL);
-		char *res = NULL, *tail = NULL;
-		size_t len = 0;
-		int e = lava_job_wait(cl, ids[i], left > 0 ? (unsigned)left : 1, &js, err,
-				      sizeof(err));
+		int e = lava_job_collect(cl, ids[i], jn[i], left > 0 ? (unsigned)left : 1,
+					 LOG_TAIL_LINES, c->output, several, report, NULL);
 
-		if (e == -ETIMEDOUT) {
-			char e2[512];
-
-			if (lava_job_cancel(cl, ids[i], e2, sizeof(e2)))
-				fprintf(stderr, "fsbench lava submit: canceling: %s\n", e2);
-			fprintf(stderr, "fsbench lava submit: cannot judge: %s (canceled)\n", err);
+		if (e == -ECANCELED)
 			r = FSB_EXIT_CANNOT_JUDGE;
-			continue;
-		}
-		if (e) {
-			fprintf(stderr, "fsbench lava submit: job %ld: %s\n", ids[i], err);
+		else if (e)
 			r = r ? r : FSB_EXIT_FAIL;
-			continue;
-		}
-		if (strcmp(js.health, "Complete")) {
-			if (lava_job_log_tail(cl, ids[i], LOG_TAIL_LINES, &tail, err, sizeof(err)))
-				tail = NULL;
-			fprintf(stderr,
-				"fsbench lava submit: cannot judge: job %ld (%s, %s/scheduler/job/%ld) "
-				"finished %s%s%s; the log's last lines:\n%s\n",
-				ids[i], jn[i], lava_client_url(cl), ids[i],
-				js.health[0] ? js.health : "without a health",
-				js.failure_comment[0] ? ": " : "", js.failure_comment,
-				tail ? tail : err);
-			free(tail);
-			r = FSB_EXIT_CANNOT_JUDGE;
-			continue;
-		}
-		fprintf(stderr, "fsbench lava submit: job %ld: Complete\n", ids[i]);
-		if (!c->output)
-			continue;
-		if (several)
-			e = base_path(path, sizeof(path), "%s/job-%ld.yaml", c->output, ids[i]);
-		else
-			e = base_path(path, sizeof(path), "%s", c->output);
-		if (!e && (e = lava_job_results(cl, ids[i], &res, &len, err, sizeof(err)))) {
-			fprintf(stderr, "fsbench lava submit: job %ld's results: %s\n", ids[i],
-				err);
-			r = r ? r : FSB_EXIT_FAIL;
-			continue;
-		}
-		if (!e)
-			e = lava_save(path, res, len);
-		free(res);
-		if (e) {
-			fprintf(stderr, "fsbench lava submit: writing %s: %s\n", path,
-				strerror(-e));
-			r = r ? r : FSB_EXIT_FAIL;
-		} else {
-			fprintf(stderr, "fsbench lava submit: job %ld's results: %s\n", ids[i],
-				path);
-			saved[i] = true;
-		}
+		saved[i] = !e && c->output;
 	}
-	if (matrix)
-		r = matrix_results(c, mj, ids, saved, r);
+	if (matrix) {
+		int e = lava_matrix_results(mj, ids, saved, c->kernels.n,
+					    c->suites.n ? c->suites.n : 1, c->output, report, NULL);
+
+		r = r || !e ? r : e == -ENODATA ? FSB_EXIT_CANNOT_JUDGE : FSB_EXIT_FAIL;
+	}
 done:
 	for (int i = 0; i < n; i++)
-		free(yaml[i]);
+		free(yaml[i]), free(mj ? mj[i].yaml : NULL);
 	free(mj);
 	lava_client_close(cl);
 	return r;

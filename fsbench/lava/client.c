@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -569,4 +570,55 @@ char *lava_job_read(const char *path, char *err, size_t errlen)
 	}
 	buf[n] = 0;
 	return buf;
+}
+
+int lava_job_collect(struct lava_client *c, long id, const char *name, unsigned timeout_s,
+		     unsigned tail_lines, const char *out, bool in_dir, lava_report_fn *report,
+		     void *data)
+{
+	struct lava_job_status js;
+	char err[8192], e2[512], path[PATH_MAX], *res = NULL, *tail = NULL;
+	size_t len = 0;
+	int e = lava_job_wait(c, id, timeout_s, &js, err, sizeof(err));
+
+	if (e == -ETIMEDOUT) {
+		if (lava_job_cancel(c, id, e2, sizeof(e2)))
+			report(data, "canceling: %s", e2);
+		report(data, "cannot judge: %s (canceled)", err);
+		return -ECANCELED;
+	}
+	if (e) {
+		report(data, "job %ld: %s", id, err);
+		return e == -ECANCELED ? -EIO : e;
+	}
+	if (strcmp(js.health, "Complete")) {
+		if (lava_job_log_tail(c, id, tail_lines, &tail, err, sizeof(err)))
+			tail = NULL;
+		report(data,
+		       "cannot judge: job %ld (%s, %s/scheduler/job/%ld) finished %s%s%s; the "
+		       "log's last lines:\n%s",
+		       id, name, c->url, id, js.health[0] ? js.health : "without a health",
+		       js.failure_comment[0] ? ": " : "", js.failure_comment, tail ? tail : err);
+		free(tail);
+		return -ECANCELED;
+	}
+	report(data, "job %ld: Complete", id);
+	if (!out)
+		return 0;
+	if (in_dir)
+		e = base_path(path, sizeof(path), "%s/job-%ld.yaml", out, id);
+	else
+		e = base_path(path, sizeof(path), "%s", out);
+	if (!e && (e = lava_job_results(c, id, &res, &len, err, sizeof(err)))) {
+		report(data, "job %ld's results: %s", id, err);
+		return e == -ECANCELED ? -EIO : e;
+	}
+	if (!e)
+		e = lava_save(path, res, len);
+	free(res);
+	if (e)
+		report(data, "writing %s: %s", path, strerror(-e));
+	else
+		report(data, "job %ld's results: %s", id, path);
+	return e == -ECANCELED ? -EIO : e;
 }

@@ -2,6 +2,7 @@
 #ifndef FSB_LAVA_CLIENT_H
 #define FSB_LAVA_CLIENT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -71,6 +72,24 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 
 /* Asks the server to cancel the job (GET /api/v0.2/jobs/ID/cancel/). */
 int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen);
+
+/*
+ * A line of what a job or a matrix came to, for the caller to print (the CLI prefixes its
+ * command's name): printf's format and arguments, no newline.
+ */
+typedef void lava_report_fn(void *data, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * Waits up to @timeout_s for submitted job @id (@name: its job file, in messages), then with
+ * @out non-NULL saves its results there (lava_save), or with @in_dir in OUT/job-ID.yaml.
+ * Each outcome is a line to @report.
+ * 0; -ECANCELED when it cannot be judged (timed out and canceled, or it finished other than
+ * Complete: its log's last @tail_lines are in the line); or another -errno when the server
+ * or the file failed.
+ */
+int lava_job_collect(struct lava_client *c, long id, const char *name, unsigned timeout_s,
+		     unsigned tail_lines, const char *out, bool in_dir, lava_report_fn *report,
+		     void *data);
 
 /* @len bytes of what the server gave (a job's results) into @path: a new file renamed over
  * it, never a file planted there (base_out_open). 0 or -errno. */

@@ -12,6 +12,7 @@
 #include "fsbench/lava/import.h"
 #include "fsbench/lava/job.h"
 #include "fsbench/suite/suite.h"
+#include "model/result_file.h"
 
 int lava_matrix_job(const char *spec, const char *suite, int repetitions, int k, int s,
 		    const char *outdir, int timeout_min, struct lava_matrix_job *ret,
@@ -100,4 +101,69 @@ json_t *lava_matrix_result(char *const *files, char *const *suites, int n, char 
 		errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	lava_import_free(&all);
 	return doc;
+}
+
+int lava_matrix_jobs(char *const *kernels, int nk, char *const *suites, int ns, int repetitions,
+		     const char *outdir, int timeout_min, struct lava_matrix_job *ret,
+		     enum kg_gate_fail *ret_fail, lava_report_fn *report, void *data, char *err,
+		     size_t errlen)
+{
+	const int n = ns ? ns : 1;
+
+	for (int k = 0; k < nk; k++)
+		for (int s = 0; s < n; s++) {
+			struct lava_matrix_job *j = &ret[k * n + s];
+			int r = lava_matrix_job(kernels[k], ns ? suites[s] : "kgate", repetitions,
+						k, s, outdir, timeout_min, j, ret_fail, err,
+						errlen);
+
+			if (r)
+				return r;
+			report(data, "kernel %d (%s), suite %s: %s/job-k%d-s%d.yaml", k, j->release,
+			       j->suite, outdir, k, s);
+		}
+	return 0;
+}
+
+int lava_matrix_results(const struct lava_matrix_job *jobs, const long *ids, const bool *saved,
+			int nk, int ns, const char *outdir, lava_report_fn *report, void *data)
+{
+	char files[64][PATH_MAX], *fv[64], *sv[64], out[PATH_MAX], err[4096];
+	int r = 0;
+
+	for (int k = 0; k < nk; k++) {
+		const char *rel = jobs[k * ns].release;
+		bool all = ns <= 64;
+		json_t *doc;
+		int e;
+
+		for (int s = 0; all && s < ns; s++) {
+			all = saved[k * ns + s];
+			base_path(files[s], sizeof(files[s]), "%s/job-%ld.yaml", outdir,
+				  ids[k * ns + s]);
+			fv[s] = files[s];
+			sv[s] = (char *)jobs[k * ns + s].suite;
+		}
+		if (!all) {
+			report(data,
+			       "kernel %d (%s): no result, a job of it did not give its results "
+			       "(above)",
+			       k, rel);
+			r = r ? r : -ENODATA;
+			continue;
+		}
+		doc = lava_matrix_result(fv, sv, ns, err, sizeof(err));
+		e = !doc ? -EPROTO :
+		    base_path(out, sizeof(out), "%s/k%d-%s.json", outdir, k, rel) ?
+			   -ENAMETOOLONG :
+			   mdl_json_write_atomic(doc, out);
+		if (e)
+			report(data, "kernel %d (%s): %s", k, rel, doc ? strerror(-e) : err);
+		else
+			report(data, "kernel %d (%s): %zu runs from %d job(s): %s", k, rel,
+			       json_array_size(json_object_get(doc, "runs")), ns, out);
+		r = r ? r : e == -ENODATA ? -EIO : e;
+		json_decref(doc);
+	}
+	return r;
 }

@@ -7,6 +7,7 @@
 #include <jansson.h>
 
 #include "fsbench/kgate/gate.h"
+#include "fsbench/lava/client.h"
 
 /* One job of the matrix. */
 struct lava_matrix_job {
@@ -34,5 +35,26 @@ int lava_matrix_job(const char *spec, const char *suite, int repetitions, int k,
  */
 json_t *lava_matrix_result(char *const *files, char *const *suites, int n, char *err,
 			   size_t errlen);
+
+/*
+ * The whole matrix's jobs, lava_matrix_job's for kernel @kernels[k] (0 <= k < @nk) with
+ * suite @suites[s] (0 <= s < @ns; @ns 0: the one suite "kgate"), into @ret[k * NS + s]
+ * (calloc'ed by the caller, who frees every yaml either way); a line to @report for each
+ * job written. 0, or -errno with @err and *@ret_fail at the first that fails.
+ */
+int lava_matrix_jobs(char *const *kernels, int nk, char *const *suites, int ns, int repetitions,
+		     const char *outdir, int timeout_min, struct lava_matrix_job *ret,
+		     enum kg_gate_fail *ret_fail, lava_report_fn *report, void *data, char *err,
+		     size_t errlen);
+
+/*
+ * Each kernel's result (lava_matrix_result) into OUTDIR/kK-RELEASE.json from its jobs'
+ * results files OUTDIR/job-ID.yaml (@jobs and their ids @ids as lava_matrix_jobs ordered
+ * them; @saved: whether `lava_job_collect` saved the job's file); a line to @report for
+ * each kernel. 0, or for the first kernel without a result -ENODATA (a job of it gave no
+ * results) or the -errno of reading or writing its files.
+ */
+int lava_matrix_results(const struct lava_matrix_job *jobs, const long *ids, const bool *saved,
+			int nk, int ns, const char *outdir, lava_report_fn *report, void *data);
 
 #endif
