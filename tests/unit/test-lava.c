@@ -11,6 +11,7 @@
 
 #include "fsbench/lava/import.h"
 #include "fsbench/lava/job.h"
+#include "fsbench/lava/matrix.h"
 #include "fsbench/suite/suite.h"
 
 static json_t *tc(const char *name, const char *value)
@@ -168,13 +169,52 @@ static void test_fixture(void **unused)
 	assert_non_null(strstr(err, "/nonexistent.yaml: "));
 }
 
+static char lines[4][512];
+static int nlines;
+
+static void keep_line(void *data, const char *fmt, ...)
+{
+	va_list ap;
+
+	(void)data;
+	va_start(ap, fmt);
+	if (nlines < 4)
+		vsnprintf(lines[nlines++], sizeof(lines[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* A kernel whose job gave nothing has no result, said; the first kernel's failure is returned. */
+static void test_matrix_results(void **unused)
+{
+	struct lava_matrix_job j[4] = { { .release = "6.1" },
+					{ .release = "6.1" },
+					{ .release = "6.2" },
+					{ .release = "6.2" } };
+	const long ids[4] = { 11, 12, 13, 14 };
+	const bool saved[4] = { true, false, true, true };
+
+	(void)unused;
+	assert_int_equal(lava_matrix_results(j, ids, saved, 2, 2, "/nonexistent", keep_line, NULL),
+			 -ENODATA);
+	assert_int_equal(nlines, 2);
+	assert_string_equal(
+		lines[0],
+		"kernel 0 (6.1): no result, a job of it did not give its results (above)");
+	assert_non_null(strstr(lines[1], "kernel 1 (6.2): "));
+	assert_non_null(strstr(lines[1], "/nonexistent/job-13.yaml"));
+	nlines = 0;
+	assert_int_equal(lava_matrix_results(j + 2, ids + 2, saved + 2, 1, 2, "/nonexistent",
+					     keep_line, NULL),
+			 -EPROTO);
+	assert_int_equal(nlines, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_index),
-		cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_fixture),
-		cmocka_unit_test(test_suite_coords),
+		cmocka_unit_test(test_index),	       cmocka_unit_test(test_cases),
+		cmocka_unit_test(test_fixture),	       cmocka_unit_test(test_suite_coords),
+		cmocka_unit_test(test_matrix_results),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

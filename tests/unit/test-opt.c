@@ -315,6 +315,35 @@ static void test_sync_methods(void **state)
 	assert_int_equal(smallfile_sync_bits[6], SF_POST_IN_ORDER | SF_SYNC_SYSCALL);
 }
 
+/* What --lava refuses rests on these: each type compared by value, nans alike, NULLs alike. */
+static void test_next_changed(void **state)
+{
+	static const char *const names[] = { "files", "nope", "name", "mode", "any", "keep", NULL };
+	struct cfg a, def;
+	char err[OPT_ERR_MAX];
+
+	(void)state;
+	memset(&def, 0, sizeof(def));
+	memset(&a, 0, sizeof(a));
+	assert_int_equal(opt_set_defaults(tbl, &def, err, sizeof(err)), 0);
+	assert_int_equal(opt_set_defaults(tbl, &a, err, sizeof(err)), 0);
+	def.any = a.any = NAN;
+	assert_true(opt_same_value(opt_find(tbl, "any"), &a, &def));
+	assert_true(opt_same_value(opt_find(tbl, "name"), &a, &def)); /* two copies of "x" */
+	assert_int_equal(opt_next_changed(tbl, &a, &def, names, 0), -1);
+	assert_int_equal(opt_set(tbl, &a, "mode", "bb", err, sizeof(err)), 0);
+	assert_int_equal(opt_set(tbl, &a, "name", "y", err, sizeof(err)), 0);
+	a.any = 0.5;
+	assert_int_equal(opt_next_changed(tbl, &a, &def, names, 0), 2);
+	assert_int_equal(opt_next_changed(tbl, &a, &def, names, 3), 3);
+	assert_int_equal(opt_next_changed(tbl, &a, &def, names, 4), 4);
+	assert_int_equal(opt_next_changed(tbl, &a, &def, names, 5), -1); /* keep: both false */
+	a.flag = true;
+	assert_int_equal(opt_next_changed(tbl, &a, &def, names, 5), 5);
+	opt_free(tbl, &a);
+	opt_free(tbl, &def);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +358,7 @@ int main(void)
 		cmocka_unit_test(test_smallfile_flags),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_sync_methods),
+		cmocka_unit_test(test_next_changed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
