@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/fileio.h"
 #include "model/runs.h"
 
 struct cases_cfg {
@@ -181,30 +180,6 @@ static int job_kernel(struct kg_ctx *x, const struct job_cfg *c, const char *out
 	return 0;
 }
 
-/* The job written to -o (a new file renamed over it) or stdout. 0 or the exit status. */
-static int job_output(const struct lava_job_spec *s, const char *out)
-{
-	char *tmp = NULL;
-	FILE *f = out ? base_out_open(out, &tmp) : stdout;
-	int e;
-
-	if (!f) {
-		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out, strerror(errno));
-		return FSB_EXIT_FAIL;
-	}
-	e = lava_job_write(s, f);
-	if (f != stdout)
-		e = base_out_commit(f, tmp, out, e ? e : ferror(f) ? -EIO : 0);
-	if (e) {
-		fprintf(stderr, "fsbench lava job: writing %s: %s\n", out ? out : "the job",
-			strerror(-e));
-		return FSB_EXIT_FAIL;
-	}
-	if (out)
-		fprintf(stderr, "fsbench lava job: %s\n", out);
-	return 0;
-}
-
 static int lava_job(void *cfg)
 {
 	const struct job_cfg *c = cfg;
@@ -220,7 +195,7 @@ static int lava_job(void *cfg)
 				   .timeout_min = (int)c->timeout };
 	struct kg_ctx *x = calloc(1, sizeof(*x));
 	char outdir[4096], kurl[4500], rurl[4500], err[4200];
-	int r = 0;
+	int r = 0, e;
 
 	if (!x) {
 		fprintf(stderr, "fsbench lava job: %s\n", strerror(ENOMEM));
@@ -233,8 +208,12 @@ static int lava_job(void *cfg)
 	lava_job_outdir(c->output, outdir, sizeof(outdir));
 	if (!r && c->kernel)
 		r = job_kernel(x, c, outdir, &s, kurl, rurl, sizeof(kurl));
-	if (!r)
-		r = job_output(&s, c->output);
+	if (!r && (e = lava_job_save(&s, c->output))) {
+		fprintf(stderr, "fsbench lava job: writing %s: %s\n",
+			c->output ? c->output : "the job", strerror(-e));
+		r = FSB_EXIT_FAIL;
+	} else if (!r && c->output)
+		fprintf(stderr, "fsbench lava job: %s\n", c->output);
 	free(x);
 	return r;
 }

@@ -3,20 +3,17 @@
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <time.h>
 
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
 #include "fsbench/lava/matrix.h"
-#include "model/result_file.h"
 
 #define MAX_JOBS CMD_MAX_FILES
 #define LOG_TAIL_LINES 20

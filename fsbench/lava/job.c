@@ -379,3 +379,17 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
 	return job_testdef(f, sname, lava_job_device(s), timeout);
 }
+
+int lava_job_save(const struct lava_job_spec *s, const char *out)
+{
+	char *tmp = NULL;
+	FILE *f = out ? base_out_open(out, &tmp) : stdout;
+	int e;
+
+	if (!f)
+		return errno ? -errno : -EIO;
+	e = lava_job_write(s, f);
+	if (f != stdout)
+		e = base_out_commit(f, tmp, out, e ? e : ferror(f) ? -EIO : 0);
+	return e;
+}

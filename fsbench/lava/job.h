@@ -60,6 +60,9 @@ int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const cha
 /* The job's YAML for @s into @f: device, timeouts, deploy, boot and the test definition. */
 int lava_job_write(const struct lava_job_spec *s, FILE *f);
 
+/* The job written to @out (a new file renamed over it) or, when NULL, stdout. 0 or -errno. */
+int lava_job_save(const struct lava_job_spec *s, const char *out);
+
 /*
  * The "<workload>.t<threads>.<cell>.r<repetition>" that starts each test case of a run, into
  * @out: the workload and cell slugged, the cell cut (a hash added) to leave room for a metric.
