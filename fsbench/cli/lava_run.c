@@ -120,7 +120,6 @@ static int lava_submit(void *cfg)
 	char *yaml[MAX_JOBS] = { 0 };
 	bool saved[MAX_JOBS] = { false };
 	struct lava_matrix_job *mj = NULL;
-	char mnames[MAX_JOBS][48]; /* a matrix's jobs, as lava_matrix_jobs() wrote them */
 	const char *jn[MAX_JOBS]; /* each job's name in messages: its file */
 
 	if (!c->lava || !c->token_file || !n) {
@@ -153,11 +152,6 @@ static int lava_submit(void *cfg)
 		return FSB_EXIT_USAGE;
 	}
 	/* every job is read (or built) before the first is submitted: a bad one submits nothing */
-	for (int i = 0; i < n; i++) {
-		snprintf(mnames[i], sizeof(mnames[i]), "job-k%d-s%d.yaml",
-			 i / (c->suites.n ? c->suites.n : 1), i % (c->suites.n ? c->suites.n : 1));
-		jn[i] = matrix ? mnames[i] : c->files.v[i];
-	}
 	if (matrix && !(mj = calloc((size_t)n, sizeof(*mj)))) {
 		fprintf(stderr, "fsbench lava submit: %s\n", strerror(ENOMEM));
 		r = FSB_EXIT_FAIL;
@@ -173,10 +167,10 @@ static int lava_submit(void *cfg)
 					     FSB_EXIT_FAIL;
 		goto done;
 	}
-	for (int i = 0; i < n && matrix; i++) {
-		yaml[i] = mj[i].yaml;
-		mj[i].yaml = NULL;
-	}
+	for (int i = 0; i < n; i++) /* a matrix's jobs as lava_matrix_jobs() wrote them */
+		jn[i] = matrix ? mj[i].name : c->files.v[i];
+	for (int i = 0; i < n && matrix; i++)
+		yaml[i] = mj[i].yaml, mj[i].yaml = NULL;
 	for (int i = 0; i < n && !matrix; i++)
 		if (!(yaml[i] = lava_job_read(c->files.v[i], err, sizeof(err)))) {
 			fprintf(stderr, "fsbench lava submit: %s\n", err);

@@ -14,6 +14,7 @@ struct lava_matrix_job {
 	char *yaml; /* malloc'ed; also in OUTDIR/job-kK-sS.yaml */
 	char release[128]; /* the kernel's */
 	char suite[PATH_MAX]; /* the suite file the initramfs holds */
+	char name[48]; /* job-kK-sS.yaml, the job's name in messages */
 };
 
 /*
