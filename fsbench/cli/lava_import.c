@@ -67,19 +67,12 @@ static int lava_import(void *cfg)
 	}
 	/* the suite and every file read before any is taken: a broken one is a usage error */
 	struct suite su;
-	char path[4096];
 	bool have_suite = c->suite != NULL;
 
 	memset(&su, 0, sizeof(su));
-	if (have_suite && suite_find(c->suite, path, sizeof(path))) {
-		fprintf(stderr, "fsbench lava import: --suite %s: no such suite\n", c->suite);
-		return FSB_EXIT_USAGE;
-	}
-	if (have_suite && (suite_load(&su, path, err, sizeof(err)) ||
-			   (c->fs && suite_select_fs(&su, c->fs, err, sizeof(err))) ||
-			   (c->threads && suite_set_threads(&su, c->threads, err, sizeof(err))))) {
+	if (have_suite &&
+	    lava_import_suite_load(c->suite, c->fs, c->threads, &su, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava import: --suite %s: %s\n", c->suite, err);
-		suite_free(&su);
 		return FSB_EXIT_USAGE;
 	}
 	e = lava_results_load_all(c->files.v, c->files.n, &all, err, sizeof(err));

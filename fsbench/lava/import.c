@@ -403,3 +403,22 @@ json_t *lava_import_doc(const struct lava_import *im, char *const *from, int nfi
 			 "command", "lava-import", "runs", im->runs, "imported", "from", "lava",
 			 "files", files);
 }
+
+int lava_import_suite_load(const char *name, const char *fs, const char *threads, struct suite *ret,
+			   char *err, size_t errlen)
+{
+	char path[4096];
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (suite_find(name, path, sizeof(path)))
+		return errf(err, errlen, -ENOENT, "no such suite");
+	r = suite_load(ret, path, err, errlen);
+	if (!r && fs)
+		r = suite_select_fs(ret, fs, err, errlen);
+	if (!r && threads)
+		r = suite_set_threads(ret, threads, err, errlen);
+	if (r)
+		suite_free(ret);
+	return r ? (r < 0 ? r : -EINVAL) : 0;
+}

@@ -57,6 +57,14 @@ struct suite;
  */
 int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, size_t errlen);
 
+/*
+ * lava import's --suite @name (suite_find's) loaded into @ret with @fs and @threads (NULL:
+ * the suite's) applied. 0, or -errno with @err ("no such suite" when none is found) and
+ * @ret freed.
+ */
+int lava_import_suite_load(const char *name, const char *fs, const char *threads, struct suite *ret,
+			   char *err, size_t errlen);
+
 /* The result document around @im's runs, naming the @nfiles LAVA files it came from. */
 json_t *lava_import_doc(const struct lava_import *im, char *const *files, int nfiles);
 
