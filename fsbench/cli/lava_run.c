@@ -169,8 +169,6 @@ static int lava_submit(void *cfg)
 	}
 	for (int i = 0; i < n; i++) /* a matrix's jobs as lava_matrix_jobs() wrote them */
 		jn[i] = matrix ? mj[i].name : c->files.v[i];
-	for (int i = 0; i < n && matrix; i++)
-		yaml[i] = mj[i].yaml, mj[i].yaml = NULL;
 	for (int i = 0; i < n && !matrix; i++)
 		if (!(yaml[i] = lava_job_read(c->files.v[i], err, sizeof(err)))) {
 			fprintf(stderr, "fsbench lava submit: %s\n", err);
@@ -178,7 +176,7 @@ static int lava_submit(void *cfg)
 			goto done;
 		}
 	for (int i = 0; i < n; i++) {
-		if (lava_job_submit(cl, yaml[i], &ids[i], err, sizeof(err))) {
+		if (lava_job_submit(cl, matrix ? mj[i].yaml : yaml[i], &ids[i], err, sizeof(err))) {
 			fprintf(stderr, "fsbench lava submit: %s: %s\n", jn[i], err);
 			r = FSB_EXIT_FAIL;
 			goto done;
