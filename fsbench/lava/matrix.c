@@ -154,6 +154,10 @@ int lava_matrix_results(const struct lava_matrix_job *jobs, const long *ids, con
 			continue;
 		}
 		doc = lava_matrix_result(fv, sv, ns, err, sizeof(err));
+		/* the kernel the jobs booted, so exports (KCIDB's build) name it, not "unknown" */
+		if (doc)
+			json_object_set_new(json_object_get(doc, "host"), "kernel",
+					    json_string(rel));
 		e = !doc ? -EPROTO :
 		    base_path(out, sizeof(out), "%s/k%d-%s.json", outdir, k, rel) ?
 			   -ENAMETOOLONG :

@@ -124,6 +124,13 @@ else
 	# (compare pairs every run or refuses: the local result has no stream runs to pair)
 	"$FSBENCH" compare "$m" "$m" >"$W/cmp" 2>&1
 	t_expect_eq "compare takes the matrix's result" 0 $?
+	# its KCIDB submission names the kernel the jobs booted
+	"$FSBENCH" export --format kcidb "$m" >"$W/matrix.kcidb" 2>"$W/err" || t_fail "kcidb export of the matrix's result: $(cat "$W/err")"
+	"$SRCDIR/tests/tools/validate-json" "$SRCDIR/tests/fixtures/kcidb-v5.3.schema.json" "$W/matrix.kcidb" ||
+		t_fail "the matrix's KCIDB submission does not validate against KCIDB v5.3"
+	t_expect_eq "the matrix's KCIDB kernel" "$(t_json "$m" '.host.kernel')" \
+		"$(jq -r '.builds[0].misc.kernel_release' "$W/matrix.kcidb")"
+	case $(t_json "$m" '.host.kernel') in 6.*) ;; *) t_fail "the matrix's result names no kernel: $(t_json "$m" '.host.kernel')" ;; esac
 fi
 
 # --lava refuses what a LAVA job sets itself, before any work
