@@ -122,12 +122,16 @@ static void *worker_main(void *arg)
 		}
 	}
 
+	/*
+	 * How long the host kept this thread from a CPU: read around the work, never in it.
+	 * Before the gate, not after: a read after it would delay this thread's start behind
+	 * threads already working, inside the loop's wall time (files/s).
+	 */
+	sched = probe_hostload_thread(&run0, &wait0) == 0;
 	/* the start gate: every worker blocks here until the runner opens it for all */
 	atomic_fetch_add(&run->threads_at_gate, 1);
 	pthread_rwlock_rdlock(&run->gate);
 	pthread_rwlock_unlock(&run->gate);
-	/* how long the host kept this thread from a CPU: read around the work, not in it */
-	sched = probe_hostload_thread(&run0, &wait0) == 0;
 	t->t_start = fsb_now_ns();
 	if (fsb_should_stop(run)) {
 		t->t_end = t->t_start;

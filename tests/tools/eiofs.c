@@ -1,4 +1,4 @@
-/* A tiny in-memory FUSE filesystem that injects EIO on command, for fsbench's fault tests. */
+/* A tiny in-memory FUSE filesystem that injects EIO or delays on command, for fsbench's tests. */
 #define FUSE_USE_VERSION 35
 #include <fuse.h>
 
@@ -16,6 +16,7 @@
 
 /*
  * Usage: eiofs MOUNTPOINT -f -s [--fail-after-bytes N] [--fail-fsync-after N] [--fail-unlink 1]
+ *        [--delay-mkdir-ms N] [--delay-fsync-ms N]
  *
  * --fail-after-bytes N: once N bytes in total were written, every write that would go
  *   past N fails whole with EIO (and so does every later write), as a dying disk does.
@@ -23,6 +24,9 @@
  *   returns EIO.
  * --fail-unlink 1: every unlink of a file fails with EROFS, as after an emergency
  *   read-only remount (cleanup that cannot finish).
+ * --delay-mkdir-ms N, --delay-fsync-ms N: every mkdir that reaches the daemon (a new
+ *   directory: the kernel answers EEXIST for a cached one itself), or every fsync, takes
+ *   N ms longer, so a test can tell where a tool counts a call's time (App Overhead).
  * A negative value (the default) never fails. Faults are counted over the whole
  * filesystem, so the test can say "after about so much work" without knowing the order
  * in which fsbench's threads get there.
@@ -44,7 +48,7 @@ struct node {
 
 static struct {
 	long long fail_after_bytes, fail_fsync_after;
-	int fail_unlink;
+	int fail_unlink, delay_mkdir_ms, delay_fsync_ms;
 	unsigned long long written, fsyncs, write_faults, fsync_faults;
 	struct node **nodes;
 	size_t n, cap;
@@ -57,8 +61,21 @@ static const struct fuse_opt eiofs_opts[] = {
 	{ "--fail-fsync-after %lld", offsetof(__typeof__(fs), fail_fsync_after), 0 },
 	{ "--fail-unlink=%d", offsetof(__typeof__(fs), fail_unlink), 0 },
 	{ "--fail-unlink %d", offsetof(__typeof__(fs), fail_unlink), 0 },
+	{ "--delay-mkdir-ms=%d", offsetof(__typeof__(fs), delay_mkdir_ms), 0 },
+	{ "--delay-mkdir-ms %d", offsetof(__typeof__(fs), delay_mkdir_ms), 0 },
+	{ "--delay-fsync-ms=%d", offsetof(__typeof__(fs), delay_fsync_ms), 0 },
+	{ "--delay-fsync-ms %d", offsetof(__typeof__(fs), delay_fsync_ms), 0 },
 	FUSE_OPT_END
 };
+
+/* Sleeps @ms milliseconds (none for @ms <= 0), whole even when a signal interrupts. */
+static void delay_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (ms > 0 && nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
 
 static struct timespec now(void)
 {
@@ -242,6 +259,7 @@ static int eiofs_readdir(const char *path, void *buf, fuse_fill_dir_t fill, off_
 
 static int eiofs_mkdir(const char *path, mode_t mode)
 {
+	delay_ms(fs.delay_mkdir_ms);
 	return node_add(path, S_IFDIR | (mode & 07777), NULL);
 }
 
@@ -362,6 +380,7 @@ static int eiofs_fsync(const char *path, int datasync, struct fuse_file_info *fi
 	(void)path;
 	(void)datasync;
 	(void)fi;
+	delay_ms(fs.delay_fsync_ms);
 	if (fs.fail_fsync_after >= 0 && fs.fsyncs >= (unsigned long long)fs.fail_fsync_after) {
 		fs.fsync_faults++;
 		return -EIO;
