@@ -47,6 +47,24 @@ static void test_index(void **unused)
 	assert_null(im.runs);
 }
 
+/* @cases into @im: @used of @seen cases taken, in @runs runs. */
+static void import_expect(struct lava_import *im, const json_t *cases, size_t used, size_t seen,
+			  size_t runs)
+{
+	char err[512];
+
+	assert_int_equal(lava_import_cases(im, cases, err, sizeof(err)), 0);
+	assert_int_equal(im->used, used);
+	assert_int_equal(im->seen, seen);
+	assert_int_equal(json_array_size(im->runs), runs);
+}
+
+/* The cell in @run's coords. */
+static const char *run_cell(const json_t *run)
+{
+	return json_string_value(json_object_get(json_object_get(run, "coords"), "cell"));
+}
+
 /* Many cases land in their runs: values where compare reads them, others counted and left. */
 static void test_cases(void **unused)
 {
@@ -63,14 +81,9 @@ static void test_cases(void **unused)
 		json_array_append_new(cases, tc(name, "250"));
 	}
 	json_array_append_new(cases, tc("boot", "1"));
-	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
-	assert_int_equal(im.used, 6000);
-	assert_int_equal(im.seen, 6001);
-	assert_int_equal(json_array_size(im.runs), 3000);
+	import_expect(&im, cases, 6000, 6001, 3000);
 	run = json_array_get(im.runs, 2999);
-	assert_string_equal(
-		json_string_value(json_object_get(json_object_get(run, "coords"), "cell")),
-		"cell-999");
+	assert_string_equal(run_cell(run), "cell-999");
 	assert_int_equal(
 		json_integer_value(json_object_get(json_object_get(run, "coords"), "repetition")),
 		2);
@@ -218,14 +231,9 @@ static void test_many(void **unused)
 	assert_int_equal(lava_results_load(path, &cases, err, sizeof(err)), 0);
 	unlink(path);
 	assert_int_equal(json_array_size(cases), 50041);
-	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
-	assert_int_equal(im.used, 50040);
-	assert_int_equal(im.seen, 50041);
-	assert_int_equal(json_array_size(im.runs), 10000);
+	import_expect(&im, cases, 50040, 50041, 10000);
 	run = json_array_get(im.runs, 9999);
-	assert_string_equal(
-		json_string_value(json_object_get(json_object_get(run, "coords"), "cell")),
-		"cell-2499");
+	assert_string_equal(run_cell(run), "cell-2499");
 	assert_true(json_number_value(json_object_get(json_object_get(run, "summary"),
 						      "files_per_sec")) == 100);
 	assert_int_equal(json_integer_value(json_object_get(
@@ -233,9 +241,7 @@ static void test_many(void **unused)
 			 102000);
 	run = json_array_get(im.runs,
 			     5); /* cell-1's r1: its fifth metric came 49,975 cases later */
-	assert_string_equal(
-		json_string_value(json_object_get(json_object_get(run, "coords"), "cell")),
-		"cell-1");
+	assert_string_equal(run_cell(run), "cell-1");
 	assert_non_null(json_object_get(json_object_get(run, "kernel"), "dirty_max_bytes"));
 	json_decref(cases);
 	lava_import_free(&im);
