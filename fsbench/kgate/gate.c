@@ -50,6 +50,7 @@ struct gate {
 	double load_sum;
 	bool judged;
 	struct kg_gate_report rep;
+	char why[256]; /* rep.why when it names boots */
 };
 
 static void say(const struct gate *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -229,6 +230,34 @@ static int boots_run(struct boot_pool *p, int slots)
 }
 
 /*
+ * Two boots that gave the same runs, value for value (every metric, histogram and sample;
+ * what binds a result to its boot, its token, boot id and time, and the "vm" record lie
+ * outside the runs): one result replayed or copied, not two measurements. Under -icount on
+ * the model disk a metric can repeat between boots (fsync.p50), a whole run set does not.
+ * Both backends' results meet here. -ECANCELED, with rep.why naming the two.
+ */
+static int gate_replayed(struct gate *g)
+{
+	for (int i = 0; i < g->rep.total; i++)
+		for (int j = i + 1; j < g->rep.total; j++) {
+			const struct kg_ctx *x = g->x;
+
+			if (!json_equal(json_object_get(g->res[i].result, "runs"),
+					json_object_get(g->res[j].result, "runs")))
+				continue;
+			snprintf(g->why, sizeof(g->why),
+				 "boots %d (%s) and %d (%s) gave the same runs, value for value: a "
+				 "result replayed or copied, not measured twice",
+				 i + 1, x->k[kg_gate_side(i)].label, j + 1,
+				 x->k[kg_gate_side(j)].label);
+			say(g, "%s: cannot judge", g->why);
+			g->rep.why = g->why;
+			return -ECANCELED;
+		}
+	return 0;
+}
+
+/*
  * A B B A A B B A ... (kg_gate_side): a linear drift over time falls on both sides alike,
  * and with two boots at a time each pair holds one boot of each side, so neither side runs
  * first, nor beside itself. The results stay in memory as the backend adopted them.
@@ -283,7 +312,7 @@ static int gate_boots(struct gate *g)
 			g->rep.load_max = l;
 	}
 	g->rep.naa = naa;
-	return r;
+	return r ? r : gate_replayed(g);
 }
 
 /* ---- what report/ judges: every call into its comparison and floor is below ---- */

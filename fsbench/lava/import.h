@@ -28,6 +28,12 @@ struct lava_import {
 	json_t *index; /* "rep:cell" -> the run in @runs */
 	size_t used; /* fsbench's test cases taken */
 	size_t seen; /* test cases looked at */
+	/* the last run's name prefix ("<workload>.t<threads>.<cell>.r<repetition>.") and the
+	 * run: a run's cases come one after another, so most are neither parsed nor looked up */
+	char last[320];
+	size_t last_len;
+	long last_threads, last_rep;
+	json_t *last_run; /* borrowed from @runs */
 };
 
 void lava_import_free(struct lava_import *im);

@@ -23,6 +23,7 @@
 struct fake {
 	double value[2][KG_MAX_BOOTS]; /* [side][nth boot of the side] */
 	double rep_step; /* added per repetition (a cold first run, as on a real boot) */
+	long p99[2][KG_MAX_BOOTS]; /* fsync.p99_ns of each run when not 0 */
 	int order[2 * KG_MAX_BOOTS]; /* the side of each boot, in the order run() saw them */
 	int nboots, seen[2];
 	int prepared, finished;
@@ -35,10 +36,14 @@ struct seen {
 	int verdicts, judged;
 	size_t naa;
 	char error[1024];
+	char why[256]; /* rep->why at the verdict */
 };
 
-/* A result as a guest's fsbench writes it, reduced to what compare reads: REPS runs. */
-static json_t *canned_result(double files_per_sec, double step)
+/*
+ * A result as a guest's fsbench writes it, reduced to what compare reads: REPS runs, with
+ * an fsync p99 when @p99 is not 0.
+ */
+static json_t *canned_result(double files_per_sec, double step, long p99)
 {
 	json_t *runs = json_array();
 
@@ -46,11 +51,14 @@ static json_t *canned_result(double files_per_sec, double step)
 		json_array_append_new(
 			runs,
 			json_pack("{s:s, s:i, s:{s:s, s:s, s:i, s:i, s:s}, s:{s:b, s:f},"
-				  " s:{s:s}, s:{}}",
+				  " s:{s:s}, s:o}",
 				  "workload", "smallfile", "threads", 1, "coords", "fs", "ext4",
 				  "workload", "smallfile", "threads", 1, "repetition", r, "cell",
 				  "ext4-smallfile-t1", "summary", "complete", 1, "files_per_sec",
-				  files_per_sec + r * step, "series", "unit", "files", "ops"));
+				  files_per_sec + r * step, "series", "unit", "files", "ops",
+				  p99 ? json_pack("{s:{s:i, s:I}}", "fsync", "count", 1000,
+						  "p99_ns", (json_int_t)p99) :
+					json_object()));
 	return json_pack("{s:s, s:o}", "schema", "fsbench-result/2", "runs", runs);
 }
 
@@ -84,7 +92,7 @@ static int fake_run(void *priv, const struct kg_boot_req *req, struct kg_boot_re
 	ret->record = json_pack("{s:i, s:s, s:f, s:i}", "index", req->index + 1, "side",
 				req->x->k[req->side].label, "host_load_pct", 0.0, "guest_status",
 				0);
-	ret->result = canned_result(f->value[req->side][nth], f->rep_step);
+	ret->result = canned_result(f->value[req->side][nth], f->rep_step, f->p99[req->side][nth]);
 	json_object_set(ret->result, "vm", ret->record);
 	ret->booted = true;
 	snprintf(ret->path, sizeof(ret->path), "%s/boot-%02d.json", f->dir, req->index + 1);
@@ -112,6 +120,8 @@ static int on_verdict(void *arg, const struct kg_gate_report *rep)
 {
 	((struct seen *)arg)->verdict = rep->verdict;
 	((struct seen *)arg)->verdicts++;
+	snprintf(((struct seen *)arg)->why, sizeof(((struct seen *)arg)->why), "%s",
+		 rep->why ? rep->why : "");
 	return 0;
 }
 
@@ -219,6 +229,34 @@ static void test_floor(void **unused)
 	struct fake g = { .value = { { 1000, 1020 }, { 900, 918 } }, .rep_step = 5 };
 
 	assert_int_equal(gate(&g, 2, &s), KG_VERDICT_REGRESSED);
+}
+
+/*
+ * Two boots that hand back the same runs (here boot 3, the candidate's second, and boot 4,
+ * the baseline's second: A B B A) are one result replayed or copied: cannot judge, naming
+ * both, before any comparison. Runs alike in files/s but not in fsync's p99 are two
+ * measurements and are judged.
+ */
+static void test_replayed(void **unused)
+{
+	struct fake f = { .value = { { 1000, 1000.5 }, { 1000.2, 1000.5 } }, .rep_step = 5 };
+	struct seen s;
+
+	(void)unused;
+	assert_int_equal(gate(&f, 2, &s), KG_VERDICT_CANNOT_JUDGE);
+	assert_int_equal(s.judged, 0);
+	assert_string_equal(s.why, "boots 3 (candidate) and 4 (baseline) gave the same runs, "
+				   "value for value: a result replayed or copied, not measured "
+				   "twice");
+	assert_non_null(strstr(s.error, "boots 3 (candidate) and 4 (baseline)"));
+
+	struct fake g = { .value = { { 1000, 1000.5 }, { 1000.2, 1000.5 } },
+			  .rep_step = 5,
+			  .p99 = { { 250000, 250000 }, { 250000, 251000 } } };
+
+	assert_int_not_equal(gate(&g, 2, &s), KG_VERDICT_CANNOT_JUDGE);
+	assert_int_equal(s.judged, 1);
+	assert_null(strstr(s.why, "replayed"));
 }
 
 /* Three boots a side: A B B A A B, the baseline's halves of two and one boots. */
@@ -381,7 +419,7 @@ int main(void)
 		cmocka_unit_test(test_regression), cmocka_unit_test(test_aa_good),
 		cmocka_unit_test(test_floor),	   cmocka_unit_test(test_order),
 		cmocka_unit_test(test_plan),	   cmocka_unit_test(test_args),
-		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_explain),	   cmocka_unit_test(test_replayed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

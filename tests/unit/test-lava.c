@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "fsbench/lava/import.h"
@@ -46,6 +47,24 @@ static void test_index(void **unused)
 	assert_null(im.runs);
 }
 
+/* @cases into @im: @used of @seen cases taken, in @runs runs. */
+static void import_expect(struct lava_import *im, const json_t *cases, size_t used, size_t seen,
+			  size_t runs)
+{
+	char err[512];
+
+	assert_int_equal(lava_import_cases(im, cases, err, sizeof(err)), 0);
+	assert_int_equal(im->used, used);
+	assert_int_equal(im->seen, seen);
+	assert_int_equal(json_array_size(im->runs), runs);
+}
+
+/* The cell in @run's coords. */
+static const char *run_cell(const json_t *run)
+{
+	return json_string_value(json_object_get(json_object_get(run, "coords"), "cell"));
+}
+
 /* Many cases land in their runs: values where compare reads them, others counted and left. */
 static void test_cases(void **unused)
 {
@@ -62,14 +81,9 @@ static void test_cases(void **unused)
 		json_array_append_new(cases, tc(name, "250"));
 	}
 	json_array_append_new(cases, tc("boot", "1"));
-	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
-	assert_int_equal(im.used, 6000);
-	assert_int_equal(im.seen, 6001);
-	assert_int_equal(json_array_size(im.runs), 3000);
+	import_expect(&im, cases, 6000, 6001, 3000);
 	run = json_array_get(im.runs, 2999);
-	assert_string_equal(
-		json_string_value(json_object_get(json_object_get(run, "coords"), "cell")),
-		"cell-999");
+	assert_string_equal(run_cell(run), "cell-999");
 	assert_int_equal(
 		json_integer_value(json_object_get(json_object_get(run, "coords"), "repetition")),
 		2);
@@ -169,6 +183,126 @@ static void test_fixture(void **unused)
 	assert_non_null(strstr(err, "/nonexistent.yaml: "));
 }
 
+/* @text into a new temporary file, its name into @path (64 bytes). */
+static void write_tmp(char *path, const char *text)
+{
+	FILE *f;
+	int fd;
+
+	strcpy(path, "/tmp/fsbench-test-lava.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * 50,000 cases read from YAML (as lava_results_load streams it) land in their runs: five
+ * metrics a run, one run after another as LAVA lists them, then cases of earlier runs
+ * again, which find the runs made for them rather than making new ones.
+ */
+static void test_many(void **unused)
+{
+	static const char *const metric[] = { "files_per_sec", "write_amplification", "fsync.p99",
+					      "create.p50", "write.p99.9" };
+	struct lava_import im = { 0 };
+	size_t cap = 8 << 20, len = 0;
+	char *text = malloc(cap), path[64], err[512];
+	json_t *cases, *run;
+
+	(void)unused;
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "- {name: job, result: pass}\n");
+	for (int i = 0; i < 50000; i++)
+		len += (size_t)snprintf(text + len, cap - len,
+					"- {name: smallfile.t1.cell-%d.r%d.%s, result: pass, "
+					"measurement: '%d', unit: x}\n",
+					i / 5 / 4, i / 5 % 4, metric[i % 5], 100 + i % 5);
+	for (int i = 0; i < 40; i++) /* cell-0's r0..r3, cell-1's r0..r3, ... again */
+		len += (size_t)snprintf(text + len, cap - len,
+					"- {name: smallfile.t1.cell-%d.r%d.dirty_max, "
+					"result: pass, measurement: '2'}\n",
+					i / 4, i % 4);
+	assert_true(len < cap);
+	write_tmp(path, text);
+	free(text);
+	assert_int_equal(lava_results_load(path, &cases, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(json_array_size(cases), 50041);
+	import_expect(&im, cases, 50040, 50041, 10000);
+	run = json_array_get(im.runs, 9999);
+	assert_string_equal(run_cell(run), "cell-2499");
+	assert_true(json_number_value(json_object_get(json_object_get(run, "summary"),
+						      "files_per_sec")) == 100);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(json_object_get(run, "ops"), "fsync"), "p99_ns")),
+			 102000);
+	run = json_array_get(im.runs,
+			     5); /* cell-1's r1: its fifth metric came 49,975 cases later */
+	assert_string_equal(run_cell(run), "cell-1");
+	assert_non_null(json_object_get(json_object_get(run, "kernel"), "dirty_max_bytes"));
+	json_decref(cases);
+	lava_import_free(&im);
+}
+
+/*
+ * What the streaming reader keeps of YAML: an alias stands for its anchor's node (here a
+ * measurement and a key), only the first document is read, a value under a collection key
+ * is dropped; an alias inside its own anchor, nodes past the budget once aliases are
+ * expanded and nesting past the bound are refused, each naming the file.
+ */
+static void test_load_yaml(void **unused)
+{
+	char path[64], err[512];
+	json_t *cases;
+	struct {
+		const char *text;
+		int r;
+		const char *why;
+	} bad[] = {
+		{ "- &x [*x, *x]\n", -EPROTO, ":1: found undefined alias" },
+		{ "[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]\n", -E2BIG, ":1: nested deeper than 16" },
+		{ NULL, -E2BIG, ": more than 4000000 nodes once aliases are expanded" },
+	};
+	char *big = malloc(400000), *e;
+
+	(void)unused;
+	write_tmp(path, "- {name: &n n, result: pass, measurement: &m '12.5'}\n"
+			"- {*n : x, result: pass, measurement: *m, [a]: b}\n"
+			"---\n"
+			"- {name: second}\n");
+	assert_int_equal(lava_results_load(path, &cases, err, sizeof(err)), 0);
+	unlink(path);
+	assert_int_equal(json_array_size(cases), 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(cases, 1), "n")), "x");
+	assert_string_equal(
+		json_string_value(json_object_get(json_array_get(cases, 1), "measurement")),
+		"12.5");
+	assert_int_equal(json_object_size(json_array_get(cases, 1)), 3);
+	json_decref(cases);
+
+	/* 70,000 nodes aliased 60 times: 4.2 million once expanded */
+	assert_non_null(big);
+	e = big + sprintf(big, "- &a [x");
+	for (int i = 1; i < 70000; i++)
+		e += sprintf(e, ",x");
+	e += sprintf(e, "]\n- [*a");
+	for (int i = 1; i < 60; i++)
+		e += sprintf(e, ",*a");
+	sprintf(e, "]\n");
+	bad[2].text = big;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		write_tmp(path, bad[i].text);
+		assert_int_equal(lava_results_load(path, &cases, err, sizeof(err)), bad[i].r);
+		unlink(path);
+		assert_non_null(strstr(err, path));
+		assert_non_null(strstr(err, bad[i].why));
+	}
+	free(big);
+}
+
 static char lines[4][512];
 static int nlines;
 
@@ -214,7 +348,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_index),	       cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_fixture),	       cmocka_unit_test(test_suite_coords),
-		cmocka_unit_test(test_matrix_results),
+		cmocka_unit_test(test_matrix_results), cmocka_unit_test(test_many),
+		cmocka_unit_test(test_load_yaml),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
