@@ -164,27 +164,6 @@ static void why_row(FILE *out, const struct change *c, size_t row, struct rpt_wh
 	fprintf(out, "</td></tr>\n");
 }
 
-/* The anchor of the plot a metric of @c is drawn in (html_plot.c's figure ids). */
-static void plot_link(FILE *out, const struct change *c)
-{
-	const char *w = json_string_value(c->sample->workload), *dot = strchr(c->metric->name, '.');
-	char cap[160];
-
-	if (!w)
-		return;
-	if (dot && c->metric->unit && !strcmp(c->metric->unit, "us"))
-		snprintf(cap, sizeof(cap), "%s: %.*s latency by percentile", w,
-			 (int)(dot - c->metric->name), c->metric->name);
-	else if (!strcmp(c->metric->name, "files_per_sec") ||
-		 !strcmp(c->metric->name, "bytes_per_sec"))
-		snprintf(cap, sizeof(cap), "throughput %s", w); /* html.c's anchor */
-	else
-		return;
-	fprintf(out, " <a href=\"#");
-	rpt_html_fig_id(out, cap);
-	fprintf(out, "\">plot</a>");
-}
-
 void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp)
 {
 	const struct rpt_cmp_settings *s = &cmp->set;
@@ -219,7 +198,7 @@ void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp)
 	fprintf(out, ".</p>\n");
 }
 
-void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
+void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp, bool plots)
 {
 	struct change *v[G_COUNT] = { 0 };
 	size_t n[G_COUNT], total = 0, row = 0;
@@ -256,7 +235,8 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 			esc_wbr(out, c->sample->label);
 			fprintf(out, "</td><td>");
 			esc_wbr(out, c->metric->name);
-			plot_link(out, c);
+			rpt_html_plot_link(out, c->sample, c->metric,
+					   plots ? RPT_LINKS_CELL : RPT_LINKS_NONE);
 			fprintf(out, "</td><td class=\"num\">");
 			side_value(out, c->metric, 0);
 			fprintf(out, "</td><td class=\"num\">");
