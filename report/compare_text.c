@@ -1,6 +1,7 @@
 /* Text and markdown output of a comparison: tables, rows the samples, columns the sides. */
 #include "report/compare_text.h"
 #include "report/gate.h"
+#include "report/why_text.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -141,52 +142,13 @@ static void print_metric_table(FILE *out, const struct rpt_cmp *cmp, const char 
 	free(cells);
 }
 
-/* A comparison's why text split at its first ": ": "fsync.p99 +18 %" and what the kernel did. */
-struct why_line {
-	const char *verdict, *text;
-	int lead; /* bytes of text before the ": " */
-	bool done;
-};
-
-/*
- * One sample's why lines, @w[0..@n), printed as few lines: those with one verdict and the
- * same kernel-side text (the same op's figures) share a line, their metrics listed first.
- */
-static size_t why_print_grouped(FILE *out, const char *label, struct why_line *w, size_t n,
-				size_t printed, bool markdown)
-{
-	size_t lines = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		const char *detail = w[i].text + w[i].lead;
-
-		if (w[i].done)
-			continue;
-		if (!printed && !lines)
-			fprintf(out, markdown ? "\n#### why (kernel side)\n\n" :
-						"why (kernel side, per call):\n");
-		fprintf(out, "%s%s [%s]: %.*s", markdown ? "- " : "  ", label, w[i].verdict,
-			w[i].lead, w[i].text);
-		for (size_t j = i + 1; j < n; j++)
-			if (!w[j].done && !strcmp(w[j].verdict, w[i].verdict) &&
-			    !strcmp(w[j].text + w[j].lead, detail)) {
-				fprintf(out, ", %.*s", w[j].lead, w[j].text);
-				w[j].done = true;
-			}
-		fprintf(out, "%s\n", detail);
-		lines++;
-	}
-	return lines;
-}
-
 size_t rpt_cmp_why_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
 {
+	struct rpt_why_lines w = { .style = RPT_WHY_TEXT };
 	size_t n = 0;
 
 	for (size_t i = 0; i < cmp->nsamples; i++) {
 		const struct rpt_cmp_sample *s = &cmp->samples[i];
-		struct why_line *w = NULL;
-		size_t nw = 0, cap = 0;
 
 		for (size_t j = 0; j < s->ninstr; j++)
 			fprintf(out,
@@ -196,28 +158,22 @@ size_t rpt_cmp_why_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
 		for (size_t j = 0; j < s->nmetrics; j++)
 			for (int k = 0; k + 1 < cmp->nsides; k++) {
 				const struct rpt_cmp_judged *c = &s->metrics[j].judged[k];
-				const char *why =
-					json_string_value(json_object_get(c->why, "text"));
-				const char *colon = why ? strstr(why, ": ") : NULL;
+				char line[1024];
 
-				if (!why)
+				if (!rpt_why_line(&w, s, &s->metrics[j], c, n + 1, line,
+						  sizeof(line)))
 					continue;
-				if (nw == cap) {
-					struct why_line *nwp =
-						realloc(w, (cap = cap ? 2 * cap : 16) * sizeof(*w));
-
-					if (!nwp)
-						break;
-					w = nwp;
-				}
-				w[nw++] =
-					(struct why_line){ .verdict = rpt_verdict_names[c->verdict],
-							   .text = why,
-							   .lead = colon ? (int)(colon - why) : 0 };
+				if (!n++)
+					fprintf(out, markdown ? "\n#### why (kernel side)\n\n" :
+								"why (kernel side, per call):\n");
+				fprintf(out, "%s%s [%s]: %s ", markdown ? "- " : "  ", s->label,
+					rpt_verdict_names[c->verdict], s->metrics[j].name);
+				fprintf(out, isfinite(c->change_pct) ? "%+.1f %%: " : "from 0: ",
+					c->change_pct);
+				fprintf(out, "%s\n", line);
 			}
-		n += why_print_grouped(out, s->label, w, nw, n, markdown);
-		free(w);
 	}
+	rpt_why_lines_free(&w);
 	return n;
 }
 

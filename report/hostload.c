@@ -144,10 +144,12 @@ bool rpt_hostload_unjudgeable(const struct rpt_hostload_side *a, const struct rp
 		    fabs(moved) >= RPT_HOSTLOAD_CANARY_SHARE * fabs(change_pct) &&
 		    rpt_mann_whitney(a->canary, a->n_canary, b->canary, b->n_canary, &t) == 0 &&
 		    t.p < RPT_HOSTLOAD_CANARY_ALPHA) {
+			/* in ms, spelt alike in the text and on the page (where µs is not "us") */
 			snprintf(
 				reason, len,
-				"canary fsync p50 moved %+.0f %% between sides (%.0f -> %.0f us, rank test p = %.2g), as much as the metric's %+.1f %%: the device drifted",
-				moved, a->canary_p50_us, b->canary_p50_us, t.p, change_pct);
+				"canary fsync p50 moved %+.0f %% between sides (%.2f -> %.2f ms, rank test p = %.2g), as much as the metric's %+.1f %%: the device drifted",
+				moved, a->canary_p50_us / 1000, b->canary_p50_us / 1000, t.p,
+				change_pct);
 			return true;
 		}
 	}

@@ -28,12 +28,18 @@ static const char page_check_js[] =
 	/* readable at the window's width: nothing wider than the page (tests run it at 800 px) */
 	"  var wide = document.documentElement.scrollWidth - window.innerWidth;\n"
 	"  document.body.dataset.overflow = wide > 0 ? String(wide) : 'no';\n"
+	/* every link within the page goes somewhere: the ids its targets name exist */
+	"  var links = document.querySelectorAll('a[href^=\"#\"]'), bad = [];\n"
+	"  for (var j = 0; j < links.length; j++)\n"
+	"    if (!document.getElementById(links[j].getAttribute('href').slice(1))) bad.push(links[j].getAttribute('href'));\n"
+	"  document.body.dataset.links = links.length;\n"
+	"  document.body.dataset.badLinks = bad.length ? bad.join(' ') : 'none';\n"
 	"});\n"
 	"</script>\n";
 
 /* The page's head, its title, and what it was made from. */
 static void page_head(FILE *out, const char *const *paths, size_t ndocs, const struct rpt_cmp *cmp,
-		      const struct rpt_html_opts *o)
+		      const struct rpt_html_opts *o, bool plots)
 {
 	bool verdict = rpt_html_has_verdict(cmp);
 
@@ -54,7 +60,7 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 		"table.sides th{text-align:left}table.sides td{font-size:90%%}tr.differs td{font-weight:bold}\n</style></head>\n<body>\n");
 	/* two sides: the answer first, the title under it (issue 24, item 1) */
 	if (verdict)
-		rpt_html_verdict(out, cmp);
+		rpt_html_verdict(out, cmp, plots);
 	fprintf(out, verdict ? "<p class=\"title\"><b>" : "<h1>");
 	rpt_html_esc(out, o->title);
 	fprintf(out, verdict ? "</b></p>\n<p>Inputs:" : "</h1>\n<p>Inputs:");
@@ -85,7 +91,8 @@ static void page_head(FILE *out, const char *const *paths, size_t ndocs, const s
 
 /* The sections drawn from the runs: throughput, latency, streaming runs, the kernel side. */
 static void page_runs(struct page *pg, struct group *g, int ng, struct group *cells, int ncells,
-		      json_t *const *docs, const char *const *paths, size_t ndocs)
+		      const struct rpt_cmp *cmp, json_t *const *docs, const char *const *paths,
+		      size_t ndocs)
 {
 	FILE *out = pg->out;
 
@@ -108,13 +115,20 @@ static void page_runs(struct page *pg, struct group *g, int ng, struct group *ce
 		}
 	rpt_html_throughput_table(out, g, ng);
 	fprintf(out, "<h2>Latency distributions</h2>\n");
-	/* a line per cell (filesystem and thread count), as the verdicts are per cell */
+	/*
+	 * a line per cell (filesystem and thread count); with a verdict, which is per cell, a
+	 * plot per cell too, its sides two lines a reader tells apart (16 lines of
+	 * 8 cells in one plot are not), each where its rows in the tables link
+	 */
 	for (int i = 0; i < ncells; i++)
 		if (rpt_html_workload_first(cells, i)) {
 			fprintf(out, "<h3>");
 			rpt_html_esc(out, cells[i].workload);
 			fprintf(out, "</h3>\n");
-			rpt_html_pct_plots(pg, cells, ncells, cells[i].workload);
+			if (rpt_html_has_verdict(cmp))
+				rpt_html_pct_cell_plots(pg, cells, ncells, cmp, cells[i].workload);
+			else
+				rpt_html_pct_plots(pg, cells, ncells, cells[i].workload);
 		}
 	fprintf(out, "<h2>Streaming runs over time</h2>\n");
 	rpt_html_time_plots(pg, docs, paths, pg->o->labels, ndocs);
@@ -128,6 +142,11 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 	struct page pg = { .out = out, .o = o };
 	struct group *g = calloc(MAX_GROUPS, sizeof(*g)), *cells = calloc(MAX_GROUPS, sizeof(*g));
 	int ng = 0, ncells = 0, e;
+	bool plots = ndocs && o->gnuplot; /* the rows' links have plots to go to */
+	/* a verdict is per cell, and so are its page's latency plots (page_runs) */
+	enum rpt_html_links links = !plots		      ? RPT_LINKS_NONE :
+				    rpt_html_has_verdict(cmp) ? RPT_LINKS_CELL :
+								RPT_LINKS_WORKLOAD;
 	const char *tmp = getenv("TMPDIR");
 
 	*ret_plotted = 0;
@@ -147,22 +166,22 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 	if (!e)
 		e = rpt_html_groups_build_cells(cells, &ncells, docs, paths, ndocs, o->labels);
 	if (!e) {
-		page_head(out, paths, ndocs, cmp, o);
+		page_head(out, paths, ndocs, cmp, o, plots);
 		/* with a verdict on top, the full comparison is folded under it, before the runs */
 		if (rpt_html_has_verdict(cmp)) {
 			fprintf(out, "<details id=\"comparison\">\n");
 			rpt_html_verdict_fold(out, cmp);
 			fprintf(out, "<div class=\"wide\">\n");
-			rpt_html_compare_table(out, cmp, o->compare_note);
+			rpt_html_compare_table(out, cmp, o->compare_note, links);
 			fprintf(out, "</div>\n");
 			fprintf(out, "</details>\n");
 		}
 		/* a comparison alone has no runs to plot */
 		if (ndocs)
-			page_runs(&pg, g, ng, cells, ncells, docs, paths, ndocs);
+			page_runs(&pg, g, ng, cells, ncells, cmp, docs, paths, ndocs);
 		if (!rpt_html_has_verdict(cmp) && (cmp || o->compare_note)) {
 			fprintf(out, "<div class=\"wide\">\n");
-			rpt_html_compare_table(out, cmp, o->compare_note);
+			rpt_html_compare_table(out, cmp, o->compare_note, links);
 			fprintf(out, "</div>\n");
 		}
 		fprintf(out, "%s</body></html>\n", page_check_js);

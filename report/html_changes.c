@@ -2,6 +2,7 @@
 #include "report/html_changes.h"
 #include "report/html_head.h"
 #include "report/html_table.h"
+#include "report/why_text.h"
 #include "model/schema.h"
 
 #include <math.h>
@@ -151,211 +152,16 @@ static void how_sure_cell(FILE *out, const struct rpt_cmp_judged *j)
 	}
 }
 
-/* The why item named @fmt with "%s" as @per ("commits per fsync"), or NULL. */
-static const json_t *why_item(const json_t *why, const char *fmt, const char *per)
+/* The why row under change @c (row @row): report/why_text.c's line, when it has one. */
+static void why_row(FILE *out, const struct change *c, size_t row, struct rpt_why_lines *w)
 {
-	const json_t *it;
-	char name[96];
-	size_t i;
+	char buf[1024];
 
-	snprintf(name, sizeof(name), fmt, per);
-	json_array_foreach(
-		json_object_get(why, "items"), i,
-		it) if (!strcmp(mdl_str_or(json_string_value(json_object_get(it, "name")), ""),
-				name)) return it;
-	return NULL;
-}
-
-static double item_side(const json_t *it, const char *side)
-{
-	const json_t *v = json_object_get(it, side);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-/*
- * Whether the why line counts per the call that commits: the sync call (fsync, fdatasync),
- * or a file of a files/s figure (each file ends in one). Other calls share the same totals
- * divided by their own counts ("commits per close 1.00"), which explains nothing of them.
- */
-static bool per_commits(const struct change *c, const char *per)
-{
-	if (!strcmp(per, "fsync") || !strcmp(per, "fdatasync"))
-		return true;
-	return !strcmp(per, "file") && !strcmp(c->metric->name, "files_per_sec");
-}
-
-/* Device time per call on side @side in µs: requests x write d2c + flushes x flush d2c. */
-static double device_us(const json_t *why, const char *per, const char *side)
-{
-	double req = item_side(why_item(why, "requests per %s", per), side),
-	       wd2c = item_side(why_item(why, "write d2c", per), side),
-	       fl = item_side(why_item(why, "flushes per %s", per), side),
-	       fd2c = item_side(why_item(why, "flush d2c", per), side);
-	double t = 0;
-
-	if (isfinite(req) && isfinite(wd2c))
-		t += req * wd2c;
-	if (isfinite(fl) && isfinite(fd2c))
-		t += fl * fd2c;
-	return isfinite(wd2c) || isfinite(fd2c) ? t : NAN;
-}
-
-/*
- * The change of the metric as time per call in µs (NAN when it is not a time): a latency's
- * mean, or per-file time of a files/s figure (threads / files per second).
- */
-static double metric_delta_us(const struct change *c)
-{
-	const struct rpt_cmp_metric *m = c->metric;
-	double a = m->sides[0].st.mean, b = m->sides[c->j->side].st.mean;
-	double t = json_is_integer(c->sample->threads) ?
-			   (double)json_integer_value(c->sample->threads) :
-			   1;
-
-	if (!m->sides[0].n || !m->sides[c->j->side].n)
-		return NAN;
-	if (m->unit && !strcmp(m->unit, "us"))
-		return b - a;
-	if (m->unit && !strcmp(m->unit, "files/s") && a > 0 && b > 0)
-		return t * 1e6 / b - t * 1e6 / a;
-	return NAN;
-}
-
-/* One why item "name a → b unit" in the page's units (µs scaled, KiB for KB). */
-static void item_text(FILE *out, const json_t *it)
-{
-	const char *name = mdl_str_or(json_string_value(json_object_get(it, "name")), "?"),
-		   *unit = mdl_str_or(json_string_value(json_object_get(it, "unit")), "");
-	bool us = !strcmp(unit, "us");
-	size_t n = strlen(unit);
-	char a[48], b[48];
-
-	/* a name that leads with its unit ("KB written per fsync") takes the page's spelling */
-	if (n && !strncmp(name, unit, n) && name[n] == ' ') {
-		rpt_html_esc(out, rpt_html_unit(unit));
-		name += n;
-	}
-	rpt_html_fmt_value(a, sizeof(a), item_side(it, "baseline"), NAN, us ? unit : "");
-	rpt_html_fmt_value(b, sizeof(b), item_side(it, "candidate"), NAN, us ? unit : "");
-	rpt_html_esc(out, name);
-	fprintf(out, " %s → %s", a, b);
-	if (n && !us) {
-		fprintf(out, " ");
-		rpt_html_esc(out, rpt_html_unit(unit));
-	}
-}
-
-/*
- * ". Device time per fsync +0.5 ms explains 14 % of the +3.7 ms change": the share of the
- * metric's change (as time per call) that the device's time per call accounts for.
- */
-static void share_text(FILE *out, const struct change *c, const char *per)
-{
-	const json_t *why = c->j->why;
-	double da = device_us(why, per, "baseline"), db = device_us(why, per, "candidate");
-	double dm = metric_delta_us(c), share;
-	char x[48], y[48];
-
-	if (!isfinite(da) || !isfinite(db) || !isfinite(dm) || dm == 0)
+	if (!rpt_why_line(w, c->sample, c->metric, c->j, row, buf, sizeof(buf)))
 		return;
-	share = (db - da) / dm * 100;
-	rpt_html_fmt_value(x, sizeof(x), db - da, NAN, "us");
-	rpt_html_fmt_value(y, sizeof(y), dm, NAN, "us");
-	fprintf(out, " Device time per %s %s%s", per, db >= da ? "+" : "", x);
-	if (share < 0)
-		fprintf(out, " moved against");
-	else if (share > 100)
-		fprintf(out, " is more than");
-	else
-		fprintf(out, " explains %.0f %% of", share);
-	fprintf(out, " the %s%s change%s%s.", dm >= 0 ? "+" : "", y,
-		strcmp(c->metric->unit ? c->metric->unit : "", "us") ? " in time per " : "",
-		strcmp(c->metric->unit ? c->metric->unit : "", "us") ? per : "");
-}
-
-/* The items that moved 5 % or more (of a cell, the same on every metric of its call). */
-static void why_text(FILE *out, const struct change *c, const char *per)
-{
-	const json_t *it;
-	size_t i, shown = 0;
-
-	json_array_foreach(json_object_get(c->j->why, "items"), i, it)
-	{
-		const json_t *ch = json_object_get(it, "change_pct");
-
-		if (json_is_number(ch) && fabs(json_number_value(ch)) < 5)
-			continue;
-		fprintf(out, "%s", shown++ ? "; " : "");
-		item_text(out, it);
-	}
-	if (!shown)
-		fprintf(out, "no kernel-side quantity per %s moved 5 %% or more", per);
-	fprintf(out, ".");
-}
-
-/* A why line already on the page: its cell, side and call, and the row it is under. */
-struct said {
-	const struct rpt_cmp_sample *sample;
-	int side;
-	const char *per;
-	size_t row;
-};
-
-/*
- * The why row under change @c (row @row): the kernel side's account once per cell, side and
- * call (@said, *@nsaid of them so far), then on later rows only the share of their change.
- */
-static void why_row(FILE *out, const struct change *c, size_t row, struct said *said, size_t *nsaid)
-{
-	const char *per = json_string_value(json_object_get(c->j->why, "per"));
-
-	if (!per || !per_commits(c, per))
-		return;
-	for (size_t r = 0; r < *nsaid; r++)
-		if (said[r].sample == c->sample && said[r].side == c->j->side &&
-		    !strcmp(said[r].per, per)) {
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *m = open_memstream(&buf, &len);
-
-			if (!m)
-				return;
-			share_text(m, c, per);
-			if (!fclose(m) && len)
-				fprintf(out,
-					"<tr class=\"why\"><td></td><td colspan=\"6\">Kernel side "
-					"as in row %zu.%s</td></tr>\n",
-					said[r].row, buf);
-			free(buf);
-			return;
-		}
-	said[(*nsaid)++] = (struct said){ c->sample, c->j->side, per, row };
-	fprintf(out, "<tr class=\"why\"><td></td><td colspan=\"6\">Kernel side per %s: ", per);
-	why_text(out, c, per);
-	share_text(out, c, per);
+	fprintf(out, "<tr class=\"why\"><td></td><td colspan=\"6\">");
+	rpt_html_esc(out, buf);
 	fprintf(out, "</td></tr>\n");
-}
-
-/* The anchor of the plot a metric of @c is drawn in (html_plot.c's figure ids). */
-static void plot_link(FILE *out, const struct change *c)
-{
-	const char *w = json_string_value(c->sample->workload), *dot = strchr(c->metric->name, '.');
-	char cap[160];
-
-	if (!w)
-		return;
-	if (dot && c->metric->unit && !strcmp(c->metric->unit, "us"))
-		snprintf(cap, sizeof(cap), "%s: %.*s latency by percentile", w,
-			 (int)(dot - c->metric->name), c->metric->name);
-	else if (!strcmp(c->metric->name, "files_per_sec") ||
-		 !strcmp(c->metric->name, "bytes_per_sec"))
-		snprintf(cap, sizeof(cap), "throughput %s", w); /* html.c's anchor */
-	else
-		return;
-	fprintf(out, " <a href=\"#");
-	rpt_html_fig_id(out, cap);
-	fprintf(out, "\">plot</a>");
 }
 
 void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp)
@@ -392,11 +198,11 @@ void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp)
 	fprintf(out, ".</p>\n");
 }
 
-void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
+void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp, bool plots)
 {
 	struct change *v[G_COUNT] = { 0 };
-	size_t n[G_COUNT], total = 0, row = 0, nsaid = 0;
-	struct said *said;
+	size_t n[G_COUNT], total = 0, row = 0;
+	struct rpt_why_lines w = { .style = RPT_WHY_HTML };
 
 	for (int g = 0; g < G_COUNT; g++)
 		total += n[g] = collect(cmp, g, &v[g]);
@@ -411,7 +217,6 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 		     "<table id=\"changed\"><tr><th>#</th><th>cell</th><th>metric</th>"
 		     "<th>baseline</th><th>candidate</th><th>change</th>"
 		     "<th>verdict, how sure</th></tr>\n");
-	said = calloc(total, sizeof(*said));
 	for (int g = 0; g < G_COUNT; g++) {
 		if (!n[g])
 			continue;
@@ -430,7 +235,8 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 			esc_wbr(out, c->sample->label);
 			fprintf(out, "</td><td>");
 			esc_wbr(out, c->metric->name);
-			plot_link(out, c);
+			rpt_html_plot_link(out, c->sample, c->metric,
+					   plots ? RPT_LINKS_CELL : RPT_LINKS_NONE);
 			fprintf(out, "</td><td class=\"num\">");
 			side_value(out, c->metric, 0);
 			fprintf(out, "</td><td class=\"num\">");
@@ -438,15 +244,14 @@ void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp)
 			fprintf(out, "</td><td class=\"num chg\">%s</td><td>", chg);
 			how_sure_cell(out, c->j);
 			fprintf(out, "</td></tr>\n");
-			if (said)
-				why_row(out, c, row, said, &nsaid);
+			why_row(out, c, row, &w);
 		}
 		if (n[g] > GROUP_ROWS)
 			fprintf(out,
 				"<tr><td></td><td colspan=\"6\">%zu more in the full comparison below.</td></tr>\n",
 				n[g] - GROUP_ROWS);
 	}
-	free(said);
+	rpt_why_lines_free(&w);
 	fprintf(out, "</table>\n");
 	for (int g = 0; g < G_COUNT; g++)
 		free(v[g]);

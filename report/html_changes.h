@@ -2,6 +2,7 @@
 #ifndef RPT_HTML_CHANGES_H
 #define RPT_HTML_CHANGES_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "report/cmp.h"
@@ -20,8 +21,8 @@ void rpt_html_how_sure(FILE *out, const struct rpt_cmp *cmp);
  * or more that the test or the spread did not prove), then improvements, each group largest
  * first; each row with both sides' values, the change, how sure (q and p, or the floor, and
  * the spread), and for the call that commits, the kernel side's account and the share of
- * the change it explains.
+ * the change it explains; with @plots (the page draws them) a link to the row's plot.
  */
-void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp);
+void rpt_html_changes(FILE *out, const struct rpt_cmp *cmp, bool plots);
 
 #endif

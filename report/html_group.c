@@ -126,6 +126,15 @@ static int group_add(struct group *g, int *ng, const json_t *run, const char *na
 
 	if (!gr)
 		return 0;
+	if (!gr->nruns++) {
+		snprintf(gr->fs, sizeof(gr->fs), "%s",
+			 mdl_str_or(json_string_value(json_object_get(
+					    json_object_get(run, MDL_KEY_COORDS), "fs")),
+				    ""));
+		gr->threads = th;
+	} else if (gr->threads != th) {
+		gr->threads = 0;
+	}
 	bytes = mdl_run_unit(run) == MDL_UNIT_BYTES;
 	if (th >= 1 && th <= MDL_MAX_THREADS) {
 		double v = bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :

@@ -32,6 +32,10 @@ struct group {
 	/* per op, every run's own percentiles of it, in the order added */
 	struct group_pct *pcts[MDL_OP_COUNT];
 	size_t npcts[MDL_OP_COUNT];
+	/* its runs' filesystem ("" without coords) and thread count (0: they differ), and how many */
+	char fs[64];
+	long long threads;
+	size_t nruns;
 };
 
 /* One run's throughput in a group: the plots draw each when a line has few. */

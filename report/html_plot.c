@@ -131,7 +131,8 @@ static int inline_base64(FILE *out, const char *path)
  * or with @raster a PNG image as a data: URI, for plots of many points (an SVG of a
  * 1024-point I/O map is 130 KB: 48 of them made a 24-run pair's page 6.7 MB, issue 24).
  */
-void rpt_plot_as(struct page *pg, const char *caption, const char *script_body, bool raster)
+static void plot_fig(struct page *pg, const char *anchor, const char *caption,
+		     const char *script_body, bool raster)
 {
 	char script[320], img[320];
 	FILE *f;
@@ -152,9 +153,12 @@ void rpt_plot_as(struct page *pg, const char *caption, const char *script_body, 
 	rpt_plot_gp_str(f, img);
 	fprintf(f, "\nset grid\nset key outside right top\n%s", script_body);
 	fclose(f);
-	/* the anchor the ranked changes link to (html_changes.c) */
+	/* the anchor the tables' rows link to (rpt_html_plot_link) */
 	fprintf(pg->out, "<a id=\"");
-	rpt_html_fig_id(pg->out, caption);
+	if (anchor)
+		fputs(anchor, pg->out);
+	else
+		rpt_html_fig_id(pg->out, caption);
 	fprintf(pg->out, "\"></a>\n<figure>\n");
 	if (run_gnuplot(pg->o->gnuplot, script) != 0) {
 		fprintf(pg->out, "<p class=\"warn\">gnuplot failed to draw this plot.</p>\n");
@@ -177,9 +181,20 @@ void rpt_plot_as(struct page *pg, const char *caption, const char *script_body, 
 	fprintf(pg->out, "</figcaption></figure>\n");
 }
 
+void rpt_plot_as(struct page *pg, const char *caption, const char *script_body, bool raster)
+{
+	plot_fig(pg, NULL, caption, script_body, raster);
+}
+
 void rpt_plot_svg(struct page *pg, const char *caption, const char *script_body)
 {
-	rpt_plot_as(pg, caption, script_body, false);
+	plot_fig(pg, NULL, caption, script_body, false);
+}
+
+void rpt_plot_svg_at(struct page *pg, const char *anchor, const char *caption,
+		     const char *script_body)
+{
+	plot_fig(pg, anchor, caption, script_body, false);
 }
 
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
+#include "report/cmp.h"
 #include "report/html.h"
 #include "report/html_group.h"
 
@@ -24,6 +25,14 @@ void rpt_html_throughput_plot(struct page *pg, struct group *g, int ng, const ch
 
 /* One latency-by-percentile plot per operation of @workload, one line per group. */
 void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *workload);
+
+/*
+ * With a comparison, whose verdicts are per cell: a plot per operation and cell (sample) of
+ * @workload, its sides a line each, anchored where the tables' rows link
+ * (rpt_html_cell_plot_id); all cells' plots of one operation together.
+ */
+void rpt_html_pct_cell_plots(struct page *pg, struct group *g, int ng, const struct rpt_cmp *cmp,
+			     const char *workload);
 
 /* Throughput and Dirty/Writeback over time for each byte-counting run. */
 void rpt_html_time_plots(struct page *pg, json_t *const *docs, const char *const *paths,

@@ -90,78 +90,135 @@ static void pct_point_data(FILE *f, const struct group *g, int op, int side, dou
 	fprintf(f, "e\n");
 }
 
+/* Whether group @i is drawn on a plot of @op of @workload: @use marks it (NULL: all), it has calls. */
+static bool pct_drawn(const struct group *g, int i, const bool *use, const char *workload, int op)
+{
+	return (!use || use[i]) && !strcmp(g[i].workload, workload) && g[i].h[op] &&
+	       g[i].h[op]->count;
+}
+
 /*
- * One latency-by-percentile plot per operation of @workload, one line per group merged
- * over its runs; with sides, each run's own percentiles as points on it when it has few.
+ * The latency-by-percentile plot of op @op: a line per group of @workload that @use marks,
+ * merged over its runs; with sides, each run's own percentiles as points on it when it has
+ * few. Anchored at @anchor (NULL: the caption's id). Nothing when no group has the op.
  */
-void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *workload)
+static void pct_plot(struct page *pg, const struct group *g, int ng, const bool *use,
+		     const char *workload, int op, const char *anchor, const char *cap)
 {
 	bool paired = rpt_plot_workload_paired(g, ng, workload);
+	const char *unit;
+	char *body = NULL;
+	size_t blen = 0;
+	FILE *f;
+	int any = 0, colour, side;
+	uint64_t maxcount = 0, maxns = 0;
+	double scale;
 
+	for (int i = 0; i < ng; i++)
+		if (pct_drawn(g, i, use, workload, op)) {
+			any++;
+			if (g[i].h[op]->count > maxcount)
+				maxcount = g[i].h[op]->count;
+			if (g[i].h[op]->max > maxns)
+				maxns = g[i].h[op]->max;
+		}
+	if (!any)
+		return;
+	f = open_memstream(&body, &blen);
+	if (!f)
+		return;
+	unit = rpt_html_time_unit((double)maxns, &scale);
+	/* the marks a line reaches, and "max" where the longest line ends */
+	fprintf(f,
+		"set xlabel \"percentile\"\nset ylabel \"latency (%s)\"\n"
+		"set logscale x 10\nset logscale y 10\nset xrange [1:%g]\nset xtics (",
+		unit, maxcount > 2 ? (double)maxcount : 3.0);
+	/* gnuplot reads tic labels as formats: %% is a percent sign */
+	for (int m = 0; m < PCT_MARKS; m++)
+		if (pct_mark_reached(m, maxcount))
+			fprintf(f, "%s\"%g %%%%\" %g", m ? ", " : "", mdl_percentiles[m].pct,
+				pct_mark_x(m));
+	/* a line per cell and side can be 16: their key goes under the plot, not over it */
+	fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key %s\nplot ",
+		maxcount > 2 ? (double)maxcount : 3.0,
+		any > PCT_KEY_INSIDE ? "below" : "left top inside");
+	any = 0;
+	for (int i = 0; i < ng; i++)
+		if (pct_drawn(g, i, use, workload, op)) {
+			fprintf(f, "%s'-' using 1:2 with steps lw 2", any++ ? ", " : "");
+			rpt_plot_line_style(f, g, ng, i);
+			fprintf(f, " title ");
+			rpt_plot_gp_str(f, g[i].name);
+			fprintf(f, " noenhanced");
+			if (pct_points(&g[i], op, paired) &&
+			    rpt_plot_line_pair(g, ng, i, &colour, &side)) {
+				fprintf(f, ", '-' using 1:2 with points");
+				rpt_plot_pair_point(f, colour, side);
+				fprintf(f, " notitle");
+			}
+		}
+	fprintf(f, "\n");
+	for (int i = 0; i < ng; i++)
+		if (pct_drawn(g, i, use, workload, op)) {
+			pct_steps(f, g[i].h[op], scale);
+			if (pct_points(&g[i], op, paired) &&
+			    rpt_plot_line_pair(g, ng, i, &colour, &side))
+				pct_point_data(f, &g[i], op, side, scale);
+		}
+	fclose(f);
+	rpt_plot_svg_at(pg, anchor, cap, body);
+	free(body);
+}
+
+void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *workload)
+{
 	for (int rank = 0; mdl_op_name_at(rank); rank++) {
-		const char *opname = mdl_op_name_at(rank), *unit;
-		int op = mdl_op_find(opname);
-		char *body = NULL, cap[160];
-		size_t blen = 0;
-		FILE *f;
-		int any = 0, colour, side;
-		uint64_t maxcount = 0, maxns = 0;
-		double scale;
+		char cap[160];
 
-		for (int i = 0; i < ng; i++)
-			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
-				any++;
-				if (g[i].h[op]->count > maxcount)
-					maxcount = g[i].h[op]->count;
-				if (g[i].h[op]->max > maxns)
-					maxns = g[i].h[op]->max;
+		snprintf(cap, sizeof(cap), "%s: %s latency by percentile", workload,
+			 mdl_op_name_at(rank));
+		pct_plot(pg, g, ng, NULL, workload, mdl_op_find(mdl_op_name_at(rank)), NULL, cap);
+	}
+}
+
+/* Whether group @g ran in the cell of sample @s: its workload, thread count and filesystem. */
+static bool group_in_cell(const struct group *g, const struct rpt_cmp_sample *s)
+{
+	const char *fs = json_string_value(json_object_get(s->coords, "fs"));
+
+	/* a comparison across filesystems has none in its cells: each side is one */
+	return !strcmp(g->workload, mdl_str_or(json_string_value(s->workload), "")) &&
+	       json_is_integer(s->threads) && g->threads == json_integer_value(s->threads) &&
+	       (!fs || !strcmp(g->fs, fs));
+}
+
+void rpt_html_pct_cell_plots(struct page *pg, struct group *g, int ng, const struct rpt_cmp *cmp,
+			     const char *workload)
+{
+	for (int rank = 0; mdl_op_name_at(rank); rank++) {
+		const char *opname = mdl_op_name_at(rank);
+		bool rest[MAX_GROUPS];
+		char cap[320], id[512];
+
+		for (int k = 0; k < ng; k++)
+			rest[k] = true;
+		for (size_t i = 0; i < cmp->nsamples; i++) {
+			const struct rpt_cmp_sample *s = &cmp->samples[i];
+			bool use[MAX_GROUPS];
+
+			if (strcmp(mdl_str_or(json_string_value(s->workload), ""), workload))
+				continue;
+			for (int k = 0; k < ng; k++) {
+				use[k] = group_in_cell(&g[k], s);
+				rest[k] &= !use[k];
 			}
-		if (!any)
-			continue;
-		f = open_memstream(&body, &blen);
-		if (!f)
-			return;
-		unit = rpt_html_time_unit((double)maxns, &scale);
-		/* the marks a line reaches, and "max" where the longest line ends */
-		fprintf(f,
-			"set xlabel \"percentile\"\nset ylabel \"latency (%s)\"\n"
-			"set logscale x 10\nset logscale y 10\nset xrange [1:%g]\nset xtics (",
-			unit, maxcount > 2 ? (double)maxcount : 3.0);
-		/* gnuplot reads tic labels as formats: %% is a percent sign */
-		for (int m = 0; m < PCT_MARKS; m++)
-			if (pct_mark_reached(m, maxcount))
-				fprintf(f, "%s\"%g %%%%\" %g", m ? ", " : "",
-					mdl_percentiles[m].pct, pct_mark_x(m));
-		/* a line per cell and side can be 16: their key goes under the plot, not over it */
-		fprintf(f, ", \"max\" %g)\nset mxtics 10\nset key %s\nplot ",
-			maxcount > 2 ? (double)maxcount : 3.0,
-			any > PCT_KEY_INSIDE ? "below" : "left top inside");
-		any = 0;
-		for (int i = 0; i < ng; i++)
-			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
-				fprintf(f, "%s'-' using 1:2 with steps lw 2", any++ ? ", " : "");
-				rpt_plot_line_style(f, g, ng, i);
-				fprintf(f, " title ");
-				rpt_plot_gp_str(f, g[i].name);
-				fprintf(f, " noenhanced");
-				if (pct_points(&g[i], op, paired) &&
-				    rpt_plot_line_pair(g, ng, i, &colour, &side)) {
-					fprintf(f, ", '-' using 1:2 with points");
-					rpt_plot_pair_point(f, colour, side);
-					fprintf(f, " notitle");
-				}
-			}
-		fprintf(f, "\n");
-		for (int i = 0; i < ng; i++)
-			if (!strcmp(g[i].workload, workload) && g[i].h[op] && g[i].h[op]->count) {
-				pct_steps(f, g[i].h[op], scale);
-				if (pct_points(&g[i], op, paired) &&
-				    rpt_plot_line_pair(g, ng, i, &colour, &side))
-					pct_point_data(f, &g[i], op, side, scale);
-			}
-		fclose(f);
+			snprintf(cap, sizeof(cap), "%s: %s latency by percentile", s->label,
+				 opname);
+			rpt_html_cell_plot_id(id, sizeof(id), s, opname);
+			pct_plot(pg, g, ng, use, workload, mdl_op_find(opname), id, cap);
+		}
+		/* runs of no compared cell (one side had none): the workload's plot, as before */
 		snprintf(cap, sizeof(cap), "%s: %s latency by percentile", workload, opname);
-		rpt_plot_svg(pg, cap, body);
-		free(body);
+		pct_plot(pg, g, ng, rest, workload, mdl_op_find(opname), NULL, cap);
 	}
 }

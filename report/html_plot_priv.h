@@ -22,6 +22,9 @@ void rpt_plot_gp_str(FILE *f, const char *s);
  */
 void rpt_plot_as(struct page *pg, const char *caption, const char *script_body, bool raster);
 void rpt_plot_svg(struct page *pg, const char *caption, const char *script_body);
+/* An SVG plot whose anchor is @anchor (an id already made), not "fig-" and its caption. */
+void rpt_plot_svg_at(struct page *pg, const char *anchor, const char *caption,
+		     const char *script_body);
 
 /* The pairs' styles: a line's colour, its side's dash, fill and point (html_plot.c). */
 const char *rpt_plot_pair_colour(int colour);

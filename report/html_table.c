@@ -1,5 +1,6 @@
 /* The HTML report's tables and numbers: the comparison, throughput by threads, values with units. */
 #include "report/html_table.h"
+#include "model/op.h"
 #include "model/schema.h"
 
 #include <math.h>
@@ -28,25 +29,80 @@ void rpt_html_esc(FILE *out, const char *s)
 	}
 }
 
-void rpt_html_fig_id(FILE *out, const char *s)
+void rpt_html_id(char *buf, size_t len, const char *prefix, const char *s)
 {
+	size_t at = (size_t)snprintf(buf, len, "%s", prefix);
 	bool dash = false;
 
-	fputs("fig-", out);
-	for (; s && *s; s++) {
+	for (; s && *s && at + 1 < len; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')) {
-			fputc(c, out);
+			buf[at++] = (char)c;
 			dash = false;
 		} else if (c >= 'A' && c <= 'Z') {
-			fputc(c - 'A' + 'a', out);
+			buf[at++] = (char)(c - 'A' + 'a');
 			dash = false;
 		} else if (!dash) {
-			fputc('-', out);
+			buf[at++] = '-';
 			dash = true;
 		}
 	}
+	if (at < len)
+		buf[at] = 0;
+}
+
+void rpt_html_fig_id(FILE *out, const char *s)
+{
+	char id[512];
+
+	rpt_html_id(id, sizeof(id), "fig-", s);
+	fputs(id, out);
+}
+
+void rpt_html_cell_plot_id(char *buf, size_t len, const struct rpt_cmp_sample *s, const char *op)
+{
+	char name[320];
+
+	snprintf(name, sizeof(name), "%s %s", s->label, op);
+	rpt_html_id(buf, len, "plot-", name);
+}
+
+bool rpt_html_metric_op(const struct rpt_cmp_metric *m, char *buf, size_t len)
+{
+	const char *dot = strchr(m->name, '.');
+
+	if (!dot || m->kind != RPT_KIND_LATENCY)
+		return false;
+	snprintf(buf, len, "%.*s", (int)(dot - m->name), m->name);
+	return mdl_op_find(buf) >= 0;
+}
+
+void rpt_html_plot_link(FILE *out, const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+			enum rpt_html_links links)
+{
+	const char *w = json_string_value(s->workload);
+	char op[64], id[512];
+
+	if (links == RPT_LINKS_NONE)
+		return;
+	if (rpt_html_metric_op(m, op, sizeof(op)) && links == RPT_LINKS_CELL) {
+		rpt_html_cell_plot_id(id, sizeof(id), s, op);
+	} else if (rpt_html_metric_op(m, op, sizeof(op)) && w) {
+		char cap[160];
+
+		snprintf(cap, sizeof(cap), "%s: %s latency by percentile", w,
+			 op); /* html_plot_pct.c's */
+		rpt_html_id(id, sizeof(id), "fig-", cap);
+	} else if (w && (!strcmp(m->name, "files_per_sec") || !strcmp(m->name, "bytes_per_sec"))) {
+		char cap[160];
+
+		snprintf(cap, sizeof(cap), "throughput %s", w); /* html.c's anchor */
+		rpt_html_id(id, sizeof(id), "fig-", cap);
+	} else {
+		return;
+	}
+	fprintf(out, " <a href=\"#%s\">plot</a>", id);
 }
 
 const char *rpt_html_unit(const char *unit)
@@ -134,7 +190,8 @@ static void compare_list(FILE *out, const struct rpt_cmp *cmp, const struct rpt_
 	fprintf(out, "</ul>\n");
 }
 
-void rpt_html_compare_table(FILE *out, const struct rpt_cmp *cmp, const char *note)
+void rpt_html_compare_table(FILE *out, const struct rpt_cmp *cmp, const char *note,
+			    enum rpt_html_links links)
 {
 	const char *across = cmp ? cmp->set.across : NULL;
 
@@ -191,6 +248,7 @@ void rpt_html_compare_table(FILE *out, const struct rpt_cmp *cmp, const char *no
 			rpt_html_esc(out, cmp->samples[i].label);
 			fprintf(out, "</td><td>");
 			rpt_html_esc(out, m->name);
+			rpt_html_plot_link(out, &cmp->samples[i], m, links);
 			fprintf(out, "</td>");
 			for (int k = 0; k < cmp->nsides; k++) {
 				const struct rpt_cmp_side *st = &m->sides[k];

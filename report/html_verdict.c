@@ -27,7 +27,7 @@ bool rpt_html_has_verdict(const struct rpt_cmp *cmp)
 	return cmp && cmp->nsides >= 2 && !one_file(cmp);
 }
 
-void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp)
+void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 {
 	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
 	size_t gated_reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
@@ -87,7 +87,7 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp)
 		}
 	rpt_html_sides(out, cmp);
 	rpt_html_how_sure(out, cmp);
-	rpt_html_changes(out, cmp);
+	rpt_html_changes(out, cmp, plots);
 }
 
 void rpt_html_verdict_fold(FILE *out, const struct rpt_cmp *cmp)

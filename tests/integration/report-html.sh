@@ -108,12 +108,20 @@ if command -v gnuplot >/dev/null; then
 	"$FSBENCH" report -o "$S/short.html" "$S/short.json" 2>>"$S/err" || t_die "report failed: $(cat "$S/err")"
 	t_expect_eq "one series point: time plots" "ext4/stream/t=1 rep 1: Dirty and Writeback over time;" \
 		"$(grep -o '<figcaption>[^<]*over time</figcaption>' "$S/short.html" | sed 's/<[^>]*>//g' | tr '\n' ';')"
+	# rows link to the plot of their metric: with a verdict (per cell) the cell's own plot,
+	# its sides a line each; without one (a suite file's filesystems) the workload's
+	t_expect_eq "A/A: write.p99's row links to its cell's plot" 1 \
+		"$(grep -c '^<tr><td>smallfile t=1</td><td>write.p99 <a href="#plot-smallfile-t-1-write">plot</a></td>' "$S/aa.html")"
+	t_expect_eq "A/A: the cell's write plot, a line a side" "baseline;candidate;" \
+		"$(fig "$S/aa.html" "smallfile t=1: write latency by percentile" | grep -o '<title>[^<]*</title>' | grep -v 'Gnuplot\|gnuplot_plot_' | sed 's/<[^>]*>//g' | sort | tr '\n' ';')"
+	t_expect_eq "one suite file: write.p99's rows link to the workload's plot" 3 \
+		"$(grep -c '^<tr><td>smallfile/t=[124]</td><td>write.p99 <a href="#fig-smallfile-write-latency-by-percentile">plot</a></td>' "$S/suite.html")"
 fi
 grep -q 'class="regression"\|class="improvement"' "$S/suite.html" && t_ok "comparison table has verdicts" || t_fail "no verdicts"
 # tables in human units: no exponents, latencies in ns/µs/ms/s
 t_expect_eq "table cells with an exponent" "" "$(grep -oE '<td[^>]*>[^<]*[0-9]e[+-]?[0-9][^<]*</td>' "$S/suite.html" | head -3)"
-grep -qE '<td>smallfile/t=1</td><td>fsync.p99</td><td class="num">[0-9.]+ ± [0-9.]+ (µs|ms) \(3\)</td>' "$S/suite.html" &&
-	t_ok "fsync.p99 reads like '12.3 ± 6.9 ms (3)'" || t_fail "fsync.p99 cell: $(grep -o '<td>smallfile/t=1</td><td>fsync.p99</td><td[^>]*>[^<]*' "$S/suite.html")"
+grep -qE '<td>smallfile/t=1</td><td>fsync.p99( <a href="#fig-smallfile-fsync-latency-by-percentile">plot</a>)?</td><td class="num">[0-9.]+ ± [0-9.]+ (µs|ms) \(3\)</td>' "$S/suite.html" &&
+	t_ok "fsync.p99 reads like '12.3 ± 6.9 ms (3)'" || t_fail "fsync.p99 cell: $(grep -o '<td>smallfile/t=1</td><td>fsync.p99.*</td><td[^>]*>[^<]*' "$S/suite.html")"
 t_expect_eq "external resources (src/href to http, <link>)" 0 \
 	"$(grep -cE '(src|href)="https?:|<link ' "$S/suite.html")"
 
@@ -182,6 +190,10 @@ for page in suite runs aa; do
 	case $body in
 	*'data-plots="ok"'*) t_ok "$page: every plot has a size and paths ($body)" ;;
 	*) t_fail "$page: plots did not render: '$body'; $(tail -3 "$S/chrome.err")" ;;
+	esac
+	case $body in
+	*'data-bad-links="none"'*) t_ok "$page: every link's target is on the page" ;;
+	*) t_fail "$page: links without a target: '$body'" ;;
 	esac
 	case $body in
 	*data-js-errors*) t_fail "$page: script errors in the page" ;;

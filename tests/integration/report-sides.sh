@@ -79,6 +79,8 @@ case $(fps_row "$S/cmp.html" ext4/smallfile/t=1) in
 *"(3)|"*"(3)|-20.0 %|"*"|regression|") t_ok "comparison file: ext4/smallfile/t=1 -20 %, regression" ;;
 *) t_fail "comparison file: $(fps_row "$S/cmp.html" ext4/smallfile/t=1)" ;;
 esac
+# a comparison alone has no runs to plot: no row links to a plot
+t_expect_eq "comparison file: no links to plots it does not have" 0 "$(grep -c 'href="#\(fig\|plot\)-' "$S/cmp.html")"
 "$FSBENCH" report -o "$S/bad.html" "$S/cmp.json" "$S/a.json" 2>"$S/err"
 t_expect_eq "a comparison with result files: exit" 2 $?
 
@@ -86,13 +88,20 @@ t_expect_eq "a comparison with result files: exit" 2 $?
 if command -v gnuplot >/dev/null; then
 	"$FSBENCH" report -o "$S/abp.html" --baseline "$S/a.json" --candidate "$S/b.json" 2>"$S/err" ||
 		t_die "report with plots failed: $(cat "$S/err")"
-	awk 'BEGIN { RS = "</figure>" } index($0, "<figcaption>smallfile: write latency by percentile</figcaption>")' \
-		"$S/abp.html" | grep -o '<title>[^<]*</title>' | grep -v Gnuplot | sed 's/<[^>]*>//g' | tr '\n' ';' >"$S/lines"
-	# the runs' own percentiles, a set of points after each line, have no title of their own
-	# a line per cell (filesystem and thread count) and side, as the verdicts are per cell
-	t_expect_eq "write plot lines" "baseline: ext4 t=1;baseline: ext4 t=2;baseline: xfs t=1;baseline: xfs t=2;candidate: ext4 t=1;candidate: ext4 t=2;candidate: xfs t=1;candidate: xfs t=2;" \
-		"$(tr ';' '\n' <"$S/lines" | grep -v '^gnuplot_plot_' | sort | tr '\n' ';')"
-	t_expect_eq "write plot: the runs' points, untitled, one set a line" 8 \
-		"$(tr ';' '\n' <"$S/lines" | grep -c '^gnuplot_plot_')"
+	# a plot per cell (filesystem and thread count), as the verdicts are per cell: a line a
+	# side; the runs' own percentiles, a set of points after each line, have no title of their own
+	for cell in ext4/smallfile/t=1 ext4/smallfile/t=2 xfs/smallfile/t=1 xfs/smallfile/t=2; do
+		fs=${cell%%/*} t=${cell##*=}
+		awk -v cap="<figcaption>$cell: write latency by percentile</figcaption>" 'BEGIN { RS = "</figure>" } index($0, cap)' \
+			"$S/abp.html" | grep -o '<title>[^<]*</title>' | grep -v Gnuplot | sed 's/<[^>]*>//g' >"$S/lines"
+		t_expect_eq "$cell: write plot lines" "baseline: $fs t=$t;candidate: $fs t=$t;" \
+			"$(grep -v '^gnuplot_plot_' "$S/lines" | sort | tr '\n' ';')"
+		t_expect_eq "$cell: the runs' points, untitled, one set a line" 2 "$(grep -c '^gnuplot_plot_' "$S/lines")"
+		# its rows in the comparison link to it, and it is there
+		id=plot-$fs-smallfile-t-$t-write
+		t_expect_eq "$cell: write.p99 row links to its plot" 1 \
+			"$(grep -c "^<tr><td>$cell</td><td>write.p99 <a href=\"#$id\">plot</a></td>" "$S/abp.html")"
+		t_expect_eq "$cell: the plot's anchor" 1 "$(grep -c "^<a id=\"$id\"></a>$" "$S/abp.html")"
+	done
 fi
 t_done

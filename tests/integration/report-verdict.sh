@@ -16,15 +16,17 @@ jq -c ".runs = [range(3) as \$i | .runs[0] | .summary.files_per_sec += \$i
 
 "$FSBENCH" compare --gate --baseline "$S/A.json" --candidate "$S/B.json" >"$S/gate.txt"
 t_expect_eq "compare --gate exit" 1 "$?"
-grep -q 'fsync.p99 +50.0 %: commits per fsync 1.00 -> 1.00, flushes per commit 2.00 -> 3.00' "$S/gate.txt" &&
-	t_ok "compare's text says why" || t_fail "no why line: $(grep -A3 why "$S/gate.txt")"
+# the why line: per fsync, what moved (not commits per fsync 1.00 -> 1.00), the device's share
+grep -q '^  smallfile t=1 \[regression\]: fsync.p99 +50.0 %: Kernel side per fsync: flushes per commit 2.00 -> 3.00; flushes per fsync 2.00 -> 3.00. Device time per fsync +[0-9.]* ms explains [0-9]* % of the +[0-9.]* ms change.$' "$S/gate.txt" &&
+	t_ok "compare's text says why, as the page does" || t_fail "no why line: $(grep -A3 why "$S/gate.txt")"
+t_expect_eq "compare's text: no unchanged quantity" "" "$(grep -E '1.00 -> 1.00|[^0-9.]0 -> 0' "$S/gate.txt")"
 "$FSBENCH" compare --format json --baseline "$S/A.json" --candidate "$S/B.json" >"$S/cmp.json"
 t_expect_eq "the document carries the why" "flushes per commit" \
 	"$(jq -r '.samples[0].metrics[] | select(.name == "fsync.p99") | .comparisons[0].why.items[1].name' "$S/cmp.json")"
 "$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-compare-1.schema.json" "$S/cmp.json" ||
 	t_fail "the compare document does not validate"
 "$FSBENCH" explain --baseline "$S/A.json" --candidate "$S/B.json" >"$S/explain.txt" || t_fail "explain failed"
-grep -q '\[regression\]: fsync.p99 +50.0 %: commits per fsync' "$S/explain.txt" &&
+grep -q '\[regression\]: fsync.p99 +50.0 %: Kernel side per fsync: flushes per commit' "$S/explain.txt" &&
 	t_ok "explain --baseline --candidate says why" || t_fail "explain: $(cat "$S/explain.txt")"
 
 # jbd2 refused on the baseline: fsync latencies not judged, and the verdict names the source
@@ -90,7 +92,7 @@ jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec *= ([1, 1.6, 0.
 	t_die "making the noisy pair"
 "$FSBENCH" report --no-plots -o "$S/noisy.html" --baseline "$S/An.json" --candidate "$S/Cn.json" 2>"$S/err" ||
 	t_die "report of the noisy pair failed: $(cat "$S/err")"
-row=$(nw "$S/noisy.html" | grep '^<tr id="chg-[0-9]*" .*<td>files_per_sec ')
+row=$(nw "$S/noisy.html" | grep '^<tr id="chg-[0-9]*" .*<td>files_per_sec[ <]')
 case $row in
 *'data-group="1"'*'<td class="num chg">-'[4-6][0-9].[0-9]' %</td><td><b>'*'p='*', spread '*) t_ok "a -50 % files/s the noise hides: listed as could not tell, with p and spread" ;;
 *) t_fail "noisy files/s row: '$row'" ;;
@@ -115,7 +117,7 @@ jq -c '.runs[].summary.files_per_sec = 0.0001' "$S/A.json" >"$S/Az.json" &&
 "$FSBENCH" report --no-plots -o "$S/zero.html" --baseline "$S/Az.json" --candidate "$S/Bz.json" 2>"$S/err" ||
 	t_die "report of the near-zero pair failed: $(cat "$S/err")"
 t_expect_eq "near-zero baseline: the change" '<td class="num chg">from ~0</td>' \
-	"$(nw "$S/zero.html" | grep '<td>files_per_sec ' | grep -o '<td class="num chg">[^<]*</td>')"
+	"$(nw "$S/zero.html" | grep '<td>files_per_sec[ <]' | grep -o '<td class="num chg">[^<]*</td>')"
 
 # A busy host on one side: the head and the verdict give each side's load
 jq -c '.runs[].host_load = {cpus: 2, total_cpu_s: 2, busy_cpu_s: 0.2, self_cpu_s: 0.16, others_pct: 2, steal_pct: 0, iowait_pct: 1, throttle_events: null, self_wait_pct: 3}
@@ -203,14 +205,22 @@ t_expect_eq "per-cell summary: ext4/smallfile/t=2 flushes per fsync unchanged" \
 	"$(sum_row ext4/smallfile/t=2 'flushes per fsync')"
 
 if command -v gnuplot >/dev/null; then
-	# every row of the ranked list links to a plot that is on the page
-	links=$(grep -o '<a href="#fig-[a-z0-9-]*">plot</a>' "$S/suite.html" | sed 's/.*href="#\([^"]*\)".*/\1/' | sort -u)
+	# every row of the ranked list and of the comparison links to a plot that is on the page
+	links=$(grep -o '<a href="#\(fig\|plot\)-[a-z0-9-]*">plot</a>' "$S/suite.html" | sed 's/.*href="#\([^"]*\)".*/\1/' | sort -u)
 	[ -n "$links" ] || t_fail "suite: no row links to a plot"
 	for id in $links; do
 		grep -q "<a id=\"$id\"></a>" "$S/suite.html" || t_fail "suite: a row links to #$id, which is not on the page"
 	done
-	grep -q '<tr id="chg-1" class="regression" data-group="0">.*<a href="#fig-smallfile-fsync-latency-by-percentile">plot</a>' "$S/suite.html" &&
-		t_ok "suite: the top row links to the fsync latency plot" || t_fail "suite: top row's link: $(grep '<tr id="chg-1"' "$S/suite.html")"
+	# a latency plot per cell, as the verdicts are per cell: 8 of fsync
+	t_expect_eq "suite: an fsync plot per cell" "$(jq -r '.runs[].coords.cell' "$S/s1.json" | sort -u | tr '\n' ';')" \
+		"$(grep -o '<figcaption>[^<]*: fsync latency by percentile<' "$S/suite.html" | sed 's/<figcaption>//; s/: fsync.*//' | sort | tr '\n' ';')"
+	grep -q '<tr id="chg-1" class="regression" data-group="0">.*<a href="#plot-xfs-smallfile-t-[12]-fsync">plot</a>' "$S/suite.html" &&
+		t_ok "suite: the top row links to its cell's fsync latency plot" || t_fail "suite: top row's link: $(grep '<tr id="chg-1"' "$S/suite.html")"
+	# each latency row of the comparison table links to its cell's plot of its operation
+	cmprows=$(sed -n '/<table class="cmp">/,/<\/table>/p' "$S/suite.html" | grep -c '^<tr><td>[^<]*</td><td>\(create\|write\|fsync\|close\|unlink\)\.p')
+	t_expect_eq "suite: comparison rows linked to their cell's plot" "$cmprows" \
+		"$(sed -n '/<table class="cmp">/,/<\/table>/p' "$S/suite.html" | grep -c '^<tr><td>\([a-z0-9]*\)/smallfile/t=\([12]\)</td><td>\([a-z]*\)\.p[0-9.]* <a href="#plot-\1-smallfile-t-\2-\3">plot</a>')"
+	[ "$cmprows" -ge 40 ] || t_fail "suite: only $cmprows latency rows in the comparison"
 	# baseline beside candidate: in files/s against threads each filesystem has one colour,
 	# solid on the baseline and dashed on the candidate
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
@@ -228,13 +238,12 @@ if command -v gnuplot >/dev/null; then
 		"$(grep -o "<use xlink:href='#p[0-9]*gpPt[56]' transform='[^']*' color='rgb([^']*)'" "$S/tput.svg" | sed "s/.*color=/stroke=/" | sort -u)"
 	# the latency plots pair the same way
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
-	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/suite.html" >"$S/fsync.svg"
+	     /<figcaption>xfs\/smallfile\/t=2: fsync latency by percentile</ { print f }' "$S/suite.html" >"$S/fsync.svg"
 	t_expect_eq "fsync percentiles: the candidate dashed in the baseline's colours" \
 		"$(grep -o "stroke='rgb([^']*)'  *d=" "$S/fsync.svg" | sed "s/ *d=//" | sort -u)" \
 		"$(grep -o "stroke='rgb([^']*)' stroke-dasharray=' *5,8'" "$S/fsync.svg" | sed "s/ stroke-das.*//" | sort -u)"
-	# a line per cell (filesystem and thread count), as compare judges them: 8 a side
-	t_expect_eq "fsync percentiles: a line per cell and side" \
-		"$(jq -r '.runs[] | "\(.coords.fs) t=\(.threads)"' "$S/s1.json" | sort -u | sed 's/^/baseline: /; p; s/^baseline/candidate/' | sort | tr '\n' ';')" \
+	# the cell's plot: its two sides, a line each
+	t_expect_eq "fsync percentiles of xfs/smallfile/t=2: a line a side" "baseline: xfs t=2;candidate: xfs t=2;" \
 		"$(grep -o '<title>[a-z]*: [a-z0-9]* t=[0-9]*</title>' "$S/fsync.svg" | sed 's/<[^>]*>//g' | sort | tr '\n' ';')"
 	# and each run's own percentiles as points on them: 300 fsyncs a run reach p50, p90 and
 	# p99 (p99.9 needs 2000), so 3 runs x 3 marks a cell and side, filled on the
@@ -254,7 +263,7 @@ if command -v gnuplot >/dev/null; then
 	# A's), so the candidate's p99 points (the rightmost) sit higher than the baseline's and
 	# its medians level with them
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
-	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/ab.html" >"$S/ab-fsync.svg"
+	     /<figcaption>smallfile t=1: fsync latency by percentile</ { print f }' "$S/ab.html" >"$S/ab-fsync.svg"
 	ys() { pts "$S/ab-fsync.svg" "$1" | sed "s/.*translate(\([0-9.]*\),\([0-9.]*\)).*/\1 \2/" | sort -n | awk -v w="$2" 'NR == 1 && w == "first" || w == "last" { y = $2 } END { printf "%.0f", y }'; }
 	[ "$(ys 5 last)" -lt "$(ys 6 last)" ] && [ "$(ys 5 first)" = "$(ys 6 first)" ] &&
 		t_ok "fsync percentiles: each run's own p99, the candidate's higher" ||
@@ -266,7 +275,7 @@ if command -v gnuplot >/dev/null; then
 	"$FSBENCH" report -o "$S/2k.html" --baseline "$S/A2k.json" --candidate "$S/B2k.json" 2>"$S/err" ||
 		t_die "report of 2000 fsyncs failed: $(cat "$S/err")"
 	awk '/<figure>/ { f = "" } { f = f $0 "\n" }
-	     /<figcaption>smallfile: fsync latency by percentile</ { print f }' "$S/2k.html" >"$S/2k-fsync.svg"
+	     /<figcaption>smallfile t=1: fsync latency by percentile</ { print f }' "$S/2k.html" >"$S/2k-fsync.svg"
 	t_expect_eq "2000 fsyncs: p50 to p99.9, a point each a side" "4 4" \
 		"$(xs "$S/2k-fsync.svg" 6 | wc -l) $(xs "$S/2k-fsync.svg" 5 | wc -l)"
 	# one side keeps one merged line per filesystem, without points
@@ -310,6 +319,11 @@ for page in ab noisy busy single suite; do
 	case $(grep -o '<body[^>]*>' "$S/$page.w.dom") in
 	*'data-overflow="no"'*) t_ok "$page: fits 800 px" ;;
 	*) t_fail "$page: wider than 800 px: $(grep -o '<body[^>]*>' "$S/$page.w.dom")" ;;
+	esac
+	# every link within the page has its target (the page's own check, in the browser)
+	case $(grep -o '<body[^>]*>' "$S/$page.w.dom") in
+	*'data-bad-links="none"'*) t_ok "$page: every link's target is on the page" ;;
+	*) t_fail "$page: links without a target: $(grep -o '<body[^>]*>' "$S/$page.w.dom")" ;;
 	esac
 	chrome "$page" --screenshot="$S/$page.png" >/dev/null 2>&1 && [ -s "$S/$page.png" ] ||
 		t_fail "$page: no screenshot"

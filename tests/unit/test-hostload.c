@@ -178,7 +178,7 @@ static void test_canary(void **state)
 	assert_true(unjudgeable(&a, &b, true, true, true, -41));
 	assert_non_null(strstr(
 		why,
-		"canary fsync p50 moved +35 % between sides (1005 -> 1357 us, rank test p = 0.0039)"));
+		"canary fsync p50 moved +35 % between sides (1.00 -> 1.36 ms, rank test p = 0.0039)"));
 	assert_non_null(strstr(why, "as much as the metric's -41.0 %"));
 	/* latency +50 % (lower is better): explained the same way */
 	assert_true(unjudgeable(&a, &b, true, false, true, 50));

@@ -5,11 +5,15 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/compare.h"
 #include "report/why.h"
+#include "report/why_text.h"
+#include "report/compare_text.h"
+#include "report/cmp.h"
 
 #define NRUNS 3
 
@@ -199,13 +203,126 @@ static void test_why_side(void **state)
 		json_decref(runs[i]);
 }
 
+/*
+ * One of run()'s runs with device times (100 us a write request, 1 ms a flush) and 100
+ * closes of p99.9 @close_us: what a why line's share and a call that does not commit need.
+ */
+static json_t *run_d2c(double p99_us, double flushes, double close_us, int rep)
+{
+	json_t *r = run(p99_us, flushes, 210, "ok", rep);
+	json_t *block = json_object_get(
+		json_object_get(json_object_get(json_object_get(r, "probes"), "sources"), "block"),
+		"hists");
+
+	if (!block) {
+		block = json_object();
+		json_object_set_new(
+			json_object_get(json_object_get(json_object_get(r, "probes"), "sources"),
+					"block"),
+			"hists", block);
+	}
+	json_object_set_new(block, "write.d2c",
+			    json_pack("{s:f,s:f}", "sum_ns", 300 * 100e3, "count", 300.0));
+	json_object_set_new(block, "flush.d2c",
+			    json_pack("{s:f,s:f}", "sum_ns", flushes * 1e6, "count", flushes));
+	json_object_set_new(json_object_get(r, "ops"), "close",
+			    json_pack("{s:i,s:f,s:f,s:f,s:f}", "count", 100, "p50_ns", 10e3,
+				      "p99_ns", 20e3, "p99_9_ns", close_us * 1000, "mean_ns",
+				      12e3));
+	return r;
+}
+
+/*
+ * Which verdicts of fsync.p99 (+49.5 %, its why per fsync) get a line: a regression; an
+ * unchanged metric never; a noisy one only when its change is past the runs' own spread.
+ */
+static void why_verdicts(const struct rpt_cmp *cmp)
+{
+	const struct rpt_cmp_metric *m = NULL;
+	struct rpt_cmp_judged j;
+
+	for (size_t i = 0; i < cmp->samples[0].nmetrics; i++)
+		if (!strcmp(cmp->samples[0].metrics[i].name, "fsync.p99"))
+			m = &cmp->samples[0].metrics[i];
+	assert_non_null(m);
+	j = m->judged[0];
+	assert_string_equal(rpt_why_per(m, &j), "fsync");
+	j.verdict = RPT_UNCHANGED;
+	assert_null(rpt_why_per(m, &j));
+	j.verdict = RPT_NOISY;
+	j.spread_pct = 60;
+	assert_null(rpt_why_per(m, &j));
+	j.spread_pct = 10;
+	assert_string_equal(rpt_why_per(m, &j), "fsync");
+	j.change_pct = 2; /* under the threshold */
+	assert_null(rpt_why_per(m, &j));
+}
+
+/*
+ * The text output's why lines (report/why_text.c, as the HTML report's): the call that
+ * commits gets the quantities that moved and the device's share of the change; its next
+ * metric only the share; close.p99.9, a call that does not commit, none.
+ */
+static void test_why_text(void **state)
+{
+	json_t *runs[2 * NRUNS], *doc;
+	struct rpt_cmp *cmp = NULL;
+	struct rpt_why_lines w = { .style = RPT_WHY_TEXT };
+	const struct rpt_cmp_metric *close = NULL;
+	char err[256], line[1024], *out = NULL;
+	size_t len = 0, n;
+	FILE *f;
+
+	(void)state;
+	for (int i = 0; i < NRUNS; i++) {
+		runs[i] = run_d2c(1000 + i * 10, 200, 100 + i, i);
+		runs[NRUNS + i] = run_d2c(1500 + i * 10, 300, 200 + i, i);
+	}
+	doc = build(runs, 2 * NRUNS);
+	assert_int_equal(rpt_cmp_from_json(doc, "", &cmp, err, sizeof(err)), 0);
+	for (size_t m = 0; m < cmp->samples[0].nmetrics; m++)
+		if (!strcmp(cmp->samples[0].metrics[m].name, "close.p99.9"))
+			close = &cmp->samples[0].metrics[m];
+	assert_non_null(close);
+	assert_int_equal(close->judged[0].verdict, RPT_REGRESSION);
+	assert_non_null(close->judged[0].why); /* the document has it; the line does not */
+	assert_null(rpt_why_per(close, &close->judged[0]));
+	assert_false(rpt_why_line(&w, &cmp->samples[0], close, &close->judged[0], 1, line,
+				  sizeof(line)));
+	assert_string_equal(line, "");
+	rpt_why_lines_free(&w);
+	why_verdicts(cmp);
+
+	f = open_memstream(&out, &len);
+	assert_non_null(f);
+	n = rpt_cmp_why_print(cmp, f, false);
+	assert_int_equal(fclose(f), 0);
+	/* fsync.p50, p99 and p99.9 moved: three lines, the kernel side's account once */
+	assert_int_equal(n, 3);
+	assert_non_null(strstr(out, "\n  smallfile t=1 [regression]: fsync.p50 +49.5 %: Kernel "
+				    "side per fsync: flushes per commit 2.00 -> 3.00; flushes per "
+				    "fsync 2.00 -> 3.00. Device time per fsync +1.00 ms is more "
+				    "than the +250 us change.\n"));
+	assert_non_null(strstr(out, "\n  smallfile t=1 [regression]: fsync.p99 +49.5 %: Kernel "
+				    "side as for fsync.p50. Device time per fsync +1.00 ms is more "
+				    "than the +500 us change.\n"));
+	assert_ptr_equal(strstr(strstr(out, "flushes per commit") + 1, "flushes per commit"), NULL);
+	/* nothing that did not move, no call that does not commit */
+	assert_null(strstr(out, "1.00 -> 1.00"));
+	assert_null(strstr(out, "close"));
+	free(out);
+	rpt_cmp_free(cmp);
+	json_decref(doc);
+	for (int i = 0; i < 2 * NRUNS; i++)
+		json_decref(runs[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_why_regression),
-		cmocka_unit_test(test_why_instrumentation),
-		cmocka_unit_test(test_why_no_probes),
-		cmocka_unit_test(test_why_side),
+		cmocka_unit_test(test_why_regression), cmocka_unit_test(test_why_instrumentation),
+		cmocka_unit_test(test_why_no_probes),  cmocka_unit_test(test_why_side),
+		cmocka_unit_test(test_why_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
