@@ -240,7 +240,9 @@ fail:
 int base_open_beneath(int dfd, const char *rel, int flags, mode_t mode)
 {
 	struct open_how how = { .flags = (unsigned)(flags | O_CLOEXEC),
-				.mode = flags & (O_CREAT | __O_TMPFILE) ? mode : 0,
+				.mode = (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ?
+						mode :
+						0,
 				.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS };
 	long fd = syscall(SYS_openat2, dfd, rel, &how, sizeof(how));
 

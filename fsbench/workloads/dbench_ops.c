@@ -495,10 +495,14 @@ static int client_dir(int pfd, const char *root, const char *sub, const char *na
 	if (fd != -EEXIST)
 		return errf(err, errlen, fd, "-D: creating %s/%s%s: %s", root, sub, name, why);
 	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* what it is only names it in the message: the refusal is the open's */
 	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
 		return errf(err, errlen, -EINVAL,
 			    "-D: %s/%s%s is %s, not a directory: not followed; remove it", root,
-			    sub, name, errno == ELOOP ? "a symbolic link" : "a file");
+			    sub, name,
+			    !fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode) ?
+				    "a symbolic link" :
+				    "a file");
 	if (fd < 0 || fstat(fd, &st)) {
 		int e = errno;
 
