@@ -233,13 +233,6 @@ int kg_trusted_path(const char *path, char *err, size_t errlen)
 	return r ? r : kg_trusted(buf, S_IFDIR, err, errlen);
 }
 
-int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen)
-{
-	char buf[PATH_MAX];
-
-	return trusted_walk(what, path, buf, err, errlen);
-}
-
 int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)
 {
 	if (strchr(path, ','))

@@ -108,14 +108,6 @@ int kg_trusted(const char *path, mode_t type, char *err, size_t errlen);
 int kg_trusted_path(const char *path, char *err, size_t errlen);
 
 /*
- * @path and every directory above it owned by this user or root and writable by no one
- * else unless sticky (/tmp, /dev/shm): then no other user can rename, replace or re-point
- * anything fsbench makes in it between its check and its use. 0, or -EPERM with @err
- * naming @what and the directory that fails.
- */
-int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen);
-
-/*
  * Reads what the guest left on the results disk (results.img beneath the boot's directory
  * held as @bdfd, shown as @dir) into a new guest/ beneath it and @b, as
  * untrusted input (results.c says what is taken). 0, -ENOENT... when the disk holds no
