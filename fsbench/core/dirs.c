@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 
 #include "fsbench/core/dirs.h"
@@ -94,4 +95,29 @@ void fsb_dirs_close(struct fsb_dirs *d, const struct fsb_common *c)
 	free(d->fd);
 	free(d->made);
 	memset(d, 0, sizeof(*d));
+}
+
+int fsb_dir_trusted(const char *flag, const char *dir, int *fd, char *err, size_t errlen)
+{
+	char why[2048];
+	struct stat a, b;
+	int t;
+
+	if (geteuid() != 0)
+		return 0;
+	t = base_dir_open_trusted(dir, 0, true, why, sizeof(why));
+	if (t < 0)
+		return errf(err, errlen, t, "%s %s%s", flag, why,
+			    t == -EPERM ?
+				    ", so another user could redirect what root writes there" :
+				    "");
+	if (fstat(t, &a) || fstat(*fd, &b) || a.st_ino != b.st_ino || a.st_dev != b.st_dev) {
+		close(t);
+		return errf(err, errlen, -ESTALE,
+			    "%s %s: replaced by another directory while it was opened: not used",
+			    flag, dir);
+	}
+	close(*fd);
+	*fd = t;
+	return 0;
 }

@@ -36,4 +36,13 @@ int fsb_dirs_open(struct fsb_dirs *ret, const struct fsb_common *c, char *err, s
  */
 void fsb_dirs_close(struct fsb_dirs *d, const struct fsb_common *c);
 
+/*
+ * As root, a workload's directory @dir (open as *@fd) must be reachable from "/" through
+ * directories no other user can change (base_dir_open_trusted, the directory itself may be
+ * shared and sticky as /tmp): else another user could swap it, or a directory above it, for
+ * a symlink to where root would then write. *@fd is replaced by the descriptor of that walk
+ * when it is the same directory. 0 (also when not root), or -errno with @err naming @flag.
+ */
+int fsb_dir_trusted(const char *flag, const char *dir, int *fd, char *err, size_t errlen);
+
 #endif

@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "base/signal.h"
@@ -37,6 +38,7 @@ void kg_vm_defaults(struct kg_vm *vm)
 				     .latency_ns = KG_DISK_LATENCY_NS,
 				     .queue_depth = KG_DISK_QUEUE_DEPTH };
 	vm->disk_dir = "/dev/shm";
+	vm->disk_dir_fd = -1;
 	vm->boot_timeout_s = 180;
 	vm->timeout_s = 1800;
 }
@@ -85,16 +87,13 @@ static unsigned long long proc_cpu(pid_t pid)
  * Where @needle first is in @path at or after *@pos (less an overlap for a marker cut in
  * two), or -1; *@pos moves to what was read, so each watch tick reads only what is new.
  */
-static off_t file_find(const char *path, const char *needle, off_t *pos)
+static off_t file_find(int fd, const char *needle, off_t *pos)
 {
 	char buf[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	size_t nl = strlen(needle);
 	off_t from = *pos > (off_t)nl ? *pos - (off_t)nl : 0, found = -1;
 	ssize_t n;
 
-	if (fd < 0)
-		return -1;
 	while ((n = pread(fd, buf, sizeof(buf), from)) > 0) {
 		char *m = memmem(buf, (size_t)n, needle, nl);
 
@@ -107,21 +106,20 @@ static off_t file_find(const char *path, const char *needle, off_t *pos)
 			break;
 		from += n - (ssize_t)nl + 1;
 	}
-	close(fd);
 	return found;
 }
 
-/* A new sparse file of @bytes, open read-write (close-on-exec): its descriptor or -errno. */
-static int sparse_file(const char *path, long long bytes)
+/* A new sparse file @name of @bytes beneath @dfd, open read-write: its descriptor or -errno. */
+static int sparse_file(int dfd, const char *name, long long bytes)
 {
-	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), r;
+	int fd = openat(dfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600), r;
 
 	if (fd < 0)
 		return -errno;
 	if (ftruncate(fd, bytes)) {
 		r = -errno;
 		close(fd);
-		unlink(path);
+		unlinkat(dfd, name, 0);
 		return r;
 	}
 	return fd;
@@ -152,6 +150,13 @@ struct boot_files {
 	 * and an unprivileged QEMU opens these without any right to the directories above them.
 	 */
 	int fd[5], nfd, results_fd, scratch_fd, console_fd;
+	/*
+	 * The boot's directory and the scratch disk's, held from their mkdirat on: every file
+	 * in them is made and read beneath these, and the console is watched through its own
+	 * descriptor (-1: not open).
+	 */
+	int bdfd, sdfd, console_rfd;
+	char scratchname[64], qlog_at[64];
 	char kernel[32], initrd[32];
 	/* QEMU runs as this user when fsbench is root (base_spawn's drop) */
 	bool drop;
@@ -185,10 +190,18 @@ static void qemu_user(struct boot_files *f)
 	f->gid = pw ? pw->pw_gid : 65534;
 }
 
-/* open(2) of what QEMU reads or writes: the descriptor or -errno. */
+/* open(2) of what QEMU reads: the descriptor or -errno. */
 static int open_for_qemu(const char *path, int flags)
 {
 	int fd = open(path, flags | O_CLOEXEC, 0644);
+
+	return fd < 0 ? -errno : fd;
+}
+
+/* openat(2) of what QEMU writes, new beneath @dfd: the descriptor or -errno. */
+static int create_for_qemu(int dfd, const char *name)
+{
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 
 	return fd < 0 ? -errno : fd;
 }
@@ -279,45 +292,60 @@ static int boot_journal(const struct kg_vm *vm, const char *what, const char *pa
 				     probe_scratch_journal_dir(vm->scratch, path, err, errlen);
 }
 
-/* Makes the boot's directory (new), its scratch disk (in a private directory) and results disk. */
-static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b,
-		      struct boot_files *f, char *err, size_t errlen)
+/*
+ * Makes the boot's directory @name beneath the work directory held as @wfd (new; @dir
+ * names it), its scratch disk in a private directory beneath --disk-dir's descriptor, and
+ * its results disk: all by descriptor, nothing re-resolved by name after its check.
+ */
+static int boot_disks(int wfd, const char *name, const char *dir, const struct kg_vm *vm,
+		      struct kg_boot *b, struct boot_files *f, char *err, size_t errlen)
 {
+	char why[512];
 	int r;
 
 	if ((r = kg_qemu_path_ok("the boot directory", dir, err, errlen)) ||
-	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)) ||
-	    (r = kg_dir_fresh(dir, err, errlen)))
+	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)))
+		return r;
+	if (wfd < 0 || vm->disk_dir_fd < 0)
+		return errf(err, errlen, -EBADF, "booting in %s: %s not held by descriptor", dir,
+			    wfd < 0 ? "the work directory" : "--disk-dir");
+	if ((r = f->bdfd = kg_dir_fresh_at(wfd, name, dir, err, errlen)) < 0)
 		return r;
 	snprintf(b->console, sizeof(b->console), "%s/console.log", dir);
-	f->console_fd = qemu_fd(
-		f, open_for_qemu(b->console, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW), true);
+	f->console_fd = qemu_fd(f, create_for_qemu(f->bdfd, "console.log"), true);
 	if (f->console_fd < 0)
 		return errf(err, errlen, f->console_fd, "creating %s: %s", b->console,
 			    strerror(-f->console_fd));
+	/* the watch reads what QEMU writes through a descriptor of its own */
+	if ((f->console_rfd = openat(f->bdfd, "console.log", O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) <
+	    0)
+		return errf(err, errlen, -errno, "opening %s: %s", b->console, strerror(errno));
 	snprintf(f->serial, sizeof(f->serial), "file:/dev/fd/%d", f->console_fd);
 	snprintf(f->results, sizeof(f->results), "%s/results.img", dir);
 	snprintf(f->qlog, sizeof(f->qlog), "%s/qemu.log", dir);
-	snprintf(f->scratchdir, sizeof(f->scratchdir), "%s/fsbench-kgate.XXXXXX", vm->disk_dir);
-	if (!mkdtemp(f->scratchdir)) {
-		r = errf(err, errlen, -errno, "creating the scratch disk's directory in %s: %s",
-			 vm->disk_dir, strerror(errno));
-		f->scratchdir[0] = 0;
-		return r;
+	kg_fd_path(f->qlog_at, sizeof(f->qlog_at), f->bdfd, "qemu.log");
+	f->sdfd = base_dir_make_temp(vm->disk_dir_fd, "fsbench-kgate.", f->scratchname,
+				     sizeof(f->scratchname), why, sizeof(why));
+	if (f->sdfd < 0) {
+		f->scratchname[0] = 0;
+		return errf(err, errlen, f->sdfd, "creating the scratch disk's directory in %s: %s",
+			    vm->disk_dir, why);
 	}
+	snprintf(f->scratchdir, sizeof(f->scratchdir), "%s/%s", vm->disk_dir, f->scratchname);
 	snprintf(f->scratch, sizeof(f->scratch), "%s/scratch.img", f->scratchdir);
 	/* a fresh sparse disk per boot: nothing carries over from the last kernel's run */
 	if ((r = boot_journal(vm, "dir", f->scratchdir, err, errlen)))
 		return r;
-	if ((r = f->results_fd = qemu_fd(f, sparse_file(f->results, KG_RESULTS_DISK_BYTES), true)) <
-	    0)
+	if ((r = f->results_fd = qemu_fd(
+		     f, sparse_file(f->bdfd, "results.img", KG_RESULTS_DISK_BYTES), true)) < 0)
 		return errf(err, errlen, r, "creating the results disk %s: %s", f->results,
 			    strerror(-r));
 	if ((r = boot_journal(vm, "image", f->results, err, errlen)))
 		return r;
 	if (vm->disk.kind != KG_DISK_VIRTIO)
 		return 0;
-	if ((r = f->scratch_fd = qemu_fd(f, sparse_file(f->scratch, vm->disk_bytes), true)) < 0)
+	if ((r = f->scratch_fd =
+		     qemu_fd(f, sparse_file(f->sdfd, "scratch.img", vm->disk_bytes), true)) < 0)
 		return errf(err, errlen, r, "creating the scratch disk %s: %s", f->scratch,
 			    strerror(-r));
 	return boot_journal(vm, "image", f->scratch, err, errlen);
@@ -326,6 +354,7 @@ static int boot_disks(const char *dir, const struct kg_vm *vm, struct kg_boot *b
 /* What the supervision of one guest saw. */
 struct boot_watch {
 	struct kg_boot *b;
+	int console; /* the console, read through its own descriptor */
 	const struct kg_vm *vm;
 	const struct kg_kernel *k;
 	struct kg_watch w;
@@ -335,12 +364,12 @@ struct boot_watch {
 	double cpu_at; /* when QEMU's CPU time last grew */
 };
 
-/* Bytes free for an unprivileged writer in @dir; -1 when unknown. */
-static long long dir_free(const char *dir)
+/* Bytes free for an unprivileged writer in the directory held as @dfd; -1 when unknown. */
+static long long dir_free(int dfd)
 {
 	struct statvfs v;
 
-	return statvfs(dir, &v) ? -1 : (long long)v.f_bavail * (long long)v.f_frsize;
+	return fstatvfs(dfd, &v) ? -1 : (long long)v.f_bavail * (long long)v.f_frsize;
 }
 
 static void boot_progress(const struct kg_vm *vm, const struct kg_kernel *k,
@@ -350,12 +379,12 @@ static void boot_progress(const struct kg_vm *vm, const struct kg_kernel *k,
 		vm->progress(vm->progress_arg, k, b, stage);
 }
 
-/* Nothing on the console yet (or no console file): a guest that has not said a word. */
-static bool console_empty(const char *path)
+/* Nothing on the console yet: a guest that has not said a word. */
+static bool console_empty(int fd)
 {
 	struct stat st;
 
-	return stat(path, &st) || st.st_size == 0;
+	return fstat(fd, &st) || st.st_size == 0;
 }
 
 /* Called while QEMU runs: the markers on the console, the deadlines, a stop signal. */
@@ -375,7 +404,7 @@ static int boot_watch(pid_t pid, void *arg)
 	 * jiffy it is paused, and a full --disk-dir says why.
 	 */
 	if (t - s->cpu_at > KG_PAUSED_S) {
-		long long free_b = dir_free(s->vm->disk_dir);
+		long long free_b = dir_free(s->vm->disk_dir_fd);
 
 		s->w.paused = true;
 		if (free_b >= 0 && free_b < KG_FULL_BYTES) {
@@ -384,29 +413,29 @@ static int boot_watch(pid_t pid, void *arg)
 		}
 	} else
 		s->w.paused = false;
-	if (!s->w.init && file_find(s->b->console, MARK_INIT, &s->seen_init) >= 0) {
+	if (!s->w.init && file_find(s->console, MARK_INIT, &s->seen_init) >= 0) {
 		s->w.init = true;
 		s->b->init_seconds = t - s->t0;
 		boot_progress(s->vm, s->k, s->b, KG_STAGE_INIT);
 	}
-	if (!s->w.started && file_find(s->b->console, MARK_START, &s->seen_start) >= 0) {
+	if (!s->w.started && file_find(s->console, MARK_START, &s->seen_start) >= 0) {
 		s->w.started = true;
 		s->b->boot_seconds = t - s->t0;
 		boot_progress(s->vm, s->k, s->b, KG_STAGE_SUITE);
 	}
 	if (!strcmp(s->vm->accel, "kvm") && !s->w.init && t - s->t0 > KG_KVM_SILENT_S &&
-	    console_empty(s->b->console)) {
+	    console_empty(s->console)) {
 		s->w.kvm_silent = true;
 		return -ENODEV;
 	}
 	if (!s->w.panicked &&
-	    (s->w.panic_at = file_find(s->b->console, MARK_PANIC, &s->seen_panic)) >= 0) {
+	    (s->w.panic_at = file_find(s->console, MARK_PANIC, &s->seen_panic)) >= 0) {
 		s->w.panicked = true;
 		s->deadline = t + 5; /* panic=-1 and -no-reboot make QEMU exit; if not, stop it */
 	}
 	/* the guest writes the console: past its cap the boot ends, the host's disk is not its */
 	struct stat cst;
-	if (!stat(s->b->console, &cst) && cst.st_size > KG_CONSOLE_MAX) {
+	if (!fstat(s->console, &cst) && cst.st_size > KG_CONSOLE_MAX) {
 		s->w.console_full = true;
 		return -EFBIG;
 	}
@@ -437,8 +466,8 @@ static void boot_load(struct kg_boot *b, unsigned long long busy0, unsigned long
 		b->loadavg1 = l[0];
 }
 
-int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
-		const char *dir, struct kg_boot *b, char *err, size_t errlen)
+int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm, int wfd,
+		const char *name, const char *dir, struct kg_boot *b, char *err, size_t errlen)
 {
 	struct boot_files *f = calloc(1, sizeof(*f));
 	struct boot_watch s = { .b = b, .vm = vm, .k = k };
@@ -449,9 +478,11 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	b->guest_status = -1;
 	if (!f)
 		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
+	f->bdfd = f->sdfd = f->console_rfd = -1;
 	qemu_user(f);
-	if ((r = boot_disks(dir, vm, b, f, err, errlen)))
+	if ((r = boot_disks(wfd, name, dir, vm, b, f, err, errlen)))
 		goto out;
+	s.console = f->console_rfd;
 	/* the kernel and initramfs, read by QEMU through descriptors root opened */
 	const char *image = k->boot_image[0] ? k->boot_image : k->image;
 	int kfd = qemu_fd(f, open_for_qemu(image, O_RDONLY), false);
@@ -472,7 +503,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	struct base_spawn sp = { .argv = (char *const *)f->argv,
 				 .out = BASE_SPAWN_FILE,
 				 .err = BASE_SPAWN_FILE,
-				 .path = f->qlog,
+				 .path = f->qlog_at, /* beneath the boot's descriptor */
 				 .excl = true, /* in the boot's new directory */
 				 .die_with_parent =
 					 true, /* kill -9 of fsbench: no QEMU left behind */
@@ -494,7 +525,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		r = errf(err, errlen, -ENOSPC,
 			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "
 			 "(%lld bytes free), the scratch disk could not grow",
-			 k->release, kg_now_s() - s.t0, vm->disk_dir, dir_free(vm->disk_dir));
+			 k->release, kg_now_s() - s.t0, vm->disk_dir, dir_free(vm->disk_dir_fd));
 		goto out;
 	}
 	if (r == -EFBIG && s.w.console_full) {
@@ -525,26 +556,30 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	b->seconds = kg_now_s() - s.t0;
 	b->wall_end = (long long)time(NULL);
 	boot_load(b, busy0, total0, s.qcpu);
-	if (!s.w.started && file_find(b->console, MARK_START, &s.seen_start) >= 0) {
+	if (!s.w.started && file_find(f->console_rfd, MARK_START, &s.seen_start) >= 0) {
 		s.w.started = true;
 		b->boot_seconds = b->seconds;
 	}
-	if (!s.w.panicked && (s.w.panic_at = file_find(b->console, MARK_PANIC, &s.seen_panic)) >= 0)
+	if (!s.w.panicked &&
+	    (s.w.panic_at = file_find(f->console_rfd, MARK_PANIC, &s.seen_panic)) >= 0)
 		s.w.panicked = true;
 	boot_progress(vm, k, b, KG_STAGE_DONE);
 
 	/* whatever happened, the guest may have left its results on the second disk */
-	if ((r = kg_results_collect(dir, f->results, b, err, errlen)))
+	if ((r = kg_results_collect(f->bdfd, dir, b, err, errlen)))
 		goto out;
 	if (b->guest_status < 0 || s.w.panicked)
-		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog, err, errlen);
+		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog_at, err, errlen);
 out:
 	for (int i = 0; i < f->nfd; i++)
 		close(f->fd[i]);
-	if (f->results[0])
-		unlink(f->results);
-	if (f->scratchdir[0])
-		base_rm_tree(f->scratchdir);
+	if (f->bdfd >= 0)
+		unlinkat(f->bdfd, "results.img", 0);
+	if (f->scratchname[0])
+		base_rm_at(vm->disk_dir_fd, f->scratchname);
+	for (int i = 0, *fds[] = { &f->bdfd, &f->sdfd, &f->console_rfd }; i < 3; i++)
+		if (*fds[i] >= 0)
+			close(*fds[i]);
 	free(f);
 	return r;
 }

@@ -94,6 +94,7 @@ struct kg_vm {
 	long long disk_bytes; /* scratch disk size */
 	struct kg_disk disk; /* its kind and the model's parameters (disk.bytes == disk_bytes) */
 	const char *disk_dir; /* directory of the scratch image (tmpfs) */
+	int disk_dir_fd; /* --disk-dir held since its check (kg_prepare); -1: not yet */
 	int boot_timeout_s; /* until the guest's init speaks */
 	int timeout_s; /* the whole boot */
 	/* its journal records each scratch disk and results disk for `fsbench restore` (NULL: none) */
@@ -159,14 +160,15 @@ struct kg_eta {
 double kg_eta_update(struct kg_eta *e, const struct kg_boot *b, enum kg_stage stage, double now);
 
 /*
- * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir and a
- * results disk, and collects the guest's results into @dir (created). Returns 0 when the
+ * Boots @k with @initramfs in QEMU, a fresh sparse scratch disk in @vm->disk_dir (held as
+ * @vm->disk_dir_fd) and a results disk, and collects the guest's results into the new
+ * directory @name beneath the work directory held as @wfd (@dir: its path, for messages). Returns 0 when the
  * guest reported a status (which may be non-zero), or -errno: -ETIMEDOUT, -EIO (panic or no
  * result), -ENOEXEC (QEMU failed), -EINTR (base_signal_received, base/signal.h); @err then
  * says what happened and ends with the last console lines.
  */
-int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
-		const char *dir, struct kg_boot *ret, char *err, size_t errlen);
+int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm, int wfd,
+		const char *name, const char *dir, struct kg_boot *ret, char *err, size_t errlen);
 
 /*
  * The kernel command line kg_boot_run gives @k, into @out. Returns its length: when that

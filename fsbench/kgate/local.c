@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fsbench/kgate/util.h"
 #include "model/result_file.h"
 #include "model/runs.h"
 #include "model/schema.h"
@@ -54,17 +55,36 @@ void kg_boot_res_free(struct kg_boot_res *res)
  * compare will read it when @check (a gate's: a version 1 document brought to version 2,
  * runs[] in shape): -EBADMSG when it is not a result compare can read.
  */
-int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
+/* @err's leading @at (a /proc/self/fd path) as the @shown path a user knows. */
+static void err_shown(char *err, size_t errlen, const char *at, const char *shown)
 {
-	json_t *doc = mdl_json_file(ret->boot.result, err, errlen);
+	size_t n = strlen(at);
+	char rest[4096];
+
+	if (strncmp(err, at, n))
+		return;
+	snprintf(rest, sizeof(rest), "%s", err + n);
+	snprintf(err, errlen, "%s%s", shown, rest);
+}
+
+/*
+ * kg_boot_adopt() reading the guest's result at @rpath and writing the adopted one to
+ * @wpath: the paths named by the user's directory, or beneath the descriptor held.
+ */
+static int boot_adopt(struct kg_boot_res *ret, const char *rpath, const char *wpath, bool check,
+		      char *err, size_t errlen)
+{
+	json_t *doc = mdl_json_file(rpath, err, errlen);
 	const char *schema;
 	int r;
 
-	if (!doc)
-		return -EPROTO;
-	json_object_set(doc, "vm", ret->record);
 	snprintf(ret->path, sizeof(ret->path), "%s/result.json", ret->dir);
-	if ((r = mdl_json_write_atomic(doc, ret->path))) {
+	if (!doc) {
+		err_shown(err, errlen, rpath, ret->boot.result);
+		return -EPROTO;
+	}
+	json_object_set(doc, "vm", ret->record);
+	if ((r = mdl_json_write_atomic(doc, wpath ? wpath : ret->path))) {
 		snprintf(err, errlen, "writing %s: %s", ret->path, strerror(-r));
 		json_decref(doc);
 		return r;
@@ -85,18 +105,25 @@ int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
 	return r;
 }
 
+int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
+{
+	return boot_adopt(ret, ret->boot.result, NULL, check, err, errlen);
+}
+
 int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
 		  size_t errlen)
 {
 	const struct kg_ctx *x = req->x;
 	const struct kg_kernel *k = &x->k[req->side];
 	struct kg_boot *b = &ret->boot;
-	char why[8192];
+	char why[8192], name[32], rel[128], rpath[192], wpath[192];
 	int r, n = req->index + 1;
 
 	(void)priv;
-	snprintf(ret->dir, sizeof(ret->dir), "%s/boot-%02d-%s", x->workdir, n, k->label);
-	r = kg_boot_run(k, x->initramfs[req->side], &x->a.vm, ret->dir, b, why, sizeof(why));
+	snprintf(name, sizeof(name), "boot-%02d-%s", n, k->label);
+	snprintf(ret->dir, sizeof(ret->dir), "%s/%s", x->workdir, name);
+	r = kg_boot_run(k, x->initramfs[req->side], &x->a.vm, x->workdir_fd, name, ret->dir, b, why,
+			sizeof(why));
 	r = r ? r : kg_result_bound(k, b, why, sizeof(why)); /* this boot's result? */
 	ret->record = kg_boot_json(k, &x->a.vm, b);
 	json_object_set_new(ret->record, "index", json_integer(n));
@@ -122,7 +149,12 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 			 n, k->label, b->guest_status, ret->dir);
 		return -ENODATA;
 	}
-	r = kg_boot_adopt(ret, req->gate, err, errlen);
+	/* read and written back beneath the work directory held since its check */
+	snprintf(rel, sizeof(rel), "%s/guest/result.json", name);
+	kg_fd_path(rpath, sizeof(rpath), x->workdir_fd, rel);
+	snprintf(rel, sizeof(rel), "%s/result.json", name);
+	kg_fd_path(wpath, sizeof(wpath), x->workdir_fd, rel);
+	r = boot_adopt(ret, rpath, wpath, req->gate, err, errlen);
 	/* a refused result is the boot's failure: -EINTR, -ECANCELED, -ENODATA say other things */
 	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
 }
@@ -148,6 +180,7 @@ static void local_finish(void *priv, struct kg_ctx *x)
 {
 	(void)priv;
 	kg_journal_close(x);
+	kg_prepare_release(x);
 }
 
 struct kg_boot_backend kg_local_backend(int slots)

@@ -2,6 +2,7 @@
 #include "fsbench/kgate/prepare.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/escape.h"
 #include "base/fileio.h"
@@ -190,57 +192,95 @@ static bool program_found(const char *prog)
 	return false;
 }
 
+/* The directory that holds @workdir (the current one for a bare name) and its last name. */
+static void workdir_split(const char *workdir, char *parent, size_t plen, char *name, size_t nlen)
+{
+	char buf[PATH_MAX];
+	size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", workdir);
+	char *slash;
+
+	while (n > 1 && buf[n - 1] == '/') /* "dir/" is dir */
+		buf[--n] = 0;
+	slash = strrchr(buf, '/');
+	if (!slash) {
+		base_strcpy(parent, plen, ".");
+		base_strcpy(name, nlen, buf);
+		return;
+	}
+	base_strcpy(name, nlen, slash[1] ? slash + 1 : ".");
+	snprintf(parent, plen, "%.*s", slash == buf ? 1 : (int)(slash - buf), buf);
+}
+
+/*
+ * The work directory's parent held (it may be shared and sticky, as /tmp; the chain above
+ * it trusted), or --workdir itself when it exists (this user's alone, the chain trusted).
+ * The descriptor, or -errno with @err. *@ret_exists says which.
+ */
+static int workdir_open(const char *workdir, bool *ret_exists, char *err, size_t errlen)
+{
+	char parent[PATH_MAX], name[NAME_MAX + 1], why[2048];
+	struct stat st;
+	int fd;
+
+	*ret_exists = workdir && !lstat(workdir, &st);
+	if (*ret_exists) {
+		/* a reused --workdir: boots are made new in it, results read back from it */
+		fd = base_dir_open_trusted(workdir, geteuid(), false, why, sizeof(why));
+		return fd < 0 ? errf(err, errlen, fd, "--workdir: refusing %s", why) : fd;
+	}
+	if (workdir)
+		workdir_split(workdir, parent, sizeof(parent), name, sizeof(name));
+	else
+		base_strcpy(parent, sizeof(parent), ".");
+	fd = base_dir_open_trusted(parent, geteuid(), true, why, sizeof(why));
+	return fd < 0 ? errf(err, errlen, fd,
+			     "the work directory's parent: refusing %s, so another user could swap "
+			     "what fsbench uses in it",
+			     why) :
+			fd;
+}
+
 /*
  * What a boot needs and the user named, checked before any work: a mistake here must not
  * cost a boot and then read as "cannot judge". -errno with @err (usage errors all).
+ * --disk-dir is held from here on (x->a.vm.disk_dir_fd).
  */
-/* The directory that holds the work directory (@workdir's, or the current one): trusted. */
-static int workdir_parent_ok(const char *workdir, char *err, size_t errlen)
-{
-	char parent[PATH_MAX];
-	const char *slash = workdir ? strrchr(workdir, '/') : NULL;
-
-	if (!workdir || !slash)
-		base_strcpy(parent, sizeof(parent), ".");
-	else
-		snprintf(parent, sizeof(parent), "%.*s",
-			 slash == workdir ? 1 : (int)(slash - workdir), workdir);
-	return kg_trusted_chain("the work directory's parent", parent, err, errlen);
-}
-
 static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 {
-	const struct kg_vm *vm = &x->a.vm;
-	char why[1024];
+	struct kg_vm *vm = &x->a.vm;
+	char why[2048];
 	struct statvfs v;
-	struct stat st;
-	int r;
+	bool exists;
+	int r, fd;
 
 	if (!program_found(vm->qemu))
 		return errf(err, errlen, -ENOENT, "--qemu '%s': %s", vm->qemu,
 			    vm->qemu[0] ? "not found, or not executable" : "an empty name");
-	if (stat(vm->disk_dir, &st))
-		return errf(err, errlen, -errno, "--disk-dir %s: %s", vm->disk_dir,
-			    strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return errf(err, errlen, -ENOTDIR, "--disk-dir %s: not a directory", vm->disk_dir);
+	/*
+	 * another user's --disk-dir could swap the boot's scratch directory under QEMU; it may
+	 * be shared and sticky (/dev/shm): each boot makes a private directory in it
+	 */
+	fd = base_dir_open_trusted(vm->disk_dir, geteuid(), true, why, sizeof(why));
+	if (fd == -EPERM)
+		return errf(err, errlen, fd,
+			    "--disk-dir: refusing %s, so another user could swap what fsbench uses "
+			    "in it",
+			    why);
+	if (fd == -ENOTDIR)
+		return errf(err, errlen, fd, "--disk-dir %s: not a directory", vm->disk_dir);
+	if (fd < 0) /* @why names the path and what is missing */
+		return errf(err, errlen, fd, "--disk-dir %s", why);
+	vm->disk_dir_fd = fd;
 	/* sparse, but the guest may fill it: QEMU would pause the VM when it cannot grow */
-	if (!statvfs(vm->disk_dir, &v) &&
-	    (long long)v.f_bavail * (long long)v.f_frsize < vm->disk_bytes)
+	if (!fstatvfs(fd, &v) && (long long)v.f_bavail * (long long)v.f_frsize < vm->disk_bytes)
 		return errf(err, errlen, -ENOSPC,
 			    "--disk-dir %s has %lld MiB free, less than --disk-size (%lld MiB)",
 			    vm->disk_dir, (long long)v.f_bavail * (long long)v.f_frsize >> 20,
 			    vm->disk_bytes >> 20);
-	/* another user's --disk-dir could swap the boot's scratch directory under QEMU */
-	if ((r = kg_trusted_chain("--disk-dir", vm->disk_dir, err, errlen)))
-		return r;
-	/* a reused --workdir: boots are made new in it, and it must be this user's alone */
-	if (x->a.workdir && !lstat(x->a.workdir, &st) &&
-	    (r = kg_trusted(x->a.workdir, S_IFDIR, why, sizeof(why))))
-		return errf(err, errlen, r, "--workdir: %s", why);
-	/* and above it no one else may write: results are read back from it after all boots */
-	if ((r = workdir_parent_ok(x->a.workdir, err, errlen)))
-		return r;
+	/* checked now, before the kernels; opened for good in prepare_workdir */
+	if ((fd = workdir_open(x->a.workdir, &exists, err, errlen)) < 0)
+		return fd;
+	close(fd);
 	if ((x->a.workdir && (r = kg_qemu_path_ok("--workdir", x->a.workdir, err, errlen))) ||
 	    (r = kg_qemu_path_ok("--disk-dir", vm->disk_dir, err, errlen)))
 		return r;
@@ -249,33 +289,56 @@ static int prepare_checks(struct kg_ctx *x, char *err, size_t errlen)
 	return 0;
 }
 
-/* The work directory: --workdir (made if missing), else a new fsbench-kgate-DATE-XXXXXX. */
+/*
+ * The work directory, held by descriptor: --workdir as it is when it exists (this user's
+ * alone), else made by mkdirat beneath its parent's descriptor and verified (one that
+ * appeared meanwhile, EEXIST, is refused, not adopted); without --workdir a new
+ * fsbench-kgate-DATE-<random> in the current directory.
+ */
 static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
 {
-	char why[1024];
-	int r;
+	char parent[PATH_MAX], name[NAME_MAX + 1], why[1024];
+	bool exists;
+	int pfd, fd;
 
-	if (x->a.workdir) {
+	if (x->lava) {
+		/* lava job's is -o's directory, written by mkstemp and rename only (base_out_open) */
 		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
 		if (mkdir(x->workdir, 0755) && errno != EEXIST)
 			return errf(err, errlen, -errno, "creating %s: %s", x->workdir,
 				    strerror(errno));
-		/*
-		 * made meanwhile by someone else (EEXIST), it is refused as a given one is; lava
-		 * job's is -o's directory, written by mkstemp and rename only (base_out_open)
-		 */
-		if (!x->lava && (r = kg_trusted(x->workdir, S_IFDIR, why, sizeof(why))))
-			return errf(err, errlen, r, "--workdir: %s", why);
 		return 0;
 	}
-	time_t t = time(NULL);
-	struct tm tm;
+	if ((pfd = workdir_open(x->a.workdir, &exists, err, errlen)) < 0)
+		return pfd;
+	if (exists) {
+		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
+		x->workdir_fd = pfd;
+		return 0;
+	}
+	if (x->a.workdir) {
+		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
+		workdir_split(x->a.workdir, parent, sizeof(parent), name, sizeof(name));
+		fd = base_dir_make(pfd, name, 0755, why, sizeof(why));
+	} else {
+		time_t t = time(NULL);
+		struct tm tm;
+		char prefix[64];
 
-	/* mkdtemp: two runs in the same second, or a name another user made first, never share */
-	localtime_r(&t, &tm);
-	strftime(x->workdir, sizeof(x->workdir), "fsbench-kgate-%Y%m%d-%H%M%S-XXXXXX", &tm);
-	if (!mkdtemp(x->workdir))
-		return errf(err, errlen, -errno, "creating %s: %s", x->workdir, strerror(errno));
+		/* a fresh name: two runs in the same second, or a name another made, never share */
+		localtime_r(&t, &tm);
+		strftime(prefix, sizeof(prefix), "fsbench-kgate-%Y%m%d-%H%M%S-", &tm);
+		fd = base_dir_make_temp(pfd, prefix, x->workdir, sizeof(x->workdir), why,
+					sizeof(why));
+	}
+	close(pfd);
+	if (fd < 0)
+		return errf(err, errlen, fd, "--workdir: creating %s: %s%s",
+			    x->a.workdir ? x->a.workdir : "the work directory", why,
+			    fd == -EEXIST ?
+				    " (it was not there when checked: refused, not adopted)" :
+				    "");
+	x->workdir_fd = fd;
 	return 0;
 }
 
@@ -285,6 +348,7 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 	int r;
 
 	*ret_fail = KG_PREPARE_USAGE;
+	x->workdir_fd = x->a.vm.disk_dir_fd = -1;
 	if ((r = prepare_suite(x, err, errlen)))
 		return r;
 	if (!x->lava && (r = prepare_checks(x, err, errlen)))
@@ -295,6 +359,15 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 			return r;
 	*ret_fail = KG_PREPARE_USAGE;
 	return prepare_workdir(x, err, errlen);
+}
+
+void kg_prepare_release(struct kg_ctx *x)
+{
+	if (x->workdir_fd >= 0)
+		close(x->workdir_fd);
+	if (x->a.vm.disk_dir_fd >= 0)
+		close(x->a.vm.disk_dir_fd);
+	x->workdir_fd = x->a.vm.disk_dir_fd = -1;
 }
 
 void kg_args_defaults(struct kg_args *a, bool no_icount)

@@ -45,6 +45,12 @@ struct kg_ctx {
 	bool cached[2]; /* the initramfs came from the cache */
 	char suite[PATH_MAX];
 	char workdir[PATH_MAX];
+	/*
+	 * The work directory, held from its check or mkdirat on (-1: none, a LAVA job's):
+	 * every boot's directory is made beneath it (kg_prepare sets it, kg_prepare_release
+	 * closes it and x->a.vm.disk_dir_fd).
+	 */
+	int workdir_fd;
 	const char *suite_args[16];
 	char reps[16];
 	const char *fstypes[KG_MAX_FS + 1];
@@ -61,9 +67,13 @@ enum kg_prepare_fail {
 
 /*
  * Finds the suite and its filesystems, resolves x->a.spec[0..@nk-1] and builds an initramfs
- * for each, and creates the work directory. 0, or -errno with @err one line (naming the side
+ * for each, and creates the work directory. The work directory and --disk-dir are held by
+ * descriptor from their check on (x->workdir_fd, x->a.vm.disk_dir_fd). 0, or -errno with @err one line (naming the side
  * when @nk is 2) and *@ret_fail the kind of failure.
  */
 int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *err, size_t errlen);
+
+/* Closes the directories kg_prepare() holds (the work directory, --disk-dir). */
+void kg_prepare_release(struct kg_ctx *x);
 
 #endif

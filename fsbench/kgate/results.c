@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/escape.h"
 #include "base/fileio.h"
@@ -259,20 +260,19 @@ int kg_guest_status(const char *s, size_t n)
 	return v <= 255 ? v : -1;
 }
 
-int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
-		       size_t errlen)
+int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, size_t errlen)
 {
-	char guest[PATH_MAX + 16], status[32], why[512];
-	int in, dfd, r;
+	char guest[PATH_MAX + 16], results[PATH_MAX + 16], status[32], why[512];
+	int in = -1, dfd, r;
 	struct stat st;
 
 	snprintf(guest, sizeof(guest), "%s/guest", dir);
+	snprintf(results, sizeof(results), "%s/results.img", dir);
 	/* the boot's directory is new: a guest/ already there was not made by this boot */
-	if (mkdir(guest, 0755))
-		return errf(err, errlen, -errno, "creating %s: %s", guest, strerror(errno));
-	dfd = open(guest, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	in = open(results, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	if (dfd < 0 || in < 0 || fstat(in, &st) || !S_ISREG(st.st_mode)) {
+	if ((dfd = base_dir_make(bdfd, "guest", 0755, why, sizeof(why))) < 0)
+		return errf(err, errlen, dfd, "creating %s: %s", guest, why);
+	in = openat(bdfd, "results.img", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (in < 0 || fstat(in, &st) || !S_ISREG(st.st_mode)) {
 		r = errf(err, errlen, -errno, "reading %s: %s", results, strerror(errno));
 		goto out;
 	}

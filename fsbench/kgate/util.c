@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "base/spawn.h"
@@ -140,26 +141,32 @@ char *kg_read_all(const char *path, size_t *ret_len)
 	return buf;
 }
 
-int kg_dir_fresh(const char *path, char *err, size_t errlen)
+int kg_dir_fresh_at(int dfd, const char *name, const char *shown, char *err, size_t errlen)
 {
+	char why[512];
 	struct stat st;
 	int r;
 
-	if (!lstat(path, &st)) {
+	if (!fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
 		if (S_ISLNK(st.st_mode) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 			return errf(err, errlen, -EEXIST, "%s exists and is %s: refusing to use it",
-				    path,
+				    shown,
 				    S_ISLNK(st.st_mode)	 ? "a symlink" :
 				    !S_ISDIR(st.st_mode) ? "not a directory" :
 							   "another user's");
 		/* an earlier run's: its results must not pass for this boot's */
-		if ((r = base_rm_tree(path)))
-			return errf(err, errlen, r, "removing the earlier %s: %s", path,
+		if ((r = base_rm_at(dfd, name)))
+			return errf(err, errlen, r, "removing the earlier %s: %s", shown,
 				    strerror(-r));
 	}
-	if (mkdir(path, 0755))
-		return errf(err, errlen, -errno, "creating %s: %s", path, strerror(errno));
-	return 0;
+	if ((r = base_dir_make(dfd, name, 0755, why, sizeof(why))) < 0)
+		return errf(err, errlen, r, "creating %s: %s", shown, why);
+	return r;
+}
+
+int kg_fd_path(char *buf, size_t len, int dfd, const char *rel)
+{
+	return base_path(buf, len, "/proc/self/fd/%d/%s", dfd, rel);
 }
 
 /* Why @st is not this user's alone, or NULL when it is (base_untrusted). */
@@ -224,13 +231,6 @@ int kg_trusted_path(const char *path, char *err, size_t errlen)
 	int r = trusted_walk(NULL, path, buf, err, errlen);
 
 	return r ? r : kg_trusted(buf, S_IFDIR, err, errlen);
-}
-
-int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen)
-{
-	char buf[PATH_MAX];
-
-	return trusted_walk(what, path, buf, err, errlen);
 }
 
 int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)

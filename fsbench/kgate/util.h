@@ -78,11 +78,20 @@ struct kg_watch {
 #define KG_FULL_BYTES (4LL << 20)
 
 /*
- * Makes @path a new, empty directory (0755): one already there is removed first when it is
- * a real directory this user owns (a boot of an earlier run in the same --workdir); anything
- * else there (a symlink, another user's) is refused. 0 or -errno with @err.
+ * Makes @name beneath @dfd a new, empty directory (0755) and returns its descriptor: one
+ * already there is removed first (by descriptor, base_rm_at) when it is a real directory
+ * this user owns (a boot of an earlier run in the same --workdir); anything else there (a
+ * symlink, another user's) is refused, and so is one made by someone else between the
+ * removal and the mkdirat. @shown names it in errors. -errno with @err.
  */
-int kg_dir_fresh(const char *path, char *err, size_t errlen);
+int kg_dir_fresh_at(int dfd, const char *name, const char *shown, char *err, size_t errlen);
+
+/*
+ * @rel beneath the directory held as @dfd, as a path for the interfaces that take one
+ * (QEMU's log, the result file's reader and writer): /proc/self/fd/@dfd/@rel, which the
+ * kernel resolves from the directory held, never from its name. 0 or -ENAMETOOLONG.
+ */
+int kg_fd_path(char *buf, size_t len, int dfd, const char *rel);
 
 /*
  * Restore's rules for what root reads and runs from the cache: @path is a @type (S_IFDIR,
@@ -99,20 +108,12 @@ int kg_trusted(const char *path, mode_t type, char *err, size_t errlen);
 int kg_trusted_path(const char *path, char *err, size_t errlen);
 
 /*
- * @path and every directory above it owned by this user or root and writable by no one
- * else unless sticky (/tmp, /dev/shm): then no other user can rename, replace or re-point
- * anything fsbench makes in it between its check and its use. 0, or -EPERM with @err
- * naming @what and the directory that fails.
- */
-int kg_trusted_chain(const char *what, const char *path, char *err, size_t errlen);
-
-/*
- * Reads what the guest left on the results disk @results into a new @dir/guest and @b, as
+ * Reads what the guest left on the results disk (results.img beneath the boot's directory
+ * held as @bdfd, shown as @dir) into a new guest/ beneath it and @b, as
  * untrusted input (results.c says what is taken). 0, -ENOENT... when the disk holds no
  * archive, or -errno with @err when what it holds is refused.
  */
-int kg_results_collect(const char *dir, const char *results, struct kg_boot *b, char *err,
-		       size_t errlen);
+int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, size_t errlen);
 
 /*
  * The guest's status file's @n bytes: a decimal 0-255 with at most echo's newline after it,

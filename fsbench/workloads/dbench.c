@@ -2,6 +2,7 @@
 #include "fsbench/workloads/dbench.h"
 #include "fsbench/workloads/dbench_out.h"
 #include "base/errf.h"
+#include "fsbench/core/dirs.h"
 #include "base/mix64.h"
 #include "fsbench/core/clock.h"
 
@@ -218,6 +219,9 @@ static int dbench_init(struct fsb_run *run, char *err, size_t errlen)
 	if (s->dfd < 0)
 		return errf(err, errlen, errno == ENOENT || errno == ENOTDIR ? -EINVAL : -errno,
 			    "-D %s: %s", dir, strerror(errno));
+	/* as root, held from a trusted walk: every file below is made beneath this descriptor */
+	if ((r = fsb_dir_trusted("-D", dir, &s->dfd, err, errlen)) < 0)
+		return r;
 	s->zero = calloc(1, s->load.max_io ? s->load.max_io : 1);
 	if (!s->zero)
 		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));

@@ -1,5 +1,6 @@
 /* dbench's NBENCH operations on a local filesystem, as its fileio backend performs them. */
 #include "fsbench/workloads/dbench.h"
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "base/mix64.h"
@@ -125,10 +126,11 @@ static int open_parent(int dfd, char *rel)
 
 	if (slash)
 		*slash = 0;
-	fd = openat(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* below -D, through no symlink: a directory of the loadfile's, not one planted there */
+	fd = base_open_beneath(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY, 0);
 	if (slash)
 		*slash = '/';
-	return fd;
+	return fd < 0 ? -1 : fd;
 }
 
 /* The same, for reading its entries; NULL when it cannot be. */
@@ -208,11 +210,12 @@ static int nb_createx(struct fsb_thread *t, const struct nb_line *l, int dfd)
 			mkdirat(dfd, c->rel, 0700);
 		flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 	}
-	fd = openat(dfd, c->rel, flags, 0600);
-	if (fd < 0 && errno == EISDIR)
-		fd = openat(dfd, c->rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* beneath -D, no symlink followed (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) */
+	fd = base_open_beneath(dfd, c->rel, flags & ~O_CLOEXEC, 0600);
+	if (fd == -EISDIR)
+		fd = base_open_beneath(dfd, c->rel, O_RDONLY | O_DIRECTORY, 0);
 	if (fd < 0)
-		return l->ok ? op_fail(t, l, errno, "NTCreateX: opening", c->full) : 0;
+		return l->ok ? op_fail(t, l, -fd, "NTCreateX: opening", c->full) : 0;
 	if (!l->ok) {
 		c->mismatches++;
 		close(fd);
@@ -476,6 +479,51 @@ uint64_t nb_deltree(int parent, const char *name, bool rmdirs, int depth)
 }
 
 /*
+ * @name beneath @pfd (@root/@sub@name), made now or already this user's alone: its
+ * descriptor in *@ret_fd. 0 or -errno with @err.
+ */
+static int client_dir(int pfd, const char *root, const char *sub, const char *name, int *ret_fd,
+		      char *err, size_t errlen)
+{
+	char why[512];
+	struct stat st;
+	int fd = base_dir_make(pfd, name, 0755, why, sizeof(why));
+
+	*ret_fd = fd;
+	if (fd >= 0)
+		return 0;
+	if (fd != -EEXIST)
+		return errf(err, errlen, fd, "-D: creating %s/%s%s: %s", root, sub, name, why);
+	fd = openat(pfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* what it is only names it in the message: the refusal is the open's */
+	if (fd < 0 && (errno == ELOOP || errno == ENOTDIR))
+		return errf(err, errlen, -EINVAL,
+			    "-D: %s/%s%s is %s, not a directory: not followed; remove it", root,
+			    sub, name,
+			    !fstatat(pfd, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode) ?
+				    "a symbolic link" :
+				    "a file");
+	if (fd < 0 || fstat(fd, &st)) {
+		int e = errno;
+
+		if (fd >= 0)
+			close(fd);
+		return errf(err, errlen, -e, "-D: opening %s/%s%s: %s", root, sub, name,
+			    strerror(e));
+	}
+	const char *w = base_untrusted(&st, false, geteuid());
+
+	if (w) {
+		close(fd);
+		return errf(err, errlen, -EPERM,
+			    "-D: %s/%s%s: %s (owner uid %u, mode %04o): not used; remove it", root,
+			    sub, name, w, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+/*
  * -D may be a shared directory: a clients/ or clients/clientN that is a symbolic link
  * would take the load (and its Deltree) elsewhere. Only directories, or nothing, pass.
  */
@@ -494,28 +542,26 @@ int nb_check_tree(int dfd, const char *root, int nclients, char *err, size_t err
 	/*
 	 * clients/ and each clients/clientN are made here, before any client runs, or must be
 	 * this user's alone already: nothing in them (a symlink out of -D) is then another's.
+	 * Each is checked through its descriptor (fstat), and clientN made beneath clients/'s.
 	 */
-	for (int i = -1; i < nclients; i++) {
+	int cfd = -1, r = 0;
+
+	for (int i = -1; i < nclients && !r; i++) {
+		int pfd = i < 0 ? dfd : cfd, fd;
+
 		if (i < 0)
 			snprintf(name, sizeof(name), "clients");
 		else
-			snprintf(name, sizeof(name), "clients/client%d", i);
-		if (!mkdirat(dfd, name, 0755))
-			continue;
-		if (errno != EEXIST || fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
-			return errf(err, errlen, -errno, "-D: creating %s/%s: %s", root, name,
-				    strerror(errno));
-		if (!S_ISDIR(st.st_mode))
-			return errf(err, errlen, -EINVAL,
-				    "-D: %s/%s is %s, not a directory: not followed; remove it",
-				    root, name, S_ISLNK(st.st_mode) ? "a symbolic link" : "a file");
-		if ((why = base_untrusted(&st, false, geteuid())))
-			return errf(err, errlen, -EPERM,
-				    "-D: %s/%s: %s (owner uid %u, mode %04o): not used; remove it",
-				    root, name, why, (unsigned)st.st_uid,
-				    (unsigned)(st.st_mode & 07777));
+			snprintf(name, sizeof(name), "client%d", i);
+		r = client_dir(pfd, root, i < 0 ? "" : "clients/", name, &fd, err, errlen);
+		if (i < 0)
+			cfd = fd;
+		else if (fd >= 0)
+			close(fd);
 	}
-	return 0;
+	if (cfd >= 0)
+		close(cfd);
+	return r;
 }
 
 uint64_t nb_cleanup(int dfd, int id)

@@ -251,6 +251,10 @@ static int tree_init(struct fsb_run *run, char *err, size_t errlen)
 	r = fsb_dirs_open(&s->top, &c->common, err, errlen);
 	if (r < 0)
 		return r;
+	/* as root, held from a trusted walk: the trees go nowhere another user points them */
+	r = fsb_dir_trusted("-D", dir, &s->top.fd[0], err, errlen);
+	if (r < 0)
+		return r;
 	s->top_fd = s->top.fd[0];
 	r = check_names_free(s, dir, err, errlen);
 	if (r < 0)

@@ -1,5 +1,6 @@
 /* The tree workload's phases: create, patch, compile, clean, read, delete and stat of one tree. */
 #include "fsbench/workloads/tree_ops.h"
+#include "base/dirfd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -72,9 +73,9 @@ static int enter_dir(struct walk *k, uint32_t d, bool make)
 		fsb_record(k->t, OP_MKDIR, t0, t1);
 		k->w->dirs++;
 	}
-	k->dir_fd = openat(k->tree_fd, k->c->shape->dpath[d],
-			   O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	return k->dir_fd < 0 ? fail(k, errno, "opening directory", NULL) : 0;
+	/* a path of several names: none of them a symlink, nothing outside the tree */
+	k->dir_fd = base_open_beneath(k->tree_fd, k->c->shape->dpath[d], O_RDONLY | O_DIRECTORY, 0);
+	return k->dir_fd < 0 ? fail(k, -k->dir_fd, "opening directory", NULL) : 0;
 }
 
 static int timed_close(struct walk *k, int fd, const char *name)
@@ -361,7 +362,7 @@ int tree_remove_untimed(const struct tree_ctx *c, uint32_t n, bool compiled)
 		return errno == ENOENT ? 0 : -errno;
 	/* only the names this run made: anything else inside stays, and so do its directories */
 	for (uint32_t d = 0; d < s->ndirs; d++) {
-		dfd = openat(tree_fd, s->dpath[d], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		dfd = base_open_beneath(tree_fd, s->dpath[d], O_RDONLY | O_DIRECTORY, 0);
 		for (; f < s->nfiles && s->fdir[f] == d; f++) {
 			if (dfd < 0)
 				continue;

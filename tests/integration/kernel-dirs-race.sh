@@ -1,7 +1,8 @@
 #!/bin/bash
 # Directories fsbench owns, files by descriptor, no root for QEMU (issue 29, items 2 and 1):
 # another user (setpriv as nobody, in a loop where it races) cannot swap the kernel gate's --disk-dir, --workdir or
-# the directory above it, nor dbench's clients/ under a shared -D, for a tree of theirs that
+# the directory above it or a symlink on their way, nor dbench's clients/ or dbench's and
+# tree's -D under a directory of theirs, for a tree of theirs that
 # root then writes through. A stand-in for QEMU plays the guest (fake-qemu.sh); each check
 # fails if its attack works again.
 . "$(dirname "$0")/lib.sh"
@@ -90,6 +91,43 @@ t_expect_eq "files root made outside -D with a racer" "" "$(ls -A "$W/victim")"
 # -D itself another user's, as root: refused
 mkdir "$W/theirD" && chown 65534:65534 "$W/theirD"
 expect 1 "-D $W/theirD: another user owns it" "$FSBENCH" dbench -D "$W/theirD" -c "$LOAD" -t 1 --warmup 0 1
+# 6. held by descriptor from the check on (issue 29 item 2): a symlink of the other user's,
+# in a sticky directory, that it re-points in a loop between a directory root may use and a
+# root-only one. A walk of realpath() and lstat() passed it (both ends are root's) and the
+# path was used by name later, so boots, scratch disks and dbench's or tree's files landed
+# in the root-only one; the walk by descriptor refuses a symlink another user owns.
+mkdir -m 0755 "$W/rootA" "$W/rootB" && mkdir -m 0700 "$W/victim6"
+flip='while :; do ln -sfn "$2" "$1.n" && mv -T "$1.n" "$1"; ln -sfn "$3" "$1.n" && mv -T "$1.n" "$1"; done'
+nobody ln -s "$W/rootA" "$W/tmp/wlink"
+race "$flip" _ "$W/tmp/wlink" "$W/rootA" "$W/victim6"
+for i in 1 2 3; do # --workdir absent below the link: made, then used by name
+	FAKE_QEMU_OUT=$W/good expect 2 "the work directory's parent: refusing .*symlink another user owns" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/tmp/wlink/wd$i"
+done
+stop_racers
+t_expect_eq "files root made in the root-only directory through --workdir" "" "$(ls -A "$W/victim6")"
+nobody ln -sfn "$W/rootB" "$W/tmp/dlink"
+race "$flip" _ "$W/tmp/dlink" "$W/rootB" "$W/victim6"
+for i in 1 2 3; do # --disk-dir swapped: the scratch directory made by name in it
+	FAKE_QEMU_OUT=$W/good expect 2 "--disk-dir: refusing .*symlink another user owns" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/tmp/dlink" --workdir "$W/w6-$i"
+done
+stop_racers
+t_expect_eq "files root made in the root-only directory through --disk-dir" "" "$(ls -A "$W/victim6")"
+# dbench -D and tree -D below a directory of the other user's, where it re-points sub from
+# a directory of its own to the root-only one: the walk refuses the other user's directory
+mkdir "$W/their6" && chown 65534:65534 "$W/their6"
+mkdir "$W/shape6" && echo x >"$W/shape6/a.c" && echo y >"$W/shape6/b.h"
+nobody mkdir "$W/their6/real" && nobody ln -s real "$W/their6/sub"
+race "$flip" _ "$W/their6/sub" "$W/their6/real" "$W/victim6"
+for i in 1 2 3; do
+	expect 1 "-D $W/their6/sub: its directory $W/their6: another user owns it" \
+		"$FSBENCH" dbench -D "$W/their6/sub" -c "$LOAD" -t 1 --warmup 0 1
+	expect 1 "-D $W/their6/sub: its directory $W/their6: another user owns it" \
+		"$FSBENCH" tree -D "$W/their6/sub" -i 1 -r 0 --shape-from "$W/shape6" --quiet
+done
+stop_racers
+t_expect_eq "files root made in the root-only directory through -D" "" "$(ls -A "$W/victim6")"
 # 5. nothing on the guest's side runs as root: QEMU is nobody here (no fsbench user, no
 # SUDO_UID), with no groups, no new privileges and its own seccomp sandbox, and reads the
 # kernel and initramfs through descriptors
