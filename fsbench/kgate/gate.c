@@ -1,5 +1,6 @@
 /* The kernel gate (gate.h): its plan, boots in the order A B B A, comparisons, verdict, document. */
 #include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/util.h"
 #include "fsbench/suite/suite.h"
 
 #include <errno.h>
@@ -509,7 +510,7 @@ static void gate_document(struct gate *g, int status)
 {
 	const struct kg_gate_report *rep = &g->rep;
 	struct kg_ctx *x = g->x;
-	char docpath[PATH_MAX + 32];
+	char docpath[PATH_MAX + 32], heldpath[64] = "";
 	const char *path = x->a.json ? x->a.json : docpath;
 	json_t *out;
 	int e;
@@ -548,8 +549,11 @@ static void gate_document(struct gate *g, int status)
 		json_object_set(out, "compare", g->cmp);
 	if (g->aa)
 		json_object_set(out, "aa_compare", g->aa);
+	/* the work directory's own file, beneath its descriptor held since its check */
 	snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
-	e = out ? mdl_json_write_atomic(out, path) : -ENOMEM;
+	if (!x->a.json && x->workdir_fd >= 0)
+		kg_fd_path(heldpath, sizeof(heldpath), x->workdir_fd, "kernel-gate.json");
+	e = out ? mdl_json_write_atomic(out, heldpath[0] ? heldpath : path) : -ENOMEM;
 	json_decref(out);
 	if (g->obs->written)
 		g->obs->written(g->arg, x->workdir, path, e);
@@ -599,13 +603,14 @@ int kg_gate_run(struct kg_ctx *x, const struct kg_boot_backend *be,
 		goto done;
 	base_install_signals();
 	r = gate_boots(g);
-	if (be->finish)
-		be->finish(be->priv, x);
 	if (!r && !(r = gate_compare(g, &st)))
 		gate_judge(g, st);
 	status = obs->verdict ? obs->verdict(arg, &g->rep) : 0;
 	if (x->workdir[0])
 		gate_document(g, status);
+	/* after the document: it is written beneath the work directory the backend holds */
+	if (be->finish)
+		be->finish(be->priv, x);
 	r = 0;
 done:
 	for (int i = 0; i < 2 * KG_MAX_BOOTS; i++)

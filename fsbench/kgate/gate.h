@@ -94,11 +94,14 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 		  size_t errlen);
 
 /*
- * A backend's result @ret->boot.result adopted as the local boot adopts its guest's: parsed
- * as untrusted, @ret->record added as "vm", written to @ret->dir/result.json (@ret->path)
- * and, when @check, refused (-EBADMSG) unless compare can read it; @ret->result on 0.
+ * A backend's result, @rfile in the boot's directory @name beneath the work directory held
+ * at @wfd (@ret->dir names it to the user), adopted as the local boot adopts its guest's:
+ * parsed as untrusted, @ret->record added as "vm", written to NAME/result.json (shown as
+ * @ret->path) beneath @wfd, never by a path re-resolved from the top, and, when @check,
+ * refused (-EBADMSG) unless compare can read it; @ret->result on 0.
  */
-int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen);
+int kg_boot_adopt_at(struct kg_boot_res *ret, int wfd, const char *name, const char *rfile,
+		     bool check, char *err, size_t errlen);
 
 /* Drops @res's references; @res may be NULL. */
 void kg_boot_res_free(struct kg_boot_res *res);

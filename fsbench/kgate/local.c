@@ -55,21 +55,9 @@ void kg_boot_res_free(struct kg_boot_res *res)
  * compare will read it when @check (a gate's: a version 1 document brought to version 2,
  * runs[] in shape): -EBADMSG when it is not a result compare can read.
  */
-/* @err's leading @at (a /proc/self/fd path) as the @shown path a user knows. */
-static void err_shown(char *err, size_t errlen, const char *at, const char *shown)
-{
-	size_t n = strlen(at);
-	char rest[4096];
-
-	if (strncmp(err, at, n))
-		return;
-	snprintf(rest, sizeof(rest), "%s", err + n);
-	snprintf(err, errlen, "%s%s", shown, rest);
-}
-
 /*
- * kg_boot_adopt() reading the guest's result at @rpath and writing the adopted one to
- * @wpath: the paths named by the user's directory, or beneath the descriptor held.
+ * The guest's result read at @rpath and the adopted one written to @wpath, both beneath the
+ * work directory's descriptor held since its check.
  */
 static int boot_adopt(struct kg_boot_res *ret, const char *rpath, const char *wpath, bool check,
 		      char *err, size_t errlen)
@@ -80,11 +68,11 @@ static int boot_adopt(struct kg_boot_res *ret, const char *rpath, const char *wp
 
 	snprintf(ret->path, sizeof(ret->path), "%s/result.json", ret->dir);
 	if (!doc) {
-		err_shown(err, errlen, rpath, ret->boot.result);
+		kg_err_shown(err, errlen, rpath, ret->boot.result);
 		return -EPROTO;
 	}
 	json_object_set(doc, "vm", ret->record);
-	if ((r = mdl_json_write_atomic(doc, wpath ? wpath : ret->path))) {
+	if ((r = mdl_json_write_atomic(doc, wpath))) {
 		snprintf(err, errlen, "writing %s: %s", ret->path, strerror(-r));
 		json_decref(doc);
 		return r;
@@ -105,9 +93,16 @@ static int boot_adopt(struct kg_boot_res *ret, const char *rpath, const char *wp
 	return r;
 }
 
-int kg_boot_adopt(struct kg_boot_res *ret, bool check, char *err, size_t errlen)
+int kg_boot_adopt_at(struct kg_boot_res *ret, int wfd, const char *name, const char *rfile,
+		     bool check, char *err, size_t errlen)
 {
-	return boot_adopt(ret, ret->boot.result, NULL, check, err, errlen);
+	char rel[PATH_MAX], rpath[PATH_MAX], wpath[PATH_MAX];
+
+	snprintf(rel, sizeof(rel), "%s/%s", name, rfile);
+	kg_fd_path(rpath, sizeof(rpath), wfd, rel);
+	snprintf(rel, sizeof(rel), "%s/result.json", name);
+	kg_fd_path(wpath, sizeof(wpath), wfd, rel);
+	return boot_adopt(ret, rpath, wpath, check, err, errlen);
 }
 
 int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,

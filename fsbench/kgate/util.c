@@ -169,6 +169,17 @@ int kg_fd_path(char *buf, size_t len, int dfd, const char *rel)
 	return base_path(buf, len, "/proc/self/fd/%d/%s", dfd, rel);
 }
 
+void kg_err_shown(char *err, size_t errlen, const char *at, const char *shown)
+{
+	size_t n = strlen(at);
+	char rest[4096];
+
+	if (strncmp(err, at, n))
+		return;
+	snprintf(rest, sizeof(rest), "%s", err + n);
+	snprintf(err, errlen, "%s%s", shown, rest);
+}
+
 /* Why @st is not this user's alone, or NULL when it is (base_untrusted). */
 static const char *untrusted(const struct stat *st, bool ancestor)
 {

@@ -8,11 +8,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
 #include "fsbench/lava/import.h"
+#include "fsbench/kgate/util.h"
 #include "fsbench/lava/job.h"
 #include "fsbench/suite/suite.h"
 #include "model/result_file.h"
@@ -116,23 +118,32 @@ static double now_s(void)
 
 /*
  * The job's results (@res, @len bytes) into the imported document at DIR/lava-result.json
- * (@ret->boot.result), after DIR/lava-results.yaml as LAVA gave them. 0 or -errno.
+ * (@ret->boot.result), after DIR/lava-results.yaml as LAVA gave them; DIR is @name beneath
+ * the work directory's descriptor held since its check. 0 or -errno.
  */
-static int import_results(struct lava_be *b, const struct kg_boot_req *req, const char *res,
-			  size_t len, struct kg_boot_res *ret, char *err, size_t errlen)
+static int import_results(struct lava_be *b, const struct kg_boot_req *req, const char *name,
+			  const char *res, size_t len, struct kg_boot_res *ret, char *err,
+			  size_t errlen)
 {
 	struct lava_import im = { 0 };
-	char ypath[PATH_MAX + 64], *files[1] = { ypath };
+	char ypath[PATH_MAX + 64], shown[PATH_MAX + 64], rpath[PATH_MAX + 64], rel[128];
+	char *files[1] = { shown };
 	json_t *cases = NULL, *doc = NULL;
 	int r, n = req->index + 1;
 
-	snprintf(ypath, sizeof(ypath), "%s/lava-results.yaml", ret->dir);
+	snprintf(shown, sizeof(shown), "%s/lava-results.yaml", ret->dir);
+	snprintf(rel, sizeof(rel), "%s/lava-results.yaml", name);
+	kg_fd_path(ypath, sizeof(ypath), req->x->workdir_fd, rel);
+	snprintf(rel, sizeof(rel), "%s/lava-result.json", name);
+	kg_fd_path(rpath, sizeof(rpath), req->x->workdir_fd, rel);
 	if (base_path(ret->boot.result, sizeof(ret->boot.result), "%s/lava-result.json", ret->dir))
 		return errf(err, errlen, -ENAMETOOLONG, "boot %d: %s: path too long", n, ret->dir);
 	if ((r = lava_save(ypath, res, len)))
-		return errf(err, errlen, r, "boot %d: writing %s: %s", n, ypath, strerror(-r));
-	if ((r = lava_results_load(ypath, &cases, err, errlen)))
+		return errf(err, errlen, r, "boot %d: writing %s: %s", n, shown, strerror(-r));
+	if ((r = lava_results_load(ypath, &cases, err, errlen))) {
+		kg_err_shown(err, errlen, ypath, shown);
 		return r;
+	}
 	ret->boot.guest_status = suite_status(cases);
 	ret->booted = ret->boot.guest_status >= 0;
 	/* the kernel the job booted: LAVA checked its "Linux version" line */
@@ -141,7 +152,7 @@ static int import_results(struct lava_be *b, const struct kg_boot_req *req, cons
 	if (!(r = lava_import_cases(&im, cases, err, errlen)) && im.used &&
 	    !(r = lava_import_suite(&im, &b->suite, err, errlen))) {
 		doc = lava_import_doc(&im, files, 1);
-		r = doc ? mdl_json_write_atomic(doc, ret->boot.result) : -ENOMEM;
+		r = doc ? mdl_json_write_atomic(doc, rpath) : -ENOMEM;
 		if (r)
 			errf(err, errlen, r, "boot %d: writing %s: %s", n, ret->boot.result,
 			     strerror(-r));
@@ -155,6 +166,13 @@ static int import_results(struct lava_be *b, const struct kg_boot_req *req, cons
 	return r;
 }
 
+/* The work directory held since kg_prepare, let go once the gate's document is written. */
+static void be_finish(void *priv, struct kg_ctx *x)
+{
+	(void)priv;
+	kg_prepare_release(x);
+}
+
 static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
 		  size_t errlen)
 {
@@ -162,24 +180,28 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	const struct kg_ctx *x = req->x;
 	const struct kg_kernel *k = &x->k[req->side];
 	struct lava_client *c = NULL;
-	char why[8192], path[PATH_MAX + 64], job_url[1200] = "", *yaml, *res = NULL;
+	char why[8192], path[PATH_MAX + 64], job_url[1200] = "", name[32], rel[64], *yaml;
+	char *res = NULL;
 	double t0 = now_s();
 	size_t len = 0;
 	long id = 0;
 	int r, n = req->index + 1;
 
 	ret->boot.guest_status = -1;
-	snprintf(ret->dir, sizeof(ret->dir), "%s/boot-%02d-%s", x->workdir, n, k->label);
-	if (mkdir(ret->dir, 0755) && errno != EEXIST)
-		return errf(err, errlen, -errno, "boot %d (%s): creating %s: %s", n, k->label,
-			    ret->dir, strerror(errno));
+	snprintf(name, sizeof(name), "boot-%02d-%s", n, k->label);
+	snprintf(ret->dir, sizeof(ret->dir), "%s/%s", x->workdir, name);
+	/* new, beneath the work directory held since its check: nothing earlier, nobody's link */
+	if ((r = kg_dir_fresh_at(x->workdir_fd, name, ret->dir, why, sizeof(why))) < 0)
+		return errf(err, errlen, r, "boot %d (%s): %s", n, k->label, why);
+	close(r);
 	yaml = job_yaml(b, req);
 	if (!yaml)
 		return errf(err, errlen, -ENOMEM, "boot %d (%s): the job: %s", n, k->label,
 			    strerror(ENOMEM));
-	snprintf(path, sizeof(path), "%s/job.yaml", ret->dir);
+	snprintf(rel, sizeof(rel), "%s/job.yaml", name);
+	kg_fd_path(path, sizeof(path), x->workdir_fd, rel);
 	if ((r = lava_save(path, yaml, strlen(yaml))))
-		snprintf(why, sizeof(why), "writing %s: %s", path, strerror(-r));
+		snprintf(why, sizeof(why), "writing %s/job.yaml: %s", ret->dir, strerror(-r));
 	/* one client a boot: its connection is not shared between the gate's threads */
 	else if (!(r = lava_client_open(b->url, b->token_file, &c, why, sizeof(why))))
 		r = lava_boot(c, yaml, (unsigned)x->a.vm.timeout_s + LAVA_JOB_MARGIN_S, &id, &res,
@@ -190,7 +212,7 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 		snprintf(job_url, sizeof(job_url), "%s/scheduler/job/%ld", lava_client_url(c), id);
 	lava_client_close(c);
 	if (!r)
-		r = import_results(b, req, res, len, ret, why, sizeof(why));
+		r = import_results(b, req, name, res, len, ret, why, sizeof(why));
 	free(res);
 	ret->record = kg_boot_json(k, &x->a.vm, &ret->boot);
 	json_object_set_new(ret->record, "index", json_integer(n));
@@ -222,7 +244,7 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 		 * guest; -EINTR (a signal: the job canceled) stays what it is */
 		return r == -ECANCELED || r == -ENODATA ? -EIO : r;
 	}
-	r = kg_boot_adopt(ret, req->gate, err, errlen);
+	r = kg_boot_adopt_at(ret, x->workdir_fd, name, "lava-result.json", req->gate, err, errlen);
 	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
 }
 
@@ -235,7 +257,7 @@ int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend 
 
 	*ret_usage = false;
 	*ret = (struct kg_boot_backend){
-		.name = "LAVA", .prepare = be_prepare, .run = be_run, .priv = b
+		.name = "LAVA", .prepare = be_prepare, .run = be_run, .finish = be_finish, .priv = b
 	};
 	if (!b)
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));

@@ -1,5 +1,6 @@
 /* Unit tests of the kernel gate's decision (fsbench/kgate/gate.c) from canned guest results, no QEMU. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
@@ -27,7 +28,7 @@ struct fake {
 	int order[2 * KG_MAX_BOOTS]; /* the side of each boot, in the order run() saw them */
 	int nboots, seen[2];
 	int prepared, finished;
-	char dir[PATH_MAX];
+	char dir[PATH_MAX], moved[PATH_MAX + 8], decoy[PATH_MAX + 8];
 };
 
 /* What the observer saw. */
@@ -76,6 +77,18 @@ static int fake_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fai
 	}
 	snprintf(x->workdir, sizeof(x->workdir), "%s", f->dir);
 	snprintf(x->suite, sizeof(x->suite), "kgate.json");
+	/*
+	 * Held by descriptor, as kg_prepare holds it; then its name is taken over: moved away,
+	 * and a link to a decoy put in its place. What the gate writes must follow the
+	 * descriptor, not the name.
+	 */
+	x->workdir_fd = open(f->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	assert_true(x->workdir_fd >= 0);
+	snprintf(f->moved, sizeof(f->moved), "%s.moved", f->dir);
+	snprintf(f->decoy, sizeof(f->decoy), "%s.decoy", f->dir);
+	assert_int_equal(rename(f->dir, f->moved), 0);
+	assert_int_equal(mkdir(f->decoy, 0700), 0);
+	assert_int_equal(symlink(f->decoy, f->dir), 0);
 	return 0;
 }
 
@@ -101,8 +114,10 @@ static int fake_run(void *priv, const struct kg_boot_req *req, struct kg_boot_re
 
 static void fake_finish(void *priv, struct kg_ctx *x)
 {
-	(void)x;
 	((struct fake *)priv)->finished++;
+	if (x->workdir_fd >= 0)
+		close(x->workdir_fd);
+	x->workdir_fd = -1;
 }
 
 static void on_error(void *arg, const char *msg)
@@ -171,16 +186,21 @@ static enum kg_verdict gate(struct fake *f, int boots, struct seen *s)
 	snprintf(f->dir, sizeof(f->dir), "/tmp/test-gate.XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
 	ctx_init(x, boots, REPS);
+	x->workdir_fd = -1;
 	memset(s, 0, sizeof(*s));
 	assert_int_equal(kg_gate_run(x, &be, &obs, s, &fail), 0);
 	assert_int_equal(s->verdicts, 1);
 	assert_int_equal(f->prepared, 1);
 	assert_int_equal(f->finished, 1);
-	/* the gate's document, written once beside the boots */
-	snprintf(path, sizeof(path), "%s/kernel-gate.json", f->dir);
+	/* the gate's document, written once beside the boots: in the directory held */
+	snprintf(path, sizeof(path), "%s/kernel-gate.json", f->moved);
 	assert_int_equal(stat(path, &st), 0);
 	unlink(path);
-	rmdir(f->dir);
+	snprintf(path, sizeof(path), "%s/kernel-gate.json", f->decoy);
+	assert_int_equal(stat(path, &st), -1);
+	unlink(f->dir);
+	rmdir(f->decoy);
+	rmdir(f->moved);
 	free(x);
 	return s->verdict;
 }
