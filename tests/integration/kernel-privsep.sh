@@ -1,0 +1,59 @@
+#!/bin/bash
+# Privilege separation (issue 29, item 1): with fsbench as root, dpkg-deb and depmod (a .deb
+# into the kernel cache) and find, sort and cpio (the initramfs) run as the unprivileged user
+# QEMU runs as (nobody here: no fsbench user, no SUDO_UID), with no new privileges, in a PID
+# and a mount namespace of their own; the trees they wrote end root's before they are cache.
+# Stand-ins first on PATH record who runs them, then exec the real tool. A stand-in for QEMU
+# plays the guest (fake-qemu.sh).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
+kg_fake_setup
+getent passwd fsbench >/dev/null && t_skip "a user named fsbench exists: the steps run as it"
+export SUDO_UID= SUDO_GID=
+# a cache of this test's own, so that the package is extracted and the initramfs built here
+export FSBENCH_CACHE_DIR=$W/cache
+mkdir -p "$W/disks" "$W/bin" && mkdir -m 1777 "$W/ids"
+for tool in dpkg-deb depmod cpio; do
+	real=$(command -v "$tool") || t_skip "$tool is not installed"
+	cat >"$W/bin/$tool" <<-EOS
+	#!/bin/sh
+	# who runs $tool: uid, no_new_privs, its PID and mount namespaces
+	echo "\$(id -u) \$(awk '/^NoNewPrivs/ { print \$2 }' /proc/self/status) \$(readlink /proc/self/ns/pid) \$(readlink /proc/self/ns/mnt)" >>"$W/ids/$tool"
+	exec "$real" "\$@"
+	EOS
+	chmod 0755 "$W/bin/$tool"
+done
+kg_good_guest "$W/good"
+host_ns="$(readlink /proc/self/ns/pid) $(readlink /proc/self/ns/mnt)"
+run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$W/disks" --disk-size 64M --boot-timeout 10s --timeout 60s)
+
+PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good expect 0 "guest status 0" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w1"
+for tool in dpkg-deb depmod cpio; do
+	if [ ! -s "$W/ids/$tool" ]; then
+		t_fail "$tool did not run (through the stand-in on PATH)"
+		continue
+	fi
+	read -r uid nnp pidns mntns <"$W/ids/$tool"
+	t_expect_eq "$tool's uid and no_new_privs" "65534 1" "$uid $nnp"
+	[ "$pidns" != "${host_ns% *}" ] && t_ok "$tool in its own PID namespace ($pidns)" ||
+		t_fail "$tool in fsbench's PID namespace"
+	[ "$mntns" != "${host_ns#* }" ] && t_ok "$tool in its own mount namespace ($mntns)" ||
+		echo "# $tool in fsbench's mount namespace (none could be made here)"
+done
+# the cache: root's alone, nothing group- or world-writable, no staging left over
+t_expect_eq "cache entries not owned by root" "" "$(find "$W/cache" ! -user 0 | head -5)"
+t_expect_eq "cache entries writable by group or others" "" "$(find "$W/cache" ! -type l -perm /022 | head -5)"
+t_expect_eq "staging directories left in the cache" "" "$(find "$W/cache" -name '.extract.*' -o -name '.stage.*' | head -5)"
+t_expect_eq "the extraction's note" "dpkg-deb, depmod: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
+	"$(cat "$W"/cache/kernels/*/.privsep 2>/dev/null)"
+t_expect_eq "the initramfs's note" "staging, cpio: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
+	"$(cat "$W"/cache/initramfs/*.privsep 2>/dev/null)"
+# root once made /dev/console in the staging tree; now root appends it to the archive
+cpio_file=$(ls "$W"/cache/initramfs/*.cpio | head -1)
+tail -c 512 "$cpio_file" | grep -aq "dev/console" && t_ok "the initramfs holds dev/console" ||
+	t_fail "no dev/console at the end of $cpio_file"
+# a second run trusts and uses that cache: no tool runs again
+rm -f "$W"/ids/*
+PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good expect 0 "guest status 0" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w2"
+t_expect_eq "tools run for a cached kernel and initramfs" "" "$(ls "$W/ids")"
+t_done
