@@ -188,11 +188,21 @@ static int deb_step(int dfd, const char *dir, void *arg, char *err, size_t errle
 		if (!kg_is_dir(lib) && symlink("usr/lib", lib))
 			return errf(err, errlen, -errno, "symlink %s: %s", lib, strerror(errno));
 	}
-	char *d[] = { "depmod", "-b", (char *)dir, k->release, NULL };
+	/*
+	 * depmod makes a relative base absolute by the working directory's path, which the
+	 * user may not traverse (the cache under /root, the root-only directory above this
+	 * one): /proc/self/cwd leads to the same directory without that path.
+	 */
+	char *d[] = { "depmod", "-b", strcmp(dir, ".") ? (char *)dir : "/proc/self/cwd", k->release,
+		      NULL };
 	r = kg_tool(d, NULL, msg, sizeof(msg));
 	if (r)
 		return errf(err, errlen, -EINVAL, "kernel %s: depmod %s: %s", a->deb, k->release,
 			    r < 0 ? strerror(-r) : msg);
+	base_path(lib, sizeof(lib), "%s/lib/modules/%s/modules.dep", dir, k->release);
+	if (access(lib, R_OK))
+		return errf(err, errlen, -EINVAL, "kernel %s: depmod %s wrote no %s: %s", a->deb,
+			    k->release, lib, strerror(errno));
 	return 0;
 }
 
@@ -202,16 +212,19 @@ static const struct kg_user_rules deb_rules = { .subdirs = true,
 						.max_entries = 200000 };
 
 /*
- * dpkg-deb -x of @deb into a new directory @tmp in @base and depmod on it, as the guest
- * side's user (root made the directory 0700 and handed it over), then taken back by root.
+ * dpkg-deb -x of @deb into @tmp/x, @tmp a new directory in @base, and depmod on it, as the
+ * guest side's user, then taken back by root. @tmp stays root's 0700 (mkdtemp), as restore
+ * removes only such a tree after a kill -9; x in it is the one handed to the user, which it
+ * reaches by descriptor (its working directory), never by a path through @tmp.
  */
 static int deb_extract(const char *deb, const char *base, struct probe_scratch *journal, char *tmp,
 		       size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
 {
-	struct deb_step a = { .deb = deb, .base = base, .k = k };
+	struct deb_step a = { .fd = -1, .deb = deb, .base = base, .k = k };
+	char x[PATH_MAX + 8];
 	struct kg_user u;
 	struct kg_user_ran ran;
-	int dfd, r;
+	int dfd = -1, r;
 
 	kg_user_pick(&u);
 	base_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
@@ -221,19 +234,20 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 	/* before anything is in it: a kill -9 from here on leaves a tree restore removes */
 	if (journal && (r = probe_scratch_journal_tree(journal, tmp, err, errlen)))
 		return r;
-	dfd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	a.fd = open(deb, O_RDONLY | O_CLOEXEC);
-	if (dfd < 0 || a.fd < 0)
-		r = errf(err, errlen, -errno, "kernel %s: opening %s: %s", deb, dfd < 0 ? tmp : deb,
+	base_path(x, sizeof(x), "%s/x", tmp);
+	if (mkdir(x, 0700) ||
+	    (dfd = open(x, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (a.fd = open(deb, O_RDONLY | O_CLOEXEC)) < 0)
+		r = errf(err, errlen, -errno, "kernel %s: opening %s: %s", deb, dfd < 0 ? x : deb,
 			 strerror(errno));
 	else if ((r = kg_user_give(&u, dfd)))
-		errf(err, errlen, r, "chown %s: %s", tmp, strerror(-r));
-	else if (!(r = kg_user_run(&u, dfd, tmp, deb_step, &a, &ran, err, errlen)) &&
-		 !(r = kg_user_reclaim(&u, dfd, tmp, &deb_rules, err, errlen)))
+		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
+	else if (!(r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)) &&
+		 !(r = kg_user_reclaim(&u, dfd, x, &deb_rules, err, errlen)))
 		kg_user_note(dfd, ".privsep", "dpkg-deb, depmod", &ran);
 	if (dfd >= 0)
 		close(dfd);
-	if (a.fd >= 0)
+	if (a.fd > 0)
 		close(a.fd);
 	return r;
 }
@@ -242,7 +256,7 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 static int deb_resolve(const char *deb, const char *cachedir, struct probe_scratch *journal,
 		       struct kg_kernel *k, char *err, size_t errlen)
 {
-	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX];
+	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX], x[PATH_MAX + 8];
 	const char *name = strrchr(deb, '/') ? strrchr(deb, '/') + 1 : deb;
 	struct stat st;
 	int r;
@@ -267,7 +281,8 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 		  (unsigned long long)h);
 	if (!kg_is_dir(final)) {
 		r = deb_extract(deb, base, journal, tmp, sizeof(tmp), k, err, errlen);
-		if (!r && rename(tmp, final)) {
+		base_path(x, sizeof(x), "%s/x", tmp);
+		if (!r && rename(x, final)) {
 			r = -errno;
 			if (r == -EEXIST || r == -ENOTEMPTY) /* another run extracted it first */
 				r = 0;

@@ -10,8 +10,11 @@
 kg_fake_setup
 getent passwd fsbench >/dev/null && t_skip "a user named fsbench exists: the steps run as it"
 export SUDO_UID= SUDO_GID=
-# a cache of this test's own, so that the package is extracted and the initramfs built here
-export FSBENCH_CACHE_DIR=$W/cache
+# a cache of this test's own, so that the package is extracted and the initramfs built here,
+# below a directory only root may enter, as root's ~/.cache is: the steps reach their
+# directories and read their sources by descriptor, not by path
+mkdir -m 0700 "$W/private"
+export FSBENCH_CACHE_DIR=$W/private/cache
 mkdir -p "$W/disks" "$W/bin" && mkdir -m 1777 "$W/ids"
 for tool in dpkg-deb depmod cpio; do
 	real=$(command -v "$tool") || t_skip "$tool is not installed"
@@ -41,15 +44,15 @@ for tool in dpkg-deb depmod cpio; do
 		echo "# $tool in fsbench's mount namespace (none could be made here)"
 done
 # the cache: root's alone, nothing group- or world-writable, no staging left over
-t_expect_eq "cache entries not owned by root" "" "$(find "$W/cache" ! -user 0 | head -5)"
-t_expect_eq "cache entries writable by group or others" "" "$(find "$W/cache" ! -type l -perm /022 | head -5)"
-t_expect_eq "staging directories left in the cache" "" "$(find "$W/cache" -name '.extract.*' -o -name '.stage.*' | head -5)"
+t_expect_eq "cache entries not owned by root" "" "$(find "$W/private/cache" ! -user 0 | head -5)"
+t_expect_eq "cache entries writable by group or others" "" "$(find "$W/private/cache" ! -type l -perm /022 | head -5)"
+t_expect_eq "staging directories left in the cache" "" "$(find "$W/private/cache" -name '.extract.*' -o -name '.stage.*' | head -5)"
 t_expect_eq "the extraction's note" "dpkg-deb, depmod: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
-	"$(cat "$W"/cache/kernels/*/.privsep 2>/dev/null)"
+	"$(cat "$W"/private/cache/kernels/*/.privsep 2>/dev/null)"
 t_expect_eq "the initramfs's note" "staging, cpio: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
-	"$(cat "$W"/cache/initramfs/*.privsep 2>/dev/null)"
+	"$(cat "$W"/private/cache/initramfs/*.privsep 2>/dev/null)"
 # root once made /dev/console in the staging tree; now root appends it to the archive
-cpio_file=$(ls "$W"/cache/initramfs/*.cpio | head -1)
+cpio_file=$(ls "$W"/private/cache/initramfs/*.cpio | head -1)
 tail -c 512 "$cpio_file" | grep -aq "dev/console" && t_ok "the initramfs holds dev/console" ||
 	t_fail "no dev/console at the end of $cpio_file"
 # a second run trusts and uses that cache: no tool runs again
