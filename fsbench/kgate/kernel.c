@@ -221,7 +221,7 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 		       size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
 {
 	struct deb_step a = { .fd = -1, .deb = deb, .base = base, .k = k };
-	char x[PATH_MAX + 8];
+	char x[PATH_MAX + 8], why[PATH_MAX + 128];
 	struct kg_user u;
 	struct kg_user_ran ran;
 	int dfd = -1, r;
@@ -243,7 +243,9 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 	else if ((r = kg_user_give(&u, dfd)))
 		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
 	else if (!(r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)) &&
-		 !(r = kg_user_reclaim(&u, dfd, x, &deb_rules, err, errlen)))
+		 (r = kg_user_reclaim(&u, dfd, x, &deb_rules, why, sizeof(why))))
+		r = errf(err, errlen, -EINVAL, "kernel %s: refused: %s", deb, why);
+	else if (!r)
 		kg_user_note(dfd, ".privsep", "dpkg-deb, depmod", &ran);
 	if (dfd >= 0)
 		close(dfd);

@@ -207,9 +207,7 @@ struct walk {
 
 static int refuse(struct walk *w, int e, const char *path, const char *name, const char *why)
 {
-	return errf(w->err, w->errlen, e,
-		    "refusing %s/%s: %s, which the unprivileged step does not write", path, name,
-		    why);
+	return errf(w->err, w->errlen, e, "%s/%s is %s", path, name, why);
 }
 
 /* One entry @name of @dfd (root's 0700 by now), checked and made root's. */
@@ -269,7 +267,7 @@ static int reclaim_entry(struct walk *w, int dfd, const char *path, const char *
 		if (!(r = reclaim_dir(w, fd, sub, depth + 1)) && fchmod(fd, st.st_mode & 0755))
 			r = errf(w->err, w->errlen, -errno, "chmod %s: %s", sub, strerror(errno));
 	} else
-		r = refuse(w, -EPERM, path, name, "not what it was a moment ago");
+		r = refuse(w, -EPERM, path, name, "no longer what it was a moment ago");
 out:
 	if (fd >= 0)
 		close(fd);

@@ -59,4 +59,22 @@ tail -c 512 "$cpio_file" | grep -aq "dev/console" && t_ok "the initramfs holds d
 rm -f "$W"/ids/*
 PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good expect 0 "guest status 0" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w2"
 t_expect_eq "tools run for a cached kernel and initramfs" "" "$(ls "$W/ids")"
+
+# what the unprivileged step may have put in the tree is checked before root takes it: a
+# package with a setuid file, or with a symlink leading out of the tree, is refused, and
+# nothing of it stays in the cache
+fake_deb() { # NAME: a package with a real boot/vmlinuz-9.9.9-NAME, in $W/NAME.deb
+	mkdir -p "$W/$1/DEBIAN" "$W/$1/boot" "$W/$1/lib/modules/9.9.9-$1"
+	printf 'Package: %s\nVersion: 1\nArchitecture: all\nMaintainer: x <x@x>\nDescription: x\n' "$1" >"$W/$1/DEBIAN/control"
+	head -c 4096 /dev/urandom >"$W/$1/boot/vmlinuz-9.9.9-$1"
+}
+fake_deb suid && echo x >"$W/suid/boot/tool" && chmod 4755 "$W/suid/boot/tool"
+fake_deb escape && ln -s ../../../../etc "$W/escape/lib/modules/9.9.9-escape/etc"
+for p in suid:"a setuid or setgid file" escape:"a symlink leading outside the tree"; do
+	dpkg-deb --build --root-owner-group "$W/${p%%:*}" "$W/${p%%:*}.deb" >/dev/null 2>&1 || t_die "dpkg-deb --build"
+	expect 125 "kernel .*: refused: .* is ${p#*:}" "$FSBENCH" kernel-run \
+		--kernel "$W/${p%%:*}.deb" "${run[@]:2}" --workdir "$W/w-${p%%:*}"
+done
+t_expect_eq "what the refused packages left in the cache" "" \
+	"$(ls -A "$W/private/cache/kernels" | grep -v "^$(basename "$deb" .deb)-")"
 t_done
