@@ -22,10 +22,11 @@ pid=$(grep -E 'openat\([0-9]+, "status", O_WRONLY\|O_CREAT\|O_EXCL' "$W/trace" |
 if [ -z "$pid" ]; then
 	t_fail "no process created the guest's status file (strace: $(wc -l <"$W/trace") lines)"
 else
-	grep -Eq "^$pid setresuid\(65534, 65534, 65534\) *= 0" "$W/trace" &&
+	# strace pads a short pid with spaces to the width of the longest
+	grep -Eq "^$pid +setresuid\(65534, 65534, 65534\) *= 0" "$W/trace" &&
 		t_ok "the results disk is parsed by pid $pid as uid 65534" ||
-		t_fail "the process that wrote guest/status (pid $pid) never became uid 65534: $(grep "^$pid " "$W/trace" | head -3)"
-	grep -q "^$pid prctl(PR_SET_NO_NEW_PRIVS, 1" "$W/trace" &&
+		t_fail "the process that wrote guest/status (pid $pid) never became uid 65534: $(grep -E "^$pid +" "$W/trace" | head -3)"
+	grep -Eq "^$pid +prctl\(PR_SET_NO_NEW_PRIVS, 1" "$W/trace" &&
 		t_ok "with no new privileges" || t_fail "pid $pid set no PR_SET_NO_NEW_PRIVS"
 fi
 boot=$(dirname "$(find "$W/w1" -name guest -type d | head -1)")
