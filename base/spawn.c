@@ -71,10 +71,13 @@ static void close_fds(int *fds, size_t n)
 		}
 }
 
-/* The fd a stream goes to in the child: /dev/null, @file, or the capture pipe's write end. */
-static int stream_fd(enum base_spawn_to to, int null, int file, int pipe_w)
+/* The fd a stream goes to in the child: /dev/null, @file, the caller's @fd, or the capture pipe. */
+static int stream_fd(enum base_spawn_to to, int null, int file, int fd, int pipe_w)
 {
-	return to == BASE_SPAWN_FILE ? file : to == BASE_SPAWN_CAPTURE ? pipe_w : null;
+	return to == BASE_SPAWN_FILE	? file :
+	       to == BASE_SPAWN_FD	? fd :
+	       to == BASE_SPAWN_CAPTURE ? pipe_w :
+					  null;
 }
 
 static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t parent)
@@ -110,7 +113,8 @@ static void child(const struct base_spawn *s, int out, int err, int eno_w, pid_t
 				_exit(127);
 			_exit(127);
 		}
-	if (dup2(out, STDOUT_FILENO) < 0 || dup2(err, STDERR_FILENO) < 0) {
+	if ((s->in > 0 && dup2(s->in, STDIN_FILENO) < 0) || dup2(out, STDOUT_FILENO) < 0 ||
+	    dup2(err, STDERR_FILENO) < 0) {
 		e = errno;
 	} else {
 		execvp(s->argv[0], s->argv);
@@ -215,8 +219,8 @@ int base_spawn_run(const struct base_spawn *s, int *ret_status)
 		goto out;
 	}
 	if (pid == 0)
-		child(s, stream_fd(s->out, fds[0], fds[1], fds[3]),
-		      stream_fd(s->err, fds[0], fds[1], fds[3]), fds[5], parent);
+		child(s, stream_fd(s->out, fds[0], fds[1], s->fd, fds[3]),
+		      stream_fd(s->err, fds[0], fds[1], s->fd, fds[3]), fds[5], parent);
 	close_fds(fds + 3, 1);
 	close_fds(fds + 5, 1);
 	/* EOF once exec succeeded (the pipe is close-on-exec), else the child's errno */
@@ -237,27 +241,45 @@ out:
 	return r;
 }
 
+/* What base_spawn_tool() and base_spawn_tool_fd() share: @s's settings, its exit status. */
+static int spawn_tool(struct base_spawn *s)
+{
+	int status, r;
+
+	/* a killed caller leaves no dpkg-deb or cpio writing on, nor the tar and decompressor dpkg-deb forks */
+	s->err = BASE_SPAWN_CAPTURE;
+	s->die_with_parent = true;
+	s->own_pid_ns = true;
+	if ((r = base_spawn_run(s, &status)))
+		return r;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep keep, char *msg,
 		    size_t msglen)
 {
 	struct base_spawn s = { .argv = argv,
 				.out = out ? BASE_SPAWN_FILE : BASE_SPAWN_DEVNULL,
-				.err = BASE_SPAWN_CAPTURE,
 				.path = out,
 				.keep = keep,
 				.line = msg,
-				.linelen = msglen,
-				/*
-				 * a killed caller leaves no dpkg-deb or cpio writing on, nor
-				 * the tar and decompressor dpkg-deb forks
-				 */
-				.die_with_parent = true,
-				.own_pid_ns = true };
-	int status, r = base_spawn_run(&s, &status);
+				.linelen = msglen };
 
-	if (r)
-		return r;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	return spawn_tool(&s);
+}
+
+int base_spawn_tool_fd(char *const *argv, int in, int out, enum base_spawn_keep keep, char *msg,
+		       size_t msglen)
+{
+	struct base_spawn s = { .argv = argv,
+				.out = out >= 0 ? BASE_SPAWN_FD : BASE_SPAWN_DEVNULL,
+				.fd = out,
+				.in = in,
+				.keep = keep,
+				.line = msg,
+				.linelen = msglen };
+
+	return spawn_tool(&s);
 }
 
 bool base_spawn_in_path(const char *prog)

@@ -11,6 +11,7 @@ enum base_spawn_to {
 	BASE_SPAWN_DEVNULL,
 	BASE_SPAWN_CAPTURE, /* into @line, as @keep says */
 	BASE_SPAWN_FILE, /* into @path */
+	BASE_SPAWN_FD, /* into @fd, a descriptor of the caller's */
 };
 
 /* Which line of the captured output @line keeps. */
@@ -29,6 +30,12 @@ struct base_spawn {
 	 */
 	const char *path;
 	bool excl;
+	/*
+	 * BASE_SPAWN_FD's descriptor, and @in (> 0) the child's stdin: files the caller opened
+	 * (as root) that a child running as @uid reads or writes without any right to their path.
+	 * @in 0: stdin is inherited.
+	 */
+	int fd, in;
 	enum base_spawn_keep keep;
 	char *line; /* the kept line, without its newline; "" when there was none */
 	size_t linelen;
@@ -84,6 +91,13 @@ int base_spawn_run(const struct base_spawn *s, int *ret_status);
  */
 int base_spawn_tool(char *const *argv, const char *out, enum base_spawn_keep keep, char *msg,
 		    size_t msglen);
+
+/*
+ * base_spawn_tool() with stdin from @in (> 0; 0: inherited) and stdout into @out (>= 0; -1:
+ * /dev/null), descriptors the caller opened.
+ */
+int base_spawn_tool_fd(char *const *argv, int in, int out, enum base_spawn_keep keep, char *msg,
+		       size_t msglen);
 
 /* Whether program @prog is on PATH (an executable in one of its directories; false without PATH). */
 bool base_spawn_in_path(const char *prog);

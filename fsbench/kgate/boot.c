@@ -2,7 +2,6 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
-#include <pwd.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "base/signal.h"
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/user.h"
 #include "fsbench/kgate/util.h"
 #include "probes/scratch/scratch.h"
 
@@ -158,39 +158,11 @@ struct boot_files {
 	int bdfd, sdfd, console_rfd;
 	char scratchname[64], qlog_at[64];
 	char kernel[32], initrd[32];
-	/* QEMU runs as this user when fsbench is root (base_spawn's drop) */
-	bool drop;
-	uid_t uid;
-	gid_t gid;
+	/* QEMU runs as this user when fsbench is root (base_spawn's drop): kg_user_pick */
+	struct kg_user user;
 };
 
-/*
- * Who QEMU runs as when fsbench is root: a dedicated "fsbench" user if there is one, else
- * the user sudo was run by, else nobody. Nothing on the guest's side needs root.
- */
-static void qemu_user(struct boot_files *f)
-{
-	const struct passwd *pw = getpwnam("fsbench");
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-	char *end;
-
-	f->drop = geteuid() == 0;
-	if (!f->drop)
-		return;
-	if (pw && pw->pw_uid) {
-		f->uid = pw->pw_uid;
-		f->gid = pw->pw_gid;
-		return;
-	}
-	if (su && sg && (f->uid = (uid_t)strtoul(su, &end, 10)) && !*end &&
-	    (f->gid = (gid_t)strtoul(sg, &end, 10)) && !*end)
-		return;
-	pw = getpwnam("nobody");
-	f->uid = pw ? pw->pw_uid : 65534;
-	f->gid = pw ? pw->pw_gid : 65534;
-}
-
-/* open(2) of what QEMU reads: the descriptor or -errno. */
+/* open(2) of what QEMU reads or writes: the descriptor or -errno. */
 static int open_for_qemu(const char *path, int flags)
 {
 	int fd = open(path, flags | O_CLOEXEC, 0644);
@@ -211,7 +183,7 @@ static int qemu_fd(struct boot_files *f, int fd, bool writes)
 {
 	if (fd < 0)
 		return fd;
-	if (writes && f->drop && fchown(fd, f->uid, f->gid)) {
+	if (writes && f->user.drop && fchown(fd, f->user.uid, f->user.gid)) {
 		int r = -errno;
 		close(fd);
 		return r;
@@ -479,7 +451,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	if (!f)
 		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
 	f->bdfd = f->sdfd = f->console_rfd = -1;
-	qemu_user(f);
+	kg_user_pick(&f->user);
 	if ((r = boot_disks(wfd, name, dir, vm, b, f, err, errlen)))
 		goto out;
 	s.console = f->console_rfd;
@@ -512,9 +484,9 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 				 .watch_ms = 200,
 				 .keep_fds = f->fd,
 				 .nkeep_fds = f->nfd,
-				 .drop = f->drop,
-				 .uid = f->uid,
-				 .gid = f->gid };
+				 .drop = f->user.drop,
+				 .uid = f->user.uid,
+				 .gid = f->user.gid };
 	host_cpu(&busy0, &total0);
 	s.t0 = kg_now_s();
 	b->wall_start = (long long)time(NULL);

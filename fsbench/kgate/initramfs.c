@@ -6,12 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/errf.h"
 #include "base/fileio.h"
+#include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/user.h"
 #include "fsbench/kgate/util.h"
 #include "probes/target/fs_traits.h"
 #include "probes/scratch/scratch.h"
@@ -25,6 +26,7 @@ struct ent {
 	mode_t mode;
 	bool decompress; /* .ko.xz / .ko.zst / .ko.gz */
 	bool strip; /* an ELF file whose debug sections the guest never reads */
+	int fd; /* @src, opened by root: the staging step reads it without any right to its path */
 };
 
 struct ents {
@@ -274,6 +276,19 @@ static const char guest_init[] =
 	"echo " MARK_EXIT " $rc uptime $up\n"
 	"poweroff -f\n";
 
+/* @argv reading @in, its output into the new file @out (created 0644, never through a symlink). */
+static int tool_in(char *const *argv, int in, const char *out, char *msg, size_t msglen)
+{
+	int fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644), r;
+
+	if (fd < 0)
+		return -errno;
+	r = base_spawn_tool_fd(argv, in, fd, BASE_SPAWN_LAST, msg, msglen);
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
 static int write_text(const char *path, const char *text, mode_t mode)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode), r = 0;
@@ -293,6 +308,10 @@ static int write_text(const char *path, const char *text, mode_t mode)
 	return r;
 }
 
+/*
+ * @x into the staging tree @stage: its source read from the descriptor root opened (stdin
+ * of the tool that copies, strips or decompresses it).
+ */
 static int stage_ent(const char *stage, const struct ent *x, char *err, size_t errlen)
 {
 	char dest[PATH_MAX * 2], msg[256];
@@ -309,12 +328,12 @@ static int stage_ent(const char *stage, const struct ent *x, char *err, size_t e
 	else if (x->text)
 		r = write_text(dest, x->text, x->mode);
 	else if (x->strip) {
-		char *argv[] = { "objcopy", "--strip-debug", x->src, dest, NULL };
+		char *argv[] = { "objcopy", "--strip-debug", "/dev/stdin", dest, NULL };
 
-		r = kg_tool(argv, NULL, msg, sizeof(msg));
+		r = base_spawn_tool_fd(argv, x->fd, -1, BASE_SPAWN_LAST, msg, sizeof(msg));
 		if (r == -ENOENT) { /* no binutils: the whole file, as it is */
-			char *cat[] = { "cat", "--", x->src, NULL };
-			r = kg_tool(cat, dest, msg, sizeof(msg));
+			char *cat[] = { "cat", NULL };
+			r = tool_in(cat, x->fd, dest, msg, sizeof(msg));
 		}
 		if (r)
 			return errf(err, errlen, r < 0 ? r : -EIO, "copying %s: %s", x->src,
@@ -325,9 +344,9 @@ static int stage_ent(const char *stage, const struct ent *x, char *err, size_t e
 				   kg_ends_with(x->src, ".zst") ? "zstd" :
 				   kg_ends_with(x->src, ".xz")	? "xz" :
 								  "gzip";
-		char *argv[] = { (char *)tool, x->decompress ? "-dc" : "--", x->src, NULL };
+		char *argv[] = { (char *)tool, x->decompress ? "-dc" : NULL, NULL };
 
-		r = kg_tool(argv, dest, msg, sizeof(msg));
+		r = tool_in(argv, x->fd, dest, msg, sizeof(msg));
 		if (r)
 			return errf(err, errlen, r < 0 ? r : -EIO, "copying %s: %s: %s", x->src,
 				    tool, r < 0 ? strerror(-r) : msg);
@@ -483,16 +502,86 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 	return add_applets(e, ents_find(e, "/bin/busybox")->src, err, errlen);
 }
 
+/* The directories /init and the kernel expect, made in the staging tree too. */
+static const char *const stage_dirs[] = { "/proc",    "/sys",	   "/dev", "/run",
+					  "/tmp",     "/var/tmp",  "/out", "/sbin",
+					  "/usr/bin", "/usr/sbin", "/mnt", NULL };
+
+/* What the staging step gets: the files, and the archive's descriptor (root's new file). */
+struct stage_step {
+	const struct ents *e;
+	int out;
+};
+
+/*
+ * The staging tree @dir and its archive, as the guest side's user when fsbench is root
+ * (kg_user_run): every file from the descriptors root opened, then find | sort | cpio into
+ * the descriptor of the archive root made. 0 or -errno with @err.
+ */
+static int stage_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
+{
+	const struct stage_step *a = arg;
+	char tmp[PATH_MAX + 16], msg[512];
+	int r = 0;
+
+	(void)dfd;
+	for (size_t i = 0; !r && i < a->e->n; i++)
+		r = stage_ent(dir, &a->e->v[i], err, errlen);
+	for (size_t i = 0; !r && stage_dirs[i]; i++) {
+		snprintf(tmp, sizeof(tmp), "%s%s", dir, stage_dirs[i]);
+		if ((r = kg_mkdir_p(tmp, 0755)))
+			errf(err, errlen, r, "mkdir %s: %s", tmp, strerror(-r));
+	}
+	if (r)
+		return r;
+	char *argv[] = { "sh",
+			 "-c",
+			 "cd \"$1\" && find . | LC_ALL=C sort | "
+			 "cpio --quiet -o -H newc --reproducible -R 0:0",
+			 "sh",
+			 (char *)dir,
+			 NULL };
+	r = base_spawn_tool_fd(argv, 0, a->out, BASE_SPAWN_LAST, msg, sizeof(msg));
+	if (r)
+		r = errf(err, errlen, r < 0 ? r : -EIO, "cpio of %s: %s", dir,
+			 r < 0 ? strerror(-r) : msg);
+	return r;
+}
+
+/*
+ * The kernel opens /dev/console before /init runs. Root once made the node in the staging
+ * tree (mknod); the tree is now the unprivileged user's, so root appends it to the archive
+ * as a second newc archive of its own bytes, which the kernel unpacks after the first.
+ */
+static int console_append(int fd)
+{
+	char buf[512] = { 0 };
+	int n = 0;
+
+	/* magic, ino mode uid gid nlink mtime filesize devmajor devminor rdevmajor rdevminor namesize check */
+	n += snprintf(buf + n, sizeof(buf) - n,
+		      "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", 1u,
+		      (unsigned)(S_IFCHR | 0600), 0u, 0u, 1u, 0u, 0u, 0u, 0u, 5u, 1u, 12u, 0u);
+	memcpy(buf + n, "dev/console", 12);
+	n = (n + 12 + 3) & ~3; /* the name, padded to 4 bytes with the header */
+	n += snprintf(buf + n, sizeof(buf) - n,
+		      "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", 0u, 0u, 0u, 0u,
+		      1u, 0u, 0u, 0u, 0u, 0u, 0u, 11u, 0u);
+	memcpy(buf + n, "TRAILER!!!", 11);
+	if (lseek(fd, 0, SEEK_END) < 0)
+		return -errno;
+	return write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) ? 0 : -EIO;
+}
+
 int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
 		       bool *ret_cached, char *err, size_t errlen)
 {
-	static const char *const dirs[] = { "/proc",	"/sys",	     "/dev", "/run",
-					    "/tmp",	"/var/tmp",  "/out", "/sbin",
-					    "/usr/bin", "/usr/sbin", "/mnt", NULL };
-	char base[PATH_MAX], stage[PATH_MAX], tmp[PATH_MAX + 16], final[PATH_MAX + 64], msg[512];
+	char base[PATH_MAX], stage[PATH_MAX], tmp[PATH_MAX + 16], final[PATH_MAX + 64];
 	struct ents e = { 0 };
+	struct kg_user u;
+	struct kg_user_ran ran;
 	uint64_t h = KG_FNV_SEED;
-	int r;
+	int r, sfd = -1, out = -1, bfd = -1;
 
 	*ret_cached = false;
 	r = collect(o, &e, err, errlen);
@@ -530,44 +619,66 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		*ret_cached = !r;
 		goto out;
 	}
+	kg_user_pick(&u);
+	for (size_t i = 0; i < e.n; i++) /* every source by descriptor, before the drop */
+		if ((e.v[i].fd = e.v[i].src ? open(e.v[i].src, O_RDONLY | O_CLOEXEC) : -1) < 0 &&
+		    e.v[i].src) {
+			r = errf(err, errlen, -errno, "opening %s: %s", e.v[i].src,
+				 strerror(errno));
+			goto out;
+		}
 	base_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
 	if (!mkdtemp(stage)) {
 		r = errf(err, errlen, -errno, "creating a directory in %s: %s", base,
 			 strerror(errno));
 		goto out;
 	}
-	for (size_t i = 0; !r && i < e.n; i++)
-		r = stage_ent(stage, &e.v[i], err, errlen);
-	for (size_t i = 0; !r && dirs[i]; i++) {
-		snprintf(tmp, sizeof(tmp), "%s%s", stage, dirs[i]);
-		if ((r = kg_mkdir_p(tmp, 0755)))
-			errf(err, errlen, r, "mkdir %s: %s", tmp, strerror(-r));
+	/* the archive: root's new file, written by the step through its descriptor only */
+	base_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
+	if ((sfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0 ||
+	    (bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		r = errf(err, errlen, -errno, "opening %s: %s",
+			 sfd < 0 ? stage :
+			 out < 0 ? tmp :
+				   base,
+			 strerror(errno));
+		goto rm;
 	}
-	/* the kernel opens /dev/console before /init runs; without root /init reopens it */
-	snprintf(tmp, sizeof(tmp), "%s/dev/console", stage);
-	if (!r && mknod(tmp, S_IFCHR | 0600, makedev(5, 1)) && errno != EPERM)
-		r = errf(err, errlen, -errno, "mknod %s: %s", tmp, strerror(errno));
-	if (!r) {
-		base_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
-		char *argv[] = { "sh",
-				 "-c",
-				 "cd \"$1\" && find . | LC_ALL=C sort | "
-				 "cpio --quiet -o -H newc --reproducible -R 0:0 >\"$2\"",
-				 "sh",
-				 stage,
-				 tmp,
-				 NULL };
-		r = kg_tool(argv, NULL, msg, sizeof(msg));
-		if (r)
-			r = errf(err, errlen, r < 0 ? r : -EIO, "cpio of %s into %s: %s", stage,
-				 tmp, r < 0 ? strerror(-r) : msg);
-		else if (rename(tmp, final))
-			r = errf(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
-		if (r)
-			unlink(tmp);
+	if ((r = kg_user_give(&u, sfd))) {
+		errf(err, errlen, r, "chown %s: %s", stage, strerror(-r));
+		goto rm;
 	}
-	base_rm_tree(stage);
+	struct stage_step a = { .e = &e, .out = out };
+	if ((r = kg_user_run(&u, sfd, stage, stage_step, &a, &ran, err, errlen)))
+		goto rm;
+	if (u.drop && (r = console_append(out)))
+		errf(err, errlen, r, "writing %s: %s", tmp, strerror(-r));
+	else if (close(out))
+		r = errf(err, errlen, -errno, "writing %s: %s", tmp, strerror(errno));
+	else if ((out = -1, rename(tmp, final)))
+		r = errf(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
+	else {
+		char note[64];
+
+		snprintf(note, sizeof(note), "%016llx.cpio.privsep", (unsigned long long)h);
+		kg_user_note(bfd, note, "staging, cpio", &ran);
+	}
+rm:
+	if (r)
+		unlink(tmp);
+	/* by descriptor: the tree is the unprivileged user's */
+	kg_user_rm_tree(AT_FDCWD, stage);
 out:
+	if (sfd >= 0)
+		close(sfd);
+	if (out >= 0)
+		close(out);
+	if (bfd >= 0)
+		close(bfd);
+	for (size_t i = 0; i < e.n; i++)
+		if (e.v[i].fd > 0)
+			close(e.v[i].fd);
 	ents_free(&e);
 	return r;
 }

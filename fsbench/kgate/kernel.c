@@ -17,6 +17,7 @@
 #include "base/spawn.h"
 #include "fsbench/kgate/kgate.h"
 #include "probes/scratch/scratch.h"
+#include "fsbench/kgate/user.h"
 #include "fsbench/kgate/util.h"
 
 int kg_bzimage_release(const char *image, char *out, size_t len)
@@ -117,12 +118,14 @@ static int deb_no_links(const char *root, const char *release, char *err, size_t
 	return 0;
 }
 
-/* Removes the .extract.PID.* directories of runs that died mid-extraction (SIGTERM, kill -9). */
+/*
+ * Removes the .extract.PID.* directories of runs that died mid-extraction (SIGTERM, kill -9):
+ * by descriptor, since the unprivileged user that extracted one may still hold it.
+ */
 static void deb_sweep(const char *base)
 {
 	DIR *d = opendir(base);
 	struct dirent *de;
-	char path[PATH_MAX + 256];
 
 	while (d && (de = readdir(d))) {
 		long pid;
@@ -133,22 +136,97 @@ static void deb_sweep(const char *base)
 		pid = strtol(de->d_name + 9, &end, 10);
 		if (*end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue; /* not one of ours, or its run is alive */
-		snprintf(path, sizeof(path), "%s/%s", base, de->d_name);
-		base_rm_tree(path);
+		kg_user_rm_tree(dirfd(d), de->d_name);
 	}
 	if (d)
 		closedir(d);
 }
 
-/* dpkg-deb -x of @deb into a new directory in @base, checked, and depmod run on it. */
-static int deb_extract(const char *deb, const char *base, struct probe_scratch *journal, char *tmp,
-		       size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
+/* What the extraction step gets: the package by descriptor, its name, the kernel found. */
+struct deb_step {
+	int fd;
+	const char *deb, *base;
+	struct kg_kernel *k;
+};
+
+/*
+ * The extraction, as the guest side's user when fsbench is root (kg_user_run): dpkg-deb -x
+ * of the package (read from the descriptor root opened) into @dir, checked, depmod run on it.
+ */
+static int deb_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
 {
+	struct deb_step *a = arg;
 	char msg[512], lib[PATH_MAX + 16], why[512];
-	char *x[] = { "dpkg-deb", "-x", (char *)deb, tmp, NULL };
+	char *x[] = { "dpkg-deb", "-x", "-", (char *)dir, NULL };
+	struct kg_kernel *k = a->k;
 	struct statvfs v;
 	int r;
 
+	/* the first line: tar's reason (No space left on device) comes before dpkg-deb's */
+	r = base_spawn_tool_fd(x, a->fd, -1, BASE_SPAWN_FIRST, msg, sizeof(msg));
+	/* tar says "Wrote only 512 of 6305 bytes" on a full disk: say what that means */
+	if (r && !fstatvfs(dfd, &v) &&
+	    (long long)v.f_bavail * (long long)v.f_frsize < KG_FULL_BYTES)
+		return errf(err, errlen, -ENOSPC,
+			    "kernel %s: extracting into %s: %s (%lld KiB free; dpkg-deb: %s)",
+			    a->deb, a->base, strerror(ENOSPC),
+			    (long long)v.f_bavail * (long long)v.f_frsize >> 10, msg);
+	if (r)
+		return errf(err, errlen, -EINVAL, "kernel %s: not a usable .deb: dpkg-deb: %s",
+			    a->deb, r < 0 ? strerror(-r) : msg);
+	if (deb_image(dir, k->image, sizeof(k->image), k->release, sizeof(k->release)))
+		return errf(err, errlen, -EINVAL,
+			    "kernel %s: not a linux-image package (no single boot/vmlinuz-RELEASE "
+			    "with a plain release name)",
+			    a->deb);
+	if ((r = deb_no_links(dir, k->release, why, sizeof(why))))
+		return errf(err, errlen, -EINVAL, "kernel %s: refused: %s", a->deb, why);
+	/* newer packages ship usr/lib/modules; depmod -b looks in lib/modules */
+	base_path(lib, sizeof(lib), "%s/usr/lib/modules", dir);
+	if (kg_is_dir(lib)) {
+		base_path(lib, sizeof(lib), "%s/lib", dir);
+		if (!kg_is_dir(lib) && symlink("usr/lib", lib))
+			return errf(err, errlen, -errno, "symlink %s: %s", lib, strerror(errno));
+	}
+	/*
+	 * depmod makes a relative base absolute by the working directory's path, which the
+	 * user may not traverse (the cache under /root, the root-only directory above this
+	 * one): /proc/self/cwd leads to the same directory without that path.
+	 */
+	char *d[] = { "depmod", "-b", strcmp(dir, ".") ? (char *)dir : "/proc/self/cwd", k->release,
+		      NULL };
+	r = kg_tool(d, NULL, msg, sizeof(msg));
+	if (r)
+		return errf(err, errlen, -EINVAL, "kernel %s: depmod %s: %s", a->deb, k->release,
+			    r < 0 ? strerror(-r) : msg);
+	base_path(lib, sizeof(lib), "%s/lib/modules/%s/modules.dep", dir, k->release);
+	if (access(lib, R_OK))
+		return errf(err, errlen, -EINVAL, "kernel %s: depmod %s wrote no %s: %s", a->deb,
+			    k->release, lib, strerror(errno));
+	return 0;
+}
+
+/* What an extracted package may hold once root takes it back: a tree, relative links inside. */
+static const struct kg_user_rules deb_rules = { .subdirs = true,
+						.links = true,
+						.max_entries = 200000 };
+
+/*
+ * dpkg-deb -x of @deb into @tmp/x, @tmp a new directory in @base, and depmod on it, as the
+ * guest side's user, then taken back by root. @tmp stays root's 0700 (mkdtemp), as restore
+ * removes only such a tree after a kill -9; x in it is the one handed to the user, which it
+ * reaches by descriptor (its working directory), never by a path through @tmp.
+ */
+static int deb_extract(const char *deb, const char *base, struct probe_scratch *journal, char *tmp,
+		       size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
+{
+	struct deb_step a = { .fd = -1, .deb = deb, .base = base, .k = k };
+	char x[PATH_MAX + 8], why[PATH_MAX + 128];
+	struct kg_user u;
+	struct kg_user_ran ran;
+	int dfd = -1, r;
+
+	kg_user_pick(&u);
 	base_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
 	if (!mkdtemp(tmp))
 		return errf(err, errlen, -errno, "creating a directory in %s: %s", base,
@@ -156,45 +234,31 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 	/* before anything is in it: a kill -9 from here on leaves a tree restore removes */
 	if (journal && (r = probe_scratch_journal_tree(journal, tmp, err, errlen)))
 		return r;
-	/* the first line: tar's reason (No space left on device) comes before dpkg-deb's */
-	r = base_spawn_tool(x, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg));
-	/* tar says "Wrote only 512 of 6305 bytes" on a full disk: say what that means */
-	if (r && !statvfs(base, &v) &&
-	    (long long)v.f_bavail * (long long)v.f_frsize < KG_FULL_BYTES)
-		return errf(err, errlen, -ENOSPC,
-			    "kernel %s: extracting into %s: %s (%lld KiB free; dpkg-deb: %s)", deb,
-			    base, strerror(ENOSPC),
-			    (long long)v.f_bavail * (long long)v.f_frsize >> 10, msg);
-	if (r)
-		return errf(err, errlen, -EINVAL, "kernel %s: not a usable .deb: dpkg-deb: %s", deb,
-			    r < 0 ? strerror(-r) : msg);
-	if (deb_image(tmp, k->image, sizeof(k->image), k->release, sizeof(k->release)))
-		return errf(err, errlen, -EINVAL,
-			    "kernel %s: not a linux-image package (no single boot/vmlinuz-RELEASE "
-			    "with a plain release name)",
-			    deb);
-	if ((r = deb_no_links(tmp, k->release, why, sizeof(why))))
-		return errf(err, errlen, -EINVAL, "kernel %s: refused: %s", deb, why);
-	/* newer packages ship usr/lib/modules; depmod -b looks in lib/modules */
-	base_path(lib, sizeof(lib), "%s/usr/lib/modules", tmp);
-	if (kg_is_dir(lib)) {
-		base_path(lib, sizeof(lib), "%s/lib", tmp);
-		if (!kg_is_dir(lib) && symlink("usr/lib", lib))
-			return errf(err, errlen, -errno, "symlink %s: %s", lib, strerror(errno));
-	}
-	char *d[] = { "depmod", "-b", tmp, k->release, NULL };
-	r = kg_tool(d, NULL, msg, sizeof(msg));
-	if (r)
-		return errf(err, errlen, -EINVAL, "kernel %s: depmod %s: %s", deb, k->release,
-			    r < 0 ? strerror(-r) : msg);
-	return 0;
+	base_path(x, sizeof(x), "%s/x", tmp);
+	if (mkdir(x, 0700) ||
+	    (dfd = open(x, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
+	    (a.fd = open(deb, O_RDONLY | O_CLOEXEC)) < 0)
+		r = errf(err, errlen, -errno, "kernel %s: opening %s: %s", deb, dfd < 0 ? x : deb,
+			 strerror(errno));
+	else if ((r = kg_user_give(&u, dfd)))
+		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
+	else if (!(r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)) &&
+		 (r = kg_user_reclaim(&u, dfd, x, &deb_rules, why, sizeof(why))))
+		r = errf(err, errlen, -EINVAL, "kernel %s: refused: %s", deb, why);
+	else if (!r)
+		kg_user_note(dfd, ".privsep", "dpkg-deb, depmod", &ran);
+	if (dfd >= 0)
+		close(dfd);
+	if (a.fd > 0)
+		close(a.fd);
+	return r;
 }
 
 /* A .deb, extracted once per content (its hash) into the cache, with depmod run on it. */
 static int deb_resolve(const char *deb, const char *cachedir, struct probe_scratch *journal,
 		       struct kg_kernel *k, char *err, size_t errlen)
 {
-	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX];
+	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX], x[PATH_MAX + 8];
 	const char *name = strrchr(deb, '/') ? strrchr(deb, '/') + 1 : deb;
 	struct stat st;
 	int r;
@@ -219,15 +283,17 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 		  (unsigned long long)h);
 	if (!kg_is_dir(final)) {
 		r = deb_extract(deb, base, journal, tmp, sizeof(tmp), k, err, errlen);
-		if (!r && rename(tmp, final)) {
+		base_path(x, sizeof(x), "%s/x", tmp);
+		if (!r && rename(x, final)) {
 			r = -errno;
 			if (r == -EEXIST || r == -ENOTEMPTY) /* another run extracted it first */
 				r = 0;
 			else
 				errf(err, errlen, r, "rename %s: %s", final, strerror(-r));
 		}
+		/* by descriptor: the unprivileged user's tree, unless it was taken back */
 		if (tmp[0])
-			base_rm_tree(tmp);
+			kg_user_rm_tree(AT_FDCWD, tmp);
 		if (r)
 			return r;
 	}

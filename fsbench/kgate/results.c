@@ -17,6 +17,7 @@
 #include "base/fileio.h"
 #include "fsbench/kgate/gate.h"
 #include "fsbench/kgate/kgate.h"
+#include "fsbench/kgate/user.h"
 #include "fsbench/kgate/util.h"
 #include "probes/target/mount.h"
 
@@ -260,23 +261,60 @@ int kg_guest_status(const char *s, size_t n)
 	return v <= 255 ? v : -1;
 }
 
+/* What the reading step gets: the results disk by descriptor. */
+struct tar_step {
+	int in;
+};
+
+/* The reading, as the guest side's user when fsbench is root (kg_user_run). */
+static int tar_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
+{
+	const struct tar_step *a = arg;
+
+	(void)dir;
+	return tar_extract(a->in, dfd, err, errlen);
+}
+
+/* What root takes back from the reading step: the flat, bounded set tar_extract writes. */
+static const struct kg_user_rules tar_rules = { .max_entries = RESULT_FILES,
+						.max_file_bytes = RESULT_FILE_BYTES };
+
 int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, size_t errlen)
 {
-	char guest[PATH_MAX + 16], results[PATH_MAX + 16], status[32], why[512];
+	char guest[PATH_MAX + 16], results[PATH_MAX + 16], status[32], why[512], why2[512];
 	int in = -1, dfd, r;
 	struct stat st;
+	struct kg_user u;
+	struct kg_user_ran ran;
 
+	kg_user_pick(&u);
 	snprintf(guest, sizeof(guest), "%s/guest", dir);
 	snprintf(results, sizeof(results), "%s/results.img", dir);
 	/* the boot's directory is new: a guest/ already there was not made by this boot */
-	if ((dfd = base_dir_make(bdfd, "guest", 0755, why, sizeof(why))) < 0)
+	if ((dfd = base_dir_make(bdfd, "guest", 0700, why, sizeof(why))) < 0)
 		return errf(err, errlen, dfd, "creating %s: %s", guest, why);
 	in = openat(bdfd, "results.img", O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (in < 0 || fstat(in, &st) || !S_ISREG(st.st_mode)) {
 		r = errf(err, errlen, -errno, "reading %s: %s", results, strerror(errno));
 		goto out;
 	}
-	r = tar_extract(in, dfd, why, sizeof(why));
+	if ((r = kg_user_give(&u, dfd))) {
+		errf(err, errlen, r, "chown %s: %s", guest, strerror(-r));
+		goto out;
+	}
+	/*
+	 * The guest's bytes are parsed by a child with no root, whose files root then takes
+	 * back one by one (regular, bounded, no links): what it wrote is checked again there.
+	 */
+	struct tar_step a = { .in = in };
+	r = kg_user_run(&u, dfd, guest, tar_step, &a, &ran, why, sizeof(why));
+	if (!r)
+		r = kg_user_reclaim(&u, dfd, guest, &tar_rules, why, sizeof(why));
+	else
+		kg_user_reclaim(&u, dfd, guest, &tar_rules, why2, sizeof(why2)); /* root's, kept */
+	if (!u.drop && fchmod(dfd, 0755) && !r)
+		r = errf(why, sizeof(why), -errno, "chmod %s: %s", guest, strerror(errno));
+	kg_user_note(bdfd, "privsep", "results disk", &ran);
 	if (r) {
 		/* what was taken stays for a look; none of it is used */
 		r = errf(err, errlen, r, "the guest's results disk is refused: %s (see %s)", why,

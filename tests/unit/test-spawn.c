@@ -1,5 +1,6 @@
 /* Unit tests of base/spawn.h: exec's errno, the kept line, output to a file, the watch, the parent's death. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -107,6 +108,39 @@ static void test_output_file(void **state)
 	assert_int_equal(base_spawn_run(&s, &status), -EEXIST);
 	unlink(link);
 	unlink(path);
+	rmdir(dir);
+}
+
+/*
+ * base_spawn_tool_fd: stdin and stdout are the caller's descriptors (a dropped step reads a
+ * file root opened and writes root's archive); the file need not be reachable by path.
+ */
+static void test_tool_fds(void **state)
+{
+	char dir[] = "/tmp/fsbench-spawn-fd.XXXXXX", in[PATH_MAX], out[PATH_MAX], buf[64];
+	char *cat[] = { "cat", NULL };
+	int ifd, ofd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(in, sizeof(in), "%s/in", dir);
+	snprintf(out, sizeof(out), "%s/out", dir);
+	ifd = open(in, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	ofd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(ifd >= 0 && ofd >= 0);
+	assert_int_equal(write(ifd, "by descriptor\n", 14), 14);
+	assert_int_equal(lseek(ifd, 0, SEEK_SET), 0);
+	unlink(in); /* gone by name: only the descriptor leads to it */
+	assert_int_equal(base_spawn_tool_fd(cat, ifd, ofd, BASE_SPAWN_LAST, NULL, 0), 0);
+	assert_int_equal(base_read_line(out, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "by descriptor");
+	/* -1: stdout to /dev/null, nothing more in the file */
+	assert_int_equal(lseek(ifd, 0, SEEK_SET), 0);
+	assert_int_equal(base_spawn_tool_fd(cat, ifd, -1, BASE_SPAWN_LAST, NULL, 0), 0);
+	assert_int_equal(lseek(ofd, 0, SEEK_END), 14);
+	close(ifd);
+	close(ofd);
+	unlink(out);
 	rmdir(dir);
 }
 
@@ -245,7 +279,7 @@ int main(void)
 		cmocka_unit_test(test_missing_program), cmocka_unit_test(test_kept_line),
 		cmocka_unit_test(test_in_path),		cmocka_unit_test(test_output_file),
 		cmocka_unit_test(test_watch_stops),	cmocka_unit_test(test_die_with_parent),
-		cmocka_unit_test(test_own_pid_ns),
+		cmocka_unit_test(test_own_pid_ns),	cmocka_unit_test(test_tool_fds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,80 @@
+#!/bin/bash
+# Privilege separation (issue 29, item 1): with fsbench as root, dpkg-deb and depmod (a .deb
+# into the kernel cache) and find, sort and cpio (the initramfs) run as the unprivileged user
+# QEMU runs as (nobody here: no fsbench user, no SUDO_UID), with no new privileges, in a PID
+# and a mount namespace of their own; the trees they wrote end root's before they are cache.
+# Stand-ins first on PATH record who runs them, then exec the real tool. A stand-in for QEMU
+# plays the guest (fake-qemu.sh).
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/kgate-lib.sh"
+kg_fake_setup
+getent passwd fsbench >/dev/null && t_skip "a user named fsbench exists: the steps run as it"
+export SUDO_UID= SUDO_GID=
+# a cache of this test's own, so that the package is extracted and the initramfs built here,
+# below a directory only root may enter, as root's ~/.cache is: the steps reach their
+# directories and read their sources by descriptor, not by path
+mkdir -m 0700 "$W/private"
+export FSBENCH_CACHE_DIR=$W/private/cache
+mkdir -p "$W/disks" "$W/bin" && mkdir -m 1777 "$W/ids"
+for tool in dpkg-deb depmod cpio; do
+	real=$(command -v "$tool") || t_skip "$tool is not installed"
+	cat >"$W/bin/$tool" <<-EOS
+	#!/bin/sh
+	# who runs $tool: uid, no_new_privs, its PID and mount namespaces
+	echo "\$(id -u) \$(awk '/^NoNewPrivs/ { print \$2 }' /proc/self/status) \$(readlink /proc/self/ns/pid) \$(readlink /proc/self/ns/mnt)" >>"$W/ids/$tool"
+	exec "$real" "\$@"
+	EOS
+	chmod 0755 "$W/bin/$tool"
+done
+kg_good_guest "$W/good"
+host_ns="$(readlink /proc/self/ns/pid) $(readlink /proc/self/ns/mnt)"
+run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$W/disks" --disk-size 64M --boot-timeout 10s --timeout 60s)
+
+PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good expect 0 "guest status 0" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w1"
+for tool in dpkg-deb depmod cpio; do
+	if [ ! -s "$W/ids/$tool" ]; then
+		t_fail "$tool did not run (through the stand-in on PATH)"
+		continue
+	fi
+	read -r uid nnp pidns mntns <"$W/ids/$tool"
+	t_expect_eq "$tool's uid and no_new_privs" "65534 1" "$uid $nnp"
+	[ "$pidns" != "${host_ns% *}" ] && t_ok "$tool in its own PID namespace ($pidns)" ||
+		t_fail "$tool in fsbench's PID namespace"
+	[ "$mntns" != "${host_ns#* }" ] && t_ok "$tool in its own mount namespace ($mntns)" ||
+		echo "# $tool in fsbench's mount namespace (none could be made here)"
+done
+# the cache: root's alone, nothing group- or world-writable, no staging left over
+t_expect_eq "cache entries not owned by root" "" "$(find "$W/private/cache" ! -user 0 | head -5)"
+t_expect_eq "cache entries writable by group or others" "" "$(find "$W/private/cache" ! -type l -perm /022 | head -5)"
+t_expect_eq "staging directories left in the cache" "" "$(find "$W/private/cache" -name '.extract.*' -o -name '.stage.*' | head -5)"
+t_expect_eq "the extraction's note" "dpkg-deb, depmod: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
+	"$(cat "$W"/private/cache/kernels/*/.privsep 2>/dev/null)"
+t_expect_eq "the initramfs's note" "staging, cpio: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
+	"$(cat "$W"/private/cache/initramfs/*.privsep 2>/dev/null)"
+# root once made /dev/console in the staging tree; now root appends it to the archive
+cpio_file=$(ls "$W"/private/cache/initramfs/*.cpio | head -1)
+tail -c 512 "$cpio_file" | grep -aq "dev/console" && t_ok "the initramfs holds dev/console" ||
+	t_fail "no dev/console at the end of $cpio_file"
+# a second run trusts and uses that cache: no tool runs again
+rm -f "$W"/ids/*
+PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good expect 0 "guest status 0" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w2"
+t_expect_eq "tools run for a cached kernel and initramfs" "" "$(ls "$W/ids")"
+
+# what the unprivileged step may have put in the tree is checked before root takes it: a
+# package with a setuid file, or with a symlink leading out of the tree, is refused, and
+# nothing of it stays in the cache
+fake_deb() { # NAME: a package with a real boot/vmlinuz-9.9.9-NAME, in $W/NAME.deb
+	mkdir -p "$W/$1/DEBIAN" "$W/$1/boot" "$W/$1/lib/modules/9.9.9-$1"
+	printf 'Package: %s\nVersion: 1\nArchitecture: all\nMaintainer: x <x@x>\nDescription: x\n' "$1" >"$W/$1/DEBIAN/control"
+	head -c 4096 /dev/urandom >"$W/$1/boot/vmlinuz-9.9.9-$1"
+}
+fake_deb suid && echo x >"$W/suid/boot/tool" && chmod 4755 "$W/suid/boot/tool"
+fake_deb escape && ln -s ../../../../etc "$W/escape/lib/modules/9.9.9-escape/etc"
+for p in suid:"a setuid or setgid file" escape:"a symlink leading outside the tree"; do
+	dpkg-deb --build --root-owner-group "$W/${p%%:*}" "$W/${p%%:*}.deb" >/dev/null 2>&1 || t_die "dpkg-deb --build"
+	expect 125 "kernel .*: refused: .* is ${p#*:}" "$FSBENCH" kernel-run \
+		--kernel "$W/${p%%:*}.deb" "${run[@]:2}" --workdir "$W/w-${p%%:*}"
+done
+t_expect_eq "what the refused packages left in the cache" "" \
+	"$(ls -A "$W/private/cache/kernels" | grep -v "^$(basename "$deb" .deb)-")"
+t_done
