@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "base/spawn.h"
@@ -668,7 +669,7 @@ rm:
 	if (r)
 		unlink(tmp);
 	/* by descriptor: the tree is the unprivileged user's */
-	kg_user_rm_tree(AT_FDCWD, stage);
+	base_rm_at(AT_FDCWD, stage);
 out:
 	if (sfd >= 0)
 		close(sfd);

@@ -11,6 +11,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/escape.h"
 #include "base/fileio.h"
@@ -136,7 +137,7 @@ static void deb_sweep(const char *base)
 		pid = strtol(de->d_name + 9, &end, 10);
 		if (*end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue; /* not one of ours, or its run is alive */
-		kg_user_rm_tree(dirfd(d), de->d_name);
+		base_rm_at(dirfd(d), de->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -293,7 +294,7 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 		}
 		/* by descriptor: the unprivileged user's tree, unless it was taken back */
 		if (tmp[0])
-			kg_user_rm_tree(AT_FDCWD, tmp);
+			base_rm_at(AT_FDCWD, tmp);
 		if (r)
 			return r;
 	}

@@ -314,33 +314,6 @@ int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
 	return r ? r : fchmod(dfd, 0755) ? -errno : 0;
 }
 
-int kg_user_rm_tree(int parent, const char *name)
-{
-	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r = 0;
-	struct dirent *de;
-	DIR *d;
-
-	if (fd < 0) /* not a directory (or no longer one): an entry to unlink */
-		return unlinkat(parent, name, 0) && errno != ENOENT ? -errno : 0;
-	if (!(d = fdopendir(fd))) {
-		r = -errno;
-		close(fd);
-		return r;
-	}
-	while ((de = readdir(d))) {
-		int e;
-
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if ((e = kg_user_rm_tree(dirfd(d), de->d_name)) && !r)
-			r = e;
-	}
-	closedir(d);
-	if (unlinkat(parent, name, AT_REMOVEDIR) && errno != ENOENT && !r)
-		r = -errno;
-	return r;
-}
-
 int kg_user_note(int dfd, const char *name, const char *step, const struct kg_user_ran *ran)
 {
 	char line[256];

@@ -70,13 +70,6 @@ int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
 		    const struct kg_user_rules *rules, char *err, size_t errlen);
 
 /*
- * Removes @name in the directory @parent and all below it by descriptor (unlinkat beneath
- * directories opened O_NOFOLLOW): a tree another user could still change is never walked by
- * path. 0 or the first -errno.
- */
-int kg_user_rm_tree(int parent, const char *name);
-
-/*
  * Root's note of who ran @step: one line, "@step: uid U gid G no_new_privs 1 pid_ns own
  * mnt_ns own" (or "shared"), appended to @name in the directory @dfd. 0 or -errno.
  */
