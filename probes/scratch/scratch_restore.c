@@ -89,8 +89,8 @@ static int parent_open(const char *path, char *ret_name, size_t len, char *err, 
 	if (fd == -ENOENT)
 		return GONE;
 	if (fd == -EPERM || fd == -ENOTDIR || fd == -ELOOP)
-		return errf(err, errlen, -ESTALE,
-			    "%s: refusing its directory %s: %s: left as it is", path, parent, why);
+		return errf(err, errlen, -ESTALE, "%s: refusing its directory: %s: left as it is",
+			    path, why);
 	if (fd < 0)
 		return errf(err, errlen, fd, "opening the directory of %s: %s", path, why);
 	return fd;
