@@ -224,10 +224,11 @@ int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be)
 		on_boot_done(&o, &req, &res);
 	if (r)
 		on_error(&o, err);
+	/* beneath the work directory, while finish has not let it go */
+	if (res.record)
+		kg_guest_stdout_copy(x->workdir_fd, res.name, stdout);
 	if (be->finish)
 		be->finish(be->priv, x);
-	if (res.record)
-		kg_guest_stdout_copy(res.dir, stdout);
 	r = run_status(r, &res);
 	if (x->a.json && res.result) {
 		int e = mdl_json_write_atomic(res.result, x->a.json);

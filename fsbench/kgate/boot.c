@@ -541,7 +541,7 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	if ((r = kg_results_collect(f->bdfd, dir, b, err, errlen)))
 		goto out;
 	if (b->guest_status < 0 || s.w.panicked)
-		r = kg_boot_explain(k, vm, b, &s.w, wst, f->qlog_at, err, errlen);
+		r = kg_boot_explain(k, vm, b, &s.w, wst, f->console_rfd, f->qlog_at, err, errlen);
 out:
 	for (int i = 0; i < f->nfd; i++)
 		close(f->fd[i]);

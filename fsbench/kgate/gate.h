@@ -44,6 +44,7 @@ struct kg_boot_res {
 	struct kg_boot boot; /* times, status and release; valid when @booted */
 	bool booted; /* the guest ran to its end and reported a status */
 	char dir[PATH_MAX + 32]; /* the boot's directory: console, guest/stdout, guest/stderr */
+	char name[32]; /* its name beneath the work directory (x->workdir_fd) */
 	char path[PATH_MAX + 64]; /* DIR/result.json */
 };
 
@@ -107,10 +108,12 @@ int kg_boot_adopt_at(struct kg_boot_res *ret, int wfd, const char *name, const c
 void kg_boot_res_free(struct kg_boot_res *res);
 
 /*
- * What the suite printed in the guest (@dir/guest/stdout) onto @out, as if it had run here;
- * the guest wrote it, so escaped (base_escape) line by line.
+ * What the suite printed in the guest (@name/guest/stdout beneath the work directory held
+ * as @wfd, opened beneath it following no symlink: never found again from the top) onto
+ * @out, as if it had run here; the guest wrote it, so escaped (base_escape) line by line.
+ * Anything but a regular file there is not read.
  */
-void kg_guest_stdout_copy(const char *dir, FILE *out);
+void kg_guest_stdout_copy(int wfd, const char *name, FILE *out);
 
 /*
  * Opens the restore journal that the boots' scratch and results disks are recorded in, so

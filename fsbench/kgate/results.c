@@ -22,13 +22,13 @@
 #include "probes/target/mount.h"
 
 /*
- * The last @n lines of @path, each indented and escaped (the guest wrote them), for an
- * error message: read from at most KG_TAIL_BYTES at the console's end, whatever its size.
+ * The last @n lines of the console held as @fd (held since its creation: never found again
+ * by name), each indented and escaped (the guest wrote them), for an error message: read
+ * from at most KG_TAIL_BYTES at its end, whatever its size.
  */
-static void console_tail(const char *path, int n, char *out, size_t len)
+static void console_tail(int fd, int n, char *out, size_t len)
 {
 	char *buf = malloc(KG_TAIL_BYTES + 1), line[1024];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
 	ssize_t got = 0;
 	const char *p;
@@ -39,8 +39,6 @@ static void console_tail(const char *path, int n, char *out, size_t len)
 		off_t from = st.st_size > KG_TAIL_BYTES ? st.st_size - KG_TAIL_BYTES : 0;
 		got = pread(fd, buf, KG_TAIL_BYTES, from);
 	}
-	if (fd >= 0)
-		close(fd);
 	if (!buf || got < 0) {
 		free(buf);
 		return;
@@ -432,20 +430,18 @@ int kg_result_bound(const struct kg_kernel *k, const struct kg_boot *b, char *wh
 }
 
 int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,
-		    const struct kg_watch *w, int wst, const char *qlog, char *err, size_t errlen)
+		    const struct kg_watch *w, int wst, int console, const char *qlog, char *err,
+		    size_t errlen)
 {
 	char tail[4096], msg[512];
 
-	console_tail(b->console, KG_TAIL_LINES, tail, sizeof(tail));
+	console_tail(console, KG_TAIL_LINES, tail, sizeof(tail));
 	if (w->panicked) {
 		char line[256] = "", why[1100] = "";
-		int fd = open(b->console, O_RDONLY | O_CLOEXEC);
-		ssize_t n = fd < 0 || w->panic_at < 0 ?
+		ssize_t n = console < 0 || w->panic_at < 0 ?
 				    -1 :
-				    pread(fd, line, sizeof(line) - 1, w->panic_at);
+				    pread(console, line, sizeof(line) - 1, w->panic_at);
 
-		if (fd >= 0)
-			close(fd);
 		if (n > 0) { /* the panic's own line says why; the tail may be its stack trace */
 			line[n] = 0;
 			why[0] = ':';
@@ -483,15 +479,22 @@ int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const str
 		    k->release, b->seconds, tail);
 }
 
-void kg_guest_stdout_copy(const char *dir, FILE *out)
+void kg_guest_stdout_copy(int wfd, const char *name, FILE *out)
 {
-	char path[PATH_MAX + 64], *line = NULL, *esc = NULL;
+	char rel[96], *line = NULL, *esc = NULL;
 	size_t cap = 0;
+	struct stat st;
+	FILE *f = NULL;
 	ssize_t n;
-	FILE *f;
+	int fd;
 
-	snprintf(path, sizeof(path), "%s/guest/stdout", dir);
-	f = fopen(path, "re");
+	if (wfd < 0 || !name[0] ||
+	    snprintf(rel, sizeof(rel), "%s/guest/stdout", name) >= (int)sizeof(rel))
+		return;
+	/* O_NONBLOCK: a FIFO left there does not hang the open; it is not read */
+	fd = base_open_beneath(wfd, rel, O_RDONLY | O_NONBLOCK, 0);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode) || !(f = fdopen(fd, "r"))))
+		close(fd);
 	while (f && (n = getline(&line, &cap, f)) > 0) {
 		bool nl = line[n - 1] == '\n';
 		char *e = realloc(esc, 4 * (size_t)n + 1);

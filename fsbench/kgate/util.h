@@ -127,10 +127,12 @@ int kg_guest_status(const char *s, size_t n);
 /*
  * The error of a boot that left no status or panicked: what happened (-EIO a panic or no
  * result, -ETIMEDOUT, -ENOEXEC QEMU's own failure, its @wst and @qlog's first line), with
- * the console's last lines. Returns that -errno.
+ * the last lines of the console, read through @console (a descriptor held since the
+ * console was made, not b->console's path). Returns that -errno.
  */
 int kg_boot_explain(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b,
-		    const struct kg_watch *w, int wst, const char *qlog, char *err, size_t errlen);
+		    const struct kg_watch *w, int wst, int console, const char *qlog, char *err,
+		    size_t errlen);
 
 /*
  * A path QEMU reads as an option value (-drive file=...,if=...): a comma would end it and

@@ -190,6 +190,7 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	ret->boot.guest_status = -1;
 	snprintf(name, sizeof(name), "boot-%02d-%s", n, k->label);
 	snprintf(ret->dir, sizeof(ret->dir), "%s/%s", x->workdir, name);
+	snprintf(ret->name, sizeof(ret->name), "%s", name);
 	/* new, beneath the work directory held since its check: nothing earlier, nobody's link */
 	if ((r = kg_dir_fresh_at(x->workdir_fd, name, ret->dir, why, sizeof(why))) < 0)
 		return errf(err, errlen, r, "boot %d (%s): %s", n, k->label, why);

@@ -1,11 +1,13 @@
 /* Undoing a dead run's scratch target (scratch.h): each journal entry checked, then undone. */
 #include "probes/scratch/scratch.h"
+#include "base/dirfd.h"
 #include "base/errf.h"
 #include "base/fileio.h"
 #include "probes/target/mount.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,21 +65,55 @@ static bool diskseq_is(dev_t devno, long long want)
 	return strtoll(buf, NULL, 10) == want;
 }
 
-/* @path is still the file or directory the entry recorded: its type, device and inode. */
-static int same_file(json_t *e, const char *path, mode_t type, char *err, size_t errlen)
+/*
+ * The parent of the journaled @path, opened by the trusted walk from "/" (base/dirfd.h:
+ * no component another user owns or may write, no symlink of another user's), so that
+ * what is removed is found beneath it by descriptor and never by a path another user
+ * could re-point between the check and the removal; @path's last component into
+ * @ret_name. The descriptor, GONE when a component is absent, -ESTALE when the walk
+ * refuses a component, or -errno, with @err.
+ */
+static int parent_open(const char *path, char *ret_name, size_t len, char *err, size_t errlen)
+{
+	char parent[PATH_MAX], why[PATH_MAX + 256];
+	const char *base = strrchr(path, '/');
+	int fd;
+
+	if (!base || !base[1] || !strcmp(base + 1, ".") || !strcmp(base + 1, "..") ||
+	    strlen(base + 1) >= len || (size_t)(base - path) >= sizeof(parent))
+		return errf(err, errlen, -EBADMSG, "%s: not a path to a file fsbench made", path);
+	snprintf(ret_name, len, "%s", base + 1);
+	snprintf(parent, sizeof(parent), "%.*s", base == path ? 1 : (int)(base - path), path);
+	/* shared: the parent may be sticky (/var/tmp, /dev/shm), where others cannot rename ours */
+	fd = base_dir_open_trusted(parent, geteuid(), true, why, sizeof(why));
+	if (fd == -ENOENT)
+		return GONE;
+	if (fd == -EPERM || fd == -ENOTDIR || fd == -ELOOP)
+		return errf(err, errlen, -ESTALE, "%s: refusing its directory: %s: left as it is",
+			    path, why);
+	if (fd < 0)
+		return errf(err, errlen, fd, "opening the directory of %s: %s", path, why);
+	return fd;
+}
+
+/*
+ * @name beneath @dfd (@path) is still the file or directory the entry recorded: its type,
+ * device and inode, into @ret_st.
+ */
+static int same_file(json_t *e, int dfd, const char *name, const char *path, mode_t type,
+		     struct stat *ret_st, char *err, size_t errlen)
 {
 	long long dev, ino;
-	struct stat st;
 
 	if (json_ll(e, "st_dev", &dev) < 0 || json_ll(e, "ino", &ino) < 0)
 		return errf(err, errlen, -EBADMSG, "%s: the entry has no file identity", path);
-	if (lstat(path, &st) < 0) {
+	if (fstatat(dfd, name, ret_st, AT_SYMLINK_NOFOLLOW) < 0) {
 		if (errno == ENOENT)
 			return GONE;
 		return errf(err, errlen, -errno, "reading %s: %s", path, strerror(errno));
 	}
-	if ((st.st_mode & S_IFMT) != type || (long long)st.st_dev != dev ||
-	    (long long)st.st_ino != ino)
+	if ((ret_st->st_mode & S_IFMT) != type || (long long)ret_st->st_dev != dev ||
+	    (long long)ret_st->st_ino != ino)
 		return errf(err, errlen, -ESTALE,
 			    "%s is not the %s fsbench made (another file now): left as it is", path,
 			    type == S_IFDIR ? "directory" : "file");
@@ -88,49 +124,63 @@ static int same_file(json_t *e, const char *path, mode_t type, char *err, size_t
 static int undo_file(json_t *e, const char *path, mode_t type, char *msg, size_t len)
 {
 	const char *what = type == S_IFDIR ? "directory" : "image";
-	int r = same_file(e, path, type, msg, len);
+	char name[NAME_MAX + 1];
+	struct stat st;
+	int dfd = parent_open(path, name, sizeof(name), msg, len), r;
 
-	if (r == GONE)
+	if (dfd == GONE)
 		return errf(msg, len, 0, "%s %s: already gone", what, path);
-	if (r < 0)
-		return r;
-	if ((type == S_IFDIR ? rmdir(path) : unlink(path)) < 0)
-		return errf(msg, len, -errno, "removing %s %s: %s%s", what, path, strerror(errno),
-			    errno == ENOTEMPTY ? " (what is in it is not fsbench's to remove)" :
-						 "");
-	return errf(msg, len, 0, "removed %s %s", what, path);
+	if (dfd < 0)
+		return dfd;
+	r = same_file(e, dfd, name, path, type, &st, msg, len);
+	if (r == GONE)
+		r = errf(msg, len, 0, "%s %s: already gone", what, path);
+	else if (!r && unlinkat(dfd, name, type == S_IFDIR ? AT_REMOVEDIR : 0) < 0)
+		r = errf(msg, len, -errno, "removing %s %s: %s%s", what, path, strerror(errno),
+			 errno == ENOTEMPTY ? " (what is in it is not fsbench's to remove)" : "");
+	else if (!r)
+		r = errf(msg, len, 0, "removed %s %s", what, path);
+	close(dfd);
+	return r;
 }
 
 /*
  * Removes a half-extracted kernel package: the journal is untrusted, so only a directory
  * whose name says it is one (.extract.*), that is still the inode fsbench made, root's and
- * closed to group and others (mkdtemp's 0700), is removed, without following links.
+ * closed to group and others (mkdtemp's 0700), is removed, by descriptor beneath its
+ * parent's (base_rm_at: links removed, never followed, no other mount entered).
  */
 static int undo_tree(json_t *e, const char *path, char *msg, size_t len)
 {
 	const char *base = strrchr(path, '/');
+	char name[NAME_MAX + 1];
 	struct stat st;
-	int r;
+	int dfd, r;
 
 	if (!base || strncmp(base + 1, ".extract.", 9) || strstr(path, "/../"))
 		return errf(msg, len, -EBADMSG, "%s: not a tree fsbench extracts into", path);
-	r = same_file(e, path, S_IFDIR, msg, len);
-	if (r == GONE)
+	if ((dfd = parent_open(path, name, sizeof(name), msg, len)) == GONE)
 		return errf(msg, len, 0, "directory %s: already gone", path);
-	if (r < 0)
+	if (dfd < 0)
+		return dfd;
+	r = same_file(e, dfd, name, path, S_IFDIR, &st, msg, len);
+	if (r == GONE)
+		r = errf(msg, len, 0, "directory %s: already gone", path);
+	else if (!r && (st.st_uid != 0 || (st.st_mode & 0077)))
+		r = errf(msg, len, -ESTALE, "%s is not root's private directory: left as it is",
+			 path);
+	if (r) {
+		close(dfd);
 		return r;
-	if (lstat(path, &st) < 0)
-		return errf(msg, len, -errno, "reading %s: %s", path, strerror(errno));
-	if (st.st_uid != 0 || (st.st_mode & 0077))
-		return errf(msg, len, -ESTALE, "%s is not root's private directory: left as it is",
-			    path);
+	}
 	/*
 	 * A killed run's extraction dies with it, but its last writer may still be finishing
 	 * a file as restore starts (or, where the tool got no PID namespace of its own, write on): a
 	 * tree that refills is tried again for up to 3 s.
 	 */
-	for (int tries = 0; (r = base_rm_tree(path)) == -ENOTEMPTY && tries < 30; tries++)
+	for (int tries = 0; (r = base_rm_at(dfd, name)) == -ENOTEMPTY && tries < 30; tries++)
 		usleep(100 * 1000);
+	close(dfd);
 	if (r < 0)
 		return errf(msg, len, r, "removing %s: %s", path, strerror(-r));
 	return errf(msg, len, 0, "removed the half-extracted %s", path);

@@ -9,7 +9,8 @@
 # guest that never prints, as KVM's hung after the firmware on a host), FAKE_QEMU_PIDFILE,
 # FAKE_QEMU_CONSOLE (a file the guest then prints on the console), FAKE_QEMU_FLOOD_MB (MiB
 # of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments),
-# FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs").
+# FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs"),
+# FAKE_QEMU_LINGER (seconds it stays after its last console line, before it exits).
 # Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
 # token (from fsbench.token= on -append), boot_id (a new one), time (now) and release
 # (FAKE_QEMU_RELEASE), so a test forges them by putting its own there.
@@ -65,4 +66,5 @@ elif [ -n "${FAKE_QEMU_OUT:-}" ]; then
 fi
 [ -n "${FAKE_QEMU_CONSOLE:-}" ] && cat "$FAKE_QEMU_CONSOLE" >>"$serial"
 echo "FSBENCH-GUEST-EXIT 0" >>"$serial"
+[ -n "${FAKE_QEMU_LINGER:-}" ] && sleep "$FAKE_QEMU_LINGER"
 exit 0

@@ -128,6 +128,39 @@ for i in 1 2 3; do
 done
 stop_racers
 t_expect_eq "files root made in the root-only directory through -D" "" "$(ls -A "$W/victim6")"
+# 7. fsbench restore removes what a journal names beneath its directory opened by the trusted
+# walk, by descriptor: the other user's symlink on the way, re-pointed in a loop between the
+# directory fsbench made its files in and a root-only one holding files of the same names, made
+# restore remove files there (it checked the entry's inode through the link, then removed by
+# the path again, one lookup per file). Each round journals a fresh tree of 2000 files and an
+# image; the link is refused whatever it points to, and nothing in the root-only one goes.
+mkdir -m 0755 "$W/rootR" && mkdir -m 0700 "$W/victim7" && mkdir -p -m 0700 "$FSBENCH_STATE_DIR"
+nobody ln -s "$W/rootR" "$W/tmp/rlink"
+race "$flip" _ "$W/tmp/rlink" "$W/rootR" "$W/victim7"
+dead_pid=$(sh -c 'echo $$')
+for i in 1 2 3 4 5; do
+	for d in "$W/rootR" "$W/victim7"; do
+		mkdir -m 0700 "$d/.extract.1.r$i" && (cd "$d/.extract.1.r$i" && touch f{1..2000}) &&
+			echo "$d" >"$d/img$i" || t_die "making round $i's files in $d"
+	done
+	{
+		printf '{"journal":"fsbench-journal/1","pid":%d,"start":1}\n' "$dead_pid"
+		for e in "tree .extract.1.r$i" "image img$i"; do
+			f=$W/rootR/${e#* }
+			printf '{"kind":"scratch","what":"%s","path":"%s","st_dev":%s,"ino":%s}\n' \
+				"${e%% *}" "$W/tmp/rlink/${e#* }" "$(stat -c %d "$f")" "$(stat -c %i "$f")"
+		done
+	} >"$FSBENCH_STATE_DIR/journal-$dead_pid-$i.jsonl"
+	chmod 0600 "$FSBENCH_STATE_DIR/journal-$dead_pid-$i.jsonl"
+	"$FSBENCH" restore --discard >"$W/restore7.out" 2>&1
+done
+stop_racers
+t_expect_eq "files restore removed in the root-only directory (of 5 x 2001)" 10005 "$(find "$W/victim7" -type f | wc -l)"
+grep -q "refusing its directory: $W/tmp/rlink: .*symlink another user owns" "$W/restore7.out" &&
+	t_ok "restore refuses the other user's link: $(grep -m1 refusing "$W/restore7.out" | cut -c1-200)" ||
+	t_fail "restore with the other user's link: $(head -3 "$W/restore7.out")"
+t_expect_eq "files restore removed in the directory it made them in (the link refused)" 10005 \
+	"$(find "$W/rootR" -type f | wc -l)"
 # 5. nothing on the guest's side runs as root: QEMU is nobody here (no fsbench user, no
 # SUDO_UID), with no groups, no new privileges and its own seccomp sandbox, and reads the
 # kernel and initramfs through descriptors
