@@ -229,7 +229,7 @@ int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errle
 		int fd;
 	} held[8];
 	static size_t nheld;
-	char why[256];
+	char why[PATH_MAX + 256];
 	int root, fd;
 
 	for (size_t i = 0; i < nheld; i++)
@@ -237,15 +237,19 @@ int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errle
 			return held[i].fd;
 	if (nheld == sizeof(held) / sizeof(held[0]))
 		return errf(err, errlen, -EMFILE, "%s/%s: too many caches", cachedir, sub);
-	if ((root = cache_root(cachedir, false, 0, err, errlen)) < 0)
-		return root;
+	if ((root = cache_root(cachedir, false, 0, why, sizeof(why))) < 0)
+		return errf(err, errlen, root, "the cache %s", why);
 	fd = base_dir_make(root, sub, 0755, why, sizeof(why));
 	if (fd == -EEXIST) { /* made by an earlier run: judged as restore judges the cache */
 		struct stat st;
 		const char *bad = NULL;
 
 		fd = openat(root, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (fd < 0 || fstat(fd, &st)) {
+		if (fd >= 0 && fstat(fd, &st)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0) {
 			fd = -errno;
 			snprintf(why, sizeof(why), "%s", strerror(-fd));
 		} else if ((bad = untrusted(&st, false))) {

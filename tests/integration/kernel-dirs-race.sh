@@ -1,7 +1,7 @@
 #!/bin/bash
 # Directories fsbench owns, files by descriptor, no root for QEMU (issue 29, items 2 and 1):
 # another user (setpriv as nobody, in a loop where it races) cannot swap the kernel gate's --disk-dir, --workdir or
-# the directory above it or a symlink on their way, nor dbench's clients/ or dbench's and
+# the directory above it, its cache, or a symlink on their way, nor dbench's clients/ or dbench's and
 # tree's -D under a directory of theirs, for a tree of theirs that
 # root then writes through. A stand-in for QEMU plays the guest (fake-qemu.sh); each check
 # fails if its attack works again.
@@ -128,6 +128,28 @@ for i in 1 2 3; do
 done
 stop_racers
 t_expect_eq "files root made in the root-only directory through -D" "" "$(ls -A "$W/victim6")"
+# 7. the kernel cache (kernels/, pvh/, initramfs/) below a symlink of the other user's that
+# it re-points between a directory root may use and a root-only one, as FSBENCH_CACHE_DIR's
+# parent or as $HOME: realpath() and lstat() passed it (both ends are root's) and the cache
+# was made and written by name, so packages, vmlinux and initramfs landed in the root-only
+# one; the cache is held by descriptor from a walk that refuses the other user's symlink
+mkdir -m 0755 "$W/rootC" && mkdir -m 0700 "$W/victim7"
+nobody ln -s "$W/rootC" "$W/tmp/clink"
+race "$flip" _ "$W/tmp/clink" "$W/rootC" "$W/victim7"
+for i in 1 2 3; do
+	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR=$W/tmp/clink/cache expect 2 "clink: it is a symlink another user owns" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w7-$i"
+done
+stop_racers
+nobody ln -sfn "$W/rootC" "$W/tmp/hlink"
+race "$flip" _ "$W/tmp/hlink" "$W/rootC" "$W/victim7"
+for i in 1 2 3; do
+	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR= XDG_CACHE_HOME= HOME=$W/tmp/hlink expect 2 "hlink: it is a symlink another user owns" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w7h-$i"
+done
+stop_racers
+t_expect_eq "files root made in the root-only directory through the cache's path" "" "$(ls -A "$W/victim7")"
+t_expect_eq "files root made in the directory the link led to" "" "$(ls -A "$W/rootC")"
 # 5. nothing on the guest's side runs as root: QEMU is nobody here (no fsbench user, no
 # SUDO_UID), with no groups, no new privileges and its own seccomp sandbox, and reads the
 # kernel and initramfs through descriptors
