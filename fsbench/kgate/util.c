@@ -238,7 +238,8 @@ int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errle
 	if (nheld == sizeof(held) / sizeof(held[0]))
 		return errf(err, errlen, -EMFILE, "%s/%s: too many caches", cachedir, sub);
 	if ((root = cache_root(cachedir, false, 0, why, sizeof(why))) < 0)
-		return errf(err, errlen, root, "the cache %s", why);
+		return errf(err, errlen, root, "%s the cache %s",
+			    root == -EPERM ? "refusing" : "opening", why);
 	fd = base_dir_make(root, sub, 0755, why, sizeof(why));
 	if (fd == -EEXIST) { /* made by an earlier run: judged as restore judges the cache */
 		struct stat st;
@@ -253,7 +254,7 @@ int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errle
 			fd = -errno;
 			snprintf(why, sizeof(why), "%s", strerror(-fd));
 		} else if ((bad = untrusted(&st, false))) {
-			snprintf(why, sizeof(why), "refusing it: %s (owner uid %u, mode %04o)", bad,
+			snprintf(why, sizeof(why), "%s (owner uid %u, mode %04o)", bad,
 				 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
 			close(fd);
 			fd = -EPERM;
@@ -261,7 +262,8 @@ int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errle
 	}
 	close(root);
 	if (fd < 0)
-		return errf(err, errlen, fd, "the cache %s/%s: %s", cachedir, sub, why);
+		return errf(err, errlen, fd, "%s the cache %s/%s: %s",
+			    fd == -EPERM ? "refusing" : "opening", cachedir, sub, why);
 	base_strcpy(held[nheld].dir, sizeof(held[nheld].dir), cachedir);
 	base_strcpy(held[nheld].sub, sizeof(held[nheld].sub), sub);
 	held[nheld++].fd = fd;

@@ -137,14 +137,14 @@ mkdir -m 0755 "$W/rootC" && mkdir -m 0700 "$W/victim7"
 nobody ln -s "$W/rootC" "$W/tmp/clink"
 race "$flip" _ "$W/tmp/clink" "$W/rootC" "$W/victim7"
 for i in 1 2 3; do
-	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR=$W/tmp/clink/cache expect 2 "clink: it is a symlink another user owns" \
+	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR=$W/tmp/clink/cache expect 2 "refusing the cache .*clink: it is a symlink another user owns" \
 		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w7-$i"
 done
 stop_racers
 nobody ln -sfn "$W/rootC" "$W/tmp/hlink"
 race "$flip" _ "$W/tmp/hlink" "$W/rootC" "$W/victim7"
 for i in 1 2 3; do
-	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR= XDG_CACHE_HOME= HOME=$W/tmp/hlink expect 2 "hlink: it is a symlink another user owns" \
+	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR= XDG_CACHE_HOME= HOME=$W/tmp/hlink expect 2 "refusing the cache .*hlink: it is a symlink another user owns" \
 		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w7h-$i"
 done
 stop_racers
