@@ -578,7 +578,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		       bool *ret_cached, char *err, size_t errlen)
 {
 	char base[PATH_MAX], stage[PATH_MAX + 32], tmp[PATH_MAX + 64], final[PATH_MAX + 64];
-	char name[32], tname[64], sname[32], why[256];
+	char name[32], tname[64] = "", sname[32], why[256];
 	struct ents e = { 0 };
 	struct kg_user u;
 	struct kg_user_ran ran;
@@ -641,6 +641,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 	if ((out = openat(bfd, tname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) <
 	    0) {
 		r = errf(err, errlen, -errno, "opening %s: %s", tmp, strerror(errno));
+		tname[0] = 0; /* not ours to remove */
 		goto rm;
 	}
 	if ((r = kg_user_give(&u, sfd))) {
@@ -663,7 +664,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		kg_user_note(bfd, note, "staging, cpio", &ran);
 	}
 rm:
-	if (r && out >= 0)
+	if (r && tname[0])
 		unlinkat(bfd, tname, 0);
 	/* by descriptor: the tree is the unprivileged user's */
 	if (sfd >= 0)

@@ -330,6 +330,7 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 	int r;
 
 	snprintf(k->spec, sizeof(k->spec), "%s", spec);
+	k->image_at[0] = 0; /* a .deb's sets it: its image beneath the cache's descriptor */
 	if (!spec[0])
 		return errf(err, errlen, -ENOENT, "an empty kernel name");
 	if (kg_ends_with(spec, ".deb"))
