@@ -574,10 +574,11 @@ static int console_append(int fd)
 	return write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) ? 0 : -EIO;
 }
 
-int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
+int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *ret_at, size_t len,
 		       bool *ret_cached, char *err, size_t errlen)
 {
-	char base[PATH_MAX], stage[PATH_MAX], tmp[PATH_MAX + 16], final[PATH_MAX + 64];
+	char base[PATH_MAX], stage[PATH_MAX + 32], tmp[PATH_MAX + 64], final[PATH_MAX + 64];
+	char name[32], tname[64] = "", sname[32], why[256];
 	struct ents e = { 0 };
 	struct kg_user u;
 	struct kg_user_ran ran;
@@ -606,17 +607,17 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		}
 	}
 	snprintf(base, sizeof(base), "%s/initramfs", o->cachedir);
-	if ((r = kg_mkdir_p(base, 0755))) {
-		errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
+	/* root boots what it finds here: the cache must be root's alone, as restore's state */
+	if ((bfd = kg_cache_open(o->cachedir, "initramfs", err, errlen)) < 0) {
+		r = bfd;
 		goto out;
 	}
-	/* root boots what it finds here: the cache must be root's alone, as restore's state */
-	if ((r = kg_trusted_path(base, err, errlen)))
-		goto out;
-	snprintf(final, sizeof(final), "%s/%016llx.cpio", base, (unsigned long long)h);
-	snprintf(ret_path, len, "%s", final);
-	if (access(final, F_OK) == 0) {
-		r = kg_trusted(final, S_IFREG, err, errlen);
+	snprintf(name, sizeof(name), "%016llx.cpio", (unsigned long long)h);
+	snprintf(final, sizeof(final), "%s/%s", base, name);
+	base_strcpy(ret_path, len, final);
+	kg_fd_path(ret_at, len, bfd, name);
+	if (fstatat(bfd, name, &(struct stat){ 0 }, AT_SYMLINK_NOFOLLOW) == 0) {
+		r = kg_trusted_at(bfd, name, S_IFREG, final, err, errlen);
 		*ret_cached = !r;
 		goto out;
 	}
@@ -628,22 +629,19 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 				 strerror(errno));
 			goto out;
 		}
-	base_path(stage, sizeof(stage), "%s/.stage.XXXXXX", base);
-	if (!mkdtemp(stage)) {
-		r = errf(err, errlen, -errno, "creating a directory in %s: %s", base,
-			 strerror(errno));
+	if ((sfd = base_dir_make_temp(bfd, ".stage.", sname, sizeof(sname), why, sizeof(why))) <
+	    0) {
+		r = errf(err, errlen, sfd, "creating a directory in %s: %s", base, why);
 		goto out;
 	}
+	base_path(stage, sizeof(stage), "%s/%s", base, sname);
 	/* the archive: root's new file, written by the step through its descriptor only */
-	base_path(tmp, sizeof(tmp), "%s.tmp.%d", final, (int)getpid());
-	if ((sfd = open(stage, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
-	    (out = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0 ||
-	    (bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
-		r = errf(err, errlen, -errno, "opening %s: %s",
-			 sfd < 0 ? stage :
-			 out < 0 ? tmp :
-				   base,
-			 strerror(errno));
+	snprintf(tname, sizeof(tname), "%s.tmp.%d", name, (int)getpid());
+	base_path(tmp, sizeof(tmp), "%s/%s", base, tname);
+	if ((out = openat(bfd, tname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) <
+	    0) {
+		r = errf(err, errlen, -errno, "opening %s: %s", tmp, strerror(errno));
+		tname[0] = 0; /* not ours to remove */
 		goto rm;
 	}
 	if ((r = kg_user_give(&u, sfd))) {
@@ -657,26 +655,25 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t
 		errf(err, errlen, r, "writing %s: %s", tmp, strerror(-r));
 	else if (close(out))
 		r = errf(err, errlen, -errno, "writing %s: %s", tmp, strerror(errno));
-	else if ((out = -1, rename(tmp, final)))
+	else if ((out = -1, renameat(bfd, tname, bfd, name)))
 		r = errf(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
 	else {
 		char note[64];
 
-		snprintf(note, sizeof(note), "%016llx.cpio.privsep", (unsigned long long)h);
+		snprintf(note, sizeof(note), "%s.privsep", name);
 		kg_user_note(bfd, note, "staging, cpio", &ran);
 	}
 rm:
-	if (r)
-		unlink(tmp);
+	if (r && tname[0])
+		unlinkat(bfd, tname, 0);
 	/* by descriptor: the tree is the unprivileged user's */
-	base_rm_at(AT_FDCWD, stage);
+	if (sfd >= 0)
+		base_rm_at(bfd, sname);
 out:
 	if (sfd >= 0)
 		close(sfd);
 	if (out >= 0)
 		close(out);
-	if (bfd >= 0)
-		close(bfd);
 	for (size_t i = 0; i < e.n; i++)
 		if (e.v[i].fd > 0)
 			close(e.v[i].fd);

@@ -123,11 +123,14 @@ static int deb_no_links(const char *root, const char *release, char *err, size_t
  * Removes the .extract.PID.* directories of runs that died mid-extraction (SIGTERM, kill -9):
  * by descriptor, since the unprivileged user that extracted one may still hold it.
  */
-static void deb_sweep(const char *base)
+static void deb_sweep(int bfd)
 {
-	DIR *d = opendir(base);
+	int fd = openat(bfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *de;
 
+	if (fd >= 0 && !d)
+		close(fd);
 	while (d && (de = readdir(d))) {
 		long pid;
 		char *end;
@@ -137,7 +140,7 @@ static void deb_sweep(const char *base)
 		pid = strtol(de->d_name + 9, &end, 10);
 		if (*end != '.' || pid <= 0 || (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 			continue; /* not one of ours, or its run is alive */
-		base_rm_at(dirfd(d), de->d_name);
+		base_rm_at(bfd, de->d_name);
 	}
 	if (d)
 		closedir(d);
@@ -213,34 +216,38 @@ static const struct kg_user_rules deb_rules = { .subdirs = true,
 						.max_entries = 200000 };
 
 /*
- * dpkg-deb -x of @deb into @tmp/x, @tmp a new directory in @base, and depmod on it, as the
- * guest side's user, then taken back by root. @tmp stays root's 0700 (mkdtemp), as restore
- * removes only such a tree after a kill -9; x in it is the one handed to the user, which it
- * reaches by descriptor (its working directory), never by a path through @tmp.
+ * dpkg-deb -x of @deb into @tmp/x, @tmp (into @tmp, @tmplen bytes) a new directory beneath
+ * the cache @bfd (named @base), and depmod on it, as the guest side's user, then taken back
+ * by root. @tmp stays root's 0700, as restore removes only such a tree after a kill -9; x in
+ * it is the one handed to the user, which it reaches by descriptor (its working directory),
+ * never by a path through @tmp.
  */
-static int deb_extract(const char *deb, const char *base, struct probe_scratch *journal, char *tmp,
-		       size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
+static int deb_extract(const char *deb, int bfd, const char *base, struct probe_scratch *journal,
+		       char *tmp, size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
 {
 	struct deb_step a = { .fd = -1, .deb = deb, .base = base, .k = k };
-	char x[PATH_MAX + 8], why[PATH_MAX + 128];
+	char x[PATH_MAX + 80], why[PATH_MAX + 128], prefix[64];
 	struct kg_user u;
 	struct kg_user_ran ran;
-	int dfd = -1, r;
+	int tfd, dfd = -1, r;
 
 	kg_user_pick(&u);
-	base_path(tmp, tmplen, "%s/.extract.%d.XXXXXX", base, (int)getpid());
-	if (!mkdtemp(tmp))
-		return errf(err, errlen, -errno, "creating a directory in %s: %s", base,
-			    strerror(errno));
+	snprintf(prefix, sizeof(prefix), ".extract.%d.", (int)getpid());
+	if ((tfd = base_dir_make_temp(bfd, prefix, tmp, tmplen, why, sizeof(why))) < 0) {
+		tmp[0] = 0;
+		return errf(err, errlen, tfd, "creating a directory in %s: %s", base, why);
+	}
+	base_path(x, sizeof(x), "%s/%s", base, tmp);
 	/* before anything is in it: a kill -9 from here on leaves a tree restore removes */
-	if (journal && (r = probe_scratch_journal_tree(journal, tmp, err, errlen)))
+	if (journal && (r = probe_scratch_journal_tree(journal, x, err, errlen))) {
+		close(tfd);
 		return r;
-	base_path(x, sizeof(x), "%s/x", tmp);
-	if (mkdir(x, 0700) ||
-	    (dfd = open(x, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0 ||
-	    (a.fd = open(deb, O_RDONLY | O_CLOEXEC)) < 0)
-		r = errf(err, errlen, -errno, "kernel %s: opening %s: %s", deb, dfd < 0 ? x : deb,
-			 strerror(errno));
+	}
+	base_path(x, sizeof(x), "%s/%s/x", base, tmp);
+	if ((dfd = base_dir_make(tfd, "x", 0700, why, sizeof(why))) < 0)
+		r = errf(err, errlen, dfd, "kernel %s: creating %s: %s", deb, x, why);
+	else if ((a.fd = open(deb, O_RDONLY | O_CLOEXEC)) < 0)
+		r = errf(err, errlen, -errno, "kernel %s: opening it: %s", deb, strerror(errno));
 	else if ((r = kg_user_give(&u, dfd)))
 		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
 	else if (!(r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)) &&
@@ -252,6 +259,7 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 		close(dfd);
 	if (a.fd > 0)
 		close(a.fd);
+	close(tfd);
 	return r;
 }
 
@@ -259,10 +267,11 @@ static int deb_extract(const char *deb, const char *base, struct probe_scratch *
 static int deb_resolve(const char *deb, const char *cachedir, struct probe_scratch *journal,
 		       struct kg_kernel *k, char *err, size_t errlen)
 {
-	char base[PATH_MAX], final[PATH_MAX], tmp[PATH_MAX], x[PATH_MAX + 8];
+	char base[PATH_MAX], fname[NAME_MAX + 1], final[PATH_MAX + NAME_MAX + 2], tmp[64] = "";
+	char at[PATH_MAX];
 	const char *name = strrchr(deb, '/') ? strrchr(deb, '/') + 1 : deb;
 	struct stat st;
-	int r;
+	int bfd, r;
 
 	if (stat(deb, &st))
 		return errf(err, errlen, -ENOENT, "kernel %s: %s", deb, strerror(errno));
@@ -270,22 +279,22 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 		return errf(err, errlen, S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL,
 			    "kernel %s: not a regular file", deb);
 	snprintf(base, sizeof(base), "%s/kernels", cachedir);
-	r = kg_mkdir_p(base, 0755);
-	if (r)
-		return errf(err, errlen, r, "creating %s: %s", base, strerror(-r));
-	if ((r = kg_trusted_path(base, err, errlen)))
-		return r;
-	deb_sweep(base);
+	if ((bfd = kg_cache_open(cachedir, "kernels", err, errlen)) < 0)
+		return bfd;
+	deb_sweep(bfd);
 	/* keyed by content: a package rebuilt with the same name, size and mtime is another */
 	uint64_t h = kg_fnv(KG_FNV_SEED, &st.st_size, sizeof(st.st_size));
 	if ((r = kg_hash_file(&h, deb)))
 		return errf(err, errlen, r, "kernel %s: reading it: %s", deb, strerror(-r));
-	base_path(final, sizeof(final), "%s/%.*s-%016llx", base, (int)(strlen(name) - 4), name,
-		  (unsigned long long)h);
-	if (!kg_is_dir(final)) {
-		r = deb_extract(deb, base, journal, tmp, sizeof(tmp), k, err, errlen);
-		base_path(x, sizeof(x), "%s/x", tmp);
-		if (!r && rename(x, final)) {
+	snprintf(fname, sizeof(fname), "%.*s-%016llx", (int)(strlen(name) - 4), name,
+		 (unsigned long long)h);
+	base_path(final, sizeof(final), "%s/%s", base, fname);
+	if (fstatat(bfd, fname, &st, AT_SYMLINK_NOFOLLOW)) {
+		r = deb_extract(deb, bfd, base, journal, tmp, sizeof(tmp), k, err, errlen);
+		char x[sizeof(tmp) + 2];
+
+		snprintf(x, sizeof(x), "%s/x", tmp); /* in root's 0700 @tmp: no one else's path */
+		if (!r && renameat(bfd, x, bfd, fname)) {
 			r = -errno;
 			if (r == -EEXIST || r == -ENOTEMPTY) /* another run extracted it first */
 				r = 0;
@@ -294,17 +303,22 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 		}
 		/* by descriptor: the unprivileged user's tree, unless it was taken back */
 		if (tmp[0])
-			base_rm_at(AT_FDCWD, tmp);
+			base_rm_at(bfd, tmp);
 		if (r)
 			return r;
 	}
-	if ((r = kg_trusted(final, S_IFDIR, err, errlen)))
+	if ((r = kg_trusted_at(bfd, fname, S_IFDIR, final, err, errlen)))
 		return r;
-	if (deb_image(final, k->image, sizeof(k->image), k->release, sizeof(k->release)))
+	/* from here by the held directory: /proc/self/fd/N/NAME, never the cache's path */
+	kg_fd_path(at, sizeof(at), bfd, fname);
+	if (deb_image(at, k->image_at, sizeof(k->image_at), k->release, sizeof(k->release)))
 		return errf(err, errlen, -EINVAL, "kernel %s: no boot/vmlinuz-* in %s", deb, final);
-	if ((r = kg_trusted(k->image, S_IFREG, err, errlen)))
+	base_path(k->image, sizeof(k->image), "%s/boot/vmlinuz-%s", final, k->release);
+	base_path(at, sizeof(at), "%s/boot/vmlinuz-%s", fname, k->release);
+	if ((r = kg_trusted_at(bfd, at, S_IFREG, k->image, err, errlen)))
 		return r;
-	base_path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", final, k->release);
+	kg_fd_path(at, sizeof(at), bfd, fname);
+	base_path(k->moddir, sizeof(k->moddir), "%s/lib/modules/%s", at, k->release);
 	return 0;
 }
 
@@ -316,6 +330,7 @@ int kg_kernel_resolve(const char *spec, const char *modules, const char *cachedi
 	int r;
 
 	snprintf(k->spec, sizeof(k->spec), "%s", spec);
+	k->image_at[0] = 0; /* a .deb's sets it: its image beneath the cache's descriptor */
 	if (!spec[0])
 		return errf(err, errlen, -ENOENT, "an empty kernel name");
 	if (kg_ends_with(spec, ".deb"))

@@ -23,6 +23,8 @@ struct probe_scratch;
 struct kg_kernel {
 	char spec[PATH_MAX]; /* as the user gave it */
 	char image[PATH_MAX]; /* bzImage / vmlinuz */
+	/* image as root opens it: beneath the cache's descriptor (kg_fd_path) for a .deb's */
+	char image_at[PATH_MAX];
 	char boot_image[PATH_MAX]; /* what QEMU boots: image, or its vmlinux (pvh.h) */
 	char entry[16]; /* "pvh" or "bzimage" */
 	char entry_why[96]; /* why not "pvh" */
@@ -74,9 +76,10 @@ struct kg_initramfs_opts {
  * Builds (or finds in @o->cachedir) the initramfs: busybox, this fsbench and the shared
  * libraries ldd names, the mkfs tools of @o->fstypes, the modules resolved for the kernel,
  * the suite and the guest's /init. Named by a hash of every file's path, mode and bytes.
- * Writes the path to @ret_path; 0 or -errno with @err.
+ * Writes its path to @ret_path (for people) and to @ret_at the same file as root opens it,
+ * beneath the cache's descriptor (kg_fd_path; both @len bytes); 0 or -errno with @err.
  */
-int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, size_t len,
+int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *ret_at, size_t len,
 		       bool *ret_cached, char *err, size_t errlen);
 
 /* Where a boot is (kg_vm.progress): its /init spoke, the suite started, QEMU ended. */

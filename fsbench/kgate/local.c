@@ -118,8 +118,8 @@ int kg_local_boot(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	snprintf(name, sizeof(name), "boot-%02d-%s", n, k->label);
 	snprintf(ret->dir, sizeof(ret->dir), "%s/%s", x->workdir, name);
 	snprintf(ret->name, sizeof(ret->name), "%s", name);
-	r = kg_boot_run(k, x->initramfs[req->side], &x->a.vm, x->workdir_fd, name, ret->dir, b, why,
-			sizeof(why));
+	r = kg_boot_run(k, x->initramfs_at[req->side], &x->a.vm, x->workdir_fd, name, ret->dir, b,
+			why, sizeof(why));
 	r = r ? r : kg_result_bound(k, b, why, sizeof(why)); /* this boot's result? */
 	ret->record = kg_boot_json(k, &x->a.vm, b);
 	json_object_set_new(ret->record, "index", json_integer(n));

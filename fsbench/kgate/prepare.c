@@ -164,8 +164,8 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 		*ret_fail = r == -EPERM ? KG_PREPARE_USAGE : KG_PREPARE_KERNEL;
 		return errf(err, errlen, r, "%s: %s", label, why);
 	}
-	r = kg_initramfs_build(&io, x->initramfs[i], sizeof(x->initramfs[i]), &x->cached[i], why,
-			       sizeof(why));
+	r = kg_initramfs_build(&io, x->initramfs[i], x->initramfs_at[i], sizeof(x->initramfs[i]),
+			       &x->cached[i], why, sizeof(why));
 	if (r) {
 		*ret_fail = KG_PREPARE_KERNEL;
 		return errf(err, errlen, r, "building the initramfs for %s: %s", x->k[i].release,

@@ -42,6 +42,7 @@ struct kg_ctx {
 	struct kg_args a;
 	struct kg_kernel k[2];
 	char initramfs[2][PATH_MAX];
+	char initramfs_at[2][PATH_MAX]; /* as root opens it (kg_initramfs_build) */
 	bool cached[2]; /* the initramfs came from the cache */
 	char suite[PATH_MAX];
 	char workdir[PATH_MAX];

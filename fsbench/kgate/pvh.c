@@ -21,6 +21,8 @@
 
 #include "base/errf.h"
 #include "base/fileio.h"
+#include "base/dirfd.h"
+#include "fsbench/kgate/user.h"
 #include "fsbench/kgate/util.h"
 
 /* Bounds on what is read and made: a bzImage is 5-15 MB, a kernel's vmlinux 30-100 MB. */
@@ -221,106 +223,166 @@ static bool pvh_elf(unsigned char *p, size_t n)
 	return found;
 }
 
-static int write_vmlinux(const char *path, const struct buf *b, char *err, size_t errlen)
+/* What the decompression step gets: the bzImage by the descriptor root opened. */
+struct pvh_step {
+	int fd;
+	size_t len;
+	const char *image;
+};
+
+/* The whole bzImage from @fd, @n bytes (at most PVH_IMAGE_MAX), or NULL with errno. */
+static unsigned char *read_image(int fd, size_t n)
 {
-	char *tmp = NULL;
-	FILE *f = base_out_open(path, &tmp);
-	int r;
+	unsigned char *p = malloc(n + 1);
+	ssize_t got;
 
-	if (!f)
-		return errf(err, errlen, -errno, "creating %s: %s", path, strerror(errno));
-	r = fwrite(b->p, 1, b->len, f) == b->len ? 0 : -errno;
-	r = base_out_commit(f, tmp, path, r);
-	if (r)
-		return errf(err, errlen, r, "writing %s: %s", path, strerror(-r));
-	return 0;
-}
-
-/* The whole bzImage, at most PVH_IMAGE_MAX bytes, or NULL with @err. */
-static unsigned char *read_image(const char *path, size_t *ret_len, char *err, size_t errlen)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	unsigned char *p = NULL;
-	struct stat st;
-	ssize_t n = -ENOMEM;
-
-	if (fd < 0) {
-		errf(err, errlen, -errno, "opening %s: %s", path, strerror(errno));
+	if (!p)
 		return NULL;
-	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > PVH_IMAGE_MAX) {
-		errf(err, errlen, -EFBIG, "%s: not a regular file of at most %lld MiB", path,
-		     PVH_IMAGE_MAX >> 20);
-		close(fd);
-		return NULL;
-	}
-	if ((p = malloc((size_t)st.st_size + 1)))
-		n = base_read_fd(fd, p, (size_t)st.st_size);
-	close(fd);
-	if (!p || n != (ssize_t)st.st_size) {
-		errf(err, errlen, -EIO, "reading %s: %s", path,
-		     !p	   ? strerror(ENOMEM) :
-		     n < 0 ? strerror((int)-n) :
-			     "short read");
+	got = lseek(fd, 0, SEEK_SET) ? -errno : base_read_fd(fd, p, n);
+	if (got != (ssize_t)n) {
 		free(p);
+		errno = got < 0 ? (int)-got : EIO;
 		return NULL;
 	}
-	*ret_len = (size_t)n;
 	return p;
 }
 
-int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t errlen)
+/*
+ * The decompression, as the guest side's user when fsbench is root (kg_user_run): the
+ * payload of the bzImage (untrusted bytes) decompressed, at most PVH_OUT_MAX, checked for a
+ * PVH entry and written as "vmlinux" into @dfd. -ENOEXEC with @err saying why when the
+ * kernel cannot boot through PVH (then the bzImage is booted), other -errno on a failure.
+ */
+static int pvh_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], path[PATH_MAX];
+	const struct pvh_step *a = arg;
 	const unsigned char *pl;
 	const char *why = NULL;
 	struct buf out = { 0 };
 	unsigned char *img;
-	size_t n, pn = 0;
-	int r;
+	size_t pn = 0;
+	int fd, r;
 
-	base_strcpy(k->boot_image, sizeof(k->boot_image), k->image);
+	if (!(img = read_image(a->fd, a->len)))
+		return errf(err, errlen, -errno, "reading %s: %s", a->image, strerror(errno));
+	if (!(pl = payload(img, a->len, &pn, &why)))
+		r = -ENOEXEC;
+	else if (!(r = decompress(pl, pn, &out, &why)) && !pvh_elf(out.p, out.len)) {
+		why = "it has no PVH entry (CONFIG_PVH)";
+		r = -ENOEXEC;
+	}
+	free(img);
+	if (why) {
+		free(out.p);
+		return errf(err, errlen, -ENOEXEC, "%s", why);
+	}
+	fd = openat(dfd, "vmlinux", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		r = -errno;
+	else {
+		for (size_t done = 0; !r && done < out.len;) {
+			ssize_t n = write(fd, out.p + done, out.len - done);
+
+			if (n > 0)
+				done += (size_t)n;
+			else if (n < 0 && errno != EINTR)
+				r = -errno;
+		}
+		if (close(fd) && !r)
+			r = -errno;
+	}
+	free(out.p);
+	if (r)
+		return errf(err, errlen, r, "writing %s/vmlinux: %s", dir, strerror(-r));
+	return 0;
+}
+
+/* What the step may leave: the one file, no larger than the bound it was held to. */
+static const struct kg_user_rules pvh_rules = { .max_entries = 1,
+						.max_file_bytes = (long long)PVH_OUT_MAX };
+
+/*
+ * pvh_step into a new staging directory beneath the cache @cfd (root's 0700, given to the
+ * step's user, taken back by root by descriptor), its vmlinux renamed to @name beneath @cfd.
+ * -ENOEXEC with @err as pvh_step says it, or -errno with @err.
+ */
+static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_step *a, char *err,
+		    size_t errlen)
+{
+	char stage[64], shown[PATH_MAX + 80], why[PATH_MAX + 128];
+	struct kg_user u;
+	struct kg_user_ran ran;
+	int sfd, r;
+
+	kg_user_pick(&u);
+	if ((sfd = base_dir_make_temp(cfd, ".stage.", stage, sizeof(stage), why, sizeof(why))) < 0)
+		return errf(err, errlen, sfd, "creating a directory in %s: %s", cache, why);
+	snprintf(shown, sizeof(shown), "%s/%s", cache, stage);
+	if ((r = kg_user_give(&u, sfd)))
+		errf(err, errlen, r, "chown %s: %s", shown, strerror(-r));
+	else if ((r = kg_user_run(&u, sfd, shown, pvh_step, a, &ran, err, errlen)) == 0 &&
+		 (r = kg_user_reclaim(&u, sfd, shown, &pvh_rules, why, sizeof(why))))
+		r = errf(err, errlen, -EINVAL, "kernel %s: refused: %s", a->image, why);
+	else if (!r && renameat(sfd, "vmlinux", cfd, name))
+		r = errf(err, errlen, -errno, "rename %s/%s: %s", cache, name, strerror(errno));
+	else if (!r) {
+		char note[NAME_MAX + 16];
+
+		snprintf(note, sizeof(note), "%s.privsep", name);
+		kg_user_note(cfd, note, "decompression", &ran);
+	}
+	close(sfd);
+	/* by descriptor: the unprivileged user's tree, unless it was taken back */
+	base_rm_at(cfd, stage);
+	return r;
+}
+
+int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t errlen)
+{
+	const char *at = k->image_at[0] ? k->image_at : k->image;
+	struct pvh_step a = { .fd = -1, .image = k->image };
+	char cache[PATH_MAX], name[NAME_MAX + 1], shown[PATH_MAX + NAME_MAX + 2];
+	struct stat st;
+	uint64_t h;
+	int cfd, r;
+
+	base_strcpy(k->boot_image, sizeof(k->boot_image), at);
 	base_strcpy(k->entry, sizeof(k->entry), "bzimage");
 	k->entry_why[0] = 0;
-	if (!(img = read_image(k->image, &n, err, errlen)))
-		return -EIO;
-	if (!(pl = payload(img, n, &pn, &why))) {
-		free(img);
-		base_strcpy(k->entry_why, sizeof(k->entry_why), why);
-		return 0;
+	if ((a.fd = open(at, O_RDONLY | O_CLOEXEC)) < 0)
+		return errf(err, errlen, -errno, "opening %s: %s", k->image, strerror(errno));
+	if (fstat(a.fd, &st) || !S_ISREG(st.st_mode) || st.st_size > PVH_IMAGE_MAX) {
+		close(a.fd);
+		return errf(err, errlen, -EFBIG, "%s: not a regular file of at most %lld MiB",
+			    k->image, PVH_IMAGE_MAX >> 20);
 	}
-	snprintf(dir, sizeof(dir), "%s/pvh", cachedir);
-	if ((r = kg_mkdir_p(dir, 0755))) {
-		free(img);
-		return errf(err, errlen, r, "creating %s: %s", dir, strerror(-r));
+	a.len = (size_t)st.st_size;
+	/* the cache's name: the bytes hashed, not parsed (the step parses them) */
+	h = KG_FNV_SEED;
+	if ((r = kg_hash_fd(&h, a.fd))) {
+		close(a.fd);
+		return errf(err, errlen, r, "reading %s: %s", k->image, strerror(-r));
 	}
-	if ((r = kg_trusted_path(dir, err, errlen))) {
-		free(img);
-		return r;
+	snprintf(cache, sizeof(cache), "%s/pvh", cachedir);
+	if ((cfd = kg_cache_open(cachedir, "pvh", err, errlen)) < 0) {
+		close(a.fd);
+		return cfd;
 	}
-	base_path(path, sizeof(path), "%s/vmlinux-%s-%016llx", dir, k->release,
-		  (unsigned long long)kg_fnv(KG_FNV_SEED, img, n));
-	if (access(path, F_OK) == 0) { /* made by an earlier run, checked when it was made */
-		free(img);
-		if ((r = kg_trusted(path, S_IFREG, err, errlen)))
-			return r;
-		goto pvh;
-	}
-	r = decompress(pl, pn, &out, &why);
-	free(img);
-	if (!r && !pvh_elf(out.p, out.len))
-		why = "it has no PVH entry (CONFIG_PVH)";
-	else if (!r)
-		r = write_vmlinux(path, &out, err, errlen);
-	free(out.p);
-	if (why) {
-		base_strcpy(k->entry_why, sizeof(k->entry_why), why);
+	snprintf(name, sizeof(name), "vmlinux-%s-%016llx", k->release, (unsigned long long)h);
+	snprintf(shown, sizeof(shown), "%s/%s", cache, name);
+	if (fstatat(cfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) /* made by an earlier run */
+		r = kg_trusted_at(cfd, name, S_IFREG, shown, err, errlen);
+	else
+		r = pvh_make(cfd, cache, name, &a, err, errlen);
+	close(a.fd);
+	if (r == -ENOEXEC) { /* no PVH entry: the bzImage is booted, and why is said */
+		base_strcpy(k->entry_why, sizeof(k->entry_why), err);
+		err[0] = 0;
 		return 0;
 	}
 	if (r)
 		return r;
-pvh:
-	base_strcpy(k->boot_image, sizeof(k->boot_image), path);
+	kg_fd_path(k->boot_image, sizeof(k->boot_image), cfd, name);
 	base_strcpy(k->entry, sizeof(k->entry), "pvh");
 	return 0;
 }

@@ -24,23 +24,28 @@ uint64_t kg_fnv(uint64_t h, const void *p, size_t n)
 	return h;
 }
 
-int kg_hash_file(uint64_t *h, const char *path)
+int kg_hash_fd(uint64_t *h, int fd)
 {
 	char buf[65536];
 	ssize_t n;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	off_t off = 0;
+
+	while ((n = pread(fd, buf, sizeof(buf), off)) > 0) {
+		*h = kg_fnv(*h, buf, (size_t)n);
+		off += n;
+	}
+	return n < 0 ? -errno : 0;
+}
+
+int kg_hash_file(uint64_t *h, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), r;
 
 	if (fd < 0)
 		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		*h = kg_fnv(*h, buf, (size_t)n);
-	if (n < 0) {
-		int e = -errno;
-		close(fd);
-		return e;
-	}
+	r = kg_hash_fd(h, fd);
 	close(fd);
-	return 0;
+	return r;
 }
 
 bool kg_release_ok(const char *rel)
@@ -186,13 +191,93 @@ static const char *untrusted(const struct stat *st, bool ancestor)
 	return base_untrusted(st, ancestor, geteuid());
 }
 
-int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
+/*
+ * The cache directory @path held: opened by the trusted walk, or, when absent, made
+ * beneath its parent held the same way (a sticky parent such as /tmp allowed: fsbench
+ * makes its own private directory there). -errno with @err.
+ */
+static int cache_root(const char *path, bool shared, int depth, char *err, size_t errlen)
+{
+	char parent[PATH_MAX], why[256];
+	int fd, pfd;
+
+	fd = base_dir_open_trusted(path, geteuid(), shared, err, errlen);
+	if (fd != -ENOENT || depth > 16)
+		return fd;
+	base_strcpy(parent, sizeof(parent), path);
+	char *slash = strrchr(parent, '/');
+	if (!slash || !slash[1])
+		return fd;
+	const char *name = path + (slash - parent) + 1;
+	slash[slash == parent] = 0; /* "/x": its parent is "/" */
+	if ((pfd = cache_root(parent, true, depth + 1, err, errlen)) < 0)
+		return pfd;
+	fd = base_dir_make(pfd, name, 0755, why, sizeof(why));
+	close(pfd);
+	if (fd == -EEXIST) /* another run made it first: judged by the walk */
+		return base_dir_open_trusted(path, geteuid(), shared, err, errlen);
+	if (fd < 0)
+		return errf(err, errlen, fd, "creating %s: %s", path, why);
+	return fd;
+}
+
+int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errlen)
+{
+	static struct {
+		char dir[PATH_MAX];
+		char sub[32];
+		int fd;
+	} held[8];
+	static size_t nheld;
+	char why[PATH_MAX + 256];
+	int root, fd;
+
+	for (size_t i = 0; i < nheld; i++)
+		if (!strcmp(held[i].dir, cachedir) && !strcmp(held[i].sub, sub))
+			return held[i].fd;
+	if (nheld == sizeof(held) / sizeof(held[0]))
+		return errf(err, errlen, -EMFILE, "%s/%s: too many caches", cachedir, sub);
+	if ((root = cache_root(cachedir, false, 0, why, sizeof(why))) < 0)
+		return errf(err, errlen, root, "%s the cache %s",
+			    root == -EPERM ? "refusing" : "opening", why);
+	fd = base_dir_make(root, sub, 0755, why, sizeof(why));
+	if (fd == -EEXIST) { /* made by an earlier run: judged as restore judges the cache */
+		struct stat st;
+		const char *bad = NULL;
+
+		fd = openat(root, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd >= 0 && fstat(fd, &st)) {
+			close(fd);
+			fd = -1;
+		}
+		if (fd < 0) {
+			fd = -errno;
+			snprintf(why, sizeof(why), "%s", strerror(-fd));
+		} else if ((bad = untrusted(&st, false))) {
+			snprintf(why, sizeof(why), "%s (owner uid %u, mode %04o)", bad,
+				 (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777));
+			close(fd);
+			fd = -EPERM;
+		}
+	}
+	close(root);
+	if (fd < 0)
+		return errf(err, errlen, fd, "%s the cache %s/%s: %s",
+			    fd == -EPERM ? "refusing" : "opening", cachedir, sub, why);
+	base_strcpy(held[nheld].dir, sizeof(held[nheld].dir), cachedir);
+	base_strcpy(held[nheld].sub, sizeof(held[nheld].sub), sub);
+	held[nheld++].fd = fd;
+	return fd;
+}
+
+int kg_trusted_at(int dfd, const char *name, mode_t type, const char *shown, char *err,
+		  size_t errlen)
 {
 	struct stat st;
 	const char *why;
 
-	if (lstat(path, &st))
-		return errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errf(err, errlen, -errno, "%s: %s", shown, strerror(errno));
 	why = untrusted(&st, false);
 	if (!why && (st.st_mode & S_IFMT) != type)
 		why = type == S_IFDIR ? "it is not a directory" : "it is not a regular file";
@@ -200,48 +285,9 @@ int kg_trusted(const char *path, mode_t type, char *err, size_t errlen)
 		return errf(err, errlen, -EPERM,
 			    "refusing %s: %s (owner uid %u, mode %04o), so another user could "
 			    "have put what fsbench would run as uid %u there",
-			    path, why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
+			    shown, why, (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
 			    (unsigned)geteuid());
 	return 0;
-}
-
-/*
- * Every directory from / down to @path (resolved into @buf) by the ancestors' rule; @what
- * (NULL: none) starts the error. 0 or -errno with @err.
- */
-static int trusted_walk(const char *what, const char *path, char *buf, char *err, size_t errlen)
-{
-	struct stat st;
-
-	if (!realpath(path, buf)) /* the names given may hold symlinks: what they lead to counts */
-		return errf(err, errlen, -errno, "%s%s%s: %s", what ? what : "", what ? " " : "",
-			    path, strerror(errno));
-	for (char *p = buf + 1;; p++) {
-		if (*p && *p != '/')
-			continue;
-		char c = *p;
-		*p = 0;
-		const char *why = lstat(buf, &st) ? strerror(errno) : untrusted(&st, true);
-		if (why)
-			return errf(err, errlen, -EPERM,
-				    "%s%srefusing %s: %s%s%s%s (owner uid %u, mode %04o)%s",
-				    what ? what : "", what ? ": " : "", path,
-				    c ? "its directory " : "", c ? buf : "", c ? ": " : "", why,
-				    (unsigned)st.st_uid, (unsigned)(st.st_mode & 07777),
-				    what ? ", so another user could swap what fsbench uses in it" :
-					   "");
-		if (!(*p = c))
-			break;
-	}
-	return 0;
-}
-
-int kg_trusted_path(const char *path, char *err, size_t errlen)
-{
-	char buf[PATH_MAX];
-	int r = trusted_walk(NULL, path, buf, err, errlen);
-
-	return r ? r : kg_trusted(buf, S_IFDIR, err, errlen);
 }
 
 int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen)

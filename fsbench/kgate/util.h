@@ -26,6 +26,8 @@ bool kg_ends_with(const char *s, const char *suffix);
 uint64_t kg_fnv(uint64_t h, const void *p, size_t n);
 /* kg_fnv() over @path's contents, continuing from *@h. 0 or -errno. */
 int kg_hash_file(uint64_t *h, const char *path);
+/* The same over @fd's contents from its start (pread: its offset is left alone). */
+int kg_hash_fd(uint64_t *h, int fd);
 /*
  * A kernel release fsbench puts into paths (lib/modules/RELEASE, the caches) and a depmod
  * argument, whether a .deb or a bzImage's header says it: 1 to 127 of [A-Za-z0-9._+~-], not
@@ -97,18 +99,23 @@ int kg_fd_path(char *buf, size_t len, int dfd, const char *rel);
 void kg_err_shown(char *err, size_t errlen, const char *at, const char *shown);
 
 /*
- * Restore's rules for what root reads and runs from the cache: @path is a @type (S_IFDIR,
- * S_IFREG), not a symlink, owned by this user and not writable by group or others.
- * 0, or -EPERM with @err saying which rule and why it matters.
+ * Restore's rules for what root reads and runs from the cache: @name beneath @dfd (not
+ * followed if a symlink) is a @type (S_IFDIR, S_IFREG), owned by this user and not writable
+ * by group or others. 0, or -EPERM with @err (naming it @shown) saying which rule and why.
  */
-int kg_trusted(const char *path, mode_t type, char *err, size_t errlen);
+int kg_trusted_at(int dfd, const char *name, mode_t type, const char *shown, char *err,
+		  size_t errlen);
 
 /*
- * kg_trusted() for the directory @path, whose ancestors must also be owned by this user
- * or root and writable by no one else unless sticky (/tmp): otherwise another user could
- * swap the directory for one of theirs. 0 or -errno with @err.
+ * The cache's directory @sub (kernels, initramfs, pvh) below @cachedir (kg_cachedir), held
+ * by descriptor for the rest of the run (the same one on every call): the root opened by a
+ * trusted walk (base_dir_open_trusted: a symlink or directory another user owns on the way
+ * is refused), missing directories made beneath their held parents (base_dir_make), @sub
+ * this user's alone. Root reads, writes and boots what is beneath it only through it
+ * (openat, renameat; kg_fd_path for a tool that takes a path). Not to be closed.
+ * The descriptor, or -errno with @err.
  */
-int kg_trusted_path(const char *path, char *err, size_t errlen);
+int kg_cache_open(const char *cachedir, const char *sub, char *err, size_t errlen);
 
 /*
  * Reads what the guest left on the results disk (results.img beneath the boot's directory

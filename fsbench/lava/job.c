@@ -227,7 +227,8 @@ int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const cha
 		return errf(err, errlen, -errno, "%s: %s", outdir, strerror(errno));
 	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s%s.cpio", abs, tag, x->k[i].release);
 	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s%s", abs, tag, x->k[i].release);
-	if ((r = copy_file(x->initramfs[i], ipath)) || (r = copy_file(x->k[i].image, kpath)))
+	if ((r = copy_file(x->initramfs_at[i], ipath)) ||
+	    (r = copy_file(x->k[i].image_at[0] ? x->k[i].image_at : x->k[i].image, kpath)))
 		return errf(err, errlen, r, "copying the kernel and initramfs into %s: %s", abs,
 			    strerror(-r));
 	snprintf(kurl, urllen, "file://%s", kpath);

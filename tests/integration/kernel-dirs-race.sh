@@ -1,7 +1,7 @@
 #!/bin/bash
 # Directories fsbench owns, files by descriptor, no root for QEMU (issue 29, items 2 and 1):
 # another user (setpriv as nobody, in a loop where it races) cannot swap the kernel gate's --disk-dir, --workdir or
-# the directory above it or a symlink on their way, nor dbench's clients/ or dbench's and
+# the directory above it, its cache, or a symlink on their way, nor dbench's clients/ or dbench's and
 # tree's -D under a directory of theirs, for a tree of theirs that
 # root then writes through. A stand-in for QEMU plays the guest (fake-qemu.sh); each check
 # fails if its attack works again.
@@ -161,6 +161,28 @@ grep -q "refusing its directory: $W/tmp/rlink: .*symlink another user owns" "$W/
 	t_fail "restore with the other user's link: $(head -3 "$W/restore7.out")"
 t_expect_eq "files restore removed in the directory it made them in (the link refused)" 10005 \
 	"$(find "$W/rootR" -type f | wc -l)"
+# 8. the kernel cache (kernels/, pvh/, initramfs/) below a symlink of the other user's that
+# it re-points between a directory root may use and a root-only one, as FSBENCH_CACHE_DIR's
+# parent or as $HOME: realpath() and lstat() passed it (both ends are root's) and the cache
+# was made and written by name, so packages, vmlinux and initramfs landed in the root-only
+# one; the cache is held by descriptor from a walk that refuses the other user's symlink
+mkdir -m 0755 "$W/rootC" && mkdir -m 0700 "$W/victim8"
+nobody ln -s "$W/rootC" "$W/tmp/clink"
+race "$flip" _ "$W/tmp/clink" "$W/rootC" "$W/victim8"
+for i in 1 2 3; do
+	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR=$W/tmp/clink/cache expect 2 "refusing the cache .*clink: it is a symlink another user owns" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w8-$i"
+done
+stop_racers
+nobody ln -sfn "$W/rootC" "$W/tmp/hlink"
+race "$flip" _ "$W/tmp/hlink" "$W/rootC" "$W/victim8"
+for i in 1 2 3; do
+	FAKE_QEMU_OUT=$W/good FSBENCH_CACHE_DIR= XDG_CACHE_HOME= HOME=$W/tmp/hlink expect 2 "refusing the cache .*hlink: it is a symlink another user owns" \
+		"$FSBENCH" kernel-run "${run[@]}" --disk-dir "$W/disks" --workdir "$W/w8h-$i"
+done
+stop_racers
+t_expect_eq "files root made in the root-only directory through the cache's path" "" "$(ls -A "$W/victim8")"
+t_expect_eq "files root made in the directory the link led to" "" "$(ls -A "$W/rootC")"
 # 5. nothing on the guest's side runs as root: QEMU is nobody here (no fsbench user, no
 # SUDO_UID), with no groups, no new privileges and its own seccomp sandbox, and reads the
 # kernel and initramfs through descriptors

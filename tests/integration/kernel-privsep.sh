@@ -1,6 +1,7 @@
 #!/bin/bash
 # Privilege separation (issue 29, item 1): with fsbench as root, dpkg-deb and depmod (a .deb
-# into the kernel cache) and find, sort and cpio (the initramfs) run as the unprivileged user
+# into the kernel cache), find, sort and cpio (the initramfs) and the decompression of the
+# bzImage's payload into the PVH cache (in the step itself: no tool) run as the unprivileged user
 # QEMU runs as (nobody here: no fsbench user, no SUDO_UID), with no new privileges, in a PID
 # and a mount namespace of their own; the trees they wrote end root's before they are cache.
 # Stand-ins first on PATH record who runs them, then exec the real tool. A stand-in for QEMU
@@ -51,6 +52,14 @@ t_expect_eq "the extraction's note" "dpkg-deb, depmod: uid 65534 gid 65534 no_ne
 	"$(cat "$W"/private/cache/kernels/*/.privsep 2>/dev/null)"
 t_expect_eq "the initramfs's note" "staging, cpio: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
 	"$(cat "$W"/private/cache/initramfs/*.privsep 2>/dev/null)"
+# the PVH vmlinux: decompressed from the package's bzImage by the unprivileged user (its
+# note), into a directory that root took back and renamed into pvh/ as root's file
+t_expect_eq "the PVH decompression's note" "decompression: uid 65534 gid 65534 no_new_privs 1 pid_ns own mnt_ns own" \
+	"$(cat "$W"/private/cache/pvh/*.privsep 2>/dev/null)"
+vml=$(ls "$W"/private/cache/pvh/vmlinux-* 2>/dev/null | grep -v '\.privsep$' | head -1)
+t_expect_eq "the PVH vmlinux's owner and mode" "0 644" "$(stat -c '%u %a' "$vml" 2>/dev/null)"
+file_magic=$(head -c 4 "$vml" 2>/dev/null | od -An -c | tr -d ' ')
+t_expect_eq "the PVH vmlinux is an ELF" "177ELF" "$file_magic"
 # root once made /dev/console in the staging tree; now root appends it to the archive
 cpio_file=$(ls "$W"/private/cache/initramfs/*.cpio | head -1)
 tail -c 512 "$cpio_file" | grep -aq "dev/console" && t_ok "the initramfs holds dev/console" ||
@@ -59,6 +68,7 @@ tail -c 512 "$cpio_file" | grep -aq "dev/console" && t_ok "the initramfs holds d
 rm -f "$W"/ids/*
 PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good expect 0 "guest status 0" "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w2"
 t_expect_eq "tools run for a cached kernel and initramfs" "" "$(ls "$W/ids")"
+t_expect_eq "decompressions for a cached vmlinux" "1" "$(cat "$W"/private/cache/pvh/*.privsep 2>/dev/null | wc -l)"
 
 # what the unprivileged step may have put in the tree is checked before root takes it: a
 # package with a setuid file, or with a symlink leading out of the tree, is refused, and

@@ -333,11 +333,15 @@ static void pvh_case(const char *dir, enum fake_z z, uint32_t note, uint32_t bad
 		assert_string_equal(k.boot_image, k.image);
 	} else {
 		unsigned char want[512] = { 0 }, got[512] = { 0 };
+		char path[4200];
 		size_t n = fake_vmlinux(want, note);
 		int fd = open(k.boot_image, O_RDONLY);
 
-		/* the decompressed kernel itself, in the cache */
-		assert_non_null(strstr(k.boot_image, "/pvh/vmlinux-6.0-test-"));
+		/* the decompressed kernel itself, beneath the cache's pvh/ held by descriptor */
+		assert_true(!strncmp(k.boot_image, "/proc/self/fd/", 14));
+		assert_non_null(strstr(k.boot_image, "/vmlinux-6.0-test-"));
+		snprintf(path, sizeof(path), "%s/pvh/%s", dir, strrchr(k.boot_image, '/') + 1);
+		assert_int_equal(access(path, F_OK), 0);
 		assert_true(fd >= 0);
 		assert_int_equal(read(fd, got, sizeof(got)), (int)n);
 		close(fd);
