@@ -9,6 +9,15 @@
 #include <unistd.h>
 
 static const char *dir;
+static int dfd = AT_FDCWD, name_len; /* name_len 0: DIR/tT-I; else that long, in DIR's fd */
+
+static void name(char *out, size_t n, long t, long i)
+{
+	if (name_len)
+		snprintf(out, n, "%0*lx", name_len, ((unsigned long)t << 40) | (unsigned long)i);
+	else
+		snprintf(out, n, "%s/t%ld-%ld", dir, t, i);
+}
 static long nfiles, size;
 static pthread_barrier_t bar;
 
@@ -34,8 +43,8 @@ static void *worker(void *arg)
 	for (long i = 0; i < nfiles; i++) {
 		int fd;
 
-		snprintf(path, sizeof(path), "%s/t%ld-%ld", dir, id, i);
-		fd = open(path, O_CREAT | O_RDWR | O_TRUNC, 0666);
+		name(path, sizeof(path), id, i);
+		fd = openat(dfd, path, O_CREAT | O_RDWR | O_TRUNC, 0666);
 		if (fd < 0 || write(fd, buf, (size_t)size) != size || fsync(fd) < 0) {
 			perror(path);
 			exit(1);
@@ -54,8 +63,8 @@ int main(int argc, char **argv)
 	char path[4096];
 	struct rusage ru0, ru1;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: bareloop DIR FILES_PER_THREAD SIZE THREADS\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: bareloop DIR FILES_PER_THREAD SIZE THREADS [NAME_LEN]\n");
 		return 2;
 	}
 	dir = argv[1];
@@ -64,6 +73,17 @@ int main(int argc, char **argv)
 	threads = atol(argv[4]);
 	if (threads < 1 || threads > 256)
 		return 2;
+	/* NAME_LEN: names as long as fsbench's, made relative to DIR's descriptor as fsbench's */
+	if (argc == 6) {
+		name_len = atoi(argv[5]);
+		if (name_len < 17 || name_len > 255)
+			return 2;
+		dfd = open(dir, O_RDONLY | O_DIRECTORY);
+		if (dfd < 0) {
+			perror(dir);
+			return 1;
+		}
+	}
 	pthread_barrier_init(&bar, NULL, (unsigned)threads + 1);
 	for (long i = 0; i < threads; i++)
 		pthread_create(&tids[i], NULL, worker, (void *)i);
@@ -75,8 +95,8 @@ int main(int argc, char **argv)
 	t1 = now();
 	for (long t = 0; t < threads; t++)
 		for (long i = 0; i < nfiles; i++) {
-			snprintf(path, sizeof(path), "%s/t%ld-%ld", dir, t, i);
-			unlink(path);
+			name(path, sizeof(path), t, i);
+			unlinkat(dfd, path, 0);
 		}
 	getrusage(RUSAGE_SELF, &ru1);
 	/* files/s, and CPU seconds (all, user, sys) of the loop and the unlinks (fsbench's cpu_*_s) */
