@@ -19,7 +19,7 @@ static void name(char *out, size_t n, long t, long i)
 		snprintf(out, n, "%s/t%ld-%ld", dir, t, i);
 }
 static long nfiles, size;
-static pthread_barrier_t bar;
+static pthread_barrier_t bar, done; /* start; every thread's timed loop over */
 
 static double now(void)
 {
@@ -52,6 +52,12 @@ static void *worker(void *arg)
 		close(fd);
 	}
 	free(buf);
+	/* as fsbench's threads: each unlinks its own files once every thread's loop is over */
+	pthread_barrier_wait(&done);
+	for (long i = 0; i < nfiles; i++) {
+		name(path, sizeof(path), id, i);
+		unlinkat(dfd, path, 0);
+	}
 	return NULL;
 }
 
@@ -60,7 +66,6 @@ int main(int argc, char **argv)
 	pthread_t tids[256];
 	long threads;
 	double t0, t1, us, sy;
-	char path[4096];
 	struct rusage ru0, ru1;
 
 	if (argc != 5 && argc != 6) {
@@ -85,19 +90,16 @@ int main(int argc, char **argv)
 		}
 	}
 	pthread_barrier_init(&bar, NULL, (unsigned)threads + 1);
+	pthread_barrier_init(&done, NULL, (unsigned)threads + 1);
 	for (long i = 0; i < threads; i++)
 		pthread_create(&tids[i], NULL, worker, (void *)i);
 	pthread_barrier_wait(&bar);
 	getrusage(RUSAGE_SELF, &ru0);
 	t0 = now();
+	pthread_barrier_wait(&done);
+	t1 = now();
 	for (long i = 0; i < threads; i++)
 		pthread_join(tids[i], NULL);
-	t1 = now();
-	for (long t = 0; t < threads; t++)
-		for (long i = 0; i < nfiles; i++) {
-			name(path, sizeof(path), t, i);
-			unlinkat(dfd, path, 0);
-		}
 	getrusage(RUSAGE_SELF, &ru1);
 	/* files/s, and CPU seconds (all, user, sys) of the loop and the unlinks (fsbench's cpu_*_s) */
 	us = tv_s(ru1.ru_utime) - tv_s(ru0.ru_utime);
