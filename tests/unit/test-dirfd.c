@@ -156,6 +156,8 @@ static void test_beneath(void **st)
 		assert_int_equal(open_fn[i](dfd, "a/out/f", O_WRONLY | O_CREAT | O_EXCL, 0600),
 				 -ELOOP);
 		assert_int_equal(open_fn[i](dfd, "a/out", O_RDONLY, 0), -ELOOP);
+		/* O_DIRECTORY on a last name that is a symlink: ELOOP too, not ENOTDIR */
+		assert_int_equal(open_fn[i](dfd, "a/out", O_PATH | O_DIRECTORY, 0), -ELOOP);
 		/* a mode without O_CREAT (dbench passes 0600 always): openat2 would say EINVAL */
 		fd = open_fn[i](dfd, "a", O_RDONLY | O_DIRECTORY, 0600);
 		assert_true(fd >= 0);
