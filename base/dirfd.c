@@ -212,19 +212,18 @@ int base_open_beneath_walk(int dfd, const char *rel, int flags, mode_t mode)
 			nfd = -EXDEV;
 			goto fail;
 		}
-		if (!n) {
-			nfd = openat(fd, c, flags | O_NOFOLLOW | O_CLOEXEC, mode);
-			nfd = nfd < 0 ? -errno : nfd;
-			goto fail; /* the result either way */
-		}
-		nfd = openat(fd, c, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		if (nfd < 0) {
+		nfd = openat(fd, c,
+			     n ? O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC :
+				 flags | O_NOFOLLOW | O_CLOEXEC,
+			     n ? 0 : mode);
+		/* O_DIRECTORY on a symlink says ENOTDIR: openat2 says ELOOP, and so does this */
+		if (nfd < 0)
 			nfd = errno == ENOTDIR && !fstatat(fd, c, &st, AT_SYMLINK_NOFOLLOW) &&
 					      S_ISLNK(st.st_mode) ?
 				      -ELOOP :
 				      -errno;
-			goto fail;
-		}
+		if (nfd < 0 || !n)
+			goto fail; /* the last name's result either way */
 		if (fd != dfd)
 			close(fd);
 		fd = nfd;
@@ -251,6 +250,32 @@ int base_open_beneath(int dfd, const char *rel, int flags, mode_t mode)
 	if (errno != ENOSYS)
 		return -errno;
 	return base_open_beneath_walk(dfd, rel, flags, mode);
+}
+
+int base_parent_beneath(int dfd, const char *rel, const char **ret_last)
+{
+	const char *slash = strrchr(rel, '/'), *last = slash ? slash + 1 : rel;
+	char dir[PATH_MAX];
+	size_t n;
+	int fd;
+
+	if (!*last)
+		return -EINVAL;
+	if (!strcmp(last, "..") || rel[0] == '/')
+		return -EXDEV;
+	if (!slash) {
+		*ret_last = rel;
+		return dfd;
+	}
+	n = (size_t)(slash - rel);
+	if (n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	memcpy(dir, rel, n);
+	dir[n] = 0;
+	fd = base_open_beneath(dfd, dir, O_PATH | O_DIRECTORY, 0);
+	if (fd >= 0)
+		*ret_last = last;
+	return fd;
 }
 
 /* base_rm_at() below @dev, @depth levels down. */

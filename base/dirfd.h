@@ -47,6 +47,16 @@ int base_open_beneath(int dfd, const char *rel, int flags, mode_t mode);
 int base_open_beneath_walk(int dfd, const char *rel, int flags, mode_t mode);
 
 /*
+ * The directory holding @rel's last name, opened beneath @dfd as base_open_beneath() opens
+ * (O_PATH | O_DIRECTORY: no symlink on the way, nothing outside @dfd), so that a *at() call
+ * on that descriptor and *@ret_last (a pointer into @rel) follows no symlink in @rel's
+ * directories. @dfd itself when @rel is one name: close the result only when it is not @dfd.
+ * -errno as the open's (-ENOENT, -ENOTDIR, -ELOOP: a symlink, -EXDEV: it would leave @dfd);
+ * -EXDEV too for a last name "..", -EINVAL for "" or a trailing '/'.
+ */
+int base_parent_beneath(int dfd, const char *rel, const char **ret_last);
+
+/*
  * Removes @name beneath @dfd and everything below it, by descriptor: symlinks are removed,
  * never followed, and other mounts are not entered. 0 (also when @name is absent), or the
  * first failure's -errno (the walk goes on past it).

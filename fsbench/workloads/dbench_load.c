@@ -161,6 +161,9 @@ static const char *path_check(const char *s, char *out, size_t outlen, size_t *r
 		if (n + 8 >= outlen / 2)
 			return "the path is too long";
 	}
+	/* "\\a\\b\\" is "a/b": a call is made on a directory and a last name (base_parent_beneath) */
+	while (n && out[n - 1] == '/')
+		n--;
 	out[n] = 0;
 	*ret_len = n;
 	return "";

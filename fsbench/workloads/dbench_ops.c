@@ -118,25 +118,42 @@ static int xattr_fd_write(struct fsb_thread *t, const struct nb_line *l, int fd)
 	return 0;
 }
 
-/* The directory that holds @rel (below -D), opened; -1 when it cannot be. */
-static int open_parent(int dfd, char *rel)
-{
-	char *slash = strrchr(rel, '/');
-	int fd;
+/*
+ * A loadfile path's directory, opened beneath -D through no symlink (base_parent_beneath),
+ * and its last name: every call on the path is a *at() call on the two, which follows no
+ * symlink that another user planted in a shared -D on the way.
+ */
+struct nb_at {
+	int fd; /* or -errno: the path's error, as the call by path would have said it */
+	const char *last;
+};
 
-	if (slash)
-		*slash = 0;
-	/* below -D, through no symlink: a directory of the loadfile's, not one planted there */
-	fd = base_open_beneath(dfd, slash ? rel : ".", O_RDONLY | O_DIRECTORY, 0);
-	if (slash)
-		*slash = '/';
-	return fd < 0 ? -1 : fd;
+static struct nb_at at_open(int dfd, const char *rel)
+{
+	struct nb_at a = { .last = rel };
+
+	a.fd = base_parent_beneath(dfd, rel, &a.last);
+	return a;
 }
 
-/* The same, for reading its entries; NULL when it cannot be. */
-static DIR *opendir_parent(int dfd, char *rel)
+static void at_close(int dfd, struct nb_at *a)
 {
-	int fd = open_parent(dfd, rel);
+	if (a->fd >= 0 && a->fd != dfd)
+		close(a->fd);
+	a->fd = -EBADF;
+}
+
+/* A call that could not be made: -1 with the parent's errno, as the call would return. */
+static int at_fail(const struct nb_at *a)
+{
+	errno = -a->fd;
+	return -1;
+}
+
+/* @a's directory, for reading its entries; NULL when it cannot be. */
+static DIR *at_opendir(const struct nb_at *a)
+{
+	int fd = a->fd < 0 ? -1 : openat(a->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 
 	if (fd >= 0 && !d)
@@ -144,40 +161,53 @@ static DIR *opendir_parent(int dfd, char *rel)
 	return d;
 }
 
+/* -x's read after a found name: through the descriptor of what the stat saw, not the path. */
+static void at_xattr_read(const struct nb_at *a)
+{
+	char buf[DOS_XATTR_LEN], proc[40];
+	struct stat st;
+	int fd = openat(a->fd, a->last, O_PATH | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0)
+		return;
+	/* an O_PATH descriptor has no fgetxattr; its /proc link leads to it, not past a symlink */
+	if (!fstat(fd, &st) && !S_ISLNK(st.st_mode)) {
+		snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+		getxattr(proc, DOS_XATTR, buf, sizeof(buf));
+	}
+	close(fd);
+}
+
 /* dbench's pvfs_resolve_name(): a stat, and when that fails, a case-blind directory scan. */
-static void resolve_name(struct fsb_thread *t, int dfd, char *rel)
+static void resolve_name(struct fsb_thread *t, const struct nb_at *a)
 {
 	const struct dbench_cfg *cfg = t->run->cfg;
-	struct nb_client *c = t->priv;
-	char *slash = strrchr(rel, '/');
 	struct dirent *de;
 	struct stat st;
 	DIR *d;
 
-	if (fstatat(dfd, rel, &st, 0) == 0) {
-		if (cfg->xattr) {
-			char buf[DOS_XATTR_LEN];
-
-			/* rel lies in full or full2 after -D's path: both are whole paths */
-			getxattr(rel == c->rel ? c->full : c->full2, DOS_XATTR, buf, sizeof(buf));
-		}
+	if (a->fd < 0)
+		return; /* the stat by path would fail, and so would the scan */
+	if (fstatat(a->fd, a->last, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (cfg->xattr)
+			at_xattr_read(a);
 		return;
 	}
 	if (cfg->no_resolve)
 		return;
-	d = opendir_parent(dfd, rel);
+	d = at_opendir(a);
 	if (!d)
 		return;
 	while ((de = readdir(d)))
-		if (!strcasecmp(de->d_name, slash ? slash + 1 : rel))
+		if (!strcasecmp(de->d_name, a->last))
 			break;
 	closedir(d);
 }
 
-/* -S: the parent directory of @rel to disk, as knfsd would after a directory change. */
-static void sync_parent(int dfd, char *rel)
+/* -S: the parent directory of @a to disk, as knfsd would after a directory change. */
+static void sync_parent(const struct nb_at *a)
 {
-	int fd = open_parent(dfd, rel);
+	int fd = a->fd < 0 ? -1 : openat(a->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd >= 0) {
 		fdatasync(fd);
@@ -191,13 +221,15 @@ static int nb_createx(struct fsb_thread *t, const struct nb_line *l, int dfd)
 	struct nb_client *c = t->priv;
 	int64_t options = l->p[0], disposition = l->p[1];
 	int flags = O_RDWR | O_CLOEXEC, fd, i;
+	struct nb_at a = at_open(dfd, c->rel);
 	struct stat st;
 
-	resolve_name(t, dfd, c->rel);
+	resolve_name(t, &a);
 	if (cfg->sync_open)
 		flags |= O_SYNC;
 	if (disposition == FILE_CREATE) {
-		if (cfg->stat_check && fstatat(dfd, c->rel, &st, 0) == 0)
+		if (cfg->stat_check && a.fd >= 0 &&
+		    fstatat(a.fd, a.last, &st, AT_SYMLINK_NOFOLLOW) == 0)
 			disposition = FILE_OPEN;
 		else
 			flags |= O_CREAT;
@@ -206,14 +238,16 @@ static int nb_createx(struct fsb_thread *t, const struct nb_line *l, int dfd)
 		flags |= O_CREAT | O_TRUNC;
 	if (options & FILE_DIRECTORY_FILE) {
 		/* dbench's "not strictly correct, but close enough" */
-		if (!cfg->stat_check || fstatat(dfd, c->rel, &st, 0) < 0)
-			mkdirat(dfd, c->rel, 0700);
+		if (a.fd >= 0 &&
+		    (!cfg->stat_check || fstatat(a.fd, a.last, &st, AT_SYMLINK_NOFOLLOW) < 0))
+			mkdirat(a.fd, a.last, 0700);
 		flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
 	}
-	/* beneath -D, no symlink followed (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) */
-	fd = base_open_beneath(dfd, c->rel, flags & ~O_CLOEXEC, 0600);
+	/* the last name too: no symlink followed (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS) */
+	fd = a.fd < 0 ? a.fd : base_open_beneath(a.fd, a.last, flags & ~O_CLOEXEC, 0600);
 	if (fd == -EISDIR)
-		fd = base_open_beneath(dfd, c->rel, O_RDONLY | O_DIRECTORY, 0);
+		fd = base_open_beneath(a.fd, a.last, O_RDONLY | O_DIRECTORY, 0);
+	at_close(dfd, &a);
 	if (fd < 0)
 		return l->ok ? op_fail(t, l, -fd, "NTCreateX: opening", c->full) : 0;
 	if (!l->ok) {
@@ -313,24 +347,29 @@ static int nb_sfileinfo(struct fsb_thread *t, const struct nb_line *l, struct nb
 	/* dbench sets the times back by 10 and 12 s through the name the file was opened by */
 	ts[0].tv_sec = st.st_atime - 10;
 	ts[1].tv_sec = st.st_mtime - 12;
-	if (nb_expand(s, t->id, f->path, c->rel2) == 0)
-		utimensat(dfd, c->rel2, ts, 0);
+	if (nb_expand(s, t->id, f->path, c->rel2) == 0) {
+		struct nb_at a = at_open(dfd, c->rel2);
+
+		if (a.fd >= 0)
+			utimensat(a.fd, a.last, ts, AT_SYMLINK_NOFOLLOW);
+		at_close(dfd, &a);
+	}
 	if (!S_ISDIR(st.st_mode))
 		return xattr_fd_write(t, l, f->fd);
 	return 0;
 }
 
-static void nb_find_first(struct fsb_thread *t, const struct nb_line *l, int dfd)
+static void nb_find_first(struct fsb_thread *t, const struct nb_line *l, const char *rel,
+			  const struct nb_at *a)
 {
-	struct nb_client *c = t->priv;
 	int64_t maxcnt = l->p[1];
 	DIR *d;
 
-	resolve_name(t, dfd, c->rel);
+	resolve_name(t, a);
 	/* only a pattern lists its directory */
-	if (!strpbrk(c->rel, "<>*?\""))
+	if (!strpbrk(rel, "<>*?\""))
 		return;
-	d = opendir_parent(dfd, c->rel);
+	d = at_opendir(a);
 	if (!d)
 		return;
 	while (maxcnt && readdir(d))
@@ -351,48 +390,71 @@ static int nb_path_op(struct fsb_thread *t, const struct nb_line *l, int dfd)
 {
 	const struct dbench_cfg *cfg = t->run->cfg;
 	struct nb_client *c = t->priv;
+	struct nb_at a, b;
 	struct stat st;
-	int r;
+	int r = 0;
 
+	if (l->op == NB_NTCREATEX)
+		return nb_createx(t, l, dfd);
+	a = at_open(dfd, c->rel);
 	switch (l->op) {
 	case NB_UNLINK:
-		resolve_name(t, dfd, c->rel);
-		r = expect(t, l, unlinkat(dfd, c->rel, 0), "Unlink", c->full);
+		resolve_name(t, &a);
+		r = expect(t, l, a.fd < 0 ? at_fail(&a) : unlinkat(a.fd, a.last, 0), "Unlink",
+			   c->full);
 		break;
 	case NB_MKDIR:
-		resolve_name(t, dfd, c->rel);
-		if (!cfg->stat_check || fstatat(dfd, c->rel, &st, 0) < 0)
-			mkdirat(dfd, c->rel, 0777); /* dbench does not look at the result */
+		resolve_name(t, &a);
+		if (a.fd >= 0 &&
+		    (!cfg->stat_check || fstatat(a.fd, a.last, &st, AT_SYMLINK_NOFOLLOW) < 0))
+			mkdirat(a.fd, a.last, 0777); /* dbench does not look at the result */
+		at_close(dfd, &a);
 		return 0;
 	case NB_RMDIR:
-		resolve_name(t, dfd, c->rel);
-		if (cfg->stat_check && (fstatat(dfd, c->rel, &st, 0) < 0 || !S_ISDIR(st.st_mode)))
+		resolve_name(t, &a);
+		if (cfg->stat_check &&
+		    (a.fd < 0 || fstatat(a.fd, a.last, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		     !S_ISDIR(st.st_mode))) {
+			at_close(dfd, &a);
 			return 0;
-		r = expect(t, l, unlinkat(dfd, c->rel, AT_REMOVEDIR), "Rmdir", c->full);
+		}
+		r = expect(t, l, a.fd < 0 ? at_fail(&a) : unlinkat(a.fd, a.last, AT_REMOVEDIR),
+			   "Rmdir", c->full);
 		break;
 	case NB_RENAME:
-		resolve_name(t, dfd, c->rel);
-		resolve_name(t, dfd, c->rel2);
-		if (cfg->stat_check && l->ok && fstatat(dfd, c->rel, &st, 0) < 0)
-			return op_fail(t, l, ENOENT, "Rename", c->full);
-		r = expect(t, l, renameat(dfd, c->rel, dfd, c->rel2), "Rename", c->full);
+		b = at_open(dfd, c->rel2);
+		resolve_name(t, &a);
+		resolve_name(t, &b);
+		if (cfg->stat_check && l->ok &&
+		    (a.fd < 0 || fstatat(a.fd, a.last, &st, AT_SYMLINK_NOFOLLOW) < 0))
+			r = op_fail(t, l, ENOENT, "Rename", c->full);
+		else
+			r = expect(t, l,
+				   a.fd < 0 ? at_fail(&a) :
+				   b.fd < 0 ? at_fail(&b) :
+					      renameat(a.fd, a.last, b.fd, b.last),
+				   "Rename", c->full);
 		if (!r && cfg->sync_dirs)
-			sync_parent(dfd, c->rel2);
+			sync_parent(&b);
+		at_close(dfd, &b);
+		at_close(dfd, &a);
 		return r;
 	case NB_DELTREE:
-		nb_deltree(dfd, c->rel, false, 0);
-		return 0;
+		if (a.fd >= 0)
+			nb_deltree(a.fd, a.last, false, 0);
+		break;
 	case NB_QUERY_PATH_INFORMATION:
-		resolve_name(t, dfd, c->rel);
-		return 0;
+		resolve_name(t, &a);
+		break;
 	case NB_FIND_FIRST:
-		nb_find_first(t, l, dfd);
-		return 0;
+		nb_find_first(t, l, c->rel, &a);
+		break;
 	default:
-		return nb_createx(t, l, dfd);
+		break;
 	}
-	if (!r && cfg->sync_dirs)
-		sync_parent(dfd, c->rel);
+	if (!r && cfg->sync_dirs && (l->op == NB_UNLINK || l->op == NB_RMDIR))
+		sync_parent(&a);
+	at_close(dfd, &a);
 	return r;
 }
 

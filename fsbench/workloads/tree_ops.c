@@ -56,6 +56,24 @@ static int open_tree(struct walk *k)
 	return k->tree_fd < 0 ? fail(k, errno, "opening", NULL) : 0;
 }
 
+/*
+ * Directory @d's parent, opened beneath the tree through no symlink (base_parent_beneath),
+ * untimed, with its last name in *@ret_last: the timed mkdir, rmdir and stat of @d are then
+ * *at() calls on one name. The tree's own descriptor for a top-level one (not to be closed).
+ */
+static int dir_parent(struct walk *k, int tree_fd, uint32_t d, const char **ret_last)
+{
+	int pfd = base_parent_beneath(tree_fd, k->c->shape->dpath[d], ret_last);
+
+	return pfd < 0 ? fail(k, -pfd, "opening the parent of", NULL) : pfd;
+}
+
+static void parent_close(int tree_fd, int pfd)
+{
+	if (pfd >= 0 && pfd != tree_fd)
+		close(pfd);
+}
+
 /* Makes directory @d (timed) when @make, then opens it as k->dir_fd. */
 static int enter_dir(struct walk *k, uint32_t d, bool make)
 {
@@ -67,9 +85,17 @@ static int enter_dir(struct walk *k, uint32_t d, bool make)
 	k->dir_fd = -1;
 	k->dir = d;
 	if (make && d > 0) {
-		FSB_TIME_CALL(t0, t1, r = mkdirat(k->tree_fd, k->c->shape->dpath[d], 0755));
+		const char *last;
+		int pfd = dir_parent(k, k->tree_fd, d, &last);
+
+		if (pfd < 0)
+			return pfd;
+		FSB_TIME_CALL(t0, t1, r = mkdirat(pfd, last, 0755));
 		if (r < 0)
-			return fail(k, errno, "creating directory", NULL);
+			r = fail(k, errno, "creating directory", NULL);
+		parent_close(k->tree_fd, pfd);
+		if (r < 0)
+			return r;
 		fsb_record(k->t, OP_MKDIR, t0, t1);
 		k->w->dirs++;
 	}
@@ -239,8 +265,13 @@ static int walk_files(struct walk *k, enum visit v, bool sources, bool objects, 
 			if (!r && objects && s->fkind[f] == TK_SOURCE)
 				r = visit_file(k, v, f, true);
 		}
-		if (!r && v == V_STAT && d > 0)
-			r = stat_entry(k, k->tree_fd, s->dpath[d]);
+		if (!r && v == V_STAT && d > 0) {
+			const char *last;
+			int pfd = dir_parent(k, k->tree_fd, d, &last);
+
+			r = pfd < 0 ? pfd : stat_entry(k, pfd, last);
+			parent_close(k->tree_fd, pfd);
+		}
 	}
 	return r;
 }
@@ -256,10 +287,18 @@ static int remove_dirs(struct walk *k)
 		close(k->dir_fd);
 	k->dir_fd = -1;
 	for (uint32_t d = s->ndirs - 1; d > 0; d--) {
+		const char *last;
+		int pfd;
+
 		k->dir = d;
-		FSB_TIME_CALL(t0, t1, r = unlinkat(k->tree_fd, s->dpath[d], AT_REMOVEDIR));
+		if ((pfd = dir_parent(k, k->tree_fd, d, &last)) < 0)
+			return pfd;
+		FSB_TIME_CALL(t0, t1, r = unlinkat(pfd, last, AT_REMOVEDIR));
 		if (r < 0)
-			return fail(k, errno, "removing directory", NULL);
+			r = fail(k, errno, "removing directory", NULL);
+		parent_close(k->tree_fd, pfd);
+		if (r < 0)
+			return r;
 		fsb_record(k->t, OP_RMDIR, t0, t1);
 		k->w->dirs++;
 	}
@@ -377,9 +416,15 @@ int tree_remove_untimed(const struct tree_ctx *c, uint32_t n, bool compiled)
 		if (dfd >= 0)
 			close(dfd);
 	}
-	for (uint32_t d = s->ndirs - 1; d > 0; d--)
-		if (unlinkat(tree_fd, s->dpath[d], AT_REMOVEDIR) < 0 && errno != ENOENT)
-			r = -errno;
+	for (uint32_t d = s->ndirs - 1; d > 0; d--) {
+		const char *last;
+
+		dfd = base_parent_beneath(tree_fd, s->dpath[d], &last);
+		if (dfd < 0 ? dfd != -ENOENT :
+			      unlinkat(dfd, last, AT_REMOVEDIR) < 0 && errno != ENOENT)
+			r = dfd < 0 ? dfd : -errno;
+		parent_close(tree_fd, dfd);
+	}
 	close(tree_fd);
 	if (unlinkat(c->top_fd, tname, AT_REMOVEDIR) < 0 && errno != ENOENT)
 		r = -errno;

@@ -156,6 +156,8 @@ static void test_beneath(void **st)
 		assert_int_equal(open_fn[i](dfd, "a/out/f", O_WRONLY | O_CREAT | O_EXCL, 0600),
 				 -ELOOP);
 		assert_int_equal(open_fn[i](dfd, "a/out", O_RDONLY, 0), -ELOOP);
+		/* O_DIRECTORY on a last name that is a symlink: ELOOP too, not ENOTDIR */
+		assert_int_equal(open_fn[i](dfd, "a/out", O_PATH | O_DIRECTORY, 0), -ELOOP);
 		/* a mode without O_CREAT (dbench passes 0600 always): openat2 would say EINVAL */
 		fd = open_fn[i](dfd, "a", O_RDONLY | O_DIRECTORY, 0600);
 		assert_true(fd >= 0);
@@ -168,6 +170,68 @@ static void test_beneath(void **st)
 	}
 	path(p, "outside/f");
 	assert_int_equal(access(p, F_OK), -1);
+	close(dfd);
+}
+
+/* A path's directory beneath a descriptor and its last name: no symlink on the way followed. */
+static void test_parent_beneath(void **st)
+{
+	char p[PATH_MAX], link[PATH_MAX];
+	const char *last = NULL;
+	struct stat a, b;
+	int dfd, pfd;
+
+	(void)st;
+	make_dir("pb", 0755);
+	make_dir("pb/a", 0755);
+	make_dir("pb/a/b", 0755);
+	make_dir("victim", 0700);
+	make_dir("victim/f", 0700); /* the name the paths below end in, outside pb */
+	path(link, "pb/a/out");
+	assert_int_equal(symlink("../../victim", link), 0);
+	path(p, "pb");
+	dfd = open(p, O_RDONLY | O_DIRECTORY);
+	assert_true(dfd >= 0);
+	/* one name: -D's own descriptor, not a new one */
+	assert_int_equal(base_parent_beneath(dfd, "f", &last), dfd);
+	assert_string_equal(last, "f");
+	/* several: a new descriptor on the directory, the last name a pointer into the path */
+	const char *rel = "a/b/f";
+	pfd = base_parent_beneath(dfd, rel, &last);
+	assert_true(pfd >= 0 && pfd != dfd);
+	assert_ptr_equal(last, rel + 4);
+	path(p, "pb/a/b");
+	assert_int_equal(stat(p, &a), 0);
+	assert_int_equal(fstat(pfd, &b), 0);
+	assert_true(a.st_ino == b.st_ino && a.st_dev == b.st_dev);
+	assert_int_equal(mkdirat(pfd, last, 0700), 0);
+	assert_int_equal(unlinkat(pfd, last, AT_REMOVEDIR), 0);
+	close(pfd);
+	/* through the link: refused, so victim/f is neither removed nor renamed */
+	last = NULL;
+	assert_int_equal(base_parent_beneath(dfd, "a/out/f", &last), -ELOOP);
+	assert_null(last);
+	assert_int_equal(base_parent_beneath(dfd, "a/out/x/f", &last), -ELOOP);
+	/* the link as the last name is the caller's to treat (AT_SYMLINK_NOFOLLOW, unlinkat) */
+	pfd = base_parent_beneath(dfd, "a/out", &last);
+	assert_true(pfd >= 0);
+	assert_int_equal(fstatat(pfd, last, &a, AT_SYMLINK_NOFOLLOW), 0);
+	assert_true(S_ISLNK(a.st_mode));
+	close(pfd);
+	/* the errors a call by path would have had, and what would leave pb */
+	assert_int_equal(base_parent_beneath(dfd, "none/f", &last), -ENOENT);
+	assert_int_equal(base_parent_beneath(dfd, "a/none/f", &last), -ENOENT);
+	assert_int_equal(base_parent_beneath(dfd, "../victim/f", &last), -EXDEV);
+	assert_int_equal(base_parent_beneath(dfd, "a/..", &last), -EXDEV);
+	assert_int_equal(base_parent_beneath(dfd, "..", &last), -EXDEV);
+	assert_int_equal(base_parent_beneath(dfd, "/tmp/f", &last), -EXDEV);
+	assert_int_equal(base_parent_beneath(dfd, "a/", &last), -EINVAL);
+	assert_int_equal(base_parent_beneath(dfd, "", &last), -EINVAL);
+	path(p, "pb/a/file");
+	close(open(p, O_WRONLY | O_CREAT, 0600));
+	assert_int_equal(base_parent_beneath(dfd, "a/file/f", &last), -ENOTDIR);
+	path(p, "victim/f");
+	assert_int_equal(stat(p, &a), 0);
 	close(dfd);
 }
 
@@ -225,6 +289,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_symlink_component, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_owner, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_beneath, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parent_beneath, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_make, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rm_at, setup, teardown),
 	};
