@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <time.h>
 #include <unistd.h>
@@ -222,6 +223,10 @@ static int dbench_init(struct fsb_run *run, char *err, size_t errlen)
 	/* as root, held from a trusted walk: every file below is made beneath this descriptor */
 	if ((r = fsb_dir_trusted("-D", dir, &s->dfd, err, errlen)) < 0)
 		return r;
+	struct stat dst;
+
+	s->private_dir = !fstat(s->dfd, &dst) && dst.st_uid == geteuid() &&
+			 !(dst.st_mode & (S_IWGRP | S_IWOTH));
 	s->zero = calloc(1, s->load.max_io ? s->load.max_io : 1);
 	if (!s->zero)
 		return errf(err, errlen, -ENOMEM, "allocating run state: %s", strerror(ENOMEM));

@@ -54,6 +54,12 @@ struct nb_client {
 struct dbench_state {
 	struct nb_load load;
 	int dfd; /* -D, open */
+	/*
+	 * -D is this user's and no one else may write in it: under clients/, which this run
+	 * made, no one else can have planted a symlink, so a path is one *at() call on -D as
+	 * dbench makes it; otherwise each path's directory is opened beneath -D first.
+	 */
+	bool private_dir;
 	const char *root;
 	size_t rootlen;
 	char *zero; /* WriteX's data: zeros, shared read-only */

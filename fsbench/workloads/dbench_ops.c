@@ -128,10 +128,14 @@ struct nb_at {
 	const char *last;
 };
 
-static struct nb_at at_open(int dfd, const char *rel)
+static struct nb_at at_open(const struct fsb_thread *t, int dfd, const char *rel)
 {
-	struct nb_at a = { .last = rel };
+	const struct dbench_state *s = t->run->priv;
+	struct nb_at a = { .fd = dfd, .last = rel };
 
+	/* nothing another user planted can lie on the way: the call by path, as dbench's */
+	if (s->private_dir && !strncmp(rel, "clients/", 8))
+		return a;
 	a.fd = base_parent_beneath(dfd, rel, &a.last);
 	return a;
 }
@@ -153,8 +157,18 @@ static int at_fail(const struct nb_at *a)
 /* @a's directory, for reading its entries; NULL when it cannot be. */
 static DIR *at_opendir(const struct nb_at *a)
 {
-	int fd = a->fd < 0 ? -1 : openat(a->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	const char *slash = strrchr(a->last, '/');
+	char dir[NB_PATH_MAX];
+	int fd = -1;
+	DIR *d;
+
+	if (a->fd >= 0 && slash) { /* a private -D's whole path: its directory, in one call */
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - a->last), a->last);
+		fd = base_open_beneath(a->fd, dir, O_RDONLY | O_DIRECTORY, 0);
+	} else if (a->fd >= 0) {
+		fd = openat(a->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	}
+	d = fd >= 0 ? fdopendir(fd) : NULL;
 
 	if (fd >= 0 && !d)
 		close(fd);
@@ -198,8 +212,11 @@ static void resolve_name(struct fsb_thread *t, const struct nb_at *a)
 	d = at_opendir(a);
 	if (!d)
 		return;
+	const char *name = strrchr(a->last, '/');
+
+	name = name ? name + 1 : a->last;
 	while ((de = readdir(d)))
-		if (!strcasecmp(de->d_name, a->last))
+		if (!strcasecmp(de->d_name, name))
 			break;
 	closedir(d);
 }
@@ -221,7 +238,7 @@ static int nb_createx(struct fsb_thread *t, const struct nb_line *l, int dfd)
 	struct nb_client *c = t->priv;
 	int64_t options = l->p[0], disposition = l->p[1];
 	int flags = O_RDWR | O_CLOEXEC, fd, i;
-	struct nb_at a = at_open(dfd, c->rel);
+	struct nb_at a = at_open(t, dfd, c->rel);
 	struct stat st;
 
 	resolve_name(t, &a);
@@ -348,7 +365,7 @@ static int nb_sfileinfo(struct fsb_thread *t, const struct nb_line *l, struct nb
 	ts[0].tv_sec = st.st_atime - 10;
 	ts[1].tv_sec = st.st_mtime - 12;
 	if (nb_expand(s, t->id, f->path, c->rel2) == 0) {
-		struct nb_at a = at_open(dfd, c->rel2);
+		struct nb_at a = at_open(t, dfd, c->rel2);
 
 		if (a.fd >= 0)
 			utimensat(a.fd, a.last, ts, AT_SYMLINK_NOFOLLOW);
@@ -396,7 +413,7 @@ static int nb_path_op(struct fsb_thread *t, const struct nb_line *l, int dfd)
 
 	if (l->op == NB_NTCREATEX)
 		return nb_createx(t, l, dfd);
-	a = at_open(dfd, c->rel);
+	a = at_open(t, dfd, c->rel);
 	switch (l->op) {
 	case NB_UNLINK:
 		resolve_name(t, &a);
@@ -422,7 +439,7 @@ static int nb_path_op(struct fsb_thread *t, const struct nb_line *l, int dfd)
 			   "Rmdir", c->full);
 		break;
 	case NB_RENAME:
-		b = at_open(dfd, c->rel2);
+		b = at_open(t, dfd, c->rel2);
 		resolve_name(t, &a);
 		resolve_name(t, &b);
 		if (cfg->stat_check && l->ok &&
