@@ -301,7 +301,7 @@ static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
 	bool exists;
 	int pfd, fd;
 
-	if (x->lava) {
+	if (x->lava && !x->lava_gate) {
 		/* lava job's is -o's directory, written by mkstemp and rename only (base_out_open) */
 		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
 		if (mkdir(x->workdir, 0755) && errno != EEXIST)

@@ -57,6 +57,12 @@ struct kg_ctx {
 	const char *fstypes[KG_MAX_FS + 1];
 	char fsstore[KG_MAX_FS][32];
 	bool lava; /* the initramfs is for a LAVA job */
+	/*
+	 * A gate's or kernel-run's LAVA backend: its work directory holds the boots' files as
+	 * a local gate's does, made or checked and held by descriptor (`lava job`'s -o
+	 * directory, without it, is only written by mkstemp and rename)
+	 */
+	bool lava_gate;
 	struct probe_scratch scratch; /* its journal: the boots' disks, for `fsbench restore` */
 };
 

@@ -39,6 +39,7 @@ static int be_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail,
 
 	*ret_fail = KG_GATE_SYSTEM;
 	x->lava = true;
+	x->lava_gate = true; /* the boots' directories beneath the work directory held */
 	/* a .deb's extraction directory is journalled, as a local gate's */
 	if ((r = kg_journal_open(x, err, errlen)))
 		return r;
