@@ -3,7 +3,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <libgen.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -12,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "base/dirfd.h"
 
 int base_path(char *buf, size_t len, const char *fmt, ...)
 {
@@ -137,25 +138,14 @@ int base_write_under(const char *root, const char *rel, const char *value)
 	return r;
 }
 
-/* nftw has no user pointer: the first failure of the walk in progress (one walk at a time) */
-static __thread int rm_first_err;
-
-static int rm_entry(const char *path, const struct stat *sb, int type, struct FTW *ftw)
-{
-	(void)sb;
-	(void)ftw;
-	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && !rm_first_err)
-		rm_first_err = -errno;
-	return 0;
-}
-
 int base_rm_tree(const char *path)
 {
-	rm_first_err = 0;
-	/* FTW_DEPTH: contents before their directory; 16 fds are plenty for fsbench's trees */
-	if (nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT) < 0 && !rm_first_err)
-		rm_first_err = -errno;
-	return rm_first_err;
+	struct stat st;
+
+	/* the one removal there is, by descriptor (base_rm_at); only an absent tree differs */
+	if (lstat(path, &st))
+		return -errno;
+	return base_rm_at(AT_FDCWD, path);
 }
 
 FILE *base_out_open(const char *path, char **ret_tmp)
