@@ -21,15 +21,23 @@ static const struct doc_status statuses[] = {
 	{ NULL, FSB_EXIT_FAIL, "the run failed or is incomplete (ENOSPC, EIO, a tool failed...)" },
 	{ NULL, FSB_EXIT_USAGE, "bad flags or values; nothing was created" },
 	{ "compare", FSB_EXIT_REGRESSED, "with \\-\\-gate: a gated metric regressed" },
-	{ "compare", FSB_EXIT_UNUSABLE,
-	  "inputs that cannot be compared, a strict gate that could not judge, or a gated "
-	  "metric that would have regressed but whose sides ran under unequal conditions (host "
-	  "load, the canary)" },
+	{ "compare", FSB_EXIT_CANNOT_JUDGE,
+	  "cannot judge: inputs that cannot be put side by side, a strict gate that could not "
+	  "judge, or a gated metric that would have regressed but whose sides ran under unequal "
+	  "conditions (host load, the canary)" },
+	{ "compare", FSB_EXIT_SYSTEM,
+	  "the system failed (no memory, the \\-\\-json file could not be written); nothing "
+	  "is implied about the inputs, and \\fBgit bisect run\\fR stops" },
 	{ "kernel-gate", FSB_EXIT_REGRESSED, "the candidate kernel regressed" },
 	{ "kernel-gate", FSB_EXIT_CANNOT_JUDGE,
 	  "the candidate cannot be judged (it did not boot, too few samples, A/A noise); "
 	  "\\fBgit bisect run\\fR reads it as \"skip\"" },
+	{ "kernel-gate", FSB_EXIT_SYSTEM,
+	  "the gate stopped for a reason that is neither kernel's (no memory, the restore "
+	  "journal, a backend that could not be set up); \\fBgit bisect run\\fR stops rather "
+	  "than call the commit bad" },
 	{ "kernel-run", FSB_EXIT_CANNOT_JUDGE, "the kernel did not boot" },
+	{ "kernel-run", FSB_EXIT_SYSTEM, "the system failed; nothing is implied about the kernel" },
 };
 
 /* One example per page (roff). */
