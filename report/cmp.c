@@ -156,9 +156,8 @@ static int count_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric
 	struct count *n = arg;
 
 	(void)s;
-	(void)m;
 	if (n->blocking)
-		n->n += rpt_cmp_blocks(n->c, j);
+		n->n += rpt_cmp_blocks(n->c, m, j);
 	else if (n->verdict < 0)
 		n->n += j->rule.gate;
 	else if ((int)j->verdict == n->verdict && (!n->gating_only || j->rule.gate))
@@ -174,10 +173,15 @@ size_t rpt_cmp_count(const struct rpt_cmp *c, enum rpt_verdict v, bool gating_on
 	return n.n;
 }
 
-bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_judged *j)
+bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_metric *m,
+		    const struct rpt_cmp_judged *j)
 {
 	/* no gate passes what would have regressed had its conditions been comparable */
 	if (j->conditions && j->conditions->verdict_if_judged == RPT_REGRESSION && j->rule.gate)
+		return true;
+	/* a seed's metric moved beyond its threshold and nobody could tell why: not a pass */
+	if (j->verdict == RPT_NOT_PROVEN && j->rule.gate && !c->set.allow_unproven &&
+	    rpt_metric_headline(m->name))
 		return true;
 	if (!c->set.strict || !j->rule.gate)
 		return false;

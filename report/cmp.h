@@ -111,6 +111,8 @@ struct rpt_cmp_settings {
 	char *across;
 	json_t *gate; /* the gate file, or NULL */
 	bool strict, allow_noisy;
+	bool allow_unproven; /* a headline metric's not_proven passes with a warning */
+	size_t family; /* the gated, tested metrics corrected together (q); 0: none */
 	enum rpt_decide decide;
 	double floor_multiple;
 	double max_host_load_pct; /* compare --max-host-load; 0: off */
@@ -157,11 +159,13 @@ int rpt_cmp_foreach(const struct rpt_cmp *c,
 size_t rpt_cmp_count(const struct rpt_cmp *c, enum rpt_verdict v, bool gating_only);
 
 /*
- * Whether comparison @j keeps the gate of @c from judging: a gated would-be regression
- * whose sides ran under unequal conditions (j->conditions), strict or not; else false when
- * the gate is not strict or the metric is not gated.
+ * Whether comparison @j of metric @m keeps the gate of @c from judging: a gated would-be
+ * regression whose sides ran under unequal conditions (j->conditions), or a gated headline
+ * metric (rpt_metric_headline) beyond its threshold but not proven, unless allow_unproven,
+ * strict or not; else false when the gate is not strict or the metric is not gated.
  */
-bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_judged *j);
+bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_metric *m,
+		    const struct rpt_cmp_judged *j);
 
 /* How many gated comparisons of @c keep the gate from judging (rpt_cmp_blocks). */
 size_t rpt_cmp_count_blocking(const struct rpt_cmp *c);

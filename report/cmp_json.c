@@ -179,6 +179,9 @@ static json_t *settings_json(const struct rpt_cmp_settings *set)
 	json_object_set_new(o, "noise_cov_pct", num_or_null(set->noise_cov_pct));
 	json_object_set_new(o, "strict", json_boolean(set->strict));
 	json_object_set_new(o, "allow_noisy", json_boolean(set->allow_noisy));
+	json_object_set_new(o, "allow_unproven", json_boolean(set->allow_unproven));
+	if (set->family)
+		json_object_set_new(o, "family", json_integer((json_int_t)set->family));
 	json_object_set_new(o, "max_host_load_pct", json_real(set->max_host_load_pct));
 	if (set->decide == RPT_DECIDE_TEST)
 		json_object_set_new(o, "correction", json_string("benjamini-hochberg"));
@@ -472,6 +475,12 @@ static int settings_parse(const json_t *o, struct rpt_cmp_settings *set)
 	set->gate = json_incref(json_object_get(o, "gate"));
 	set->strict = json_is_true(json_object_get(o, "strict"));
 	set->allow_noisy = json_is_true(json_object_get(o, "allow_noisy"));
+	set->allow_unproven = json_is_true(json_object_get(o, "allow_unproven"));
+	set->family =
+		(size_t)(json_is_integer(json_object_get(o, "family")) &&
+					 json_integer_value(json_object_get(o, "family")) > 0 ?
+				 json_integer_value(json_object_get(o, "family")) :
+				 0);
 	set->decide = !strcmp(mdl_json_str(o, "decision", ""), "aa_floor") ? RPT_DECIDE_FLOOR :
 									     RPT_DECIDE_TEST;
 	set->floor_multiple = num(o, "floor_multiple");

@@ -379,6 +379,8 @@ static int settings_fill(struct rpt_cmp_settings *set, const struct rpt_compare_
 		.strict = o->strict || json_is_true(json_object_get(o->gate, "strict")),
 		.allow_noisy = o->allow_noisy ||
 			       json_is_true(json_object_get(o->gate, "allow_noisy")),
+		.allow_unproven = o->allow_unproven ||
+				  json_is_true(json_object_get(o->gate, "allow_unproven")),
 		.decide = o->floor_multiple > 0 ? RPT_DECIDE_FLOOR : RPT_DECIDE_TEST,
 		.floor_multiple = o->floor_multiple,
 		.max_host_load_pct = o->max_host_load_pct,
@@ -391,23 +393,22 @@ static int settings_fill(struct rpt_cmp_settings *set, const struct rpt_compare_
  * small suite, and at alpha 0.05 each, several pure-noise "regressions" are expected in
  * every A/A. The gated, tested comparisons are one family; a call stands only when its
  * Benjamini-Hochberg q is below its alpha (docs/compare.md says why FDR and not
- * family-wise). What the correction takes back is judged as if p were above alpha.
+ * family-wise). What the correction takes back is "not proven": beyond the threshold
+ * (a call needs that), but not shown among this many metrics.
  */
 static int correct_many(struct rpt_cmp *c)
 {
 	size_t cap = 0, n = 0;
 	struct rpt_cmp_judged **fam;
-	const struct rpt_cmp_metric **of;
 	double *p, *q;
 	int e = -ENOMEM;
 
 	for (size_t i = 0; i < c->nsamples; i++)
 		cap += c->samples[i].nmetrics * (size_t)c->nsides;
 	fam = calloc(cap + 1, sizeof(*fam));
-	of = calloc(cap + 1, sizeof(*of));
 	p = calloc(cap + 1, sizeof(*p));
 	q = calloc(cap + 1, sizeof(*q));
-	if (!fam || !of || !p || !q)
+	if (!fam || !p || !q)
 		goto out;
 	for (size_t i = 0; i < c->nsamples; i++)
 		for (size_t m = 0; m < c->samples[i].nmetrics; m++)
@@ -418,7 +419,6 @@ static int correct_many(struct rpt_cmp *c)
 				if (!j->stats || j->cannot_judge || !j->tested || !isfinite(j->p) ||
 				    !j->rule.gate)
 					continue;
-				of[n] = &c->samples[i].metrics[m];
 				p[n] = j->p;
 				fam[n++] = j;
 			}
@@ -427,14 +427,14 @@ static int correct_many(struct rpt_cmp *c)
 		struct rpt_cmp_judged *j = fam[i];
 
 		j->q = q[i];
+		/* beyond the threshold (a call needs that), but not shown among @n metrics */
 		if ((j->verdict == RPT_REGRESSION || j->verdict == RPT_IMPROVEMENT) &&
 		    !(j->q < j->rule.alpha))
-			j->verdict = rpt_verdict_unproven(of[i]->sides[0].st.cov,
-							  of[i]->sides[j->side].st.cov, &j->rule);
+			j->verdict = RPT_NOT_PROVEN;
 	}
+	c->set.family = n;
 out:
 	free(fam);
-	free(of);
 	free(p);
 	free(q);
 	return e;

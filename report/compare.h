@@ -24,6 +24,8 @@ struct rpt_compare_opts {
 	 */
 	bool strict;
 	bool allow_noisy;
+	/* a headline metric (rpt_metric_headline) beyond the threshold but not proven passes */
+	bool allow_unproven;
 	/*
 	 * > 0: decide by the A/A floor (rpt_cmp_decide_floor) with this multiple of it, for
 	 * runs as repeatable as an instruction count; 0: by the tests.

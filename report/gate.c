@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,7 +32,8 @@ static int rule_apply(const json_t *o, struct rpt_rule *r, bool top, const char 
 
 		if (!strcmp(k, "metrics") || !strcmp(k, "schema") || !strcmp(k, "comment"))
 			continue;
-		if (!strcmp(k, "strict") || !strcmp(k, "allow_noisy")) {
+		if (!strcmp(k, "strict") || !strcmp(k, "allow_noisy") ||
+		    !strcmp(k, "allow_unproven")) {
 			if (!top) {
 				snprintf(
 					err, errlen,
@@ -58,7 +60,7 @@ static int rule_apply(const json_t *o, struct rpt_rule *r, bool top, const char 
 			snprintf(
 				err, errlen,
 				"%s: unknown key '%s' (alpha, threshold_pct, noise_cov_pct, gate%s)",
-				where, k, top ? ", strict, allow_noisy" : "");
+				where, k, top ? ", strict, allow_noisy, allow_unproven" : "");
 			return -EINVAL;
 		}
 		if (!json_is_number(v) || json_number_value(v) < 0 ||
@@ -148,6 +150,11 @@ struct rpt_rule rpt_rule_for(const json_t *gate, const struct rpt_rule *base, co
 	return r;
 }
 
+int rpt_gate_exit_status(enum rpt_gate_status st)
+{
+	return st == RPT_GATE_REGRESSED ? 1 : st == RPT_GATE_UNJUDGED ? 125 : 0;
+}
+
 enum rpt_gate_status rpt_cmp_gate_status(const struct rpt_cmp *c)
 {
 	/* the whole comparison could not be judged (a busy host): no finding either way */
@@ -213,6 +220,8 @@ int rpt_gate_opts_load(const char *path, struct rpt_compare_opts *o, json_t **re
 		o->strict = true;
 	if (json_is_true(json_object_get(gate, "allow_noisy")))
 		o->allow_noisy = true;
+	if (json_is_true(json_object_get(gate, "allow_unproven")))
+		o->allow_unproven = true;
 	return 0;
 }
 
@@ -253,10 +262,11 @@ static size_t strict_sample_why(const struct rpt_cmp *cmp, const struct rpt_cmp_
 			const struct rpt_cmp_metric *m = &s->metrics[j];
 			const struct rpt_cmp_judged *c = &m->judged[k];
 
-			if (!rpt_cmp_blocks(cmp, c))
+			if (!rpt_cmp_blocks(cmp, m, c))
 				continue;
 			n++;
-			if (c->conditions) /* said once, by rpt_gate_explain */
+			/* said once, by rpt_gate_explain (unequal conditions; unproven_say) */
+			if (c->conditions || c->verdict == RPT_NOT_PROVEN)
 				continue;
 			if (c->verdict == RPT_INSUFFICIENT) {
 				if (!few)
@@ -290,6 +300,76 @@ static size_t strict_sample_why(const struct rpt_cmp *cmp, const struct rpt_cmp_
 	return n;
 }
 
+/*
+ * Runs a side that would likely prove a change of @m's size, from its spread: a two-sided
+ * t-test at the smallest alpha the correction asks of a lone call (alpha / family) with
+ * 80 % power, n = 2 ((t_a + t_b) s / d)^2 with t on 2n - 2 degrees of freedom (solved by
+ * iteration: with 3 runs a side the t's are far above the normal's), s the pooled standard
+ * deviation. 0 when unknown.
+ */
+static size_t runs_needed(const struct rpt_cmp *cmp, const struct rpt_cmp_metric *m,
+			  const struct rpt_cmp_judged *j)
+{
+	const struct rpt_stats *a = &m->sides[0].st, *b = &m->sides[j->side].st;
+	double d = fabs(b->mean - a->mean);
+	double s = sqrt((a->stddev * a->stddev + b->stddev * b->stddev) / 2);
+	double alpha = j->rule.alpha / (double)(cmp->set.family ? cmp->set.family : 1);
+	double n = (double)a->n + 1;
+
+	if (!(d > 0) || !(s > 0) || !(alpha > 0))
+		return 0;
+	for (int it = 0; it < 50; it++) {
+		double df = 2 * n - 2;
+		double t = gsl_cdf_tdist_Qinv(alpha / 2, df) + gsl_cdf_tdist_Qinv(0.2, df);
+		double next = ceil(2 * (t * s / d) * (t * s / d));
+
+		if (!isfinite(next))
+			return 0;
+		next = fmax(next, (double)a->n + 1);
+		if (next >= 1e6)
+			return 1000000;
+		if (next == n)
+			break;
+		n = next;
+	}
+	return (size_t)n;
+}
+
+struct unproven {
+	const struct rpt_cmp *cmp;
+	void (*say)(void *, const char *);
+	void *arg;
+	size_t n, blocking;
+};
+
+static int unproven_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+			const struct rpt_cmp_judged *j, void *arg)
+{
+	struct unproven *u = arg;
+	bool blocks = rpt_cmp_blocks(u->cmp, m, j);
+	size_t need;
+	char q[64] = "", more[96] = "";
+
+	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate)
+		return 0;
+	u->n++;
+	u->blocking += blocks;
+	if (u->n > 8) /* the first few say what the rest are */
+		return 0;
+	if (isfinite(j->q))
+		snprintf(q, sizeof(q), ", q %.3g over %zu metrics", j->q, u->cmp->set.family);
+	need = runs_needed(u->cmp, m, j);
+	if (need)
+		snprintf(more, sizeof(more), "; about %zu runs a side would likely decide it",
+			 need);
+	sayf(u->say, u->arg,
+	     "%s: sample '%s': %s %+.1f%% is beyond the %g%% threshold but not proven: p %.3g%s, "
+	     "spread %.1f%%%s",
+	     blocks ? "gate: cannot judge" : "warning", s->label, m->name, j->change_pct,
+	     j->rule.threshold_pct, j->p, q, j->spread_pct, more);
+	return 0;
+}
+
 enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
 				      void (*say)(void *arg, const char *line), void *arg)
 {
@@ -303,7 +383,13 @@ enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
 	size_t busy = rpt_hostload_count(cmp, true, &busy_why);
 	size_t blocking = 0, samples = 0;
 
+	struct unproven u = { .cmp = cmp, .say = say, .arg = arg };
+
 	few -= cond < few ? cond : few; /* said below, not as too few samples */
+	rpt_cmp_foreach(cmp, unproven_one, &u);
+	if (u.n > 8)
+		sayf(say, arg, "... and %zu more change(s) beyond the threshold, not proven",
+		     u.n - 8);
 	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
 		size_t b = strict_sample_why(cmp, &cmp->samples[i], say, arg);
 
@@ -330,6 +416,11 @@ enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
 		sayf(say, arg, "gate: %zu regression(s)", reg);
 	if (cmp->cannot_judge)
 		sayf(say, arg, "gate: cannot judge: %s", cmp->cannot_judge_reason);
+	else if (st == RPT_GATE_UNJUDGED && u.blocking)
+		sayf(say, arg,
+		     "gate: cannot judge: %zu headline change(s) beyond the threshold could not be told "
+		     "from noise: no proven regression, and no pass (--allow-unproven passes them)",
+		     u.blocking);
 	else if (st == RPT_GATE_UNJUDGED && !strict)
 		sayf(say, arg,
 		     "gate: cannot judge: a gated metric would have regressed, but its sides ran under different conditions");

@@ -47,6 +47,12 @@ enum rpt_gate_status {
 	RPT_GATE_UNJUDGED = 2,
 };
 
+/*
+ * The process exit status of @st, for compare --gate and for the page that states what it
+ * would exit (fsbench/cli/commands.h): 0 pass, 1 regressed, 125 cannot judge.
+ */
+int rpt_gate_exit_status(enum rpt_gate_status st);
+
 /* The gate's decision; a strict gate with no gated comparison at all is unjudged too. */
 enum rpt_gate_status rpt_cmp_gate_status(const struct rpt_cmp *c);
 

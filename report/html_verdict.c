@@ -27,14 +27,69 @@ bool rpt_html_has_verdict(const struct rpt_cmp *cmp)
 	return cmp && cmp->nsides >= 2 && !one_file(cmp);
 }
 
+struct unproven {
+	const struct rpt_cmp *cmp;
+	size_t n, blocking;
+	double worst; /* the largest |change| among them, with its sign */
+};
+
+static int unproven_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+			const struct rpt_cmp_judged *j, void *arg)
+{
+	struct unproven *u = arg;
+
+	(void)s;
+	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate)
+		return 0;
+	u->n++;
+	u->blocking += rpt_cmp_blocks(u->cmp, m, j);
+	if (fabs(j->change_pct) > fabs(u->worst))
+		u->worst = j->change_pct;
+	return 0;
+}
+
+static int unproven_row(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+			const struct rpt_cmp_judged *j, void *arg)
+{
+	FILE *out = arg;
+
+	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate)
+		return 0;
+	fprintf(out, "<li>");
+	rpt_html_esc(out, s->label);
+	fprintf(out, " ");
+	rpt_html_esc(out, m->name);
+	fprintf(out, " %+.1f %%: <b>not proven</b> (p %.3g", j->change_pct, j->p);
+	if (isfinite(j->q))
+		fprintf(out, ", q %.3g", j->q);
+	fprintf(out, ", spread %.1f %%, threshold %g %%)</li>\n", j->spread_pct,
+		j->rule.threshold_pct);
+	return 0;
+}
+
+/* On the first screen: each gated change beyond its threshold that was not proven. */
+static void unproven_list(FILE *out, const struct rpt_cmp *cmp)
+{
+	fprintf(out, "<ul class=\"unproven\">\n");
+	rpt_cmp_foreach(cmp, unproven_row, out);
+	fprintf(out, "</ul>\n");
+	if (cmp->set.family)
+		fprintf(out,
+			"<p>q: each p corrected over the %zu gated metrics tested together "
+			"(Benjamini-Hochberg); a call stands when q is below alpha.</p>\n",
+			cmp->set.family);
+}
+
 void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 {
+	struct unproven unproven = { .cmp = cmp };
 	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
 	size_t gated_reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
 	size_t blocking = rpt_cmp_count_blocking(cmp);
 	const char *why;
 	size_t i;
 
+	rpt_cmp_foreach(cmp, unproven_one, &unproven);
 	if (st == RPT_GATE_REGRESSED)
 		fprintf(out,
 			"<h1 id=\"verdict\" class=\"verdict regression\">Regressed: %zu gated metric%s got worse</h1>\n",
@@ -43,7 +98,12 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: ");
 		rpt_html_esc(out, cmp->cannot_judge_reason);
 		fprintf(out, "</h1>\n");
-	} else if (st == RPT_GATE_UNJUDGED && rpt_hostload_count(cmp, false, &why)) {
+	} else if (st == RPT_GATE_UNJUDGED && unproven.blocking)
+		fprintf(out,
+			"<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: no proven regression, "
+			"but %zu headline change%s of up to %+.1f %% could not be told from noise</h1>\n",
+			unproven.blocking, unproven.blocking == 1 ? "" : "s", unproven.worst);
+	else if (st == RPT_GATE_UNJUDGED && rpt_hostload_count(cmp, false, &why)) {
 		fprintf(out, "<h1 id=\"verdict\" class=\"verdict noisy\">Cannot judge: ");
 		rpt_html_esc(out, why); /* side names come from the files */
 		fprintf(out, "</h1>\n");
@@ -60,11 +120,19 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 			"enough runs or little enough noise (%zu insufficient, %zu noisy)</h1>\n",
 			rpt_cmp_count(cmp, RPT_INSUFFICIENT, false),
 			rpt_cmp_count(cmp, RPT_NOISY, false));
+	else if (unproven.n)
+		/* never green while a gated metric moved beyond its threshold unproven */
+		fprintf(out,
+			"<h1 id=\"verdict\" class=\"verdict noisy\">No proven regression; %zu change%s "
+			"of up to %+.1f %% could not be told from noise</h1>\n",
+			unproven.n, unproven.n == 1 ? "" : "s", unproven.worst);
 	else
 		fprintf(out,
 			"<h1 id=\"verdict\" class=\"verdict improvement\">Good: no gated metric regressed</h1>\n");
+	if (unproven.n)
+		unproven_list(out, cmp);
 	fprintf(out, "<p>What <code>fsbench compare --gate</code> says of these inputs: exit %d",
-		(int)st);
+		rpt_gate_exit_status(st));
 	if (blocking)
 		fprintf(out, "; %zu gated metric%s could not be judged", blocking,
 			blocking == 1 ? "" : "s");
@@ -93,7 +161,8 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 void rpt_html_verdict_fold(FILE *out, const struct rpt_cmp *cmp)
 {
 	fprintf(out,
-		"<summary>%zu unchanged, %zu noisy, %zu insufficient: the full comparison</summary>\n",
-		rpt_cmp_count(cmp, RPT_UNCHANGED, false), rpt_cmp_count(cmp, RPT_NOISY, false),
-		rpt_cmp_count(cmp, RPT_INSUFFICIENT, false));
+		"<summary>%zu unchanged, %zu not proven, %zu noisy, %zu insufficient: the full "
+		"comparison</summary>\n",
+		rpt_cmp_count(cmp, RPT_UNCHANGED, false), rpt_cmp_count(cmp, RPT_NOT_PROVEN, false),
+		rpt_cmp_count(cmp, RPT_NOISY, false), rpt_cmp_count(cmp, RPT_INSUFFICIENT, false));
 }

@@ -143,6 +143,19 @@ const struct rpt_metric_def rpt_latency_metrics[] = {
 };
 const size_t rpt_n_latency_metrics = sizeof(rpt_latency_metrics) / sizeof(rpt_latency_metrics[0]);
 
+bool rpt_metric_headline(const char *name)
+{
+	static const char *const headline[] = {
+		"files_per_sec", "bytes_per_sec", "write_amplification", "fsync.p50",
+		"fsync.p99",	 "fdatasync.p50", "fdatasync.p99",
+	};
+
+	for (size_t i = 0; i < sizeof(headline) / sizeof(headline[0]); i++)
+		if (!strcmp(name, headline[i]))
+			return true;
+	return false;
+}
+
 const struct rpt_metric_def *rpt_metric_lookup(const char *name)
 {
 	const char *dot;

@@ -36,6 +36,14 @@ extern const size_t rpt_n_run_metrics;
 extern const struct rpt_metric_def rpt_latency_metrics[];
 extern const size_t rpt_n_latency_metrics;
 
+/*
+ * Whether @name is a headline metric, the seeds' own: files/s and MB/s, fsync and
+ * fdatasync p50 and p99 (the tail the threads are about), write amplification. A gated
+ * headline metric beyond its threshold that could not be proven makes the gate "cannot
+ * judge" rather than pass (rpt_cmp_blocks).
+ */
+bool rpt_metric_headline(const char *name);
+
 /* Looks up a metric by name ("files_per_sec", "fsync.p99"); NULL when unknown. */
 const struct rpt_metric_def *rpt_metric_lookup(const char *name);
 

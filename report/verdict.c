@@ -8,7 +8,7 @@
 const char *const rpt_verdict_names[RPT_VERDICT_COUNT] = {
 	[RPT_UNCHANGED] = "unchanged",	     [RPT_IMPROVEMENT] = "improvement",
 	[RPT_REGRESSION] = "regression",     [RPT_NOISY] = "noisy",
-	[RPT_INSUFFICIENT] = "insufficient",
+	[RPT_INSUFFICIENT] = "insufficient", [RPT_NOT_PROVEN] = "not_proven",
 };
 
 int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_direction dir,
@@ -59,6 +59,8 @@ int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_d
 				    RPT_NOISY :
 			    worse ? RPT_REGRESSION :
 				    RPT_IMPROVEMENT;
+	else if (fabs(j.change_pct) > rule->threshold_pct)
+		j.verdict = RPT_NOT_PROVEN; /* a change of this size is not "unchanged" */
 	else
 		j.verdict = rpt_verdict_unproven(j.a.cov, j.b.cov, rule);
 	*ret = j;

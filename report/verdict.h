@@ -26,6 +26,12 @@ enum rpt_verdict {
 	RPT_REGRESSION,
 	RPT_NOISY,
 	RPT_INSUFFICIENT,
+	/*
+	 * beyond the threshold, and not shown: the test (or the correction for many metrics)
+	 * could not tell it from noise. Never "unchanged": a -50 % that could not be proven
+	 * is a -50 % nobody may call good (a headline metric's makes the gate cannot judge).
+	 */
+	RPT_NOT_PROVEN,
 	RPT_VERDICT_COUNT,
 };
 
@@ -65,8 +71,9 @@ struct rpt_judgement {
  * insufficient: fewer than RPT_MIN_SAMPLES on a side. regression/improvement: the test's
  * p < alpha AND |change| > threshold AND |change| > spread_pct (beyond what each side
  * varies between its own repetitions), in the metric's bad/good direction. noisy: p <
- * alpha and past the threshold but inside that spread; otherwise, when either side's CoV
- * exceeds the noise limit. unchanged: otherwise. The comparison's judge then corrects the
+ * alpha and past the threshold but inside that spread. not_proven: past the threshold
+ * with p >= alpha. Within the threshold: noisy when either side's CoV exceeds the noise
+ * limit, else unchanged. The comparison's judge then corrects the
  * p-values for many metrics (rpt_bh_adjust) and takes back what the correction rejects.
  */
 int rpt_judge(const double *a, size_t na, const double *b, size_t nb, enum rpt_direction dir,

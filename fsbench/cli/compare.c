@@ -23,7 +23,7 @@ struct compare_cfg {
 	char *across, *baseline_value, *json, *gate_file;
 	double alpha, threshold, noise, floor, max_host_load;
 	int test, format;
-	bool gate, strict, allow_noisy, allow_unmatched;
+	bool gate, strict, allow_noisy, allow_unproven, allow_unmatched;
 };
 
 #define O(f) offsetof(struct compare_cfg, f)
@@ -97,6 +97,12 @@ static const struct fsb_opt compare_opts[] = {
 	  .type = OPT_BOOL,
 	  .offset = O(allow_noisy),
 	  .help = "with --strict: 'noisy' metrics pass with a warning" },
+	{ .name = "allow-unproven",
+	  .type = OPT_BOOL,
+	  .offset = O(allow_unproven),
+	  .help = "a headline metric (files/s, MB/s, fsync and fdatasync p50/p99, write "
+		  "amplification) beyond the threshold but not proven passes the gate with a "
+		  "warning, instead of 'cannot judge'" },
 	{ .name = "allow-unmatched",
 	  .type = OPT_BOOL,
 	  .offset = O(allow_unmatched),
@@ -154,6 +160,7 @@ static int compare_setup(struct compare_cfg *c, struct rpt_compare_opts *o)
 	o->across = c->across;
 	o->strict = c->strict;
 	o->allow_noisy = c->allow_noisy;
+	o->allow_unproven = c->allow_unproven;
 	o->allow_unmatched = c->allow_unmatched;
 	if (c->strict || c->gate_file)
 		c->gate = true;
@@ -182,9 +189,8 @@ static void say(void *arg, const char *line)
 
 static int gate_status(enum rpt_gate_status st)
 {
-	return st == RPT_GATE_REGRESSED ? FSB_EXIT_REGRESSED :
-	       st == RPT_GATE_UNJUDGED	? FSB_EXIT_CANNOT_JUDGE :
-					  FSB_EXIT_OK;
+	/* the page says the same (rpt_gate_exit_status): one mapping */
+	return rpt_gate_exit_status(st);
 }
 
 static int compare_run(void *cfg)

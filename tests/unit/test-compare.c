@@ -304,7 +304,8 @@ static void strict_gate_insufficient(void **state)
 	json_decref(cmp);
 	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &typed, err, sizeof(err)), 0);
 	assert_true(rpt_cmp_blocks(
-		typed, &rpt_cmp_metric_find(&typed->samples[0], "files_per_sec")->judged[0]));
+		typed, rpt_cmp_metric_find(&typed->samples[0], "files_per_sec"),
+		&rpt_cmp_metric_find(&typed->samples[0], "files_per_sec")->judged[0]));
 	rpt_cmp_free(typed);
 
 	/* a metric out of the gate does not block it; with none gated, nothing was judged */
@@ -313,8 +314,9 @@ static void strict_gate_insufficient(void **state)
 	assert_int_equal(unjudged(cmp), 1);
 	json_decref(cmp);
 	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &typed, err, sizeof(err)), 0);
-	assert_false(rpt_cmp_blocks(
-		typed, &rpt_cmp_metric_find(&typed->samples[0], "fsync.p99")->judged[0]));
+	assert_false(
+		rpt_cmp_blocks(typed, rpt_cmp_metric_find(&typed->samples[0], "fsync.p99"),
+			       &rpt_cmp_metric_find(&typed->samples[0], "fsync.p99")->judged[0]));
 	rpt_cmp_free(typed);
 	json_decref((json_t *)o.gate);
 	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "*", "gate", 0);

@@ -306,6 +306,13 @@ static void many_metrics_of_noise_raise_none(void **state)
 	assert_true(raw > 0);
 	assert_int_equal(c->samples[0].nmetrics * MANY_SAMPLES, 141);
 	assert_int_equal(rpt_cmp_count(c, RPT_REGRESSION, false), 0);
+	/*
+	 * 3 % noise against a 1 % threshold: changes beyond it are "not proven", never
+	 * "unchanged", and a headline metric's makes the gate cannot judge, not pass
+	 */
+	assert_true(rpt_cmp_count(c, RPT_NOT_PROVEN, false) > 0);
+	assert_int_equal(rpt_cmp_gate_status(c), RPT_GATE_UNJUDGED);
+	c->set.allow_unproven = true;
 	assert_int_equal(rpt_cmp_gate_status(c), RPT_GATE_PASS);
 	assert_true(isfinite(c->samples[0].metrics[0].judged[0].q));
 	rpt_cmp_free(c);
