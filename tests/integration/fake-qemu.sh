@@ -11,6 +11,8 @@
 # of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments),
 # FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs"),
 # FAKE_QEMU_INITRD (a file that gets the -initrd's owner uid and mode, "uid mode"),
+# FAKE_QEMU_ORPHAN (a file that gets the pid of a process it leaves running, in a session
+# of its own, as a guest that escaped QEMU would),
 # FAKE_QEMU_LINGER (seconds it stays after its last console line, before it exits).
 # Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
 # token (from the per-boot archive fsbench appends to the -initrd, etc/fsbench/token, or
@@ -37,6 +39,7 @@ while [ $# -gt 0 ]; do
 done
 [ -n "${FAKE_QEMU_INITRD:-}" ] && stat -L -c '%u %a' "$initrd" >"$FAKE_QEMU_INITRD"
 [ -n "${FAKE_QEMU_PIDFILE:-}" ] && echo $$ >"$FAKE_QEMU_PIDFILE"
+[ -n "${FAKE_QEMU_ORPHAN:-}" ] && setsid sh -c 'echo $$ >"$1"; exec sleep 600' sh "$FAKE_QEMU_ORPHAN" </dev/null >/dev/null 2>&1 &
 [ "${FAKE_QEMU_SILENT:-0}" = 1 ] && exec sleep 300 # no word until it is stopped
 echo "[    0.000000] Linux version 9.9.9-fake" >>"$serial"
 echo "FSBENCH-GUEST-INIT uptime 0.50" >>"$serial"
