@@ -574,6 +574,8 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	s.deadline_boot = s.t0 + vm->boot_timeout_s;
 	s.deadline = s.t0 + vm->timeout_s;
 	r = base_spawn_run(&sp, &wst);
+	/* what QEMU (or a guest out of it) left running ends before its disks are read */
+	kg_user_kill(&f->user);
 	if (r == -ENOSPC && s.w.disk_full) {
 		r = errf(err, errlen, -ENOSPC,
 			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "

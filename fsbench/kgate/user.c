@@ -244,11 +244,10 @@ int kg_user_claim(struct kg_user *u, char *err, size_t errlen)
 	return r;
 }
 
-void kg_user_release(struct kg_user *u)
+bool kg_user_kill(const struct kg_user *u)
 {
 	if (!u->drop || u->lock < 0)
-		return;
-	/* a guest that escaped QEMU may have left a process behind: it must not meet the next */
+		return true;
 	for (int pass = 0; pass < 10 && id_running(u->uid); pass++) {
 		pid_t pid = fork();
 		int st;
@@ -265,7 +264,15 @@ void kg_user_release(struct kg_user *u)
 		if (pass)
 			poll(NULL, 0, 10 * pass); /* a killed process is gone once reaped */
 	}
-	if (id_running(u->uid))
+	return !id_running(u->uid);
+}
+
+void kg_user_release(struct kg_user *u)
+{
+	if (!u->drop || u->lock < 0)
+		return;
+	/* a guest that escaped QEMU may have left a process behind: it must not meet the next */
+	if (!kg_user_kill(u))
 		close(u->lock); /* unlocked but still named: the next claim scans and skips it */
 	else
 		lock_drop(u->uid, u->lock);
@@ -477,6 +484,11 @@ int kg_user_run(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn
 	else {
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+		/* its PID namespace ended with it; without one, what it started ends here */
+		if (!kg_user_kill(u) && got == sizeof(*rep) && !rep->r)
+			rep->r = errf(rep->err, sizeof(rep->err), -EBUSY,
+				      "%s: processes of uid %u outlive the step", dir,
+				      (unsigned)u->uid);
 		if (got == sizeof(*rep)) {
 			*ret = rep->ran;
 			r = rep->r;

@@ -47,6 +47,13 @@ int kg_user_claim(struct kg_user *ret, char *err, size_t errlen);
  */
 void kg_user_release(struct kg_user *u);
 
+/*
+ * Kills every process running as @u->uid (as kg_user_release, keeping the claim): after a
+ * step or QEMU ends, before root reads or takes back what it wrote, so that nothing of
+ * that uid can still write through a descriptor it kept. Whether none is left.
+ */
+bool kg_user_kill(const struct kg_user *u);
+
 /* Whether @uid is one a claim hands out (the range, never 0, nobody or (uid_t)-1). */
 bool kg_user_in_range(unsigned long uid);
 
