@@ -139,6 +139,78 @@ static int boot_token(char *out, size_t len)
 	return 0;
 }
 
+/*
+ * The per-boot initrd: the cached initramfs @ifd's bytes, then a newc archive of its own
+ * holding etc/fsbench/token (the kernel unpacks concatenated archives in turn, each at a
+ * 4-byte boundary), in a file without a name beneath @bdfd (O_TMPFILE, else made and
+ * unlinked at once) of mode 0400, given to QEMU's own uid @u: the token is on no command
+ * line (/proc/PID/cmdline is anyone's to read) and in no file another uid can open. Its
+ * descriptor, or -errno.
+ */
+static int boot_initrd(int bdfd, int ifd, const char *token, const struct kg_user *u)
+{
+	static const char name[] = "etc/fsbench/token";
+	char buf[65536];
+	size_t tl = strlen(token) + 1, n = 0;
+	off_t end;
+	int fd, r = 0;
+
+	fd = openat(bdfd, ".", O_RDWR | O_TMPFILE | O_CLOEXEC, 0400);
+	if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+		fd = openat(bdfd, "initrd.tmp", O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0400);
+		if (fd >= 0)
+			unlinkat(bdfd, "initrd.tmp", 0);
+	}
+	if (fd < 0)
+		return -errno;
+	/* in the kernel where it can (no copy through here), else by read and write */
+	for (ssize_t c; (c = copy_file_range(ifd, NULL, fd, NULL, 1 << 30, 0)) != 0;)
+		if (c < 0) {
+			if (errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
+			    errno != EOPNOTSUPP) {
+				r = -errno;
+				goto out;
+			}
+			for (ssize_t got; (got = read(ifd, buf, sizeof(buf))) != 0;)
+				if (got < 0 || write(fd, buf, (size_t)got) != got) {
+					r = got < 0 ? -errno : -EIO;
+					goto out;
+				}
+			break;
+		}
+	if ((end = lseek(fd, 0, SEEK_END)) < 0) {
+		r = -errno;
+		goto out;
+	}
+	memset(buf, 0, 512);
+	n = (size_t)(-end & 3); /* zeros up to the next archive's boundary, which it skips */
+	/* magic, ino mode uid gid nlink mtime filesize devmajor devminor rdevmajor rdevminor namesize check */
+	n += (size_t)snprintf(buf + n, 256,
+			      "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", 1u,
+			      (unsigned)(S_IFREG | 0400), 0u, 0u, 1u, 0u, (unsigned)tl, 0u, 0u, 0u,
+			      0u, (unsigned)sizeof(name), 0u);
+	memcpy(buf + n, name, sizeof(name));
+	n = (n + sizeof(name) + 3) & ~(size_t)3;
+	snprintf(buf + n, tl + 1, "%s\n", token);
+	n = (n + tl + 3) & ~(size_t)3;
+	n += (size_t)snprintf(buf + n, 256,
+			      "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X", 0u, 0u,
+			      0u, 0u, 1u, 0u, 0u, 0u, 0u, 0u, 0u, 11u, 0u);
+	memcpy(buf + n, "TRAILER!!!", 11);
+	n = (n + 11 + 3) & ~(size_t)3;
+	if (write(fd, buf, n) != (ssize_t)n)
+		r = errno ? -errno : -EIO;
+	else if (u->drop && fchown(fd, u->uid, u->gid))
+		r = -errno;
+out:
+	if (r) {
+		close(fd);
+		return r;
+	}
+	return fd;
+}
+
 /* The paths and QEMU arguments of one boot. */
 struct boot_files {
 	char scratchdir[PATH_MAX], scratch[PATH_MAX + 16], results[PATH_MAX + 16],
@@ -194,7 +266,7 @@ static int qemu_fd(struct boot_files *f, int fd, bool writes)
 
 /* QEMU's command line: no defaults, no reboot, the kernel and initramfs, two raw disks. */
 static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const struct kg_vm *vm,
-		      const char *token, struct boot_files *f)
+		      struct boot_files *f)
 {
 	const char **argv = f->argv;
 	int n = 0;
@@ -206,9 +278,6 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 		f->cmdline[l++] = ' ';
 		kg_disk_cmdline(&vm->disk, f->cmdline + l, sizeof(f->cmdline) - l);
 	}
-	/* the guest writes it back into its result: a result without it is not this boot's */
-	size_t tl = strlen(f->cmdline);
-	snprintf(f->cmdline + tl, sizeof(f->cmdline) - tl, " fsbench.token=%s", token);
 	snprintf(f->drive0, sizeof(f->drive0),
 		 "file=/dev/fd/%d,if=virtio,format=raw,cache=none,aio=native", f->scratch_fd);
 	snprintf(f->drive1, sizeof(f->drive1), "file=/dev/fd/%d,if=virtio,format=raw",
@@ -450,27 +519,39 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	b->guest_status = -1;
 	if (!f)
 		return errf(err, errlen, -ENOMEM, "booting %s: %s", k->release, strerror(ENOMEM));
-	f->bdfd = f->sdfd = f->console_rfd = -1;
-	kg_user_pick(&f->user);
+	f->bdfd = f->sdfd = f->console_rfd = f->console_fd = -1;
+	f->user.lock = -1;
+	/* QEMU's own uid: no other boot, gate or daemon's process runs as it */
+	if ((r = kg_user_claim(&f->user, err, errlen)))
+		goto out;
 	if ((r = boot_disks(wfd, name, dir, vm, b, f, err, errlen)))
 		goto out;
 	s.console = f->console_rfd;
 	/* the kernel and initramfs, read by QEMU through descriptors root opened */
 	const char *image = k->boot_image[0] ? k->boot_image : k->image;
 	int kfd = qemu_fd(f, open_for_qemu(image, O_RDONLY), false);
-	int ifd = kfd < 0 ? kfd : qemu_fd(f, open_for_qemu(initramfs, O_RDONLY), false);
+	int ifd = kfd < 0 ? kfd : open_for_qemu(initramfs, O_RDONLY);
 	if (kfd < 0 || ifd < 0) {
 		r = errf(err, errlen, kfd < 0 ? kfd : ifd, "opening %s: %s",
 			 kfd < 0 ? image : initramfs, strerror(-(kfd < 0 ? kfd : ifd)));
 		goto out;
 	}
-	snprintf(f->kernel, sizeof(f->kernel), "/dev/fd/%d", kfd);
-	snprintf(f->initrd, sizeof(f->initrd), "/dev/fd/%d", ifd);
 	if ((r = boot_token(b->token, sizeof(b->token)))) {
+		close(ifd);
 		r = errf(err, errlen, r, "booting %s: getrandom: %s", k->release, strerror(-r));
 		goto out;
 	}
-	qemu_argv(k, initramfs, vm, b->token, f);
+	/* the guest writes it back into its result: a result without it is not this boot's */
+	r = qemu_fd(f, boot_initrd(f->bdfd, ifd, b->token, &f->user), false);
+	close(ifd);
+	if (r < 0) {
+		r = errf(err, errlen, r, "writing the boot's initrd (%s and its token) in %s: %s",
+			 initramfs, dir, strerror(-r));
+		goto out;
+	}
+	snprintf(f->kernel, sizeof(f->kernel), "/dev/fd/%d", kfd);
+	snprintf(f->initrd, sizeof(f->initrd), "/dev/fd/%d", r);
+	qemu_argv(k, initramfs, vm, f);
 
 	struct base_spawn sp = { .argv = (char *const *)f->argv,
 				 .out = BASE_SPAWN_FILE,
@@ -493,6 +574,8 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	s.deadline_boot = s.t0 + vm->boot_timeout_s;
 	s.deadline = s.t0 + vm->timeout_s;
 	r = base_spawn_run(&sp, &wst);
+	/* what QEMU (or a guest out of it) left running ends before its disks are read */
+	kg_user_kill(&f->user);
 	if (r == -ENOSPC && s.w.disk_full) {
 		r = errf(err, errlen, -ENOSPC,
 			 "kernel %s: QEMU paused the guest after %.0f s: --disk-dir %s is full "
@@ -543,6 +626,9 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 	if (b->guest_status < 0 || s.w.panicked)
 		r = kg_boot_explain(k, vm, b, &s.w, wst, f->console_rfd, f->qlog_at, err, errlen);
 out:
+	/* QEMU is gone: what it wrote is root's again before its uid may go to another */
+	if (f->user.drop && f->console_fd >= 0 && fchown(f->console_fd, 0, 0) && !r)
+		r = errf(err, errlen, -errno, "chown %s: %s", b->console, strerror(errno));
 	for (int i = 0; i < f->nfd; i++)
 		close(f->fd[i]);
 	if (f->bdfd >= 0)
@@ -552,6 +638,7 @@ out:
 	for (int i = 0, *fds[] = { &f->bdfd, &f->sdfd, &f->console_rfd }; i < 3; i++)
 		if (*fds[i] >= 0)
 			close(*fds[i]);
+	kg_user_release(&f->user);
 	free(f);
 	return r;
 }

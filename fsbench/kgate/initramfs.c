@@ -215,7 +215,6 @@ static const char guest_init[] =
 	"\tcase $w in\n"
 	"\tfsbench.disk=model) dev=/dev/nullb0 out=/dev/vda ;;\n"
 	"\tfsbench.flush_ms=*) fl=${w#fsbench.flush_ms=} ;;\n"
-	"\tfsbench.token=*) tok=${w#fsbench.token=} ;;\n"
 	"\tnull_blk.*) nb=\"$nb ${w#null_blk.}\" ;;\n"
 	"\tesac\n"
 	"done\n"
@@ -268,7 +267,9 @@ static const char guest_init[] =
 	"echo $rc >/out/status\n"
 	"uname -r >/out/release\n"
 	"cat /proc/cmdline >/out/cmdline\n"
-	"# what binds this result to this boot: the host's token, the boot id, the guest's time\n"
+	"# what binds this result to this boot: the host's token (in the archive root appended\n"
+	"# for this boot alone, never on the command line), the boot id, the guest's time\n"
+	"[ -r /etc/fsbench/token ] && read -r tok </etc/fsbench/token\n"
 	"echo \"$tok\" >/out/token\n"
 	"cat /proc/sys/kernel/random/boot_id >/out/boot_id\n"
 	"date +%s >/out/time\n"
@@ -580,7 +581,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 	char base[PATH_MAX], stage[PATH_MAX + 32], tmp[PATH_MAX + 64], final[PATH_MAX + 64];
 	char name[32], tname[64] = "", sname[32], why[256];
 	struct ents e = { 0 };
-	struct kg_user u;
+	struct kg_user u = { .lock = -1 };
 	struct kg_user_ran ran;
 	uint64_t h = KG_FNV_SEED;
 	int r, sfd = -1, out = -1, bfd = -1;
@@ -621,7 +622,8 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		*ret_cached = !r;
 		goto out;
 	}
-	kg_user_pick(&u);
+	if ((r = kg_user_claim(&u, err, errlen)))
+		goto out;
 	for (size_t i = 0; i < e.n; i++) /* every source by descriptor, before the drop */
 		if ((e.v[i].fd = e.v[i].src ? open(e.v[i].src, O_RDONLY | O_CLOEXEC) : -1) < 0 &&
 		    e.v[i].src) {
@@ -678,5 +680,6 @@ out:
 		if (e.v[i].fd > 0)
 			close(e.v[i].fd);
 	ents_free(&e);
+	kg_user_release(&u);
 	return r;
 }

@@ -231,16 +231,19 @@ static int deb_extract(const char *deb, int bfd, const char *base, struct probe_
 	struct kg_user_ran ran;
 	int tfd, dfd = -1, r;
 
-	kg_user_pick(&u);
+	if ((r = kg_user_claim(&u, err, errlen)))
+		return r;
 	snprintf(prefix, sizeof(prefix), ".extract.%d.", (int)getpid());
 	if ((tfd = base_dir_make_temp(bfd, prefix, tmp, tmplen, why, sizeof(why))) < 0) {
 		tmp[0] = 0;
+		kg_user_release(&u);
 		return errf(err, errlen, tfd, "creating a directory in %s: %s", base, why);
 	}
 	base_path(x, sizeof(x), "%s/%s", base, tmp);
 	/* before anything is in it: a kill -9 from here on leaves a tree restore removes */
 	if (journal && (r = probe_scratch_journal_tree(journal, x, err, errlen))) {
 		close(tfd);
+		kg_user_release(&u);
 		return r;
 	}
 	base_path(x, sizeof(x), "%s/%s/x", base, tmp);
@@ -260,6 +263,7 @@ static int deb_extract(const char *deb, int bfd, const char *base, struct probe_
 	if (a.fd > 0)
 		close(a.fd);
 	close(tfd);
+	kg_user_release(&u);
 	return r;
 }
 

@@ -314,9 +314,13 @@ static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_ste
 	struct kg_user_ran ran;
 	int sfd, r;
 
-	kg_user_pick(&u);
-	if ((sfd = base_dir_make_temp(cfd, ".stage.", stage, sizeof(stage), why, sizeof(why))) < 0)
+	if ((r = kg_user_claim(&u, err, errlen)))
+		return r;
+	if ((sfd = base_dir_make_temp(cfd, ".stage.", stage, sizeof(stage), why, sizeof(why))) <
+	    0) {
+		kg_user_release(&u);
 		return errf(err, errlen, sfd, "creating a directory in %s: %s", cache, why);
+	}
 	snprintf(shown, sizeof(shown), "%s/%s", cache, stage);
 	if ((r = kg_user_give(&u, sfd)))
 		errf(err, errlen, r, "chown %s: %s", shown, strerror(-r));
@@ -334,6 +338,7 @@ static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_ste
 	close(sfd);
 	/* by descriptor: the unprivileged user's tree, unless it was taken back */
 	base_rm_at(cfd, stage);
+	kg_user_release(&u);
 	return r;
 }
 

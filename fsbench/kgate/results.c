@@ -282,10 +282,9 @@ int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, 
 	char guest[PATH_MAX + 16], results[PATH_MAX + 16], status[32], why[512], why2[512];
 	int in = -1, dfd, r;
 	struct stat st;
-	struct kg_user u;
+	struct kg_user u = { .lock = -1 };
 	struct kg_user_ran ran;
 
-	kg_user_pick(&u);
 	snprintf(guest, sizeof(guest), "%s/guest", dir);
 	snprintf(results, sizeof(results), "%s/results.img", dir);
 	/* the boot's directory is new: a guest/ already there was not made by this boot */
@@ -296,6 +295,8 @@ int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, 
 		r = errf(err, errlen, -errno, "reading %s: %s", results, strerror(errno));
 		goto out;
 	}
+	if ((r = kg_user_claim(&u, err, errlen)))
+		goto out;
 	if ((r = kg_user_give(&u, dfd))) {
 		errf(err, errlen, r, "chown %s: %s", guest, strerror(-r));
 		goto out;
@@ -313,6 +314,7 @@ int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, 
 	if (!u.drop && fchmod(dfd, 0755) && !r)
 		r = errf(why, sizeof(why), -errno, "chmod %s: %s", guest, strerror(errno));
 	kg_user_note(bdfd, "privsep", "results disk", &ran);
+	kg_user_release(&u); /* its tree is root's again: nothing of it left to the uid */
 	if (r) {
 		/* what was taken stays for a look; none of it is used */
 		r = errf(err, errlen, r, "the guest's results disk is refused: %s (see %s)", why,
@@ -336,6 +338,7 @@ int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, 
 	if (!fstatat(dfd, "result.json", &st, AT_SYMLINK_NOFOLLOW) && S_ISREG(st.st_mode))
 		base_path(b->result, sizeof(b->result), "%s/result.json", guest);
 out:
+	kg_user_release(&u);
 	if (in >= 0)
 		close(in);
 	if (dfd >= 0)

@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/file.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,33 +24,344 @@
 #include "base/errf.h"
 #include "base/fileio.h"
 
-void kg_user_pick(struct kg_user *u)
+bool kg_user_in_range(unsigned long uid)
 {
-	const struct passwd *pw = getpwnam("fsbench");
-	const char *su = getenv("SUDO_UID"), *sg = getenv("SUDO_GID");
-	char *end;
+	return uid >= KG_UID_FIRST && uid <= KG_UID_LAST && uid != 65534 && uid != (uid_t)-1;
+}
+
+/* Whether /proc shows a process with @id among its uids or gids (real, effective, saved, fs). */
+static bool id_running(unsigned id)
+{
+	char path[NAME_MAX + 16], line[256];
+	struct dirent *de;
+	bool found = false;
+	DIR *d = opendir("/proc");
+
+	if (!d)
+		return true; /* cannot tell: not free */
+	while (!found && (de = readdir(d))) {
+		FILE *f;
+
+		if (de->d_name[0] < '0' || de->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/status", de->d_name);
+		if (!(f = fopen(path, "re")))
+			continue; /* gone meanwhile */
+		while (!found && fgets(line, sizeof(line), f)) {
+			unsigned v[4];
+
+			if (!strncmp(line, "State:", 6) && strchr(line, 'Z'))
+				break; /* a zombie runs nothing: only its parent's wait is left */
+			if ((!strncmp(line, "Uid:", 4) || !strncmp(line, "Gid:", 4)) &&
+			    sscanf(line + 4, "%u %u %u %u", &v[0], &v[1], &v[2], &v[3]) == 4)
+				found = v[0] == id || v[1] == id || v[2] == id || v[3] == id;
+		}
+		fclose(f);
+	}
+	closedir(d);
+	return found;
+}
+
+/* Whether a range "name:first:count" of @path (/etc/subuid, /etc/subgid) holds @id. */
+static bool id_subordinate(const char *path, unsigned id)
+{
+	char line[512];
+	bool found = false;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *c = strchr(line, ':');
+		unsigned long first, count;
+
+		if (c && sscanf(c + 1, "%lu:%lu", &first, &count) == 2)
+			found = id >= first && id - first < count;
+	}
+	fclose(f);
+	return found;
+}
+
+/* Whether an entry directly in /tmp, /var/tmp or /dev/shm is owned by @id (user or group). */
+static bool id_owns_files(unsigned id)
+{
+	static const char *const dirs[] = { "/tmp", "/var/tmp", "/dev/shm" };
+	bool found = false;
+
+	for (size_t i = 0; !found && i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *de;
+		struct stat st;
+
+		if (!d)
+			continue;
+		while (!found && (de = readdir(d)))
+			found = !fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) &&
+				(st.st_uid == id || st.st_gid == id);
+		closedir(d);
+	}
+	return found;
+}
+
+/* Whether @id is free to hand out: named by no database, used by nothing we can see. */
+static bool id_free(unsigned id)
+{
+	char buf[4096];
+	struct passwd pw, *pwr = NULL;
+	struct group gr, *grr = NULL;
+
+	if (getpwuid_r(id, &pw, buf, sizeof(buf), &pwr) || pwr ||
+	    getgrgid_r(id, &gr, buf, sizeof(buf), &grr) || grr)
+		return false; /* named, or the lookup failed: not ours to take */
+	return !id_subordinate("/etc/subuid", id) && !id_subordinate("/etc/subgid", id) &&
+	       !id_running(id) && !id_owns_files(id);
+}
+
+/* @name beneath @dfd: a directory root owns that no one else may write, made when absent. */
+static int lock_dir_at(int dfd, const char *name, mode_t mode)
+{
+	struct stat st;
+	int fd;
+
+	if (mkdirat(dfd, name, mode) && errno != EEXIST)
+		return -errno;
+	if ((fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+		return -errno;
+	if (fstat(fd, &st) || st.st_uid != 0 || (st.st_mode & 022)) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+/* KG_UID_LOCK_DIR, held by descriptor (made root's when absent): its descriptor or -errno. */
+static int lock_dir(void)
+{
+	int run = open("/run", O_RDONLY | O_DIRECTORY | O_CLOEXEC), top, fd;
+
+	if (run < 0)
+		return -errno;
+	top = lock_dir_at(run, "fsbench", 0755);
+	close(run);
+	if (top < 0)
+		return top;
+	fd = lock_dir_at(top, "uid", 0700);
+	close(top);
+	return fd;
+}
+
+/*
+ * The lock of @id beneath @ldfd: the descriptor, flock'ed, of the file that still has that
+ * name (a releaser unlinks before it unlocks, so a lock on a file no longer named is not a
+ * claim); -EWOULDBLOCK when another holds it; other -errno.
+ */
+static int lock_take(int ldfd, unsigned id)
+{
+	char name[32];
+	struct stat a, b;
+
+	snprintf(name, sizeof(name), "%u.lock", id);
+	for (int tries = 0; tries < 8; tries++) {
+		int fd = openat(ldfd, name, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600), r;
+
+		if (fd < 0)
+			return -errno;
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			r = -errno;
+			close(fd);
+			return r;
+		}
+		if (!fstat(fd, &a) && !fstatat(ldfd, name, &b, AT_SYMLINK_NOFOLLOW) &&
+		    a.st_ino == b.st_ino && a.st_dev == b.st_dev)
+			return fd;
+		close(fd);
+	}
+	return -EWOULDBLOCK;
+}
+
+static void lock_drop(unsigned id, int fd)
+{
+	char name[32];
+	int ldfd = lock_dir();
+
+	snprintf(name, sizeof(name), "%u.lock", id);
+	if (ldfd >= 0) {
+		unlinkat(ldfd, name, 0);
+		close(ldfd);
+	}
+	close(fd);
+}
+
+int kg_user_claim(struct kg_user *u, char *err, size_t errlen)
+{
+	const unsigned n = KG_UID_LAST - KG_UID_FIRST + 1;
+	unsigned start, tried = 0;
+	int ldfd, r = -EAGAIN;
 
 	u->drop = geteuid() == 0;
 	u->uid = 0;
 	u->gid = 0;
+	u->lock = -1;
 	if (!u->drop)
-		return;
-	if (pw && pw->pw_uid) {
-		u->uid = pw->pw_uid;
-		u->gid = pw->pw_gid;
-		return;
+		return 0;
+	if ((ldfd = lock_dir()) < 0)
+		return errf(err, errlen, ldfd, "claiming a uid for the gate: %s: %s",
+			    KG_UID_LOCK_DIR, ldfd == -EPERM ? "not root's alone" : strerror(-ldfd));
+	/* from a random place: concurrent claims seldom meet on the same lock */
+	if (getrandom(&start, sizeof(start), 0) != (ssize_t)sizeof(start))
+		start = (unsigned)getpid();
+	/* a bound on the work, not on the range: each refusal costs a scan of /proc */
+	for (unsigned i = 0; i < n && tried < 64; i++) {
+		unsigned id = KG_UID_FIRST + (start + i) % n;
+		int fd;
+
+		if (!kg_user_in_range(id))
+			continue;
+		if ((fd = lock_take(ldfd, id)) == -EWOULDBLOCK)
+			continue;
+		if (fd < 0) {
+			r = errf(err, errlen, fd, "claiming a uid for the gate: %s/%u.lock: %s",
+				 KG_UID_LOCK_DIR, id, strerror(-fd));
+			break;
+		}
+		tried++;
+		if (!id_free(id)) { /* checked under the lock: no other claim can start it now */
+			lock_drop(id, fd);
+			continue;
+		}
+		u->uid = (uid_t)id;
+		u->gid = (gid_t)id;
+		u->lock = fd;
+		r = 0;
+		break;
 	}
-	if (su && sg && (u->uid = (uid_t)strtoul(su, &end, 10)) && !*end &&
-	    (u->gid = (gid_t)strtoul(sg, &end, 10)) && !*end)
+	close(ldfd);
+	if (r == -EAGAIN)
+		errf(err, errlen, r,
+		     "claiming a uid for the gate: none free of %u..%u after %u tries (named, "
+		     "running or claimed)",
+		     KG_UID_FIRST, KG_UID_LAST, tried);
+	return r;
+}
+
+bool kg_user_kill(const struct kg_user *u)
+{
+	if (!u->drop || u->lock < 0)
+		return true;
+	for (int pass = 0; pass < 10 && id_running(u->uid); pass++) {
+		pid_t pid = fork();
+		int st;
+
+		if (pid == 0) {
+			if (setgroups(0, NULL) || setresgid(u->gid, u->gid, u->gid) ||
+			    setresuid(u->uid, u->uid, u->uid))
+				_exit(1);
+			kill(-1, SIGKILL); /* all this uid may signal: its own, but itself */
+			_exit(0);
+		}
+		while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (pass)
+			poll(NULL, 0, 10 * pass); /* a killed process is gone once reaped */
+	}
+	return !id_running(u->uid);
+}
+
+void kg_user_release(struct kg_user *u)
+{
+	if (!u->drop || u->lock < 0)
 		return;
-	pw = getpwnam("nobody");
-	u->uid = pw ? pw->pw_uid : 65534;
-	u->gid = pw ? pw->pw_gid : 65534;
+	/* a guest that escaped QEMU may have left a process behind: it must not meet the next */
+	if (!kg_user_kill(u))
+		close(u->lock); /* unlocked but still named: the next claim scans and skips it */
+	else
+		lock_drop(u->uid, u->lock);
+	u->lock = -1;
 }
 
 int kg_user_give(const struct kg_user *u, int dfd)
 {
 	return u->drop && fchown(dfd, u->uid, u->gid) ? -errno : 0;
+}
+
+/*
+ * What a step keeps of the host's mounts: "/" and where the system's programs, libraries,
+ * configuration, devices and temporary files are (the tools a step runs are found on PATH
+ * below these). A mount elsewhere, or below one of these (a suite's scratch filesystem at
+ * /tmp/x/mnt), is detached in the step's namespace.
+ */
+static const char *const kept_mounts[] = { "/",		  "/usr",    "/usr/local", "/etc",
+					   "/bin",	  "/sbin",   "/lib",	   "/lib64",
+					   "/lib32",	  "/libx32", "/opt",	   "/proc",
+					   "/sys",	  "/dev",    "/dev/pts",   "/dev/shm",
+					   "/dev/mqueue", "/run",    "/tmp",	   "/var",
+					   "/var/tmp",	  NULL };
+
+/* mountinfo's escaped octal (\040 for a space) undone in place. */
+static void mount_unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++, o++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+		    s[3] >= '0' && s[3] <= '7') {
+			*o = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0'));
+			s += 3;
+		} else
+			*o = *s;
+	}
+	*o = 0;
+}
+
+static bool mount_kept(const char *point)
+{
+	for (size_t i = 0; kept_mounts[i]; i++)
+		if (!strcmp(point, kept_mounts[i]))
+			return true;
+	return false;
+}
+
+/*
+ * The mount points of this namespace (/proc/self/mountinfo's fifth field, unescaped) that
+ * are not kept, in mountinfo's order (parents before children): calls @fn on each, last
+ * first when @reverse. The count, or -1 when mountinfo cannot be read.
+ */
+static int mounts_other(bool reverse, void (*fn)(const char *))
+{
+	char line[PATH_MAX * 2 + 512], *points[4096];
+	int n = 0, others = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char point[PATH_MAX * 2 + 1];
+
+		if (sscanf(line, "%*s %*s %*s %*s %s", point) != 1)
+			continue;
+		mount_unescape(point);
+		if (mount_kept(point))
+			continue;
+		others++;
+		if (fn && n < (int)(sizeof(points) / sizeof(points[0])))
+			points[n++] = strdup(point);
+	}
+	fclose(f);
+	for (int i = 0; i < n; i++) {
+		const char *p = points[reverse ? n - 1 - i : i];
+
+		if (p)
+			fn(p);
+	}
+	for (int i = 0; i < n; i++)
+		free(points[i]);
+	return others;
+}
+
+/* Lazily: a busy one (the step's own directory, held by descriptor) goes once let go. */
+static void mount_detach(const char *point)
+{
+	umount2(point, MNT_DETACH | UMOUNT_NOFOLLOW);
 }
 
 /* What the dropped step sends back over its pipe, in one write (below PIPE_BUF). */
@@ -88,6 +401,7 @@ static void step_child(const struct kg_user *u, int dfd, kg_user_fn fn, void *ar
 			fclose(f);
 		}
 		rep->ran.pid_ns = rep->ran.pid_ns && getpid() == 1;
+		rep->ran.other_mounts = rep->ran.mnt_ns ? mounts_other(false, NULL) : -1;
 		rep->r = fn(dfd, ".", arg, rep->err, sizeof(rep->err));
 	}
 	if (write(rep_w, rep, sizeof(*rep)) != (ssize_t)sizeof(*rep))
@@ -111,9 +425,16 @@ static void step_parent(const struct kg_user *u, int dfd, kg_user_fn fn, void *a
 	close(rep_r);
 	if (!rep || prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() != fsbench)
 		_exit(127);
-	/* a private mount namespace: nothing the step might mount is seen outside, nor ours in */
+	/*
+	 * A private mount namespace: nothing the step might mount is seen outside, and of the
+	 * host's mounts only the system's: a copy of a suite's scratch mount would keep its
+	 * superblock and loop device busy after the suite unmounts it (issue 40). Private
+	 * first, so that the detaching does not propagate back to the host.
+	 */
 	rep->ran.mnt_ns = !unshare(CLONE_NEWNS) &&
 			  !mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL);
+	if (rep->ran.mnt_ns)
+		mounts_other(true, mount_detach);
 	rep->ran.pid_ns = !unshare(CLONE_NEWPID);
 	pid = fork();
 	if (pid == 0)
@@ -163,6 +484,11 @@ int kg_user_run(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn
 	else {
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
+		/* its PID namespace ended with it; without one, what it started ends here */
+		if (!kg_user_kill(u) && got == sizeof(*rep) && !rep->r)
+			rep->r = errf(rep->err, sizeof(rep->err), -EBUSY,
+				      "%s: processes of uid %u outlive the step", dir,
+				      (unsigned)u->uid);
 		if (got == sizeof(*rep)) {
 			*ret = rep->ran;
 			r = rep->r;
@@ -321,9 +647,11 @@ int kg_user_note(int dfd, const char *name, const char *step, const struct kg_us
 
 	if (!ran->dropped)
 		return 0;
-	n = snprintf(line, sizeof(line), "%s: uid %u gid %u no_new_privs %d pid_ns %s mnt_ns %s\n",
+	n = snprintf(line, sizeof(line),
+		     "%s: uid %u gid %u no_new_privs %d pid_ns %s mnt_ns %s other_mounts %d\n",
 		     step, (unsigned)ran->uid, (unsigned)ran->gid, ran->no_new_privs,
-		     ran->pid_ns ? "own" : "shared", ran->mnt_ns ? "own" : "shared");
+		     ran->pid_ns ? "own" : "shared", ran->mnt_ns ? "own" : "shared",
+		     ran->other_mounts);
 	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;

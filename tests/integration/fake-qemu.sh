@@ -10,11 +10,15 @@
 # FAKE_QEMU_CONSOLE (a file the guest then prints on the console), FAKE_QEMU_FLOOD_MB (MiB
 # of console lines printed first), FAKE_QEMU_ARGS (a file that gets QEMU's arguments),
 # FAKE_QEMU_ID (a file that gets who it runs as: "uid gid [groups] no_new_privs"),
+# FAKE_QEMU_INITRD (a file that gets the -initrd's owner uid and mode, "uid mode"),
+# FAKE_QEMU_ORPHAN (a file that gets the pid of a process it leaves running, in a session
+# of its own, as a guest that escaped QEMU would),
 # FAKE_QEMU_LINGER (seconds it stays after its last console line, before it exits).
 # Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
-# token (from fsbench.token= on -append), boot_id (a new one), time (now) and release
+# token (from the per-boot archive fsbench appends to the -initrd, etc/fsbench/token, or
+# else from fsbench.token= on -append), boot_id (a new one), time (now) and release
 # (FAKE_QEMU_RELEASE), so a test forges them by putting its own there.
-serial="" results="" drive1="" n=0 append=""
+serial="" results="" drive1="" n=0 append="" initrd=""
 [ -n "${FAKE_QEMU_ARGS:-}" ] && printf '%s\n' "$@" >"$FAKE_QEMU_ARGS"
 # who QEMU runs as: uid, gid, groups and no_new_privs
 [ -n "${FAKE_QEMU_ID:-}" ] && echo "$(id -u) $(id -g) [$(id -G)] $(awk '/^NoNewPrivs/ { print $2 }' /proc/self/status)" >"$FAKE_QEMU_ID"
@@ -22,6 +26,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	-serial) serial=${2#file:}; shift ;;
 	-append) append=$2; shift ;;
+	-initrd) initrd=$2; shift ;;
 	-drive)
 		n=$((n + 1))
 		f=${2#file=}; f=${f%%,*}
@@ -32,7 +37,9 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+[ -n "${FAKE_QEMU_INITRD:-}" ] && stat -L -c '%u %a' "$initrd" >"$FAKE_QEMU_INITRD"
 [ -n "${FAKE_QEMU_PIDFILE:-}" ] && echo $$ >"$FAKE_QEMU_PIDFILE"
+[ -n "${FAKE_QEMU_ORPHAN:-}" ] && setsid sh -c 'echo $$ >"$1"; exec sleep 600' sh "$FAKE_QEMU_ORPHAN" </dev/null >/dev/null 2>&1 &
 [ "${FAKE_QEMU_SILENT:-0}" = 1 ] && exec sleep 300 # no word until it is stopped
 echo "[    0.000000] Linux version 9.9.9-fake" >>"$serial"
 echo "FSBENCH-GUEST-INIT uptime 0.50" >>"$serial"
@@ -57,6 +64,9 @@ elif [ -n "${FAKE_QEMU_OUT:-}" ]; then
 	out=$(mktemp -d) && cp -a "$FAKE_QEMU_OUT/." "$out/"
 	tok=
 	for w in $append; do case $w in fsbench.token=*) tok=${w#fsbench.token=} ;; esac; done
+	# the kernel would unpack the archive appended last: its one file's bytes follow its name
+	[ -n "$initrd" ] && [ -z "$tok" ] &&
+		tok=$(tail -c 1024 "$initrd" | tr '\0' '\n' | grep -A3 'etc/fsbench/token$' | grep -Eo '^[0-9a-f]{32}$' | head -1)
 	[ -e "$out/token" ] || echo "$tok" >"$out/token"
 	[ -e "$out/boot_id" ] || cat /proc/sys/kernel/random/uuid >"$out/boot_id"
 	[ -e "$out/time" ] || date +%s >"$out/time"
