@@ -15,6 +15,14 @@
 /* kernel-gate's own: the candidate cannot be judged (no boot, too few samples), which
  * `git bisect run` reads as "skip" */
 #define FSB_EXIT_CANNOT_JUDGE 125
+/*
+ * `history`'s own, and any command's that `git bisect run` may run: a failure of the system
+ * (a store that cannot be opened or read, a server gone, a full disk) must never read as
+ * "bad" (1-127 but 125), so it is 128, at which git bisect stops.
+ */
+#define FSB_EXIT_SYSTEM 128
+/* the store was written by a newer fsbench: upgrade this one (git bisect stops too) */
+#define FSB_EXIT_STORE_NEWER 129
 
 struct fsb_job;
 
@@ -47,6 +55,7 @@ int cmd_kernel_run(int argc, char **argv);
 int cmd_lava(int argc, char **argv);
 int cmd_lava_import(int argc, char **argv); /* `lava import`, which cmd_lava dispatches to */
 int cmd_lava_submit(int argc, char **argv); /* `lava submit` (cli/lava_run.c), likewise */
+int cmd_history(int argc, char **argv);
 
 struct fsb_command {
 	const char *name;
