@@ -12,8 +12,14 @@
 #include <stdint.h>
 
 /* Defaults of `history changes`, whose option table shows them. */
-#define HIST_CP_ALPHA 0.01
-#define HIST_CP_PERMUTATIONS 499 /* p's resolution is 1/(499 + 1) = 0.002 < alpha */
+/*
+ * 0.05, not lower: the floor, not alpha, keeps A/A series quiet, and a permutation test
+ * cannot go below 2 / C(n, 2) when one kernel of 2 boots follows n - 2 samples (the two
+ * new samples at either end are the two most extreme splits): 0.05 needs 5 kernels before
+ * the new one (2 / C(12, 2) = 0.03), 0.01 would need 10.
+ */
+#define HIST_CP_ALPHA 0.05
+#define HIST_CP_PERMUTATIONS 499 /* p's resolution is 1/(499 + 1) = 0.002 */
 #define HIST_CP_FLOOR_MULTIPLE 3
 /*
  * A series whose boots of one kernel differ by more than this (pooled standard deviation,
