@@ -69,11 +69,21 @@ int mdl_runs_add(struct mdl_run_ref **refs, size_t *n, const json_t *doc, const 
 		if (!nr)
 			return -ENOMEM;
 		*refs = nr;
-		nr[(*n)++] = (struct mdl_run_ref){
+		nr[*n] = (struct mdl_run_ref){
 			.run = run, .doc = doc, .file = path, .index = i, .side = side
 		};
+		if (mdl_run_decode(run, doc, &nr[*n].r))
+			return -ENOMEM;
+		(*n)++;
 	}
 	return 0;
+}
+
+void mdl_runs_free(struct mdl_run_ref *refs, size_t n)
+{
+	for (size_t i = 0; refs && i < n; i++)
+		mdl_run_clear(&refs[i].r);
+	free(refs);
 }
 
 int mdl_runs_sides_across(struct mdl_run_ref *refs, size_t n, const char *field, const char *first,

@@ -6,6 +6,7 @@
 #include <jansson.h>
 
 #include "model/result_file.h"
+#include "model/run.h"
 
 /* One run fed to the comparer, with where it came from (for messages and exclusions). */
 struct mdl_run_ref {
@@ -14,7 +15,11 @@ struct mdl_run_ref {
 	const char *file;
 	size_t index; /* position in the file's runs[] */
 	int side;
+	struct mdl_run r; /* @run decoded once (mdl_runs_add); r.key NULL: not decoded */
 };
+
+/* Frees what mdl_runs_add() decoded in each of @n references, and @refs. NULL is fine. */
+void mdl_runs_free(struct mdl_run_ref *refs, size_t n);
 
 /*
  * Loads a result file and checks the shape compare relies on (runs[] with workload,
@@ -27,8 +32,9 @@ int mdl_runs_load(const char *path, json_t **ret, char *err, size_t errlen);
 int mdl_runs_check(const json_t *doc, const char *path, char *err, size_t errlen);
 
 /*
- * Appends every run of @doc to *@refs (reallocated; the caller frees it) on @side (-1:
- * decided later). @path is kept, not copied. 0 or -ENOMEM.
+ * Appends every run of @doc to *@refs (reallocated; the caller frees it with
+ * mdl_runs_free()) on @side (-1: decided later), each decoded into its typed run once.
+ * @path is kept, not copied. 0 or -ENOMEM.
  */
 int mdl_runs_add(struct mdl_run_ref **refs, size_t *n, const json_t *doc, const char *path,
 		 int side);

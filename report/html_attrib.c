@@ -26,7 +26,7 @@ struct att {
 
 static void att_free(struct att *a)
 {
-	free(a->refs);
+	mdl_runs_free(a->refs, a->nrefs);
 	free(a->cell);
 	free(a->cells);
 	free(a->sides);

@@ -158,7 +158,7 @@ void rpt_runset_free(struct rpt_runset *rs)
 	rpt_cmp_free(rs->cmp);
 	free(rs->docs);
 	free(rs->paths);
-	free(rs->refs);
+	mdl_runs_free(rs->refs, rs->nrefs);
 	free(rs->names);
 	*rs = (struct rpt_runset){ 0 };
 }

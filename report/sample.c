@@ -1,5 +1,6 @@
 /* Grouping: runs that differ only in repetition (and the --across field) form one sample. */
 #include "report/sample.h"
+#include "model/run.h"
 #include "model/schema.h"
 
 #include <errno.h>
@@ -18,35 +19,6 @@ void rpt_samples_free(struct samples *s)
 		free(s->v[i].nruns);
 	}
 	free(s->v);
-}
-
-/* Everything but the repetition (and the --across field) when the run has coords; else the command's own identity. */
-static json_t *run_key(const json_t *run, const char *across)
-{
-	const json_t *coords = json_object_get(run, "coords");
-	json_t *k, *params;
-
-	if (json_is_object(coords)) {
-		k = json_deep_copy(coords);
-		json_object_del(k, "repetition");
-		json_object_del(k, "cell");
-		if (across)
-			json_object_del(k, across);
-		return k;
-	}
-	params = json_deep_copy(json_object_get(run, "params"));
-	if (!params)
-		params = json_object();
-	/* where it ran and where it wrote differ between repetitions and say nothing about the load */
-	json_object_del(params, "dir");
-	json_object_del(params, "json");
-	json_object_del(params, "quiet");
-	json_object_del(params, "log");
-	k = json_object();
-	json_object_set(k, "workload", json_object_get(run, "workload"));
-	json_object_set(k, "threads", json_object_get(run, "threads"));
-	json_object_set_new(k, "params", params);
-	return k;
 }
 
 static char *base_label(const json_t *run, const char *across)
@@ -137,35 +109,38 @@ int rpt_samples_build(struct samples *s, const struct mdl_run_ref *runs, size_t 
 {
 	s->nsides = nsides;
 	for (size_t i = 0; i < nruns; i++) {
-		json_t *ko = run_key(runs[i].run, across);
-		char *k = ko ? json_dumps(ko, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		/* the typed run's key, made once when the run was added; another --across key here */
+		char *own = runs[i].r.key && !across ? NULL :
+						       mdl_run_sample_key(runs[i].run, across);
+		const char *k = own ? own : runs[i].r.key;
 		struct sample *sm = NULL;
 		size_t *grown;
 
-		if (!k) {
-			json_decref(ko);
+		if (!k)
 			return -ENOMEM;
-		}
-		for (size_t j = 0; j < s->n; j++)
+		for (size_t j = 0; j < s->n && !sm; j++)
 			if (!strcmp(s->v[j].key, k))
 				sm = &s->v[j];
-		if (sm) {
-			free(k);
-			json_decref(ko);
-		} else {
+		if (!sm) {
 			struct sample *nv = realloc(s->v, (s->n + 1) * sizeof(*nv));
 
-			if (!nv)
+			if (!nv) {
+				free(own);
 				return -ENOMEM;
+			}
 			s->v = nv;
 			sm = &s->v[s->n++];
-			*sm = (struct sample){ .key = k, .keyobj = ko, .first = runs[i].run };
+			*sm = (struct sample){ .key = own ? own : strdup(k),
+					       .keyobj = mdl_run_sample_keyobj(runs[i].run, across),
+					       .first = runs[i].run };
+			own = NULL;
 			sm->runs = calloc((size_t)nsides, sizeof(*sm->runs));
 			sm->nruns = calloc((size_t)nsides, sizeof(*sm->nruns));
 			sm->label = base_label(runs[i].run, across);
-			if (!sm->runs || !sm->nruns || !sm->label)
+			if (!sm->key || !sm->keyobj || !sm->runs || !sm->nruns || !sm->label)
 				return -ENOMEM;
 		}
+		free(own);
 		grown = realloc(sm->runs[runs[i].side],
 				(sm->nruns[runs[i].side] + 1) * sizeof(*grown));
 		if (!grown)

@@ -4,25 +4,28 @@
 
 #include "fsbench/core/workload.h"
 
-/* Exit statuses, for every command. */
+/*
+ * Exit statuses: one convention for every command, and the one table man.c prints and
+ * docs/results.md copies. A gate's statuses are what `git bisect run` expects: 0 good,
+ * 1 bad, 125 skip; and a failure of the system (no memory, a full disk, the restore
+ * journal, a backend that could not be set up) is 128, on which git bisect run stops:
+ * never 1-127, which it would read as "this commit is bad".
+ *
+ *   0    success; a gate: nothing gated regressed
+ *   1    a gate: a gated metric regressed; a workload or suite: the run failed or is
+ *        incomplete (ENOSPC, EIO...), which is the kernel's or filesystem's doing
+ *   2    usage: bad flags, values or input files; found before any work
+ *   125  cannot judge: the evidence is not there (no boot, too few samples, inputs that
+ *        cannot be compared, unequal conditions, a change that could not be proven)
+ *   128  the system failed: nothing was judged, and nothing about the kernel is implied
+ *   128+N  stopped by signal N
+ */
 #define FSB_EXIT_OK 0
 #define FSB_EXIT_FAIL 1 /* the run failed or is incomplete (ENOSPC, EIO...) */
 #define FSB_EXIT_USAGE 2 /* bad flags or values; nothing was created */
-/* `compare`'s own: CI gates read them (the values of enum rpt_gate_status) */
-#define FSB_EXIT_REGRESSED 1 /* --gate: a gated metric regressed */
-#define FSB_EXIT_UNUSABLE \
-	2 /* inputs that cannot be compared, or a strict gate that could not judge */
-/* kernel-gate's own: the candidate cannot be judged (no boot, too few samples), which
- * `git bisect run` reads as "skip" */
-#define FSB_EXIT_CANNOT_JUDGE 125
-/*
- * `history`'s own, and any command's that `git bisect run` may run: a failure of the system
- * (a store that cannot be opened or read, a server gone, a full disk) must never read as
- * "bad" (1-127 but 125), so it is 128, at which git bisect stops.
- */
-#define FSB_EXIT_SYSTEM 128
-/* the store was written by a newer fsbench: upgrade this one (git bisect stops too) */
-#define FSB_EXIT_STORE_NEWER 129
+#define FSB_EXIT_REGRESSED 1 /* a gate: a gated metric regressed */
+#define FSB_EXIT_CANNOT_JUDGE 125 /* a gate: the evidence is not there ("skip") */
+#define FSB_EXIT_SYSTEM 128 /* a gate: the system failed, not the kernel ("stop") */
 
 struct fsb_job;
 

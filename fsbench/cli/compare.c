@@ -183,7 +183,7 @@ static void say(void *arg, const char *line)
 static int gate_status(enum rpt_gate_status st)
 {
 	return st == RPT_GATE_REGRESSED ? FSB_EXIT_REGRESSED :
-	       st == RPT_GATE_UNJUDGED	? FSB_EXIT_UNUSABLE :
+	       st == RPT_GATE_UNJUDGED	? FSB_EXIT_CANNOT_JUDGE :
 					  FSB_EXIT_OK;
 }
 
@@ -205,7 +205,8 @@ static int compare_run(void *cfg)
 	/* the output's place before any work: a gate must not judge and then lose its record */
 	if (c->json && (e = base_out_check(c->json)) < 0)
 		return cmd_fail(FSB_EXIT_USAGE, "compare", "--json %s: %s", c->json, strerror(-e));
-	status = FSB_EXIT_UNUSABLE;
+	/* a gate file or result that cannot be read is the user's to fix */
+	status = FSB_EXIT_USAGE;
 	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err)))
 		goto fail;
 	if (o.allow_noisy && !o.strict) {
@@ -217,8 +218,10 @@ static int compare_run(void *cfg)
 	npaths = cmd_sides_flatten(&c->sides, paths, sides);
 	nsides = rpt_runset_load_sides(&rs, paths, sides, npaths, o.across, c->baseline_value, err,
 				       sizeof(err));
-	if (nsides < 0)
+	if (nsides < 0) {
+		status = nsides == -ENOMEM ? FSB_EXIT_SYSTEM : FSB_EXIT_USAGE;
 		goto fail;
+	}
 	if (nsides < 2)
 		fprintf(stderr,
 			"fsbench compare: every run has coords.%s = %s: statistics only, nothing compared\n",
@@ -226,6 +229,8 @@ static int compare_run(void *cfg)
 	o.floor_multiple = c->floor;
 	e = rpt_runset_judge(&rs, o.across ? NULL : default_names, 2, &o, &judged, err,
 			     sizeof(err));
+	/* runs that cannot be put side by side: nothing can be judged of them */
+	status = e == -EPROTO ? FSB_EXIT_CANNOT_JUDGE : FSB_EXIT_SYSTEM;
 	if (e)
 		goto fail;
 	/* the document, serialised once from what the judge decided */

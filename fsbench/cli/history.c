@@ -24,11 +24,14 @@
 		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP           \
 	}
 
-/* The exit status of a store's -errno (fsbench/history/db.h): never 1-127 but usage. */
+/*
+ * The exit status of a store's -errno (fsbench/history/db.h): a bad --db is usage; a store
+ * that cannot be used (down, damaged, of a newer schema) is the system's, 128, which
+ * `git bisect run` stops on, never a status it would read as "bad".
+ */
 static int store_status(int e)
 {
-	return e == -EINVAL ? FSB_EXIT_USAGE : e == -EPROTONOSUPPORT ? FSB_EXIT_STORE_NEWER :
-								       FSB_EXIT_SYSTEM;
+	return e == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_SYSTEM;
 }
 
 static int store_open(const char *cmd, const char *target, struct hist_db **ret)

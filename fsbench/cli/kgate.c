@@ -367,7 +367,7 @@ static int kernel_run(void *cfg)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
 	if (!x) {
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
-		return FSB_EXIT_FAIL;
+		return FSB_EXIT_SYSTEM;
 	}
 	if (!(r = lava_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
 		r = run_with_backend(cfg, x, false);
@@ -383,7 +383,7 @@ static int kernel_gate(void *cfg)
 	setvbuf(stdout, NULL, _IOLBF, 0); /* whole lines between stderr's, in one log */
 	if (!x) {
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
-		return FSB_EXIT_FAIL;
+		return FSB_EXIT_SYSTEM;
 	}
 	if (!(r = lava_check(cfg, gate_opts, "kernel-gate")) && !(r = to_args(cfg, true, &x->a))) {
 		x->a.vm.progress = kg_cli_gate_progress;

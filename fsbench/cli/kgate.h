@@ -10,9 +10,12 @@ void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd);
 /*
  * kernel-gate once its command line is in @x->a: kg_gate_run with @be (NULL: the local QEMU
  * backend, --jobs at a time), its progress, tables and verdict printed. Returns the exit status (0 good, 1 regressed,
- * 2 usage, 125 cannot judge, 128 + a signal).
+ * 2 usage, 125 cannot judge, 128 the system failed, 128 + a signal: commands.h).
  */
 int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be);
+
+/* The exit status of a gate or a boot that stopped for @fail: usage 2, kernel 125, system 128. */
+int kg_cli_fail_status(enum kg_gate_fail fail);
 
 /* A boot's stage from its thread (struct kg_vm's progress): as each boot ends, a line with the time left. */
 void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_boot *b,
@@ -21,7 +24,7 @@ void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_
 /*
  * kernel-run once its command line is in @x->a: one boot through @be (NULL: local), what the suite printed in the
  * guest, the result copied to --json. Returns the guest's status, 125 when the kernel did
- * not boot, 2 on usage errors, 128 + a signal.
+ * not boot, 2 on usage errors, 128 when the system failed, 128 + a signal.
  */
 int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be);
 

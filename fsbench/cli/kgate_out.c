@@ -171,6 +171,13 @@ static const struct kg_gate_observer gate_printer = {
 	.written = on_written,
 };
 
+int kg_cli_fail_status(enum kg_gate_fail fail)
+{
+	return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
+	       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
+					FSB_EXIT_SYSTEM;
+}
+
 int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be)
 {
 	struct kg_boot_backend local = kg_local_backend(x->a.jobs);
@@ -180,9 +187,7 @@ int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be)
 
 	if (!r) /* the status the verdict line gave */
 		return o.status;
-	return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
-	       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
-					FSB_EXIT_FAIL;
+	return kg_cli_fail_status(fail);
 }
 
 /* kernel-run's exit status after the boot returned @r: the guest's status when it has one. */
@@ -212,9 +217,7 @@ int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be)
 		on_error(&o, err);
 		if (be->finish)
 			be->finish(be->priv, x);
-		return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
-		       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :
-						FSB_EXIT_FAIL;
+		return kg_cli_fail_status(fail);
 	}
 	kg_cli_prepared(x, 1, o.cmd);
 	base_install_signals();
@@ -236,7 +239,7 @@ int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be)
 		if (e) {
 			fprintf(stderr, "fsbench kernel-run: writing %s: %s\n", x->a.json,
 				strerror(-e));
-			r = r ? r : FSB_EXIT_FAIL;
+			r = r ? r : FSB_EXIT_SYSTEM;
 		}
 	}
 	kg_boot_res_free(&res);

@@ -112,11 +112,11 @@ static int page_write(const char *outpath, json_t *const *docs, const char *cons
 	return FSB_EXIT_OK;
 }
 
-/* An exit status for the -errno of report/plan.h: usage, unusable input, or a failure. */
+/* An exit status for the -errno of report/plan.h: inputs or flags the user must fix, or the system. */
 static int plan_status(int e, const char *err)
 {
 	fprintf(stderr, "fsbench report: %s\n", err);
-	return e == -ENOMEM ? FSB_EXIT_FAIL : e == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_UNUSABLE;
+	return e == -ENOMEM ? FSB_EXIT_SYSTEM : FSB_EXIT_USAGE;
 }
 
 static int report_run(void *cfg)

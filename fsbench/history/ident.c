@@ -11,52 +11,10 @@
 
 #include "model/op.h"
 #include "model/result_file.h"
+#include "model/run.h"
 #include "model/runs.h"
 #include "model/schema.h"
 #include "report/metric.h"
-
-/*
- * TODO(issue 37): model/run.h's mdl_run_sample_key() and mdl_metric_key() replace these two
- * once main has them; until then, the same signatures and what report/sample.c's run_key()
- * makes today: the cell's coordinates without the repetition, else workload, threads and
- * parameters, as compact JSON with sorted keys.
- */
-static char *mdl_run_sample_key(const json_t *run, const char *across)
-{
-	const json_t *coords = json_object_get(run, "coords");
-	json_t *k, *params;
-	char *s;
-
-	if (json_is_object(coords)) {
-		k = json_deep_copy(coords);
-		json_object_del(k, "repetition");
-		json_object_del(k, "cell");
-		if (across)
-			json_object_del(k, across);
-	} else {
-		params = json_deep_copy(json_object_get(run, "params"));
-		if (!params)
-			params = json_object();
-		json_object_del(params, "dir");
-		json_object_del(params, "json");
-		json_object_del(params, "quiet");
-		json_object_del(params, "log");
-		k = json_object();
-		json_object_set(k, "workload", json_object_get(run, "workload"));
-		json_object_set(k, "threads", json_object_get(run, "threads"));
-		json_object_set_new(k, "params", params);
-	}
-	s = k ? json_dumps(k, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-	json_decref(k);
-	return s;
-}
-
-static char *mdl_metric_key(const char *sample_key, const char *metric)
-{
-	char *s = NULL;
-
-	return asprintf(&s, "%s %s", sample_key, metric) < 0 ? NULL : s;
-}
 
 void hist_now_utc(char *out, size_t len)
 {

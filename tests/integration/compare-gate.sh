@@ -53,14 +53,14 @@ echo '{"metrics": {"files_per_sec": {"treshold_pct": 3}}}' >"$S/badgate.json"
 t_expect_eq "misspelt gate file key: exit" 2 $?
 grep -q "badgate.json.*treshold_pct" "$S/err" && t_ok "gate file error names file and key" || t_fail "$(cat "$S/err")"
 
-# One run a side: a plain gate cannot judge, warns and passes; --strict refuses (exit 2)
+# One run a side: a plain gate cannot judge, warns and passes; --strict cannot judge (exit 125)
 # and says which sample has too few runs and how many it needs.
 "$FSBENCH" compare --gate "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>"$S/err"
 t_expect_eq "one run a side, --gate: exit" 0 $?
 grep -q "metric(s) had fewer than 3 samples a side and were not judged (--strict" "$S/err" &&
 	t_ok "plain gate warns about the unjudged metrics" || t_fail "stderr: $(cat "$S/err")"
 "$FSBENCH" compare --strict --json "$S/strict.json" "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>"$S/err"
-t_expect_eq "one run a side, --strict: exit" 2 $?
+t_expect_eq "one run a side, --strict: exit" 125 $?
 grep -q "gate --strict: sample 'smallfile t=1': complete runs baseline 1, candidate 1; 3 a side are needed" "$S/err" &&
 	t_ok "--strict names the sample, its runs and the 3 needed" || t_fail "stderr: $(cat "$S/err")"
 "$VALIDATE" "$SCHEMA" "$S/strict.json" && t_ok "strict compare JSON valid" || t_fail "strict compare JSON invalid"
@@ -69,7 +69,7 @@ t_expect_eq "unjudged = every compared metric" "$(t_json "$S/strict.json" '[.sam
 	"$(t_json "$S/strict.json" .unjudged)"
 echo '{"strict": true}' >"$S/strictgate.json"
 "$FSBENCH" compare --gate-file "$S/strictgate.json" "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>&1
-t_expect_eq "gate file strict, one run a side: exit" 2 $?
+t_expect_eq "gate file strict, one run a side: exit" 125 $?
 # three a side are enough: the doctored regression is still exit 1 under --strict
 "$FSBENCH" compare --strict "$S"/base?.json --candidate "$S"/slow?.json >/dev/null 2>&1
 t_expect_eq "--strict, doctored regression: exit" 1 $?
@@ -82,7 +82,7 @@ for i in 1 2 3; do
 	hl "$S/slow$i.json" 45 >"$S/hs$i.json"
 done
 "$FSBENCH" compare --gate --json "$S/hl.json" "$S"/hb?.json --candidate "$S"/hs?.json >/dev/null 2>"$S/err"
-t_expect_eq "regression on unequal load: exit" 2 $?
+t_expect_eq "regression on unequal load: exit" 125 $?
 grep -q "host load differs: others used 5 % of the CPU time on side 'baseline', 45 % on side 'candidate'" "$S/err" &&
 	t_ok "stderr says how much the load differed" || t_fail "stderr: $(cat "$S/err")"
 grep -q "gate: cannot judge: a gated metric would have regressed" "$S/err" &&
@@ -107,11 +107,11 @@ done
 t_expect_eq "regression on a host busy alike: exit" 1 $?
 grep -q "judged on a busy host" "$S/err" && t_ok "a busy host is warned about" || t_fail "stderr: $(cat "$S/err")"
 "$FSBENCH" compare --gate --max-host-load 50 "$S"/hb?.json --candidate "$S"/hs?.json >/dev/null 2>"$S/err"
-t_expect_eq "--max-host-load 50 on a host busy at 72 %: exit" 2 $?
+t_expect_eq "--max-host-load 50 on a host busy at 72 %: exit" 125 $?
 grep -q "host busy on side 'candidate': others used 72 %" "$S/err" &&
 	t_ok "--max-host-load names the busy side" || t_fail "stderr: $(cat "$S/err")"
 
-# noisy (spread +-40 %, means within 2 %): warned without --strict, exit 2 with it unless --allow-noisy
+# noisy (spread +-40 %, means within 2 %): warned without --strict, cannot judge (125) with it unless --allow-noisy
 i=0
 for j in "0.6 0.62" "1.0 1.01" "1.4 1.42"; do
 	i=$((i + 1))
@@ -123,7 +123,7 @@ done
 t_expect_eq "noisy, --gate: exit" 0 $?
 grep -q "1 metric(s) were noisy" "$S/err" && t_ok "plain gate warns about the noisy metric" || t_fail "stderr: $(cat "$S/err")"
 "$FSBENCH" compare --strict "$S"/na?.json --candidate "$S"/nb?.json >/dev/null 2>"$S/err"
-t_expect_eq "noisy, --strict: exit" 2 $?
+t_expect_eq "noisy, --strict: exit" 125 $?
 grep -q "sample 'smallfile t=1': noisy, .*files_per_sec (CoV baseline 40.0%, candidate" "$S/err" &&
 	t_ok "--strict names the noisy metric and its CoV" || t_fail "stderr: $(cat "$S/err")"
 "$FSBENCH" compare --strict --allow-noisy "$S"/na?.json --candidate "$S"/nb?.json >/dev/null 2>"$S/err"
@@ -133,7 +133,7 @@ t_expect_eq "--allow-noisy without --strict: exit" 2 $?
 grep -q "allow-noisy only relaxes a strict gate" "$S/err" && t_ok "--allow-noisy alone is refused, saying why" ||
 	t_fail "stderr: $(cat "$S/err")"
 
-# unusable input: exit 2 and the file named
+# unusable input: a usage error (2) and the file named; runs that cannot be put side by side: cannot judge (125)
 printf '{"schema": "fsbench-result/1", "runs": [' >"$S/broken.json"
 "$FSBENCH" compare --gate "$S"/a?.json --candidate "$S/broken.json" >/dev/null 2>"$S/err"
 t_expect_eq "bad JSON: exit" 2 $?
@@ -144,7 +144,7 @@ t_expect_eq "schema mismatch: exit" 2 $?
 grep -q "other.json: schema is 'something-else/3'" "$S/err" && t_ok "schema mismatch said plainly" || t_fail "$(cat "$S/err")"
 "$FSBENCH" smallfile -s 4k -n 100 -t 1 --quiet --json "$S/other-n.json" >/dev/null || t_die "run failed"
 "$FSBENCH" compare --gate "$S"/a?.json --candidate "$S/other-n.json" >/dev/null 2>"$S/err"
-t_expect_eq "unmatched runs: exit" 2 $?
+t_expect_eq "unmatched runs: exit" 125 $?
 grep -q "has no match on side 'candidate'.*files=200 vs 100" "$S/err" && t_ok "unmatched runs: file and reason" ||
 	t_fail "$(cat "$S/err")"
 # the command line goes through the option table: options anywhere among the files, the
