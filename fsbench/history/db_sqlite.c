@@ -54,9 +54,16 @@ static int sq_open(const char *target, void **ret_conn, char *err, size_t errlen
 	}
 	sqlite3_busy_timeout(db, SQLITE_BUSY_MS);
 	sqlite3_extended_result_codes(db, 1);
-	/* WAL: readers do not wait for a writer; foreign keys are off unless asked for */
-	rc = sqlite3_exec(db, "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL;", NULL, NULL,
-			  NULL);
+	/*
+	 * WAL: readers do not wait for a writer. synchronous = NORMAL: a commit is not synced
+	 * (the WAL is, at each checkpoint), so a power cut may lose the last files added, never
+	 * half a file; adding them again is what an add does anyway (by content hash). It is
+	 * 15 ms a file less on this disk (docs/history.md).
+	 */
+	rc = sqlite3_exec(db,
+			  "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; "
+			  "PRAGMA synchronous = NORMAL;",
+			  NULL, NULL, NULL);
 	if (rc != SQLITE_OK) {
 		int e = sq_fail(db, rc, "SQLite", err, errlen);
 

@@ -96,15 +96,15 @@ static void one_pct_step(void **state)
 	assert_true(covered >= 88);
 }
 
-/* The newest kernel alone after the step, 5 kernels before it (what alpha 0.05 needs). */
+/* The newest kernel alone after a 1 % step, 10 kernels before it. */
 static void one_kernel_after(void **state)
 {
 	(void)state;
 	for (uint64_t seed = 1; seed <= 20; seed++) {
-		struct hist_cp_result r = judge(6, 2, 0.2, 5, 1, seed, HIST_CP_FLOOR_MULTIPLE);
+		struct hist_cp_result r = judge(11, 2, 0.2, 10, 1, seed, HIST_CP_FLOOR_MULTIPLE);
 
 		assert_int_equal(r.ncps, 1);
-		assert_int_equal(r.cps[0].before, 4);
+		assert_int_equal(r.cps[0].before, 9);
 		assert_int_equal(r.cps[0].n_after, 2);
 		free(r.cps);
 	}
@@ -175,12 +175,33 @@ static void cannot_judge(void **state)
 	assert_int_equal(r.ncps, 0);
 }
 
+/* Equal values everywhere (the model disk's fsync p50): judged, spread 0, no change. */
+static void constant_series(void **state)
+{
+	size_t n[10];
+	double x[20];
+	struct hist_cp_series s = { .nk = 10, .n = n, .x = x };
+	struct hist_cp_opts o;
+	struct hist_cp_result r;
+
+	(void)state;
+	for (size_t i = 0; i < 10; i++)
+		n[i] = 2;
+	for (size_t i = 0; i < 20; i++)
+		x[i] = 0.1 * 3; /* not exact in binary: sums of it round */
+	hist_cp_opts_init(&o);
+	assert_int_equal(hist_cp_find(&s, &o, &r), 0);
+	assert_int_equal(r.status, HIST_CP_JUDGED);
+	assert_int_equal(r.ncps, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aa_no_change),	 cmocka_unit_test(one_pct_step),
 		cmocka_unit_test(one_kernel_after), cmocka_unit_test(noisy_step),
 		cmocka_unit_test(two_steps),	 cmocka_unit_test(cannot_judge),
+		cmocka_unit_test(constant_series),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
