@@ -16,12 +16,12 @@
 #include "fsbench/history/series.h"
 #include "report/metric.h"
 
-#define DB_HELP                                                                             \
-	"the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, "             \
+#define DB_HELP                                                                 \
+	"the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, " \
 	"/var/lib/fsbench/history.db as root), or a PostgreSQL URI (postgresql://USER@HOST/DB)"
-#define OPT_DB(off)                                                                          \
-	{                                                                                    \
-		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP           \
+#define OPT_DB(off)                                                                \
+	{                                                                          \
+		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP \
 	}
 
 /*
@@ -41,7 +41,8 @@ static int store_open(const char *cmd, const char *target, struct hist_db **ret)
 
 	if (e)
 		return cmd_fail(store_status(e), cmd, "opening the store %s%s", err,
-				e == -EBADMSG ? " (damaged, truncated, or not a history store)" : "");
+				e == -EBADMSG ? " (damaged, truncated, or not a history store)" :
+						"");
 	return 0;
 }
 
@@ -247,7 +248,8 @@ static void kernel_name(const struct hist_summary *sum, size_t i, char *out, siz
 static json_t *kernel_json(const struct hist_kernel *k)
 {
 	return json_pack("{s:s, s:s?, s:s?}", "release", k->release, "package",
-			 k->package[0] ? k->package : NULL, "commit", k->commit[0] ? k->commit : NULL);
+			 k->package[0] ? k->package : NULL, "commit",
+			 k->commit[0] ? k->commit : NULL);
 }
 
 static json_t *changes_json(const struct hist_findings *f, const struct hist_summary *sum,
@@ -265,12 +267,12 @@ static json_t *changes_json(const struct hist_findings *f, const struct hist_sum
 			arr,
 			json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:f, s:[f,f], s:f, s:f, s:I, s:I, "
 				  "s:I, s:I, s:f, s:f, s:s}",
-				  "metric", ch->s->metric, "sample_key", ch->s->sample_key, "series",
-				  ch->s->key, "regression", ch->regression, "before",
+				  "metric", ch->s->metric, "sample_key", ch->s->sample_key,
+				  "series", ch->s->key, "regression", ch->regression, "before",
 				  kernel_json(&sum->kernels[ch->s->kernel[cp->before]].k), "after",
 				  kernel_json(&sum->kernels[ch->s->kernel[cp->before + 1]].k),
-				  "change_pct", cp->change_pct, "interval_pct", cp->lo_pct, cp->hi_pct,
-				  "p", cp->p, "floor_pct", cp->floor_pct, "runs_before",
+				  "change_pct", cp->change_pct, "interval_pct", cp->lo_pct,
+				  cp->hi_pct, "p", cp->p, "floor_pct", cp->floor_pct, "runs_before",
 				  (json_int_t)cp->n_before, "runs_after", (json_int_t)cp->n_after,
 				  "kernels_before", (json_int_t)(cp->before + 1 - cp->seg_lo),
 				  "kernels_after", (json_int_t)(cp->seg_hi - cp->before - 1),
@@ -310,8 +312,8 @@ static void changes_text(const struct hist_findings *f, const struct hist_summar
 }
 
 /* The store's findings under @c's options; 0 or an exit status (said). */
-static int findings(const char *cmd, char *dbname, const char *metric, double alpha,
-		    double floor, int64_t perms, struct hist_db **db, struct hist_summary *sum,
+static int findings(const char *cmd, char *dbname, const char *metric, double alpha, double floor,
+		    int64_t perms, struct hist_db **db, struct hist_summary *sum,
 		    struct hist_findings *f)
 {
 	struct hist_cp_opts o;
@@ -344,8 +346,8 @@ static int findings_status(const struct hist_findings *f, const char **verdict)
 {
 	*verdict = f->nregressions ? "regressed" : !f->judged ? "cannot judge" : "good";
 	return f->nregressions ? FSB_EXIT_REGRESSED :
-	       !f->judged	? FSB_EXIT_CANNOT_JUDGE :
-				  FSB_EXIT_OK;
+	       !f->judged      ? FSB_EXIT_CANNOT_JUDGE :
+				 FSB_EXIT_OK;
 }
 
 static int changes_run(void *cfg)
@@ -357,8 +359,8 @@ static int changes_run(void *cfg)
 	const char *verdict;
 	int status;
 
-	status = findings("history changes", c->db, c->metric, c->alpha, c->floor,
-			  c->permutations, &db, &sum, &f);
+	status = findings("history changes", c->db, c->metric, c->alpha, c->floor, c->permutations,
+			  &db, &sum, &f);
 	if (status)
 		return status;
 	status = findings_status(&f, &verdict);
@@ -462,8 +464,8 @@ static int page_run(void *cfg)
 	if ((e = base_out_check(c->output)) < 0)
 		return cmd_fail(FSB_EXIT_USAGE, "history report", "-o %s: %s", c->output,
 				strerror(-e));
-	status = findings("history report", c->db, c->metric, c->alpha, c->floor,
-			  c->permutations, &db, &sum, &f);
+	status = findings("history report", c->db, c->metric, c->alpha, c->floor, c->permutations,
+			  &db, &sum, &f);
 	if (status)
 		return status;
 	status = findings_status(&f, &verdict);

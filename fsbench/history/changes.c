@@ -65,8 +65,8 @@ static void within_sums(const double *x, const size_t *rank, size_t n, bool back
  * within sums of every prefix and suffix come from one pass each over Fenwick trees of
  * the ranks (@rank[i] of @x[i], 1...n): O(n log n) rather than O(n^2) a permutation.
  */
-static void q_max(const double *x, const size_t *rank, size_t n, const size_t *cut,
-		  size_t ncut, struct work *w, double *ret_q, size_t *ret_c)
+static void q_max(const double *x, const size_t *rank, size_t n, const size_t *cut, size_t ncut,
+		  struct work *w, double *ret_q, size_t *ret_c)
 {
 	within_sums(x, rank, n, false, w, w->w0);
 	within_sums(x, rank, n, true, w, w->ws);
@@ -177,8 +177,13 @@ static int segment(struct ctx *c, size_t lo, size_t hi)
 	}
 	mb = mean_of(x, t);
 	ma = mean_of(x + t, n - t);
-	cp = (struct hist_cp){ .before = lo + best, .seg_lo = lo, .seg_hi = hi, .n_before = t,
-			       .n_after = n - t, .mean_before = mb, .mean_after = ma,
+	cp = (struct hist_cp){ .before = lo + best,
+			       .seg_lo = lo,
+			       .seg_hi = hi,
+			       .n_before = t,
+			       .n_after = n - t,
+			       .mean_before = mb,
+			       .mean_after = ma,
 			       .p = (double)(1 + count) / (double)(1 + c->o->permutations) };
 	/* the floor: a few times how far boots of one kernel differ */
 	if (cp.p >= c->o->alpha || fabs(ma - mb) <= c->o->floor_multiple * c->sw || mb == 0)

@@ -44,7 +44,8 @@ struct hist_cp_opts {
 /* One change: between kernels @before and @before + 1 of the series. */
 struct hist_cp {
 	size_t before; /* the last kernel before the change; @before + 1 is the first after */
-	size_t seg_lo, seg_hi; /* the kernels compared: [seg_lo, before] against [before + 1, seg_hi) */
+	size_t seg_lo,
+		seg_hi; /* the kernels compared: [seg_lo, before] against [before + 1, seg_hi) */
 	size_t n_before, n_after; /* samples (runs) on each side */
 	double mean_before, mean_after;
 	double change_pct, lo_pct, hi_pct; /* the change and its 95 % interval, % of mean_before */

@@ -117,10 +117,11 @@ static int schema_ready(struct hist_db *db, char *err, size_t errlen)
 			goto fail;
 		}
 		if (version > HIST_SCHEMA_VERSION) {
-			snprintf(err, errlen,
-				 "%s: written by a newer fsbench (schema version %lld; this fsbench "
-				 "reads up to %d): not changed",
-				 db->where, version, HIST_SCHEMA_VERSION);
+			snprintf(
+				err, errlen,
+				"%s: written by a newer fsbench (schema version %lld; this fsbench "
+				"reads up to %d): not changed",
+				db->where, version, HIST_SCHEMA_VERSION);
 			r = -EPROTONOSUPPORT;
 			goto fail;
 		}
@@ -132,12 +133,15 @@ static int schema_ready(struct hist_db *db, char *err, size_t errlen)
 			r = hist_db_query(db, "SELECT count(*) FROM sqlite_master", NULL, first_int,
 					  &other, err, errlen);
 		if (!r && other > 0) {
-			snprintf(err, errlen, "%s: a database, but not a history store (no schema_version table)",
-				 db->where);
+			snprintf(
+				err, errlen,
+				"%s: a database, but not a history store (no schema_version table)",
+				db->where);
 			r = -EBADMSG;
 		}
 		if (!r)
-			r = hist_db_exec(db, "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+			r = hist_db_exec(db,
+					 "CREATE TABLE schema_version (version INTEGER NOT NULL)",
 					 NULL, err, errlen);
 		if (r < 0)
 			goto fail;
@@ -221,20 +225,23 @@ int hist_db_open(const char *target, struct hist_db **ret, char *err, size_t err
 		snprintf(err, errlen, "opening the store: %s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	if (target && (!strncmp(target, "postgresql://", 13) || !strncmp(target, "postgres://", 11))) {
+	if (target &&
+	    (!strncmp(target, "postgresql://", 13) || !strncmp(target, "postgres://", 11))) {
 		db->be = &hist_postgresql;
 		uri_shown(target, db->where, sizeof(db->where));
 	} else {
 		db->be = &hist_sqlite;
 		if (!target && hist_db_default_path(path, sizeof(path))) {
-			snprintf(err, errlen, "the default store's path: %s", strerror(ENAMETOOLONG));
+			snprintf(err, errlen, "the default store's path: %s",
+				 strerror(ENAMETOOLONG));
 			free(db);
 			return -ENAMETOOLONG;
 		}
 		target = target ? target : path;
 		snprintf(db->where, sizeof(db->where), "%.500s", target);
 		if ((r = mkdirs_above(target))) {
-			snprintf(err, errlen, "%s: creating its directory: %s", target, strerror(-r));
+			snprintf(err, errlen, "%s: creating its directory: %s", target,
+				 strerror(-r));
 			free(db);
 			return r;
 		}
@@ -264,8 +271,8 @@ struct hist_db *hist_db_close(struct hist_db *db)
 }
 
 /* The id the one row of a query holds, or -1. */
-static int query_id(struct hist_db *db, const char *sql, const struct hist_row *p,
-		    long long *ret, char *err, size_t errlen)
+static int query_id(struct hist_db *db, const char *sql, const struct hist_row *p, long long *ret,
+		    char *err, size_t errlen)
 {
 	*ret = -1;
 	int r = hist_db_query(db, sql, p, first_int, ret, err, errlen);
@@ -277,9 +284,10 @@ static int query_id(struct hist_db *db, const char *sql, const struct hist_row *
 	return r;
 }
 
-#define ROW(...)                                                                          \
-	(&(struct hist_row){ (const char *const[]){ __VA_ARGS__ },                        \
-			     (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)) })
+#define ROW(...)                                      \
+	(&(struct hist_row){                          \
+		(const char *const[]){ __VA_ARGS__ }, \
+		(int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)) })
 
 /* The kernel's row, inserted unless another writer has it; its id in @ret (text). */
 static int kernel_id(struct hist_db *db, const struct hist_kernel *k, char *ret, size_t len,
@@ -293,9 +301,10 @@ static int kernel_id(struct hist_db *db, const struct hist_kernel *k, char *ret,
 
 	if (r < 0)
 		return r;
-	r = query_id(db,
-		     "SELECT id FROM kernels WHERE release = $1 AND package = $2 AND git_commit = $3",
-		     ROW(k->release, k->package, k->commit), &id, err, errlen);
+	r = query_id(
+		db,
+		"SELECT id FROM kernels WHERE release = $1 AND package = $2 AND git_commit = $3",
+		ROW(k->release, k->package, k->commit), &id, err, errlen);
 	snprintf(ret, len, "%lld", id);
 	return r;
 }
@@ -321,8 +330,8 @@ static int add_run(struct hist_db *db, const struct hist_run *run, const char *f
 			 err, errlen);
 	if (r < 0)
 		return r;
-	r = query_id(db, "SELECT id FROM runs WHERE file_id = $1 AND idx = $2",
-		     ROW(file_id, idx), &id, err, errlen);
+	r = query_id(db, "SELECT id FROM runs WHERE file_id = $1 AND idx = $2", ROW(file_id, idx),
+		     &id, err, errlen);
 	if (r)
 		return r;
 	snprintf(rid, sizeof(rid), "%lld", id);

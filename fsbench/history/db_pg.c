@@ -57,8 +57,8 @@ static int pg_open(const char *target, void **ret_conn, char *err, size_t errlen
 	if (PQstatus(c) != CONNECTION_OK) {
 		const char *m = PQerrorMessage(c);
 		int e = strstr(m, "password") || strstr(m, "authentication") ? -EACCES :
-		        strstr(m, "invalid") && strstr(m, "URI")	      ? -EINVAL :
-									 -ECONNREFUSED;
+			strstr(m, "invalid") && strstr(m, "URI")	     ? -EINVAL :
+									       -ECONNREFUSED;
 
 		pg_fail(c, NULL, e, "connecting", err, errlen);
 		PQfinish(c);

@@ -92,8 +92,9 @@ static int sq_prepare(sqlite3 *db, const char *sql, const struct hist_row *param
 	if (rc != SQLITE_OK)
 		return sq_fail(db, rc, "preparing a statement", err, errlen);
 	for (int i = 0; params && i < params->n; i++) {
-		rc = params->v[i] ? sqlite3_bind_text(*ret, i + 1, params->v[i], -1, SQLITE_STATIC) :
-				    sqlite3_bind_null(*ret, i + 1);
+		rc = params->v[i] ?
+			     sqlite3_bind_text(*ret, i + 1, params->v[i], -1, SQLITE_STATIC) :
+			     sqlite3_bind_null(*ret, i + 1);
 		if (rc != SQLITE_OK) {
 			sqlite3_finalize(*ret);
 			return sq_fail(db, rc, "binding a parameter", err, errlen);

@@ -250,8 +250,9 @@ int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t e
 	}
 	schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
 	if (mdl_result_upgrade(doc)) {
-		snprintf(err, errlen, "%s: not an fsbench result (schema is '%s', expected '%s' or '%s')",
-			 path, schema ? schema : "(none)", MDL_RESULT_SCHEMA, MDL_RESULT_SCHEMA_V1);
+		snprintf(err, errlen,
+			 "%s: not an fsbench result (schema is '%s', expected '%s' or '%s')", path,
+			 schema ? schema : "(none)", MDL_RESULT_SCHEMA, MDL_RESULT_SCHEMA_V1);
 		e = -EPROTO;
 		goto fail;
 	}
@@ -270,8 +271,8 @@ int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t e
 	if (!f->runs)
 		goto nomem;
 	for (size_t i = 0; i < f->nruns; i++)
-		if ((e = run_read(doc, json_array_get(json_object_get(doc, MDL_KEY_RUNS), i),
-				  i, &f->runs[i])))
+		if ((e = run_read(doc, json_array_get(json_object_get(doc, MDL_KEY_RUNS), i), i,
+				  &f->runs[i])))
 			goto nomem;
 	free(canon);
 	json_decref(doc);

@@ -14,7 +14,7 @@
 #define W 760
 #define H 300
 #define LEFT 70
-#define RIGHT 20
+#define RIGHT 60 /* the last kernel's name, turned */
 #define TOP 20
 #define BOTTOM 110 /* the kernels' names, turned 60 degrees */
 
@@ -59,30 +59,35 @@ static void plot(FILE *out, const struct hist_summary *sum, const struct hist_se
 		lo -= pad;
 		hi += pad;
 	}
-	fprintf(out, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-		     "viewBox=\"0 0 %d %d\" font-size=\"11\">\n",
+	fprintf(out,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		"viewBox=\"0 0 %d %d\" font-size=\"11\">\n",
 		W, H, W, H);
-	fprintf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
-		     "stroke=\"#ccc\"/>\n",
+	fprintf(out,
+		"<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#fafafa\" "
+		"stroke=\"#ccc\"/>\n",
 		LEFT, TOP, W - LEFT - RIGHT, H - TOP - BOTTOM);
 	for (int t = 0; t <= 4; t++) {
 		double v = lo + (hi - lo) * t / 4;
 
-		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n", LEFT - 4,
-			y_of(v, lo, hi) + 4, v);
+		fprintf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%.4g</text>\n",
+			LEFT - 4, y_of(v, lo, hi) + 4, v);
 	}
 	/* the change points: a line between the kernels, the means either side */
 	for (size_t j = 0; j < s->res.ncps; j++) {
 		const struct hist_cp *cp = &s->res.cps[j];
 		double xc = (x_of(cp->before, s->nk) + x_of(cp->before + 1, s->nk)) / 2;
 
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d00\" "
-			     "stroke-dasharray=\"4 3\"/>\n",
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d00\" "
+			"stroke-dasharray=\"4 3\"/>\n",
 			xc, TOP, xc, H - BOTTOM);
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n",
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n",
 			x_of(cp->seg_lo, s->nk), y_of(cp->mean_before * scale, lo, hi), xc,
 			y_of(cp->mean_before * scale, lo, hi));
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n",
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#888\"/>\n",
 			xc, y_of(cp->mean_after * scale, lo, hi), x_of(cp->seg_hi - 1, s->nk),
 			y_of(cp->mean_after * scale, lo, hi));
 	}
@@ -94,8 +99,9 @@ static void plot(FILE *out, const struct hist_summary *sum, const struct hist_se
 			kmax = fmax(kmax, s->x[off + i] * scale);
 		}
 		/* the kernel's spread between its boots */
-		fprintf(out, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#36c\" "
-			     "stroke-width=\"2\" opacity=\"0.5\"/>\n",
+		fprintf(out,
+			"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#36c\" "
+			"stroke-width=\"2\" opacity=\"0.5\"/>\n",
 			x, y_of(kmin, lo, hi), x, y_of(kmax, lo, hi));
 		for (size_t i = 0; i < s->n[k]; i++)
 			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"#36c\"/>\n", x,
@@ -122,10 +128,11 @@ int hist_page_write(FILE *out, const char *title, const struct hist_summary *sum
 	rpt_html_esc(out, title);
 	fprintf(out, "</title><style>%s</style></head><body>\n<h1>", style);
 	rpt_html_esc(out, title);
-	fprintf(out, "</h1>\n<p>%zu kernels; %zu series judged, %zu too short, %zu too noisy; "
-		     "%zu change points, %zu regressions. Each dot is a run, the bar behind a "
-		     "kernel's dots its spread, the dashed line a change, the grey lines the means "
-		     "either side.</p>\n",
+	fprintf(out,
+		"</h1>\n<p>%zu kernels; %zu series judged, %zu too short, %zu too noisy; "
+		"%zu change points, %zu regressions. Each dot is a run, the bar behind a "
+		"kernel's dots its spread, the dashed line a change, the grey lines the means "
+		"either side.</p>\n",
 		sum->nkernels, f->judged, f->short_, f->noisy, f->nchanges, f->nregressions);
 	/* each series once, where its first change stands in the order (regressions first) */
 	for (size_t i = 0; i < f->nchanges; i++) {
@@ -155,9 +162,10 @@ int hist_page_write(FILE *out, const char *title, const struct hist_summary *sum
 			rpt_html_esc(out, sum->kernels[s->kernel[ch->cp->before]].k.release);
 			fputs(" &rarr; ", out);
 			rpt_html_esc(out, sum->kernels[s->kernel[ch->cp->before + 1]].k.release);
-			fprintf(out, ": %+.2f %% [%+.2f, %+.2f], floor %.2f %%, p %.3g, runs %zu | %zu</p>\n",
-				ch->cp->change_pct, ch->cp->lo_pct, ch->cp->hi_pct, ch->cp->floor_pct,
-				ch->cp->p, ch->cp->n_before, ch->cp->n_after);
+			fprintf(out,
+				": %+.2f %% [%+.2f, %+.2f], floor %.2f %%, p %.3g, runs %zu | %zu</p>\n",
+				ch->cp->change_pct, ch->cp->lo_pct, ch->cp->hi_pct,
+				ch->cp->floor_pct, ch->cp->p, ch->cp->n_before, ch->cp->n_after);
 		}
 		plot(out, sum, s, scale);
 	}

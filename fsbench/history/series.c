@@ -78,12 +78,13 @@ int hist_summary_load(struct hist_db *db, struct hist_summary *ret, char *err, s
 			  "ON r.kernel_id = k.id GROUP BY k.id, k.release, k.package, k.git_commit",
 			  NULL, kernel_row, ret, err, errlen);
 	if (!r)
-		r = hist_db_query(db,
-				  "SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM runs), "
-				  "(SELECT count(*) FROM runs WHERE complete = 0), "
-				  "(SELECT count(DISTINCT series) FROM run_values), "
-				  "(SELECT count(*) FROM run_values)",
-				  NULL, counts_row, ret, err, errlen);
+		r = hist_db_query(
+			db,
+			"SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM runs), "
+			"(SELECT count(*) FROM runs WHERE complete = 0), "
+			"(SELECT count(DISTINCT series) FROM run_values), "
+			"(SELECT count(*) FROM run_values)",
+			NULL, counts_row, ret, err, errlen);
 	if (r == -ENOMEM)
 		snprintf(err, errlen, "reading the store: %s", strerror(ENOMEM));
 	if (r) {
@@ -265,8 +266,9 @@ static int changes_list(struct hist_findings *f)
 			bool worse = d && (d->dir == RPT_HIGHER_IS_BETTER ? cp->change_pct < 0 :
 									    cp->change_pct > 0);
 
-			f->changes[f->nchanges++] =
-				(struct hist_change){ .s = &f->series[i], .cp = cp, .regression = worse };
+			f->changes[f->nchanges++] = (struct hist_change){ .s = &f->series[i],
+									  .cp = cp,
+									  .regression = worse };
 			f->nregressions += worse;
 		}
 	}

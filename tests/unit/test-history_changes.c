@@ -78,7 +78,8 @@ static void one_pct_step(void **state)
 	(void)state;
 	for (uint64_t seed = 1; seed <= 20; seed++) {
 		for (size_t at = 1; at < 18; at += 4) {
-			struct hist_cp_result r = judge(18, 2, 0.2, at, -1, seed, HIST_CP_FLOOR_MULTIPLE);
+			struct hist_cp_result r =
+				judge(18, 2, 0.2, at, -1, seed, HIST_CP_FLOOR_MULTIPLE);
 
 			assert_int_equal(r.status, HIST_CP_JUDGED);
 			if (r.ncps != 1)
@@ -198,9 +199,9 @@ static void constant_series(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(aa_no_change),	 cmocka_unit_test(one_pct_step),
+		cmocka_unit_test(aa_no_change),	    cmocka_unit_test(one_pct_step),
 		cmocka_unit_test(one_kernel_after), cmocka_unit_test(noisy_step),
-		cmocka_unit_test(two_steps),	 cmocka_unit_test(cannot_judge),
+		cmocka_unit_test(two_steps),	    cmocka_unit_test(cannot_judge),
 		cmocka_unit_test(constant_series),
 	};
 

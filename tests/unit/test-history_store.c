@@ -26,7 +26,8 @@ static int setup(void **state)
 	strcpy(dir, "/tmp/fsb-test-history.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	snprintf(db_path, sizeof(db_path), "%s/sub/history.db", dir);
-	snprintf(fixture, sizeof(fixture), "%s/results/probes-ext4.json", fx ? fx : "tests/fixtures");
+	snprintf(fixture, sizeof(fixture), "%s/results/probes-ext4.json",
+		 fx ? fx : "tests/fixtures");
 	return 0;
 }
 
@@ -119,7 +120,8 @@ static void newer_schema_refused(void **state)
 
 	(void)state;
 	assert_int_equal(sqlite3_open(db_path, &s), SQLITE_OK);
-	assert_int_equal(sqlite3_exec(s, "INSERT INTO schema_version VALUES (99)", NULL, NULL, NULL),
+	assert_int_equal(sqlite3_exec(s, "INSERT INTO schema_version VALUES (99)", NULL, NULL,
+				      NULL),
 			 SQLITE_OK);
 	sqlite3_close(s);
 	assert_int_equal(hist_db_open(db_path, &db, err, sizeof(err)), -EPROTONOSUPPORT);

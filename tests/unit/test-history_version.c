@@ -69,8 +69,14 @@ static void dpkg_order(void **state)
 static void release_order(void **state)
 {
 	static const char *const order[] = {
-		"6.1.0-rc7",	  "6.1.0",	    "6.1.0-47-amd64", "6.1.0-57-amd64",
-		"6.12.100+deb12-amd64", "6.12.117+deb12-amd64", "6.13-rc1", "6.13",
+		"6.1.0-rc7",
+		"6.1.0",
+		"6.1.0-47-amd64",
+		"6.1.0-57-amd64",
+		"6.12.100+deb12-amd64",
+		"6.12.117+deb12-amd64",
+		"6.13-rc1",
+		"6.13",
 	};
 	size_t n = sizeof(order) / sizeof(order[0]);
 	char ka[HIST_KEY_MAX], kb[HIST_KEY_MAX];
