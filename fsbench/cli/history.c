@@ -46,6 +46,40 @@ static int store_open(const char *cmd, const char *target, struct hist_db **ret)
 	return 0;
 }
 
+/* What changes and report judge by: bound to a struct judge_cfg at @off in the command's. */
+struct judge_cfg {
+	char *metric;
+	double alpha, floor;
+	int64_t permutations;
+};
+
+#define JUDGE_OPTS(off)                                                                                 \
+	{ .name = "metric",                                                                             \
+	  .type = OPT_STRING,                                                                           \
+	  .offset = (off) + offsetof(struct judge_cfg, metric),                                         \
+	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "                \
+		  "fdatasync.p99...)" },                                                                \
+		{ .name = "alpha",                                                                      \
+		  .type = OPT_DOUBLE,                                                                   \
+		  .offset = (off) + offsetof(struct judge_cfg, alpha),                                  \
+		  .dmin = 1e-6,                                                                         \
+		  .dmax = 0.5,                                                                          \
+		  .def = CMD_XSTR(HIST_CP_ALPHA),                                                       \
+		  .help = "a change must be significant at this level (permutation test)" },            \
+		{ .name = "floor",                                                                      \
+		  .type = OPT_DOUBLE,                                                                   \
+		  .offset = (off) + offsetof(struct judge_cfg, floor),                                  \
+		  .dmax = 100,                                                                          \
+		  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),                                              \
+		  .help = "and larger than MULTIPLE times the pooled standard deviation between boots " \
+			  "of one kernel" },                                                            \
+	{                                                                                               \
+		.name = "permutations", .type = OPT_INT,                                                \
+		.offset = (off) + offsetof(struct judge_cfg, permutations), .min = 19,                  \
+		.max = 100000, .def = CMD_XSTR(HIST_CP_PERMUTATIONS),                                   \
+		.help = "permutations of the significance test"                                         \
+	}
+
 /* `history add` */
 
 struct add_cfg {
@@ -179,41 +213,15 @@ static int list_run(void *cfg)
 /* `history changes` */
 
 struct changes_cfg {
-	char *db, *metric;
-	double alpha, floor;
-	int64_t permutations;
+	char *db;
+	struct judge_cfg j;
 	bool json;
 };
 
 #define O(f) offsetof(struct changes_cfg, f)
 static const struct fsb_opt changes_opts[] = {
 	OPT_DB(O(db)),
-	{ .name = "metric",
-	  .type = OPT_STRING,
-	  .offset = O(metric),
-	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "
-		  "fdatasync.p99...)" },
-	{ .name = "alpha",
-	  .type = OPT_DOUBLE,
-	  .offset = O(alpha),
-	  .dmin = 1e-6,
-	  .dmax = 0.5,
-	  .def = CMD_XSTR(HIST_CP_ALPHA),
-	  .help = "a change must be significant at this level (permutation test)" },
-	{ .name = "floor",
-	  .type = OPT_DOUBLE,
-	  .offset = O(floor),
-	  .dmax = 100,
-	  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),
-	  .help = "and larger than MULTIPLE times the pooled standard deviation between boots "
-		  "of one kernel" },
-	{ .name = "permutations",
-	  .type = OPT_INT,
-	  .offset = O(permutations),
-	  .min = 19,
-	  .max = 100000,
-	  .def = CMD_XSTR(HIST_CP_PERMUTATIONS),
-	  .help = "permutations of the significance test" },
+	JUDGE_OPTS(O(j)),
 	{ .name = "json",
 	  .type = OPT_BOOL,
 	  .offset = O(json),
@@ -311,11 +319,11 @@ static void changes_text(const struct hist_findings *f, const struct hist_summar
 	       f->nregressions, f->nregressions == 1 ? "" : "s");
 }
 
-/* The store's findings under @c's options; 0 or an exit status (said). */
-static int findings(const char *cmd, char *dbname, const char *metric, double alpha, double floor,
-		    int64_t perms, struct hist_db **db, struct hist_summary *sum,
-		    struct hist_findings *f)
+/* The store's findings as @j asks; 0 or an exit status (said). */
+static int findings(const char *cmd, char *dbname, const struct judge_cfg *j, struct hist_db **db,
+		    struct hist_summary *sum, struct hist_findings *f)
 {
+	const char *metric = j->metric;
 	struct hist_cp_opts o;
 	char err[2048];
 	int status, e;
@@ -328,9 +336,9 @@ static int findings(const char *cmd, char *dbname, const char *metric, double al
 	if ((status = store_open(cmd, dbname, db)))
 		return status;
 	hist_cp_opts_init(&o);
-	o.alpha = alpha;
-	o.floor_multiple = floor;
-	o.permutations = (int)perms;
+	o.alpha = j->alpha;
+	o.floor_multiple = j->floor;
+	o.permutations = (int)j->permutations;
 	e = hist_summary_load(*db, sum, err, sizeof(err));
 	if (!e && (e = hist_findings_load(*db, sum, metric, &o, f, err, sizeof(err))))
 		hist_summary_free(sum);
@@ -359,8 +367,7 @@ static int changes_run(void *cfg)
 	const char *verdict;
 	int status;
 
-	status = findings("history changes", c->db, c->metric, c->alpha, c->floor, c->permutations,
-			  &db, &sum, &f);
+	status = findings("history changes", c->db, &c->j, &db, &sum, &f);
 	if (status)
 		return status;
 	status = findings_status(&f, &verdict);
@@ -391,9 +398,8 @@ static int changes_run(void *cfg)
 /* `history report` */
 
 struct page_cfg {
-	char *db, *metric, *output, *title;
-	double alpha, floor;
-	int64_t permutations;
+	char *db, *output, *title;
+	struct judge_cfg j;
 };
 
 #define O(f) offsetof(struct page_cfg, f)
@@ -411,30 +417,7 @@ static const struct fsb_opt page_opts[] = {
 	  .offset = O(title),
 	  .def = "fsbench history",
 	  .help = "the page's title" },
-	{ .name = "metric",
-	  .type = OPT_STRING,
-	  .offset = O(metric),
-	  .help = "only this metric's series" },
-	{ .name = "alpha",
-	  .type = OPT_DOUBLE,
-	  .offset = O(alpha),
-	  .dmin = 1e-6,
-	  .dmax = 0.5,
-	  .def = CMD_XSTR(HIST_CP_ALPHA),
-	  .help = "as history changes" },
-	{ .name = "floor",
-	  .type = OPT_DOUBLE,
-	  .offset = O(floor),
-	  .dmax = 100,
-	  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),
-	  .help = "as history changes" },
-	{ .name = "permutations",
-	  .type = OPT_INT,
-	  .offset = O(permutations),
-	  .min = 19,
-	  .max = 100000,
-	  .def = CMD_XSTR(HIST_CP_PERMUTATIONS),
-	  .help = "as history changes" },
+	JUDGE_OPTS(O(j)),
 	{ 0 },
 };
 #undef O
@@ -464,8 +447,7 @@ static int page_run(void *cfg)
 	if ((e = base_out_check(c->output)) < 0)
 		return cmd_fail(FSB_EXIT_USAGE, "history report", "-o %s: %s", c->output,
 				strerror(-e));
-	status = findings("history report", c->db, c->metric, c->alpha, c->floor, c->permutations,
-			  &db, &sum, &f);
+	status = findings("history report", c->db, &c->j, &db, &sum, &f);
 	if (status)
 		return status;
 	status = findings_status(&f, &verdict);
