@@ -58,6 +58,7 @@ int cmd_kernel_run(int argc, char **argv);
 int cmd_lava(int argc, char **argv);
 int cmd_lava_import(int argc, char **argv); /* `lava import`, which cmd_lava dispatches to */
 int cmd_lava_submit(int argc, char **argv); /* `lava submit` (cli/lava_run.c), likewise */
+int cmd_history(int argc, char **argv);
 
 struct fsb_command {
 	const char *name;

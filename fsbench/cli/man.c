@@ -14,6 +14,7 @@
 
 /* Subcommands: "fsbench lava job" has its own table. */
 static const char *const lava_subs[] = { "job", "cases", "import", "submit", NULL };
+static const char *const history_subs[] = { "add", "list", "changes", "report", NULL };
 
 /* What the exit statuses mean: every command's, then a command's own. */
 static const struct doc_status statuses[] = {
@@ -38,6 +39,17 @@ static const struct doc_status statuses[] = {
 	  "than call the commit bad" },
 	{ "kernel-run", FSB_EXIT_CANNOT_JUDGE, "the kernel did not boot" },
 	{ "kernel-run", FSB_EXIT_SYSTEM, "the system failed; nothing is implied about the kernel" },
+	{ "history", FSB_EXIT_USAGE,
+	  "usage, or (add) a file that is not an fsbench result: nothing of it added, the "
+	  "other files still added" },
+	{ "history", FSB_EXIT_REGRESSED, "changes, report: a change point is a regression" },
+	{ "history", FSB_EXIT_CANNOT_JUDGE,
+	  "changes, report: no series could be judged (fewer than 2 kernels, no kernel with 2 "
+	  "runs, or boots that differ by more than 20 %)" },
+	{ "history", FSB_EXIT_SYSTEM,
+	  "the store cannot be used: it cannot be opened or reached, it is damaged or "
+	  "truncated, it was written by a newer fsbench (schema version), the server went away "
+	  "or the disk is full; nothing was half added, and \\fBgit bisect run\\fR stops" },
 };
 
 /* One example per page (roff). */
@@ -71,6 +83,9 @@ static const struct doc_example examples[] = {
 	  "boot one kernel and run the kernel gate's suite inside." },
 	{ "lava", "fsbench lava job \\-\\-kernel\\-url https://example.org/bzImage > job.yaml",
 	  "a LAVA job definition that runs the suite on a fleet device." },
+	{ "history", "fsbench history add results/*.json && fsbench history changes",
+	  "keep every result over kernels (a file once, by content), then the change points of "
+	  "every series, regressions first; exit 1 when one is a regression." },
 	{ "info", "fsbench info /mnt/test", "the mount, device, knobs and topology under a path." },
 	{ "knobs", "fsbench knobs /mnt/test",
 	  "the knobs fsbench can set under a path, with their "
@@ -102,6 +117,8 @@ static struct doc_program program(void)
 						.summary = fsb_commands[i].summary,
 						.subs = !strcmp(fsb_commands[i].name, "lava") ?
 								lava_subs :
+							!strcmp(fsb_commands[i].name, "history") ?
+								history_subs :
 								NULL };
 		cmd_main[n] = fsb_commands[i].main;
 	}

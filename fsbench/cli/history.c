@@ -1,0 +1,530 @@
+/* `fsbench history`: results kept over kernels: add, list, change points, a page of each series. */
+#include "fsbench/cli/args.h"
+#include "fsbench/cli/commands.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/fileio.h"
+#include "fsbench/history/db.h"
+#include "fsbench/history/page.h"
+#include "fsbench/history/series.h"
+#include "report/metric.h"
+
+#define DB_HELP                                                                 \
+	"the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, " \
+	"/var/lib/fsbench/history.db as root), or a PostgreSQL URI (postgresql://USER@HOST/DB)"
+#define OPT_DB(off)                                                                \
+	{                                                                          \
+		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP \
+	}
+
+/*
+ * The exit status of a store's -errno (fsbench/history/db.h): a bad --db is usage; a store
+ * that cannot be used (down, damaged, of a newer schema) is the system's, 128, which
+ * `git bisect run` stops on, never a status it would read as "bad".
+ */
+static int store_status(int e)
+{
+	return e == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_SYSTEM;
+}
+
+static int store_open(const char *cmd, const char *target, struct hist_db **ret)
+{
+	char err[2048];
+	int e = hist_db_open(target, ret, err, sizeof(err));
+
+	if (e)
+		return cmd_fail(store_status(e), cmd, "opening the store %s%s", err,
+				e == -EBADMSG ? " (damaged, truncated, or not a history store)" :
+						"");
+	return 0;
+}
+
+/* What changes and report judge by: bound to a struct judge_cfg at @off in the command's. */
+struct judge_cfg {
+	char *metric;
+	double alpha, floor;
+	int64_t permutations;
+};
+
+#define JUDGE_OPTS(off)                                                                                 \
+	{ .name = "metric",                                                                             \
+	  .type = OPT_STRING,                                                                           \
+	  .offset = (off) + offsetof(struct judge_cfg, metric),                                         \
+	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "                \
+		  "fdatasync.p99...)" },                                                                \
+		{ .name = "alpha",                                                                      \
+		  .type = OPT_DOUBLE,                                                                   \
+		  .offset = (off) + offsetof(struct judge_cfg, alpha),                                  \
+		  .dmin = 1e-6,                                                                         \
+		  .dmax = 0.5,                                                                          \
+		  .def = CMD_XSTR(HIST_CP_ALPHA),                                                       \
+		  .help = "a change must be significant at this level (permutation test)" },            \
+		{ .name = "floor",                                                                      \
+		  .type = OPT_DOUBLE,                                                                   \
+		  .offset = (off) + offsetof(struct judge_cfg, floor),                                  \
+		  .dmax = 100,                                                                          \
+		  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),                                              \
+		  .help = "and larger than MULTIPLE times the pooled standard deviation between boots " \
+			  "of one kernel" },                                                            \
+	{                                                                                               \
+		.name = "permutations", .type = OPT_INT,                                                \
+		.offset = (off) + offsetof(struct judge_cfg, permutations), .min = 19,                  \
+		.max = 100000, .def = CMD_XSTR(HIST_CP_PERMUTATIONS),                                   \
+		.help = "permutations of the significance test"                                         \
+	}
+
+/* `history add` */
+
+struct add_cfg {
+	char *db;
+	bool quiet;
+	struct cmd_files files;
+};
+
+#define O(f) offsetof(struct add_cfg, f)
+static const struct fsb_opt add_opts[] = {
+	OPT_DB(O(db)),
+	{ .name = "quiet",
+	  .short_name = 'q',
+	  .type = OPT_BOOL,
+	  .offset = O(quiet),
+	  .help = "no line per file, only the total" },
+	{ 0 },
+};
+#undef O
+
+static void add_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench history add [--db STORE] RESULT.json...\n\n"
+		"Keeps every run of each result file (host runs, suites, each boot of kernel-run and\n"
+		"kernel-gate, LAVA imports) with what identifies it: the kernel (release, Debian package\n"
+		"version, git commit), host, disk, filesystem and mount options, workload and parameters,\n"
+		"fsbench version and date, and its metric values. One transaction per file; a file the\n"
+		"store has (by its content's SHA-256) adds nothing, so adding a directory every night adds\n"
+		"only what is new. A file that is not an fsbench result is refused (exit 2) and the\n"
+		"others are still added.\n\n");
+}
+
+static int add_run(void *cfg)
+{
+	struct add_cfg *c = cfg;
+	struct hist_db *db = NULL;
+	int status, bad = 0, added = 0, present = 0, runs = 0, values = 0;
+	struct timespec t0, t1;
+
+	if (!c->files.n)
+		return cmd_fail(FSB_EXIT_USAGE, "history add", "no result files (see --help)");
+	if ((status = store_open("history add", c->db, &db)))
+		return status;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int i = 0; i < c->files.n; i++) {
+		struct hist_add_res res;
+		char err[2048];
+		int e = hist_add_file(db, c->files.v[i], &res, err, sizeof(err));
+
+		if (e == -EPROTO) {
+			fprintf(stderr, "fsbench history add: %s: not added\n", err);
+			bad++;
+			continue;
+		}
+		if (e) {
+			fprintf(stderr, "fsbench history add: %s\n", err);
+			hist_db_close(db);
+			return store_status(e);
+		}
+		present += res.present;
+		added += !res.present;
+		runs += res.runs;
+		values += res.values;
+		if (c->quiet)
+			continue;
+		if (res.present)
+			printf("%s: in the store already (%.12s)\n", c->files.v[i], res.sha256);
+		else
+			printf("%s: %d run%s, %d values (%.12s)%s\n", c->files.v[i], res.runs,
+			       res.runs == 1 ? "" : "s", res.values, res.sha256,
+			       res.incomplete ? ", incomplete runs kept outside the series" : "");
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	hist_db_close(db);
+	printf("added %d file%s (%d runs, %d values), %d already there, %d refused, in %.2f s\n",
+	       added, added == 1 ? "" : "s", runs, values, present, bad,
+	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+	return bad ? FSB_EXIT_USAGE : FSB_EXIT_OK;
+}
+
+/* `history list` */
+
+struct list_cfg {
+	char *db;
+};
+
+static const struct fsb_opt list_opts[] = { OPT_DB(offsetof(struct list_cfg, db)), { 0 } };
+
+static void list_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench history list [--db STORE]\n\n"
+		"What the store holds: its files, runs and series, and its kernels in version order\n"
+		"(Debian package versions in dpkg's order, else upstream release order), each with its\n"
+		"runs and files.\n\n");
+}
+
+static int list_run(void *cfg)
+{
+	struct list_cfg *c = cfg;
+	struct hist_summary sum;
+	struct hist_db *db = NULL;
+	char err[2048];
+	int status, e;
+
+	if ((status = store_open("history list", c->db, &db)))
+		return status;
+	e = hist_summary_load(db, &sum, err, sizeof(err));
+	if (e) {
+		hist_db_close(db);
+		return cmd_fail(store_status(e), "history list", "%s", err);
+	}
+	printf("store %s (%s, schema %d): %lld files, %lld runs (%lld incomplete), %lld series, "
+	       "%lld values\n",
+	       db->where, db->be->name, HIST_SCHEMA_VERSION, sum.files, sum.runs, sum.incomplete,
+	       sum.series, sum.values);
+	printf("%zu kernel%s in version order:\n", sum.nkernels, sum.nkernels == 1 ? "" : "s");
+	for (size_t i = 0; i < sum.nkernels; i++) {
+		const struct hist_kernel *k = &sum.kernels[i].k;
+
+		printf("  %3zu  %-32s %-24s %-14s %5lld runs %4lld files\n", i + 1, k->release,
+		       k->package[0] ? k->package : "-", k->commit[0] ? k->commit : "-",
+		       sum.kernels[i].runs, sum.kernels[i].files);
+	}
+	hist_summary_free(&sum);
+	hist_db_close(db);
+	return FSB_EXIT_OK;
+}
+
+/* `history changes` */
+
+struct changes_cfg {
+	char *db;
+	struct judge_cfg j;
+	bool json;
+};
+
+#define O(f) offsetof(struct changes_cfg, f)
+static const struct fsb_opt changes_opts[] = {
+	OPT_DB(O(db)),
+	JUDGE_OPTS(O(j)),
+	{ .name = "json",
+	  .type = OPT_BOOL,
+	  .offset = O(json),
+	  .help = "the change points as JSON (fsbench-history-changes/1) on stdout" },
+	{ 0 },
+};
+#undef O
+
+static void changes_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench history changes [--db STORE] [--metric M] [--json]\n\n"
+		"The change points of every series (one metric of one cell over kernels in version\n"
+		"order; each kernel's complete runs its samples): E-Divisive means with a permutation\n"
+		"test, split only between kernels, and a change counted only when it is significant AND\n"
+		"beyond --floor times how far boots of one kernel differ. Regressions first. Exit 0: no\n"
+		"regression; 1: a regression; 2: usage; 125: no series could be judged (too short:\n"
+		"fewer than 2 kernels, or no kernel with 2 runs; too noisy); 128: the store failed.\n\n");
+}
+
+/* The kernel @i of @sum as "RELEASE (PACKAGE)". */
+static void kernel_name(const struct hist_summary *sum, size_t i, char *out, size_t len)
+{
+	const struct hist_kernel *k = &sum->kernels[i].k;
+
+	if (k->package[0])
+		snprintf(out, len, "%s (%s)", k->release, k->package);
+	else
+		snprintf(out, len, "%s%s%s", k->release, k->commit[0] ? " " : "", k->commit);
+}
+
+static json_t *kernel_json(const struct hist_kernel *k)
+{
+	return json_pack("{s:s, s:s?, s:s?}", "release", k->release, "package",
+			 k->package[0] ? k->package : NULL, "commit",
+			 k->commit[0] ? k->commit : NULL);
+}
+
+static json_t *changes_json(const struct hist_findings *f, const struct hist_summary *sum,
+			    const char *verdict)
+{
+	json_t *arr = json_array(), *doc;
+
+	for (size_t i = 0; arr && i < f->nchanges; i++) {
+		const struct hist_change *ch = &f->changes[i];
+		const struct hist_cp *cp = ch->cp;
+		const struct rpt_metric_def *d = rpt_metric_lookup(ch->s->metric);
+		double scale = d ? d->scale : 1;
+
+		json_array_append_new(
+			arr,
+			json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:f, s:[f,f], s:f, s:f, s:I, s:I, "
+				  "s:I, s:I, s:f, s:f, s:s}",
+				  "metric", ch->s->metric, "sample_key", ch->s->sample_key,
+				  "series", ch->s->key, "regression", ch->regression, "before",
+				  kernel_json(&sum->kernels[ch->s->kernel[cp->before]].k), "after",
+				  kernel_json(&sum->kernels[ch->s->kernel[cp->before + 1]].k),
+				  "change_pct", cp->change_pct, "interval_pct", cp->lo_pct,
+				  cp->hi_pct, "p", cp->p, "floor_pct", cp->floor_pct, "runs_before",
+				  (json_int_t)cp->n_before, "runs_after", (json_int_t)cp->n_after,
+				  "kernels_before", (json_int_t)(cp->before + 1 - cp->seg_lo),
+				  "kernels_after", (json_int_t)(cp->seg_hi - cp->before - 1),
+				  "mean_before", cp->mean_before * scale, "mean_after",
+				  cp->mean_after * scale, "unit", d ? d->unit : ""));
+	}
+	doc = json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:I, s:o}", "schema",
+			"fsbench-history-changes/1", "verdict", verdict, "series", "judged",
+			(json_int_t)f->judged, "too_short", (json_int_t)f->short_, "too_noisy",
+			(json_int_t)f->noisy, "regressions", (json_int_t)f->nregressions, "changes",
+			arr);
+	return doc;
+}
+
+static void changes_text(const struct hist_findings *f, const struct hist_summary *sum)
+{
+	for (size_t i = 0; i < f->nchanges; i++) {
+		const struct hist_change *ch = &f->changes[i];
+		const struct hist_cp *cp = ch->cp;
+		char a[600], b[600], *label = hist_sample_label(ch->s->sample_key);
+
+		kernel_name(sum, ch->s->kernel[cp->before], a, sizeof(a));
+		kernel_name(sum, ch->s->kernel[cp->before + 1], b, sizeof(b));
+		printf("%s %s  %s\n", ch->regression ? "REGRESSION" : "change", ch->s->metric,
+		       label ? label : ch->s->sample_key);
+		printf("  %s -> %s: %+.2f %% [%+.2f, %+.2f] (floor %.2f %%, p %.3g), runs %zu | %zu "
+		       "over kernels %zu | %zu\n",
+		       a, b, cp->change_pct, cp->lo_pct, cp->hi_pct, cp->floor_pct, cp->p,
+		       cp->n_before, cp->n_after, cp->before + 1 - cp->seg_lo,
+		       cp->seg_hi - cp->before - 1);
+		free(label);
+	}
+	printf("%zu series judged, %zu too short, %zu too noisy: %zu change point%s, %zu "
+	       "regression%s\n",
+	       f->judged, f->short_, f->noisy, f->nchanges, f->nchanges == 1 ? "" : "s",
+	       f->nregressions, f->nregressions == 1 ? "" : "s");
+}
+
+/* The store's findings as @j asks; 0 or an exit status (said). */
+static int findings(const char *cmd, char *dbname, const struct judge_cfg *j, struct hist_db **db,
+		    struct hist_summary *sum, struct hist_findings *f)
+{
+	const char *metric = j->metric;
+	struct hist_cp_opts o;
+	char err[2048];
+	int status, e;
+
+	if (metric && !rpt_metric_lookup(metric))
+		return cmd_fail(FSB_EXIT_USAGE, cmd,
+				"--metric %s: not a metric (files_per_sec, bytes_per_sec, "
+				"OP.p50, OP.p99, write_amplification...)",
+				metric);
+	if ((status = store_open(cmd, dbname, db)))
+		return status;
+	hist_cp_opts_init(&o);
+	o.alpha = j->alpha;
+	o.floor_multiple = j->floor;
+	o.permutations = (int)j->permutations;
+	e = hist_summary_load(*db, sum, err, sizeof(err));
+	if (!e && (e = hist_findings_load(*db, sum, metric, &o, f, err, sizeof(err))))
+		hist_summary_free(sum);
+	if (e) {
+		*db = hist_db_close(*db);
+		return cmd_fail(e == -ENOMEM ? FSB_EXIT_SYSTEM : store_status(e), cmd, "%s", err);
+	}
+	return 0;
+}
+
+/* 1 for a regression, 125 when nothing could be judged, else 0. */
+static int findings_status(const struct hist_findings *f, const char **verdict)
+{
+	*verdict = f->nregressions ? "regressed" : !f->judged ? "cannot judge" : "good";
+	return f->nregressions ? FSB_EXIT_REGRESSED :
+	       !f->judged      ? FSB_EXIT_CANNOT_JUDGE :
+				 FSB_EXIT_OK;
+}
+
+static int changes_run(void *cfg)
+{
+	struct changes_cfg *c = cfg;
+	struct hist_summary sum;
+	struct hist_findings f;
+	struct hist_db *db = NULL;
+	const char *verdict;
+	int status;
+
+	status = findings("history changes", c->db, &c->j, &db, &sum, &f);
+	if (status)
+		return status;
+	status = findings_status(&f, &verdict);
+	if (c->json) {
+		json_t *doc = changes_json(&f, &sum, verdict);
+
+		if (!doc || json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_REAL_PRECISION(6))) {
+			fprintf(stderr, "fsbench history changes: writing JSON: %s\n",
+				strerror(ENOMEM));
+			status = FSB_EXIT_SYSTEM;
+		}
+		fputc('\n', stdout);
+		json_decref(doc);
+	} else {
+		changes_text(&f, &sum);
+	}
+	if (!f.judged)
+		fprintf(stderr,
+			"fsbench history changes: cannot judge: no series has 2 kernels with a kernel "
+			"of 2 runs and a spread under %.0f %%\n",
+			HIST_CP_NOISY_PCT);
+	hist_findings_free(&f);
+	hist_summary_free(&sum);
+	hist_db_close(db);
+	return status;
+}
+
+/* `history report` */
+
+struct page_cfg {
+	char *db, *output, *title;
+	struct judge_cfg j;
+};
+
+#define O(f) offsetof(struct page_cfg, f)
+static const struct fsb_opt page_opts[] = {
+	OPT_DB(O(db)),
+	{ .name = "output",
+	  .short_name = 'o',
+	  .type = OPT_STRING,
+	  .offset = O(output),
+	  .def = "history.html",
+	  .file = OPT_FILE,
+	  .help = "the page to write" },
+	{ .name = "title",
+	  .type = OPT_STRING,
+	  .offset = O(title),
+	  .def = "fsbench history",
+	  .help = "the page's title" },
+	JUDGE_OPTS(O(j)),
+	{ 0 },
+};
+#undef O
+
+static void page_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench history report [--db STORE] [-o history.html] [--metric M]\n\n"
+		"One self-contained HTML page (inline SVG, no external assets, readable at 800 px):\n"
+		"for every series with a change point, regressions first, the metric over kernels in\n"
+		"version order, each run a dot, each kernel's spread (min to max), and the change\n"
+		"marked between the last kernel before and the first after. Exit statuses as\n"
+		"history changes'.\n\n");
+}
+
+static int page_run(void *cfg)
+{
+	struct page_cfg *c = cfg;
+	struct hist_summary sum;
+	struct hist_findings f;
+	struct hist_db *db = NULL;
+	const char *verdict;
+	char *tmp = NULL;
+	int status, e;
+	FILE *out;
+
+	if ((e = base_out_check(c->output)) < 0)
+		return cmd_fail(FSB_EXIT_USAGE, "history report", "-o %s: %s", c->output,
+				strerror(-e));
+	status = findings("history report", c->db, &c->j, &db, &sum, &f);
+	if (status)
+		return status;
+	status = findings_status(&f, &verdict);
+	out = base_out_open(c->output, &tmp);
+	if (!out) {
+		status = cmd_fail(FSB_EXIT_SYSTEM, "history report",
+				  "creating a temporary file beside %s: %s", c->output,
+				  strerror(errno));
+	} else {
+		e = hist_page_write(out, c->title, &sum, &f);
+		e = base_out_commit(out, tmp, c->output, e);
+		if (e)
+			status = cmd_fail(FSB_EXIT_SYSTEM, "history report", "writing %s: %s",
+					  c->output, strerror(-e));
+		else
+			fprintf(stderr, "fsbench history report: wrote %s (%zu series, %s)\n",
+				c->output, f.nseries, verdict);
+	}
+	hist_findings_free(&f);
+	hist_summary_free(&sum);
+	hist_db_close(db);
+	return status;
+}
+
+static const struct cmd_spec history_cmds[] = {
+	{ .name = "history add",
+	  .opts = add_opts,
+	  .files_offset = offsetof(struct add_cfg, files),
+	  .usage = add_usage,
+	  .run = add_run },
+	{ .name = "history list",
+	  .opts = list_opts,
+	  .operand = cmd_no_operand,
+	  .usage = list_usage,
+	  .run = list_run },
+	{ .name = "history changes",
+	  .opts = changes_opts,
+	  .operand = cmd_no_operand,
+	  .usage = changes_usage,
+	  .run = changes_run },
+	{ .name = "history report",
+	  .opts = page_opts,
+	  .operand = cmd_no_operand,
+	  .usage = page_usage,
+	  .run = page_run },
+};
+
+static void history_usage(FILE *out)
+{
+	fprintf(out,
+		"usage: fsbench history add [--db STORE] RESULT.json...  keep results, once each\n"
+		"       fsbench history list [--db STORE]                what the store holds\n"
+		"       fsbench history changes [--db STORE] [--json]    change points per series\n"
+		"       fsbench history report [--db STORE] -o PAGE.html each changed series drawn\n"
+		"(fsbench history SUBCOMMAND --help for its options)\n");
+}
+
+int cmd_history(int argc, char **argv)
+{
+	union {
+		struct add_cfg add;
+		struct list_cfg list;
+		struct changes_cfg changes;
+		struct page_cfg page;
+	} cfg;
+
+	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		history_usage(stdout);
+		return FSB_EXIT_OK;
+	}
+	for (size_t i = 0; argc >= 2 && i < sizeof(history_cmds) / sizeof(history_cmds[0]); i++)
+		if (!strcmp(argv[1], history_cmds[i].name + strlen("history "))) {
+			memset(&cfg, 0, sizeof(cfg));
+			return cmd_args_run(&history_cmds[i], &cfg, argc - 1, argv + 1);
+		}
+	if (argc >= 2)
+		fprintf(stderr, "fsbench history: '%s' is not a subcommand\n", argv[1]);
+	history_usage(stderr);
+	return FSB_EXIT_USAGE;
+}

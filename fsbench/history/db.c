@@ -1,0 +1,412 @@
+/*
+ * The history's store: opening either backend, the schema and its version, and adding a
+ * result file in one transaction. The SQL is written once, for both backends: types both
+ * know (TEXT, INTEGER, BIGINT, DOUBLE PRECISION), $N parameters, and INSERT ... ON
+ * CONFLICT DO NOTHING against unique keys, so that two writers adding the same file or
+ * kernel at once add it once.
+ */
+#include "fsbench/history/db.h"
+#include "fsbench/history/ident.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/*
+ * Version 1. runs.sample_key is the cell (model/run.h's sample key); run_values.series the
+ * series (the sample key and the metric, made in one place: mdl_metric_key). Unknown
+ * identity is '' rather than NULL, so that the unique keys hold (NULLs never conflict).
+ */
+static const char *const schema_v1[] = {
+	"CREATE TABLE files (id %s, sha256 TEXT NOT NULL UNIQUE, path TEXT NOT NULL, "
+	"added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER NOT NULL)",
+	"CREATE TABLE kernels (id %s, release TEXT NOT NULL, package TEXT NOT NULL, "
+	"git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE (release, package, git_commit))",
+	"CREATE TABLE runs (id %s, file_id BIGINT NOT NULL REFERENCES files (id), "
+	"idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels (id), "
+	"host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT NULL, "
+	"mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT NULL, "
+	"params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, "
+	"sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx))",
+	"CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), "
+	"metric TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, "
+	"PRIMARY KEY (run_id, metric))",
+	"CREATE INDEX run_values_series ON run_values (series)",
+	"CREATE INDEX runs_kernel ON runs (kernel_id)",
+	NULL,
+};
+
+/* Every version's statements, in order: migrating from N runs migrations[N..]. */
+static const char *const *const migrations[] = { schema_v1 };
+_Static_assert(sizeof(migrations) / sizeof(migrations[0]) == HIST_SCHEMA_VERSION,
+	       "one migration per schema version");
+
+/*
+ * Whether the version table exists: each backend's catalogue, as a query that returns a
+ * row when it does. PostgreSQL serialises first-time creation by many writers with an
+ * advisory lock held to the transaction's end; SQLite's BEGIN IMMEDIATE already has.
+ */
+static const char *has_version_sql(const struct hist_backend *be)
+{
+	return be == &hist_sqlite ?
+		       "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'" :
+		       "SELECT count(*) FROM information_schema.tables "
+		       "WHERE table_schema = current_schema() AND table_name = 'schema_version'";
+}
+
+static int first_int(void *arg, const struct hist_row *row)
+{
+	*(long long *)arg = row->n > 0 && row->v[0] ? atoll(row->v[0]) : -1;
+	return 0;
+}
+
+int hist_db_exec(struct hist_db *db, const char *sql, const struct hist_row *params, char *err,
+		 size_t errlen)
+{
+	return db->be->exec(db->conn, sql, params, err, errlen);
+}
+
+int hist_db_query(struct hist_db *db, const char *sql, const struct hist_row *params,
+		  hist_row_fn fn, void *arg, char *err, size_t errlen)
+{
+	return db->be->query(db->conn, sql, params, fn, arg, err, errlen);
+}
+
+/* The statements of version @v applied (in the caller's transaction). */
+static int migrate(struct hist_db *db, int v, char *err, size_t errlen)
+{
+	for (int i = 0; migrations[v][i]; i++) {
+		char sql[1024];
+		int r;
+
+		snprintf(sql, sizeof(sql), migrations[v][i], db->be->id_type);
+		r = hist_db_exec(db, sql, NULL, err, errlen);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* Creates the schema in an empty store, or checks and migrates an older one. */
+static int schema_ready(struct hist_db *db, char *err, size_t errlen)
+{
+	long long has = -1, version = -1;
+	char msg[512];
+	int r;
+
+	r = db->be->begin(db->conn, err, errlen);
+	if (!r && db->be == &hist_postgresql)
+		r = hist_db_query(db, "SELECT pg_advisory_xact_lock(3838)", NULL, NULL, NULL, err,
+				  errlen);
+	if (!r)
+		r = hist_db_query(db, has_version_sql(db->be), NULL, first_int, &has, err, errlen);
+	if (r)
+		goto fail;
+	if (has > 0) {
+		r = hist_db_query(db, "SELECT max(version) FROM schema_version", NULL, first_int,
+				  &version, err, errlen);
+		if (r)
+			goto fail;
+		if (version < 1) {
+			snprintf(err, errlen, "%s: its schema_version table holds no version",
+				 db->where);
+			r = -EBADMSG;
+			goto fail;
+		}
+		if (version > HIST_SCHEMA_VERSION) {
+			snprintf(
+				err, errlen,
+				"%s: written by a newer fsbench (schema version %lld; this fsbench "
+				"reads up to %d): not changed",
+				db->where, version, HIST_SCHEMA_VERSION);
+			r = -EPROTONOSUPPORT;
+			goto fail;
+		}
+	} else {
+		long long other = 0;
+
+		/* a SQLite file with tables of its own is someone else's database */
+		if (db->be == &hist_sqlite)
+			r = hist_db_query(db, "SELECT count(*) FROM sqlite_master", NULL, first_int,
+					  &other, err, errlen);
+		if (!r && other > 0) {
+			snprintf(
+				err, errlen,
+				"%s: a database, but not a history store (no schema_version table)",
+				db->where);
+			r = -EBADMSG;
+		}
+		if (!r)
+			r = hist_db_exec(db,
+					 "CREATE TABLE schema_version (version INTEGER NOT NULL)",
+					 NULL, err, errlen);
+		if (r < 0)
+			goto fail;
+		version = 0;
+	}
+	for (int v = (int)version; v < HIST_SCHEMA_VERSION; v++) {
+		char vs[16];
+		const char *p[] = { vs };
+
+		snprintf(vs, sizeof(vs), "%d", v + 1);
+		r = migrate(db, v, err, errlen);
+		if (r >= 0)
+			r = hist_db_exec(db, "INSERT INTO schema_version (version) VALUES ($1)",
+					 &(struct hist_row){ p, 1 }, err, errlen);
+		if (r < 0)
+			goto fail;
+	}
+	r = db->be->commit(db->conn, err, errlen);
+	if (!r)
+		return 0;
+fail:
+	db->be->rollback(db->conn);
+	if (r != -EPROTONOSUPPORT && r != -EBADMSG) {
+		snprintf(msg, sizeof(msg), "%s", err);
+		snprintf(err, errlen, "%s: %s", db->where, msg);
+	}
+	return r < 0 ? r : -EIO;
+}
+
+int hist_db_default_path(char *out, size_t len)
+{
+	const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+	int n;
+
+	if (xdg && xdg[0] == '/')
+		n = snprintf(out, len, "%s/fsbench/history.db", xdg);
+	else if (geteuid() == 0)
+		n = snprintf(out, len, "/var/lib/fsbench/history.db");
+	else
+		n = snprintf(out, len, "%s/.local/share/fsbench/history.db",
+			     home && home[0] ? home : ".");
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* The directories above @path, made (0755) where missing, as `mkdir -p` would. */
+static int mkdirs_above(const char *path)
+{
+	char buf[4096];
+
+	if (strlen(path) >= sizeof(buf))
+		return -ENAMETOOLONG;
+	strcpy(buf, path);
+	for (char *p = buf + 1; (p = strchr(p, '/')); p++) {
+		*p = 0;
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -errno;
+		*p = '/';
+	}
+	return 0;
+}
+
+/* @uri without its password ("postgresql://u:SECRET@h/db" -> "postgresql://u@h/db"). */
+static void uri_shown(const char *uri, char *out, size_t len)
+{
+	const char *scheme = strstr(uri, "://"), *at = scheme ? strchr(scheme + 3, '@') : NULL;
+	const char *colon = scheme ? strchr(scheme + 3, ':') : NULL;
+
+	if (at && colon && colon < at)
+		snprintf(out, len, "%.*s%s", (int)(colon - uri), uri, at);
+	else
+		snprintf(out, len, "%s", uri);
+}
+
+int hist_db_open(const char *target, struct hist_db **ret, char *err, size_t errlen)
+{
+	struct hist_db *db = calloc(1, sizeof(*db));
+	char path[4096], msg[1024];
+	int r;
+
+	if (!db) {
+		snprintf(err, errlen, "opening the store: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (target &&
+	    (!strncmp(target, "postgresql://", 13) || !strncmp(target, "postgres://", 11))) {
+		db->be = &hist_postgresql;
+		uri_shown(target, db->where, sizeof(db->where));
+	} else {
+		db->be = &hist_sqlite;
+		if (!target && hist_db_default_path(path, sizeof(path))) {
+			snprintf(err, errlen, "the default store's path: %s",
+				 strerror(ENAMETOOLONG));
+			free(db);
+			return -ENAMETOOLONG;
+		}
+		target = target ? target : path;
+		snprintf(db->where, sizeof(db->where), "%.500s", target);
+		if ((r = mkdirs_above(target))) {
+			snprintf(err, errlen, "%s: creating its directory: %s", target,
+				 strerror(-r));
+			free(db);
+			return r;
+		}
+	}
+	r = db->be->open(target, &db->conn, msg, sizeof(msg));
+	if (r) {
+		snprintf(err, errlen, "%s: %s", db->where, msg);
+		free(db);
+		return r;
+	}
+	r = schema_ready(db, err, errlen);
+	if (r) {
+		hist_db_close(db);
+		return r;
+	}
+	*ret = db;
+	return 0;
+}
+
+struct hist_db *hist_db_close(struct hist_db *db)
+{
+	if (db) {
+		db->be->close(db->conn);
+		free(db);
+	}
+	return NULL;
+}
+
+/* The id the one row of a query holds, or -1. */
+static int query_id(struct hist_db *db, const char *sql, const struct hist_row *p, long long *ret,
+		    char *err, size_t errlen)
+{
+	*ret = -1;
+	int r = hist_db_query(db, sql, p, first_int, ret, err, errlen);
+
+	if (!r && *ret < 0) {
+		snprintf(err, errlen, "a row just written is not there");
+		r = -EIO;
+	}
+	return r;
+}
+
+#define ROW(...)                                      \
+	(&(struct hist_row){                          \
+		(const char *const[]){ __VA_ARGS__ }, \
+		(int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)) })
+
+/* The kernel's row, inserted unless another writer has it; its id in @ret (text). */
+static int kernel_id(struct hist_db *db, const struct hist_kernel *k, char *ret, size_t len,
+		     char *err, size_t errlen)
+{
+	long long id;
+	int r = hist_db_exec(db,
+			     "INSERT INTO kernels (release, package, git_commit, sort_key) "
+			     "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+			     ROW(k->release, k->package, k->commit, k->sort_key), err, errlen);
+
+	if (r < 0)
+		return r;
+	r = query_id(
+		db,
+		"SELECT id FROM kernels WHERE release = $1 AND package = $2 AND git_commit = $3",
+		ROW(k->release, k->package, k->commit), &id, err, errlen);
+	snprintf(ret, len, "%lld", id);
+	return r;
+}
+
+/* One run and its values; @file_id and @kernel are the file's. */
+static int add_run(struct hist_db *db, const struct hist_run *run, const char *file_id,
+		   const char *kid, struct hist_add_res *res, char *err, size_t errlen)
+{
+	char idx[24], threads[24], rid[24];
+	long long id;
+	int r;
+
+	snprintf(idx, sizeof(idx), "%zu", run->index);
+	snprintf(threads, sizeof(threads), "%lld", run->threads);
+	r = hist_db_exec(db,
+			 "INSERT INTO runs (file_id, idx, kernel_id, host, cpu, disk, fs, "
+			 "mount_options, workload, threads, params, fsbench_version, date, "
+			 "sample_key, complete) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+			 "$11, $12, $13, $14, $15)",
+			 ROW(file_id, idx, kid, run->host, run->cpu, run->disk, run->fs,
+			     run->mount_options, run->workload, threads, run->params, run->version,
+			     run->date, run->sample_key, run->complete ? "1" : "0"),
+			 err, errlen);
+	if (r < 0)
+		return r;
+	r = query_id(db, "SELECT id FROM runs WHERE file_id = $1 AND idx = $2", ROW(file_id, idx),
+		     &id, err, errlen);
+	if (r)
+		return r;
+	snprintf(rid, sizeof(rid), "%lld", id);
+	res->runs++;
+	res->incomplete += !run->complete;
+	for (size_t i = 0; i < run->nvalues; i++) {
+		char v[40];
+
+		snprintf(v, sizeof(v), "%.17g", run->values[i].value);
+		r = hist_db_exec(db,
+				 "INSERT INTO run_values (run_id, metric, series, value) "
+				 "VALUES ($1, $2, $3, $4)",
+				 ROW(rid, run->values[i].metric, run->values[i].series, v), err,
+				 errlen);
+		if (r < 0)
+			return r;
+		res->values++;
+	}
+	return 0;
+}
+
+/* The file's rows, in the caller's transaction; res->present when another has it. */
+static int add_doc(struct hist_db *db, const struct hist_file *f, struct hist_add_res *res,
+		   char *err, size_t errlen)
+{
+	char fid[24], kid[24], nruns[24], added[32];
+	long long id;
+	int r;
+
+	hist_now_utc(added, sizeof(added));
+	snprintf(nruns, sizeof(nruns), "%zu", f->nruns);
+	r = hist_db_exec(db,
+			 "INSERT INTO files (sha256, path, added, created, runs) "
+			 "VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
+			 ROW(f->sha256, f->path, added, f->created, nruns), err, errlen);
+	if (r < 0)
+		return r;
+	if (r == 0) { /* the store has it (an earlier add, or a writer that just committed) */
+		res->present = true;
+		return 0;
+	}
+	r = query_id(db, "SELECT id FROM files WHERE sha256 = $1", ROW(f->sha256), &id, err,
+		     errlen);
+	if (r)
+		return r;
+	snprintf(fid, sizeof(fid), "%lld", id);
+	r = kernel_id(db, &f->kernel, kid, sizeof(kid), err, errlen);
+	for (size_t i = 0; !r && i < f->nruns; i++)
+		r = add_run(db, &f->runs[i], fid, kid, res, err, errlen);
+	return r;
+}
+
+int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret, char *err,
+		  size_t errlen)
+{
+	struct hist_file *f = NULL;
+	char msg[1024];
+	int r;
+
+	*ret = (struct hist_add_res){ 0 };
+	r = hist_file_read(path, &f, err, errlen);
+	if (r)
+		return r;
+	snprintf(ret->sha256, sizeof(ret->sha256), "%s", f->sha256);
+	r = db->be->begin(db->conn, msg, sizeof(msg));
+	if (!r)
+		r = add_doc(db, f, ret, msg, sizeof(msg));
+	if (!r)
+		r = db->be->commit(db->conn, msg, sizeof(msg));
+	if (r) {
+		db->be->rollback(db->conn);
+		snprintf(err, errlen, "adding %s to %s: %s", path, db->where, msg);
+		ret->runs = ret->values = ret->incomplete = 0;
+		ret->present = false;
+	}
+	hist_file_free(f);
+	return r;
+}

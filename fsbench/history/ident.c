@@ -1,0 +1,304 @@
+/* A result file decoded once for the history: content hash, kernel identity, runs and values. */
+#include "fsbench/history/ident.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "model/op.h"
+#include "model/result_file.h"
+#include "model/run.h"
+#include "model/runs.h"
+#include "model/schema.h"
+#include "report/metric.h"
+
+void hist_now_utc(char *out, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(out, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(out, len, "unknown");
+}
+
+/* The string at "a/b/c" in @o, or "". */
+static const char *str_at(const json_t *o, const char *path)
+{
+	char key[64];
+
+	while (o && *path) {
+		size_t n = strcspn(path, "/");
+
+		if (n >= sizeof(key))
+			return "";
+		memcpy(key, path, n);
+		key[n] = 0;
+		o = json_object_get(o, key);
+		path += n + (path[n] == '/');
+	}
+	return json_is_string(o) ? json_string_value(o) : "";
+}
+
+/* @s with bytes outside printable ASCII replaced: what a result says is untrusted text. */
+static void copy_clean(char *dst, size_t len, const char *s)
+{
+	size_t i = 0;
+
+	for (; s[i] && i + 1 < len; i++)
+		dst[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	dst[i] = 0;
+}
+
+/* The version of a Debian package file's name, NAME_VERSION_ARCH.deb (an epoch's ':' is %3a). */
+static void deb_version(const char *spec, char *out, size_t len)
+{
+	const char *base = strrchr(spec, '/'), *u1, *u2;
+	size_t n = strlen(spec);
+
+	base = base ? base + 1 : spec;
+	if (n < 4 || strcmp(spec + n - 4, ".deb"))
+		return;
+	u1 = strchr(base, '_');
+	u2 = u1 ? strchr(u1 + 1, '_') : NULL;
+	if (!u2 || (size_t)(u2 - u1 - 1) >= len)
+		return;
+	snprintf(out, len, "%.*s", (int)(u2 - u1 - 1), u1 + 1);
+	for (char *p; (p = strstr(out, "%3a"));)
+		memmove(p + 1, p + 3, strlen(p + 3) + 1), *p = ':';
+}
+
+/* Debian's uname -v: "#1 SMP PREEMPT_DYNAMIC Debian 6.1.158-1 (2025-11-09)". */
+static void uname_version(const char *v, char *out, size_t len)
+{
+	const char *d = strstr(v, " Debian ");
+	size_t n;
+
+	if (!d)
+		return;
+	d += strlen(" Debian ");
+	n = strcspn(d, " ");
+	if (n && n < len)
+		snprintf(out, len, "%.*s", (int)n, d);
+}
+
+/* A release built from git with CONFIG_LOCALVERSION_AUTO: "6.13.0-rc1-00042-gabcdef123456". */
+static void release_commit(const char *rel, char *out, size_t len)
+{
+	const char *g = strstr(rel, "-g");
+
+	while (g) {
+		size_t n = strspn(g + 2, "0123456789abcdef");
+
+		if (n >= 7 && n < len && (!g[2 + n] || g[2 + n] == '-' || g[2 + n] == '+')) {
+			snprintf(out, len, "%.*s", (int)n, g + 2);
+			return;
+		}
+		g = strstr(g + 2, "-g");
+	}
+}
+
+void hist_kernel_key(struct hist_kernel *k)
+{
+	bool pkg = k->package[0];
+
+	k->sort_key[0] = pkg ? 'p' : 'r';
+	if (hist_version_key(pkg ? k->package : k->release, !pkg, k->sort_key + 1,
+			     sizeof(k->sort_key) - 1) < 0)
+		k->sort_key[1] = 0;
+}
+
+void hist_kernel_of(const json_t *doc, struct hist_kernel *ret)
+{
+	const json_t *vmk = json_object_get(json_object_get(doc, "vm"), "kernel");
+	char buf[256] = "";
+
+	memset(ret, 0, sizeof(*ret));
+	copy_clean(ret->release, sizeof(ret->release),
+		   str_at(vmk, "release")[0] ? str_at(vmk, "release") : str_at(doc, "host/kernel"));
+	if (str_at(vmk, "package")[0])
+		snprintf(buf, sizeof(buf), "%s", str_at(vmk, "package"));
+	if (!buf[0])
+		deb_version(str_at(vmk, "spec"), buf, sizeof(buf));
+	if (!buf[0])
+		uname_version(str_at(doc, "host/kernel_version"), buf, sizeof(buf));
+	copy_clean(ret->package, sizeof(ret->package), buf);
+	buf[0] = 0;
+	if (str_at(vmk, "commit")[0])
+		snprintf(buf, sizeof(buf), "%s", str_at(vmk, "commit"));
+	else
+		release_commit(ret->release, buf, sizeof(buf));
+	copy_clean(ret->commit, sizeof(ret->commit), buf);
+	hist_kernel_key(ret);
+}
+
+static int sha256_hex(const char *data, size_t n, char out[65])
+{
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+
+	if (!EVP_Digest(data, n, md, &mdlen, EVP_sha256(), NULL) || mdlen != 32)
+		return -EIO;
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	return 0;
+}
+
+/* Appends one value; the series' key made from the run's sample key. */
+static int value_add(struct hist_run *r, const char *metric, double v)
+{
+	struct hist_value *nv = realloc(r->values, (r->nvalues + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	r->values = nv;
+	nv = &r->values[r->nvalues];
+	snprintf(nv->metric, sizeof(nv->metric), "%s", metric);
+	nv->value = v;
+	nv->series = mdl_metric_key(r->sample_key, metric);
+	if (!nv->series)
+		return -ENOMEM;
+	r->nvalues++;
+	return 0;
+}
+
+/*
+ * The values a series keeps of @run: every run-level metric of the catalog that applies,
+ * and the median and p99 of every timed operation (the gate's percentiles; p99.9 of a few
+ * thousand calls is a handful of samples, too noisy for a stream of single boots).
+ */
+static int run_values(const json_t *run, struct hist_run *r)
+{
+	double v;
+	int e;
+
+	for (size_t i = 0; i < rpt_n_run_metrics; i++)
+		if (rpt_metric_applies(run, &rpt_run_metrics[i], NULL) &&
+		    rpt_metric_value(run, &rpt_run_metrics[i], NULL, &v) &&
+		    (e = value_add(r, rpt_run_metrics[i].name, v)))
+			return e;
+	for (int rank = 0; mdl_op_name_at(rank); rank++) {
+		const char *op = mdl_op_name_at(rank);
+
+		for (size_t i = 0; i < rpt_n_latency_metrics; i++) {
+			const struct rpt_metric_def *d = &rpt_latency_metrics[i];
+			char name[64];
+
+			if (strcmp(d->name, "p50") && strcmp(d->name, "p99"))
+				continue;
+			if (!rpt_metric_applies(run, d, op) || !rpt_metric_value(run, d, op, &v))
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", op, d->name);
+			if ((e = value_add(r, name, v)))
+				return e;
+		}
+	}
+	return 0;
+}
+
+static int run_read(const json_t *doc, const json_t *run, size_t i, struct hist_run *r)
+{
+	const json_t *target = json_object_get(run, "target"), *params;
+	const char *fs = str_at(run, "coords/fs");
+
+	r->index = i;
+	r->sample_key = mdl_run_sample_key(run, NULL);
+	params = json_object_get(run, "params");
+	r->params = params ? json_dumps(params, JSON_COMPACT | JSON_SORT_KEYS | JSON_ENCODE_ANY) :
+			     strdup("{}");
+	if (!r->sample_key || !r->params)
+		return -ENOMEM;
+	copy_clean(r->host, sizeof(r->host), str_at(doc, "host/hostname"));
+	copy_clean(r->cpu, sizeof(r->cpu), str_at(doc, "host/cpu_model"));
+	copy_clean(r->disk, sizeof(r->disk),
+		   str_at(target, "model")[0] ? str_at(target, "model") : str_at(target, "disk"));
+	copy_clean(r->fs, sizeof(r->fs), fs[0] ? fs : str_at(target, "fstype"));
+	copy_clean(r->mount_options, sizeof(r->mount_options), str_at(target, "mount_options"));
+	copy_clean(r->workload, sizeof(r->workload), str_at(run, MDL_KEY_WORKLOAD));
+	copy_clean(r->version, sizeof(r->version), str_at(doc, "tool/version"));
+	copy_clean(r->date, sizeof(r->date), str_at(doc, "created"));
+	r->threads = json_integer_value(json_object_get(run, MDL_KEY_THREADS));
+	r->complete = json_is_true(json_object_get(mdl_run_summary(run), MDL_KEY_COMPLETE));
+	return run_values(run, r);
+}
+
+int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t errlen)
+{
+	struct hist_file *f = calloc(1, sizeof(*f));
+	const char *schema;
+	json_t *doc = NULL;
+	char *canon = NULL;
+	int e = -ENOMEM;
+
+	if (!f)
+		goto nomem;
+	doc = mdl_json_file(path, err, errlen);
+	if (!doc) {
+		free(f);
+		return -EPROTO;
+	}
+	canon = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
+	if (!canon)
+		goto nomem;
+	if (sha256_hex(canon, strlen(canon), f->sha256)) {
+		snprintf(err, errlen, "%s: hashing its content failed", path);
+		e = -EIO;
+		goto fail;
+	}
+	schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
+	if (mdl_result_upgrade(doc)) {
+		snprintf(err, errlen,
+			 "%s: not an fsbench result (schema is '%s', expected '%s' or '%s')", path,
+			 schema ? schema : "(none)", MDL_RESULT_SCHEMA, MDL_RESULT_SCHEMA_V1);
+		e = -EPROTO;
+		goto fail;
+	}
+	if ((e = mdl_runs_check(doc, path, err, errlen)))
+		goto fail;
+	snprintf(f->path, sizeof(f->path), "%s", path);
+	copy_clean(f->created, sizeof(f->created), str_at(doc, "created"));
+	hist_kernel_of(doc, &f->kernel);
+	if (!f->kernel.release[0]) {
+		snprintf(err, errlen, "%s: says nothing of its kernel (no host.kernel)", path);
+		e = -EPROTO;
+		goto fail;
+	}
+	f->nruns = json_array_size(json_object_get(doc, MDL_KEY_RUNS));
+	f->runs = calloc(f->nruns, sizeof(*f->runs));
+	if (!f->runs)
+		goto nomem;
+	for (size_t i = 0; i < f->nruns; i++)
+		if ((e = run_read(doc, json_array_get(json_object_get(doc, MDL_KEY_RUNS), i), i,
+				  &f->runs[i])))
+			goto nomem;
+	free(canon);
+	json_decref(doc);
+	*ret = f;
+	return 0;
+nomem:
+	e = -ENOMEM;
+	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
+fail:
+	free(canon);
+	json_decref(doc);
+	hist_file_free(f);
+	return e;
+}
+
+void hist_file_free(struct hist_file *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->nruns; i++) {
+		for (size_t j = 0; j < f->runs[i].nvalues; j++)
+			free(f->runs[i].values[j].series);
+		free(f->runs[i].values);
+		free(f->runs[i].sample_key);
+		free(f->runs[i].params);
+	}
+	free(f->runs);
+	free(f);
+}

@@ -1,0 +1,71 @@
+/*
+ * A result file as the history keeps it, decoded once: its content hash, its kernel's
+ * identity (release, package version, git commit, the order key), and each run's identity
+ * and metric values.
+ */
+#ifndef FSB_HIST_IDENT_H
+#define FSB_HIST_IDENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <jansson.h>
+
+#include "fsbench/history/version.h"
+
+/* Which kernel a result ran on; '' where a field is unknown. */
+struct hist_kernel {
+	char release[256]; /* uname -r: the boot record's, else the result's host */
+	char package[256]; /* Debian package version, from the .deb booted or uname -v */
+	char commit[64]; /* git commit, from the boot record or a -gHASH release */
+	/* hist_version_key() of the package version ("p" before it), else of the release ("r") */
+	char sort_key[HIST_KEY_MAX + 1];
+};
+
+struct hist_value {
+	char metric[64]; /* "files_per_sec", "fsync.p50" */
+	char *series; /* the series' key: the run's sample key and @metric */
+	double value; /* raw, as the result holds it (ns, bytes/s) */
+};
+
+struct hist_run {
+	size_t index; /* in the file's runs[] */
+	char *sample_key; /* the cell (model/run.h) */
+	char *params; /* canonical JSON */
+	char host[256], cpu[256], disk[256], fs[64], mount_options[512], workload[64];
+	char version[64], date[32];
+	long long threads;
+	bool complete;
+	struct hist_value *values;
+	size_t nvalues;
+};
+
+struct hist_file {
+	char sha256[65];
+	char path[4096];
+	char created[32];
+	struct hist_kernel kernel;
+	struct hist_run *runs;
+	size_t nruns;
+};
+
+/*
+ * Reads the result at @path (version 1 or 2). The hash is of the document's content in a
+ * canonical form (sorted keys, compact), so a copy re-indented is the same file. 0 with
+ * *@ret set, -ENOMEM, or -EPROTO with @err naming the file and what makes it unusable.
+ */
+int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t errlen);
+void hist_file_free(struct hist_file *f);
+
+/*
+ * The kernel a result document ran on: its "vm" boot record (kernel-run, kernel-gate)
+ * first, else its host. Exposed for the tests and for bisection's kernels.
+ */
+void hist_kernel_of(const json_t *doc, struct hist_kernel *ret);
+
+/* Fills @k->sort_key from its package version or release. */
+void hist_kernel_key(struct hist_kernel *k);
+
+/* The time now as "YYYY-MM-DDTHH:MM:SSZ". */
+void hist_now_utc(char *out, size_t len);
+
+#endif

@@ -1,0 +1,17 @@
+/* `history report`'s page: each changed series over kernels as inline SVG, regressions first. */
+#ifndef FSB_HIST_PAGE_H
+#define FSB_HIST_PAGE_H
+
+#include <stdio.h>
+
+#include "fsbench/history/series.h"
+
+/*
+ * Writes one self-contained HTML page to @out (no external assets, readable at 800 px):
+ * per series with a change point, in the order of @f's changes, the metric over the
+ * series' kernels, each run a dot, each kernel's spread, the change marked. 0 or -EIO.
+ */
+int hist_page_write(FILE *out, const char *title, const struct hist_summary *sum,
+		    const struct hist_findings *f);
+
+#endif

@@ -1,0 +1,369 @@
+/* The store read back: kernels in order, counts, and every series judged for change points. */
+#include "fsbench/history/series.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/mix64.h"
+#include "report/metric.h"
+
+/* The same key sorts alike everywhere: strcmp of sort_key (ident.h), then release, commit. */
+int hist_kernel_cmp(const void *a, const void *b)
+{
+	const struct hist_kernel_row *x = a, *y = b;
+	int r = strcmp(x->k.sort_key, y->k.sort_key);
+
+	if (!r)
+		r = hist_release_cmp(x->k.release, y->k.release);
+	if (!r)
+		r = strcmp(x->k.commit, y->k.commit);
+	return r;
+}
+
+static void text(char *dst, size_t len, const char *s)
+{
+	snprintf(dst, len, "%s", s ? s : "");
+}
+
+static long long num(const char *s)
+{
+	return s ? atoll(s) : 0;
+}
+
+static int kernel_row(void *arg, const struct hist_row *row)
+{
+	struct hist_summary *s = arg;
+	struct hist_kernel_row *k, *grown = realloc(s->kernels, (s->nkernels + 1) * sizeof(*k));
+
+	if (!grown)
+		return -ENOMEM;
+	s->kernels = grown;
+	k = &s->kernels[s->nkernels++];
+	memset(k, 0, sizeof(*k));
+	k->id = num(row->v[0]);
+	text(k->k.release, sizeof(k->k.release), row->v[1]);
+	text(k->k.package, sizeof(k->k.package), row->v[2]);
+	text(k->k.commit, sizeof(k->k.commit), row->v[3]);
+	/* the key as this fsbench makes it, whatever an older one stored */
+	hist_kernel_key(&k->k);
+	k->runs = num(row->v[4]);
+	k->files = num(row->v[5]);
+	return 0;
+}
+
+static int counts_row(void *arg, const struct hist_row *row)
+{
+	struct hist_summary *s = arg;
+
+	s->files = num(row->v[0]);
+	s->runs = num(row->v[1]);
+	s->incomplete = num(row->v[2]);
+	s->series = num(row->v[3]);
+	s->values = num(row->v[4]);
+	return 0;
+}
+
+int hist_summary_load(struct hist_db *db, struct hist_summary *ret, char *err, size_t errlen)
+{
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	r = hist_db_query(db,
+			  "SELECT k.id, k.release, k.package, k.git_commit, count(r.id), "
+			  "count(DISTINCT r.file_id) FROM kernels k LEFT JOIN runs r "
+			  "ON r.kernel_id = k.id GROUP BY k.id, k.release, k.package, k.git_commit",
+			  NULL, kernel_row, ret, err, errlen);
+	if (!r)
+		r = hist_db_query(
+			db,
+			"SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM runs), "
+			"(SELECT count(*) FROM runs WHERE complete = 0), "
+			"(SELECT count(DISTINCT series) FROM run_values), "
+			"(SELECT count(*) FROM run_values)",
+			NULL, counts_row, ret, err, errlen);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "reading the store: %s", strerror(ENOMEM));
+	if (r) {
+		hist_summary_free(ret);
+		return r;
+	}
+	qsort(ret->kernels, ret->nkernels, sizeof(*ret->kernels), hist_kernel_cmp);
+	return 0;
+}
+
+void hist_summary_free(struct hist_summary *s)
+{
+	free(s->kernels);
+	memset(s, 0, sizeof(*s));
+}
+
+/* One sample as read: its kernel's place in the order, and the value. */
+struct sample {
+	size_t kernel;
+	double v;
+};
+
+/* The rows of one series, gathered while the query streams them (ordered by series). */
+struct gather {
+	const struct hist_summary *sum;
+	const struct hist_cp_opts *o;
+	struct hist_findings *f;
+	char *key, *sample_key, metric[64];
+	struct sample *v;
+	size_t n, cap;
+	int error;
+};
+
+static int by_kernel(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
+}
+
+/* The kernel's place in the order, from its id (the kernels are few: a linear search). */
+static size_t kernel_rank(const struct hist_summary *sum, long long id)
+{
+	for (size_t i = 0; i < sum->nkernels; i++)
+		if (sum->kernels[i].id == id)
+			return i;
+	return (size_t)-1;
+}
+
+static void series_free(struct hist_series *s)
+{
+	free(s->key);
+	free(s->sample_key);
+	free(s->kernel);
+	free(s->n);
+	free(s->x);
+	free(s->res.cps);
+}
+
+/* The gathered series judged; kept in @g->f when it has a change point. */
+static int judge(struct gather *g)
+{
+	struct hist_series s = { 0 };
+	struct hist_cp_series in;
+	struct hist_cp_opts o = *g->o;
+	struct hist_series *grown;
+	int e;
+
+	if (!g->n)
+		return 0;
+	qsort(g->v, g->n, sizeof(*g->v), by_kernel);
+	s.kernel = calloc(g->n, sizeof(*s.kernel));
+	s.n = calloc(g->n, sizeof(*s.n));
+	s.x = calloc(g->n, sizeof(*s.x));
+	if (!s.kernel || !s.n || !s.x) {
+		series_free(&s);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < g->n; i++) {
+		if (!s.nk || s.kernel[s.nk - 1] != g->v[i].kernel) {
+			s.kernel[s.nk] = g->v[i].kernel;
+			s.n[s.nk++] = 0;
+		}
+		s.n[s.nk - 1]++;
+		s.x[i] = g->v[i].v;
+	}
+	in = (struct hist_cp_series){ .nk = s.nk, .n = s.n, .x = s.x };
+	/* each series its own permutations, the same on every run over the same store */
+	for (const char *p = g->key; *p; p++)
+		o.seed = base_mix64(o.seed ^ (unsigned char)*p);
+	e = hist_cp_find(&in, &o, &s.res);
+	if (e) {
+		series_free(&s);
+		return e;
+	}
+	g->f->judged += s.res.status == HIST_CP_JUDGED;
+	g->f->short_ += s.res.status == HIST_CP_SHORT;
+	g->f->noisy += s.res.status == HIST_CP_NOISY;
+	if (!s.res.ncps) {
+		series_free(&s);
+		return 0;
+	}
+	s.key = strdup(g->key);
+	s.sample_key = strdup(g->sample_key);
+	snprintf(s.metric, sizeof(s.metric), "%s", g->metric);
+	grown = realloc(g->f->series, (g->f->nseries + 1) * sizeof(*grown));
+	if (!s.key || !s.sample_key || !grown) {
+		if (grown)
+			g->f->series = grown;
+		series_free(&s);
+		return -ENOMEM;
+	}
+	g->f->series = grown;
+	g->f->series[g->f->nseries++] = s;
+	return 0;
+}
+
+static int value_row(void *arg, const struct hist_row *row)
+{
+	struct gather *g = arg;
+	size_t k;
+	int e;
+
+	if (row->n < 5 || !row->v[0] || !row->v[1] || !row->v[2])
+		return 0;
+	if (!g->key || strcmp(g->key, row->v[0])) {
+		if ((e = judge(g)))
+			return e;
+		free(g->key);
+		free(g->sample_key);
+		g->key = strdup(row->v[0]);
+		g->sample_key = strdup(row->v[2]);
+		snprintf(g->metric, sizeof(g->metric), "%s", row->v[1]);
+		g->n = 0;
+		if (!g->key || !g->sample_key)
+			return -ENOMEM;
+	}
+	k = kernel_rank(g->sum, num(row->v[3]));
+	if (k == (size_t)-1 || !row->v[4])
+		return 0; /* a kernel added after the summary was read: the next look has it */
+	if (g->n == g->cap) {
+		size_t cap = g->cap ? 2 * g->cap : 64;
+		struct sample *grown = realloc(g->v, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		g->v = grown;
+		g->cap = cap;
+	}
+	g->v[g->n++] = (struct sample){ k, strtod(row->v[4], NULL) };
+	return 0;
+}
+
+/* The size of a change in its bad direction: regressions first, the largest first. */
+static int change_order(const void *a, const void *b)
+{
+	const struct hist_change *x = a, *y = b;
+	double dx = fabs(x->cp->change_pct), dy = fabs(y->cp->change_pct);
+
+	if (x->regression != y->regression)
+		return x->regression ? -1 : 1;
+	return (dx < dy) - (dx > dy);
+}
+
+static int changes_list(struct hist_findings *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nseries; i++)
+		n += f->series[i].res.ncps;
+	f->changes = calloc(n ? n : 1, sizeof(*f->changes));
+	if (!f->changes)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nseries; i++) {
+		const struct rpt_metric_def *d = rpt_metric_lookup(f->series[i].metric);
+
+		for (size_t j = 0; j < f->series[i].res.ncps; j++) {
+			const struct hist_cp *cp = &f->series[i].res.cps[j];
+			bool worse = d && (d->dir == RPT_HIGHER_IS_BETTER ? cp->change_pct < 0 :
+									    cp->change_pct > 0);
+
+			f->changes[f->nchanges++] = (struct hist_change){ .s = &f->series[i],
+									  .cp = cp,
+									  .regression = worse };
+			f->nregressions += worse;
+		}
+	}
+	qsort(f->changes, f->nchanges, sizeof(*f->changes), change_order);
+	return 0;
+}
+
+int hist_findings_load(struct hist_db *db, const struct hist_summary *sum, const char *metric,
+		       const struct hist_cp_opts *o, struct hist_findings *ret, char *err,
+		       size_t errlen)
+{
+	struct gather g = { .sum = sum, .o = o, .f = ret };
+	const char *p[] = { metric };
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	/* complete runs only: an incomplete run is kept, but is no sample of its kernel */
+	r = hist_db_query(db,
+			  metric ? "SELECT v.series, v.metric, r.sample_key, r.kernel_id, v.value "
+				   "FROM run_values v JOIN runs r ON r.id = v.run_id "
+				   "WHERE r.complete = 1 AND v.metric = $1 ORDER BY v.series" :
+				   "SELECT v.series, v.metric, r.sample_key, r.kernel_id, v.value "
+				   "FROM run_values v JOIN runs r ON r.id = v.run_id "
+				   "WHERE r.complete = 1 ORDER BY v.series",
+			  metric ? &(struct hist_row){ p, 1 } : NULL, value_row, &g, err, errlen);
+	if (!r)
+		r = judge(&g);
+	if (!r)
+		r = changes_list(ret);
+	if (r == -ENOMEM || r == -EINVAL)
+		snprintf(err, errlen, "judging the series: %s", strerror(-r));
+	free(g.key);
+	free(g.sample_key);
+	free(g.v);
+	if (r)
+		hist_findings_free(ret);
+	return r;
+}
+
+void hist_findings_free(struct hist_findings *f)
+{
+	for (size_t i = 0; i < f->nseries; i++)
+		series_free(&f->series[i]);
+	free(f->series);
+	free(f->changes);
+	memset(f, 0, sizeof(*f));
+}
+
+/* " name=value" of a scalar; nothing for others. */
+static void label_pair(FILE *f, const char *name, const json_t *v)
+{
+	const char *sep = ftell(f) ? " " : "";
+
+	if (json_is_string(v))
+		fprintf(f, "%s%s=%s", sep, name, json_string_value(v));
+	else if (json_is_integer(v))
+		fprintf(f, "%s%s=%lld", sep, name, (long long)json_integer_value(v));
+	else if (json_is_boolean(v))
+		fprintf(f, "%s%s=%s", sep, name, json_is_true(v) ? "true" : "false");
+}
+
+/* The parameters that tell loads of one workload apart (the key itself has them all). */
+static void label_params(FILE *f, const json_t *params)
+{
+	static const char *const shown[] = { "mode", "size", "files", "chunk", "sync", "fdatasync" };
+
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
+		label_pair(f, shown[i], json_object_get(params, shown[i]));
+}
+
+char *hist_sample_label(const char *sample_key)
+{
+	json_t *k = json_loads(sample_key, 0, NULL), *v;
+	const char *name;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&out, &len);
+
+	if (!f) {
+		json_decref(k);
+		return NULL;
+	}
+	if (!json_is_object(k))
+		fputs(sample_key, f);
+	json_object_foreach(k, name, v)
+	{
+		if (json_is_object(v))
+			label_params(f, v);
+		else
+			label_pair(f, name, v);
+	}
+	json_decref(k);
+	if (fclose(f)) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}

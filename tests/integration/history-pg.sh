@@ -1,0 +1,117 @@
+#!/bin/bash
+# Issue 38: the history in a PostgreSQL of the test's own (initdb into a temporary directory,
+# a unix socket directory of its own, a port chosen now), stopped by its PID even when the
+# test fails. Two writers add the same files at once: each file is there once. Then list
+# puts the kernels in dpkg's order and changes finds the 4 % files/s step at its kernel (exit
+# 1); the same in SQLite; a server that is gone is a system failure (128), never "bad".
+. "$(dirname "$0")/lib.sh"
+S=$T_SCRATCH
+PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
+[ -n "$PGBIN" ] && [ -x "$PGBIN/initdb" ] && [ -x "$PGBIN/pg_ctl" ] ||
+	t_skip "PostgreSQL's initdb and pg_ctl are not installed (package postgresql)"
+command -v jq >/dev/null || t_skip "jq is not installed"
+# the server refuses to run as root: it runs as postgres (or as us, when we are not root)
+PGUSER_RUN=$(id -un)
+if [ "$(id -u)" = 0 ]; then
+	id postgres >/dev/null 2>&1 || t_skip "running as root and there is no postgres user"
+	PGUSER_RUN=postgres
+fi
+as_pg() { (cd / && if [ "$PGUSER_RUN" = "$(id -un)" ]; then "$@"; else runuser -u "$PGUSER_RUN" -- "$@"; fi); }
+
+# the server's directory: outside T_SCRATCH (0700 root), removed by our own trap after the stop
+PGDIR=$(mktemp -d "${TMPDIR:-/tmp}/fsbench-pg.XXXXXX")
+PGPID=
+pg_stop() {
+	if [ -n "$PGPID" ] && kill -0 "$PGPID" 2>/dev/null; then
+		kill -INT "$PGPID" 2>/dev/null # fast shutdown
+		for _ in $(seq 100); do kill -0 "$PGPID" 2>/dev/null || break; sleep 0.1; done
+		kill -KILL "$PGPID" 2>/dev/null
+	fi
+	PGPID=
+}
+trap 'pg_stop; rm -rf "$PGDIR"; t_cleanup' EXIT
+chown "$PGUSER_RUN" "$PGDIR"
+mkdir "$PGDIR/sock" && chown "$PGUSER_RUN" "$PGDIR/sock"
+PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+as_pg "$PGBIN/initdb" -D "$PGDIR/data" --auth=trust --username=fsbench --locale=C.UTF-8 -E UTF8 \
+	>"$S/initdb.log" 2>&1 || { cat "$S/initdb.log"; t_die "initdb"; }
+as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w -t 60 \
+	-o "-p $PORT -k $PGDIR/sock -c listen_addresses=''" start >"$S/pgctl.log" 2>&1 ||
+	{ cat "$S/pgctl.log" "$PGDIR/server.log"; t_die "pg_ctl start"; }
+PGPID=$(head -1 "$PGDIR/data/postmaster.pid")
+t_ok "PostgreSQL $("$PGBIN/postgres" --version | awk '{print $3}') on $PGDIR/sock port $PORT, PID $PGPID"
+as_pg "$PGBIN/createdb" -h "$PGDIR/sock" -p "$PORT" -U fsbench hist || t_die "createdb"
+URI="postgresql:///hist?host=$PGDIR/sock&port=$PORT&user=fsbench"
+
+# 8 Debian kernels of 2 boots each, from the fixture: release, package (uname -v) and
+# files/s edited; from the 6th kernel on files/s is 4 % lower (a regression)
+FX=$SRCDIR/tests/fixtures/results/probes-ext4.json
+mkdir "$S/r"
+pkgs=(6.1.140-1 6.1.147-1 6.1.153-1 6.1.158-1 6.1.164-1 6.1.170-1 6.12.100-1~deb12u1 6.12.117-1~deb12u1)
+rels=(6.1.0-47 6.1.0-49 6.1.0-51 6.1.0-53 6.1.0-55 6.1.0-57 6.12.100+deb12 6.12.117+deb12)
+for i in "${!pkgs[@]}"; do
+	for boot in 1 2; do
+		f=$(awk -v i="$i" -v b="$boot" 'BEGIN { print 223.5 * (i >= 5 ? 0.96 : 1) * (1 + (b == 1 ? 0.001 : -0.001) * (i % 3 - 1)) }')
+		jq --arg rel "${rels[i]}-amd64" --arg ver "#1 SMP PREEMPT_DYNAMIC Debian ${pkgs[i]} (2026-01-01)" \
+			--argjson f "$f" --arg b "$boot" \
+			'.host.kernel = $rel | .host.kernel_version = $ver | .runs[0].summary.files_per_sec = $f | .created = ("2026-01-0" + $b + "T00:00:00Z")' \
+			"$FX" >"$S/r/k$i-b$boot.json" || t_die "jq"
+	done
+done
+# shuffled, as a night's results arrive
+ls "$S"/r/*.json | sort -R >"$S/files"
+mapfile -t FILES <"$S/files"
+
+two_writers() {
+	local db=$1 name=$2
+	"$FSBENCH" history add --db "$db" --quiet "${FILES[@]}" >"$S/add1.out" 2>"$S/add1.err" &
+	local p1=$!
+	"$FSBENCH" history add --db "$db" --quiet "${FILES[@]}" >"$S/add2.out" 2>"$S/add2.err" &
+	local p2=$!
+	wait $p1; local rc1=$?
+	wait $p2; local rc2=$?
+	if [ $rc1 = 0 ] && [ $rc2 = 0 ]; then
+		t_ok "$name: two writers at once: $(cat "$S/add1.out") / $(cat "$S/add2.out")"
+	else
+		t_fail "$name: two writers: exit $rc1, $rc2: $(cat "$S/add1.err" "$S/add2.err")"
+	fi
+	"$FSBENCH" history add --db "$db" "${FILES[0]}" >"$S/add3.out" 2>&1
+	grep -q "in the store already" "$S/add3.out" && t_ok "$name: a third add: $(head -1 "$S/add3.out")" ||
+		t_fail "$name: a third add: $(cat "$S/add3.out")"
+	"$FSBENCH" history list --db "$db" >"$S/list.out" 2>&1 || t_fail "$name: list: $(cat "$S/list.out")"
+	grep -q ": 16 files, 16 runs (0 incomplete)" "$S/list.out" &&
+		t_ok "$name: $(head -1 "$S/list.out")" || t_fail "$name: list: $(cat "$S/list.out")"
+	order=$(awk 'NR > 2 { print $2 }' "$S/list.out" | tr '\n' ' ')
+	t_expect_eq "$name: kernels in order" "$(printf '%s-amd64 ' "${rels[@]}")" "$order"
+	"$FSBENCH" history changes --db "$db" --metric files_per_sec >"$S/changes.out" 2>&1
+	local rc=$?
+	cat "$S/changes.out"
+	t_expect_eq "$name: changes' exit status (a regression)" 1 "$rc"
+	grep -q "6.1.0-55-amd64 (6.1.164-1) -> 6.1.0-57-amd64 (6.1.170-1): -4.0" "$S/changes.out" &&
+		t_ok "$name: the step is found between 6.1.0-55 and 6.1.0-57" ||
+		t_fail "$name: the step is not where it was made"
+	"$FSBENCH" history changes --db "$db" --json >"$S/changes.json" 2>/dev/null
+	t_expect_eq "$name: --json's first change" "files_per_sec true 6.1.0-55-amd64 6.1.0-57-amd64" \
+		"$(jq -r '.changes[0] | "\(.metric) \(.regression) \(.before.release) \(.after.release)"' "$S/changes.json")"
+	"$FSBENCH" history report --db "$db" -o "$S/page.html" 2>/dev/null
+	rc=$?
+	t_expect_eq "$name: report's exit status" 1 "$rc"
+	grep -q "<svg" "$S/page.html" && ! grep -qE "(src|href)=\"(https?:)?//" "$S/page.html" &&
+		t_ok "$name: the page has its plot inline, no external asset" ||
+		t_fail "$name: the page"
+}
+
+two_writers "$URI" postgresql
+two_writers "$S/history.db" sqlite
+
+# a database that is not there, and a server that is gone: 128, a line that says so
+"$FSBENCH" history list --db "postgresql:///nodb?host=$PGDIR/sock&port=$PORT&user=fsbench" >/dev/null 2>"$S/err"
+rc=$?
+t_expect_eq "no such database: exit" 128 "$rc"
+grep -q 'opening the store postgresql:///nodb.*does not exist' "$S/err" && t_ok "$(cat "$S/err")" || t_fail "$(cat "$S/err")"
+pg_stop
+"$FSBENCH" history add --db "$URI" "${FILES[0]}" >/dev/null 2>"$S/err"
+rc=$?
+t_expect_eq "server gone: exit" 128 "$rc"
+t_ok "$(cat "$S/err")"
+t_done
