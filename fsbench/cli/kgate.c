@@ -1,6 +1,7 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/kgate.h"
+#include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/lava/backend.h"
 #include "fsbench/suite/suite.h"
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "report/compare.h"
 
@@ -39,6 +41,7 @@ struct kg_cfg {
 	double floor_multiple;
 	bool no_icount;
 	char *suite; /* the operand; a second one is an error */
+	char *history; /* kernel-run --history DB: the result added to that store */
 };
 
 #define O(f) offsetof(struct kg_cfg, f)
@@ -214,6 +217,11 @@ static const struct fsb_opt run_opts[] = {
 	  .offset = O(json),
 	  .file = OPT_FILE,
 	  .help = "copy the guest's result (with its \"vm\" record) to FILE" },
+	{ .name = "history",
+	  .type = OPT_STRING,
+	  .offset = O(history),
+	  .help = "add the result (--json FILE, required) to the history store DB: a SQLite "
+		  "file or a postgresql:// URI (docs/history.md); 'default' for the default store" },
 	{ 0 },
 };
 #undef O
@@ -359,8 +367,36 @@ static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 	return r;
 }
 
+/*
+ * kernel-run --history: the result written to --json, added to the store. A store that
+ * refuses is the system's failure (128), not the kernel's; the boot's own status stands
+ * otherwise.
+ */
+static int history_add(const struct kg_cfg *c, int status)
+{
+	struct hist_db *db = NULL;
+	struct hist_add_res res;
+	char err[2048];
+	int e;
+
+	if (access(c->json, F_OK)) /* no result: nothing to keep, the status says why */
+		return status;
+	e = hist_db_open(strcmp(c->history, "default") ? c->history : NULL, &db, err, sizeof(err));
+	if (!e)
+		e = hist_add_file(db, c->json, &res, err, sizeof(err));
+	hist_db_close(db);
+	if (e) {
+		fprintf(stderr, "fsbench kernel-run: --history: %s\n", err);
+		return status ? status : FSB_EXIT_SYSTEM;
+	}
+	fprintf(stderr, "fsbench kernel-run: --history: %s: %s (%d runs)\n", c->history,
+		res.present ? "already in the store" : "added", res.runs);
+	return status;
+}
+
 static int kernel_run(void *cfg)
 {
+	const struct kg_cfg *c = cfg;
 	struct kg_ctx *x = calloc(1, sizeof(*x));
 	int r;
 
@@ -369,9 +405,15 @@ static int kernel_run(void *cfg)
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_SYSTEM;
 	}
+	if (c->history && !c->json) {
+		free(x);
+		return cmd_fail(FSB_EXIT_USAGE, "kernel-run", "--history needs --json FILE");
+	}
 	if (!(r = lava_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
 		r = run_with_backend(cfg, x, false);
 	free(x);
+	if (c->history && r != FSB_EXIT_USAGE)
+		r = history_add(c, r);
 	return r;
 }
 
