@@ -113,10 +113,11 @@ static int metric_fill(const struct judge_ctx *x, const struct sample *sm,
 		       struct rpt_cmp_metric *m)
 {
 	const struct rpt_compare_opts *o = x->o;
+	/* a host-wide figure (the neighbours' writes are in it) gates only when a gate file says */
 	const struct rpt_rule cli = { .alpha = o->alpha,
 				      .threshold_pct = o->threshold_pct,
 				      .noise_cov_pct = o->noise_cov_pct,
-				      .gate = true };
+				      .gate = !def->host_wide };
 	struct rpt_rule rule = rpt_rule_for(o->gate, &cli, name);
 	char why_src[512];
 	int e = 0;

@@ -179,15 +179,6 @@ static struct rpt_cmp *typed(const json_t *cmp)
 	return c;
 }
 
-size_t rpt_gate_count_blocking(const json_t *cmp)
-{
-	struct rpt_cmp *c = typed(cmp);
-	size_t n = c ? rpt_cmp_count_blocking(c) : 0;
-
-	rpt_cmp_free(c);
-	return n;
-}
-
 size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only)
 {
 	struct rpt_cmp *c = typed(cmp);

@@ -66,11 +66,12 @@ enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
 				      void (*say)(void *arg, const char *line), void *arg);
 
 /*
- * The same on a compare document, for callers that hold only the document (read into
- * the structs each call): rpt_cmp_count, rpt_cmp_count_blocking, rpt_cmp_gate_status.
+ * The same on a compare document, read into the structs each call: for the tests and
+ * fuzzers that hold only a document (no product path judges through JSON: the gate and
+ * compare hold the typed comparison). A document that does not read back counts 0 and is
+ * unjudged.
  */
 size_t rpt_compare_count(const json_t *cmp, enum rpt_verdict v, bool gating_only);
-size_t rpt_gate_count_blocking(const json_t *cmp);
 enum rpt_gate_status rpt_gate_status(const json_t *cmp);
 
 #endif

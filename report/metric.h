@@ -25,6 +25,11 @@ struct rpt_metric_def {
 	const char *om_name; /* OpenMetrics family, in base units */
 	double om_scale; /* OpenMetrics value = display value * om_scale */
 	enum rpt_metric_runs runs; /* 0: every run that has the value */
+	/*
+	 * the whole host's figure (/proc/meminfo), not the device's: the neighbours' writes
+	 * are in it, so it is reported but gated only when a gate file names it
+	 */
+	bool host_wide;
 };
 
 /*

@@ -129,7 +129,7 @@ static void print_line(void *arg, const char *line)
 static void on_judged(void *arg, const struct kg_gate_report *rep)
 {
 	(void)arg;
-	rpt_compare_print(rep->cmp, stdout, false);
+	rpt_cmp_print(rep->cmp, stdout, false);
 	kg_gate_explain(rep, print_line, NULL);
 }
 

@@ -47,7 +47,9 @@ struct gate {
 	const char *paths[2 * KG_MAX_BOOTS], *aapaths[2 * KG_MAX_BOOTS];
 	int sides[2 * KG_MAX_BOOTS], aasides[2 * KG_MAX_BOOTS];
 	size_t nf;
-	json_t *boots, *gate, *cmp, *aa;
+	json_t *boots, *gate;
+	/* the judge's typed comparisons, serialised once, into the gate's document */
+	struct rpt_cmp *cmp, *aa;
 	double load_sum;
 	bool judged;
 	struct kg_gate_report rep;
@@ -319,38 +321,43 @@ static int gate_boots(struct gate *g)
 /* ---- what report/ judges: every call into its comparison and floor is below ---- */
 
 /* Largest |change| among gated, judged comparisons of @cmp, and the regressions. */
-static void cmp_extent(const json_t *cmp, double *ret_max, const char **ret_metric,
+struct extent {
+	double max;
+	const char *metric;
+};
+
+static int extent_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+		      const struct rpt_cmp_judged *j, void *arg)
+{
+	struct extent *x = arg;
+
+	(void)s;
+	/* a noisy, insufficient or unproven change was not judged: it is not the floor */
+	if (!j->rule.gate || !j->stats || !isfinite(j->change_pct) || j->verdict == RPT_NOISY ||
+	    j->verdict == RPT_INSUFFICIENT || j->verdict == RPT_NOT_PROVEN)
+		return 0;
+	if (fabs(j->change_pct) > x->max) {
+		x->max = fabs(j->change_pct);
+		x->metric = m->name;
+	}
+	return 0;
+}
+
+static void cmp_extent(const struct rpt_cmp *cmp, double *ret_max, const char **ret_metric,
 		       size_t *ret_regressed, size_t *ret_noisy)
 {
-	const json_t *s, *m, *c;
-	size_t i, j, k;
+	struct extent x = { 0 };
 
-	*ret_max = 0;
-	*ret_metric = NULL;
-	*ret_regressed = rpt_compare_count(cmp, RPT_REGRESSION, true);
-	*ret_noisy = rpt_compare_count(cmp, RPT_NOISY, true);
-	json_array_foreach(json_object_get(cmp, "samples"), i, s)
-		json_array_foreach(json_object_get(s, "metrics"), j, m)
-			json_array_foreach(json_object_get(m, "comparisons"), k, c)
-	{
-		double ch = json_number_value(json_object_get(c, "change_pct"));
-
-		const char *v = json_string_value(json_object_get(c, "verdict"));
-
-		/* a noisy or insufficient change was not judged: it is not the floor */
-		if (!json_is_true(json_object_get(c, "gate")) ||
-		    !json_is_number(json_object_get(c, "change_pct")) || !v ||
-		    !strcmp(v, "noisy") || !strcmp(v, "insufficient"))
-			continue;
-		if (fabs(ch) > *ret_max) {
-			*ret_max = fabs(ch);
-			*ret_metric = json_string_value(json_object_get(m, "name"));
-		}
-	}
+	rpt_cmp_foreach(cmp, extent_one, &x);
+	*ret_max = x.max;
+	*ret_metric = x.metric;
+	*ret_regressed = rpt_cmp_count(cmp, RPT_REGRESSION, true);
+	*ret_noisy = rpt_cmp_count(cmp, RPT_NOISY, true);
 }
 
 static int build_cmp(struct gate *g, json_t **docs, const char **paths, const int *sides, size_t n,
-		     const char *const names[2], const struct rpt_compare_opts *o, json_t **ret)
+		     const char *const names[2], const struct rpt_compare_opts *o,
+		     struct rpt_cmp **ret)
 {
 	struct rpt_runset rs = { 0 };
 	char err[1024];
@@ -359,7 +366,7 @@ static int build_cmp(struct gate *g, json_t **docs, const char **paths, const in
 	for (size_t i = 0; i < n && !r; i++)
 		r = rpt_runset_add(&rs, docs[i], paths[i], sides[i], err, sizeof(err));
 	if (!r)
-		r = rpt_runset_compare(&rs, names, 2, o, ret, err, sizeof(err));
+		r = rpt_runset_judge(&rs, names, 2, o, ret, err, sizeof(err));
 	if (r)
 		say(g, "comparing: %s", err);
 	rpt_runset_free(&rs);
@@ -401,7 +408,7 @@ static int gate_compare(struct gate *g, enum rpt_gate_status *ret_st)
 	/* with one baseline boot in a half there is no A/A floor to quote */
 	if (g->aa && !(rep->counted && rep->naa < 3))
 		cmp_extent(g->aa, &rep->aamax, &rep->aametric, &rep->aareg, &rep->aanoisy);
-	*ret_st = rpt_gate_status(g->cmp);
+	*ret_st = rpt_cmp_gate_status(g->cmp);
 	return 0;
 }
 
@@ -546,9 +553,9 @@ static void gate_document(struct gate *g, int status)
 	}
 	json_object_set(out, "boots", g->boots);
 	if (g->cmp)
-		json_object_set(out, "compare", g->cmp);
+		json_object_set_new(out, "compare", rpt_cmp_to_json(g->cmp));
 	if (g->aa)
-		json_object_set(out, "aa_compare", g->aa);
+		json_object_set_new(out, "aa_compare", rpt_cmp_to_json(g->aa));
 	/* the work directory's own file, beneath its descriptor held since its check */
 	snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
 	if (!x->a.json && x->workdir_fd >= 0)
@@ -615,8 +622,8 @@ int kg_gate_run(struct kg_ctx *x, const struct kg_boot_backend *be,
 done:
 	for (int i = 0; i < 2 * KG_MAX_BOOTS; i++)
 		kg_boot_res_free(&g->res[i]);
-	json_decref(g->cmp);
-	json_decref(g->aa);
+	rpt_cmp_free(g->cmp);
+	rpt_cmp_free(g->aa);
 	json_decref(g->gate);
 	json_decref(g->boots);
 	free(g);

@@ -137,8 +137,9 @@ const char *kg_verdict_name(enum kg_verdict v);
 /* What the gate decided and how; the observer reads it, the gate's document records it. */
 struct kg_gate_report {
 	const struct kg_ctx *x;
-	const json_t *cmp; /* candidate against baseline; NULL when not built */
-	const json_t *aa; /* the baseline's odd boots against its even ones; NULL: not built */
+	const struct rpt_cmp *cmp; /* candidate against baseline; NULL when not built */
+	const struct rpt_cmp
+		*aa; /* the baseline's odd boots against its even ones; NULL: not built */
 	bool counted; /* the model disk under instruction counting: judged by the A/A floor */
 	int total; /* boots run or asked for */
 	size_t naa; /* baseline boots in the A/A comparison */

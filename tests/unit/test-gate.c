@@ -411,7 +411,7 @@ static void test_explain(void **unused)
 	buf[0] = 0;
 	x->a.threshold = 1;
 	x->a.floor_multiple = 3;
-	rep.aa = (const json_t *)x; /* only tested for NULL */
+	rep.aa = (const struct rpt_cmp *)x; /* only tested for NULL */
 	rep.counted = true;
 	rep.naa = 2;
 	rep.cnoisy = 1;
