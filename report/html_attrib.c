@@ -372,11 +372,29 @@ static void slowest(FILE *out, const struct att *a)
 	free(v);
 }
 
+/*
+ * Whether run @i is the first of its cell (the typed run's sample key) on its side among
+ * those @mapped so far (its indices, *@n of them); if so it is added. Without memory for the
+ * list (@mapped NULL) every run is drawn, as before.
+ */
+static bool first_of_cell(const struct mdl_run_ref *refs, size_t *mapped, size_t *n, size_t i)
+{
+	if (!mapped || !refs[i].r.key)
+		return true;
+	for (size_t k = 0; k < *n; k++)
+		if (refs[mapped[k]].side == refs[i].side &&
+		    !strcmp(refs[mapped[k]].r.key, refs[i].r.key))
+			return false;
+	mapped[(*n)++] = i;
+	return true;
+}
+
 void rpt_html_kernel_sections(struct page *pg, json_t *const *docs, const char *const *paths,
 			      const char *const *labels, size_t ndocs)
 {
 	struct att a;
 	bool any = false;
+	size_t *mapped, nmapped = 0, skipped_maps = 0;
 
 	if (att_build(&a, docs, paths, labels, ndocs)) {
 		fprintf(pg->out, "<p class=\"warn\">Kernel-side attribution left out: %s.</p>\n",
@@ -396,6 +414,7 @@ void rpt_html_kernel_sections(struct page *pg, json_t *const *docs, const char *
 			 "own table is folded under its name.</p>\n");
 	cell_summary(pg->out, &a);
 	slowest(pg->out, &a);
+	mapped = calloc(a.nrefs + 1, sizeof(*mapped));
 	for (size_t i = 0; i < a.nrefs; i++) {
 		const struct mdl_run_ref *ref = &a.refs[i];
 		const json_t *iomap = json_object_get(json_object_get(ref->run, "probes"), "iomap");
@@ -410,9 +429,20 @@ void rpt_html_kernel_sections(struct page *pg, json_t *const *docs, const char *
 		rpt_html_esc(pg->out, name);
 		fprintf(pg->out, "</b></summary>\n");
 		rpt_attrib_html(pg->out, ref->run, 20, rpt_html_esc);
-		if (json_array_size(json_object_get(iomap, "points")) >= 2)
+		if (json_array_size(json_object_get(iomap, "points")) >= 2 &&
+		    first_of_cell(a.refs, mapped, &nmapped, i))
 			rpt_html_iomap_plot(pg, iomap, name);
+		else if (json_array_size(json_object_get(iomap, "points")) >= 2)
+			skipped_maps++;
 		fprintf(pg->out, "</details>\n");
 	}
+	/* a plot is a gnuplot run (about 0.3 s): one map a cell and side, not one a run */
+	if (skipped_maps)
+		fprintf(pg->out,
+			"<p>I/O maps are drawn for the first run of each cell on each side; %zu "
+			"other runs have one too (<code>fsbench report</code> of their own file "
+			"draws it).</p>\n",
+			skipped_maps);
+	free(mapped);
 	att_free(&a);
 }
