@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+#include "base/escape.h"
+
 #include "base/errf.h"
 #include "fsbench/lava/job.h"
 #include "fsbench/suite/suite.h"
@@ -414,8 +416,28 @@ static int import_case(struct lava_import *im, const json_t *tc, char *err, size
 		return 0; /* lava's own cases (job, boot...) and others' */
 	if (!case_metric(name + pre, metric, sizeof(metric)))
 		return 0;
-	v = json_is_number(mv) ? json_number_value(mv) :
-				 strtod(json_string_value(mv) ? json_string_value(mv) : "", &end);
+	/*
+	 * What the server hands back is checked as strictly as a guest's: a name fsbench wrote
+	 * holds letters, digits and ._- only (lava_case_prefix), so anything else (an ESC that
+	 * would reach a terminal through compare) is refused, and so is a measurement that is
+	 * not a number (an object read as 0 would be files/s 0.0).
+	 */
+	if (strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	    strlen(name)) {
+		char esc[256];
+
+		return errf(err, errlen, -ERANGE,
+			    "test case '%s': a character fsbench never writes in a case name",
+			    base_escape_str(esc, sizeof(esc), name));
+	}
+	if (json_is_number(mv))
+		v = json_number_value(mv);
+	else if (json_string_value(mv) && *json_string_value(mv) &&
+		 (v = strtod(json_string_value(mv), &end), !*end))
+		;
+	else
+		return errf(err, errlen, -ERANGE, "test case %s: measurement is not a number",
+			    name);
 	const struct rpt_metric_def *d = rpt_metric_lookup(metric);
 	if (!d || (res && strcmp(res, "pass")))
 		return 0;

@@ -99,6 +99,31 @@ static void test_cases(void **unused)
 	assert_non_null(strstr(err, "out of range"));
 	json_decref(cases);
 	lava_import_free(&im);
+
+	/* a hostile server: an ESC in a cell's name, a measurement that is not a number */
+	cases = json_array();
+	json_array_append_new(cases, tc("smallfile.t1.ok\x1b]0;pwned\x07.r0.files_per_sec", "1"));
+	memset(&im, 0, sizeof(im));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "a character fsbench never writes"));
+	assert_null(strchr(err, '\x1b')); /* escaped in the message too */
+	lava_import_free(&im);
+	json_decref(cases);
+	cases = json_array();
+	json_array_append_new(cases, json_pack("{s:s, s:s, s:{s:i}}", "name",
+					       "smallfile.t1.c.r0.files_per_sec", "result", "pass",
+					       "measurement", "a", 1));
+	memset(&im, 0, sizeof(im));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "measurement is not a number"));
+	lava_import_free(&im);
+	json_decref(cases);
+	cases = json_array();
+	json_array_append_new(cases, tc("smallfile.t1.c.r0.files_per_sec", "12abc"));
+	memset(&im, 0, sizeof(im));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
+	lava_import_free(&im);
+	json_decref(cases);
 }
 
 /*
