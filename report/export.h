@@ -170,5 +170,6 @@ extern const struct rpt_exporter rpt_export_github_bigger;
 extern const struct rpt_exporter rpt_export_github_smaller;
 extern const struct rpt_exporter rpt_export_kcidb;
 extern const struct rpt_exporter rpt_export_lava;
+extern const struct rpt_exporter rpt_export_junit;
 
 #endif

@@ -9,6 +9,7 @@
 #include "model/result_file.h"
 #include "report/compare.h"
 #include "report/compare_text.h"
+#include "report/export.h"
 #include "report/gate.h"
 #include "report/hostload.h"
 #include "report/runset.h"
@@ -21,6 +22,7 @@ static const char *const tests[] = { "auto", "welch", "rank", "mann-whitney", NU
 struct compare_cfg {
 	struct cmd_sides sides;
 	char *across, *baseline_value, *json, *gate_file;
+	char *junit; /* --junit FILE: the verdict as JUnit XML for a CI's test view */
 	double alpha, threshold, noise, floor, max_host_load;
 	int test, format;
 	bool gate, strict, allow_noisy, allow_unproven, allow_unmatched;
@@ -118,6 +120,12 @@ static const struct fsb_opt compare_opts[] = {
 	  .offset = O(json),
 	  .file = OPT_FILE,
 	  .help = "also write the comparison (fsbench-compare/1) to FILE" },
+	{ .name = "junit",
+	  .type = OPT_STRING,
+	  .offset = O(junit),
+	  .file = OPT_FILE,
+	  .help = "also write the verdict as JUnit XML to FILE, for a CI's test view: a gated "
+		  "regression fails, what could not be judged is skipped with its reason" },
 	{ 0 },
 };
 #undef O
@@ -193,6 +201,18 @@ static int gate_status(enum rpt_gate_status st)
 	return rpt_gate_exit_status(st);
 }
 
+/* The comparison as JUnit XML (report/export_junit.c), written whole or not at all. */
+static int junit_write(const struct rpt_cmp *judged, const char *path)
+{
+	struct rpt_export_opts eo = { 0 };
+	char *tmp = NULL;
+	FILE *f = base_out_open(path, &tmp);
+
+	if (!f)
+		return -errno;
+	return base_out_commit(f, tmp, path, rpt_export_junit.write(judged, &eo, f));
+}
+
 static int compare_run(void *cfg)
 {
 	struct compare_cfg *c = cfg;
@@ -211,6 +231,9 @@ static int compare_run(void *cfg)
 	/* the output's place before any work: a gate must not judge and then lose its record */
 	if (c->json && (e = base_out_check(c->json)) < 0)
 		return cmd_fail(FSB_EXIT_USAGE, "compare", "--json %s: %s", c->json, strerror(-e));
+	if (c->junit && (e = base_out_check(c->junit)) < 0)
+		return cmd_fail(FSB_EXIT_USAGE, "compare", "--junit %s: %s", c->junit,
+				strerror(-e));
 	/* a gate file or result that cannot be read is the user's to fix */
 	status = FSB_EXIT_USAGE;
 	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &o, &gate, err, sizeof(err)))
@@ -254,6 +277,12 @@ static int compare_run(void *cfg)
 	fflush(stdout);
 	if (c->json && (e = mdl_json_write_atomic(cmp, c->json))) {
 		snprintf(err, sizeof(err), "writing %s: %s", c->json, strerror(-e));
+		status = FSB_EXIT_SYSTEM;
+		goto fail;
+	}
+	if (c->junit && (e = junit_write(judged, c->junit))) {
+		snprintf(err, sizeof(err), "writing %s: %s", c->junit, strerror(-e));
+		status = FSB_EXIT_SYSTEM;
 		goto fail;
 	}
 	for (size_t i = 0; i < judged->nexcluded; i++)
