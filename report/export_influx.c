@@ -67,10 +67,13 @@ static int influx_point(const struct rpt_point *p, void *ctx)
 	tag(out, "threads", p->threads_str);
 	tag(out, "unit", rpt_point_base_unit(p));
 	tag(out, "workload", p->workload);
-	fprintf(out, " mean=%.10g,median=%.10g,stddev=%.10g,ci_lo=%.10g,ci_hi=%.10g,n=%lldi",
-		rpt_point_base(p, p->mean), rpt_point_base(p, p->median),
-		rpt_point_base(p, p->stddev), rpt_point_base(p, p->ci_lo),
-		rpt_point_base(p, p->ci_hi), p->n);
+	fprintf(out, " mean=%.10g,median=%.10g,stddev=%.10g", rpt_point_base(p, p->mean),
+		rpt_point_base(p, p->median), rpt_point_base(p, p->stddev));
+	/* one run has no interval: absent, not a zero-width one that reads as certainty */
+	if (p->n >= 2)
+		fprintf(out, ",ci_lo=%.10g,ci_hi=%.10g", rpt_point_base(p, p->ci_lo),
+			rpt_point_base(p, p->ci_hi));
+	fprintf(out, ",n=%lldi", p->n);
 	if (json_object_get(p->labels, "mount_requested"))
 		str_field(out, "mount_requested", rpt_point_label(p, "mount_requested"));
 	if (p->verdict) {

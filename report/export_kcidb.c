@@ -99,11 +99,15 @@ static int kcidb_point(const struct rpt_point *p, void *ctx)
 		if (checkout[0])
 			add_build(c, p, build, checkout);
 	}
-	misc = json_pack("{s:I,s:f,s:f,s:f,s:s,s:s,s:s}", "n", (json_int_t)p->n, "median",
-			 rpt_point_base(p, p->median), "ci95_lo", rpt_point_base(p, p->ci_lo),
-			 "ci95_hi", rpt_point_base(p, p->ci_hi), "direction",
+	misc = json_pack("{s:I,s:f,s:s,s:s,s:s}", "n", (json_int_t)p->n, "median",
+			 rpt_point_base(p, p->median), "direction",
 			 p->def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower", "sample",
 			 p->label, "side", p->side);
+	/* one run has no interval: absent, not ci95_lo = ci95_hi, which reads as certainty */
+	if (misc && p->n >= 2) {
+		json_object_set_new(misc, "ci95_lo", json_real(rpt_point_base(p, p->ci_lo)));
+		json_object_set_new(misc, "ci95_hi", json_real(rpt_point_base(p, p->ci_hi)));
+	}
 	for (int i = 0; rpt_label_names[i]; i++)
 		json_object_set_new(misc, rpt_label_names[i],
 				    json_string(rpt_point_label(p, rpt_label_names[i])));

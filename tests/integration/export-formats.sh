@@ -43,8 +43,12 @@ for input in result compare; do
 	t_expect_eq "$input: openmetrics ends with # EOF" "# EOF" "$(tail -n 1 "$S/$input.openmetrics")"
 	grep -q '^# TYPE fsbench_latency_seconds summary$' "$S/$input.openmetrics" && t_ok "$input: latency is a summary" ||
 		t_fail "$input: latency family is not a summary"
-	bad=$(grep -vcE '^fsbench(,[^ =,]+=([^ ,\\]|\\.)+)+ mean=[-0-9.e+]+,median=[^ ]+,ci_lo=[^ ]+,ci_hi=[^ ]+,n=[0-9]+i(,[a-z_]+=[^ ]+)* [0-9]+$' "$S/$input.influx")
+	bad=$(grep -vcE '^fsbench(,[^ =,]+=([^ ,\\]|\\.)+)+ mean=[-0-9.e+]+,median=[^ ]+,n=[0-9]+i(,[a-z_]+=[^ ]+)* [0-9]+$' "$S/$input.influx")
 	t_expect_eq "$input: influx lines that do not parse" 0 "$bad"
+	# one run has no interval: absent at n = 1, present from n = 2
+	t_expect_eq "$input: influx intervals at n = 1" 0 "$(grep -E ',n=1i' "$S/$input.influx" | grep -c 'ci_lo=')"
+	t_expect_eq "$input: kcidb intervals at n = 1" 0 \
+		"$(jq '[.tests[] | select(.misc.n == 1 and (.misc | has("ci95_lo")))] | length' "$S/$input.kcidb")"
 
 	"$VALIDATE" "$FIX/bencher-bmf.schema.json" "$S/$input.bencher" && t_ok "$input: bencher BMF valid" || t_fail "$input: BMF invalid"
 	t_expect_eq "$input: BMF bounds bracket the value" true \
