@@ -102,15 +102,17 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 					       sizeof(err));
 
 			if (r == -ECANCELED) {
+				FILE *out = spec->help_out ? spec->help_out : stdout;
+
 				if (spec->usage)
-					spec->usage(stdout);
+					spec->usage(out);
 				else
-					printf("usage: fsbench %s [options]\n%s\n\n", spec->name,
-					       spec->summary ? spec->summary : "");
-				opt_print_help(spec->opts, stdout);
+					fprintf(out, "usage: fsbench %s [options]\n%s\n\n",
+						spec->name, spec->summary ? spec->summary : "");
+				opt_print_help(spec->opts, out);
 				if (spec->more_help)
-					spec->more_help(stdout);
-				return -1;
+					spec->more_help(out);
+				return spec->help_status ? spec->help_status : -1;
 			}
 			if (r < 0) {
 				fprintf(stderr, "fsbench %s: %s (see --help)\n", spec->name, err);
@@ -128,6 +130,8 @@ static int parse(const struct cmd_spec *spec, void *cfg, int argc, char **argv)
 		}
 		i++;
 	}
+	if (spec->ret_operand_seen)
+		*spec->ret_operand_seen = seen;
 	return 0;
 }
 

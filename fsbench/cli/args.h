@@ -75,6 +75,13 @@ struct cmd_spec {
 	void (*usage)(FILE *out);
 	const char *summary;
 	void (*more_help)(FILE *out); /* printed below it, or NULL */
+	/*
+	 * A drop-in's help, as the original gives it (fs_mark: usage on stderr, exit 1):
+	 * --help's stream, NULL for stdout, and its exit status.
+	 */
+	FILE *help_out;
+	int help_status;
+	bool *ret_operand_seen; /* set when the operand_opt operand was given, or NULL */
 	/* Runs the command on the parsed config; returns the exit status. */
 	int (*run)(void *cfg);
 };

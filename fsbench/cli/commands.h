@@ -41,8 +41,12 @@ int cmd_job_status(int r, const struct fsb_job *job, const json_t *run);
  * process exit status. argv[0] is the command's name.
  */
 
-/* `fsbench smallfile|stream ...`: @wl is the workload argv[0] names. */
-int cmd_workload(const struct fsb_workload *wl, int argc, char **argv);
+/*
+ * `fsbench smallfile|stream ...`: @wl is the workload argv[0] names. @drop_in: the
+ * original's name when fsbench was run as it (fs_mark, dbench, compilebench), whose usage
+ * errors then behave as the original's; NULL for `fsbench WORKLOAD`.
+ */
+int cmd_workload(const struct fsb_workload *wl, int argc, char **argv, const char *drop_in);
 /* `fsbench` without arguments: the quick suite (see cli/suite.c). */
 int cmd_default(void);
 int cmd_suite(int argc, char **argv);

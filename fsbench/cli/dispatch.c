@@ -71,7 +71,7 @@ static void usage(FILE *out)
  * -Dcompilebench_link install): fs_mark is `fsbench smallfile`, dbench is `fsbench dbench`,
  * compilebench is `fsbench tree`; NULL for others.
  */
-static const struct fsb_workload *drop_in(const char *argv0)
+static const struct fsb_workload *drop_in(const char *argv0, const char **ret_name)
 {
 	static const struct {
 		const char *program, *workload;
@@ -82,8 +82,10 @@ static const struct fsb_workload *drop_in(const char *argv0)
 
 	base = base ? base + 1 : argv0;
 	for (size_t i = 0; base && i < sizeof(links) / sizeof(links[0]); i++)
-		if (!strcmp(base, links[i].program))
+		if (!strcmp(base, links[i].program)) {
+			*ret_name = links[i].program;
 			return fsb_workload_find(links[i].workload);
+		}
 	return NULL;
 }
 
@@ -117,10 +119,11 @@ int fsb_dispatch(int argc, char **argv)
 static int dispatch(int argc, char **argv)
 {
 	const struct fsb_workload *wl;
+	const char *name = NULL;
 
 	/* harnesses that run fs_mark or dbench from PATH get the workload, flags unchanged */
-	if (argc > 0 && (wl = drop_in(argv[0])))
-		return cmd_workload(wl, argc, argv);
+	if (argc > 0 && (wl = drop_in(argv[0], &name)))
+		return cmd_workload(wl, argc, argv, name);
 	if (argc < 2)
 		return cmd_default();
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
@@ -138,7 +141,7 @@ static int dispatch(int argc, char **argv)
 		return fsb_completion(argc - 1, argv + 1);
 	wl = fsb_workload_find(argv[1]);
 	if (wl)
-		return cmd_workload(wl, argc - 1, argv + 1);
+		return cmd_workload(wl, argc - 1, argv + 1, NULL);
 	for (int i = 0; fsb_commands[i].name; i++)
 		if (!strcmp(argv[1], fsb_commands[i].name))
 			return fsb_commands[i].main(argc - 1, argv + 1);

@@ -100,7 +100,7 @@ static int (*cmd_main[MAN_MAX_COMMANDS])(int argc, char **argv);
 
 static int run_help(int i, int argc, char **argv)
 {
-	return cmd_wl[i] ? cmd_workload(cmd_wl[i], argc, argv) : cmd_main[i](argc, argv);
+	return cmd_wl[i] ? cmd_workload(cmd_wl[i], argc, argv, NULL) : cmd_main[i](argc, argv);
 }
 
 static struct doc_program program(void)

@@ -5,6 +5,7 @@
 #include "fsbench/core/partial.h"
 
 #include <errno.h>
+#include <string.h>
 
 /* Where a result write that failed during the run is said: the command's name is @arg. */
 static void say(void *arg, const char *msg)
@@ -21,8 +22,45 @@ int cmd_job_status(int r, const struct fsb_job *job, const json_t *run)
 	return r < 0 ? FSB_EXIT_FAIL : FSB_EXIT_OK;
 }
 
-int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
+/* Whether @argv gives option -@s or --@l (with its value attached or not). */
+static bool has_opt(int argc, char **argv, char s, const char *l)
 {
+	size_t n = strlen(l);
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if ((argv[i][0] == '-' && argv[i][1] == s) ||
+		    (!strncmp(argv[i], "--", 2) && !strncmp(argv[i] + 2, l, n) &&
+		     (!argv[i][2 + n] || argv[i][2 + n] == '=')))
+			return true;
+	return false;
+}
+
+/*
+ * What the originals refuse, refused the same way before any work: fs_mark without a -d
+ * directory, dbench without its NPROCS operand: a line and the usage on stderr, exit 1.
+ */
+static int drop_in_refuses(const struct cmd_spec *spec, const char *name, int argc, char **argv,
+			   bool operand_seen)
+{
+	const char *why =
+		!strcmp(name, "fs_mark") && !has_opt(argc, argv, 'd', "dir") ?
+			"at least one -d directory is needed (fs_mark refuses to run without)" :
+		!strcmp(name, "dbench") && !operand_seen ?
+			"NPROCS, the number of clients, is needed (dbench refuses to run without)" :
+			NULL;
+
+	if (!why)
+		return 0;
+	fprintf(stderr, "%s: %s\n", name, why);
+	fprintf(stderr, "usage: %s [options]%s   (%s --help for the options)\n", name,
+		!strcmp(name, "dbench") ? " NPROCS" : "", name);
+	(void)spec;
+	return 1;
+}
+
+int cmd_workload(const struct fsb_workload *wl, int argc, char **argv, const char *drop_in)
+{
+	bool operand_seen = false;
 	struct fsb_job job;
 	char err[OPT_ERR_MAX];
 	json_t *run = NULL;
@@ -33,7 +71,11 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	struct cmd_spec spec = { .name = wl->name,
 				 .operand = wl->operand ? NULL : cmd_no_operand,
 				 .operand_opt = wl->operand,
-				 .summary = wl->summary };
+				 .summary = wl->summary,
+				 /* fs_mark prints its usage on stderr and exits 1, even for -h */
+				 .help_out = drop_in && !strcmp(drop_in, "fs_mark") ? stderr : NULL,
+				 .help_status = drop_in && !strcmp(drop_in, "fs_mark") ? 1 : 0,
+				 .ret_operand_seen = &operand_seen };
 	int r, status;
 
 	r = fsb_job_init(&job, wl, err, sizeof(err));
@@ -45,6 +87,10 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv)
 	/* the job's merged table: the workload's options, the common ones, every extension's */
 	spec.opts = job.tbl;
 	if (!cmd_args_parse(&spec, job.cfg, argc, argv, &status)) {
+		fsb_job_free(&job);
+		return status;
+	}
+	if (drop_in && (status = drop_in_refuses(&spec, drop_in, argc, argv, operand_seen))) {
 		fsb_job_free(&job);
 		return status;
 	}
