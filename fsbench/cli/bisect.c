@@ -423,7 +423,7 @@ static int list_step(struct ctx *x, const struct bs_kernel *good, const struct b
 	if ((m = gate(x, good->path, k->path, &s)) < 0)
 		return m;
 	s.mark = m;
-	say_step(x, &s, k->name, s.mark == BS_SKIP ? "skipped: cannot judge it, its neighbours are gated instead" : note);
+	say_step(x, &s, k->name, s.mark == BS_SKIP ? "cannot judge it; its neighbours are gated instead" : note);
 	record_step(x, &s, NULL);
 	return m;
 }
@@ -658,16 +658,16 @@ static int commit_step(struct ctx *x, const char *sha, const char *note)
 	if (m == 1) {
 		s.mark = BS_SKIP;
 		say_step(x, &s, sha,
-			 s.build_status == 124 ? "skipped: the build timed out" :
-			 s.build_status	       ? "skipped: the build failed" :
-						 "skipped: the build left no kernel");
+			 s.build_status == 124 ? "the build timed out" :
+			 s.build_status	       ? "the build failed" :
+						 "the build left no kernel");
 		record_step(x, &s, log);
 		return BS_SKIP;
 	}
 	if ((m = gate(x, x->good_image, image, &s)) < 0)
 		return m;
 	s.mark = m;
-	say_step(x, &s, sha, s.mark == BS_SKIP ? "skipped: cannot judge it" : note);
+	say_step(x, &s, sha, s.mark == BS_SKIP ? "cannot judge it" : note);
 	record_step(x, &s, log);
 	return m;
 }
@@ -770,10 +770,19 @@ static int bisect_git(struct ctx *x)
 		return fail(FSB_EXIT_USAGE,
 			    "--git %s: a bisect is in progress there (git bisect log); left as it is",
 			    c->git);
+	/* both ends are commits: checked before anything is made */
+	for (int i = 0; i < 2; i++) {
+		char spec[512];
+
+		snprintf(spec, sizeof(spec), "%s^{commit}", i ? c->bad : c->good);
+		if (git(x, "/dev/null", "rev-parse", "--verify", "-q", spec, NULL))
+			return fail(FSB_EXIT_USAGE, "%s %s: not a commit of %s", i ? "--bad" : "--good",
+				    i ? c->bad : c->good, c->git);
+	}
 	if ((r = workdir_make(x)))
 		return r;
 	r = bisect_git_steps(x);
-	if (x->bisecting && git(x, NULL, "bisect", "reset", "-q", NULL))
+	if (x->bisecting && git(x, NULL, "bisect", "reset", NULL))
 		fprintf(stderr, "fsbench bisect: git bisect reset in %s failed (see %s/git.log)\n",
 			c->git, x->dir);
 	return r;
