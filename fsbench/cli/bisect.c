@@ -817,6 +817,14 @@ static int bisect_run(void *cfg)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	r = c->git ? bisect_git(&x) : bisect_list(&x);
+	if (stopped && x.dir[0]) { /* what was done stays in bisect.json; the answer says why no more */
+		char why[64];
+
+		snprintf(why, sizeof(why), "stopped by signal %d", stopped);
+		json_object_set_new(x.record, "answer", json_string(why));
+		json_object_set_new(x.record, "exit", json_integer(r));
+		record_write(&x);
+	}
 	json_decref(x.record);
 	return r;
 }

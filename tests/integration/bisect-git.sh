@@ -68,6 +68,21 @@ sed 's/^/    /' "$W/out"
 [ "$(git -C "$T" symbolic-ref --short HEAD)" = main ] && ! git -C "$T" bisect log >/dev/null 2>&1 &&
 	t_ok "put back after cannot judge too" || t_fail "the tree was not put back after cannot judge"
 
+# SIGINT during a build: the build's process group is killed, the tree is put back, 130
+"$FSBENCH" bisect --git "$T" --good "$c6" --bad "$c8" --build "$BUILD" --build-timeout 1h \
+	--gate-cmd "$W/gate.sh" --workdir "$W/run-int" >"$W/out" 2>"$W/err" &
+pid=$!
+for _ in $(seq 100); do [ -e "$W/run-int/step-3/build.log" ] && break; sleep 0.1; done
+sleep 0.3
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] && [ "$(git -C "$T" symbolic-ref --short HEAD)" = main ] &&
+	! git -C "$T" bisect log >/dev/null 2>&1 && ! pgrep -f "sleep 600" >/dev/null &&
+	[ "$(jq -r .answer "$W/run-int/bisect.json")" = "stopped by signal 2" ] &&
+	t_ok "SIGINT: exit 130, the build killed, the tree back on main" ||
+	{ t_fail "SIGINT: exit $rc, HEAD $(git -C "$T" rev-parse --abbrev-ref HEAD)"; cat "$W/out" "$W/err"; }
+
 # refusals: not a git tree; a bisect in progress (left as it is)
 mkdir "$W/plain"
 "$FSBENCH" bisect --git "$W/plain" --good a --bad b --build true --gate-cmd "$W/gate.sh" \

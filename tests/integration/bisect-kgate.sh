@@ -1,7 +1,8 @@
 #!/bin/bash
 # fsbench bisect with the real kernel-gate as its child (fake-qemu.sh stands in for QEMU):
 # the options after "--" reach kernel-gate, each step's --workdir gets its kernel-gate.json,
-# two kernels that boot the same guest give "cannot judge: --bad is not bad", and a gate that
+# the stand-in's guest gives the gate nothing it can judge (125), so the bad end is "not
+# judged" and the bisection says "cannot judge" at once, and a gate that
 # refuses its options (exit 2) stops the bisection with exit 2, never "bad".
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
@@ -18,7 +19,7 @@ export FAKE_QEMU_OUT=$W/good
 "$FSBENCH" bisect --good k1.deb --bad k3.deb --workdir "$W/run1" "$W/k" -- "${gate[@]}" \
 	>"$W/out" 2>"$W/err"
 rc=$?
-sed 's/^/    /' "$W/out"
+sed 's/^/    /' "$W/out"; grep -i "could not|error|refus" "$W/run1/step-1/gate.log" | head -5
 if [ "$rc" = 125 ] && grep -q '^cannot judge: --bad is' "$W/out" &&
 	[ -s "$W/run1/step-1/kernel-gate.json" ] && grep -q '^verdict: ' "$W/run1/step-1/gate.log"; then
 	t_ok "kernel-gate ran as the step's child: $(grep -m1 '^verdict: ' "$W/run1/step-1/gate.log")"
