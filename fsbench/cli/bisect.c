@@ -486,12 +486,15 @@ static int bisect_list(struct ctx *x)
 	mark = calloc(n, sizeof(*mark));
 	if (!mark || (r = workdir_make(x)))
 		goto out;
+	/* the order, as it decides the answer: a name and, for a package, its version */
+	printf("%zu kernels in order:", n);
 	for (size_t i = 0; i < n; i++) {
 		const struct bs_kernel *k = &l->k[gi + (ssize_t)i];
 
-		printf("%s %s%s%s\n", i ? "  " : "kernels:", k->name, k->version ? " " : "",
-		       k->version ? k->version : "");
+		printf(" %s%s%s%s", k->name, k->version ? " (" : "", k->version ? k->version : "",
+		       k->version ? ")" : "");
 	}
+	printf("\n");
 	mark[0] = BS_GOOD;
 	/* the bad end first: a range whose ends do not differ has nothing to find */
 	m = list_step(x, &l->k[gi], &l->k[bi], "the bad end against the good one");
