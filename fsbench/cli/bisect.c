@@ -396,15 +396,23 @@ static int workdir_make(struct ctx *x)
 		if (!mkdtemp(x->dir))
 			return fail(FSB_EXIT_SYSTEM, "creating %s: %s", x->dir, strerror(errno));
 	} else {
-		char p[PATH_MAX + 16];
+		DIR *d;
+		struct dirent *e;
 
 		snprintf(x->dir, sizeof(x->dir), "%s", x->c->workdir);
 		if (mkdir(x->dir, 0755) && errno != EEXIST)
 			return fail(FSB_EXIT_SYSTEM, "creating %s: %s", x->dir, strerror(errno));
-		snprintf(p, sizeof(p), "%s/bisect.json", x->dir);
-		if (!access(p, F_OK))
-			return fail(FSB_EXIT_USAGE, "%s holds a bisection already (--resume is not "
-					      "implemented): give a new --workdir", x->dir);
+		/* steps go in numbered, and a directory of other things (/run) is not ours */
+		if (!(d = opendir(x->dir)))
+			return fail(FSB_EXIT_USAGE, "--workdir %s: %s", x->dir, strerror(errno));
+		while ((e = readdir(d)) && (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")))
+			;
+		closedir(d);
+		if (e)
+			return fail(FSB_EXIT_USAGE,
+				    "--workdir %s is not empty (a bisection there is not resumed: "
+				    "--resume is not implemented); give a new one",
+				    x->dir);
 	}
 	fprintf(stderr, "fsbench bisect: steps and bisect.json in %s\n", x->dir);
 	return 0;

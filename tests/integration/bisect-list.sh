@@ -95,6 +95,13 @@ grep -q 'exited 128: stopping' "$W/err" && ! grep -q '^first bad' "$W/out" &&
 	t_ok "stopped: $(grep -m1 exited "$W/err")" || t_fail "the stop was not said: $(cat "$W/err")"
 : >"$W/stop"
 
+# a --workdir that holds anything is refused, and left as it was
+mkdir "$W/full" && echo mine >"$W/full/file"
+"$FSBENCH" bisect --gate-cmd "$GATE" --workdir "$W/full" --good k1 --bad k10 "$W/k" >"$W/out" 2>"$W/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(ls "$W/full")" = file ] && t_ok "a full --workdir: exit 2: $(cat "$W/err")" ||
+	t_fail "a full --workdir: exit $rc, $(ls "$W/full")"
+
 # usage errors: exit 2, nothing done (no work directory made)
 for args in "--good k99 --bad k10 $W/k" "--good k10 --bad k1 $W/k" "--bad k10 $W/k" \
 	"--good k1 --bad k10 $W/nothing" "--good k1 --bad k10 --metric @x $W/k"; do
