@@ -35,7 +35,8 @@ int bs_gate_read(const char *path, const char *metric, const char *cell, struct 
 		double ch = num(c, "change_pct");
 		bool reg = v && !strcmp(v, "regression");
 
-		if (!name || (metric && strcmp(name, metric)) || (cell && (!label || strcmp(label, cell))))
+		if (!name || (metric && strcmp(name, metric)) ||
+		    (cell && (!label || strcmp(label, cell))))
 			continue;
 		g.named = true;
 		if (!v || !isfinite(ch))
@@ -46,8 +47,8 @@ int bs_gate_read(const char *path, const char *metric, const char *cell, struct 
 		if (!strcmp(v, "noisy") || !strcmp(v, "insufficient"))
 			continue;
 		/* a regression outranks any change that is none; then the larger change */
-		if (g.found && (g.regressed > reg ||
-				(g.regressed == reg && fabs(g.change) >= fabs(ch))))
+		if (g.found &&
+		    (g.regressed > reg || (g.regressed == reg && fabs(g.change) >= fabs(ch))))
 			continue;
 		g.found = true;
 		g.regressed = reg;

@@ -38,8 +38,8 @@ int bs_run(const struct bs_cmd *c, volatile int *stop, int *ret_status)
 	long waited = 0;
 	pid_t pid;
 
-	if (c->log && (logfd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
-				    0644)) < 0)
+	if (c->log &&
+	    (logfd = open(c->log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644)) < 0)
 		return -errno;
 	pid = fork();
 	if (pid < 0) {

@@ -120,18 +120,8 @@ struct ctx {
 	char good_image[PATH_MAX];
 };
 
-static int fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static int fail(int status, const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("fsbench bisect: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return status;
-}
+/* the command's one-line refusal (args.h), with its status */
+#define fail(status, ...) cmd_fail(status, "bisect", __VA_ARGS__)
 
 static json_t *num_or_null(double v)
 {
@@ -153,8 +143,9 @@ static void record_write(struct ctx *x)
 
 static void record_step(struct ctx *x, const struct step *s, const char *build_log)
 {
-	json_t *o = json_pack("{s:i, s:s, s:s, s:i}", "step", x->nstep, x->c->git ? "commit" : "kernel",
-			      s->what, "verdict", mark_names[s->mark], "exit", s->status);
+	json_t *o = json_pack("{s:i, s:s, s:s, s:i}", "step", x->nstep,
+			      x->c->git ? "commit" : "kernel", s->what, "verdict",
+			      mark_names[s->mark], "exit", s->status);
 
 	if (s->g.found) {
 		json_object_set_new(o, "metric", json_string(s->g.metric));
@@ -224,7 +215,8 @@ static int gate(struct ctx *x, const char *base, const char *cand, struct step *
 		argv[n++] = "sh";
 	} else {
 		if ((l = readlink("/proc/self/exe", self, sizeof(self) - 1)) < 0)
-			return -fail(FSB_EXIT_SYSTEM, "reading /proc/self/exe: %s", strerror(errno));
+			return -fail(FSB_EXIT_SYSTEM, "reading /proc/self/exe: %s",
+				     strerror(errno));
 		self[l] = 0;
 		argv[n++] = self;
 		argv[n++] = "kernel-gate";
@@ -324,8 +316,9 @@ static int list_add(struct list *l, const char *path)
 	if (len > 4 && !strcmp(path + len - 4, ".deb")) {
 		if (base_spawn_run(&sp, &st) || !WIFEXITED(st) || WEXITSTATUS(st) || !line[0]) {
 			free(k->path);
-			return fail(FSB_EXIT_USAGE, "%s: not a package (dpkg-deb -f %s Version failed)",
-				    path, path);
+			return fail(FSB_EXIT_USAGE,
+				    "%s: not a package (dpkg-deb -f %s Version failed)", path,
+				    path);
 		}
 		k->version = strdup(line);
 	}
@@ -431,7 +424,8 @@ static int list_step(struct ctx *x, const struct bs_kernel *good, const struct b
 	if ((m = gate(x, good->path, k->path, &s)) < 0)
 		return m;
 	s.mark = m;
-	say_step(x, &s, k->name, s.mark == BS_SKIP ? "cannot judge it; its neighbours are gated instead" : note);
+	say_step(x, &s, k->name,
+		 s.mark == BS_SKIP ? "cannot judge it; its neighbours are gated instead" : note);
 	record_step(x, &s, NULL);
 	return m;
 }
@@ -445,8 +439,8 @@ static void change_of(struct ctx *x, const char *what, char *buf, size_t len)
 	buf[0] = 0;
 	json_array_foreach(x->steps, i, o)
 	{
-		const char *w = json_string_value(
-			json_object_get(o, x->c->git ? "commit" : "kernel"));
+		const char *w =
+			json_string_value(json_object_get(o, x->c->git ? "commit" : "kernel"));
 		const char *m = json_string_value(json_object_get(o, "metric"));
 		const char *cell = json_string_value(json_object_get(o, "cell"));
 		json_t *ch = json_object_get(o, "change_pct");
@@ -536,10 +530,11 @@ static int bisect_list(struct ctx *x)
 			if (mark[i] == BS_SKIP && len < sizeof(list))
 				len += snprintf(list + len, sizeof(list) - len, "%s%s",
 						len ? ", " : "", l->k[gi + (ssize_t)i].name);
-		r = answer(x, FSB_EXIT_CANNOT_JUDGE,
-			   "cannot judge: the first bad one is %s or one before it that was skipped "
-			   "(%s), after the last good %s",
-			   l->k[gi + (ssize_t)bad].name, list, l->k[gi + (ssize_t)good].name);
+		r = answer(
+			x, FSB_EXIT_CANNOT_JUDGE,
+			"cannot judge: the first bad one is %s or one before it that was skipped "
+			"(%s), after the last good %s",
+			l->k[gi + (ssize_t)bad].name, list, l->k[gi + (ssize_t)good].name);
 	}
 out:
 	free(mark);
@@ -705,7 +700,8 @@ static int bisect_git_steps(struct ctx *x)
 	git_line(x, mid, sizeof(mid));
 	/* the baseline, built once */
 	if (git(x, NULL, "checkout", "-q", good, NULL))
-		return fail(FSB_EXIT_SYSTEM, "git checkout %s failed (see %s/git.log)", good, x->dir);
+		return fail(FSB_EXIT_SYSTEM, "git checkout %s failed (see %s/git.log)", good,
+			    x->dir);
 	if ((m = step_dir(x, &s)))
 		return -m;
 	snprintf(s.what, sizeof(s.what), "%s", good);
@@ -754,8 +750,8 @@ static int bisect_git_steps(struct ctx *x)
 				/* git lists the candidates, one SHA a line, after its message */
 				while (fgets(l2, sizeof(l2), f) && len < sizeof(all))
 					if (strspn(l2, "0123456789abcdef") >= 40)
-						len += snprintf(all + len, sizeof(all) - len, "%s%.12s",
-								len ? ", " : "", l2);
+						len += snprintf(all + len, sizeof(all) - len,
+								"%s%.12s", len ? ", " : "", l2);
 				fclose(f);
 			}
 			return answer(x, FSB_EXIT_CANNOT_JUDGE,
@@ -778,17 +774,18 @@ static int bisect_git(struct ctx *x)
 	if (git(x, "/dev/null", "rev-parse", "--is-inside-work-tree", NULL))
 		return fail(FSB_EXIT_USAGE, "--git %s: not a git work tree", c->git);
 	if (!git(x, "/dev/null", "bisect", "log", NULL))
-		return fail(FSB_EXIT_USAGE,
-			    "--git %s: a bisect is in progress there (git bisect log); left as it is",
-			    c->git);
+		return fail(
+			FSB_EXIT_USAGE,
+			"--git %s: a bisect is in progress there (git bisect log); left as it is",
+			c->git);
 	/* both ends are commits: checked before anything is made */
 	for (int i = 0; i < 2; i++) {
 		char spec[512];
 
 		snprintf(spec, sizeof(spec), "%s^{commit}", i ? c->bad : c->good);
 		if (git(x, "/dev/null", "rev-parse", "--verify", "-q", spec, NULL))
-			return fail(FSB_EXIT_USAGE, "%s %s: not a commit of %s", i ? "--bad" : "--good",
-				    i ? c->bad : c->good, c->git);
+			return fail(FSB_EXIT_USAGE, "%s %s: not a commit of %s",
+				    i ? "--bad" : "--good", i ? c->bad : c->good, c->git);
 	}
 	if ((r = workdir_make(x)))
 		return r;
@@ -828,7 +825,8 @@ static int bisect_run(void *cfg)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	r = c->git ? bisect_git(&x) : bisect_list(&x);
-	if (stopped && x.dir[0]) { /* what was done stays in bisect.json; the answer says why no more */
+	if (stopped &&
+	    x.dir[0]) { /* what was done stays in bisect.json; the answer says why no more */
 		char why[64];
 
 		snprintf(why, sizeof(why), "stopped by signal %d", stopped);

@@ -51,7 +51,7 @@ static void test_dpkg_vercmp(void **state)
 static void test_dpkg_agrees(void **state)
 {
 	static const char *const vs[] = { "6.1.192-3", "6.1.76-1", "1.0~rc1-1", "1.0-1",
-					  "1:0.9",     "1.0+b1",   "1.0a",	    "6.12.38-1" };
+					  "1:0.9",     "1.0+b1",   "1.0a",	"6.12.38-1" };
 	char cmd[256];
 
 	(void)state;
@@ -206,7 +206,7 @@ static void test_gate_read(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_dpkg_vercmp), cmocka_unit_test(test_dpkg_agrees),
+		cmocka_unit_test(test_dpkg_vercmp),  cmocka_unit_test(test_dpkg_agrees),
 		cmocka_unit_test(test_kernels_sort), cmocka_unit_test(test_halve),
 		cmocka_unit_test(test_bounds),	     cmocka_unit_test(test_gate_read),
 	};
