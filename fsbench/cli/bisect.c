@@ -143,9 +143,11 @@ static void record_write(struct ctx *x)
 
 static void record_step(struct ctx *x, const struct step *s, const char *build_log)
 {
-	json_t *o = json_pack("{s:i, s:s, s:s, s:i}", "step", x->nstep,
-			      x->c->git ? "commit" : "kernel", s->what, "verdict",
-			      mark_names[s->mark], "exit", s->status);
+	json_t *o = json_pack("{s:i, s:s, s:s}", "step", x->nstep, x->c->git ? "commit" : "kernel",
+			      s->what, "verdict", mark_names[s->mark]);
+
+	if (s->status >= 0) /* the gate's; none for the good commit's build */
+		json_object_set_new(o, "exit", json_integer(s->status));
 
 	if (s->g.found) {
 		json_object_set_new(o, "metric", json_string(s->g.metric));
@@ -681,7 +683,7 @@ static int commit_step(struct ctx *x, const char *sha, const char *note)
 static int bisect_git_steps(struct ctx *x)
 {
 	char head[128], line[512], good[64], bad[64], log[PATH_MAX + 64], mid[128];
-	struct step s = { .build_status = -1 };
+	struct step s = { .status = -1, .build_status = -1 }; /* the good build: no gate */
 	int m;
 
 	/* the SHAs resolved once, so a branch name moving meanwhile changes nothing */
