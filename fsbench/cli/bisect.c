@@ -409,6 +409,14 @@ static int workdir_make(struct ctx *x)
 				    "--resume is not implemented); give a new one",
 				    x->dir);
 	}
+	/* absolute: builds run in TREE, and FSBENCH_BISECT_OUT must still name the step's dir */
+	{
+		char abs[PATH_MAX];
+
+		if (!realpath(x->dir, abs))
+			return fail(FSB_EXIT_SYSTEM, "%s: %s", x->dir, strerror(errno));
+		snprintf(x->dir, sizeof(x->dir), "%s", abs);
+	}
 	fprintf(stderr, "fsbench bisect: steps and bisect.json in %s\n", x->dir);
 	return 0;
 }

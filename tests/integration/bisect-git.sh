@@ -41,7 +41,7 @@ EOT
 chmod +x "$W/gate.sh"
 
 "$FSBENCH" bisect --git "$T" --good "$c1" --bad main --build "$BUILD" --build-timeout 2s \
-	--gate-cmd "$W/gate.sh" --workdir "$W/run" >"$W/out" 2>"$W/err"
+	--gate-cmd "$W/gate.sh" --workdir run >"$W/out" 2>"$W/err" # relative: builds run in $T
 rc=$?
 sed 's/^/    /' "$W/out"
 [ "$rc" = 0 ] && grep -q "^first bad: $c6 (files/s@ext4 -4.20%)$" "$W/out" &&
