@@ -59,6 +59,7 @@ int cmd_knobs(int argc, char **argv);
 int cmd_restore(int argc, char **argv);
 int cmd_kernel_gate(int argc, char **argv);
 int cmd_kernel_run(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 int cmd_lava(int argc, char **argv);
 int cmd_lava_import(int argc, char **argv); /* `lava import`, which cmd_lava dispatches to */
 int cmd_lava_submit(int argc, char **argv); /* `lava submit` (cli/lava_run.c), likewise */

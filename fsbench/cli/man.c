@@ -38,6 +38,13 @@ static const struct doc_status statuses[] = {
 	  "journal, a backend that could not be set up); \\fBgit bisect run\\fR stops rather "
 	  "than call the commit bad" },
 	{ "kernel-run", FSB_EXIT_CANNOT_JUDGE, "the kernel did not boot" },
+	{ "bisect", FSB_EXIT_OK, "the first bad kernel or commit was found" },
+	{ "bisect", FSB_EXIT_CANNOT_JUDGE,
+	  "cannot judge: \\-\\-bad is not bad against \\-\\-good (or \\-\\-good is already "
+	  "bad), or only skipped kernels lie between the last good one and the first bad one" },
+	{ "bisect", FSB_EXIT_SYSTEM,
+	  "the system failed, or a gate did (exit 128 or above): the bisection stopped, and "
+	  "no kernel was called bad for it" },
 	{ "kernel-run", FSB_EXIT_SYSTEM, "the system failed; nothing is implied about the kernel" },
 	{ "history", FSB_EXIT_USAGE,
 	  "usage, or (add) a file that is not an fsbench result: nothing of it added, the "
@@ -81,6 +88,9 @@ static const struct doc_example examples[] = {
 	  "boot both kernels in QEMU, run the suite in each, judge the candidate." },
 	{ "kernel-run", "fsbench kernel-run \\-\\-kernel arch/x86/boot/bzImage",
 	  "boot one kernel and run the kernel gate's suite inside." },
+	{ "bisect",
+	  "fsbench bisect \\-\\-good 6.1.0\\-47.deb \\-\\-bad 6.1.0\\-57.deb debs/ \\-\\- \\-\\-boots 4",
+	  "gate the packages between the two, halving, until the first bad one is found." },
 	{ "lava", "fsbench lava job \\-\\-kernel\\-url https://example.org/bzImage > job.yaml",
 	  "a LAVA job definition that runs the suite on a fleet device." },
 	{ "history", "fsbench history add results/*.json && fsbench history changes",
