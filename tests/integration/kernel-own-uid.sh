@@ -34,10 +34,23 @@ if kill -0 "$(cat "$W/q1.pid" 2>/dev/null)" 2>/dev/null && kill -0 "$(cat "$W/q2
 	t_ok "both QEMUs run at once"
 	u1=$(ps -o uid= -p "$(cat "$W/q1.pid")" | tr -d ' ') u2=$(ps -o uid= -p "$(cat "$W/q2.pid")" | tr -d ' ')
 	# the uid of each is its QEMU's alone: no other process on the host runs as it
-	others=$(ps -eo pid=,uid= | awk -v a="$u1" -v b="$u2" -v o1="$(cat "$W/q1.orphan" 2>/dev/null)" -v o2="$(cat "$W/q2.orphan" 2>/dev/null)" \
-		'($2 == a || $2 == b) { print $1 }' | while read -r p; do
-		# QEMU's own children (sleep, the orphan it started) are its own
-		grep -qs "fake-qemu\|sleep" "/proc/$p/cmdline" || echo "$p"; done)
+	q1=$(cat "$W/q1.pid") q2=$(cat "$W/q2.pid")
+	# descended from QEMU @1 or @2 (its sleeps, the orphan it started, the commands its
+	# script runs for a moment): then it is QEMU's own, not another process of that uid
+	own() {
+		local p=$1 n=0
+		while [ -n "$p" ] && [ "$p" -gt 1 ] && [ $n -lt 64 ]; do
+			[ "$p" = "$q1" ] || [ "$p" = "$q2" ] && return 0
+			p=$(awk '/^PPid:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+			n=$((n + 1))
+		done
+		return 1
+	}
+	others=$(ps -eo pid=,uid= | awk -v a="$u1" -v b="$u2" '($2 == a || $2 == b) { print $1 }' |
+		while read -r p; do
+			[ -d "/proc/$p" ] || continue # gone meanwhile
+			own "$p" || grep -qs "fake-qemu\|sleep" "/proc/$p/cmdline" || echo "$p"
+		done)
 	t_expect_eq "other processes running as the two QEMUs' uids" "" "$others"
 else
 	t_fail "the two QEMUs did not run at once"
