@@ -347,6 +347,22 @@ static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const c
 	return r ? FSB_EXIT_USAGE : 0;
 }
 
+/*
+ * Whether @url sends the token in the clear to another machine: http:// to a host that is
+ * not this one's loopback (anyone on the path can read the token and answer for LAVA).
+ */
+static bool lava_url_cleartext(const char *url)
+{
+	static const char *const local[] = { "localhost", "127.", "[::1]" };
+
+	if (strncmp(url, "http://", 7))
+		return false;
+	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
+		if (!strncmp(url + 7, local[i], strlen(local[i])))
+			return false;
+	return true;
+}
+
 /* The command once its options passed: the local backend, or LAVA's with --lava. */
 static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 {
@@ -358,6 +374,11 @@ static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 
 	if (!c->lava)
 		return gate ? kg_cli_gate(x, NULL) : kg_cli_run(x, NULL);
+	if (lava_url_cleartext(c->lava))
+		fprintf(stderr,
+			"fsbench %s: warning: --lava %s is plain http to another machine: the API "
+			"token and the results cross the network readable and forgeable; use https\n",
+			gate ? "kernel-gate" : "kernel-run", c->lava);
 	if (lava_backend_open(&lo, &be, &usage, err, sizeof(err))) {
 		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run", err);
 		r = usage ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;

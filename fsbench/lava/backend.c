@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -64,7 +65,7 @@ static int be_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail,
 }
 
 /* The job's YAML for boot @req, in a malloc'ed string. */
-static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req)
+static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req, const char *token)
 {
 	const struct kg_ctx *x = req->x;
 	const struct kg_kernel *k = &x->k[req->side];
@@ -76,7 +77,8 @@ static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req)
 				   .ramdisk_url = b->rurl[req->side],
 				   .suite = x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
 				   .release = k->release,
-				   .timeout_min = (x->a.vm.timeout_s + 59) / 60 };
+				   .timeout_min = (x->a.vm.timeout_s + 59) / 60,
+				   .token = token };
 	FILE *f = open_memstream(&buf, &len);
 
 	snprintf(name, sizeof(name), "fsbench %s boot %d/%d %s %s", req->gate ? "gate" : "run",
@@ -123,8 +125,8 @@ static double now_s(void)
  * the work directory's descriptor held since its check. 0 or -errno.
  */
 static int import_results(struct lava_be *b, const struct kg_boot_req *req, const char *name,
-			  const char *res, size_t len, struct kg_boot_res *ret, char *err,
-			  size_t errlen)
+			  long job, const char *token, const char *res, size_t len,
+			  struct kg_boot_res *ret, char *err, size_t errlen)
 {
 	struct lava_import im = { 0 };
 	char ypath[PATH_MAX + 64], shown[PATH_MAX + 64], rpath[PATH_MAX + 64], rel[128];
@@ -145,11 +147,15 @@ static int import_results(struct lava_be *b, const struct kg_boot_req *req, cons
 		kg_err_shown(err, errlen, ypath, shown);
 		return r;
 	}
+	/* this job's results, from the kernel asked for, or nothing is judged of them */
+	r = lava_cases_bound(cases, job, token, req->x->k[req->side].release,
+			     ret->boot.guest_release, sizeof(ret->boot.guest_release), err, errlen);
+	if (r) {
+		json_decref(cases);
+		return r;
+	}
 	ret->boot.guest_status = suite_status(cases);
 	ret->booted = ret->boot.guest_status >= 0;
-	/* the kernel the job booted: LAVA checked its "Linux version" line */
-	snprintf(ret->boot.guest_release, sizeof(ret->boot.guest_release), "%s",
-		 req->x->k[req->side].release);
 	if (!(r = lava_import_cases(&im, cases, err, errlen)) && im.used &&
 	    !(r = lava_import_suite(&im, &b->suite, err, errlen))) {
 		doc = lava_import_doc(&im, files, 1);
@@ -187,6 +193,8 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	size_t len = 0;
 	long id = 0;
 	int r, n = req->index + 1;
+	unsigned char tokbytes[16];
+	char token[2 * sizeof(tokbytes) + 1];
 
 	ret->boot.guest_status = -1;
 	snprintf(name, sizeof(name), "boot-%02d-%s", n, k->label);
@@ -196,7 +204,13 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	if ((r = kg_dir_fresh_at(x->workdir_fd, name, ret->dir, why, sizeof(why))) < 0)
 		return errf(err, errlen, r, "boot %d (%s): %s", n, k->label, why);
 	close(r);
-	yaml = job_yaml(b, req);
+	/* a token of the job's own, in its definition only: the results must carry it back */
+	if (getrandom(tokbytes, sizeof(tokbytes), 0) != (ssize_t)sizeof(tokbytes))
+		return errf(err, errlen, -EIO, "boot %d (%s): a token for the job: %s", n, k->label,
+			    strerror(errno));
+	for (size_t i = 0; i < sizeof(tokbytes); i++)
+		snprintf(token + 2 * i, 3, "%02x", tokbytes[i]);
+	yaml = job_yaml(b, req, token);
 	if (!yaml)
 		return errf(err, errlen, -ENOMEM, "boot %d (%s): the job: %s", n, k->label,
 			    strerror(ENOMEM));
@@ -214,7 +228,7 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 		snprintf(job_url, sizeof(job_url), "%s/scheduler/job/%ld", lava_client_url(c), id);
 	lava_client_close(c);
 	if (!r)
-		r = import_results(b, req, name, res, len, ret, why, sizeof(why));
+		r = import_results(b, req, name, id, token, res, len, ret, why, sizeof(why));
 	free(res);
 	ret->record = kg_boot_json(k, &x->a.vm, &ret->boot);
 	json_object_set_new(ret->record, "index", json_integer(n));

@@ -485,6 +485,63 @@ static int import_case(struct lava_import *im, const json_t *tc, char *err, size
 	return 1;
 }
 
+int lava_cases_bound(const json_t *cases, long job, const char *token, const char *release,
+		     char *ret_release, size_t rlen, char *err, size_t errlen)
+{
+	char want[96], jobs[32], esc[256], slug[256];
+	bool tok = false;
+	const json_t *tc;
+	size_t i;
+
+	snprintf(want, sizeof(want), "fsbench-token-%s", token);
+	snprintf(jobs, sizeof(jobs), "%ld", job);
+	ret_release[0] = 0;
+	json_array_foreach(cases, i, tc)
+	{
+		const json_t *jv = json_object_get(tc, "job");
+		const char *n = json_string_value(json_object_get(tc, "name"));
+		char other[32] = "";
+
+		if (json_is_string(jv))
+			snprintf(other, sizeof(other), "%s", json_string_value(jv));
+		else if (json_is_integer(jv))
+			snprintf(other, sizeof(other), "%lld", (long long)json_integer_value(jv));
+		if (strcmp(other, jobs))
+			return errf(err, errlen, -EBADMSG,
+				    "LAVA job %ld's results hold a test case of job '%s': not this "
+				    "job's results",
+				    job, base_escape_str(esc, sizeof(esc), other));
+		if (n && !strcmp(n, want))
+			tok = true;
+		if (n && !strncmp(n, "fsbench-release-", 16))
+			snprintf(ret_release, rlen, "%s", n + 16);
+	}
+	if (!tok)
+		return errf(
+			err, errlen, -EBADMSG,
+			"LAVA job %ld's results lack the job's token (test case fsbench-token-...): "
+			"not the results of the job this gate submitted",
+			job);
+	if (!ret_release[0])
+		return errf(err, errlen, -EBADMSG,
+			    "LAVA job %ld's results do not say which kernel booted (test case "
+			    "fsbench-release-...)",
+			    job);
+	/* the guest wrote it as a case name: what lava-test-case takes, the rest as '_' */
+	snprintf(slug, sizeof(slug), "%s", release);
+	for (char *p = slug; *p; p++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+			    *p))
+			*p = '_';
+	if (strcmp(ret_release, slug))
+		return errf(err, errlen, -EBADMSG,
+			    "LAVA job %ld booted kernel %s, not %s: not the kernel asked for", job,
+			    base_escape_str(esc, sizeof(esc), ret_release), release);
+	/* the same kernel: its release as uname gives it, '+' and all */
+	snprintf(ret_release, rlen, "%s", release);
+	return 0;
+}
+
 int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, size_t errlen)
 {
 	const json_t *tc;

@@ -53,6 +53,17 @@ json_t *lava_import_run(struct lava_import *im, const char *workload, long threa
  */
 int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, size_t errlen);
 
+/*
+ * Whether @cases are job @job's own, as the gate submitted it: every case carries that job
+ * id, one is fsbench-token-@token (the job's own token, which only its definition holds),
+ * and one is fsbench-release-RELEASE with the release the guest booted, which must be
+ * @release (as a case name: other characters than lava-test-case takes as _). @release goes
+ * to @ret_release (@rlen bytes) when it matches. 0, or -EBADMSG with @err saying
+ * which binding failed (a server that answered with another job's results).
+ */
+int lava_cases_bound(const json_t *cases, long job, const char *token, const char *release,
+		     char *ret_release, size_t rlen, char *err, size_t errlen);
+
 struct suite;
 
 /*

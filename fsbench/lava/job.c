@@ -259,7 +259,8 @@ static void yq(FILE *f, const char *s)
  * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
  * metric as a test case and keeps the result JSON in the log between two marker lines.
  */
-static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min)
+static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min,
+		       const char *token)
 {
 	fprintf(f,
 		"- test:\n"
@@ -298,6 +299,20 @@ static int job_testdef(FILE *f, const char *suite, const char *device, int timeo
 	yq(f, "echo FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json; echo; echo "
 	      "FSBENCH-RESULT-END");
 	fprintf(f, "\n");
+	if (token) {
+		/* what binds the results to this job: its token and the kernel the guest booted */
+		step = NULL;
+		if (asprintf(&step,
+			     "lava-test-case fsbench-token-%s --result pass; "
+			     "lava-test-case \"fsbench-release-$(uname -r | tr -c 'A-Za-z0-9._\\n-' _)\" "
+			     "--result pass",
+			     token) < 0)
+			return -ENOMEM;
+		fprintf(f, "          - ");
+		yq(f, step);
+		free(step);
+		fprintf(f, "\n");
+	}
 	return 0;
 }
 
@@ -378,7 +393,7 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		"    prompts:\n    - 'fsbench-guest# '\n",
 		qemu ? "qemu" : s->boot_method,
 		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
-	return job_testdef(f, sname, lava_job_device(s), timeout);
+	return job_testdef(f, sname, lava_job_device(s), timeout, s->token);
 }
 
 int lava_job_save(const struct lava_job_spec *s, const char *out)

@@ -20,6 +20,12 @@ struct lava_job_spec {
 	const char *suite; /* as the user named it: a name or a path */
 	const char *release; /* the kernel's, when known, for the default name; may be "" */
 	int timeout_min; /* the test action's */
+	/*
+	 * The gate's per-job token (hex), or NULL: the guest reports it back as a test case
+	 * (fsbench-token-TOKEN), with the release it booted (fsbench-release-RELEASE), so that
+	 * results are bound to the job that was submitted (lava_cases_bound).
+	 */
+	const char *token;
 };
 
 /*

@@ -368,9 +368,91 @@ static void test_matrix_results(void **unused)
 	assert_int_equal(nlines, 1);
 }
 
+static json_t *jc(const char *job, const char *name)
+{
+	return json_pack("{s:s, s:s, s:s}", "job", job, "name", name, "result", "pass");
+}
+
+/*
+ * Results bound to their job (issue 40): a server that answers with another job's results,
+ * results without the job's token, or from another kernel, are refused; the job's own pass.
+ */
+static void test_bound(void **unused)
+{
+	json_t *good = json_pack("[o, o, o]", jc("7", "fsbench-suite"),
+				 jc("7", "fsbench-token-00ff"),
+				 jc("7", "fsbench-release-6.1.0-57-amd64"));
+	json_t *other = json_pack("[o, o, o]", jc("6", "fsbench-suite"),
+				  jc("6", "fsbench-token-00ff"),
+				  jc("6", "fsbench-release-6.1.0-57-amd64"));
+	json_t *notoken = json_pack("[o, o]", jc("7", "fsbench-token-1234"),
+				    jc("7", "fsbench-release-6.1.0-57-amd64"));
+	json_t *norel = json_pack("[o]", jc("7", "fsbench-token-00ff"));
+	char rel[128], err[512];
+
+	(void)unused;
+	assert_int_equal(lava_cases_bound(good, 7, "00ff", "6.1.0-57-amd64", rel, sizeof(rel), err,
+					  sizeof(err)),
+			 0);
+	assert_string_equal(rel, "6.1.0-57-amd64");
+	/* a replayed answer: job 6's results for job 7 */
+	assert_int_equal(lava_cases_bound(other, 7, "00ff", "6.1.0-57-amd64", rel, sizeof(rel), err,
+					  sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "of job '6'"));
+	assert_int_equal(lava_cases_bound(notoken, 7, "00ff", "6.1.0-57-amd64", rel, sizeof(rel),
+					  err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "lack the job's token"));
+	assert_int_equal(lava_cases_bound(norel, 7, "00ff", "6.1.0-57-amd64", rel, sizeof(rel), err,
+					  sizeof(err)),
+			 -EBADMSG);
+	/* the job's own token, but another kernel booted */
+	assert_int_equal(lava_cases_bound(good, 7, "00ff", "6.12.100+deb12-amd64", rel, sizeof(rel),
+					  err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, "booted kernel 6.1.0-57-amd64, not 6.12.100+deb12-amd64"));
+	/* a release with a '+' comes back as lava-test-case takes it, with a '_' */
+	json_decref(norel);
+	norel = json_pack("[o, o]", jc("7", "fsbench-token-00ff"),
+			  jc("7", "fsbench-release-6.12.100_deb12-amd64"));
+	assert_int_equal(lava_cases_bound(norel, 7, "00ff", "6.12.100+deb12-amd64", rel,
+					  sizeof(rel), err, sizeof(err)),
+			 0);
+	assert_string_equal(rel, "6.12.100+deb12-amd64");
+	json_decref(good);
+	json_decref(other);
+	json_decref(notoken);
+	json_decref(norel);
+}
+
+/* The job's definition carries its token and reports the release the guest booted. */
+static void test_job_token(void **unused)
+{
+	struct lava_job_spec s = { .device_type = "qemu",
+				   .kernel_url = "http://x/vmlinuz",
+				   .ramdisk_url = "http://x/initrd",
+				   .suite = "kgate",
+				   .release = "6.1.0-57-amd64",
+				   .timeout_min = 30,
+				   .token = "0123abcd" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)unused;
+	assert_non_null(f);
+	assert_int_equal(lava_job_write(&s, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "lava-test-case fsbench-token-0123abcd --result pass"));
+	assert_non_null(strstr(buf, "fsbench-release-$(uname -r"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_bound),	       cmocka_unit_test(test_job_token),
 		cmocka_unit_test(test_index),	       cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_fixture),	       cmocka_unit_test(test_suite_coords),
 		cmocka_unit_test(test_matrix_results), cmocka_unit_test(test_many),
