@@ -171,13 +171,18 @@ int rpt_plan_sides(struct rpt_plan *p, const struct rpt_plan_request *q, char *e
 	return p->nsides < 0 ? p->nsides : 0;
 }
 
-int rpt_plan_compare(struct rpt_plan *p, struct rpt_cmp **ret, char *err, size_t errlen)
+int rpt_plan_compare(struct rpt_plan *p, const struct rpt_compare_opts *judge, struct rpt_cmp **ret,
+		     char *err, size_t errlen)
 {
 	struct rpt_compare_opts o;
 	int e;
 
 	*ret = NULL;
-	rpt_compare_opts_init(&o);
+	/* compare's own judge, with the gate file, threshold and floor compare would take */
+	if (judge)
+		o = *judge;
+	else
+		rpt_compare_opts_init(&o);
 	o.allow_unmatched = true; /* the page lists what had no match on a side */
 	o.across = p->across;
 	e = rpt_runset_judge(&p->rs, p->names, p->nsides, &o, ret, err, errlen);

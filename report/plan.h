@@ -57,9 +57,11 @@ int rpt_plan_sides(struct rpt_plan *p, const struct rpt_plan_request *q, char *e
 
 /*
  * The comparison of @p's sides into *@ret (rpt_runset_judge, unmatched samples listed, not
- * refused). 0; or -errno with @err saying why and @p->note set for the page, *@ret NULL.
+ * refused), judged with @judge (compare's options: threshold, floor, gate file; NULL: the
+ * defaults), so that the page says what compare --gate says of the same inputs. 0; or -errno with @err saying why and @p->note set for the page, *@ret NULL.
  */
-int rpt_plan_compare(struct rpt_plan *p, struct rpt_cmp **ret, char *err, size_t errlen);
+int rpt_plan_compare(struct rpt_plan *p, const struct rpt_compare_opts *judge, struct rpt_cmp **ret,
+		     char *err, size_t errlen);
 
 /* Frees what @p holds; a second call does nothing. */
 void rpt_plan_free(struct rpt_plan *p);

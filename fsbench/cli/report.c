@@ -9,6 +9,8 @@
 #include "base/spawn.h"
 #include "report/html.h"
 #include "model/result_file.h"
+#include "report/gate.h"
+#include "report/compare.h"
 #include "report/plan.h"
 
 /* the page plots every thread count a run can have */
@@ -19,6 +21,10 @@ struct report_cfg {
 	struct cmd_sides sides;
 	char *output, *title, *across, *baseline_value;
 	bool no_plots;
+	/* the judge's, as compare takes them: the page says what compare --gate would */
+	char *gate_file;
+	double alpha, threshold, floor;
+	bool allow_unproven;
 };
 
 #define O(f) offsetof(struct report_cfg, f)
@@ -57,6 +63,24 @@ static const struct fsb_opt report_opts[] = {
 	  .type = OPT_BOOL,
 	  .offset = O(no_plots),
 	  .help = "tables only, without running gnuplot" },
+	CMD_OPT_ALPHA(O(alpha), "significance level, as compare takes it"),
+	CMD_OPT_THRESHOLD(O(threshold), "smallest change that counts, in percent, as compare"),
+	{ .name = "floor",
+	  .type = OPT_DOUBLE,
+	  .offset = O(floor),
+	  .dmax = 1000,
+	  .def = "0",
+	  .help = "judge by the A/A floor, N times each side's own spread (compare --floor)" },
+	{ .name = "gate-file",
+	  .type = OPT_STRING,
+	  .offset = O(gate_file),
+	  .file = OPT_FILE,
+	  .help = "the gate file compare --gate-file takes: per-metric rules, strict, "
+		  "allow_noisy, allow_unproven" },
+	{ .name = "allow-unproven",
+	  .type = OPT_BOOL,
+	  .offset = O(allow_unproven),
+	  .help = "as compare: a headline metric beyond the threshold but not proven passes" },
 	{ 0 },
 };
 #undef O
@@ -131,9 +155,18 @@ static int report_run(void *cfg)
 	struct rpt_plan p = { 0 };
 	struct rpt_html_opts ho;
 	struct rpt_cmp *cmp = NULL;
+	struct rpt_compare_opts judge;
+	json_t *gate = NULL;
 	char err[1024];
 
 	if (cmd_sides_finish(&c->sides, err, sizeof(err)))
+		return cmd_fail(FSB_EXIT_USAGE, "report", "%s", err);
+	rpt_compare_opts_init(&judge);
+	judge.alpha = c->alpha;
+	judge.threshold_pct = c->threshold;
+	judge.floor_multiple = c->floor;
+	judge.allow_unproven = c->allow_unproven;
+	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &judge, &gate, err, sizeof(err)))
 		return cmd_fail(FSB_EXIT_USAGE, "report", "%s", err);
 	if (!c->sides.nfiles[0] && !c->sides.nfiles[1])
 		return cmd_fail(FSB_EXIT_USAGE, "report", "no result files (see --help)");
@@ -162,7 +195,7 @@ static int report_run(void *cfg)
 		status = plan_status(e, err);
 		goto out;
 	}
-	if (rpt_plan_compare(&p, &cmp, err, sizeof(err)))
+	if (rpt_plan_compare(&p, &judge, &cmp, err, sizeof(err)))
 		fprintf(stderr, "fsbench report: no comparison table: %s\n", err);
 	if (!c->no_plots && !ho.gnuplot)
 		fprintf(stderr,
@@ -173,6 +206,7 @@ static int report_run(void *cfg)
 out:
 	rpt_cmp_free(cmp);
 	rpt_plan_free(&p);
+	json_decref(gate);
 	return status;
 }
 

@@ -76,6 +76,17 @@ grep -Eq '<h1 id="verdict" class="verdict noisy">Cannot judge: no proven regress
 	t_ok "the page's headline says what could not be proven" || t_fail "page: $(grep -m1 'id="verdict"' "$S/half.html")"
 grep -q 'says of these inputs: exit 125' "$S/half.html" && t_ok "the page states compare --gate's exit 125" ||
 	t_fail "page: $(grep -o 'says of these inputs: exit [0-9]*' "$S/half.html")"
+# the page takes compare's judge: --allow-unproven (and --threshold, --gate-file) as compare does
+"$FSBENCH" report --no-plots --allow-unproven -o "$S/half2.html" "$S"/wide?.json --candidate "$S"/half?.json 2>/dev/null ||
+	t_fail "report --allow-unproven failed"
+grep -Eq '<h1 id="verdict" class="verdict noisy">No proven regression; 1 change of up to -50.0 % could not be told from noise' "$S/half2.html" &&
+	t_ok "report --allow-unproven: not green, and says what could not be told" ||
+	t_fail "page: $(grep -m1 'id="verdict"' "$S/half2.html")"
+grep -q 'says of these inputs: exit 0' "$S/half2.html" && t_ok "report --allow-unproven: the page states exit 0, as compare" ||
+	t_fail "page: $(grep -o 'says of these inputs: exit [0-9]*' "$S/half2.html")"
+"$FSBENCH" report --no-plots --threshold 60 -o "$S/half3.html" "$S"/wide?.json --candidate "$S"/half?.json 2>/dev/null
+grep -q 'class="verdict improvement">Good' "$S/half3.html" && t_ok "report --threshold 60: within it, the page judges as compare would" ||
+	t_fail "page: $(grep -m1 'id="verdict"' "$S/half3.html")"
 
 # the same files against themselves pass; a gate file can take files/s out of the gate
 "$FSBENCH" compare --gate "$S"/base?.json --candidate "$S"/base?.json >/dev/null 2>&1
@@ -100,7 +111,8 @@ grep -q "gate --strict: sample 'smallfile t=1': complete runs baseline 1, candid
 	t_ok "--strict names the sample, its runs and the 3 needed" || t_fail "stderr: $(cat "$S/err")"
 "$VALIDATE" "$SCHEMA" "$S/strict.json" && t_ok "strict compare JSON valid" || t_fail "strict compare JSON invalid"
 t_expect_eq "settings.strict" true "$(t_json "$S/strict.json" .settings.strict)"
-t_expect_eq "unjudged = every compared metric" "$(t_json "$S/strict.json" '[.samples[].metrics[]] | length')" \
+# every gated metric: the host-wide dirty and writeback maxima are compared but not gated
+t_expect_eq "unjudged = every gated metric" "$(t_json "$S/strict.json" '[.samples[].metrics[] | select(.comparisons[0].gate)] | length')" \
 	"$(t_json "$S/strict.json" .unjudged)"
 echo '{"strict": true}' >"$S/strictgate.json"
 "$FSBENCH" compare --gate-file "$S/strictgate.json" "$S/a1.json" --candidate "$S/b1.json" >/dev/null 2>&1

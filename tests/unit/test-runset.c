@@ -284,7 +284,7 @@ static void report_plan(void **state)
 	assert_int_equal(pl.nsides, 2);
 	assert_string_equal(pl.names[1], "candidate");
 	assert_string_equal(pl.labels[0], "baseline");
-	assert_int_equal(rpt_plan_compare(&pl, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(rpt_plan_compare(&pl, NULL, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(cmp->nsides, 2);
 	assert_string_equal(pl.note, "");
 	rpt_cmp_free(cmp);
