@@ -92,6 +92,21 @@ int mdl_doc_load(const char *path, json_t **ret, enum mdl_doc_kind *ret_kind, ch
 	if (r)
 		return r;
 	schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
+	if (schema && !strcmp(schema, MDL_KERNEL_GATE_SCHEMA)) {
+		json_t *c = json_incref(json_object_get(doc, "compare"));
+
+		json_decref(doc);
+		if (!json_is_object(c)) {
+			json_decref(c);
+			snprintf(err, errlen,
+				 "%s: a kernel gate's document without a comparison (the gate stopped "
+				 "before judging: see its verdict)",
+				 path);
+			return -EPROTO;
+		}
+		doc = c;
+		schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
+	}
 	cmp = schema && !strcmp(schema, MDL_COMPARE_SCHEMA);
 	if (cmp) {
 		r = mdl_compare_check(doc, path, err, errlen);

@@ -88,6 +88,17 @@ grep -q 'says of these inputs: exit 0' "$S/half2.html" && t_ok "report --allow-u
 grep -q 'class="verdict improvement">Good' "$S/half3.html" && t_ok "report --threshold 60: within it, the page judges as compare would" ||
 	t_fail "page: $(grep -m1 'id="verdict"' "$S/half3.html")"
 
+# a kernel gate's own document renders as the gate judged it (its comparison), and one that
+# stopped before judging is refused saying so
+jq '{schema: "fsbench-kernel-gate/1", verdict: "regressed", compare: .}' "$S/doc.json" >"$S/kgate.json"
+"$FSBENCH" report --no-plots -o "$S/kgate.html" "$S/kgate.json" 2>"$S/kg.err" || t_fail "report of kernel-gate.json: $(cat "$S/kg.err")"
+grep -q 'class="verdict regression">Regressed: 1 gated metric got worse' "$S/kgate.html" &&
+	t_ok "report of a kernel gate's document: its regression" || t_fail "page: $(grep -m1 'id="verdict"' "$S/kgate.html")"
+echo '{"schema": "fsbench-kernel-gate/1", "verdict": "cannot judge"}' >"$S/kgate-none.json"
+"$FSBENCH" report --no-plots -o "$S/kgate-none.html" "$S/kgate-none.json" 2>"$S/kg.err"
+t_expect_eq "report of a gate that judged nothing: exit" 2 $?
+grep -q "a kernel gate's document without a comparison" "$S/kg.err" && t_ok "and says why" || t_fail "stderr: $(cat "$S/kg.err")"
+
 # the same files against themselves pass; a gate file can take files/s out of the gate
 "$FSBENCH" compare --gate "$S"/base?.json --candidate "$S"/base?.json >/dev/null 2>&1
 t_expect_eq "A/A on identical files: exit" 0 $?
