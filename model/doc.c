@@ -98,10 +98,11 @@ int mdl_doc_load(const char *path, json_t **ret, enum mdl_doc_kind *ret_kind, ch
 		json_decref(doc);
 		if (!json_is_object(c)) {
 			json_decref(c);
-			snprintf(err, errlen,
-				 "%s: a kernel gate's document without a comparison (the gate stopped "
-				 "before judging: see its verdict)",
-				 path);
+			snprintf(
+				err, errlen,
+				"%s: a kernel gate's document without a comparison (the gate stopped "
+				"before judging: see its verdict)",
+				path);
 			return -EPROTO;
 		}
 		doc = c;
