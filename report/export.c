@@ -13,11 +13,9 @@
 
 /* Machine formats first (scrapers, time series), then CI services, then lab harnesses. */
 const struct rpt_exporter *const rpt_exporters[] = {
-	&rpt_export_openmetrics,    &rpt_export_influx,
-	&rpt_export_bencher,	    &rpt_export_github_bigger,
-	&rpt_export_github_smaller, &rpt_export_kcidb,
-	&rpt_export_lava,	    &rpt_export_junit,
-	NULL,
+	&rpt_export_openmetrics,   &rpt_export_influx,	       &rpt_export_bencher,
+	&rpt_export_github_bigger, &rpt_export_github_smaller, &rpt_export_kcidb,
+	&rpt_export_lava,	   &rpt_export_junit,	       NULL,
 };
 
 const struct rpt_exporter *rpt_exporter_find(const char *name)
