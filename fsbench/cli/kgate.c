@@ -226,6 +226,48 @@ static const struct fsb_opt run_opts[] = {
 };
 #undef O
 
+int kg_run_opt_value(const char *arg)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+
+	if (strncmp(arg, "--", 2))
+		return -1;
+	for (const struct fsb_opt *o = run_opts; o->name; o++)
+		if (strlen(o->name) == n && !strncmp(o->name, name, n))
+			return o->type != OPT_BOOL && !name[n];
+	return -1;
+}
+
+int kg_run_args_check(int argc, char **argv, char *err, size_t errlen)
+{
+	struct kg_cfg c = { .max_host_load = NAN };
+	char *copy[KG_RUN_MAX_ARGS + 1];
+	int r;
+
+	if (argc > KG_RUN_MAX_ARGS) {
+		snprintf(err, errlen, "more than %d kernel-run arguments", KG_RUN_MAX_ARGS - 1);
+		return -EINVAL;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	copy[argc] = NULL;
+	r = opt_set_defaults(run_opts, &c, err, errlen);
+	if (!r) {
+		r = opt_parse_argv(run_opts, &c, argc, copy, err, errlen);
+		if (r == -ECANCELED) {
+			snprintf(err, errlen, "--help: not an option to pass on");
+			r = -EINVAL;
+		} else if (r >= 0 && r < argc) { /* the suite is history run's --suite */
+			snprintf(err, errlen, "%s: not a kernel-run option", copy[r]);
+			r = -EINVAL;
+		} else if (r > 0) {
+			r = 0;
+		}
+	}
+	opt_free(run_opts, &c);
+	return r;
+}
+
 static const char kernel_forms[] =
 	"A kernel is a bzImage/vmlinuz (its modules from --*modules DIR holding\n"
 	"lib/modules/RELEASE, else /lib/modules/RELEASE), a Debian linux-image .deb, or a\n"
