@@ -17,14 +17,6 @@
 #include "fsbench/history/series.h"
 #include "report/metric.h"
 
-#define DB_HELP                                                                 \
-	"the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, " \
-	"/var/lib/fsbench/history.db as root), or a PostgreSQL URI (postgresql://USER@HOST/DB)"
-#define OPT_DB(off)                                                                \
-	{                                                                          \
-		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP \
-	}
-
 /*
  * The exit status of a store's -errno (fsbench/history/db.h): a bad --db is usage; a store
  * that cannot be used (down, damaged, of a newer schema) is the system's, 128, which

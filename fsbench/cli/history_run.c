@@ -27,11 +27,7 @@
 
 #define O(f) offsetof(struct hrun_cfg, f)
 const struct fsb_opt hrun_opts[] = {
-	{ .name = "db",
-	  .type = OPT_STRING,
-	  .offset = O(db),
-	  .help = "the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, "
-		  "/var/lib/fsbench/history.db as root), or a PostgreSQL URI" },
+	OPT_DB(O(db)),
 	{ .name = "boots",
 	  .type = OPT_INT,
 	  .offset = O(boots),
@@ -110,8 +106,8 @@ int hrun_operand(void *cfg, char *arg, char *err, size_t errlen)
 			return -EINVAL;
 		}
 		if (!c->want_value && (v = kg_run_opt_value(arg)) < 0) {
-			snprintf(err, errlen, "%s: not a kernel-run option (fsbench kernel-run --help)",
-				 arg);
+			snprintf(err, errlen,
+				 "%s: not a kernel-run option (fsbench kernel-run --help)", arg);
 			return -EINVAL;
 		}
 		c->want_value = !c->want_value && v == 1;
@@ -253,8 +249,8 @@ static int first_count(void *arg, const struct hist_row *row)
  * The complete boots of kernel @k with the suite @key the store holds: files added from
  * WORKDIR/KEY/..., with a run of that kernel and none incomplete.
  */
-static int store_count(struct hist_db *db, const struct hrun_kernel *k, const char *key,
-		       char *err, size_t errlen)
+static int store_count(struct hist_db *db, const struct hrun_kernel *k, const char *key, char *err,
+		       size_t errlen)
 {
 	static const char sql[] =
 		"SELECT count(*) FROM files f WHERE f.path LIKE $3 AND EXISTS (SELECT 1 FROM runs r "
@@ -372,10 +368,11 @@ static int kernel_plan(const struct hrun_cfg *c, struct hist_db *db, const char 
 		snprintf(name, sizeof(name), "%s", b ? b + 1 : k->spec);
 	}
 	name_clean(name);
-	if ((size_t)snprintf(k->dir, sizeof(k->dir), "%s/%s/%s", root, key, name) >=
-	    sizeof(k->dir))
-		return cmd_fail(FSB_EXIT_USAGE, "history run", "%s: the work directory's path is "
-				"too long", k->spec);
+	if ((size_t)snprintf(k->dir, sizeof(k->dir), "%s/%s/%s", root, key, name) >= sizeof(k->dir))
+		return cmd_fail(FSB_EXIT_USAGE, "history run",
+				"%s: the work directory's path is "
+				"too long",
+				k->spec);
 	have = k->release[0] ? store_count(db, k, key, err, sizeof(err)) : 0;
 	if (have < 0)
 		return cmd_fail(have == -EINVAL ? FSB_EXIT_USAGE : FSB_EXIT_SYSTEM, "history run",
@@ -471,8 +468,9 @@ int hrun_run(void *cfg)
 					err);
 	}
 	if ((e = mkdirs(c->workdir)) || !realpath(c->workdir, root))
-		return cmd_fail(FSB_EXIT_SYSTEM, "history run", "creating the work directory %s: %s",
-				c->workdir, strerror(e ? -e : errno));
+		return cmd_fail(FSB_EXIT_SYSTEM, "history run",
+				"creating the work directory %s: %s", c->workdir,
+				strerror(e ? -e : errno));
 	suite_key(c, key, sizeof(key));
 	e = hist_db_open(c->db, &db, err, sizeof(err));
 	if (e)

@@ -1,4 +1,5 @@
-/* `fsbench history run`: its configuration and handlers, in history.c's subcommand table. */
+/* `fsbench history run`: its configuration and handlers, in history.c's subcommand table; the
+ * subcommands' shared --db. */
 #ifndef FSB_CMD_HISTORY_RUN_H
 #define FSB_CMD_HISTORY_RUN_H
 
@@ -8,6 +9,15 @@
 
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/kgate.h"
+
+/* Every history subcommand's --db, bound at @off in its config. */
+#define DB_HELP                                                                 \
+	"the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, " \
+	"/var/lib/fsbench/history.db as root), or a PostgreSQL URI (postgresql://USER@HOST/DB)"
+#define OPT_DB(off)                                                                \
+	{                                                                          \
+		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP \
+	}
 
 struct hrun_cfg {
 	char *db, *suite, *workdir;
