@@ -168,6 +168,9 @@ static void suite_key(const struct hrun_cfg *c, char *out, size_t len)
 	if (n > 5 && !strcmp(name + n - 5, ".json"))
 		name[n - 5] = 0;
 	name_clean(name);
+	for (char *p = name; *p; p++) /* the key is matched by LIKE, where '_' is any character */
+		if (*p == '_')
+			*p = '-';
 	snprintf(out, len, "%s-%016" PRIx64, name, h);
 }
 
@@ -489,6 +492,11 @@ int hrun_run(void *cfg)
 	for (int i = 0; i < c->nkernels && !status; i++) {
 		ks[i].spec = c->kernels[i];
 		status = kernel_plan(c, db, root, key, &ks[i]);
+		for (int j = 0; j < i && !status; j++)
+			if (!strcmp(ks[i].dir, ks[j].dir))
+				status = cmd_fail(FSB_EXIT_USAGE, "history run",
+						  "%s: the same kernel as %s", ks[i].spec,
+						  ks[j].spec);
 		skipped += !status && !ks[i].todo;
 		todo += ks[i].todo;
 	}

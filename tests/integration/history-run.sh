@@ -63,6 +63,7 @@ expect 2 "no such kernel file" "${hr[@]}" -- "${vm[@]}" "$W/k/none.deb" "$k1"
 expect 2 "not a kernel-run option" "${hr[@]}" -- "${vm[@]}" --no-such-option "$k1"
 expect 2 "history run sets it" "${hr[@]}" -- "${vm[@]}" --json x.json "$k1"
 expect 2 "no kernels" "${hr[@]}"
+expect 2 "the same kernel as" "${hr[@]}" -- "${vm[@]}" "$k1" "$W/k/../k/${k1##*/}"
 t_expect_eq "work directory entries after the usage errors" "$before" "$(ls "$W/hr"/*/* | wc -l)"
 # a store that cannot be opened is the system's (128), before any boot
 : >"$W/not-a-dir"
