@@ -1,6 +1,7 @@
 /* `fsbench history`: results kept over kernels: add, list, change points, a page of each series. */
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
+#include "fsbench/cli/history_run.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -15,14 +16,6 @@
 #include "fsbench/history/page.h"
 #include "fsbench/history/series.h"
 #include "report/metric.h"
-
-#define DB_HELP                                                                 \
-	"the store: a SQLite file (default $XDG_DATA_HOME/fsbench/history.db, " \
-	"/var/lib/fsbench/history.db as root), or a PostgreSQL URI (postgresql://USER@HOST/DB)"
-#define OPT_DB(off)                                                                \
-	{                                                                          \
-		.name = "db", .type = OPT_STRING, .offset = (off), .help = DB_HELP \
-	}
 
 /*
  * The exit status of a store's -errno (fsbench/history/db.h): a bad --db is usage; a store
@@ -493,6 +486,11 @@ static const struct cmd_spec history_cmds[] = {
 	  .operand = cmd_no_operand,
 	  .usage = page_usage,
 	  .run = page_run },
+	{ .name = "history run",
+	  .opts = hrun_opts,
+	  .operand = hrun_operand,
+	  .usage = hrun_usage,
+	  .run = hrun_run },
 };
 
 static void history_usage(FILE *out)
@@ -502,6 +500,7 @@ static void history_usage(FILE *out)
 		"       fsbench history list [--db STORE]                what the store holds\n"
 		"       fsbench history changes [--db STORE] [--json]    change points per series\n"
 		"       fsbench history report [--db STORE] -o PAGE.html each changed series drawn\n"
+		"       fsbench history run [--db STORE] KERNEL...       boot each, add the results\n"
 		"(fsbench history SUBCOMMAND --help for its options)\n");
 }
 
@@ -512,6 +511,7 @@ int cmd_history(int argc, char **argv)
 		struct list_cfg list;
 		struct changes_cfg changes;
 		struct page_cfg page;
+		struct hrun_cfg run;
 	} cfg;
 
 	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {

@@ -6,6 +6,7 @@
 #include "fsbench/lava/backend.h"
 #include "fsbench/suite/suite.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <math.h>
@@ -41,7 +42,7 @@ struct kg_cfg {
 	double floor_multiple;
 	bool no_icount;
 	char *suite; /* the operand; a second one is an error */
-	char *history; /* kernel-run --history DB: the result added to that store */
+	char *history; /* --history DB: kernel-run's result, or each boot of the gate, added there */
 };
 
 #define O(f) offsetof(struct kg_cfg, f)
@@ -186,6 +187,12 @@ static const struct fsb_opt gate_opts[] = {
 	  .def = KG_FLOOR_MULTIPLE,
 	  .help = "model disk: a regression is a change beyond --threshold and this many times "
 		  "the A/A floor (the largest difference between two runs of one kernel)" },
+	{ .name = "history",
+	  .type = OPT_STRING,
+	  .offset = O(history),
+	  .help = "add each boot's result to the history store DB once the gate is over: a "
+		  "SQLite file or a postgresql:// URI (docs/history.md); 'default' for the default "
+		  "store" },
 	{ .name = "max-host-load",
 	  .type = OPT_DOUBLE,
 	  .offset = O(max_host_load),
@@ -225,6 +232,48 @@ static const struct fsb_opt run_opts[] = {
 	{ 0 },
 };
 #undef O
+
+int kg_run_opt_value(const char *arg)
+{
+	const char *name = arg + 2;
+	size_t n = strcspn(name, "=");
+
+	if (strncmp(arg, "--", 2))
+		return -1;
+	for (const struct fsb_opt *o = run_opts; o->name; o++)
+		if (strlen(o->name) == n && !strncmp(o->name, name, n))
+			return o->type != OPT_BOOL && !name[n];
+	return -1;
+}
+
+int kg_run_args_check(int argc, char **argv, char *err, size_t errlen)
+{
+	struct kg_cfg c = { .max_host_load = NAN };
+	char *copy[KG_RUN_MAX_ARGS + 1];
+	int r;
+
+	if (argc > KG_RUN_MAX_ARGS) {
+		snprintf(err, errlen, "more than %d kernel-run arguments", KG_RUN_MAX_ARGS - 1);
+		return -EINVAL;
+	}
+	memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+	copy[argc] = NULL;
+	r = opt_set_defaults(run_opts, &c, err, errlen);
+	if (!r) {
+		r = opt_parse_argv(run_opts, &c, argc, copy, err, errlen);
+		if (r == -ECANCELED) {
+			snprintf(err, errlen, "--help: not an option to pass on");
+			r = -EINVAL;
+		} else if (r >= 0 && r < argc) { /* the suite is history run's --suite */
+			snprintf(err, errlen, "%s: not a kernel-run option", copy[r]);
+			r = -EINVAL;
+		} else if (r > 0) {
+			r = 0;
+		}
+	}
+	opt_free(run_opts, &c);
+	return r;
+}
 
 static const char kernel_forms[] =
 	"A kernel is a bzImage/vmlinuz (its modules from --*modules DIR holding\n"
@@ -389,29 +438,73 @@ static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 }
 
 /*
- * kernel-run --history: the result written to --json, added to the store. A store that
- * refuses is the system's failure (128), not the kernel's; the boot's own status stands
- * otherwise.
+ * --history: the results at @paths (@n of them) added to the store, one transaction each,
+ * from this thread once the boots are over. A store that refuses is the system's failure
+ * (128), not the kernel's; the command's own status stands otherwise.
  */
-static int history_add(const struct kg_cfg *c, int status)
+static int history_add(const char *cmd, const char *store, const char *const *paths, size_t n,
+		       bool name_files, int status)
 {
 	struct hist_db *db = NULL;
-	struct hist_add_res res;
 	char err[2048];
 	int e;
 
-	if (access(c->json, F_OK)) /* no result: nothing to keep, the status says why */
+	if (!n) /* no result: nothing to keep, the status says why */
 		return status;
-	e = hist_db_open(strcmp(c->history, "default") ? c->history : NULL, &db, err, sizeof(err));
-	if (!e)
-		e = hist_add_file(db, c->json, &res, err, sizeof(err));
+	e = hist_db_open(strcmp(store, "default") ? store : NULL, &db, err, sizeof(err));
+	for (size_t i = 0; !e && i < n; i++) {
+		struct hist_add_res res;
+
+		e = hist_add_file(db, paths[i], &res, err, sizeof(err));
+		if (!e)
+			fprintf(stderr, "fsbench %s: --history: %s: %s%s%s (%d runs)\n", cmd, store,
+				name_files ? paths[i] : "", name_files ? ": " : "",
+				res.present ? "already in the store" : "added", res.runs);
+	}
 	hist_db_close(db);
 	if (e) {
-		fprintf(stderr, "fsbench kernel-run: --history: %s\n", err);
+		fprintf(stderr, "fsbench %s: --history: %s\n", cmd, err);
 		return status ? status : FSB_EXIT_SYSTEM;
 	}
-	fprintf(stderr, "fsbench kernel-run: --history: %s: %s (%d runs)\n", c->history,
-		res.present ? "already in the store" : "added", res.runs);
+	return status;
+}
+
+static int boot_dir(const struct dirent *d)
+{
+	return !strncmp(d->d_name, "boot-", 5);
+}
+
+/* kernel-gate --history: each boot's result.json in the work directory, in boot order. */
+static int gate_history(const struct kg_cfg *c, const char *workdir, int status)
+{
+	struct dirent **ents = NULL;
+	char **paths;
+	size_t n = 0;
+	int m = workdir[0] ? scandir(workdir, &ents, boot_dir, alphasort) : 0;
+
+	paths = calloc(m > 0 ? (size_t)m : 1, sizeof(*paths));
+	for (int i = 0; i < m; i++) {
+		size_t len = strlen(workdir) + strlen(ents[i]->d_name) + sizeof("//result.json");
+
+		if (paths && (paths[n] = malloc(len))) {
+			snprintf(paths[n], len, "%s/%s/result.json", workdir, ents[i]->d_name);
+			if (access(paths[n], F_OK))
+				free(paths[n]);
+			else
+				n++;
+		}
+		free(ents[i]);
+	}
+	free(ents);
+	if (m > 0 && !paths) {
+		fprintf(stderr, "fsbench kernel-gate: --history: %s\n", strerror(ENOMEM));
+		return status ? status : FSB_EXIT_SYSTEM;
+	}
+	status =
+		history_add("kernel-gate", c->history, (const char *const *)paths, n, true, status);
+	for (size_t i = 0; i < n; i++)
+		free(paths[i]);
+	free(paths);
 	return status;
 }
 
@@ -434,7 +527,8 @@ static int kernel_run(void *cfg)
 		r = run_with_backend(cfg, x, false);
 	free(x);
 	if (c->history && r != FSB_EXIT_USAGE)
-		r = history_add(c, r);
+		r = history_add("kernel-run", c->history, (const char *const *)&c->json,
+				access(c->json, F_OK) ? 0 : 1, false, r);
 	return r;
 }
 
@@ -451,6 +545,8 @@ static int kernel_gate(void *cfg)
 	if (!(r = lava_check(cfg, gate_opts, "kernel-gate")) && !(r = to_args(cfg, true, &x->a))) {
 		x->a.vm.progress = kg_cli_gate_progress;
 		r = run_with_backend(cfg, x, true);
+		if (((const struct kg_cfg *)cfg)->history && r != FSB_EXIT_USAGE)
+			r = gate_history(cfg, x->workdir, r);
 	}
 	free(x);
 	return r;

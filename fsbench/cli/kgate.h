@@ -28,4 +28,20 @@ void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_
  */
 int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be);
 
+/* The most arguments history run passes on to kernel-run, its argv[0] included. */
+#define KG_RUN_MAX_ARGS 128
+
+/*
+ * For `history run`'s pass-through: whether kernel-run's option @arg ("--fs", "--fs=ext4")
+ * takes its value from the next argument (1), carries it or takes none (0), or is no
+ * kernel-run option (-1).
+ */
+int kg_run_opt_value(const char *arg);
+
+/*
+ * Parses @argv (argv[0] a command name, then kernel-run options only) with kernel-run's
+ * option table, as the child will: 0, or -EINVAL with @err naming the option and why.
+ */
+int kg_run_args_check(int argc, char **argv, char *err, size_t errlen);
+
 #endif

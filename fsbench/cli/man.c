@@ -14,7 +14,7 @@
 
 /* Subcommands: "fsbench lava job" has its own table. */
 static const char *const lava_subs[] = { "job", "cases", "import", "submit", NULL };
-static const char *const history_subs[] = { "add", "list", "changes", "report", NULL };
+static const char *const history_subs[] = { "add", "list", "changes", "report", "run", NULL };
 
 /* What the exit statuses mean: every command's, then a command's own. */
 static const struct doc_status statuses[] = {
@@ -52,7 +52,8 @@ static const struct doc_status statuses[] = {
 	{ "history", FSB_EXIT_REGRESSED, "changes, report: a change point is a regression" },
 	{ "history", FSB_EXIT_CANNOT_JUDGE,
 	  "changes, report: no series could be judged (fewer than 2 kernels, no kernel with 2 "
-	  "runs, or boots that differ by more than 20 %)" },
+	  "runs, or boots that differ by more than 20 %); run: some kernel could not be booted "
+	  "or its suite failed (the other boots still added)" },
 	{ "history", FSB_EXIT_SYSTEM,
 	  "the store cannot be used: it cannot be opened or reached, it is damaged or "
 	  "truncated, it was written by a newer fsbench (schema version), the server went away "

@@ -54,7 +54,7 @@ static void copy_clean(char *dst, size_t len, const char *s)
 }
 
 /* The version of a Debian package file's name, NAME_VERSION_ARCH.deb (an epoch's ':' is %3a). */
-static void deb_version(const char *spec, char *out, size_t len)
+void hist_deb_version(const char *spec, char *out, size_t len)
 {
 	const char *base = strrchr(spec, '/'), *u1, *u2;
 	size_t n = strlen(spec);
@@ -122,7 +122,7 @@ void hist_kernel_of(const json_t *doc, struct hist_kernel *ret)
 	if (str_at(vmk, "package")[0])
 		snprintf(buf, sizeof(buf), "%s", str_at(vmk, "package"));
 	if (!buf[0])
-		deb_version(str_at(vmk, "spec"), buf, sizeof(buf));
+		hist_deb_version(str_at(vmk, "spec"), buf, sizeof(buf));
 	if (!buf[0])
 		uname_version(str_at(doc, "host/kernel_version"), buf, sizeof(buf));
 	copy_clean(ret->package, sizeof(ret->package), buf);

@@ -62,6 +62,12 @@ void hist_file_free(struct hist_file *f);
  */
 void hist_kernel_of(const json_t *doc, struct hist_kernel *ret);
 
+/*
+ * The Debian version in a .deb's file name (PACKAGE_VERSION_ARCH.deb, %3a an epoch's colon),
+ * as the store keeps a booted .deb's kernel; '' for any other @spec.
+ */
+void hist_deb_version(const char *spec, char *out, size_t len);
+
 /* Fills @k->sort_key from its package version or release. */
 void hist_kernel_key(struct hist_kernel *k);
 

@@ -13,7 +13,9 @@
 # FAKE_QEMU_INITRD (a file that gets the -initrd's owner uid and mode, "uid mode"),
 # FAKE_QEMU_ORPHAN (a file that gets the pid of a process it leaves running, in a session
 # of its own, as a guest that escaped QEMU would),
-# FAKE_QEMU_LINGER (seconds it stays after its last console line, before it exits).
+# FAKE_QEMU_LINGER (seconds it stays after its last console line, before it exits),
+# FAKE_QEMU_OUT_SEQ (a directory, writable by the guest's user, of 1/, 2/...: each boot in
+# turn takes the next one as its FAKE_QEMU_OUT, claimed by making taken.N).
 # Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
 # token (from the per-boot archive fsbench appends to the -initrd, etc/fsbench/token, or
 # else from fsbench.token= on -append), boot_id (a new one), time (now) and release
@@ -60,7 +62,12 @@ sleep "${FAKE_QEMU_SLEEP:-0}" &
 wait $!
 if [ -n "${FAKE_QEMU_TAR:-}" ]; then
 	dd if="$FAKE_QEMU_TAR" of="$results" conv=notrunc status=none
-elif [ -n "${FAKE_QEMU_OUT:-}" ]; then
+elif [ -n "${FAKE_QEMU_OUT_SEQ:-}" ] || [ -n "${FAKE_QEMU_OUT:-}" ]; then
+	if [ -n "${FAKE_QEMU_OUT_SEQ:-}" ]; then
+		seq_n=1 # the first not taken: mkdir claims it, whoever the guest runs as
+		while ! mkdir "$FAKE_QEMU_OUT_SEQ/taken.$seq_n" 2>/dev/null; do seq_n=$((seq_n + 1)); done
+		FAKE_QEMU_OUT=$FAKE_QEMU_OUT_SEQ/$seq_n
+	fi
 	out=$(mktemp -d) && cp -a "$FAKE_QEMU_OUT/." "$out/"
 	tok=
 	for w in $append; do case $w in fsbench.token=*) tok=${w#fsbench.token=} ;; esac; done

@@ -28,6 +28,26 @@ grep -Eq "^ *1 +$FAKE_QEMU_RELEASE +$pkgver " "$W/list" && t_ok "kernel $FAKE_QE
 "$FSBENCH" history add --db "$W/h.db" "$W/r1.json" >"$W/add" 2>&1
 grep -q "already" "$W/add" && t_ok "adding the boot's file again adds nothing" || t_fail "add: $(cat "$W/add")"
 
+# kernel-gate --history: each boot's result added after the verdict, in boot order
+k2=$W/${deb##*/}
+k2=${k2%%_*}_9.9-1_amd64.deb
+cp "$deb" "$k2" || t_die "copying $deb"
+gate=(--baseline "$deb" --candidate "$k2" --boots 2 --jobs 1 --qemu "$FAKE" --disk virtio --disk-dir "$DISKS" --disk-size 64M --boot-timeout 10s --timeout 30s)
+# four boots, four results (the gate refuses one result passed off as two)
+mkdir -m 1777 "$W/seq"
+for i in 1 2 3 4; do
+	mkdir -p "$W/seq/$i" && cp "$W/good/status" "$W/seq/$i/" &&
+		sed "s/\"created\": *\"[^\"]*\"/\"created\": \"2026-01-0${i}T00:00:00Z\"/" "$W/good/result.json" >"$W/seq/$i/result.json" ||
+		t_die "making boot $i's result"
+done
+FAKE_QEMU_OUT_SEQ=$W/seq "$FSBENCH" kernel-gate "${gate[@]}" --workdir "$W/g1" --history "$W/g.db" >"$W/out" 2>"$W/err"
+rc=$?
+n=$(grep -c -- "--history: $W/g.db: .*boot-0[1-4]-[a-z]*/result.json: added" "$W/err")
+[ "$n" = 4 ] && t_ok "kernel-gate (exit $rc): 4 boots added" || { t_fail "kernel-gate --history: exit $rc, $n added"; tail -20 "$W/err"; }
+"$FSBENCH" history list --db "$W/g.db" >"$W/list" 2>&1
+[ "$(grep -Ec " 2 files$" "$W/list")" = 2 ] && t_ok "two kernels of 2 boots each: $(head -1 "$W/list")" ||
+	t_fail "history list: $(cat "$W/list")"
+
 # a store that cannot be made: the system's failure, exit 128 (git bisect run stops)
 : >"$W/not-a-dir"
 FAKE_QEMU_OUT=$W/good expect 128 "--history:" \
