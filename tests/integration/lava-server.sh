@@ -152,7 +152,12 @@ for i in $(seq 240); do
 	[ -n "$id" ] && break
 	sleep 0.5
 done
-sleep 2
+# and once its log has lines: on a loaded host "Running" comes well before the first line,
+# and a job canceled then has no log to show (the API answers 404)
+for i in $(seq 120); do
+	[ -n "$id" ] && [ "$(api "/api/v0.2/jobs/$id/logs/" 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.5
+done
 [ -n "$id" ] && api "/api/v0.2/jobs/$id/cancel/" >/dev/null || t_fail "no running job of kernel-run --lava to cancel"
 wait $kr
 t_expect_eq "kernel-run --lava, its job canceled: exit" 125 $?
