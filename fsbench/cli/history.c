@@ -4,12 +4,15 @@
 #include "fsbench/cli/history_run.h"
 
 #include <errno.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/fileio.h"
 #include "fsbench/history/db.h"
@@ -205,10 +208,16 @@ static int list_run(void *cfg)
 
 /* `history changes` */
 
+/* At most this many arguments after `--` are handed to `fsbench bisect`. */
+#define CHANGES_BISECT_ARGS 64
+
 struct changes_cfg {
 	char *db;
 	struct judge_cfg j;
 	bool json;
+	char *bisect; /* --bisect DIR: each regression's kernels bisected among DIR's */
+	char *bargs[CHANGES_BISECT_ARGS]; /* the operands after `--`: bisect's own */
+	int nbargs;
 };
 
 #define O(f) offsetof(struct changes_cfg, f)
@@ -219,14 +228,36 @@ static const struct fsb_opt changes_opts[] = {
 	  .type = OPT_BOOL,
 	  .offset = O(json),
 	  .help = "the change points as JSON (fsbench-history-changes/1) on stdout" },
+	{ .name = "bisect",
+	  .type = OPT_STRING,
+	  .offset = O(bisect),
+	  .file = OPT_DIR,
+	  .help = "hand each regression's two kernels to fsbench bisect over the kernels "
+		  "(.deb files) in DIR, its boots added to the store (kernel-gate --history); "
+		  "what follows -- goes to bisect" },
 	{ 0 },
 };
 #undef O
 
+/* `history changes --bisect DIR -- ARGS`: the operands are bisect's. */
+static int changes_operand(void *cfg, char *arg, char *err, size_t errlen)
+{
+	struct changes_cfg *c = cfg;
+
+	if (c->nbargs >= CHANGES_BISECT_ARGS) {
+		snprintf(err, errlen, "%s: at most %d arguments for bisect", arg,
+			 CHANGES_BISECT_ARGS);
+		return -EINVAL;
+	}
+	c->bargs[c->nbargs++] = arg;
+	return 0;
+}
+
 static void changes_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fsbench history changes [--db STORE] [--metric M] [--json]\n\n"
+		"usage: fsbench history changes [--db STORE] [--metric M] [--json]\n"
+		"       fsbench history changes [--db STORE] [--metric M] --bisect DIR [-- BISECT-ARGS]\n\n"
 		"The change points of every series (one metric of one cell over kernels in version\n"
 		"order; each kernel's complete runs its samples): E-Divisive means with a permutation\n"
 		"test, split only between kernels, and a change counted only when it is significant AND\n"
@@ -351,6 +382,100 @@ static int findings_status(const struct hist_findings *f, const char **verdict)
 				 FSB_EXIT_OK;
 }
 
+/*
+ * @argv to its end, its stdout and stderr ours (bisect's steps are its own lines): 0 with
+ * *@ret_status the wait status, or -errno when it could not be started.
+ */
+static int run_child(char *const *argv, int *ret_status)
+{
+	pid_t pid;
+	int e = 0;
+
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (!pid) {
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	while (waitpid(pid, ret_status, 0) < 0)
+		if (errno != EINTR) {
+			e = -errno;
+			break;
+		}
+	return e;
+}
+
+/*
+ * Each regression's last kernel before and first after, bisected among DIR's kernels by
+ * `fsbench bisect` (a child: its lines are its own), every step's boots added to the store.
+ * A pair is bisected once however many series changed between them. The worst status of
+ * the bisections that stopped for the system (128 and up) or refused their arguments (2),
+ * else 0.
+ */
+static int changes_bisect(const struct changes_cfg *c, const struct hist_findings *f,
+			  const struct hist_summary *sum)
+{
+	size_t(*done)[2] = calloc(f->nchanges + 1, sizeof(*done)), ndone = 0;
+	int worst = 0;
+
+	if (!done)
+		return cmd_fail(FSB_EXIT_SYSTEM, "history changes", "%s", strerror(ENOMEM));
+	for (size_t i = 0; i < f->nchanges; i++) {
+		const struct hist_change *ch = &f->changes[i];
+		size_t a = ch->s->kernel[ch->cp->before], b = ch->s->kernel[ch->cp->before + 1];
+		const struct hist_kernel *ka = &sum->kernels[a].k, *kb = &sum->kernels[b].k;
+		char *argv[CHANGES_BISECT_ARGS + 16];
+		bool seen = false, sep = false;
+		int n = 0, st = 0, r;
+
+		for (size_t k = 0; k < ndone; k++)
+			seen |= done[k][0] == a && done[k][1] == b;
+		if (!ch->regression || seen)
+			continue;
+		done[ndone][0] = a;
+		done[ndone++][1] = b;
+		argv[n++] = "/proc/self/exe";
+		argv[n++] = "bisect";
+		argv[n++] = "--good";
+		argv[n++] = (char *)(ka->package[0] ? ka->package : ka->release);
+		argv[n++] = "--bad";
+		argv[n++] = (char *)(kb->package[0] ? kb->package : kb->release);
+		argv[n++] = "--metric";
+		argv[n++] = (char *)ch->s->metric;
+		argv[n++] = c->bisect;
+		for (int k = 0; k < c->nbargs; k++) {
+			sep |= !strcmp(c->bargs[k], "--");
+			argv[n++] = c->bargs[k];
+		}
+		/* each gate's boots into this store: the page shows the bisection's points */
+		if (!sep)
+			argv[n++] = "--";
+		argv[n++] = "--history";
+		argv[n++] = c->db ? c->db : "default";
+		argv[n] = NULL;
+		printf("bisecting %s %s -> %s (%s) among the kernels in %s\n", ka->release,
+		       ka->package, kb->release, ch->s->metric, c->bisect);
+		fflush(stdout);
+		r = run_child(argv, &st);
+		if (r < 0) {
+			fprintf(stderr, "fsbench history changes: running fsbench bisect: %s\n",
+				strerror(-r));
+			worst = FSB_EXIT_SYSTEM;
+			continue;
+		}
+		st = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		printf("bisect of %s -> %s: exit %d\n", ka->release, kb->release, st);
+		/* the system's failure, or bisect's arguments refused: not the kernels' finding */
+		if ((st >= 128 || st == FSB_EXIT_USAGE) && st > worst)
+			worst = st;
+	}
+	free(done);
+	return worst;
+}
+
 static int changes_run(void *cfg)
 {
 	struct changes_cfg *c = cfg;
@@ -360,6 +485,22 @@ static int changes_run(void *cfg)
 	const char *verdict;
 	int status;
 
+	if (c->nbargs && !c->bisect)
+		return cmd_fail(FSB_EXIT_USAGE, "history changes",
+				"%s: arguments are bisect's, and need --bisect DIR", c->bargs[0]);
+	if (c->bisect && c->json)
+		return cmd_fail(FSB_EXIT_USAGE, "history changes",
+				"--bisect prints bisect's steps: not with --json");
+	if (c->bisect) {
+		struct stat st;
+
+		if (stat(c->bisect, &st))
+			return cmd_fail(FSB_EXIT_USAGE, "history changes", "--bisect %s: %s",
+					c->bisect, strerror(errno));
+		if (!S_ISDIR(st.st_mode))
+			return cmd_fail(FSB_EXIT_USAGE, "history changes",
+					"--bisect %s: not a directory of kernels", c->bisect);
+	}
 	status = findings("history changes", c->db, &c->j, &db, &sum, &f);
 	if (status)
 		return status;
@@ -376,6 +517,12 @@ static int changes_run(void *cfg)
 		json_decref(doc);
 	} else {
 		changes_text(&f, &sum);
+	}
+	/* the system's failure in a bisection stops a caller's loop; its findings stand */
+	if (c->bisect && f.nregressions) {
+		int b = changes_bisect(c, &f, &sum);
+
+		status = b ? b : status;
 	}
 	if (!f.judged)
 		fprintf(stderr,
@@ -478,7 +625,7 @@ static const struct cmd_spec history_cmds[] = {
 	  .run = list_run },
 	{ .name = "history changes",
 	  .opts = changes_opts,
-	  .operand = cmd_no_operand,
+	  .operand = changes_operand,
 	  .usage = changes_usage,
 	  .run = changes_run },
 	{ .name = "history report",
