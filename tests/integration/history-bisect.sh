@@ -7,6 +7,7 @@
 # without --bisect, --bisect with --json, a DIR that is not a directory.
 . "$(dirname "$0")/lib.sh"
 S=$T_SCRATCH
+[ -n "$S" ] && [ -d "$S" ] || t_die "no scratch directory"
 command -v dpkg-deb >/dev/null || t_skip "dpkg-deb is not installed"
 
 # the store: files/s 4 % lower from 6.1.0-57 on, 2 boots a kernel, no 6.1.0-56
