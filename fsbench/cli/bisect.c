@@ -90,14 +90,16 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fsbench bisect --good K --bad K [options] [KERNEL|DIR...] [-- KERNEL-GATE-OPTIONS]\n"
-		"       fsbench bisect --git TREE --good SHA --bad SHA --build CMD [options] [-- ...]\n\n"
+		"       fsbench bisect --git TREE --good SHA --bad SHA --build CMD [options] [-- ...]\n"
+		"       fsbench bisect --resume DIR [options] [-- ...]\n\n"
 		"Orders the kernels (.deb files by package version, else by name as sort -V),\n"
 		"keeps those between --good and --bad, gates --bad against --good, then halves as git\n"
 		"bisect does: the middle kernel is gated against --good with fsbench kernel-gate\n"
 		"(0 good, 1 bad, 125 skipped: its neighbours are gated instead). What follows \"--\"\n"
 		"is handed to every kernel-gate (--boots, --repetitions, --disk, --qemu...).\n"
 		"Exit 0: the first bad one was found; 125: it cannot be judged (why is said);\n"
-		"2: usage, or a gate refused its options; 128: the system failed.\n\n");
+		"2: usage, or a gate refused its options; 128: the system failed; 128+N: signal N\n"
+		"(--resume DIR continues from DIR/bisect.json, gating only what was not decided).\n\n");
 }
 
 static volatile int stopped; /* the signal that asks us to stop, or 0 */
@@ -491,8 +493,8 @@ static int workdir_make(struct ctx *x)
 		if (e)
 			return fail(
 				FSB_EXIT_USAGE,
-				"--workdir %s is not empty (--resume %s continues the bisection "
-				"there); give a new one",
+				"--workdir %s is not empty (if a bisection stopped there, --resume "
+				"%s continues it); give a new one",
 				x->dir, x->dir);
 	}
 	/* absolute: builds run in TREE, and FSBENCH_BISECT_OUT must still name the step's dir */
