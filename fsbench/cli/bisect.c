@@ -902,6 +902,7 @@ static int git_replay(struct ctx *x)
 {
 	json_t *o;
 	size_t i;
+	int st;
 
 	json_array_foreach(x->steps, i, o)
 	{
@@ -914,7 +915,9 @@ static int git_replay(struct ctx *x)
 				    "commit or verdict",
 				    x->dir, i + 1);
 		say_recorded(o, sha);
-		if (i >= 2 && git(x, NULL, "bisect", v, sha, NULL) > 1)
+		/* 1 and 2 are git's answers (e.g. only skipped commits left): git_answer() reads
+		 * them; -1 and 128 are failures (a SHA no longer in TREE) */
+		if (i >= 2 && ((st = git(x, NULL, "bisect", v, sha, NULL)) < 0 || st >= 128))
 			return fail(FSB_EXIT_SYSTEM, "git bisect %s %s failed (see %s/git.log)", v,
 				    sha, x->dir);
 	}
