@@ -23,7 +23,7 @@
 
 struct bisect_cfg {
 	struct cmd_files files;
-	char *good, *bad, *metric, *gate_cmd, *git, *build, *workdir;
+	char *good, *bad, *metric, *gate_cmd, *git, *build, *workdir, *resume;
 	int64_t build_timeout;
 	/* not options: what follows "--", handed to kernel-gate */
 	char **gate_argv;
@@ -70,6 +70,13 @@ static const struct fsb_opt bisect_opts[] = {
 	  .file = OPT_DIR,
 	  .help = "where bisect.json and every step's step-N/ go (default a new "
 		  "fsbench-bisect-XXXXXX)" },
+	{ .name = "resume",
+	  .type = OPT_STRING,
+	  .offset = O(resume),
+	  .file = OPT_DIR,
+	  .help = "continue the bisection in DIR from its bisect.json: its steps are not gated "
+		  "again; --good, --bad, --metric, --git and the kernels are taken from it, or "
+		  "must be the same" },
 	{ .name = "gate-cmd",
 	  .type = OPT_STRING,
 	  .offset = O(gate_cmd),
@@ -83,14 +90,16 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fsbench bisect --good K --bad K [options] [KERNEL|DIR...] [-- KERNEL-GATE-OPTIONS]\n"
-		"       fsbench bisect --git TREE --good SHA --bad SHA --build CMD [options] [-- ...]\n\n"
+		"       fsbench bisect --git TREE --good SHA --bad SHA --build CMD [options] [-- ...]\n"
+		"       fsbench bisect --resume DIR [options] [-- ...]\n\n"
 		"Orders the kernels (.deb files by package version, else by name as sort -V),\n"
 		"keeps those between --good and --bad, gates --bad against --good, then halves as git\n"
 		"bisect does: the middle kernel is gated against --good with fsbench kernel-gate\n"
 		"(0 good, 1 bad, 125 skipped: its neighbours are gated instead). What follows \"--\"\n"
 		"is handed to every kernel-gate (--boots, --repetitions, --disk, --qemu...).\n"
 		"Exit 0: the first bad one was found; 125: it cannot be judged (why is said);\n"
-		"2: usage, or a gate refused its options; 128: the system failed.\n\n");
+		"2: usage, or a gate refused its options; 128: the system failed; 128+N: signal N\n"
+		"(--resume DIR continues from DIR/bisect.json, gating only what was not decided).\n\n");
 }
 
 static volatile int stopped; /* the signal that asks us to stop, or 0 */
@@ -107,6 +116,7 @@ struct step {
 	int status, build_status; /* -1: none */
 	struct bs_gate g;
 	char dir[PATH_MAX + 32];
+	char image[PATH_MAX + 400]; /* a build's kernel; "" when none */
 };
 
 struct ctx {
@@ -118,6 +128,10 @@ struct ctx {
 	/* git mode */
 	bool bisecting;
 	char good_image[PATH_MAX];
+	/* --resume: the steps recorded before (x->steps holds them first), and its answer */
+	int resumed;
+	const char *done_answer;
+	int done_exit;
 };
 
 /* the command's one-line refusal (args.h), with its status */
@@ -159,6 +173,8 @@ static void record_step(struct ctx *x, const struct step *s, const char *build_l
 		json_object_set_new(o, "build_status", json_integer(s->build_status));
 		json_object_set_new(o, "build_log", json_string(build_log));
 	}
+	if (s->image[0]) /* what was built: the good commit's is every step's baseline */
+		json_object_set_new(o, "image", json_string(s->image));
 	json_object_set_new(o, "dir", json_string(s->dir));
 	json_array_append_new(x->steps, o);
 	record_write(x);
@@ -195,6 +211,38 @@ static void say_step(const struct ctx *x, const struct step *s, const char *name
 		printf(" (exit %d)", s->status);
 	}
 	printf("%s%s\n", note ? ": " : "", note ? note : "");
+	fflush(stdout);
+}
+
+/* A recorded verdict's mark; BS_UNTESTED for anything else. */
+static enum bs_mark mark_of(const char *verdict)
+{
+	for (int m = BS_GOOD; verdict && m <= BS_SKIP; m++)
+		if (!strcmp(verdict, mark_names[m]))
+			return m;
+	return BS_UNTESTED;
+}
+
+/* --resume: a step bisect.json recorded, said again as say_step() said it. */
+static void say_recorded(const json_t *o, const char *name)
+{
+	const char *m = json_string_value(json_object_get(o, "metric"));
+	const char *cell = json_string_value(json_object_get(o, "cell"));
+	const json_t *ch = json_object_get(o, "change_pct"), *fl = json_object_get(o, "floor_pct");
+	const json_t *ex = json_object_get(o, "exit");
+
+	printf("step %d: %s: %s", (int)json_integer_value(json_object_get(o, "step")), name,
+	       json_string_value(json_object_get(o, "verdict")));
+	if (m && json_is_number(ch)) {
+		printf(" (%s%s%s %+.2f%%", m, cell && cell[0] ? "@" : "", cell ? cell : "",
+		       json_number_value(ch));
+		if (json_is_number(fl))
+			printf(", floor %.2f%%", json_number_value(fl));
+		printf(")");
+	} else if (json_is_integer(ex)) {
+		printf(" (exit %d)", (int)json_integer_value(ex));
+	}
+	printf(": recorded, not gated again\n");
 	fflush(stdout);
 }
 
@@ -292,8 +340,23 @@ struct list {
 	size_t n;
 };
 
-static int list_add(struct list *l, const char *path)
+/*
+ * @path made absolute against the working directory, its links kept (k1.deb and k2.deb may
+ * be links to one package): what bisect.json records, so --resume can run from elsewhere.
+ */
+static void abs_path(const char *path, char *buf, size_t len)
 {
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)) ||
+	    (n = snprintf(buf, len, "%s/%s", cwd, path)) < 0 || (size_t)n >= len)
+		snprintf(buf, len, "%s", path);
+}
+
+static int list_add(struct list *l, const char *rel)
+{
+	char path[PATH_MAX];
 	char line[256] = "";
 	struct base_spawn sp = {
 		.argv = (char *const[]){ "dpkg-deb", "-f", (char *)path, "Version", NULL },
@@ -304,9 +367,11 @@ static int list_add(struct list *l, const char *path)
 		.linelen = sizeof(line),
 	};
 	struct bs_kernel *k;
-	size_t len = strlen(path);
+	size_t len;
 	int st;
 
+	abs_path(rel, path, sizeof(path));
+	len = strlen(path);
 	if (l->n >= MAX_KERNELS)
 		return fail(FSB_EXIT_USAGE, "more than %d kernels", MAX_KERNELS);
 	k = &l->k[l->n];
@@ -319,8 +384,7 @@ static int list_add(struct list *l, const char *path)
 		if (base_spawn_run(&sp, &st) || !WIFEXITED(st) || WEXITSTATUS(st) || !line[0]) {
 			free(k->path);
 			return fail(FSB_EXIT_USAGE,
-				    "%s: not a package (dpkg-deb -f %s Version failed)", path,
-				    path);
+				    "%s: not a package (dpkg-deb -f %s Version failed)", rel, rel);
 		}
 		k->version = strdup(line);
 	}
@@ -355,8 +419,11 @@ static int list_operand(struct list *l, const char *arg)
 /* The index of the kernel that @spec names (path, file name or version), or -1. */
 static ssize_t list_find(const struct list *l, const char *spec)
 {
+	char abs[PATH_MAX];
+
+	abs_path(spec, abs, sizeof(abs));
 	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->k[i].path, spec) || !strcmp(l->k[i].name, spec) ||
+		if (!strcmp(l->k[i].path, abs) || !strcmp(l->k[i].name, spec) ||
 		    (l->k[i].version && !strcmp(l->k[i].version, spec)))
 			return (ssize_t)i;
 	return -1;
@@ -384,9 +451,29 @@ static ssize_t list_end(struct list *l, const char *spec, const char *flag)
 	return list_add(l, spec) ? -1 : (ssize_t)l->n - 1;
 }
 
+/*
+ * --resume: a step that was running when the bisection stopped has a directory but no
+ * record; it is moved aside (step-N.stopped-R) so its number is gated afresh in a clean one.
+ */
+static int workdir_resume(struct ctx *x)
+{
+	char path[PATH_MAX + 32], aside[PATH_MAX + 64];
+
+	for (int i = x->nstep + 1;; i++) {
+		snprintf(path, sizeof(path), "%s/step-%d", x->dir, i);
+		if (access(path, F_OK))
+			return 0;
+		snprintf(aside, sizeof(aside), "%s.stopped-%d", path, x->resumed);
+		if (rename(path, aside))
+			return fail(FSB_EXIT_SYSTEM, "moving %s aside: %s", path, strerror(errno));
+	}
+}
+
 static int workdir_make(struct ctx *x)
 {
-	if (!x->c->workdir) {
+	if (x->c->resume) {
+		snprintf(x->dir, sizeof(x->dir), "%s", x->c->resume);
+	} else if (!x->c->workdir) {
 		snprintf(x->dir, sizeof(x->dir), "fsbench-bisect-XXXXXX");
 		if (!mkdtemp(x->dir))
 			return fail(FSB_EXIT_SYSTEM, "creating %s: %s", x->dir, strerror(errno));
@@ -404,10 +491,11 @@ static int workdir_make(struct ctx *x)
 			;
 		closedir(d);
 		if (e)
-			return fail(FSB_EXIT_USAGE,
-				    "--workdir %s is not empty (a bisection there is not resumed: "
-				    "--resume is not implemented); give a new one",
-				    x->dir);
+			return fail(
+				FSB_EXIT_USAGE,
+				"--workdir %s is not empty (if a bisection stopped there, --resume "
+				"%s continues it); give a new one",
+				x->dir, x->dir);
 	}
 	/* absolute: builds run in TREE, and FSBENCH_BISECT_OUT must still name the step's dir */
 	{
@@ -417,8 +505,9 @@ static int workdir_make(struct ctx *x)
 			return fail(FSB_EXIT_SYSTEM, "%s: %s", x->dir, strerror(errno));
 		snprintf(x->dir, sizeof(x->dir), "%s", abs);
 	}
-	fprintf(stderr, "fsbench bisect: steps and bisect.json in %s\n", x->dir);
-	return 0;
+	fprintf(stderr, "fsbench bisect: steps and bisect.json in %s%s\n", x->dir,
+		x->c->resume ? " (resumed)" : "");
+	return x->c->resume ? workdir_resume(x) : 0;
 }
 
 /* Gates k[@i] against the good end and says the step; the mark or a negative exit status. */
@@ -461,6 +550,64 @@ static void change_of(struct ctx *x, const char *what, char *buf, size_t len)
 	}
 }
 
+/*
+ * The kernels from --good to --bad, recorded; with --resume, they must be those recorded
+ * then (the halving's steps are indices into them). 0 or a refusal's exit status.
+ */
+static int list_record(struct ctx *x, const struct list *l, size_t gi, size_t n)
+{
+	json_t *now = json_array(), *then = json_object_get(x->record, "kernels");
+	size_t i;
+
+	if (!now)
+		return fail(FSB_EXIT_SYSTEM, "no memory");
+	for (i = 0; i < n; i++)
+		json_array_append_new(now, json_string(l->k[gi + i].path));
+	if (!x->resumed) {
+		json_object_set_new(x->record, "kernels", now);
+		return 0;
+	}
+	for (i = 0; i < n && i < json_array_size(then); i++)
+		if (!json_equal(json_array_get(now, i), json_array_get(then, i)))
+			break;
+	json_decref(now);
+	if (i == n && n == json_array_size(then))
+		return 0;
+	return fail(FSB_EXIT_USAGE,
+		    "--resume %s: the kernels from --good to --bad are not those its bisect.json "
+		    "recorded (%zu now, %zu then; the first that differs: %s, then %s)",
+		    x->c->resume, n, json_array_size(then), i < n ? l->k[gi + i].path : "none",
+		    json_is_string(json_array_get(then, i)) ?
+			    json_string_value(json_array_get(then, i)) :
+			    "none");
+}
+
+/*
+ * --resume: the verdicts bisect.json recorded, marked and said again, so no kernel is
+ * gated twice. 0 or a refusal's exit status.
+ */
+static int list_replay(struct ctx *x, const struct list *l, size_t gi, enum bs_mark *mark, size_t n)
+{
+	json_t *o;
+	size_t i;
+
+	json_array_foreach(x->steps, i, o)
+	{
+		const char *k = json_string_value(json_object_get(o, "kernel"));
+		enum bs_mark m = mark_of(json_string_value(json_object_get(o, "verdict")));
+		ssize_t j = k ? list_find(l, k) : -1;
+
+		if (j < (ssize_t)gi || j >= (ssize_t)(gi + n) || m == BS_UNTESTED)
+			return fail(FSB_EXIT_USAGE,
+				    "--resume %s: step %zu of bisect.json (%s) is not a verdict on "
+				    "a kernel of the list",
+				    x->c->resume, i + 1, k ? k : "no kernel");
+		mark[j - (ssize_t)gi] = m;
+		say_recorded(o, l->k[j].name);
+	}
+	return 0;
+}
+
 static int bisect_list(struct ctx *x)
 {
 	struct list *l = calloc(1, sizeof(*l));
@@ -475,6 +622,14 @@ static int bisect_list(struct ctx *x)
 		return fail(FSB_EXIT_SYSTEM, "no memory");
 	for (int i = 0; i < c->files.n && !r; i++)
 		r = list_operand(l, c->files.v[i]);
+	if (x->resumed && !c->files.n) { /* the kernels bisect.json recorded */
+		json_t *k;
+		size_t i;
+
+		json_array_foreach(json_object_get(x->record, "kernels"), i,
+				   k) if (!r && json_is_string(k))
+			r = list_add(l, json_string_value(k));
+	}
 	if (r)
 		goto out;
 	r = FSB_EXIT_USAGE;
@@ -496,7 +651,11 @@ static int bisect_list(struct ctx *x)
 	}
 	n = (size_t)(bi - gi + 1);
 	mark = calloc(n, sizeof(*mark));
-	if (!mark || (r = workdir_make(x)))
+	if (!mark) {
+		r = fail(FSB_EXIT_SYSTEM, "no memory");
+		goto out;
+	}
+	if ((r = list_record(x, l, (size_t)gi, n)) || (r = workdir_make(x)))
 		goto out;
 	/* the order, as it decides the answer: a name and, for a package, its version */
 	printf("%zu kernels in order:", n);
@@ -508,8 +667,17 @@ static int bisect_list(struct ctx *x)
 	}
 	printf("\n");
 	mark[0] = BS_GOOD;
+	if ((r = list_replay(x, l, (size_t)gi, mark, n)))
+		goto out;
+	if (x->done_answer) { /* decided before: said again, nothing gated */
+		printf("%s\n", x->done_answer);
+		r = x->done_exit;
+		goto out;
+	}
 	/* the bad end first: a range whose ends do not differ has nothing to find */
-	m = list_step(x, &l->k[gi], &l->k[bi], "the bad end against the good one");
+	m = mark[n - 1];
+	if (m == BS_UNTESTED)
+		m = list_step(x, &l->k[gi], &l->k[bi], "the bad end against the good one");
 	if (m < 0) {
 		r = -m;
 		goto out;
@@ -662,13 +830,13 @@ static int build(struct ctx *x, struct step *s, char *image, size_t len, char *l
 static int commit_step(struct ctx *x, const char *sha, const char *note)
 {
 	struct step s = { .status = -1, .build_status = -1 };
-	char image[PATH_MAX + 400], log[PATH_MAX + 64];
+	char log[PATH_MAX + 64];
 	int m;
 
 	if ((m = step_dir(x, &s)))
 		return m;
 	snprintf(s.what, sizeof(s.what), "%s", sha);
-	m = build(x, &s, image, sizeof(image), log, sizeof(log));
+	m = build(x, &s, s.image, sizeof(s.image), log, sizeof(log));
 	if (m < 0)
 		return m;
 	if (m == 1) {
@@ -680,7 +848,7 @@ static int commit_step(struct ctx *x, const char *sha, const char *note)
 		record_step(x, &s, log);
 		return BS_SKIP;
 	}
-	if ((m = gate(x, x->good_image, image, &s)) < 0)
+	if ((m = gate(x, x->good_image, s.image, &s)) < 0)
 		return m;
 	s.mark = m;
 	say_step(x, &s, sha, s.mark == BS_SKIP ? "cannot judge it" : note);
@@ -688,47 +856,156 @@ static int commit_step(struct ctx *x, const char *sha, const char *note)
 	return m;
 }
 
+/*
+ * After `git bisect good|bad|skip`: git's answer, said and recorded (its exit status), or -1
+ * while it has none.
+ */
+static int git_answer(struct ctx *x)
+{
+	char line[512];
+
+	git_line(x, line, sizeof(line));
+	if (git_log_has(x, "is the first bad commit")) {
+		char buf[256], *sp = strchr(line, ' ');
+
+		if (sp)
+			*sp = 0;
+		change_of(x, line, buf, sizeof(buf));
+		return answer(x, FSB_EXIT_OK, "first bad: %s%s", line, buf);
+	}
+	if (git_log_has(x, "only 'skip'ped commits left")) {
+		char all[4096] = "", path[PATH_MAX + 16], l2[256];
+		size_t len = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/git.log", x->dir);
+		if ((f = fopen(path, "r"))) {
+			/* git lists the candidates, one SHA a line, after its message */
+			while (fgets(l2, sizeof(l2), f) && len < sizeof(all))
+				if (strspn(l2, "0123456789abcdef") >= 40)
+					len += snprintf(all + len, sizeof(all) - len, "%s%.12s",
+							len ? ", " : "", l2);
+			fclose(f);
+		}
+		return answer(x, FSB_EXIT_CANNOT_JUDGE,
+			      "cannot judge: only skipped commits are left: %s", all);
+	}
+	return -1;
+}
+
+/*
+ * --resume: git bisect is given the marks bisect.json recorded (the good build and the bad
+ * end are `git bisect start`'s), so it stands where it stood; each recorded step is said
+ * again. 0, or a refusal's exit status.
+ */
+static int git_replay(struct ctx *x)
+{
+	json_t *o;
+	size_t i;
+	int st;
+
+	json_array_foreach(x->steps, i, o)
+	{
+		const char *sha = json_string_value(json_object_get(o, "commit"));
+		const char *v = json_string_value(json_object_get(o, "verdict"));
+
+		if (!sha || !v || mark_of(v) == BS_UNTESTED)
+			return fail(FSB_EXIT_USAGE,
+				    "--resume %s: step %zu of bisect.json has no "
+				    "commit or verdict",
+				    x->dir, i + 1);
+		say_recorded(o, sha);
+		/* 1 and 2 are git's answers (e.g. only skipped commits left): git_answer() reads
+		 * them; -1 and 128 are failures (a SHA no longer in TREE) */
+		if (i >= 2 && ((st = git(x, NULL, "bisect", v, sha, NULL)) < 0 || st >= 128))
+			return fail(FSB_EXIT_SYSTEM, "git bisect %s %s failed (see %s/git.log)", v,
+				    sha, x->dir);
+	}
+	return 0;
+}
+
 static int bisect_git_steps(struct ctx *x)
 {
-	char head[128], line[512], good[64], bad[64], log[PATH_MAX + 64], mid[128];
+	char head[128], good[64], bad[64], log[PATH_MAX + 64], mid[128];
 	struct step s = { .status = -1, .build_status = -1 }; /* the good build: no gate */
+	size_t nrec = json_array_size(x->steps);
 	int m;
 
-	/* the SHAs resolved once, so a branch name moving meanwhile changes nothing */
-	if (git(x, NULL, "rev-parse", "--verify", "-q", x->c->good, NULL))
-		return fail(FSB_EXIT_USAGE, "--good %s: not a commit of %s", x->c->good, x->c->git);
-	git_line(x, good, sizeof(good));
-	if (git(x, NULL, "rev-parse", "--verify", "-q", x->c->bad, NULL))
-		return fail(FSB_EXIT_USAGE, "--bad %s: not a commit of %s", x->c->bad, x->c->git);
-	git_line(x, bad, sizeof(bad));
+	if (x->resumed) {
+		/* the commits as they were resolved then, though a branch may have moved */
+		const char *g = json_string_value(json_object_get(x->record, "good_sha"));
+		const char *b = json_string_value(json_object_get(x->record, "bad_sha"));
+
+		if (!g || !b)
+			return fail(FSB_EXIT_USAGE,
+				    "--resume %s: bisect.json has no good_sha, bad_sha", x->dir);
+		snprintf(good, sizeof(good), "%s", g);
+		snprintf(bad, sizeof(bad), "%s", b);
+	} else {
+		/* the SHAs resolved once, so a branch name moving meanwhile changes nothing */
+		if (git(x, NULL, "rev-parse", "--verify", "-q", x->c->good, NULL))
+			return fail(FSB_EXIT_USAGE, "--good %s: not a commit of %s", x->c->good,
+				    x->c->git);
+		git_line(x, good, sizeof(good));
+		if (git(x, NULL, "rev-parse", "--verify", "-q", x->c->bad, NULL))
+			return fail(FSB_EXIT_USAGE, "--bad %s: not a commit of %s", x->c->bad,
+				    x->c->git);
+		git_line(x, bad, sizeof(bad));
+		json_object_set_new(x->record, "good_sha", json_string(good));
+		json_object_set_new(x->record, "bad_sha", json_string(bad));
+	}
 	if (git(x, NULL, "bisect", "start", bad, good, NULL))
 		return fail(FSB_EXIT_USAGE, "git bisect start %s %s failed (see %s/git.log)", bad,
 			    good, x->dir);
 	x->bisecting = true;
+	if (nrec && (m = git_replay(x)))
+		return m;
+	if (nrec > 2 && (m = git_answer(x)) >= 0)
+		return m;
 	if (git(x, NULL, "rev-parse", "HEAD", NULL))
 		return fail(FSB_EXIT_SYSTEM, "git rev-parse HEAD failed");
 	git_line(x, mid, sizeof(mid));
-	/* the baseline, built once */
-	if (git(x, NULL, "checkout", "-q", good, NULL))
-		return fail(FSB_EXIT_SYSTEM, "git checkout %s failed (see %s/git.log)", good,
-			    x->dir);
-	if ((m = step_dir(x, &s)))
-		return -m;
-	snprintf(s.what, sizeof(s.what), "%s", good);
-	m = build(x, &s, x->good_image, sizeof(x->good_image), log, sizeof(log));
-	if (m < 0)
-		return -m;
-	s.mark = m ? BS_SKIP : BS_GOOD;
-	say_step(x, &s, good, m ? "the good commit's build failed" : "the good commit, built");
-	record_step(x, &s, log);
-	if (m)
-		return answer(x, FSB_EXIT_CANNOT_JUDGE,
-			      "cannot judge: the good commit does not build (see %s)", log);
-	if (git(x, NULL, "checkout", "-q", bad, NULL))
-		return fail(FSB_EXIT_SYSTEM, "git checkout %s failed", bad);
-	m = commit_step(x, bad, "the bad end against the good one");
-	if (m < 0)
-		return -m;
+	if (nrec) {
+		/* the baseline was built before: its kernel is still in step-1/out */
+		json_t *o = json_array_get(x->steps, 0);
+		const char *img = json_string_value(json_object_get(o, "image"));
+
+		if (!img || access(img, R_OK))
+			return fail(FSB_EXIT_USAGE,
+				    "--resume %s: the good commit's build (%s) is not there",
+				    x->dir, img ? img : "bisect.json names none");
+		snprintf(x->good_image, sizeof(x->good_image), "%s", img);
+	} else {
+		/* the baseline, built once */
+		if (git(x, NULL, "checkout", "-q", good, NULL))
+			return fail(FSB_EXIT_SYSTEM, "git checkout %s failed (see %s/git.log)",
+				    good, x->dir);
+		if ((m = step_dir(x, &s)))
+			return -m;
+		snprintf(s.what, sizeof(s.what), "%s", good);
+		m = build(x, &s, x->good_image, sizeof(x->good_image), log, sizeof(log));
+		if (m < 0)
+			return -m;
+		s.mark = m ? BS_SKIP : BS_GOOD;
+		if (!m)
+			snprintf(s.image, sizeof(s.image), "%s", x->good_image);
+		say_step(x, &s, good,
+			 m ? "the good commit's build failed" : "the good commit, built");
+		record_step(x, &s, log);
+		if (m)
+			return answer(x, FSB_EXIT_CANNOT_JUDGE,
+				      "cannot judge: the good commit does not build (see %s)", log);
+	}
+	if (nrec >= 2) {
+		m = mark_of(
+			json_string_value(json_object_get(json_array_get(x->steps, 1), "verdict")));
+	} else {
+		if (git(x, NULL, "checkout", "-q", bad, NULL))
+			return fail(FSB_EXIT_SYSTEM, "git checkout %s failed", bad);
+		m = commit_step(x, bad, "the bad end against the good one");
+		if (m < 0)
+			return -m;
+	}
 	if (m != BS_BAD)
 		return answer(x, FSB_EXIT_CANNOT_JUDGE, "cannot judge: --bad is %s against --good",
 			      m == BS_GOOD ? "not bad" : "not judged (skipped)");
@@ -741,32 +1018,8 @@ static int bisect_git_steps(struct ctx *x)
 		if ((m = commit_step(x, head, NULL)) < 0)
 			return -m;
 		git(x, NULL, "bisect", m == BS_GOOD ? "good" : m == BS_BAD ? "bad" : "skip", NULL);
-		git_line(x, line, sizeof(line));
-		if (git_log_has(x, "is the first bad commit")) {
-			char buf[256], *sp = strchr(line, ' ');
-
-			if (sp)
-				*sp = 0;
-			change_of(x, line, buf, sizeof(buf));
-			return answer(x, FSB_EXIT_OK, "first bad: %s%s", line, buf);
-		}
-		if (git_log_has(x, "only 'skip'ped commits left")) {
-			char all[4096] = "", path[PATH_MAX + 16], l2[256];
-			size_t len = 0;
-			FILE *f;
-
-			snprintf(path, sizeof(path), "%s/git.log", x->dir);
-			if ((f = fopen(path, "r"))) {
-				/* git lists the candidates, one SHA a line, after its message */
-				while (fgets(l2, sizeof(l2), f) && len < sizeof(all))
-					if (strspn(l2, "0123456789abcdef") >= 40)
-						len += snprintf(all + len, sizeof(all) - len,
-								"%s%.12s", len ? ", " : "", l2);
-				fclose(f);
-			}
-			return answer(x, FSB_EXIT_CANNOT_JUDGE,
-				      "cannot judge: only skipped commits are left: %s", all);
-		}
+		if ((m = git_answer(x)) >= 0)
+			return m;
 		if (stopped)
 			return 128 + stopped;
 	}
@@ -797,6 +1050,10 @@ static int bisect_git(struct ctx *x)
 			return fail(FSB_EXIT_USAGE, "%s %s: not a commit of %s",
 				    i ? "--bad" : "--good", i ? c->bad : c->good, c->git);
 	}
+	if (x->done_answer) { /* decided before: said again, the tree not touched */
+		printf("%s\n", x->done_answer);
+		return x->done_exit;
+	}
 	if ((r = workdir_make(x)))
 		return r;
 	r = bisect_git_steps(x);
@@ -806,10 +1063,76 @@ static int bisect_git(struct ctx *x)
 	return r;
 }
 
-static int bisect_run(void *cfg)
+/*
+ * --resume DIR: DIR/bisect.json becomes the record, its steps the first ones; --good, --bad,
+ * --metric and --git come from it or must say the same. 0 or a refusal's exit status.
+ */
+static int resume_load(struct ctx *x)
 {
-	struct bisect_cfg *c = cfg;
-	struct ctx x = { .c = c };
+	struct bisect_cfg *c = x->c;
+	struct {
+		const char *key, *flag;
+		char **val;
+	} f[] = { { "good", "--good", &c->good },
+		  { "bad", "--bad", &c->bad },
+		  { "metric", "--metric", &c->metric },
+		  { "git", "--git", &c->git } };
+	char path[PATH_MAX + 16], err[1024], a[PATH_MAX], b[PATH_MAX];
+	const char *schema, *ans;
+	json_t *old, *ex;
+
+	if (c->workdir)
+		return fail(FSB_EXIT_USAGE, "--resume DIR is the work directory: no --workdir");
+	snprintf(path, sizeof(path), "%s/bisect.json", c->resume);
+	if (!(old = mdl_json_file(path, err, sizeof(err))))
+		return fail(FSB_EXIT_USAGE, "--resume %s: %s", c->resume, err);
+	x->record = old; /* freed by the caller: the values below live in it */
+	schema = json_string_value(json_object_get(old, "schema"));
+	if (!schema || strcmp(schema, "fsbench-bisect/1") ||
+	    !json_is_array(json_object_get(old, "steps")))
+		return fail(FSB_EXIT_USAGE, "--resume %s: not a bisect.json of fsbench-bisect/1",
+			    path);
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		const char *rec = json_string_value(json_object_get(old, f[i].key));
+		bool same;
+
+		if (!*f[i].val) { /* the option's, freed with the others (opt_free) */
+			if (rec && !(*f[i].val = strdup(rec)))
+				return fail(FSB_EXIT_SYSTEM, "no memory");
+			continue;
+		}
+		same = rec && !strcmp(rec, *f[i].val);
+		if (!same && rec && !strcmp(f[i].key, "git")) /* one tree, named otherwise */
+			same = realpath(rec, a) && realpath(*f[i].val, b) && !strcmp(a, b);
+		if (!same)
+			return fail(FSB_EXIT_USAGE,
+				    "--resume %s: %s %s, but its bisect.json recorded %s%s%s",
+				    c->resume, f[i].flag, *f[i].val, rec ? f[i].flag : "none",
+				    rec ? " " : "", rec ? rec : "");
+	}
+	ans = json_string_value(json_object_get(old, "answer"));
+	ex = json_object_get(old, "exit");
+	if (ans && (json_integer_value(ex) == FSB_EXIT_OK ||
+		    json_integer_value(ex) == FSB_EXIT_CANNOT_JUDGE)) {
+		x->done_answer = ans;
+		x->done_exit = (int)json_integer_value(ex);
+	}
+	x->steps = json_object_get(old, "steps");
+	x->nstep = (int)json_array_size(x->steps);
+	x->resumed = (int)json_integer_value(json_object_get(old, "resumed")) + 1;
+	if (!x->done_answer) { /* answered anew, or stopped anew */
+		json_object_del(old, "answer");
+		json_object_del(old, "exit");
+		json_object_set_new(old, "resumed", json_integer(x->resumed));
+	}
+	return 0;
+}
+
+/* The checks, then the bisection; x->record is the caller's to free. */
+static int bisect_go(struct ctx *px)
+{
+	struct ctx x = *px;
+	struct bisect_cfg *c = x.c;
 	struct sigaction sa = { .sa_handler = on_signal };
 	char *at;
 	int r;
@@ -825,13 +1148,19 @@ static int bisect_run(void *cfg)
 		if (!x.metric[0] || (x.cell && !x.cell[0]))
 			return fail(FSB_EXIT_USAGE, "--metric %s: NAME or NAME@CELL", c->metric);
 	}
-	x.record = json_pack("{s:s, s:s, s:s, s:s?, s:[]}", "schema", "fsbench-bisect/1", "good",
-			     c->good, "bad", c->bad, "metric", c->metric, "steps");
-	if (!x.record)
-		return fail(FSB_EXIT_SYSTEM, "no memory");
-	x.steps = json_object_get(x.record, "steps");
-	if (c->git)
-		json_object_set_new(x.record, "git", json_string(c->git));
+	if (!c->resume) {
+		char tree[PATH_MAX];
+
+		x.record = json_pack("{s:s, s:s, s:s, s:s?, s:[]}", "schema", "fsbench-bisect/1",
+				     "good", c->good, "bad", c->bad, "metric", c->metric, "steps");
+		if (!x.record)
+			return fail(FSB_EXIT_SYSTEM, "no memory");
+		x.steps = json_object_get(x.record, "steps");
+		/* absolute, as --resume from elsewhere needs it */
+		if (c->git)
+			json_object_set_new(x.record, "git",
+					    json_string(realpath(c->git, tree) ? tree : c->git));
+	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	r = c->git ? bisect_git(&x) : bisect_list(&x);
@@ -844,6 +1173,17 @@ static int bisect_run(void *cfg)
 		json_object_set_new(x.record, "exit", json_integer(r));
 		record_write(&x);
 	}
+	px->record = x.record;
+	return r;
+}
+
+static int bisect_run(void *cfg)
+{
+	struct ctx x = { .c = cfg };
+	int r = x.c->resume ? resume_load(&x) : 0;
+
+	if (!r)
+		r = bisect_go(&x);
 	json_decref(x.record);
 	return r;
 }

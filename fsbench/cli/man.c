@@ -38,13 +38,23 @@ static const struct doc_status statuses[] = {
 	  "journal, a backend that could not be set up); \\fBgit bisect run\\fR stops rather "
 	  "than call the commit bad" },
 	{ "kernel-run", FSB_EXIT_CANNOT_JUDGE, "the kernel did not boot" },
+	/* bisect never exits 1: a bad kernel is its answer, not its failure */
 	{ "bisect", FSB_EXIT_OK, "the first bad kernel or commit was found" },
+	{ "bisect", FSB_EXIT_FAIL, NULL },
+	{ "bisect", FSB_EXIT_USAGE,
+	  "usage: bad flags, \\-\\-good or \\-\\-bad not in the list or not commits, "
+	  "\\-\\-good after \\-\\-bad, a TREE that is not git or is mid-bisect, a "
+	  "\\-\\-workdir that is not empty, a \\-\\-resume whose bisect.json does not match "
+	  "(nothing was done for these); or, after steps were gated, a \\-\\-metric no gate "
+	  "names, or a gate that exited 2 (its options, after \"\\-\\-\", are wrong)" },
 	{ "bisect", FSB_EXIT_CANNOT_JUDGE,
 	  "cannot judge: \\-\\-bad is not bad against \\-\\-good (or \\-\\-good is already "
-	  "bad), or only skipped kernels lie between the last good one and the first bad one" },
+	  "bad), the bad end could not be judged, the good commit does not build, or only "
+	  "skipped kernels or commits lie between the last good one and the first bad one" },
 	{ "bisect", FSB_EXIT_SYSTEM,
 	  "the system failed, or a gate did (exit 128 or above): the bisection stopped, and "
-	  "no kernel was called bad for it" },
+	  "no kernel was called bad for it; 128+N: stopped by signal N (\\-\\-resume "
+	  "continues it)" },
 	{ "kernel-run", FSB_EXIT_SYSTEM, "the system failed; nothing is implied about the kernel" },
 	{ "history", FSB_EXIT_USAGE,
 	  "usage, or (add) a file that is not an fsbench result: nothing of it added, the "

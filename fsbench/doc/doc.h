@@ -13,11 +13,15 @@ struct doc_command {
 	const char *const *subs;
 };
 
-/* An exit status a page lists: @cmd's own, or every command's when @cmd is NULL. */
+/*
+ * An exit status a page lists: @cmd's own, or every command's when @cmd is NULL. A command's
+ * own entry with no @meaning says that the common one does not apply to it (a status it
+ * never exits with), and its page lists none.
+ */
 struct doc_status {
 	const char *cmd;
 	int status;
-	const char *meaning; /* roff */
+	const char *meaning; /* roff; NULL: none (see above) */
 };
 
 /* An example on @cmd's page: the command line and what it does, both roff. */

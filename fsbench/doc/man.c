@@ -195,7 +195,7 @@ static void man_options(FILE *out, const struct doc_captured *c, unsigned *types
 static bool status_applies(const struct doc_program *p, const struct doc_status *s, const char *cmd)
 {
 	if (s->cmd)
-		return cmd && !strcmp(s->cmd, cmd);
+		return cmd && !strcmp(s->cmd, cmd) && s->meaning;
 	for (size_t j = 0; cmd && j < p->nstatuses; j++)
 		if (p->statuses[j].cmd && !strcmp(p->statuses[j].cmd, cmd) &&
 		    p->statuses[j].status == s->status)

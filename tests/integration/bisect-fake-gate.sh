@@ -4,8 +4,11 @@
 # (a kernel is bad against one of a lower level; METRIC is what regressed, default files/s;
 # a name not listed is level 0), $BISECT_SKIP names that do not boot (125), $BISECT_STOP
 # names whose gate fails for the system's reason (128). It writes STEPDIR/kernel-gate.json
-# as the gate does (its "compare" part only).
+# as the gate does (its "compare" part only). $BISECT_COUNT, when set, gets each candidate's
+# name a line as the gate starts (gates run); $BISECT_SLEEP seconds pass before it answers.
 b=$(basename "$1") c=$(basename "$2") dir=$3
+[ -n "${BISECT_COUNT:-}" ] && echo "$c" >>"$BISECT_COUNT"
+[ -n "${BISECT_SLEEP:-}" ] && sleep "$BISECT_SLEEP"
 level() { awk -v k="$1" '$1 == k { print $2; f = 1 } END { if (!f) print 0 }' "$BISECT_CANNED"; }
 metric=$(awk -v k="$c" '$1 == k && $3 { print $3 }' "$BISECT_CANNED")
 [ -n "${BISECT_SKIP:-}" ] && grep -qx "$c" "$BISECT_SKIP" && exit 125

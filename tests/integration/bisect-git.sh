@@ -29,10 +29,12 @@ c5=$(commit 0 - "c5")
 c6=$(commit 1 - "c6 slower")
 c7=$(commit 1 hang "c7 build hangs")
 c8=$(commit 2 - "c8 slower still")
-BUILD='test -e broken && { echo broken >&2; exit 1; }; test -e hang && sleep 600; echo "level $(cat level)" >"$FSBENCH_BISECT_OUT/bzImage"'
+BUILD='git rev-parse HEAD >>"${BUILDS:-/dev/null}"; test -e broken && { echo broken >&2; exit 1; }; test -e hang && sleep 600; echo "level $(cat level)" >"$FSBENCH_BISECT_OUT/bzImage"'
 # the gate: a candidate of a higher level than the baseline is bad
 cat >"$W/gate.sh" <<'EOT'
 #!/bin/sh
+echo "$2" >>"${GATES:-/dev/null}"
+sleep "${GATE_SLEEP:-0}"
 lb=$(awk '{print $2}' "$1") lc=$(awk '{print $2}' "$2")
 [ "$lc" -gt "$lb" ] || exit 0
 printf '{"compare": {"samples": [{"label": "ext4", "metrics": [{"name": "files/s", "comparisons": [{"verdict": "regression", "gate": true, "change_pct": -4.2, "floor_pct": 1.1}]}]}]}}' >"$3/kernel-gate.json"
@@ -82,6 +84,43 @@ rc=$?
 	[ "$(jq -r .answer "$W/run-int/bisect.json")" = "stopped by signal 2" ] &&
 	t_ok "SIGINT: exit 130, the build killed, the tree back on main" ||
 	{ t_fail "SIGINT: exit $rc, HEAD $(git -C "$T" rev-parse --abbrev-ref HEAD)"; cat "$W/out" "$W/err"; }
+
+# --resume: stopped by SIGINT while a slow gate runs, then resumed: git bisect is given the
+# recorded marks, so no commit is built or gated again, and the answer is the same
+GATE_SLEEP=1 "$FSBENCH" bisect --git "$T" --good "$c1" --bad main --build "$BUILD" --build-timeout 2s \
+	--gate-cmd "$W/gate.sh" --workdir "$W/run-res" >"$W/out" 2>"$W/err" &
+pid=$!
+for _ in $(seq 300); do
+	[ "$(jq '.steps | length' "$W/run-res/bisect.json" 2>/dev/null || echo 0)" -ge 3 ] && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+before=$(jq '.steps | length' "$W/run-res/bisect.json")
+[ "$rc" = 130 ] && [ "$before" -ge 3 ] && ! git -C "$T" bisect log >/dev/null 2>&1 &&
+	t_ok "SIGINT after $before steps: exit 130, the tree reset" || t_fail "SIGINT for --resume: exit $rc, $before steps"
+"$FSBENCH" bisect --resume "$W/run-res" --good "$c2" --build "$BUILD" --gate-cmd "$W/gate.sh" >"$W/out" 2>"$W/err"
+rc=$?
+[ "$rc" = 2 ] && ! git -C "$T" bisect log >/dev/null 2>&1 && t_ok "--resume with another --good: exit 2: $(cat "$W/err")" ||
+	t_fail "--resume with another --good: exit $rc"
+: >"$W/builds"
+: >"$W/gates"
+BUILDS=$W/builds GATES=$W/gates "$FSBENCH" bisect --resume "$W/run-res" --build "$BUILD" --build-timeout 2s \
+	--gate-cmd "$W/gate.sh" >"$W/out" 2>"$W/err"
+rc=$?
+sed 's/^/    /' "$W/out"
+rest=$(jq -r --argjson b "$before" '[.steps[$b:][].commit] | join(" ")' "$W/run-res/bisect.json")
+if [ "$rc" = 0 ] && grep -q "^first bad: $c6 (files/s@ext4 -4.20%)$" "$W/out" &&
+	[ "$(grep -c 'recorded, not gated again$' "$W/out")" = "$before" ] &&
+	[ "$(tr '\n' ' ' <"$W/builds")" = "$rest " ] &&
+	[ "$(wc -l <"$W/gates")" -le "$(echo "$rest" | wc -w)" ] &&
+	[ "$(git -C "$T" symbolic-ref --short HEAD)" = main ] && ! git -C "$T" bisect log >/dev/null 2>&1; then
+	t_ok "--resume: $(tail -1 "$W/out"); only $(wc -l <"$W/builds") commit(s) built again, the tree back on main"
+else
+	t_fail "--resume: exit $rc, built '$(tr '\n' ' ' <"$W/builds")' (want '$rest ')"
+	sed 's/^/    /' "$W/err"
+fi
 
 # refusals: not a git tree; a bisect in progress (left as it is)
 mkdir "$W/plain"

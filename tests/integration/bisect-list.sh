@@ -95,6 +95,76 @@ grep -q 'exited 128: stopping' "$W/err" && ! grep -q '^first bad' "$W/out" &&
 	t_ok "stopped: $(grep -m1 exited "$W/err")" || t_fail "the stop was not said: $(cat "$W/err")"
 : >"$W/stop"
 
+# --resume: a bisection stopped by SIGINT (while a slow gate ran) continues from its
+# bisect.json: the steps it recorded are not gated again (the gate counts its runs), and it
+# ends with the answer and the steps of a run never stopped
+canned 0 0 0 0 0 0 1 1 1 1
+echo k5 >"$W/skip"
+bisect 0 '^first bad: k7 ' --good k1 --bad k10 "$W/k"
+whole=$(jq -r '[.steps[].kernel | split("/")[-1]] | join(" ")' "$W/run$n/bisect.json")
+n=$((n + 1))
+run=$W/run$n
+: >"$W/count"
+BISECT_COUNT=$W/count BISECT_SLEEP=1 "$FSBENCH" bisect --gate-cmd "$GATE" --workdir "$run" \
+	--good k1 --bad k10 "$W/k" >"$W/out" 2>"$W/err" &
+pid=$!
+for _ in $(seq 200); do
+	[ "$(jq '.steps | length' "$run/bisect.json" 2>/dev/null || echo 0)" -ge 2 ] && break
+	sleep 0.1
+done
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+before=$(jq '.steps | length' "$run/bisect.json")
+ran=$(wc -l <"$W/count")
+[ "$rc" = 130 ] && [ "$(jq -r .answer "$run/bisect.json")" = "stopped by signal 2" ] &&
+	[ "$before" -ge 2 ] && [ "$before" -lt 5 ] && [ "$ran" -le $((before + 1)) ] &&
+	t_ok "SIGINT: exit 130 after $before recorded steps ($ran gates started)" ||
+	t_fail "SIGINT: exit $rc, $before steps, $ran gates, answer $(jq -r .answer "$run/bisect.json")"
+cp "$run/bisect.json" "$W/stopped.json"
+# what no longer matches is refused (exit 2), bisect.json left as it was
+for args in "--good k2" "--bad k9" "--metric files/s" "--workdir $W/other" \
+	"$(echo "$W"/k/k{1,2,3,4,6,7,8,9,10})"; do
+	# shellcheck disable=SC2086
+	"$FSBENCH" bisect --gate-cmd "$GATE" --resume "$run" $args >"$W/out" 2>"$W/err"
+	rc=$?
+	if [ "$rc" = 2 ] && cmp -s "$run/bisect.json" "$W/stopped.json" && [ "$(wc -l <"$W/count")" = "$ran" ]; then
+		t_ok "--resume with ${args#"$W"/k/}: exit 2: $(head -1 "$W/err")"
+	else
+		t_fail "--resume with $args: exit $rc, $(head -1 "$W/err")"
+	fi
+done
+"$FSBENCH" bisect --gate-cmd "$GATE" --resume "$W/k" >"$W/out" 2>"$W/err"
+[ $? = 2 ] && t_ok "--resume of a directory without bisect.json: exit 2: $(cat "$W/err")" ||
+	t_fail "--resume of a directory without bisect.json: $(cat "$W/err")"
+# the same command with --resume in place of --workdir
+: >"$W/count"
+BISECT_COUNT=$W/count "$FSBENCH" bisect --gate-cmd "$GATE" --resume "$run" --good k1 --bad k10 "$W/k" \
+	>"$W/out" 2>"$W/err"
+rc=$?
+sed 's/^/    /' "$W/out"
+gated=$(jq -r --argjson b "$before" '[.steps[$b:][].kernel | split("/")[-1]] | join(" ")' "$run/bisect.json")
+if [ "$rc" = 0 ] && tail -1 "$W/out" | grep -q '^first bad: k7 (files/s' &&
+	[ "$(jq -r '[.steps[].kernel | split("/")[-1]] | join(" ")' "$run/bisect.json")" = "$whole" ] &&
+	[ "$(tr '\n' ' ' <"$W/count")" = "$gated " ] &&
+	[ "$(grep -c 'recorded, not gated again$' "$W/out")" = "$before" ] &&
+	[ "$(jq -r .answer "$run/bisect.json")" = "$(tail -1 "$W/out")" ] && [ "$(jq .resumed "$run/bisect.json")" = 1 ]; then
+	t_ok "--resume: exit 0, the steps of a whole run ($whole), only $gated gated again"
+else
+	t_fail "--resume: exit $rc, steps $(jq -r '[.steps[].kernel | split("/")[-1]] | join(" ")' "$run/bisect.json") (want $whole), gated $(tr '\n' ' ' <"$W/count") (want $gated)"
+	sed 's/^/    /' "$W/err"
+fi
+ls -d "$run"/step-*.stopped-1 >/dev/null 2>&1 && t_ok "the step that was running is moved aside: $(cd "$run" && ls -d step-*.stopped-1)" ||
+	t_fail "no step-N.stopped-1 in $run: $(ls "$run")"
+# a finished bisection, resumed with nothing else said (all from bisect.json): the answer again
+: >"$W/count"
+BISECT_COUNT=$W/count "$FSBENCH" bisect --gate-cmd "$GATE" --resume "$run" >"$W/out" 2>"$W/err"
+rc=$?
+[ "$rc" = 0 ] && tail -1 "$W/out" | grep -q '^first bad: k7 ' && [ ! -s "$W/count" ] &&
+	t_ok "--resume of a finished one: exit 0, no gate: $(tail -1 "$W/out")" ||
+	t_fail "--resume of a finished one: exit $rc, $(wc -l <"$W/count") gates, $(tail -1 "$W/out") $(cat "$W/err")"
+: >"$W/skip"
+
 # a --workdir that holds anything is refused, and left as it was
 mkdir "$W/full" && echo mine >"$W/full/file"
 "$FSBENCH" bisect --gate-cmd "$GATE" --workdir "$W/full" --good k1 --bad k10 "$W/k" >"$W/out" 2>"$W/err"

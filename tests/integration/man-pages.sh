@@ -82,6 +82,18 @@ else
 	t_ok "a page that lacks an option fails the check"
 fi
 
+# exit statuses: a command's own replace the common ones, and bisect, which never exits 1,
+# lists no "1" (the common "the run failed") while fsbench(1) still does
+statuses() { sed -n '/^EXIT STATUS/,/^FILES/p' "$1" | grep -oE '^ ?[0-9]+ ' | tr -d ' ' | tr '\n' ' '; }
+[ "$(statuses "$T_SCRATCH/bisect.txt")" = "0 2 125 128 " ] &&
+	grep -q '^ \?2 usage: bad flags, --good' "$T_SCRATCH/bisect.txt" &&
+	! grep -q 'nothing was created' "$T_SCRATCH/bisect.txt" &&
+	t_ok "fsbench-bisect(1) lists its own exit statuses: $(statuses "$T_SCRATCH/bisect.txt")" ||
+	t_fail "fsbench-bisect(1) exit statuses: $(statuses "$T_SCRATCH/bisect.txt")"
+grep -q '^ \?1 the run failed' "$T_SCRATCH/fsbench.txt" && grep -q '^ \?1 the run failed' "$T_SCRATCH/smallfile.txt" &&
+	t_ok "the common status 1 is still on fsbench(1) and the workloads' pages" ||
+	t_fail "the common status 1 is gone from fsbench(1) or fsbench-smallfile(1)"
+
 # the completion: every option of each command, files after a file option
 comp=$GEN/fsbench
 [ -s "$comp" ] || t_die "no completion script $comp"
