@@ -89,7 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		refs[i].side = -1;
 	judge(refs, nrefs, 2, NULL, "fs");
 out:
-	free(refs);
+	mdl_runs_free(refs, nrefs); /* the typed runs' keys too */
 	for (int s = 0; s < 2; s++) {
 		json_decref(docs[s]);
 		if (fds[s] >= 0)

@@ -58,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		export_all(cmp, "files_per_sec,[");
 		json_decref(cmp);
 	}
-	free(refs);
+	mdl_runs_free(refs, nrefs); /* the typed runs' keys too */
 	json_decref(doc);
 	close(fd);
 	return 0;

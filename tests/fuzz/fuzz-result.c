@@ -43,7 +43,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0)
 			json_decref(cmp);
 	}
-	free(refs);
+	mdl_runs_free(refs, nrefs); /* the typed runs' keys too */
 	json_decref(doc);
 	close(fd);
 	return 0;

@@ -97,7 +97,7 @@ static void sides_across_a_coordinate(void **state)
 	assert_int_equal(mdl_runs_sides_across(refs, n, "kernel", NULL, &names, err, sizeof(err)),
 			 -EPROTO);
 	assert_non_null(strstr(err, "s.json: run 0 has no string coords.kernel"));
-	free(refs);
+	mdl_runs_free(refs, n);
 	json_decref(doc);
 }
 
