@@ -2,6 +2,7 @@
 #include "report/cmp.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -188,6 +189,34 @@ bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_metric *m,
 	if (j->verdict == RPT_INSUFFICIENT)
 		return true;
 	return j->verdict == RPT_NOISY && !c->set.allow_noisy;
+}
+
+struct unproven_ctx {
+	const struct rpt_cmp *c;
+	struct rpt_cmp_unproven *u;
+};
+
+static int unproven_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+			const struct rpt_cmp_judged *j, void *arg)
+{
+	struct unproven_ctx *x = arg;
+
+	(void)s;
+	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate)
+		return 0;
+	x->u->n++;
+	x->u->blocking += rpt_cmp_blocks(x->c, m, j);
+	if (fabs(j->change_pct) > fabs(x->u->worst))
+		x->u->worst = j->change_pct;
+	return 0;
+}
+
+void rpt_cmp_unproven_count(const struct rpt_cmp *c, struct rpt_cmp_unproven *ret)
+{
+	struct unproven_ctx x = { .c = c, .u = ret };
+
+	*ret = (struct rpt_cmp_unproven){ 0 };
+	rpt_cmp_foreach(c, unproven_one, &x);
 }
 
 size_t rpt_cmp_count_blocking(const struct rpt_cmp *c)

@@ -167,6 +167,17 @@ size_t rpt_cmp_count(const struct rpt_cmp *c, enum rpt_verdict v, bool gating_on
 bool rpt_cmp_blocks(const struct rpt_cmp *c, const struct rpt_cmp_metric *m,
 		    const struct rpt_cmp_judged *j);
 
+/*
+ * The gated comparisons of @c that are not_proven: how many, how many of them keep the gate
+ * from judging (a headline metric's, rpt_cmp_blocks), and the largest change among them,
+ * with its sign (0 when none).
+ */
+struct rpt_cmp_unproven {
+	size_t n, blocking;
+	double worst;
+};
+void rpt_cmp_unproven_count(const struct rpt_cmp *c, struct rpt_cmp_unproven *ret);
+
 /* How many gated comparisons of @c keep the gate from judging (rpt_cmp_blocks). */
 size_t rpt_cmp_count_blocking(const struct rpt_cmp *c);
 

@@ -27,27 +27,6 @@ bool rpt_html_has_verdict(const struct rpt_cmp *cmp)
 	return cmp && cmp->nsides >= 2 && !one_file(cmp);
 }
 
-struct unproven {
-	const struct rpt_cmp *cmp;
-	size_t n, blocking;
-	double worst; /* the largest |change| among them, with its sign */
-};
-
-static int unproven_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
-			const struct rpt_cmp_judged *j, void *arg)
-{
-	struct unproven *u = arg;
-
-	(void)s;
-	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate)
-		return 0;
-	u->n++;
-	u->blocking += rpt_cmp_blocks(u->cmp, m, j);
-	if (fabs(j->change_pct) > fabs(u->worst))
-		u->worst = j->change_pct;
-	return 0;
-}
-
 static int unproven_row(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
 			const struct rpt_cmp_judged *j, void *arg)
 {
@@ -82,14 +61,14 @@ static void unproven_list(FILE *out, const struct rpt_cmp *cmp)
 
 void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 {
-	struct unproven unproven = { .cmp = cmp };
+	struct rpt_cmp_unproven unproven;
 	enum rpt_gate_status st = rpt_cmp_gate_status(cmp);
 	size_t gated_reg = rpt_cmp_count(cmp, RPT_REGRESSION, true);
 	size_t blocking = rpt_cmp_count_blocking(cmp);
 	const char *why;
 	size_t i;
 
-	rpt_cmp_foreach(cmp, unproven_one, &unproven);
+	rpt_cmp_unproven_count(cmp, &unproven);
 	if (st == RPT_GATE_REGRESSED)
 		fprintf(out,
 			"<h1 id=\"verdict\" class=\"verdict regression\">Regressed: %zu gated metric%s got worse</h1>\n",

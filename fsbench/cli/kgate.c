@@ -1,5 +1,6 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
 #include "fsbench/cli/args.h"
+#include "base/dirfd.h"
 #include "fsbench/cli/kgate.h"
 #include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
@@ -8,6 +9,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <math.h>
 #include <stdio.h>
@@ -474,28 +476,51 @@ static int boot_dir(const struct dirent *d)
 	return !strncmp(d->d_name, "boot-", 5);
 }
 
-/* kernel-gate --history: each boot's result.json in the work directory, in boot order. */
+/*
+ * kernel-gate --history: each boot's result.json in the work directory, in boot order. The
+ * gate has let its descriptor go, so the directory is walked again from "/" as trusted
+ * (root's, and no one else can write any directory on the way, or rename what lies beneath),
+ * and each result opened beneath it through no symlink before its path is handed on.
+ */
 static int gate_history(const struct kg_cfg *c, const char *workdir, int status)
 {
 	struct dirent **ents = NULL;
-	char **paths;
+	char **paths, why[1024];
 	size_t n = 0;
-	int m = workdir[0] ? scandir(workdir, &ents, boot_dir, alphasort) : 0;
+	int wfd = workdir[0] ? base_dir_open_trusted(workdir, geteuid(), false, why, sizeof(why)) :
+			       -ENOENT;
+	int m;
+
+	if (wfd < 0) {
+		fprintf(stderr, "fsbench kernel-gate: --history: %s: %s: its boots are not added\n",
+			workdir, workdir[0] ? why : strerror(-wfd));
+		return status ? status : FSB_EXIT_SYSTEM;
+	}
+	m = scandir(workdir, &ents, boot_dir, alphasort);
 
 	paths = calloc(m > 0 ? (size_t)m : 1, sizeof(*paths));
 	for (int i = 0; i < m; i++) {
 		size_t len = strlen(workdir) + strlen(ents[i]->d_name) + sizeof("//result.json");
 
 		if (paths && (paths[n] = malloc(len))) {
+			char rel[300];
+			int fd;
+
 			snprintf(paths[n], len, "%s/%s/result.json", workdir, ents[i]->d_name);
-			if (access(paths[n], F_OK))
+			snprintf(rel, sizeof(rel), "%s/result.json", ents[i]->d_name);
+			/* a boot without a result (it failed) adds nothing; a link is no result */
+			fd = base_open_beneath(wfd, rel, O_RDONLY, 0);
+			if (fd < 0) {
 				free(paths[n]);
-			else
+			} else {
+				close(fd);
 				n++;
+			}
 		}
 		free(ents[i]);
 	}
 	free(ents);
+	close(wfd);
 	if (m > 0 && !paths) {
 		fprintf(stderr, "fsbench kernel-gate: --history: %s\n", strerror(ENOMEM));
 		return status ? status : FSB_EXIT_SYSTEM;
