@@ -326,27 +326,27 @@ static size_t runs_needed(const struct rpt_cmp *cmp, const struct rpt_cmp_metric
 	return (size_t)n;
 }
 
-struct unproven {
+/* The first few unproven changes said, a line each (the counts: rpt_cmp_unproven_count). */
+struct unproven_say {
 	const struct rpt_cmp *cmp;
 	void (*say)(void *, const char *);
 	void *arg;
-	size_t n, blocking;
+	size_t said;
 };
 
 static int unproven_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
 			const struct rpt_cmp_judged *j, void *arg)
 {
-	struct unproven *u = arg;
-	bool blocks = rpt_cmp_blocks(u->cmp, m, j);
+	struct unproven_say *u = arg;
+	bool blocks;
 	size_t need;
 	char q[64] = "", more[96] = "";
 
-	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate)
+	/* the first few say what the rest are */
+	if (j->verdict != RPT_NOT_PROVEN || !j->rule.gate || u->said >= 8)
 		return 0;
-	u->n++;
-	u->blocking += blocks;
-	if (u->n > 8) /* the first few say what the rest are */
-		return 0;
+	u->said++;
+	blocks = rpt_cmp_blocks(u->cmp, m, j);
 	if (isfinite(j->q))
 		snprintf(q, sizeof(q), ", q %.3g over %zu metrics", j->q, u->cmp->set.family);
 	need = runs_needed(u->cmp, m, j);
@@ -374,13 +374,15 @@ enum rpt_gate_status rpt_gate_explain(const struct rpt_cmp *cmp,
 	size_t busy = rpt_hostload_count(cmp, true, &busy_why);
 	size_t blocking = 0, samples = 0;
 
-	struct unproven u = { .cmp = cmp, .say = say, .arg = arg };
+	struct unproven_say us = { .cmp = cmp, .say = say, .arg = arg };
+	struct rpt_cmp_unproven u;
 
 	few -= cond < few ? cond : few; /* said below, not as too few samples */
-	rpt_cmp_foreach(cmp, unproven_one, &u);
-	if (u.n > 8)
+	rpt_cmp_unproven_count(cmp, &u);
+	rpt_cmp_foreach(cmp, unproven_one, &us);
+	if (u.n > us.said)
 		sayf(say, arg, "... and %zu more change(s) beyond the threshold, not proven",
-		     u.n - 8);
+		     u.n - us.said);
 	for (size_t i = 0; strict && i < cmp->nsamples; i++) {
 		size_t b = strict_sample_why(cmp, &cmp->samples[i], say, arg);
 
