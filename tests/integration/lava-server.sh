@@ -25,6 +25,8 @@ trap 'lava_stop; t_cleanup' EXIT
 rc=$?
 [ $rc = 3 ] && t_skip "LAVA's packages cannot be installed here: $(tail -1 "$W/start.err")"
 [ $rc = 0 ] || t_die "ci/lava-server start: exit $rc: $(tail -5 "$W/start.err")"
+# stdout is for eval: the two lines and nothing the services print on the way
+t_expect_eq "start's stdout" "LAVA_URL LAVA_TOKEN_FILE" "$(cut -d= -f1 "$W/env" | paste -sd' ')"
 eval "$(grep -E '^LAVA_(URL|TOKEN_FILE)=' "$W/env")"
 [ -n "${LAVA_URL:-}" ] && [ -r "${LAVA_TOKEN_FILE:-}" ] || t_die "start printed no LAVA_URL/LAVA_TOKEN_FILE: $(cat "$W/env")"
 t_ok "LAVA up at $LAVA_URL in $(($(date +%s) - t0)) s"
