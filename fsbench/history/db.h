@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 /* The schema this fsbench writes and reads; db.c holds each version's migration. */
-#define HIST_SCHEMA_VERSION 1
+#define HIST_SCHEMA_VERSION 2
 
 /*
  * What a store's refusal means, as -errno: the CLI turns each into one exit status.
@@ -59,6 +59,8 @@ struct hist_db {
 	const struct hist_backend *be;
 	void *conn;
 	char where[512]; /* the file or the URI without its password, for messages */
+	/* series key -> id: known (committed), and learnt in the open transaction */
+	struct json_t *series, *series_pending;
 };
 
 /*

@@ -82,7 +82,7 @@ int hist_summary_load(struct hist_db *db, struct hist_summary *ret, char *err, s
 			db,
 			"SELECT (SELECT count(*) FROM files), (SELECT count(*) FROM runs), "
 			"(SELECT count(*) FROM runs WHERE complete = 0), "
-			"(SELECT count(DISTINCT series) FROM run_values), "
+			"(SELECT count(*) FROM series), "
 			"(SELECT count(*) FROM run_values)",
 			NULL, counts_row, ret, err, errlen);
 	if (r == -ENOMEM)
@@ -107,15 +107,27 @@ struct sample {
 	double v;
 };
 
-/* The rows of one series, gathered while the query streams them (ordered by series). */
+/* One series as read: its row, then every sample of it. */
 struct gather {
-	const struct hist_summary *sum;
-	const struct hist_cp_opts *o;
-	struct hist_findings *f;
+	long long id;
 	char *key, *sample_key, metric[64];
 	struct sample *v;
 	size_t n, cap;
-	int error;
+};
+
+/*
+ * The store read for judging: its series (in key order), a series' place by its id and a
+ * kernel's place in the order by its id (both arrays over ids, which are dense), then
+ * every value, in the order the store keeps them.
+ */
+struct gathering {
+	const struct hist_summary *sum;
+	const struct hist_cp_opts *o;
+	struct hist_findings *f;
+	struct gather *s;
+	size_t ns, cap;
+	size_t *series_at, *kernel_at; /* by id; (size_t)-1: none */
+	long long max_series, max_kernel;
 };
 
 static int by_kernel(const void *a, const void *b)
@@ -123,15 +135,6 @@ static int by_kernel(const void *a, const void *b)
 	const struct sample *x = a, *y = b;
 
 	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
-}
-
-/* The kernel's place in the order, from its id (the kernels are few: a linear search). */
-static size_t kernel_rank(const struct hist_summary *sum, long long id)
-{
-	for (size_t i = 0; i < sum->nkernels; i++)
-		if (sum->kernels[i].id == id)
-			return i;
-	return (size_t)-1;
 }
 
 static void series_free(struct hist_series *s)
@@ -144,12 +147,12 @@ static void series_free(struct hist_series *s)
 	free(s->res.cps);
 }
 
-/* The gathered series judged; kept in @g->f when it has a change point. */
-static int judge(struct gather *g)
+/* The gathered series judged; kept in @gg->f when it has a change point. */
+static int judge(struct gathering *gg, struct gather *g)
 {
 	struct hist_series s = { 0 };
 	struct hist_cp_series in;
-	struct hist_cp_opts o = *g->o;
+	struct hist_cp_opts o = *gg->o;
 	struct hist_series *grown;
 	int e;
 
@@ -180,9 +183,9 @@ static int judge(struct gather *g)
 		series_free(&s);
 		return e;
 	}
-	g->f->judged += s.res.status == HIST_CP_JUDGED;
-	g->f->short_ += s.res.status == HIST_CP_SHORT;
-	g->f->noisy += s.res.status == HIST_CP_NOISY;
+	gg->f->judged += s.res.status == HIST_CP_JUDGED;
+	gg->f->short_ += s.res.status == HIST_CP_SHORT;
+	gg->f->noisy += s.res.status == HIST_CP_NOISY;
 	if (!s.res.ncps) {
 		series_free(&s);
 		return 0;
@@ -190,51 +193,102 @@ static int judge(struct gather *g)
 	s.key = strdup(g->key);
 	s.sample_key = strdup(g->sample_key);
 	snprintf(s.metric, sizeof(s.metric), "%s", g->metric);
-	grown = realloc(g->f->series, (g->f->nseries + 1) * sizeof(*grown));
+	grown = realloc(gg->f->series, (gg->f->nseries + 1) * sizeof(*grown));
 	if (!s.key || !s.sample_key || !grown) {
 		if (grown)
-			g->f->series = grown;
+			gg->f->series = grown;
 		series_free(&s);
 		return -ENOMEM;
 	}
-	g->f->series = grown;
-	g->f->series[g->f->nseries++] = s;
+	gg->f->series = grown;
+	gg->f->series[gg->f->nseries++] = s;
+	return 0;
+}
+
+/* Grows @arr (of @size-byte items, @cap of them) to hold @need. */
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 64;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+static int series_row(void *arg, const struct hist_row *row)
+{
+	struct gathering *gg = arg;
+	struct gather *g;
+	int e;
+
+	if (row->n < 4 || !row->v[0] || !row->v[1] || !row->v[2] || !row->v[3])
+		return 0;
+	if ((e = grow((void **)&gg->s, &gg->cap, gg->ns + 1, sizeof(*gg->s))))
+		return e;
+	g = &gg->s[gg->ns];
+	memset(g, 0, sizeof(*g));
+	g->id = num(row->v[0]);
+	g->key = strdup(row->v[1]);
+	g->sample_key = strdup(row->v[3]);
+	snprintf(g->metric, sizeof(g->metric), "%s", row->v[2]);
+	gg->ns++;
+	if (!g->key || !g->sample_key)
+		return -ENOMEM;
+	if (g->id > gg->max_series)
+		gg->max_series = g->id;
 	return 0;
 }
 
 static int value_row(void *arg, const struct hist_row *row)
 {
-	struct gather *g = arg;
+	struct gathering *gg = arg;
+	long long sid, kid;
+	struct gather *g;
 	size_t k;
 	int e;
 
-	if (row->n < 5 || !row->v[0] || !row->v[1] || !row->v[2])
+	if (row->n < 3 || !row->v[0] || !row->v[1] || !row->v[2])
 		return 0;
-	if (!g->key || strcmp(g->key, row->v[0])) {
-		if ((e = judge(g)))
-			return e;
-		free(g->key);
-		free(g->sample_key);
-		g->key = strdup(row->v[0]);
-		g->sample_key = strdup(row->v[2]);
-		snprintf(g->metric, sizeof(g->metric), "%s", row->v[1]);
-		g->n = 0;
-		if (!g->key || !g->sample_key)
-			return -ENOMEM;
-	}
-	k = kernel_rank(g->sum, num(row->v[3]));
-	if (k == (size_t)-1 || !row->v[4])
-		return 0; /* a kernel added after the summary was read: the next look has it */
-	if (g->n == g->cap) {
-		size_t cap = g->cap ? 2 * g->cap : 64;
-		struct sample *grown = realloc(g->v, cap * sizeof(*grown));
+	sid = num(row->v[0]);
+	kid = num(row->v[1]);
+	/* a series or kernel added after they were read (a writer meanwhile): the next look */
+	if (sid < 0 || sid > gg->max_series || gg->series_at[sid] == (size_t)-1 || kid < 0 ||
+	    kid > gg->max_kernel || gg->kernel_at[kid] == (size_t)-1)
+		return 0;
+	g = &gg->s[gg->series_at[sid]];
+	k = gg->kernel_at[kid];
+	if ((e = grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v))))
+		return e;
+	g->v[g->n++] = (struct sample){ k, strtod(row->v[2], NULL) };
+	return 0;
+}
 
-		if (!grown)
-			return -ENOMEM;
-		g->v = grown;
-		g->cap = cap;
-	}
-	g->v[g->n++] = (struct sample){ k, strtod(row->v[4], NULL) };
+/* The arrays by id: a series' place in @gg->s, a kernel's in the summary's order. */
+static int index_ids(struct gathering *gg)
+{
+	for (size_t i = 0; i < gg->sum->nkernels; i++)
+		if (gg->sum->kernels[i].id > gg->max_kernel)
+			gg->max_kernel = gg->sum->kernels[i].id;
+	gg->series_at = malloc((size_t)(gg->max_series + 1) * sizeof(size_t));
+	gg->kernel_at = malloc((size_t)(gg->max_kernel + 1) * sizeof(size_t));
+	if (!gg->series_at || !gg->kernel_at)
+		return -ENOMEM;
+	memset(gg->series_at, 0xff, (size_t)(gg->max_series + 1) * sizeof(size_t));
+	memset(gg->kernel_at, 0xff, (size_t)(gg->max_kernel + 1) * sizeof(size_t));
+	for (size_t i = 0; i < gg->ns; i++)
+		if (gg->s[i].id >= 0)
+			gg->series_at[gg->s[i].id] = i;
+	for (size_t i = 0; i < gg->sum->nkernels; i++)
+		if (gg->sum->kernels[i].id >= 0)
+			gg->kernel_at[gg->sum->kernels[i].id] = i;
 	return 0;
 }
 
@@ -280,29 +334,39 @@ int hist_findings_load(struct hist_db *db, const struct hist_summary *sum, const
 		       const struct hist_cp_opts *o, struct hist_findings *ret, char *err,
 		       size_t errlen)
 {
-	struct gather g = { .sum = sum, .o = o, .f = ret };
+	struct gathering gg = { .sum = sum, .o = o, .f = ret };
 	const char *p[] = { metric };
+	const struct hist_row *params = metric ? &(struct hist_row){ p, 1 } : NULL;
 	int r;
 
 	memset(ret, 0, sizeof(*ret));
-	/* complete runs only: an incomplete run is kept, but is no sample of its kernel */
 	r = hist_db_query(db,
-			  metric ? "SELECT v.series, v.metric, r.sample_key, r.kernel_id, v.value "
-				   "FROM run_values v JOIN runs r ON r.id = v.run_id "
-				   "WHERE r.complete = 1 AND v.metric = $1 ORDER BY v.series" :
-				   "SELECT v.series, v.metric, r.sample_key, r.kernel_id, v.value "
-				   "FROM run_values v JOIN runs r ON r.id = v.run_id "
-				   "WHERE r.complete = 1 ORDER BY v.series",
-			  metric ? &(struct hist_row){ p, 1 } : NULL, value_row, &g, err, errlen);
+			  metric ? "SELECT id, key, metric, sample_key FROM series "
+				   "WHERE metric = $1 ORDER BY key" :
+				   "SELECT id, key, metric, sample_key FROM series ORDER BY key",
+			  params, series_row, &gg, err, errlen);
 	if (!r)
-		r = judge(&g);
+		r = index_ids(&gg);
+	/* complete runs only: an incomplete run is kept, but is no sample of its kernel */
+	if (!r && gg.ns)
+		r = hist_db_query(db,
+				  "SELECT v.series_id, r.kernel_id, v.value FROM run_values v "
+				  "JOIN runs r ON r.id = v.run_id WHERE r.complete = 1",
+				  NULL, value_row, &gg, err, errlen);
+	for (size_t i = 0; !r && i < gg.ns; i++)
+		r = judge(&gg, &gg.s[i]);
 	if (!r)
 		r = changes_list(ret);
 	if (r == -ENOMEM || r == -EINVAL)
 		snprintf(err, errlen, "judging the series: %s", strerror(-r));
-	free(g.key);
-	free(g.sample_key);
-	free(g.v);
+	for (size_t i = 0; i < gg.ns; i++) {
+		free(gg.s[i].key);
+		free(gg.s[i].sample_key);
+		free(gg.s[i].v);
+	}
+	free(gg.s);
+	free(gg.series_at);
+	free(gg.kernel_at);
 	if (r)
 		hist_findings_free(ret);
 	return r;

@@ -127,7 +127,105 @@ static void newer_schema_refused(void **state)
 	assert_int_equal(hist_db_open(db_path, &db, err, sizeof(err)), -EPROTONOSUPPORT);
 	assert_non_null(strstr(err, "newer fsbench (schema version 99"));
 	assert_non_null(strstr(err, db_path));
-	assert_int_equal(count("schema_version"), 2);
+	assert_int_equal(count("schema_version"), HIST_SCHEMA_VERSION + 1);
+}
+
+/* The one value of the series @key of @metric in a migrated store is @value. */
+static void value_is(sqlite3 *s, const char *metric, const char *key, double value)
+{
+	sqlite3_stmt *st;
+
+	assert_int_equal(
+		sqlite3_prepare_v2(s,
+				   "SELECT s.key, v.value FROM run_values v JOIN series s "
+				   "ON s.id = v.series_id WHERE s.metric = ?1 AND s.key = ?2",
+				   -1, &st, NULL),
+		SQLITE_OK);
+	sqlite3_bind_text(st, 1, metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, key, -1, SQLITE_STATIC);
+	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+	assert_string_equal((const char *)sqlite3_column_text(st, 0), key);
+	assert_true(sqlite3_column_double(st, 1) == value);
+	assert_int_equal(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+}
+
+/*
+ * A version 1 store (a series key in every value row), as the first history wrote it, is
+ * migrated on open: every value kept, named by its series row, the series' sample key
+ * the run's; and a file can be added to it afterwards.
+ */
+static void v1_store_migrated(void **state)
+{
+	static const char v1[] =
+		"CREATE TABLE schema_version (version INTEGER NOT NULL);"
+		"INSERT INTO schema_version VALUES (1);"
+		"CREATE TABLE files (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, "
+		"path TEXT NOT NULL, added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER "
+		"NOT NULL);"
+		"CREATE TABLE kernels (id INTEGER PRIMARY KEY, release TEXT NOT NULL, package "
+		"TEXT NOT NULL, git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE "
+		"(release, package, git_commit));"
+		"CREATE TABLE runs (id INTEGER PRIMARY KEY, file_id BIGINT NOT NULL REFERENCES "
+		"files (id), idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels "
+		"(id), host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT "
+		"NULL, mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT "
+		"NULL, params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, "
+		"sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx));"
+		"CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), metric "
+		"TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY "
+		"KEY (run_id, metric));"
+		"CREATE INDEX run_values_series ON run_values (series);"
+		"INSERT INTO files VALUES (1, 'aa', 'a.json', 'now', 'then', 2);"
+		"INSERT INTO kernels VALUES (1, '6.1.0-47-amd64', '6.1.140-1', '', '01');"
+		"INSERT INTO runs VALUES (1, 1, 0, 1, 'h', 'c', 'd', 'ext4', '', 'smallfile', 1, "
+		"'{}', '0.1', 'then', 'cellA', 1);"
+		"INSERT INTO runs VALUES (2, 1, 1, 1, 'h', 'c', 'd', 'xfs', '', 'smallfile', 1, "
+		"'{}', '0.1', 'then', 'cellB', 1);"
+		"INSERT INTO run_values VALUES (1, 'files_per_sec', 'cellA|files_per_sec', 812.5);"
+		"INSERT INTO run_values VALUES (1, 'fsync.p50', 'cellA|fsync.p50', 2048);"
+		"INSERT INTO run_values VALUES (2, 'write.p99', 'cellB|write.p99', 4096);";
+	struct hist_add_res res;
+	struct hist_summary sum;
+	struct hist_db *db;
+	char err[1024], path[160];
+	sqlite3 *s;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/v1.db", dir);
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, v1, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	assert_int_equal(hist_db_open(path, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_summary_load(db, &sum, err, sizeof(err)), 0);
+	assert_int_equal(sum.series, 3);
+	assert_int_equal(sum.values, 3);
+	assert_int_equal(sum.runs, 2);
+	hist_summary_free(&sum);
+	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.runs, 1);
+	hist_db_close(db);
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	value_is(s, "write.p99", "cellB|write.p99", 4096);
+	{
+		sqlite3_stmt *st;
+
+		assert_int_equal(
+			sqlite3_prepare_v2(s,
+					   "SELECT max(version), (SELECT sample_key FROM "
+					   "series WHERE key = 'cellA|fsync.p50'), (SELECT "
+					   "count(*) FROM run_values v JOIN series s ON s.id = "
+					   "v.series_id WHERE s.key = 'cellA|files_per_sec') "
+					   "FROM schema_version",
+					   -1, &st, NULL),
+			SQLITE_OK);
+		assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+		assert_int_equal(sqlite3_column_int(st, 0), HIST_SCHEMA_VERSION);
+		assert_string_equal((const char *)sqlite3_column_text(st, 1), "cellA");
+		assert_int_equal(sqlite3_column_int(st, 2), 1);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(s);
 }
 
 /* A truncated store, and a file that is no database, are refused as such. */
@@ -157,10 +255,9 @@ static void damaged_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(add_twice_adds_once),
-		cmocka_unit_test(not_a_result),
-		cmocka_unit_test(newer_schema_refused),
-		cmocka_unit_test(damaged_refused),
+		cmocka_unit_test(add_twice_adds_once),	cmocka_unit_test(not_a_result),
+		cmocka_unit_test(newer_schema_refused), cmocka_unit_test(damaged_refused),
+		cmocka_unit_test(v1_store_migrated),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
