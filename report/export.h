@@ -162,6 +162,13 @@ void rpt_slug(const char *in, char sep, char *out, size_t len);
  * that differ only in the cut part still differ. Shorter ones are kept.
  */
 #define RPT_LAVA_NAME_MAX 100
+
+/*
+ * @v as LAVA's measurement: a plain decimal that Python's Decimal and lava-test-case take, no
+ * exponent (which a latency in seconds would get from %g). `export --format lava` and `lava
+ * cases` write numbers with it.
+ */
+void rpt_lava_number(double v, char *buf, size_t len);
 void rpt_slug_shorten(char *s, size_t len, char sep);
 
 extern const struct rpt_exporter rpt_export_openmetrics;
