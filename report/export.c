@@ -11,11 +11,22 @@
 #include <string.h>
 #include <time.h>
 
-/* Machine formats first (scrapers, time series), then CI services, then lab harnesses. */
+/*
+ * Machine formats first (scrapers, time series, tables), then CI services, then lab
+ * harnesses.
+ */
 const struct rpt_exporter *const rpt_exporters[] = {
-	&rpt_export_openmetrics,   &rpt_export_influx,	       &rpt_export_bencher,
-	&rpt_export_github_bigger, &rpt_export_github_smaller, &rpt_export_kcidb,
-	&rpt_export_lava,	   &rpt_export_junit,	       NULL,
+	&rpt_export_openmetrics,
+	&rpt_export_prometheus,
+	&rpt_export_influx,
+	&rpt_export_csv,
+	&rpt_export_bencher,
+	&rpt_export_github_bigger,
+	&rpt_export_github_smaller,
+	&rpt_export_kcidb,
+	&rpt_export_lava,
+	&rpt_export_junit,
+	NULL,
 };
 
 const struct rpt_exporter *rpt_exporter_find(const char *name)
@@ -160,29 +171,12 @@ void rpt_point_op(const struct rpt_point *p, char *buf, size_t len, double *ret_
 
 double rpt_point_base(const struct rpt_point *p, double v)
 {
-	return v * p->def->om_scale;
+	return rpt_metric_base(p->def, v);
 }
 
 const char *rpt_point_base_unit(const struct rpt_point *p)
 {
-	static const struct {
-		const char *suffix, *unit;
-	} units[] = {
-		{ .suffix = "_seconds", .unit = "s" },
-		{ .suffix = "_files_per_second", .unit = "files/s" },
-		{ .suffix = "_bytes_per_second", .unit = "B/s" },
-		{ .suffix = "_bytes", .unit = "B" },
-		{ .suffix = "_ratio", .unit = "x" },
-	};
-	size_t len = strlen(p->def->om_name);
-
-	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		size_t sl = strlen(units[i].suffix);
-
-		if (len >= sl && !strcmp(p->def->om_name + len - sl, units[i].suffix))
-			return units[i].unit;
-	}
-	return p->unit;
+	return rpt_metric_base_unit(p->def);
 }
 
 void rpt_point_series(const struct rpt_point *p, char *buf, size_t len)
@@ -350,6 +344,7 @@ int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *
 					.median = st->st.median,
 					.stddev = st->st.stddev,
 					.values = st->values,
+					.reps = st->reps,
 					.start_time = start ? start : cmp->created,
 					.labels = json_object_get(sc, "labels"),
 					.ops = json_object_get(sc, MDL_KEY_OPS),
@@ -363,10 +358,14 @@ int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *
 				p.label = p.label_buf;
 				export_merged(&p, sc);
 				snprintf(p.threads_str, sizeof(p.threads_str), "%lld", p.threads);
-				/* rates, latencies and sizes cannot be negative: the interval must not be either */
-				if (rpt_ci_positive(p.mean, p.stddev, (size_t)p.n, &p.ci_lo,
-						    &p.ci_hi))
-					p.ci_lo = p.ci_hi = p.mean;
+				/*
+				 * rates, latencies and sizes cannot be negative: the interval must
+				 * not be either; one run has none (NAN), and a zero-width one in
+				 * its place would read as certainty
+				 */
+				if (p.n < 2 || rpt_ci_positive(p.mean, p.stddev, (size_t)p.n,
+							       &p.ci_lo, &p.ci_hi))
+					p.ci_lo = p.ci_hi = NAN;
 				if (k > 0) {
 					const struct rpt_cmp_judged *c = &m->judged[k - 1];
 

@@ -14,7 +14,7 @@ struct rpt_export_opts {
 	const char *metrics; /* comma-separated globs of metric names to keep; NULL: all */
 	const char *build_id; /* KCIDB build id ("origin:..."); NULL: from each side's kernel */
 	/*
-	 * openmetrics: stamp every sample with its side's start time. Off by default, because
+	 * openmetrics, prometheus: stamp every sample with its side's start time. Off by default, because
 	 * node_exporter's textfile collector refuses client-side timestamps; Prometheus backfill
 	 * (promtool tsdb create-blocks-from openmetrics) needs them.
 	 */
@@ -69,9 +69,13 @@ struct rpt_point {
 	const char *side;
 	int nsides;
 	long long n;
-	/* in the display unit; ci_lo/ci_hi from rpt_ci_positive (never below zero) */
+	/*
+	 * in the display unit; ci_lo/ci_hi from rpt_ci_positive (never below zero), NAN when
+	 * there is no interval (n < 2): exporters write it only when isfinite(ci_lo)
+	 */
 	double mean, median, stddev, ci_lo, ci_hi;
 	const double *values; /* the side's per-run values, n of them */
+	const long long *reps; /* each value's repetition (suite runs); NULL when unknown */
 	const char *verdict; /* NULL for the baseline side and for single-side documents */
 	double change_pct;
 	/* when the side's first run started (RFC 3339); the document's creation time if unknown */
@@ -104,10 +108,7 @@ void rpt_point_op(const struct rpt_point *p, char *buf, size_t len, double *ret_
 /* @v (in the display unit) in the base unit of the metric's OpenMetrics family (s, B, B/s). */
 double rpt_point_base(const struct rpt_point *p, double v);
 
-/*
- * The base unit's one spelling, the same in every format that names units (influx, KCIDB,
- * github-action-benchmark, LAVA): "s", "B", "B/s", "files/s", and "x" for ratios.
- */
+/* rpt_metric_base_unit() of @p's metric: "s", "B", "B/s", "files/s", "x". */
 const char *rpt_point_base_unit(const struct rpt_point *p);
 
 /*
@@ -161,10 +162,19 @@ void rpt_slug(const char *in, char sep, char *out, size_t len);
  * that differ only in the cut part still differ. Shorter ones are kept.
  */
 #define RPT_LAVA_NAME_MAX 100
+
+/*
+ * @v as LAVA's measurement: a plain decimal that Python's Decimal and lava-test-case take, no
+ * exponent (which a latency in seconds would get from %g). `export --format lava` and `lava
+ * cases` write numbers with it.
+ */
+void rpt_lava_number(double v, char *buf, size_t len);
 void rpt_slug_shorten(char *s, size_t len, char sep);
 
 extern const struct rpt_exporter rpt_export_openmetrics;
+extern const struct rpt_exporter rpt_export_prometheus;
 extern const struct rpt_exporter rpt_export_influx;
+extern const struct rpt_exporter rpt_export_csv;
 extern const struct rpt_exporter rpt_export_bencher;
 extern const struct rpt_exporter rpt_export_github_bigger;
 extern const struct rpt_exporter rpt_export_github_smaller;

@@ -8,6 +8,7 @@
 #include "report/export.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 /* Run-level metrics and their measures; values are in the result's own units (1 / def->scale). */
@@ -51,7 +52,7 @@ static int bencher_point(const struct rpt_point *p, void *ctx)
 		json_object_set_new(root, name, bench);
 	}
 	m = json_pack("{s:f}", "value", p->mean * scale);
-	if (p->n >= 2) {
+	if (isfinite(p->ci_lo)) {
 		json_object_set_new(m, "lower_value", json_real(p->ci_lo * scale));
 		json_object_set_new(m, "upper_value", json_real(p->ci_hi * scale));
 	}

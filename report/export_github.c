@@ -8,6 +8,7 @@
 #include "report/export.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 enum gh_dir { GH_BIGGER, GH_SMALLER };
@@ -34,11 +35,11 @@ static int gh_point(const struct rpt_point *p, void *ctx)
 		return 0;
 	rpt_point_series(p, series, sizeof(series));
 	snprintf(name, sizeof(name), "%s %s", series, p->metric);
-	if (p->n >= 2)
+	if (isfinite(p->ci_lo))
 		snprintf(range, sizeof(range), "95%% CI %.6g .. %.6g", rpt_point_base(p, p->ci_lo),
 			 rpt_point_base(p, p->ci_hi));
-	else
-		snprintf(range, sizeof(range), "n=1");
+	else /* no interval (one run): say why there is no range */
+		snprintf(range, sizeof(range), "n=%lld", p->n);
 	/* the chart's tooltip: every label, so a point can be told apart without the JSON */
 	n = (size_t)snprintf(extra, sizeof(extra), "n=%lld, median=%.6g, stddev=%.4g, %s is better",
 			     p->n, rpt_point_base(p, p->median), rpt_point_base(p, p->stddev),

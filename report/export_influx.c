@@ -7,6 +7,7 @@
 #include "report/export.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 /*
@@ -70,7 +71,7 @@ static int influx_point(const struct rpt_point *p, void *ctx)
 	fprintf(out, " mean=%.10g,median=%.10g,stddev=%.10g", rpt_point_base(p, p->mean),
 		rpt_point_base(p, p->median), rpt_point_base(p, p->stddev));
 	/* one run has no interval: absent, not a zero-width one that reads as certainty */
-	if (p->n >= 2)
+	if (isfinite(p->ci_lo))
 		fprintf(out, ",ci_lo=%.10g,ci_hi=%.10g", rpt_point_base(p, p->ci_lo),
 			rpt_point_base(p, p->ci_hi));
 	fprintf(out, ",n=%lldi", p->n);

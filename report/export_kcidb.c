@@ -2,10 +2,18 @@
  * KCIDB v5.3 exporter: a tests[] entry per value (status DONE, number {value, unit, prefix} in
  * base units). Ids come from the content, start_time from the run, and the build from the
  * kernel the side ran (release and uname -v), so a re-submission updates instead of adding.
+ *
+ * A test's path is what KCIDB groups a test's results over builds by, so it names the series
+ * and nothing else: the sample (workload, threads, the suite's other coordinates), the
+ * filesystem, its mount options, the knob set (rpt_point_series' parts), then the metric.
+ * The ext4 and the xfs cell of one suite are two tests, not one test run twice; the side
+ * of a comparison is not in it (misc.side, and the id), so a comparison's test and a plain
+ * export's of the same series share a path.
  */
 #include "report/export.h"
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <string.h>
 
@@ -76,22 +84,46 @@ static json_t *number(const struct rpt_point *p)
 	return n;
 }
 
+/* One path component: @in slugged (never empty, never a '.'), or @none when nothing is left. */
+static void path_part(const char *in, const char *none, char *out, size_t len)
+{
+	rpt_slug(in, '_', out, len);
+	if (!out[0])
+		snprintf(out, len, "%s", none);
+}
+
+/* "fsbench.<sample>.<fs>.<mount options>.<knob set>.<metric>" (the file's comment says why). */
+static void kcidb_path(const struct rpt_point *p, char *path, size_t len)
+{
+	char label[256], fs[64], mount[256], knobs[128], metric[96];
+
+	path_part(p->label, "run", label, sizeof(label));
+	path_part(rpt_point_label(p, "fs"), "unknown", fs, sizeof(fs));
+	path_part(rpt_point_label(p, "mount_options"), "unknown", mount, sizeof(mount));
+	path_part(rpt_point_label(p, "knob_set"), "none", knobs, sizeof(knobs));
+	path_part(p->metric, "metric", metric, sizeof(metric));
+	/* components are [a-zA-Z0-9_-]+ joined by dots: the schema's "path" pattern */
+	snprintf(path, len, "fsbench.%s.%s.%s.%s.%s", label, fs, mount, knobs, metric);
+}
+
 static int kcidb_point(const struct rpt_point *p, void *ctx)
 {
 	struct kcidb_ctx *c = ctx;
-	char label[256], metric[96], side[96], path[512], id[640], build[320], checkout[300];
+	char side[96], path[1024], id[1200], build[320], checkout[300];
 	json_t *t, *misc, *env;
 
-	rpt_slug(p->label, '_', label, sizeof(label));
-	rpt_slug(p->metric, '_', metric, sizeof(metric));
-	rpt_slug(p->side, '_', side, sizeof(side));
-	/* path components are [a-zA-Z0-9_-]+ joined by dots (the schema's "path" pattern) */
-	if (p->nsides > 1)
-		snprintf(path, sizeof(path), "fsbench.%s.%s.%s", label[0] ? label : "run", metric,
-			 side);
-	else
-		snprintf(path, sizeof(path), "fsbench.%s.%s", label[0] ? label : "run", metric);
-	snprintf(id, sizeof(id), "fsbench:%s.%016" PRIx64, path, rpt_point_hash(p));
+	kcidb_path(p, path, sizeof(path));
+	/*
+	 * The content's hash names the test run; a comparison's sides share the path, and an
+	 * A/A comparison their content too, so there the side keeps the ids apart.
+	 */
+	if (p->nsides > 1) {
+		path_part(p->side, "side", side, sizeof(side));
+		snprintf(id, sizeof(id), "fsbench:%s.%s.%016" PRIx64, path, side,
+			 rpt_point_hash(p));
+	} else {
+		snprintf(id, sizeof(id), "fsbench:%s.%016" PRIx64, path, rpt_point_hash(p));
+	}
 	if (c->build_id) {
 		snprintf(build, sizeof(build), "%s", c->build_id);
 	} else {
@@ -104,7 +136,7 @@ static int kcidb_point(const struct rpt_point *p, void *ctx)
 			 p->def->dir == RPT_HIGHER_IS_BETTER ? "higher" : "lower", "sample",
 			 p->label, "side", p->side);
 	/* one run has no interval: absent, not ci95_lo = ci95_hi, which reads as certainty */
-	if (misc && p->n >= 2) {
+	if (misc && isfinite(p->ci_lo)) {
 		json_object_set_new(misc, "ci95_lo", json_real(rpt_point_base(p, p->ci_lo)));
 		json_object_set_new(misc, "ci95_hi", json_real(rpt_point_base(p, p->ci_hi)));
 	}

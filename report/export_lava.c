@@ -60,8 +60,7 @@ static void lava_prefix(const struct rpt_point *p, char *out, size_t len)
 	snprintf(out, len, "%.*s_%08x%s%s", (int)keep, slug, (unsigned)h, side[0] ? "_" : "", side);
 }
 
-/* @v as a plain decimal (no exponent, which a latency in seconds would get from %g). */
-static void lava_number(double v, char *buf, size_t len)
+void rpt_lava_number(double v, char *buf, size_t len)
 {
 	size_t n;
 
@@ -83,7 +82,7 @@ static int lava_point(const struct rpt_point *p, void *ctx)
 	rpt_slug(p->metric, '_', metric, sizeof(metric));
 	/* dashboards group by the metric: it is last and never cut (no slug is longer) */
 	rpt_slug_shorten(metric, LAVA_METRIC_MAX, '_');
-	lava_number(rpt_point_base(p, p->mean), num, sizeof(num));
+	rpt_lava_number(rpt_point_base(p, p->mean), num, sizeof(num));
 	fprintf(out, "%s_%s %s %s %s\n", prefix, metric,
 		p->verdict && !strcmp(p->verdict, "regression") ? "fail" : "pass", num,
 		rpt_point_base_unit(p));

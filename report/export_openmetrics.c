@@ -1,8 +1,14 @@
 /*
- * OpenMetrics (Prometheus text) exporter, in base units, ending in "# EOF": a gauge family per
- * run-level metric, latency as one summary family (quantiles, _sum, _count per operation), and
- * fsbench_regression (judged metrics only) and fsbench_verdict when there are sides to compare. Families and each summary's samples
- * are contiguous, as the format requires.
+ * OpenMetrics (Prometheus text) exporters, in base units: a gauge family per run-level metric,
+ * latency as one summary family (quantiles, _sum, _count per operation), and
+ * fsbench_regression (judged metrics only) and fsbench_verdict when there are sides to
+ * compare. Families and each summary's samples are contiguous, as the format requires.
+ *
+ * Two dialects, because their consumers refuse each other's: "openmetrics" is OpenMetrics
+ * 1.0 (# UNIT for every family whose name ends in a unit, fsbench_verdict a stateset, # EOF),
+ * which Prometheus scrapes and backfills and prometheus_client parses; "prometheus" is the
+ * text format 0.0.4 that node_exporter's textfile collector and `promtool check metrics`
+ * read, which has no stateset type: there fsbench_verdict is a gauge with a verdict label.
  */
 #include "report/export.h"
 
@@ -122,12 +128,63 @@ static void om_summary(FILE *out, const struct om_points *c, size_t first, bool 
 	om_value(out, "} %.0f", (double)json_integer_value(json_object_get(calls, "count")), p, o);
 }
 
-static void om_help(FILE *out, const char *fam, const char *type, const char *help)
+/* A family's metadata; @unit (OpenMetrics only, NULL: none) must be the name's suffix. */
+static void om_help(FILE *out, const char *fam, const char *type, const char *unit,
+		    const char *help)
 {
-	fprintf(out, "# TYPE %s %s\n# HELP %s %s\n", fam, type, fam, help);
+	fprintf(out, "# TYPE %s %s\n", fam, type);
+	if (unit)
+		fprintf(out, "# UNIT %s %s\n", fam, unit);
+	fprintf(out, "# HELP %s %s\n", fam, help);
 }
 
-static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
+/*
+ * fsbench_verdict as an OpenMetrics stateset: per compared metric one sample per verdict,
+ * labelled with the family's own name as the format requires, 1 for the judge's and 0 for
+ * every other; so a dashboard can count "not judged" as readily as "regression".
+ */
+static void om_verdict_stateset(FILE *out, const struct om_points *c,
+				const struct rpt_export_opts *o)
+{
+	om_help(out, "fsbench_verdict", "stateset", NULL,
+		"the judge's verdict of the metric against the baseline side: regression, improvement, unchanged, or one that is no judgement (noisy, insufficient, not_proven)");
+	for (size_t j = 0; j < c->n; j++) {
+		const struct rpt_point *p = &c->v[j];
+
+		if (!p->verdict)
+			continue;
+		for (int v = 0; v < RPT_VERDICT_COUNT; v++) {
+			fprintf(out, "fsbench_verdict");
+			om_labels(out, p);
+			om_label(out, "metric", p->metric, false);
+			om_label(out, "fsbench_verdict", rpt_verdict_names[v], false);
+			om_value(out, "} %.0f",
+				 strcmp(p->verdict, rpt_verdict_names[v]) ? 0.0 : 1.0, p, o);
+		}
+	}
+}
+
+/* fsbench_verdict for text format 0.0.4, which has no stateset: a gauge, 1 per verdict. */
+static void om_verdict_gauge(FILE *out, const struct om_points *c, const struct rpt_export_opts *o)
+{
+	om_help(out, "fsbench_verdict", "gauge", NULL,
+		"1 for the judge's verdict of the metric against the baseline side (label verdict: regression, improvement, unchanged, or one that is not a judgement: insufficient, noisy, ...)");
+	for (size_t j = 0; j < c->n; j++) {
+		const struct rpt_point *p = &c->v[j];
+
+		if (!p->verdict)
+			continue;
+		fprintf(out, "fsbench_verdict");
+		om_labels(out, p);
+		om_label(out, "metric", p->metric, false);
+		om_label(out, "verdict", p->verdict, false);
+		om_value(out, "} %.0f", 1.0, p, o);
+	}
+}
+
+/* @strict: OpenMetrics 1.0 (# UNIT, a stateset verdict); else text format 0.0.4. */
+static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out,
+		    bool strict)
 {
 	struct om_points c = { 0 };
 	bool compared = cmp->nsides > 1, *done;
@@ -148,15 +205,17 @@ static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 	/* one family at a time, in the order the document first mentions them */
 	for (size_t i = 0; i < c.n; i++) {
 		const char *fam = c.v[i].def->om_name;
+		const char *unit = strict ? rpt_metric_om_unit(c.v[i].def) : NULL;
 		bool latency = c.v[i].def->kind == RPT_KIND_LATENCY;
 
 		if (done[i])
 			continue;
 		if (latency)
-			om_help(out, fam, "summary",
+			om_help(out, fam, "summary", unit,
 				"fsbench: per operation, each quantile is the mean over the sample's repetitions of the run's percentile; _sum and _count cover every call of those runs");
 		else
-			om_help(out, fam, "gauge", "fsbench: mean over the sample's repetitions");
+			om_help(out, fam, "gauge", unit,
+				"fsbench: mean over the sample's repetitions");
 		for (size_t j = i; j < c.n; j++) {
 			const struct rpt_point *p = &c.v[j];
 
@@ -178,7 +237,7 @@ static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 		 * read as "no regression": fsbench_regression has only judged metrics, and
 		 * fsbench_verdict says for every compared metric what the judge said.
 		 */
-		om_help(out, "fsbench_regression", "gauge",
+		om_help(out, "fsbench_regression", "gauge", NULL,
 			"1 when the metric regressed against the baseline side, 0 when judged not to; absent when not judged (see fsbench_verdict)");
 		for (size_t j = 0; j < c.n; j++) {
 			const struct rpt_point *p = &c.v[j];
@@ -191,19 +250,10 @@ static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 			om_value(out, "} %.0f", !strcmp(p->verdict, "regression") ? 1.0 : 0.0, p,
 				 o);
 		}
-		om_help(out, "fsbench_verdict", "gauge",
-			"1 for the judge's verdict of the metric against the baseline side (label verdict: regression, improvement, unchanged, or one that is not a judgement: insufficient, noisy, ...)");
-		for (size_t j = 0; j < c.n; j++) {
-			const struct rpt_point *p = &c.v[j];
-
-			if (!p->verdict)
-				continue;
-			fprintf(out, "fsbench_verdict");
-			om_labels(out, p);
-			om_label(out, "metric", p->metric, false);
-			om_label(out, "verdict", p->verdict, false);
-			om_value(out, "} %.0f", 1.0, p, o);
-		}
+		if (strict)
+			om_verdict_stateset(out, &c, o);
+		else
+			om_verdict_gauge(out, &c, o);
 	}
 	fprintf(out, "# EOF\n");
 	free(c.v);
@@ -211,8 +261,26 @@ static int om_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, 
 	return ferror(out) ? -EIO : 0;
 }
 
+static int om_write_strict(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
+{
+	return om_write(cmp, o, out, true);
+}
+
+static int om_write_text(const struct rpt_cmp *cmp, const struct rpt_export_opts *o, FILE *out)
+{
+	return om_write(cmp, o, out, false);
+}
+
 const struct rpt_exporter rpt_export_openmetrics = {
 	.name = "openmetrics",
-	.summary = "OpenMetrics / Prometheus text: gauges, latency summaries, # EOF",
-	.write = om_write,
+	.summary = "OpenMetrics 1.0: gauges and latency summaries with # UNIT, the verdict as a "
+		   "stateset, # EOF (Prometheus scrape and backfill)",
+	.write = om_write_strict,
+};
+
+const struct rpt_exporter rpt_export_prometheus = {
+	.name = "prometheus",
+	.summary = "Prometheus text 0.0.4 for node_exporter's textfile collector: as openmetrics, "
+		   "the verdict a gauge with a verdict label",
+	.write = om_write_text,
 };

@@ -231,3 +231,48 @@ bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, con
 		return false;
 	return rpt_metric_value(run, def, op, &v);
 }
+
+/* Longest suffix first: "_bytes_per_second" before "_bytes" would never match otherwise. */
+static const struct {
+	const char *om_unit, *base_unit;
+} base_units[] = {
+	{ .om_unit = "files_per_second", .base_unit = "files/s" },
+	{ .om_unit = "bytes_per_second", .base_unit = "B/s" },
+	{ .om_unit = "seconds", .base_unit = "s" },
+	{ .om_unit = "bytes", .base_unit = "B" },
+	{ .om_unit = "ratio", .base_unit = "x" },
+};
+
+/* The base_units[] entry @def's family name ends in ("_" and the unit); -1 when none. */
+static int base_unit_index(const struct rpt_metric_def *def)
+{
+	size_t len = def->om_name ? strlen(def->om_name) : 0;
+
+	for (size_t i = 0; i < sizeof(base_units) / sizeof(base_units[0]); i++) {
+		size_t ul = strlen(base_units[i].om_unit);
+
+		if (len > ul + 1 && def->om_name[len - ul - 1] == '_' &&
+		    !strcmp(def->om_name + len - ul, base_units[i].om_unit))
+			return (int)i;
+	}
+	return -1;
+}
+
+const char *rpt_metric_base_unit(const struct rpt_metric_def *def)
+{
+	int i = base_unit_index(def);
+
+	return i < 0 ? def->unit : base_units[i].base_unit;
+}
+
+double rpt_metric_base(const struct rpt_metric_def *def, double display)
+{
+	return display * def->om_scale;
+}
+
+const char *rpt_metric_om_unit(const struct rpt_metric_def *def)
+{
+	int i = base_unit_index(def);
+
+	return i < 0 ? NULL : base_units[i].om_unit;
+}

@@ -63,6 +63,23 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret);
 
+/*
+ * Base units: what every machine format names (influx, KCIDB, github-action-benchmark, the
+ * LAVA export and `lava cases`), one spelling per quantity, from the OpenMetrics family's
+ * suffix: "s", "B", "B/s", "files/s", and "x" for ratios; @def->unit when it has none.
+ */
+const char *rpt_metric_base_unit(const struct rpt_metric_def *def);
+
+/* @display (in @def->unit, as compare shows it) in rpt_metric_base_unit()'s unit. */
+double rpt_metric_base(const struct rpt_metric_def *def, double display);
+
+/*
+ * The OpenMetrics unit of @def's family ("seconds", "bytes", "bytes_per_second",
+ * "files_per_second", "ratio"): the suffix its name ends with, as OpenMetrics requires of
+ * a family with a # UNIT line. NULL when the name ends in no unit.
+ */
+const char *rpt_metric_om_unit(const struct rpt_metric_def *def);
+
 /* Whether @def applies to @run and @run has it (files/s for file runs, MB/s for byte runs). */
 bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op);
 

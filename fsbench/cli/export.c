@@ -38,7 +38,7 @@ static const struct fsb_opt export_opts[] = {
 	{ .name = "timestamps",
 	  .type = OPT_BOOL,
 	  .offset = O(timestamps),
-	  .help = "openmetrics: stamp each sample with its run's start time, for Prometheus backfill "
+	  .help = "openmetrics, prometheus: stamp each sample with its run's start time, for Prometheus backfill "
 		  "(promtool tsdb create-blocks-from openmetrics); off by default, since "
 		  "node_exporter's textfile collector refuses timestamps" },
 	{ 0 },

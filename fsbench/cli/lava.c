@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/runs.h"
+#include "report/export.h"
 
 struct cases_cfg {
 	struct cmd_files files;
@@ -22,13 +23,17 @@ static void cases_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fsbench lava cases RESULT.json\n\n"
-		"One line per metric of each complete run: NAME VALUE UNIT, for lava-test-case.\n");
+		"One line per metric of each complete run: NAME VALUE UNIT, for lava-test-case,\n"
+		"in the base units `fsbench export --format lava` uses (s, B, B/s, files/s, x).\n");
 }
 
 static int print_case(void *arg, const char *name, double value, const char *unit)
 {
+	char num[64];
+
 	(void)arg;
-	printf("%s %.10g %s\n", name, value, unit);
+	rpt_lava_number(value, num, sizeof(num));
+	printf("%s %s %s\n", name, num, unit);
 	return 0;
 }
 

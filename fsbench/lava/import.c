@@ -441,6 +441,29 @@ static int import_case(struct lava_import *im, const json_t *tc, char *err, size
 	const struct rpt_metric_def *d = rpt_metric_lookup(metric);
 	if (!d || (res && strcmp(res, "pass")))
 		return 0;
+	/*
+	 * `lava cases` wrote base units (s, B, B/s) since one spelling per quantity went to LAVA;
+	 * jobs before wrote compare's (us, MiB, MB/s). The case's unit says which: both are read,
+	 * anything else is refused rather than read a million times off, and so is a case
+	 * without a unit where the two differ.
+	 */
+	const char *unit = json_string_value(json_object_get(tc, "unit"));
+	double to_display = 1;
+
+	if (!unit && rpt_metric_base(d, 1) == 1)
+		; /* files/s, x: one spelling either way */
+	else if (unit && !strcmp(unit, rpt_metric_base_unit(d)))
+		to_display = 1 / rpt_metric_base(d, 1);
+	else if (!unit || strcmp(unit, d->unit)) {
+		char esc[128];
+
+		return errf(err, errlen, -ERANGE,
+			    "test case %s: unit '%s' is neither %s (fsbench lava cases) nor %s "
+			    "(before it wrote base units)",
+			    name, unit ? base_escape_str(esc, sizeof(esc), unit) : "(none)",
+			    rpt_metric_base_unit(d), d->unit);
+	}
+	v *= to_display;
 	/* what the result schema allows: a run is made by 1.. threads, repetitions count from
 	 * 0, and a rate or a latency is a finite number >= 0 (nanoseconds fit in an int64) */
 	if (threads < 1 || threads > LAVA_THREADS_MAX || rep < 0 || rep > LAVA_REPS_MAX ||

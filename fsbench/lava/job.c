@@ -20,8 +20,9 @@
  * threads let compare line runs up again, the cell (the suite's cell label, slugged) keeps
  * cells apart, and the metric is compare's own name ("files_per_sec", "create.p50"), from
  * report/metric.c's catalog. Each field is rpt_slug()ged with '-' (report/export.h says what
- * LAVA allows and why a slug is safe) and the fields are joined with '.'; metrics carry their
- * display unit, as compare shows them. Unlike `export --format lava`, which writes one mean
+ * LAVA allows and why a slug is safe) and the fields are joined with '.'. Values are in the
+ * base units `export --format lava` writes (rpt_metric_base_unit: s, B, B/s, files/s, x), so
+ * a LAVA server gets one spelling per quantity. Unlike that export, which writes one mean
  * per sample, every run is its own case: compare needs the runs to judge a change.
  */
 
@@ -75,12 +76,13 @@ int lava_cases(const json_t *doc,
 			const struct rpt_metric_def *d = &rpt_run_metrics[m];
 			double v;
 
-			/* files/s for file runs, MB/s for byte runs: what compare judges */
+			/* files/s for file runs, bytes/s for byte runs: what compare judges */
 			if (!rpt_metric_applies(run, d, NULL) ||
 			    !rpt_metric_value(run, d, NULL, &v))
 				continue;
 			snprintf(name, sizeof(name), "%s.%s", prefix, d->name);
-			if ((r = emit(arg, name, v * d->scale, d->unit)))
+			if ((r = emit(arg, name, rpt_metric_base(d, v * d->scale),
+				      rpt_metric_base_unit(d))))
 				return r;
 			n++;
 		}
@@ -101,7 +103,8 @@ int lava_cases(const json_t *doc,
 				    strlen(prefix) + 1 + strlen(name) > RPT_LAVA_NAME_MAX)
 					continue; /* not an operation fsbench names */
 				snprintf(full, sizeof(full), "%s.%s", prefix, name);
-				if ((r = emit(arg, full, v * d->scale, d->unit)))
+				if ((r = emit(arg, full, rpt_metric_base(d, v * d->scale),
+					      rpt_metric_base_unit(d))))
 					return r;
 				n++;
 			}

@@ -79,7 +79,8 @@ void lava_case_prefix(const char *workload, long long threads, const char *cell,
 /*
  * The test cases a result gives: one per metric of each complete run, named
  * "<workload>.t<threads>.<cell>.r<repetition>.<metric>" (job.c says why), each passed to
- * @emit with its value and unit (@emit returns 0 or -errno). Returns how many, or the
+ * @emit with its value in base units and the unit's name, as `export --format lava` spells
+ * it (@emit returns 0 or -errno). Returns how many, or the
  * first error @emit returned.
  */
 int lava_cases(const json_t *doc,

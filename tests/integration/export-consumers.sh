@@ -30,11 +30,18 @@ LABELS="fs workload threads mount_options knob_set device_model kernel host"
 for set in $sets; do
 	# shellcheck disable=SC2046
 	"$FSBENCH" export --format openmetrics $(inputs $set) >"$S/$set.om" || t_fail "$set: openmetrics export"
-	promtool check metrics <"$S/$set.om" >"$S/promtool.out" 2>&1 && t_ok "$set: promtool check metrics" ||
+	# promtool check metrics and node_exporter's textfile collector read text format 0.0.4
+	# (no stateset): --format prometheus is theirs
+	# shellcheck disable=SC2046
+	"$FSBENCH" export --format prometheus $(inputs $set) >"$S/$set.prom" || t_fail "$set: prometheus export"
+	promtool check metrics <"$S/$set.prom" >"$S/promtool.out" 2>&1 && t_ok "$set: promtool check metrics (prometheus)" ||
 		t_fail "$set: promtool: $(head -5 "$S/promtool.out")"
-	"$TOOLS/om-check" "$S/$set.om" $LABELS >"$S/om.out" && t_ok "$set: prometheus_client parses it, summaries complete, labels there" ||
-		t_fail "$set: $(grep -v ' [0-9]*$' "$S/om.out" | head -5)"
-	grep -q '^fsbench_latency_seconds summary' "$S/om.out" && t_ok "$set: latency parsed as a summary" || t_fail "$set: $(cat "$S/om.out")"
+	"$TOOLS/om-check" "$S/$set.om" $LABELS >"$S/om.out" && t_ok "$set: prometheus_client parses it, summaries complete, labels, units and states there" ||
+		t_fail "$set: $(grep -v ' [0-9]* [-a-z_]*$' "$S/om.out" | head -5)"
+	grep -q '^fsbench_latency_seconds summary [0-9]* seconds$' "$S/om.out" && t_ok "$set: latency parsed as a summary in seconds" || t_fail "$set: $(cat "$S/om.out")"
+	t_expect_eq "$set: a # UNIT line per family whose name ends in a unit" \
+		"$(grep '^# TYPE ' "$S/$set.om" | grep -cE '_(seconds|bytes|bytes_per_second|files_per_second|ratio) ')" \
+		"$(grep -c '^# UNIT ' "$S/$set.om")"
 
 	# shellcheck disable=SC2046
 	"$FSBENCH" export --format kcidb $(inputs $set) >"$S/$set.kcidb" || t_fail "$set: kcidb export"
@@ -58,17 +65,21 @@ print(next(iter(p(open(sys.argv[1]).read()))).samples[0].labels["host"])' "$S/od
 # for every compared metric and no 0 that would read as "no regression"
 "$FSBENCH" compare --json "$S/cmp22.json" "$S/r1.json" "$S/r2.json" --candidate "$S/r3.json" "$S/o1.json" >/dev/null 2>&1
 "$FSBENCH" export --format openmetrics "$S/cmp22.json" >"$S/cmp22.om" || t_fail "openmetrics export of an insufficient comparison"
-promtool check metrics <"$S/cmp22.om" >"$S/promtool.out" 2>&1 && t_ok "insufficient: promtool check metrics" ||
-	t_fail "insufficient: promtool: $(head -5 "$S/promtool.out")"
-t_expect_eq "insufficient: prometheus_client reads a verdict per compared metric, no regression sample" \
-	"$(jq '[.samples[].metrics[].comparisons[]] | length' "$S/cmp22.json") 0" \
+"$FSBENCH" export --format prometheus "$S/cmp22.json" | promtool check metrics >"$S/promtool.out" 2>&1 &&
+	t_ok "insufficient: promtool check metrics (prometheus)" || t_fail "insufficient: promtool: $(head -5 "$S/promtool.out")"
+t_expect_eq "insufficient: prometheus_client reads the stateset's state per compared metric, no regression sample" \
+	"stateset $(jq '[.samples[].metrics[].comparisons[]] | length' "$S/cmp22.json") 0 0" \
 	"$(/usr/bin/python3 -c '
 import sys
 from prometheus_client.openmetrics.parser import text_string_to_metric_families as p
 fams = {f.name: f for f in p(open(sys.argv[1]).read())}
-v = [s for s in fams["fsbench_verdict"].samples if s.labels["verdict"] == "insufficient" and s.value == 1]
+v = fams["fsbench_verdict"]
+on = [s for s in v.samples if s.labels["fsbench_verdict"] == "insufficient" and s.value == 1]
+other = [s for s in v.samples if s.labels["fsbench_verdict"] != "insufficient" and s.value != 0]
 r = fams["fsbench_regression"].samples if "fsbench_regression" in fams else []
-print(len(v), len(r))' "$S/cmp22.om")"
+print(v.type, len(on), len(other), len(r))' "$S/cmp22.om")"
+"$TOOLS/om-check" "$S/cmp22.om" $LABELS >"$S/om.out" && t_ok "insufficient: every stateset has each state once, one set" ||
+	t_fail "insufficient: $(grep -v ' [0-9]* [-a-z_]*$' "$S/om.out" | head -5)"
 
 # Prometheus backfill needs a timestamp on every sample (--timestamps); the default has none,
 # which node_exporter's textfile collector requires
@@ -83,6 +94,13 @@ if promtool tsdb create-blocks-from openmetrics "$S/ts.om" "$S/tsdb" >"$S/backfi
 else
 	t_fail "promtool backfill: $(tail -3 "$S/backfill.out")"
 fi
+# Prometheus' own OpenMetrics parser takes the # UNIT lines (it refuses one that is not the
+# name's suffix) and the verdict's stateset
+"$FSBENCH" export --format openmetrics --timestamps "$S/cmp.json" >"$S/ts-cmp.om" || t_fail "openmetrics --timestamps export of a comparison"
+grep -q '^# TYPE fsbench_verdict stateset$' "$S/ts-cmp.om" || t_fail "comparison: fsbench_verdict is no stateset"
+promtool tsdb create-blocks-from openmetrics "$S/ts-cmp.om" "$S/tsdb3" >"$S/backfill3.out" 2>&1 &&
+	t_ok "promtool backfill of a comparison: units and the stateset accepted" ||
+	t_fail "promtool backfill of a comparison: $(tail -3 "$S/backfill3.out")"
 if promtool tsdb create-blocks-from openmetrics "$S/compare.om" "$S/tsdb2" >"$S/backfill2.out" 2>&1; then
 	t_fail "promtool backfill took an export without timestamps: the default should have none"
 else

@@ -24,7 +24,7 @@ CREATED=$(jq -r '[inputs.created] | min' -n "$S"/r?.json)
 LAST=$(jq -r '[inputs.created] | max' -n "$S"/r?.json)
 EPOCH=$(date -u -d "$LAST" +%s)
 
-formats="openmetrics influx bencher github-bigger github-smaller kcidb lava"
+formats="openmetrics prometheus influx csv bencher github-bigger github-smaller kcidb lava"
 for input in result compare; do
 	if [ $input = result ]; then in=("$S"/r?.json); else in=("$S/cmp.json"); fi
 	for f in $formats; do
@@ -39,6 +39,11 @@ for input in result compare; do
 		"$(jq -r '[.tests[] | select(.path | contains("write_amplification")) | .number.unit][0]' "$S/$input.kcidb")"
 	t_expect_eq "$input: kcidb ids are unique" 0 \
 		"$(jq '[.tests[].id] | length - (unique | length)' "$S/$input.kcidb")"
+	t_expect_eq "$input: kcidb paths are components of [a-zA-Z0-9_-] joined by dots" 0 \
+		"$(jq -r '.tests[].path' "$S/$input.kcidb" | grep -cvE '^[a-zA-Z0-9_-]+(\.[a-zA-Z0-9_-]+)*$')"
+	t_expect_eq "$input: kcidb path of files/s names sample, fs, mount options, knob set, metric" \
+		"fsbench.smallfile_t_1.$FS.$(sed 's/[^a-zA-Z0-9-]\{1,\}/_/g; s/^_//; s/_$//' <<<"$MOUNT").none.files_per_sec" \
+		"$(jq -r '[.tests[] | select(.path | endswith("files_per_sec")) | .path] | unique | join(" ")' "$S/$input.kcidb")"
 
 	t_expect_eq "$input: openmetrics ends with # EOF" "# EOF" "$(tail -n 1 "$S/$input.openmetrics")"
 	grep -q '^# TYPE fsbench_latency_seconds summary$' "$S/$input.openmetrics" && t_ok "$input: latency is a summary" ||
@@ -147,6 +152,45 @@ t_expect_eq "influx: one result alone is stamped with its own start" \
 	"$(date -u -d "$(jq -r .created "$S/r1.json")" +%s)000000000" "$(awk '{print $NF}' "$S/one.influx" | sort -u)"
 t_expect_eq "influx: one result alone has no merged tag" 0 "$(grep -c ',merged=' "$S/one.influx")"
 
+# KCIDB: a comparison's tests and a plain export's of the same series share their paths (the
+# side is in misc and the id, not in the path)
+t_expect_eq "kcidb: comparison and plain export, the same paths" \
+	"$(jq -r '[.tests[].path] | unique | join(" ")' "$S/result.kcidb")" \
+	"$(jq -r '[.tests[].path] | unique | join(" ")' "$S/compare.kcidb")"
+t_expect_eq "kcidb: the comparison's sides in misc.side" "baseline candidate" \
+	"$(jq -r '[.tests[].misc.side] | unique | join(" ")' "$S/compare.kcidb")"
+# a suite's ext4 and xfs cells of one build are two tests, not one test run twice
+for fs in ext4 xfs; do
+	for i in 1 2 3; do
+		jq --arg fs $fs --argjson i "$i" '.runs[0].coords = {fs: $fs, mount_options: "", knob_set: "none",
+			workload: "smallfile", threads: 1, repetition: ($i - 1), cell: "\($fs)/smallfile/t=1"}' \
+			"$S/r$i.json" >"$S/fs-$fs$i.json"
+	done
+done
+"$FSBENCH" export --format kcidb --metrics files_per_sec "$S"/fs-ext4?.json "$S"/fs-xfs?.json >"$S/fs.kcidb" ||
+	t_fail "kcidb export of two filesystems"
+t_expect_eq "kcidb: two filesystems of one build, two tests" 2 "$(jq '.tests | length' "$S/fs.kcidb")"
+t_expect_eq "kcidb: two filesystems of one build, two paths" 2 "$(jq '[.tests[].path] | unique | length' "$S/fs.kcidb")"
+t_expect_eq "kcidb: each path names its filesystem" "ext4 xfs" \
+	"$(jq -r '[.tests[] | select((.path | split(".")[2]) == .misc.fs) | .misc.fs] | sort | join(" ")' "$S/fs.kcidb")"
+"$VALIDATE" "$FIX/kcidb-v5.3.schema.json" "$S/fs.kcidb" && t_ok "two filesystems: kcidb valid" || t_fail "two filesystems: kcidb invalid"
+
+# one run has no interval in any format: absent, not bounds equal to the mean
+for f in influx kcidb bencher github-bigger csv; do
+	"$FSBENCH" export --format $f "$S/r1.json" >"$S/n1.$f" || t_fail "n = 1: $f export"
+done
+t_expect_eq "n = 1: influx has no ci_lo/ci_hi" 0 "$(grep -c 'ci_lo=\|ci_hi=' "$S/n1.influx")"
+t_expect_eq "n = 1: kcidb has no ci95_lo/ci95_hi" 0 \
+	"$(jq '[.tests[].misc | select(has("ci95_lo") or has("ci95_hi"))] | length' "$S/n1.kcidb")"
+t_expect_eq "n = 1: bencher has no lower_value/upper_value" 0 \
+	"$(jq '[.[][] | select(has("lower_value") or has("upper_value"))] | length' "$S/n1.bencher")"
+t_expect_eq "n = 1: github range says n=1" "n=1" "$(jq -r '[.[].range] | unique | join(",")' "$S/n1.github-bigger")"
+t_expect_eq "n = 1: csv has no interval column" 0 "$(head -1 "$S/n1.csv" | grep -c 'ci')"
+# and from two runs the interval is there
+"$FSBENCH" export --format influx "$S/r1.json" "$S/r2.json" | grep -q ',n=2i' &&
+	"$FSBENCH" export --format influx "$S/r1.json" "$S/r2.json" | grep ',n=2i' | grep -q 'ci_lo=' &&
+	t_ok "n = 2: influx has its interval" || t_fail "n = 2: influx has no interval"
+
 # KCIDB builds from the kernel; ids from the content
 t_expect_eq "kcidb build_id from the kernel" true \
 	"$(jq --arg k "fsbench:$KERNEL/" '[.tests[].build_id | startswith($k)] | all' "$S/result.kcidb")"
@@ -207,9 +251,15 @@ grep -q '^fsbench_regression{.*side="candidate".*,metric="files_per_sec"} 1$' "$
 "$FSBENCH" compare --json "$S/cmp22.json" "$S/r1.json" "$S/r2.json" --candidate "$S/r3.json" "$S/x1.json" >/dev/null 2>&1
 "$FSBENCH" export --format openmetrics "$S/cmp22.json" >"$S/cmp22.om" || t_fail "openmetrics export of an insufficient comparison"
 t_expect_eq "insufficient: no fsbench_regression sample" 0 "$(grep -c '^fsbench_regression{' "$S/cmp22.om")"
-t_expect_eq "insufficient: every compared metric has fsbench_verdict{verdict=\"insufficient\"} 1" \
-	"$(jq '[.samples[].metrics[].comparisons[]] | length' "$S/cmp22.json")" \
-	"$(grep -c '^fsbench_verdict{.*,verdict="insufficient"} 1$' "$S/cmp22.om")"
+N22=$(jq '[.samples[].metrics[].comparisons[]] | length' "$S/cmp22.json")
+t_expect_eq "insufficient: every compared metric has fsbench_verdict{fsbench_verdict=\"insufficient\"} 1" \
+	"$N22" "$(grep -c '^fsbench_verdict{.*,fsbench_verdict="insufficient"} 1$' "$S/cmp22.om")"
+# a stateset: every state of every compared metric, 0 but for the judge's
+t_expect_eq "insufficient: the stateset's other states are 0" "$((N22 * 5))" \
+	"$(grep -c '^fsbench_verdict{.*,fsbench_verdict="[a-z_]*"} 0$' "$S/cmp22.om")"
+"$FSBENCH" export --format prometheus "$S/cmp22.json" >"$S/cmp22.prom" || t_fail "prometheus export of an insufficient comparison"
+t_expect_eq "prometheus (text 0.0.4): the verdict a gauge with a verdict label" "$N22 0" \
+	"$(grep -c '^fsbench_verdict{.*,verdict="insufficient"} 1$' "$S/cmp22.prom") $(grep -c 'stateset\|^# UNIT' "$S/cmp22.prom")"
 "$FSBENCH" export --format influx "$S/cmp22.json" | grep -q 'verdict="insufficient"' && t_ok "insufficient: influx says so" ||
 	t_fail "insufficient: influx lost the verdict"
 "$FSBENCH" export --format nonsense "$S/cmp.json" >/dev/null 2>&1

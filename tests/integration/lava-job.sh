@@ -47,7 +47,15 @@ t_expect_eq "job without a kernel: exit" 2 $?
 bad=$(grep -cvE '^[A-Za-z0-9_.-]+ [-0-9.e+]+ [^ ]+$' "$W/cases")
 t_expect_eq "case lines that lava-test-case would not take" 0 "$bad"
 grep -q '^smallfile\.t1\.dir-smallfile-t-1\.r2\.files_per_sec ' "$W/cases" || t_fail "no files_per_sec case: $(head -2 "$W/cases")"
-grep -q '^stream\.t1\.dir-stream-t-1\.r0\.bytes_per_sec .* MB/s$' "$W/cases" || t_fail "no MB/s case"
+grep -q '^stream\.t1\.dir-stream-t-1\.r0\.bytes_per_sec .* B/s$' "$W/cases" || t_fail "no B/s case"
+# one spelling per quantity in all a LAVA server gets: the cases' units are the export's
+t_expect_eq "lava cases and export --format lava: the same units" \
+	"$("$FSBENCH" export --format lava "$W/a.json" | awk '{print $4}' | sort -u | xargs)" \
+	"$(awk '{print $3}' "$W/cases" | sort -u | xargs)"
+t_expect_eq "lava cases: bytes/s in B/s, as the result has it" \
+	"$(t_json "$W/a.json" '[.runs[] | select(.workload == "stream")][0].summary.bytes_per_sec | round')" \
+	"$(awk '$1 ~ /^stream\..*\.r0\.bytes_per_sec$/ {printf "%.0f\n", $2; exit}' "$W/cases")"
+t_expect_eq "lava cases: latency in s, as the export has it" 0 "$(grep -c '\.p[0-9.]* [0-9.]* us$' "$W/cases")"
 
 # LAVA's results as /results/JOB/yaml gives them (measurement a string), with LAVA's own
 # cases and the suite's pass/fail among them; and as the REST API's JSON page
@@ -112,6 +120,14 @@ t_expect_eq "--suite with an --fs the suite lacks: exit" 2 $?
 "$FSBENCH" lava import --suite "$SRCDIR/configs/streaming.json" -o "$W/x.json" "$SRCDIR/tests/fixtures/lava/lava-run-results.yaml" 2>"$W/err"
 t_expect_eq "--suite another suite: exit" 1 $?
 grep -q "none of suite" "$W/err" || t_fail "another suite: $(cat "$W/err")"
+
+# a unit that is neither today's (s) nor the old spelling (us) would be read a power of ten
+# off: refused
+awk '$1 ~ /create\.p50$/ {print; exit}' "$W/cases" | awk '{printf "- {job: '\''7'\'', name: %s, result: pass, measurement: '\''%s'\'', unit: ms}\n", $1, $2}' >"$W/ms.yaml"
+"$FSBENCH" lava import -o "$W/x.json" "$W/ms.yaml" 2>"$W/err"
+t_expect_eq "import of a case in ms: exit" 1 $?
+grep -q "unit 'ms' is neither s (fsbench lava cases) nor us" "$W/err" && t_ok "import says which units it reads" ||
+	t_fail "unit ms: $(cat "$W/err")"
 
 # bad input: not YAML, no fsbench case
 printf -- '- {name: job, result: pass}\n' >"$W/none.yaml"

@@ -20,6 +20,15 @@ static json_t *tc(const char *name, const char *value)
 	return json_pack("{s:s, s:s, s:s}", "name", name, "result", "pass", "measurement", value);
 }
 
+/* A case as LAVA records lava-test-case's --units. */
+static json_t *tc_unit(const char *name, const char *value, const char *unit)
+{
+	json_t *t = tc(name, value);
+
+	json_object_set_new(t, "unit", json_string(unit));
+	return t;
+}
+
 /* One run per (repetition, cell), whatever else the case says, found again by the index. */
 static void test_index(void **unused)
 {
@@ -78,7 +87,11 @@ static void test_cases(void **unused)
 			 i % 3);
 		json_array_append_new(cases, tc(name, "1000"));
 		snprintf(name, sizeof(name), "smallfile.t1.cell-%d.r%d.fsync.p99", i / 3, i % 3);
-		json_array_append_new(cases, tc(name, "250"));
+		/* jobs before base units said us; `lava cases` now says s: both are read */
+		if (i % 2)
+			json_array_append_new(cases, tc_unit(name, "250", "us"));
+		else
+			json_array_append_new(cases, tc_unit(name, "0.00025", "s"));
 	}
 	json_array_append_new(cases, tc("boot", "1"));
 	import_expect(&im, cases, 6000, 6001, 3000);
@@ -93,6 +106,24 @@ static void test_cases(void **unused)
 	assert_int_equal(json_integer_value(json_object_get(
 				 json_object_get(json_object_get(run, "ops"), "fsync"), "p99_ns")),
 			 250000);
+	/* 0.00025 s likewise */
+	run = json_array_get(im.runs, 2998);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_object_get(json_object_get(run, "ops"), "fsync"), "p99_ns")),
+			 250000);
+	/* a latency without its unit, or in one neither spelling has, would be read 10^3 off */
+	json_decref(cases);
+	lava_import_free(&im);
+	memset(&im, 0, sizeof(im));
+	cases = json_array();
+	json_array_append_new(cases, tc("smallfile.t1.c.r0.fsync.p99", "250"));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "unit '(none)' is neither s (fsbench lava cases) nor us"));
+	json_array_clear(cases);
+	json_array_append_new(cases, tc_unit("smallfile.t1.c.r0.fsync.p99", "250", "ms"));
+	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
+	assert_non_null(strstr(err, "unit 'ms'"));
+	json_array_clear(cases);
 	/* a case with values no run can have refuses the whole import */
 	json_array_append_new(cases, tc("smallfile.t0.x.r0.files_per_sec", "1"));
 	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), -ERANGE);
@@ -232,6 +263,7 @@ static void test_many(void **unused)
 {
 	static const char *const metric[] = { "files_per_sec", "write_amplification", "fsync.p99",
 					      "create.p50", "write.p99.9" };
+	static const char *const unit[] = { "files/s", "x", "us", "s", "us" };
 	struct lava_import im = { 0 };
 	size_t cap = 8 << 20, len = 0;
 	char *text = malloc(cap), path[64], err[512];
@@ -243,12 +275,13 @@ static void test_many(void **unused)
 	for (int i = 0; i < 50000; i++)
 		len += (size_t)snprintf(text + len, cap - len,
 					"- {name: smallfile.t1.cell-%d.r%d.%s, result: pass, "
-					"measurement: '%d', unit: x}\n",
-					i / 5 / 4, i / 5 % 4, metric[i % 5], 100 + i % 5);
+					"measurement: '%d', unit: %s}\n",
+					i / 5 / 4, i / 5 % 4, metric[i % 5], 100 + i % 5,
+					unit[i % 5]);
 	for (int i = 0; i < 40; i++) /* cell-0's r0..r3, cell-1's r0..r3, ... again */
 		len += (size_t)snprintf(text + len, cap - len,
 					"- {name: smallfile.t1.cell-%d.r%d.dirty_max, "
-					"result: pass, measurement: '2'}\n",
+					"result: pass, measurement: '2', unit: MiB}\n",
 					i / 4, i % 4);
 	assert_true(len < cap);
 	write_tmp(path, text);
