@@ -41,42 +41,6 @@ double rpt_cmp_floor_pct(const struct rpt_cmp_side *a, const struct rpt_cmp_side
 	return fmax(isnan(ra) ? 0 : ra, isnan(rb) ? 0 : rb) / fabs(mean) * 100;
 }
 
-/* Which latency percentile metric @m is (50, 99, 99.9), with its catalog entry; 0 for none. */
-static double metric_percentile(const struct rpt_cmp_metric *m,
-				const struct rpt_metric_def **ret_def)
-{
-	const struct rpt_metric_def *def = rpt_metric_lookup(m->name);
-
-	*ret_def = def;
-	if (!def || !def->key)
-		return 0;
-	return !strcmp(def->key, "p50_ns")   ? 50 :
-	       !strcmp(def->key, "p99_ns")   ? 99 :
-	       !strcmp(def->key, "p99_9_ns") ? 99.9 :
-					       0;
-}
-
-/*
- * The histogram's resolution at the baseline's @mean, in percent of it, for percentile @p
- * (metric_percentile; a bucket's midpoint, 64 buckets to each power of two: model/hist.h,
- * the probes' the same) of metric @def; NAN when @p is 0, not a percentile. Two sides whose true values lie a
- * hair apart across a bucket boundary report a whole bucket's step, about 0.8-1.6 %: beyond
- * a 1 % threshold with a floor of 0 when every boot of a side lands in the same bucket.
- */
-static double resolution_pct(double p, const struct rpt_metric_def *def, double mean)
-{
-	double ns;
-	int e;
-
-	if (!p || !def->scale)
-		return NAN;
-	ns = fabs(mean) / def->scale;
-	if (ns < 64) /* buckets of 1 ns below 64 ns */
-		return ns >= 1 ? 100 / ns : NAN;
-	frexp(ns, &e); /* ns = f * 2^e, 0.5 <= f < 1: its bucket group is 2^(e-1) */
-	return ldexp(1, e - 1 - 6) / ns * 100;
-}
-
 /*
  * Percentile @p above the median with fewer than RPT_TAIL_CALLS calls of a run at or above
  * it is the few slowest calls themselves (p99 of 400 fsyncs is the 4th slowest): which
@@ -102,7 +66,6 @@ static int judge_one(const struct rpt_cmp_metric *m, struct rpt_cmp_judged *c, d
 {
 	const struct rpt_cmp_side *a = &m->sides[0], *b = &m->sides[c->side];
 	double change = c->change_pct, thr = c->rule.threshold_pct, floor, bar, res, pct;
-	const struct rpt_metric_def *def;
 	char tail[128];
 	enum rpt_verdict v;
 
@@ -123,7 +86,7 @@ static int judge_one(const struct rpt_cmp_metric *m, struct rpt_cmp_judged *c, d
 		c->verdict = RPT_INSUFFICIENT;
 		return 0;
 	}
-	pct = metric_percentile(m, &def);
+	pct = rpt_metric_percentile(m->name);
 	if (few_tail_calls(pct, a, b, tail, sizeof(tail))) {
 		char *t = strdup(tail);
 
@@ -135,7 +98,7 @@ static int judge_one(const struct rpt_cmp_metric *m, struct rpt_cmp_judged *c, d
 	}
 	bar = fmax(thr, multiple * floor);
 	/* a step of one histogram bucket is no evidence of a change: at least two are */
-	res = resolution_pct(pct, def, a->st.mean);
+	res = rpt_metric_resolution_pct(m->name, a->st.mean);
 	if (isfinite(res)) {
 		res *= 1.0001; /* the step itself, computed at a mean, is not beyond it */
 		bar = fmax(bar, res);

@@ -276,3 +276,35 @@ const char *rpt_metric_om_unit(const struct rpt_metric_def *def)
 
 	return i < 0 ? NULL : base_units[i].om_unit;
 }
+
+double rpt_metric_percentile(const char *name)
+{
+	const struct rpt_metric_def *def = rpt_metric_lookup(name);
+
+	if (!def || !def->key)
+		return 0;
+	return !strcmp(def->key, "p50_ns")   ? 50 :
+	       !strcmp(def->key, "p99_ns")   ? 99 :
+	       !strcmp(def->key, "p99_9_ns") ? 99.9 :
+					       0;
+}
+
+/*
+ * A bucket's midpoint, 64 buckets to each power of two (model/hist.h; the probes' the
+ * same): two values whose true values lie a hair apart across a bucket boundary report a
+ * whole bucket's step, about 0.8-1.6 %.
+ */
+double rpt_metric_resolution_pct(const char *name, double mean)
+{
+	const struct rpt_metric_def *def = rpt_metric_lookup(name);
+	double ns;
+	int e;
+
+	if (!rpt_metric_percentile(name) || !def->scale)
+		return NAN;
+	ns = fabs(mean) / def->scale;
+	if (ns < 64) /* buckets of 1 ns below 64 ns */
+		return ns >= 1 ? 100 / ns : NAN;
+	frexp(ns, &e); /* ns = f * 2^e, 0.5 <= f < 1: its bucket group is 2^(e-1) */
+	return ldexp(1, e - 1 - 6) / ns * 100;
+}

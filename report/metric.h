@@ -52,6 +52,16 @@ bool rpt_metric_headline(const char *name);
 /* Looks up a metric by name ("files_per_sec", "fsync.p99"); NULL when unknown. */
 const struct rpt_metric_def *rpt_metric_lookup(const char *name);
 
+/* Which latency percentile the metric @name is (50, 99, 99.9); 0 for none. */
+double rpt_metric_percentile(const char *name);
+
+/*
+ * The latency histogram's resolution, in % of @mean (in the metric's display unit), for
+ * the percentile metric @name: one bucket's width there. A step of one bucket is no
+ * evidence of a change. NAN for a metric that is not a histogram's percentile.
+ */
+double rpt_metric_resolution_pct(const char *name, double mean);
+
 /* Raw value of @def (of operation @op for latency) in @run; false when absent or not finite. */
 bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret);

@@ -45,35 +45,43 @@ static int store_open(const char *cmd, const char *target, struct hist_db **ret)
 /* What changes and report judge by: bound to a struct judge_cfg at @off in the command's. */
 struct judge_cfg {
 	char *metric;
-	double alpha, floor;
+	double alpha, floor, min_change;
 	int64_t permutations;
 };
 
-#define JUDGE_OPTS(off)                                                                                 \
-	{ .name = "metric",                                                                             \
-	  .type = OPT_STRING,                                                                           \
-	  .offset = (off) + offsetof(struct judge_cfg, metric),                                         \
-	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "                \
-		  "fdatasync.p99...)" },                                                                \
-		{ .name = "alpha",                                                                      \
-		  .type = OPT_DOUBLE,                                                                   \
-		  .offset = (off) + offsetof(struct judge_cfg, alpha),                                  \
-		  .dmin = 1e-6,                                                                         \
-		  .dmax = 0.5,                                                                          \
-		  .def = CMD_XSTR(HIST_CP_ALPHA),                                                       \
-		  .help = "a change must be significant at this level (permutation test)" },            \
-		{ .name = "floor",                                                                      \
-		  .type = OPT_DOUBLE,                                                                   \
-		  .offset = (off) + offsetof(struct judge_cfg, floor),                                  \
-		  .dmax = 100,                                                                          \
-		  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),                                              \
-		  .help = "and larger than MULTIPLE times the pooled standard deviation between boots " \
-			  "of one kernel" },                                                            \
-	{                                                                                               \
-		.name = "permutations", .type = OPT_INT,                                                \
-		.offset = (off) + offsetof(struct judge_cfg, permutations), .min = 19,                  \
-		.max = 100000, .def = CMD_XSTR(HIST_CP_PERMUTATIONS),                                   \
-		.help = "permutations of the significance test"                                         \
+#define JUDGE_OPTS(off)                                                                                    \
+	{ .name = "metric",                                                                                \
+	  .type = OPT_STRING,                                                                              \
+	  .offset = (off) + offsetof(struct judge_cfg, metric),                                            \
+	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "                   \
+		  "fdatasync.p99...)" },                                                                   \
+		{ .name = "alpha",                                                                         \
+		  .type = OPT_DOUBLE,                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, alpha),                                     \
+		  .dmin = 1e-6,                                                                            \
+		  .dmax = 0.5,                                                                             \
+		  .def = CMD_XSTR(HIST_CP_ALPHA),                                                          \
+		  .help = "a change must be significant at this level (permutation test)" },               \
+		{ .name = "floor",                                                                         \
+		  .type = OPT_DOUBLE,                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, floor),                                     \
+		  .dmax = 100,                                                                             \
+		  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),                                                 \
+		  .help = "and larger than MULTIPLE times the pooled standard deviation between boots "    \
+			  "of one kernel" },                                                               \
+		{ .name = "min-change",                                                                    \
+		  .type = OPT_DOUBLE,                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, min_change),                                \
+		  .dmax = 1000,                                                                            \
+		  .def = "0",                                                                              \
+		  .unit = "%",                                                                             \
+		  .help = "and at least this much of the mean before it (a latency percentile: also more " \
+			  "than one bucket of its histogram)" },                                           \
+	{                                                                                                  \
+		.name = "permutations", .type = OPT_INT,                                                   \
+		.offset = (off) + offsetof(struct judge_cfg, permutations), .min = 19,                     \
+		.max = 100000, .def = CMD_XSTR(HIST_CP_PERMUTATIONS),                                      \
+		.help = "permutations of the significance test"                                            \
 	}
 
 /* `history add` */
@@ -298,7 +306,7 @@ static json_t *changes_json(const struct hist_findings *f, const struct hist_sum
 		json_array_append_new(
 			arr,
 			json_pack("{s:s, s:s, s:s, s:b, s:o, s:o, s:f, s:[f,f], s:f, s:f, s:I, s:I, "
-				  "s:I, s:I, s:f, s:f, s:s}",
+				  "s:I, s:I, s:f, s:f, s:s, s:f}",
 				  "metric", ch->s->metric, "sample_key", ch->s->sample_key,
 				  "series", ch->s->key, "regression", ch->regression, "before",
 				  kernel_json(&sum->kernels[ch->s->kernel[cp->before]].k), "after",
@@ -309,7 +317,8 @@ static json_t *changes_json(const struct hist_findings *f, const struct hist_sum
 				  "kernels_before", (json_int_t)(cp->before + 1 - cp->seg_lo),
 				  "kernels_after", (json_int_t)(cp->seg_hi - cp->before - 1),
 				  "mean_before", cp->mean_before * scale, "mean_after",
-				  cp->mean_after * scale, "unit", d ? d->unit : ""));
+				  cp->mean_after * scale, "unit", d ? d->unit : "", "bar_pct",
+				  cp->bar_pct));
 	}
 	doc = json_pack("{s:s, s:s, s:{s:I, s:I, s:I}, s:I, s:o}", "schema",
 			"fsbench-history-changes/1", "verdict", verdict, "series", "judged",
@@ -330,11 +339,12 @@ static void changes_text(const struct hist_findings *f, const struct hist_summar
 		kernel_name(sum, ch->s->kernel[cp->before + 1], b, sizeof(b));
 		printf("%s %s  %s\n", ch->regression ? "REGRESSION" : "change", ch->s->metric,
 		       label ? label : ch->s->sample_key);
-		printf("  %s -> %s: %+.2f %% [%+.2f, %+.2f] (floor %.2f %%, p %.3g), runs %zu | %zu "
-		       "over kernels %zu | %zu\n",
-		       a, b, cp->change_pct, cp->lo_pct, cp->hi_pct, cp->floor_pct, cp->p,
-		       cp->n_before, cp->n_after, cp->before + 1 - cp->seg_lo,
-		       cp->seg_hi - cp->before - 1);
+		printf("  %s -> %s: %+.2f %% [%+.2f, %+.2f] (floor %.2f %%", a, b, cp->change_pct,
+		       cp->lo_pct, cp->hi_pct, cp->floor_pct);
+		if (cp->bar_pct > cp->floor_pct)
+			printf(", bar %.2f %%", cp->bar_pct);
+		printf(", p %.3g), runs %zu | %zu over kernels %zu | %zu\n", cp->p, cp->n_before,
+		       cp->n_after, cp->before + 1 - cp->seg_lo, cp->seg_hi - cp->before - 1);
 		free(label);
 	}
 	printf("%zu series judged, %zu too short, %zu too noisy: %zu change point%s, %zu "
@@ -362,6 +372,7 @@ static int findings(const char *cmd, char *dbname, const struct judge_cfg *j, st
 	hist_cp_opts_init(&o);
 	o.alpha = j->alpha;
 	o.floor_multiple = j->floor;
+	o.min_change_pct = j->min_change;
 	o.permutations = (int)j->permutations;
 	e = hist_summary_load(*db, sum, err, sizeof(err));
 	if (!e && (e = hist_findings_load(*db, sum, metric, &o, f, err, sizeof(err))))

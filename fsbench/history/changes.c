@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/mix64.h"
+#include "report/metric.h"
 #include "report/stats.h"
 
 void hist_cp_opts_init(struct hist_cp_opts *o)
@@ -15,6 +16,7 @@ void hist_cp_opts_init(struct hist_cp_opts *o)
 	*o = (struct hist_cp_opts){ .alpha = HIST_CP_ALPHA,
 				    .permutations = HIST_CP_PERMUTATIONS,
 				    .floor_multiple = HIST_CP_FLOOR_MULTIPLE,
+				    .scale = 1,
 				    .seed = 38 };
 }
 
@@ -141,7 +143,7 @@ static int segment(struct ctx *c, size_t lo, size_t hi)
 {
 	const double *x = c->s->x + c->off[lo];
 	size_t n = c->off[hi] - c->off[lo], ncut = 0, best, count = 0, t;
-	double q, qp, mb, ma, vb, va, se, tq, df;
+	double q, qp, mb, ma, vb, va, se, tq, df, res;
 	struct hist_cp cp, *grown;
 	size_t bc;
 
@@ -201,6 +203,12 @@ static int segment(struct ctx *c, size_t lo, size_t hi)
 	cp.lo_pct = 100 * (ma - mb - tq * se) / fabs(mb);
 	cp.hi_pct = 100 * (ma - mb + tq * se) / fabs(mb);
 	cp.floor_pct = 100 * c->o->floor_multiple * c->sw / fabs(mb);
+	/* a step of one histogram bucket, or below the user's least change, is none */
+	res = c->o->metric ? rpt_metric_resolution_pct(c->o->metric, mb * c->o->scale) : NAN;
+	cp.bar_pct =
+		fmax(fmax(cp.floor_pct, c->o->min_change_pct), isfinite(res) ? res * 1.0001 : 0);
+	if (fabs(cp.change_pct) <= cp.bar_pct)
+		return 0;
 	grown = realloc(c->res->cps, (c->res->ncps + 1) * sizeof(*grown));
 	if (!grown)
 		return -ENOMEM;

@@ -38,6 +38,14 @@ struct hist_cp_opts {
 	double alpha;
 	int permutations;
 	double floor_multiple;
+	double min_change_pct; /* and at least this large (% of the mean before); 0: any */
+	/*
+	 * The series' metric, when it is a latency histogram's percentile (fsync.p50): a
+	 * step must also exceed one bucket of the histogram (report/metric.h), as the gate's
+	 * must. @scale turns the series' raw values into the metric's display unit.
+	 */
+	const char *metric;
+	double scale;
 	uint64_t seed; /* the permutations are drawn from it: the same store, the same answer */
 };
 
@@ -51,6 +59,7 @@ struct hist_cp {
 	double change_pct, lo_pct, hi_pct; /* the change and its 95 % interval, % of mean_before */
 	double p; /* the permutation test's p */
 	double floor_pct; /* the floor it exceeded, % of mean_before */
+	double bar_pct; /* all it had to exceed: the floor, a histogram bucket, --min-change */
 };
 
 enum hist_cp_status {

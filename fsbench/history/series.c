@@ -175,6 +175,11 @@ static int judge(struct gathering *gg, struct gather *g)
 		s.x[i] = g->v[i].v;
 	}
 	in = (struct hist_cp_series){ .nk = s.nk, .n = s.n, .x = s.x };
+	/* a latency percentile's step must exceed one bucket of its histogram */
+	if (rpt_metric_percentile(g->metric)) {
+		o.metric = g->metric;
+		o.scale = rpt_metric_lookup(g->metric)->scale;
+	}
 	/* each series its own permutations, the same on every run over the same store */
 	for (const char *p = g->key; *p; p++)
 		o.seed = base_mix64(o.seed ^ (unsigned char)*p);

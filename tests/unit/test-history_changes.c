@@ -10,6 +10,7 @@
 
 #include "base/mix64.h"
 #include "fsbench/history/changes.h"
+#include "report/metric.h"
 
 /* A normal deviate (Box-Muller) from the stream @s. */
 static double gauss(uint64_t *s)
@@ -196,13 +197,91 @@ static void constant_series(void **state)
 	assert_int_equal(r.ncps, 0);
 }
 
+/*
+ * fsync p50 on the model disk: every boot of a kernel the same value, a bucket's midpoint
+ * of the latency histogram (64 buckets to a power of two: 256 ns wide at 20 us). A step
+ * of one bucket (1.28 %) is within the histogram's resolution and no change; two are one.
+ */
+static struct hist_cp_result latency_step(double step_ns, const char *metric)
+{
+	size_t n[16];
+	double x[32];
+	struct hist_cp_series s = { .nk = 16, .n = n, .x = x };
+	struct hist_cp_opts o;
+	struct hist_cp_result r;
+
+	for (size_t k = 0; k < 16; k++) {
+		n[k] = 2;
+		x[2 * k] = x[2 * k + 1] = 20000 + (k >= 8 ? step_ns : 0);
+	}
+	x[0] += 256; /* one boot a bucket off: a spread, so the series is judged */
+	hist_cp_opts_init(&o);
+	o.metric = metric;
+	o.scale = metric ? rpt_metric_lookup(metric)->scale : 1;
+	assert_int_equal(hist_cp_find(&s, &o, &r), 0);
+	assert_int_equal(r.status, HIST_CP_JUDGED);
+	return r;
+}
+
+static void latency_bucket(void **state)
+{
+	struct hist_cp_result r;
+
+	(void)state;
+	r = latency_step(256, "fsync.p50");
+	assert_int_equal(r.ncps, 0);
+	free(r.cps);
+	/* the same series as a metric without buckets: the step is a change */
+	r = latency_step(256, NULL);
+	assert_int_equal(r.ncps, 1);
+	assert_true(r.cps[0].bar_pct == r.cps[0].floor_pct);
+	free(r.cps);
+	r = latency_step(512, "fsync.p50");
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].before, 7);
+	assert_true(r.cps[0].bar_pct > 1.27 && r.cps[0].bar_pct < 1.29);
+	free(r.cps);
+}
+
+/* --min-change: a 4 % step found at the default, not when at least 5 % is asked. */
+static void min_change(void **state)
+{
+	size_t n[18];
+	double x[36];
+	struct hist_cp_series s = { .nk = 18, .n = n, .x = x };
+	struct hist_cp_opts o;
+	struct hist_cp_result r;
+	uint64_t seed = 7;
+
+	(void)state;
+	for (size_t k = 0; k < 18; k++) {
+		n[k] = 2;
+		for (size_t b = 0; b < 2; b++)
+			x[2 * k + b] = 1000 * (k >= 9 ? 0.96 : 1) * (1 + 0.002 * gauss(&seed));
+	}
+	hist_cp_opts_init(&o);
+	assert_int_equal(hist_cp_find(&s, &o, &r), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].before, 8);
+	free(r.cps);
+	o.min_change_pct = 3;
+	assert_int_equal(hist_cp_find(&s, &o, &r), 0);
+	assert_int_equal(r.ncps, 1);
+	assert_true(r.cps[0].bar_pct == 3);
+	free(r.cps);
+	o.min_change_pct = 5;
+	assert_int_equal(hist_cp_find(&s, &o, &r), 0);
+	assert_int_equal(r.ncps, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aa_no_change),	    cmocka_unit_test(one_pct_step),
 		cmocka_unit_test(one_kernel_after), cmocka_unit_test(noisy_step),
 		cmocka_unit_test(two_steps),	    cmocka_unit_test(cannot_judge),
-		cmocka_unit_test(constant_series),
+		cmocka_unit_test(constant_series),  cmocka_unit_test(latency_bucket),
+		cmocka_unit_test(min_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
