@@ -51,16 +51,16 @@ grep -q '^stream\.t1\.dir-stream-t-1\.r0\.bytes_per_sec .* MB/s$' "$W/cases" || 
 
 # LAVA's results as /results/JOB/yaml gives them (measurement a string), with LAVA's own
 # cases and the suite's pass/fail among them; and as the REST API's JSON page
-to_yaml() { # FILES_PER_SEC: a set value per repetition instead of the measured one
-	echo "- {job: '7', level: 1.1, metadata: {}, name: job, result: pass, suite: lava, unit: ''}"
-	echo "- {job: '7', name: fsbench-suite, result: pass, suite: 1_fsbench, measurement: null}"
-	awk -v f="$1" '{ v = $2; if (f != "" && $1 ~ /files_per_sec$/) { split($1, p, "."); v = f + 10 * substr(p[4], 2) }
-		printf "- {job: '\''7'\'', name: %s, result: pass, suite: 1_fsbench, measurement: '\''%.10f'\'', unit: %s}\n", $1, v, $3 }' "$W/cases"
+to_yaml() { # FILES_PER_SEC JOB: a set value per repetition instead of the measured one
+	echo "- {job: '$2', level: 1.1, metadata: {}, name: job, result: pass, suite: lava, unit: ''}"
+	echo "- {job: '$2', name: fsbench-suite, result: pass, suite: 1_fsbench, measurement: null}"
+	awk -v f="$1" -v job="$2" '{ v = $2; if (f != "" && $1 ~ /files_per_sec$/) { split($1, p, "."); v = f + 10 * substr(p[4], 2) }
+		printf "- {job: '\''%s'\'', name: %s, result: pass, suite: 1_fsbench, measurement: '\''%.10f'\'', unit: %s}\n", job, $1, v, $3 }' "$W/cases"
 }
 # files/s here is whatever this busy machine gave; the gate is shown on set values
-to_yaml "" >"$W/lava-a.yaml"
-to_yaml 1000 >"$W/lava-g1.yaml"
-to_yaml 800 >"$W/lava-g2.yaml"
+to_yaml "" 7 >"$W/lava-a.yaml"
+to_yaml 1000 8 >"$W/lava-g1.yaml"
+to_yaml 800 9 >"$W/lava-g2.yaml"
 awk 'BEGIN { printf "{\"count\": 0, \"next\": null, \"results\": [" }
 	{ printf "%s{\"name\": \"%s\", \"result\": \"pass\", \"measurement\": \"%s\", \"unit\": \"%s\"}", (NR > 1 ? ", " : ""), $1, $2, $3 }
 	END { print "]}" }' "$W/cases" >"$W/lava-a.json"
@@ -70,6 +70,22 @@ for g in g1 g2; do
 	"$FSBENCH" lava import -o "$W/imp-$g.json" "$W/lava-$g.yaml" 2>/dev/null || t_fail "import $g"
 done
 "$FSBENCH" lava import -o "$W/imp-j.json" "$W/lava-a.json" 2>/dev/null || t_fail "import of the REST API's JSON"
+# two jobs' files of the same cells (issue 43): every run of both kept, the second file's as
+# repetitions after the first's; one job's results given twice are refused
+"$FSBENCH" lava import -o "$W/imp-g12.json" "$W/lava-g1.yaml" "$W/lava-g2.yaml" 2>"$W/err" ||
+	t_fail "import of two files: $(cat "$W/err")"
+n1=$(t_json "$W/imp-g1.json" '.runs | length')
+t_expect_eq "runs of two files" $((2 * n1)) "$(t_json "$W/imp-g12.json" '.runs | length')"
+for v in 1000 1010 1020 800 810 820; do # files/s each repetition of each file was given
+	t_expect_eq "smallfile runs of two files at files/s $v" 1 \
+		"$(t_json "$W/imp-g12.json" "[.runs[] | select(.workload == \"smallfile\" and .summary.files_per_sec == $v)] | length")"
+done
+t_expect_eq "repetitions of the smallfile cell from two files" "0 1 2 3 4 5" \
+	"$(t_json "$W/imp-g12.json" '[.runs[] | select(.workload == "smallfile") | .coords.repetition] | sort | map(tostring) | join(" ")')"
+"$FSBENCH" lava import -o "$W/x.json" "$W/lava-g1.yaml" "$W/lava-g1.yaml" 2>"$W/err"
+t_expect_eq "import of one job's results twice: exit" 2 $?
+grep -q "both hold LAVA job 8's test cases" "$W/err" || t_fail "one job twice: $(cat "$W/err")"
+[ ! -e "$W/x.json" ] || t_fail "one job twice: a result was written"
 # an imported result holds the metrics compare judges, not histograms or time series
 t_expect_eq "imported result's command" lava-import "$(t_json "$W/imp-a1.json" .config.command)"
 t_expect_eq "imported from" "lava $W/lava-a.yaml" "$(t_json "$W/imp-a1.json" '.imported | "\(.from) \(.files[0])"')"
