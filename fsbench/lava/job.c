@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
 
 #include "base/errf.h"
 #include "base/fileio.h"
@@ -170,29 +171,63 @@ void lava_job_outdir(const char *out, char *dir, size_t len)
 		snprintf(dir, len, ".");
 }
 
-/* @src copied to @dst through base_out_open: a file planted at @dst or beside it is never written. */
-static int copy_file(const char *src, const char *dst)
+/*
+ * Bytes of a copy's SHA-256 in its name, as 32 hex digits: 128 bits, so two contents of one
+ * release never share a name by chance.
+ */
+#define LAVA_COPY_HASH_BYTES 16
+
+/*
+ * @src copied into @dir as "STEM-HASH@suffix" (its path into @ret, @len bytes), HASH its
+ * content's: a job names the bytes it boots, and a second job of the same release (another
+ * suite, another build) writes a file of its own instead of replacing the first one's. The
+ * copy goes through base_out_open (a temporary file renamed over the name, so a file planted
+ * there is never written) and is named once its bytes are hashed. 0 or -errno.
+ */
+static int copy_hashed(const char *src, const char *dir, const char *stem, const char *suffix,
+		       char *ret, size_t len)
 {
-	char buf[65536], *tmp;
-	FILE *in = fopen(src, "re"), *out;
+	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
+	char *tmp = NULL, first[PATH_MAX], hex[2 * LAVA_COPY_HASH_BYTES + 1];
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	FILE *in = NULL, *out = NULL;
+	unsigned int mdlen = 0;
 	size_t n;
 	int r = 0;
 
-	if (!in)
-		return -errno;
-	out = base_out_open(dst, &tmp);
-	if (!out) {
+	if (!ctx)
+		return -ENOMEM;
+	if (base_path(first, sizeof(first), "%s/%s%s", dir, stem, suffix) ||
+	    base_path(ret, len, "%s/%s-%0*d%s", dir, stem, 2 * LAVA_COPY_HASH_BYTES, 0, suffix))
+		r = -ENAMETOOLONG;
+	else if (!(in = fopen(src, "re")) || !(out = base_out_open(first, &tmp)))
 		r = -errno;
-		fclose(in);
-		return r;
-	}
+	else if (!tmp) /* a device or FIFO where the copy is made: not a file to rename */
+		r = -EEXIST;
+	if (!r && !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		r = -EIO;
 	while (!r && (n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
 			r = errno ? -errno : -EIO;
+		else if (!EVP_DigestUpdate(ctx, buf, n))
+			r = -EIO;
 	if (!r && ferror(in))
 		r = -EIO;
-	fclose(in);
-	return base_out_commit(out, tmp, dst, r);
+	if (!r && (!EVP_DigestFinal_ex(ctx, md, &mdlen) || mdlen < LAVA_COPY_HASH_BYTES))
+		r = -EIO;
+	EVP_MD_CTX_free(ctx);
+	if (in)
+		fclose(in);
+	if (!r) {
+		for (int i = 0; i < LAVA_COPY_HASH_BYTES; i++)
+			snprintf(hex + 2 * i, 3, "%02x", md[i]);
+		/* the same length as the zeros it replaces */
+		memcpy(ret + strlen(ret) - strlen(suffix) - 2 * LAVA_COPY_HASH_BYTES, hex,
+		       2 * LAVA_COPY_HASH_BYTES);
+	}
+	if (out)
+		return base_out_commit(out, tmp, ret, r);
+	return r;
 }
 
 int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
@@ -220,16 +255,20 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
 int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
 		    char *rurl, size_t urllen, char *err, size_t errlen)
 {
-	char ipath[4400], kpath[4400], abs[4096];
+	char ipath[PATH_MAX], kpath[PATH_MAX], abs[PATH_MAX], istem[512], kstem[512];
 	int r;
 
 	if (!realpath(outdir, abs))
 		return errf(err, errlen, -errno, "%s: %s", outdir, strerror(errno));
-	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s%s.cpio", abs, tag, x->k[i].release);
-	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s%s", abs, tag, x->k[i].release);
-	if ((r = copy_file(x->initramfs_at[i], ipath)) ||
-	    (r = copy_file(x->k[i].image_at[0] ? x->k[i].image_at : x->k[i].image, kpath)))
-		return errf(err, errlen, r, "copying the kernel and initramfs into %s: %s", abs,
+	snprintf(istem, sizeof(istem), "fsbench-initramfs-%s%s", tag, x->k[i].release);
+	snprintf(kstem, sizeof(kstem), "vmlinuz-%s%s", tag, x->k[i].release);
+	const char *image = x->k[i].image_at[0] ? x->k[i].image_at : x->k[i].image;
+
+	if ((r = copy_hashed(x->initramfs_at[i], abs, istem, ".cpio", ipath, sizeof(ipath))))
+		return errf(err, errlen, r, "copying the initramfs %s into %s: %s",
+			    x->initramfs_at[i], abs, strerror(-r));
+	if ((r = copy_hashed(image, abs, kstem, "", kpath, sizeof(kpath))))
+		return errf(err, errlen, r, "copying the kernel %s into %s: %s", image, abs,
 			    strerror(-r));
 	snprintf(kurl, urllen, "file://%s", kpath);
 	snprintf(rurl, urllen, "file://%s", ipath);

@@ -47,8 +47,8 @@ void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
- * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE and
- * fsbench-initramfs-TAGRELEASE.cpio (lava_job_images); their file:// URLs into @kurl and
+ * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE-HASH and
+ * fsbench-initramfs-TAGRELEASE-HASH.cpio (lava_job_images); their file:// URLs into @kurl and
  * @rurl. 0, or -errno with @err and *@ret_fail the kind (a usage error, an unusable kernel,
  * or a failed journal or copy).
  */
@@ -56,9 +56,11 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
 		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen);
 
 /*
- * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE and
- * fsbench-initramfs-TAGRELEASE.cpio (@tag tells two kernels of one release apart), their
- * file:// URLs into @kurl and @rurl. 0 or -errno with @err.
+ * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE-HASH
+ * and fsbench-initramfs-TAGRELEASE-HASH.cpio, HASH the first 32 hex digits of the copy's
+ * SHA-256 (so a job of another suite or build of one release never replaces another job's
+ * files; @tag names the job's part, "baseline-"), their file:// URLs into @kurl and @rurl.
+ * 0 or -errno with @err naming the file.
  */
 int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
 		    char *rurl, size_t urllen, char *err, size_t errlen);
