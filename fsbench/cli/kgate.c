@@ -433,6 +433,9 @@ static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 	if (lava_backend_open(&lo, &be, &usage, err, sizeof(err))) {
 		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run", err);
 		r = usage ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
+		/* the gate started (its server answered, or did not): its document says so */
+		if (gate && !usage)
+			r = kg_cli_gate_stopped(x, r, err);
 	} else
 		r = gate ? kg_cli_gate(x, &be) : kg_cli_run(x, &be);
 	lava_backend_close(&be);
