@@ -60,7 +60,7 @@ static int lava_cases_cmd(void *cfg)
 
 struct job_cfg {
 	char *kernel_url, *ramdisk_url, *scratch_url, *device_type, *boot_method, *device;
-	char *job_name, *output, *kernel, *modules;
+	char *job_name, *output, *kernel, *modules, *priority, *tags;
 	int64_t timeout, repetitions;
 	char *suite; /* the operand; a second one is an error */
 };
@@ -109,6 +109,14 @@ static const struct fsb_opt job_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(job_name),
 	  .help = "the job's name (default: fsbench SUITE RELEASE)" },
+	{ .name = "priority",
+	  .type = OPT_STRING,
+	  .offset = O(priority),
+	  .help = "LAVA's job priority: high, medium, low or 0..100 (default medium)" },
+	{ .name = "tags",
+	  .type = OPT_STRING,
+	  .offset = O(tags),
+	  .help = "device tags the job asks for, comma-separated (letters, digits, _.-)" },
 	{ .name = "timeout",
 	  .type = OPT_INT,
 	  .offset = O(timeout),
@@ -192,7 +200,9 @@ static int lava_job(void *cfg)
 				   .scratch_url = c->scratch_url,
 				   .suite = c->suite ? c->suite : KG_DEFAULT_SUITE,
 				   .release = "",
-				   .timeout_min = (int)c->timeout };
+				   .timeout_min = (int)c->timeout,
+				   .priority = c->priority,
+				   .tags = c->tags };
 	struct kg_ctx *x = calloc(1, sizeof(*x));
 	char outdir[4096], kurl[4500], rurl[4500], err[4200];
 	int r = 0, e;

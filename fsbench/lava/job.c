@@ -126,8 +126,41 @@ static const char *lava_job_device(const struct lava_job_spec *s)
 								    "/dev/vda";
 }
 
+int lava_job_controls_check(const char *priority, const char *tags, const char *opt_priority,
+			    const char *opt_tags, char *err, size_t errlen)
+{
+	static const char tagchars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789_.-";
+	int n = 0;
+
+	if (priority && strcmp(priority, "high") && strcmp(priority, "medium") &&
+	    strcmp(priority, "low") &&
+	    (!priority[0] || strspn(priority, "0123456789") != strlen(priority) ||
+	     strlen(priority) > 3 || atoi(priority) > 100))
+		return errf(err, errlen, -EINVAL,
+			    "%s '%s': high, medium, low or a whole number 0..100 (LAVA's job "
+			    "priority)",
+			    opt_priority, priority);
+	for (const char *t = tags; t; t = strchr(t, ',') ? strchr(t, ',') + 1 : NULL) {
+		size_t len = strcspn(t, ",");
+
+		if (!len || len > LAVA_TAG_LEN_MAX || strspn(t, tagchars) < len ||
+		    ++n > LAVA_TAGS_MAX)
+			return errf(err, errlen, -EINVAL,
+				    "%s '%s': 1 to %d comma-separated device tags, each 1 to %d "
+				    "letters, digits or _.-",
+				    opt_tags, tags, LAVA_TAGS_MAX, LAVA_TAG_LEN_MAX);
+	}
+	return 0;
+}
+
 int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen)
 {
+	int e;
+
+	if ((e = lava_job_controls_check(s->priority, s->tags, "--priority", "--tags", err,
+					 errlen)))
+		return e;
 	if (strcmp(s->device_type, "qemu") && !s->device)
 		return errf(err, errlen, -EINVAL,
 			    "--device-type %s: give --device, the board's scratch disk (its "
@@ -371,8 +404,39 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 	snprintf(jname, sizeof(jname), "fsbench %.*s%s%s", (int)(strlen(sname) - 5), sname,
 		 s->release && s->release[0] ? " " : "", s->release ? s->release : "");
 	yq(f, s->job_name ? s->job_name : jname);
+	/* whose job this is, for the lab: LAVA shows and searches a job's metadata */
+	fprintf(f, "\nmetadata:\n  fsbench.version: ");
+	yq(f, FSB_VERSION);
+	fprintf(f, "\n  fsbench.suite: ");
+	snprintf(jname, sizeof(jname), "%.*s", (int)(strlen(sname) - 5), sname);
+	yq(f, jname);
+	if (s->release && s->release[0]) {
+		fprintf(f, "\n  fsbench.kernel: ");
+		yq(f, s->release);
+	}
+	const char *const meta[][2] = { { "fsbench.gate", s->gate },
+					{ "fsbench.side", s->side },
+					{ "fsbench.boot", s->boot } };
+	for (size_t i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
+		if (meta[i][1]) {
+			fprintf(f, "\n  %s: ", meta[i][0]);
+			yq(f, meta[i][1]);
+		}
+	/* checked (lava_job_controls_check): a word or a number, as the schema takes it */
+	fprintf(f, "\npriority: %s", s->priority ? s->priority : "medium");
+	if (s->tags) {
+		fprintf(f, "\ntags:");
+		for (const char *t = s->tags; t; t = strchr(t, ',') ? strchr(t, ',') + 1 : NULL) {
+			char tag[LAVA_TAG_LEN_MAX + 1];
+
+			/* quoted: "1" or "-" unquoted would be a number or a sequence */
+			snprintf(tag, sizeof(tag), "%.*s", (int)strcspn(t, ","), t);
+			fprintf(f, "\n- ");
+			yq(f, tag);
+		}
+	}
 	fprintf(f,
-		"\npriority: medium\nvisibility: public\n"
+		"\nvisibility: public\n"
 		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
 		"  connection:\n    minutes: 2\n",
 		timeout + 10, timeout);

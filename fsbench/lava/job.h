@@ -26,7 +26,29 @@ struct lava_job_spec {
 	 * results are bound to the job that was submitted (lava_cases_bound).
 	 */
 	const char *token;
+	/* LAVA's job controls (lava_job_controls_check): NULL for medium, none */
+	const char *priority; /* "high", "medium", "low" or 0..100 */
+	const char *tags; /* a comma-separated list of device tags */
+	/*
+	 * What the job's `metadata` says besides its kernel (@release), suite and fsbench's
+	 * version, so a lab tells apart whose job it is: the gate (its work directory), the
+	 * side ("baseline") and the boot ("3/8"). NULL: not a gate's job.
+	 */
+	const char *gate, *side, *boot;
 };
+
+/* Device tags a job may name, and how long one may be (LAVA's Tag name is 50 characters). */
+#define LAVA_TAGS_MAX 16
+#define LAVA_TAG_LEN_MAX 50
+
+/*
+ * LAVA's job controls before any work, as lava-dispatcher's job schema takes them: a
+ * @priority (NULL: none given) of high, medium, low or a whole number 0..100, @tags (NULL:
+ * none) of 1..LAVA_TAGS_MAX names of [A-Za-z0-9_.-], each 1..LAVA_TAG_LEN_MAX long, joined by
+ * commas. @opt_priority and @opt_tags name the options in @err. 0 or -EINVAL.
+ */
+int lava_job_controls_check(const char *priority, const char *tags, const char *opt_priority,
+			    const char *opt_tags, char *err, size_t errlen);
 
 /*
  * Checks @s before any work: a board needs a device, and the device reaches the guest's

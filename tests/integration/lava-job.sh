@@ -38,6 +38,32 @@ t_expect_eq "board job without --device: exit" 2 $?
 "$FSBENCH" lava job --device-type qemu >/dev/null 2>"$W/err"
 t_expect_eq "job without a kernel: exit" 2 $?
 
+# LAVA's job controls and whose job it is (issue 43): the priority and tags given, and the
+# metadata, as LAVA's schema takes them; values LAVA would refuse are refused first
+"$FSBENCH" lava job --kernel-url u --ramdisk-url r --priority 7 --tags rack-2,1,usb.hub -o "$W/ctl.yaml" 2>"$W/err" ||
+	t_fail "lava job --priority --tags: $(cat "$W/err")"
+[ $have_lava = 0 ] || lava_validate "$W/ctl.yaml" || t_fail "a job with priority and tags: LAVA's schema refuses it"
+t_expect_eq "the job's priority, tags and metadata" "7 [\"rack-2\", \"1\", \"usb.hub\"] $("$FSBENCH" --version | awk '{ print $2 }') kgate" "$(/usr/bin/python3 -c 'import sys, yaml
+j = yaml.safe_load(open(sys.argv[1])); m = j["metadata"]
+print(j["priority"], str(j["tags"]).replace("'"'"'", "\""), m["fsbench.version"], m["fsbench.suite"])' "$W/ctl.yaml")"
+for bad in "--priority 101" "--priority urgent" "--tags a,,b" "--tags a;b"; do
+	# shellcheck disable=SC2086 # the option and its value
+	"$FSBENCH" lava job --kernel-url u --ramdisk-url r $bad -o "$W/x.yaml" >/dev/null 2>"$W/err"
+	t_expect_eq "lava job $bad: exit" 2 $?
+done
+[ ! -e "$W/x.yaml" ] || t_fail "a refused job was written"
+# the gate's: refused before any work (no server is asked: the URL has none)
+: >"$W/k" && echo t >"$W/tok" && chmod 0600 "$W/tok"
+for bad in "--lava-priority 200" "--lava-tags x/y"; do
+	# shellcheck disable=SC2086
+	"$FSBENCH" kernel-gate --lava http://127.0.0.1:1/ --lava-token-file "$W/tok" $bad --baseline "$W/k" \
+		--candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
+	t_expect_eq "kernel-gate $bad: exit" 2 $?
+	grep -q -- "${bad%% *} '" "$W/err" || t_fail "kernel-gate $bad: $(cat "$W/err")"
+done
+"$FSBENCH" kernel-gate --lava-tags a --baseline "$W/k" --candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
+t_expect_eq "kernel-gate --lava-tags without --lava: exit" 2 $?
+
 # a suite's result (3 repetitions, in a directory: no root needed), as the guest reports it
 "$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W" --repetitions 3 --json "$W/a.json" >/dev/null 2>&1 ||
 	t_die "suite run failed"

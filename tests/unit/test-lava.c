@@ -517,14 +517,60 @@ static void test_job_token(void **unused)
 	free(buf);
 }
 
+/*
+ * A gate's job says whose it is in LAVA's metadata (issue 43): the kernel, the suite,
+ * fsbench's version, the gate (its work directory), the side and the boot; and carries the
+ * priority and tags asked for, each tag quoted (an unquoted "1" would be a number).
+ */
+static void test_job_metadata(void **unused)
+{
+	struct lava_job_spec s = { .device_type = "qemu",
+				   .kernel_url = "http://x/vmlinuz",
+				   .ramdisk_url = "http://x/initrd",
+				   .suite = "configs/kgate.json",
+				   .release = "6.1.0-57-amd64",
+				   .timeout_min = 30,
+				   .priority = "high",
+				   .tags = "rack-2,1",
+				   .gate = "/w/fsbench-kgate-x",
+				   .side = "candidate",
+				   .boot = "3/8" };
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)unused;
+	assert_non_null(f);
+	assert_int_equal(lava_job_write(&s, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nmetadata:\n  fsbench.version: \"" FSB_VERSION "\"\n"
+				    "  fsbench.suite: \"kgate\"\n"
+				    "  fsbench.kernel: \"6.1.0-57-amd64\"\n"
+				    "  fsbench.gate: \"/w/fsbench-kgate-x\"\n"
+				    "  fsbench.side: \"candidate\"\n"
+				    "  fsbench.boot: \"3/8\"\n"
+				    "priority: high\ntags:\n- \"rack-2\"\n- \"1\"\n"));
+	free(buf);
+	assert_int_equal(lava_job_controls_check("100", "a", "--p", "--t", err, sizeof(err)), 0);
+	assert_int_equal(lava_job_controls_check("101", NULL, "--p", "--t", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--p '101'"));
+	assert_int_equal(lava_job_controls_check(NULL, "a,", "--p", "--t", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(lava_job_controls_check(NULL, "a;b", "--p", "--t", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--t 'a;b'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bound),	       cmocka_unit_test(test_job_token),
-		cmocka_unit_test(test_index),	       cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_fixture),	       cmocka_unit_test(test_suite_coords),
-		cmocka_unit_test(test_matrix_results), cmocka_unit_test(test_many),
-		cmocka_unit_test(test_load_yaml),      cmocka_unit_test(test_files),
+		cmocka_unit_test(test_bound),	     cmocka_unit_test(test_job_token),
+		cmocka_unit_test(test_job_metadata), cmocka_unit_test(test_index),
+		cmocka_unit_test(test_cases),	     cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_suite_coords), cmocka_unit_test(test_matrix_results),
+		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
+		cmocka_unit_test(test_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
