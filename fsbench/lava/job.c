@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <openssl/evp.h>
+#include <sys/utsname.h>
 
 #include "base/errf.h"
 #include "base/fileio.h"
@@ -154,9 +155,51 @@ int lava_job_controls_check(const char *priority, const char *tags, const char *
 	return 0;
 }
 
+/* Whether @type boots x86_64 code: LAVA's qemu (the job says arch amd64) and x86 types. */
+static bool device_x86(const char *type)
+{
+	return !strcmp(type, "qemu") || !strncmp(type, "x86", 3);
+}
+
+/* A board's kernel type: given, else what u-boot boots for its architecture, else NULL. */
+static const char *job_kernel_type(const struct lava_job_spec *s)
+{
+	const char *a = s->arch ? s->arch : "";
+
+	if (s->kernel_type)
+		return s->kernel_type;
+	if (!s->boot_method || strcmp(s->boot_method, "u-boot"))
+		return NULL;
+	/* arm64's Image boots with booti, 32-bit arm's zImage with bootz */
+	if (!strcmp(a, "aarch64") || !strcmp(a, "arm64"))
+		return "image";
+	if (!strncmp(a, "arm", 3))
+		return "zimage";
+	return NULL;
+}
+
 int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen)
 {
 	int e;
+
+	if (s->kernel_type && !strcmp(s->device_type, "qemu"))
+		return errf(err, errlen, -EINVAL,
+			    "--kernel-type %s: for a board's job (qemu boots the kernel itself)",
+			    s->kernel_type);
+	if (strcmp(s->device_type, "qemu") && s->boot_method && !strcmp(s->boot_method, "u-boot") &&
+	    !job_kernel_type(s))
+		return errf(
+			err, errlen, -EINVAL,
+			"--boot-method u-boot: give --kernel-type image, zimage or uimage (what "
+			"u-boot boots with booti, bootz or bootm), or the board's --arch "
+			"(aarch64: image, arm*: zimage)");
+	if (s->arch &&
+	    (!s->arch[0] || strlen(s->arch) > 32 ||
+	     strspn(s->arch, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s->arch)))
+		return errf(err, errlen, -EINVAL,
+			    "--arch '%s': an architecture as uname -m names it (aarch64, armv7l, "
+			    "x86_64)",
+			    s->arch);
 
 	if ((e = lava_job_controls_check(s->priority, s->tags, "--priority", "--tags", err,
 					 errlen)))
@@ -193,6 +236,21 @@ int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64
 	if (!kernel && repetitions)
 		return errf(err, errlen, -EINVAL,
 			    "--repetitions needs --kernel (it is built into the initramfs)");
+	/* --kernel's initramfs holds this host's programs: a board of another kind cannot run them */
+	if (kernel && !s->ramdisk_url && strcmp(s->device_type, "qemu")) {
+		const char *arch = s->arch ? s->arch : device_x86(s->device_type) ? "x86_64" : NULL;
+		struct utsname u;
+
+		if (uname(&u))
+			return errf(err, errlen, -errno, "uname: %s", strerror(errno));
+		if (!arch || strcmp(arch, u.machine))
+			return errf(err, errlen, -EINVAL,
+				    "--device-type %s: the initramfs --kernel builds holds this "
+				    "host's %s programs, and the device's architecture is %s: give "
+				    "--ramdisk-url with an initramfs for it%s",
+				    s->device_type, u.machine, arch ? arch : "not known",
+				    arch ? "" : " (or --arch, if it is this host's)");
+	}
 	return 0;
 }
 
@@ -485,8 +543,13 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		}
 		fprintf(f, "\n");
 	} else {
+		const char *ktype = job_kernel_type(s);
+
 		fprintf(f, "    kernel:\n      url: ");
 		yq(f, s->kernel_url);
+		/* checked: one of the schema's words (the CLI's choices, or job_kernel_type's) */
+		if (ktype)
+			fprintf(f, "\n      type: %s", ktype);
 		fprintf(f, "\n    ramdisk:\n      url: ");
 		yq(f, s->ramdisk_url);
 		fprintf(f, "\n    os: oe\n");

@@ -13,7 +13,15 @@
 /* What a job says: where LAVA fetches the images, the device, the suite. */
 struct lava_job_spec {
 	const char *device_type; /* "qemu" deploys to tmpfs and boots QEMU; else tftp */
-	const char *boot_method; /* a board's ("ipxe") */
+	const char *boot_method; /* a board's ("ipxe", "u-boot") */
+	/*
+	 * A board's architecture as uname -m says it ("aarch64"); NULL: x86_64 for qemu and
+	 * x86* device types, else unknown (lava_job_check_args)
+	 */
+	const char *arch;
+	/* a board's kernel format, LAVA's deploy type: "image", "zimage", "uimage"; NULL: by
+	 * @arch for u-boot (aarch64 image, arm zimage), else none said */
+	const char *kernel_type;
 	const char *device; /* the scratch disk in the guest; NULL: the default for the type */
 	const char *job_name; /* NULL: "fsbench SUITE RELEASE" */
 	const char *kernel_url, *ramdisk_url, *scratch_url; /* scratch_url: qemu, may be NULL */
@@ -52,13 +60,17 @@ int lava_job_controls_check(const char *priority, const char *tags, const char *
 
 /*
  * Checks @s before any work: a board needs a device, and the device reaches the guest's
- * shell, so it must be a plain path. 0 or -EINVAL with @err naming the option.
+ * shell, so it must be a plain path; the job controls (lava_job_controls_check); a kernel
+ * type only for a board, and a u-boot board's known (given, or from its --arch). 0 or
+ * -EINVAL with @err naming the option.
  */
 int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
 
 /*
  * lava job's command line before any work: --kernel (@kernel) or both URLs, lava_job_check,
- * -o @output writable, --repetitions (nonzero @repetitions) only with --kernel. 0 or -EINVAL
+ * -o @output writable, --repetitions (nonzero @repetitions) only with --kernel; and the
+ * initramfs --kernel builds (this host's programs) only for a device of this host's
+ * architecture (qemu, x86*, or --arch): another needs its own --ramdisk-url. 0 or -EINVAL
  * with @err one line.
  */
 int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64_t repetitions,

@@ -61,6 +61,32 @@ for bad in "--lava-priority 200" "--lava-tags x/y"; do
 	t_expect_eq "kernel-gate $bad: exit" 2 $?
 	grep -q -- "${bad%% *} '" "$W/err" || t_fail "kernel-gate $bad: $(cat "$W/err")"
 done
+# boards of another architecture (issue 43, item 7): --kernel's initramfs holds this host's
+# programs, so a board that is not x86 (by its type, or --arch) needs an initramfs of its
+# own (--ramdisk-url), refused before any work otherwise; a u-boot job says its kernel type
+mkdir "$W/arm"
+"$FSBENCH" lava job --kernel "$W/k" --device-type bcm2711-rpi-4-b --boot-method u-boot --arch aarch64 \
+	--device /dev/sda -o "$W/arm/job.yaml" >/dev/null 2>"$W/err"
+t_expect_eq "an arm board with --kernel's x86-64 initramfs: exit" 2 $?
+grep -q "give --ramdisk-url with an initramfs for it" "$W/err" || t_fail "arm board with --kernel: $(cat "$W/err")"
+t_expect_eq "files made for the refused arm job" "" "$(ls "$W/arm")"
+"$FSBENCH" lava job --kernel "$W/k" --device-type bcm2711-rpi-4-b --device /dev/sda -o "$W/arm/job.yaml" >/dev/null 2>"$W/err"
+t_expect_eq "a board of no known architecture with --kernel: exit" 2 $?
+grep -q "architecture is not known" "$W/err" || t_fail "unknown board with --kernel: $(cat "$W/err")"
+"$FSBENCH" lava job --kernel-url https://example.org/Image --ramdisk-url https://example.org/arm64.cpio \
+	--device-type bcm2711-rpi-4-b --boot-method u-boot --device /dev/sda -o "$W/x.yaml" >/dev/null 2>"$W/err"
+t_expect_eq "u-boot without a kernel type or architecture: exit" 2 $?
+for k in "--arch aarch64:image" "--arch armv7l:zimage" "--kernel-type uimage:uimage"; do
+	"$FSBENCH" lava job --kernel-url https://example.org/Image --ramdisk-url https://example.org/arm.cpio \
+		--device-type bcm2711-rpi-4-b --boot-method u-boot ${k%%:*} --device /dev/sda -o "$W/uboot.yaml" 2>"$W/err" ||
+		t_fail "u-boot job ${k%%:*}: $(cat "$W/err")"
+	t_expect_eq "u-boot job ${k%%:*}: the kernel's type" "${k#*:}" "$(/usr/bin/python3 -c 'import sys, yaml
+print(yaml.safe_load(open(sys.argv[1]))["actions"][0]["deploy"]["kernel"].get("type"))' "$W/uboot.yaml")"
+	[ $have_lava = 0 ] || lava_validate "$W/uboot.yaml" || t_fail "u-boot job ${k%%:*}: LAVA's schema refuses it"
+done
+"$FSBENCH" lava job --kernel-url u --ramdisk-url r --kernel-type image >/dev/null 2>"$W/err"
+t_expect_eq "--kernel-type for qemu: exit" 2 $?
+
 "$FSBENCH" kernel-gate --lava-tags a --baseline "$W/k" --candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
 t_expect_eq "kernel-gate --lava-tags without --lava: exit" 2 $?
 
