@@ -5,6 +5,7 @@
 #include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/lava/backend.h"
+#include "fsbench/lava/job.h"
 #include "fsbench/suite/suite.h"
 
 #include <dirent.h>
@@ -38,6 +39,7 @@ struct kg_cfg {
 	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
 	char *gate_file;
 	char *lava, *lava_token_file; /* --lava: each boot a job on that LAVA server */
+	char *lava_priority, *lava_tags; /* its jobs' controls */
 	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
 	int accel, disk;
 	int64_t disk_latency, disk_cache, disk_mbps, disk_queue_depth, disk_flush_latency, jobs;
@@ -108,7 +110,13 @@ struct kg_cfg {
 	{ .name = "lava-token-file", .type = OPT_STRING, .offset = O(lava_token_file), \
 	  .file = OPT_FILE, \
 	  .help = "with --lava: a file holding an API token of the server (yours or root's, " \
-		  "writable by no one else)" }
+		  "writable by no one else)" }, \
+	{ .name = "lava-priority", .type = OPT_STRING, .offset = O(lava_priority), \
+	  .help = "with --lava: each job's priority, high, medium, low or 0..100 (default " \
+		  "medium)" }, \
+	{ .name = "lava-tags", .type = OPT_STRING, .offset = O(lava_tags), \
+	  .help = "with --lava: device tags each job asks for, comma-separated (letters, " \
+		  "digits, _.-)" }
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
@@ -379,8 +387,18 @@ static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const c
 		fprintf(stderr, "fsbench %s: --lava and --lava-token-file go together\n", cmd);
 		return FSB_EXIT_USAGE;
 	}
+	if (!c->lava && (c->lava_priority || c->lava_tags)) {
+		fprintf(stderr, "fsbench %s: --%s goes with --lava\n", cmd,
+			c->lava_priority ? "lava-priority" : "lava-tags");
+		return FSB_EXIT_USAGE;
+	}
 	if (!c->lava)
 		return 0;
+	if (lava_job_controls_check(c->lava_priority, c->lava_tags, "--lava-priority",
+				    "--lava-tags", err, sizeof(err))) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+		return FSB_EXIT_USAGE;
+	}
 	if (opt_set_defaults(tbl, &def, err, sizeof(err)))
 		r = -EINVAL;
 	for (int i = r ? -1 : opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, 0); i >= 0;
@@ -417,7 +435,10 @@ static bool lava_url_cleartext(const char *url)
 /* The command once its options passed: the local backend, or LAVA's with --lava. */
 static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 {
-	const struct lava_backend_opts lo = { .url = c->lava, .token_file = c->lava_token_file };
+	const struct lava_backend_opts lo = { .url = c->lava,
+					      .token_file = c->lava_token_file,
+					      .priority = c->lava_priority,
+					      .tags = c->lava_tags };
 	struct kg_boot_backend be;
 	bool usage = false;
 	char err[4096];
@@ -433,6 +454,9 @@ static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 	if (lava_backend_open(&lo, &be, &usage, err, sizeof(err))) {
 		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run", err);
 		r = usage ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
+		/* the gate started (its server answered, or did not): its document says so */
+		if (gate && !usage)
+			r = kg_cli_gate_stopped(x, r, err);
 	} else
 		r = gate ? kg_cli_gate(x, &be) : kg_cli_run(x, &be);
 	lava_backend_close(&be);

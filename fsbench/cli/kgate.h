@@ -14,6 +14,13 @@ void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd);
  */
 int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be);
 
+/*
+ * A gate that stopped with @status (not a usage error) before its verdict: --json written
+ * all the same (kg_gate_document_stopped, @why its reason), or a line saying why not.
+ * Returns @status.
+ */
+int kg_cli_gate_stopped(const struct kg_ctx *x, int status, const char *why);
+
 /* The exit status of a gate or a boot that stopped for @fail: usage 2, kernel 125, system 128. */
 int kg_cli_fail_status(enum kg_gate_fail fail);
 

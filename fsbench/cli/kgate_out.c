@@ -29,12 +29,15 @@ void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd)
 struct out {
 	const char *cmd;
 	int status; /* the verdict's exit status */
+	char why[2048]; /* the first error said: the reason a gate stopped without a verdict */
 };
 
 static void on_error(void *arg, const char *msg)
 {
-	const struct out *o = arg;
+	struct out *o = arg;
 
+	if (!o->why[0])
+		snprintf(o->why, sizeof(o->why), "%.*s", (int)sizeof(o->why) - 1, msg);
 	fflush(stdout); /* stderr's lines must not cut into a line stdout has buffered */
 	fprintf(stderr, "fsbench %s: %s\n", o->cmd, msg);
 }
@@ -187,7 +190,21 @@ int kg_cli_gate(struct kg_ctx *x, const struct kg_boot_backend *be)
 
 	if (!r) /* the status the verdict line gave */
 		return o.status;
-	return kg_cli_fail_status(fail);
+	r = kg_cli_fail_status(fail);
+	/* a gate that started says why it stopped in its document too */
+	return r == FSB_EXIT_USAGE ? r : kg_cli_gate_stopped(x, r, o.why);
+}
+
+int kg_cli_gate_stopped(const struct kg_ctx *x, int status, const char *why)
+{
+	int e = kg_gate_document_stopped(x, status, why);
+
+	if (e)
+		fprintf(stderr, "fsbench kernel-gate: writing %s: %s\n", x->a.json, strerror(-e));
+	else if (x->a.json)
+		fprintf(stderr, "fsbench kernel-gate: no verdict (%d); why in %s\n", status,
+			x->a.json);
+	return status;
 }
 
 /* kernel-run's exit status after the boot returned @r: the guest's status when it has one. */

@@ -65,10 +65,14 @@ static int lava_cases_cmd(void *cfg)
 
 struct job_cfg {
 	char *kernel_url, *ramdisk_url, *scratch_url, *device_type, *boot_method, *device;
-	char *job_name, *output, *kernel, *modules;
+	char *job_name, *output, *kernel, *modules, *priority, *tags, *arch;
+	int kernel_type;
 	int64_t timeout, repetitions;
 	char *suite; /* the operand; a second one is an error */
 };
+
+/* LAVA's deploy types of a board's kernel; auto: by --arch for u-boot, else none said */
+static const char *const kernel_types[] = { "auto", "image", "zimage", "uimage", NULL };
 
 #define O(f) offsetof(struct job_cfg, f)
 static const struct fsb_opt job_opts[] = {
@@ -106,6 +110,19 @@ static const struct fsb_opt job_opts[] = {
 	  .offset = O(boot_method),
 	  .def = "ipxe",
 	  .help = "how a board boots (not qemu)" },
+	{ .name = "arch",
+	  .type = OPT_STRING,
+	  .offset = O(arch),
+	  .help = "a board's architecture as uname -m names it (default: x86_64 for qemu and "
+		  "x86* types); --kernel's initramfs only for this host's, else give "
+		  "--ramdisk-url" },
+	{ .name = "kernel-type",
+	  .type = OPT_ENUM,
+	  .offset = O(kernel_type),
+	  .choices = kernel_types,
+	  .def = "auto",
+	  .help = "a board's kernel format as LAVA deploys it (auto: image for an aarch64 "
+		  "u-boot board, zimage for arm)" },
 	{ .name = "device",
 	  .type = OPT_STRING,
 	  .offset = O(device),
@@ -114,6 +131,14 @@ static const struct fsb_opt job_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = O(job_name),
 	  .help = "the job's name (default: fsbench SUITE RELEASE)" },
+	{ .name = "priority",
+	  .type = OPT_STRING,
+	  .offset = O(priority),
+	  .help = "LAVA's job priority: high, medium, low or 0..100 (default medium)" },
+	{ .name = "tags",
+	  .type = OPT_STRING,
+	  .offset = O(tags),
+	  .help = "device tags the job asks for, comma-separated (letters, digits, _.-)" },
 	{ .name = "timeout",
 	  .type = OPT_INT,
 	  .offset = O(timeout),
@@ -197,7 +222,12 @@ static int lava_job(void *cfg)
 				   .scratch_url = c->scratch_url,
 				   .suite = c->suite ? c->suite : KG_DEFAULT_SUITE,
 				   .release = "",
-				   .timeout_min = (int)c->timeout };
+				   .timeout_min = (int)c->timeout,
+				   .priority = c->priority,
+				   .tags = c->tags,
+				   .arch = c->arch,
+				   .kernel_type = c->kernel_type ? kernel_types[c->kernel_type] :
+								   NULL };
 	struct kg_ctx *x = calloc(1, sizeof(*x));
 	char outdir[4096], kurl[4500], rurl[4500], err[4200];
 	int r = 0, e;

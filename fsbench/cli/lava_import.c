@@ -44,7 +44,8 @@ static void import_usage(FILE *out)
 		"usage: fsbench lava import -o RESULT.json [--suite S [--fs L] [--threads L]]\n"
 		"                           LAVA-RESULTS.yaml|json...\n\n"
 		"LAVA's test cases (as its API or lavacli gives them) back as an fsbench result\n"
-		"that compare can gate.\n\n");
+		"that compare can gate. Each file's runs are repetitions of their cells after the\n"
+		"files' before it; two files of one LAVA job are refused.\n\n");
 }
 
 static int lava_import(void *cfg)
@@ -82,7 +83,13 @@ static int lava_import(void *cfg)
 			suite_free(&su);
 		return FSB_EXIT_USAGE;
 	}
-	if (e || lava_import_cases(&im, all, err, sizeof(err)))
+	/* each file's runs are repetitions of their own, after the files' before it */
+	for (size_t i = 0; !e && i < json_array_size(all); i++)
+		if ((e = i ? lava_import_next_file(&im) : 0) ||
+		    (e = lava_import_cases(&im, json_array_get(all, i), err, sizeof(err))))
+			if (e == -ENOMEM)
+				snprintf(err, sizeof(err), "%s", strerror(ENOMEM));
+	if (e)
 		fprintf(stderr, "fsbench lava import: %s\n", err);
 	else if (!im.used)
 		fprintf(stderr,

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "base/signal.h"
 #include "report/compare.h"
 #include "report/gate.h"
@@ -532,6 +533,8 @@ static void gate_document(struct gate *g, int status)
 	else
 		out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
 	json_object_set_new(out, "verdict", json_string(kg_verdict_name(rep->verdict)));
+	/* every boot ran and was compared: else the verdict is the reason why not */
+	json_object_set_new(out, "complete", json_boolean(g->judged));
 	if (rep->why)
 		json_object_set_new(out, "reason", json_string(rep->why));
 	json_object_set_new(out, "exit", json_integer(status));
@@ -564,6 +567,35 @@ static void gate_document(struct gate *g, int status)
 	json_decref(out);
 	if (g->obs->written)
 		g->obs->written(g->arg, x->workdir, path, e);
+}
+
+int kg_gate_document_stopped(const struct kg_ctx *x, int status, const char *why)
+{
+	char reason[4096];
+	json_t *out;
+	int e;
+
+	if (!x->a.json)
+		return 0;
+	/* the reason may quote a server or a guest: printable UTF-8, as a log shows it */
+	base_escape_str(reason, sizeof(reason), why ? why : "the gate stopped");
+	out = json_pack("{s:s, s:s, s:b, s:s, s:i, s:s, s:[]}", "schema", "fsbench-kernel-gate/1",
+			"verdict", kg_verdict_name(KG_VERDICT_CANNOT_JUDGE), "complete", 0,
+			"reason", reason, "exit", status, "suite",
+			x->suite[0] ? x->suite :
+			x->a.suite  ? x->a.suite :
+				      KG_DEFAULT_SUITE,
+			"boots");
+	for (int i = 0; out && i < 2; i++) {
+		json_t *k = json_pack("{s:s?}", "spec", x->a.spec[i]);
+
+		if (k && x->k[i].release[0])
+			json_object_set_new(k, "release", json_string(x->k[i].release));
+		json_object_set_new(out, i ? "candidate" : "baseline", k);
+	}
+	e = out ? mdl_json_write_atomic(out, x->a.json) : -ENOMEM;
+	json_decref(out);
+	return e;
 }
 
 /* Plan, settings, the backend's kernels; 0 or -errno with @ret_fail set. */

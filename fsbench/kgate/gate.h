@@ -202,6 +202,15 @@ int kg_gate_boots_needed(const struct kg_args *a, int reps, int boots);
 int kg_gate_run(struct kg_ctx *x, const struct kg_boot_backend *be,
 		const struct kg_gate_observer *obs, void *arg, enum kg_gate_fail *ret_fail);
 
+/*
+ * The gate's document for a gate that stopped before kg_gate_run gave a verdict (its LAVA
+ * server refused it, a kernel could not be prepared), written to --json (x->a.json; nothing
+ * without it: the work directory may not be made yet), so that a CI reading the document
+ * finds one: verdict "cannot judge", "complete": false, @why as "reason" (escaped), @status
+ * as "exit", the suite and the kernels as far as they are known. 0 or -errno.
+ */
+int kg_gate_document_stopped(const struct kg_ctx *x, int status, const char *why);
+
 /* Side of boot @i (0-based) in the gate's order: A B B A A B B A ... (0 baseline). */
 int kg_gate_side(int i);
 

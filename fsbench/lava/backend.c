@@ -25,6 +25,7 @@
 
 struct lava_be {
 	char url[1024], token_file[PATH_MAX];
+	const char *priority, *tags; /* the caller's, for the backend's life */
 	char kurl[2][4500], rurl[2][4500];
 	struct suite suite; /* the cells the import gives their coordinates from */
 	bool suite_loaded;
@@ -69,7 +70,7 @@ static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req, co
 {
 	const struct kg_ctx *x = req->x;
 	const struct kg_kernel *k = &x->k[req->side];
-	char name[256], *buf = NULL;
+	char name[256], boot[32], *buf = NULL;
 	size_t len = 0;
 	struct lava_job_spec s = { .device_type = LAVA_BACKEND_DEVICE_TYPE,
 				   .job_name = name,
@@ -78,8 +79,16 @@ static char *job_yaml(const struct lava_be *b, const struct kg_boot_req *req, co
 				   .suite = x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
 				   .release = k->release,
 				   .timeout_min = (x->a.vm.timeout_s + 59) / 60,
-				   .token = token };
+				   .token = token,
+				   .priority = b->priority,
+				   .tags = b->tags,
+				   /* the work directory names the gate: no two gates share one */
+				   .gate = req->gate ? x->workdir : NULL,
+				   .side = k->label,
+				   .boot = boot };
 	FILE *f = open_memstream(&buf, &len);
+
+	snprintf(boot, sizeof(boot), "%d/%d", req->index + 1, req->total);
 
 	snprintf(name, sizeof(name), "fsbench %s boot %d/%d %s %s", req->gate ? "gate" : "run",
 		 req->index + 1, req->total, k->label, k->release);
@@ -277,6 +286,8 @@ int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend 
 	};
 	if (!b)
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	b->priority = o->priority;
+	b->tags = o->tags;
 	if (snprintf(b->url, sizeof(b->url), "%s", o->url) >= (int)sizeof(b->url) ||
 	    snprintf(b->token_file, sizeof(b->token_file), "%s", o->token_file) >=
 		    (int)sizeof(b->token_file))

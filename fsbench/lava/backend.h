@@ -13,6 +13,8 @@
 struct lava_backend_opts {
 	const char *url; /* the server, http(s)://HOST[:PORT]/ */
 	const char *token_file; /* its API token (lava_client_open says which files it takes) */
+	/* each job's priority and device tags (lava_job_controls_check'ed), NULL: none */
+	const char *priority, *tags;
 };
 
 /*

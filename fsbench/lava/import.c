@@ -292,29 +292,76 @@ int lava_results_load(const char *path, json_t **ret, char *err, size_t errlen)
 	return 0;
 }
 
+/* The LAVA job @tc (a test case) names, as text into @out ("" for none). */
+static void case_job(const json_t *tc, char *out, size_t len)
+{
+	const json_t *jv = json_object_get(tc, "job");
+
+	out[0] = 0;
+	if (json_is_string(jv))
+		snprintf(out, len, "%s", json_string_value(jv));
+	else if (json_is_integer(jv))
+		snprintf(out, len, "%lld", (long long)json_integer_value(jv));
+}
+
+/*
+ * -EINVAL with @err when a LAVA job of @cases (file @a of @paths) is one that an earlier file
+ * held (@jobs: job -> its file's index, @cases' added): the same runs would count twice.
+ */
+static int jobs_once(json_t *jobs, const json_t *cases, char *const *paths, int a, char *err,
+		     size_t errlen)
+{
+	const json_t *tc, *seen;
+	char job[64], esc[256];
+	size_t i;
+
+	json_array_foreach(cases, i, tc)
+	{
+		case_job(tc, job, sizeof(job));
+		if (!job[0])
+			continue;
+		seen = json_object_get(jobs, job);
+		if (seen && json_integer_value(seen) != a)
+			return errf(err, errlen, -EINVAL,
+				    "%s and %s both hold LAVA job %s's test cases: its runs would "
+				    "count twice",
+				    paths[json_integer_value(seen)], paths[a],
+				    base_escape_str(esc, sizeof(esc), job));
+		if (!seen && json_object_set_new(jobs, job, json_integer(a)))
+			return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	}
+	return 0;
+}
+
 int lava_results_load_all(char *const *paths, int n, json_t **ret, char *err, size_t errlen)
 {
-	json_t *all = json_array();
+	json_t *all = json_array(), *jobs = json_object();
+	int r = all && jobs ? 0 : -ENOMEM;
 
-	for (int a = 0; a < n && all; a++) {
+	for (int a = 0; a < n && !r; a++) {
 		json_t *j;
 
-		if (lava_results_load(paths[a], &j, err, errlen)) {
-			json_decref(all);
-			return -EINVAL;
-		}
-		json_array_extend(all, j);
-		json_decref(j);
+		if (lava_results_load(paths[a], &j, err, errlen))
+			r = -EINVAL;
+		else if ((r = jobs_once(jobs, j, paths, a, err, errlen)) ||
+			 json_array_append_new(all, j))
+			r = r ? r : -ENOMEM;
+	}
+	json_decref(jobs);
+	if (r) {
+		json_decref(all);
+		return r == -ENOMEM ? errf(err, errlen, r, "%s", strerror(ENOMEM)) : r;
 	}
 	*ret = all;
-	return all ? 0 : errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
+	return 0;
 }
 
 void lava_import_free(struct lava_import *im)
 {
 	json_decref(im->runs);
 	json_decref(im->index);
-	im->runs = im->index = NULL;
+	json_decref(im->rep_base);
+	im->runs = im->index = im->rep_base = NULL;
 	im->last_len = 0;
 	im->last_run = NULL;
 }
@@ -339,6 +386,29 @@ json_t *lava_import_run(struct lava_import *im, const char *workload, long threa
 	if (!run || json_object_set(im->index, key, run) || json_array_append_new(im->runs, run))
 		return NULL;
 	return run;
+}
+
+int lava_import_next_file(struct lava_import *im)
+{
+	json_t *run;
+	size_t i;
+
+	if (!im->rep_base && !(im->rep_base = json_object()))
+		return -ENOMEM;
+	json_array_foreach(im->runs, i, run)
+	{
+		const json_t *coords = json_object_get(run, "coords");
+		const char *cell = json_string_value(json_object_get(coords, "cell"));
+		json_int_t next = json_integer_value(json_object_get(coords, "repetition")) + 1;
+
+		if (cell && next > json_integer_value(json_object_get(im->rep_base, cell)) &&
+		    json_object_set_new(im->rep_base, cell, json_integer(next)))
+			return -ENOMEM;
+	}
+	/* a prefix of the last file's names is another run in this one */
+	im->last_len = 0;
+	im->last_run = NULL;
+	return 0;
 }
 
 /* The object at @path ("kernel", "probes/sources/jbd2/...") in @run, made as needed. */
@@ -475,8 +545,18 @@ static int import_case(struct lava_import *im, const json_t *tc, char *err, size
 			    LAVA_VALUE_MAX * d->scale);
 	double raw = v / d->scale;
 
-	if (!run && !(run = lava_import_run(im, wl, threads, cell, rep)))
-		return -ENOMEM;
+	if (!run) {
+		/* a later file's runs: repetitions after the earlier files' of the cell */
+		long base = (long)json_integer_value(json_object_get(im->rep_base, cell));
+
+		if (rep + base > LAVA_REPS_MAX)
+			return errf(err, errlen, -ERANGE,
+				    "test case %s: repetition %ld after the %ld of the files "
+				    "before it is beyond %d",
+				    name, rep, base, LAVA_REPS_MAX);
+		if (!(run = lava_import_run(im, wl, threads, cell, rep + base)))
+			return -ENOMEM;
+	}
 	if (run != im->last_run && (size_t)pre < sizeof(im->last)) {
 		memcpy(im->last, name, (size_t)pre);
 		im->last_len = (size_t)pre;

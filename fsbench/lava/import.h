@@ -13,8 +13,9 @@
 int lava_results_load(const char *path, json_t **ret, char *err, size_t errlen);
 
 /*
- * Every one of the @n files @paths read (lava_results_load) before any is taken: their test
- * cases in one list in *@ret. 0; -EINVAL with @err when a file cannot be read; -ENOMEM.
+ * Every one of the @n files @paths read (lava_results_load) before any is taken: in *@ret a
+ * list of @n lists, each file's test cases. 0; -EINVAL with @err when a file cannot be read
+ * or two files hold one LAVA job's cases (its runs would count twice); -ENOMEM.
  */
 int lava_results_load_all(char *const *paths, int n, json_t **ret, char *err, size_t errlen);
 
@@ -26,6 +27,11 @@ int lava_results_load_all(char *const *paths, int n, json_t **ret, char *err, si
 struct lava_import {
 	json_t *runs; /* in the order first seen */
 	json_t *index; /* "rep:cell" -> the run in @runs */
+	/*
+	 * cell -> what the current file's repetitions are shifted by (lava_import_next_file):
+	 * each file's runs are new repetitions of their cells, never values over another's
+	 */
+	json_t *rep_base;
 	size_t used; /* fsbench's test cases taken */
 	size_t seen; /* test cases looked at */
 	/* the last run's name prefix ("<workload>.t<threads>.<cell>.r<repetition>.") and the
@@ -44,6 +50,13 @@ void lava_import_free(struct lava_import *im);
  */
 json_t *lava_import_run(struct lava_import *im, const char *workload, long threads,
 			const char *cell, long rep);
+
+/*
+ * The test cases to come are another file's (another job's): a run of theirs is a new
+ * repetition of its cell, numbered after every repetition of that cell taken so far, so
+ * that no file's runs overwrite another's. 0 or -ENOMEM.
+ */
+int lava_import_next_file(struct lava_import *im);
 
 /*
  * Takes every test case of @cases (a list, as lava_results_load gives it): fsbench's own

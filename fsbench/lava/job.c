@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <openssl/evp.h>
+#include <sys/utsname.h>
 
 #include "base/errf.h"
 #include "base/fileio.h"
@@ -128,8 +130,83 @@ static const char *lava_job_device(const struct lava_job_spec *s)
 								    "/dev/vda";
 }
 
+int lava_job_controls_check(const char *priority, const char *tags, const char *opt_priority,
+			    const char *opt_tags, char *err, size_t errlen)
+{
+	static const char tagchars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				       "0123456789_.-";
+	int n = 0;
+
+	if (priority && strcmp(priority, "high") && strcmp(priority, "medium") &&
+	    strcmp(priority, "low") &&
+	    (!priority[0] || strspn(priority, "0123456789") != strlen(priority) ||
+	     strlen(priority) > 3 || atoi(priority) > 100))
+		return errf(err, errlen, -EINVAL,
+			    "%s '%s': high, medium, low or a whole number 0..100 (LAVA's job "
+			    "priority)",
+			    opt_priority, priority);
+	for (const char *t = tags; t; t = strchr(t, ',') ? strchr(t, ',') + 1 : NULL) {
+		size_t len = strcspn(t, ",");
+
+		if (!len || len > LAVA_TAG_LEN_MAX || strspn(t, tagchars) < len ||
+		    ++n > LAVA_TAGS_MAX)
+			return errf(err, errlen, -EINVAL,
+				    "%s '%s': 1 to %d comma-separated device tags, each 1 to %d "
+				    "letters, digits or _.-",
+				    opt_tags, tags, LAVA_TAGS_MAX, LAVA_TAG_LEN_MAX);
+	}
+	return 0;
+}
+
+/* Whether @type boots x86_64 code: LAVA's qemu (the job says arch amd64) and x86 types. */
+static bool device_x86(const char *type)
+{
+	return !strcmp(type, "qemu") || !strncmp(type, "x86", 3);
+}
+
+/* A board's kernel type: given, else what u-boot boots for its architecture, else NULL. */
+static const char *job_kernel_type(const struct lava_job_spec *s)
+{
+	const char *a = s->arch ? s->arch : "";
+
+	if (s->kernel_type)
+		return s->kernel_type;
+	if (!s->boot_method || strcmp(s->boot_method, "u-boot"))
+		return NULL;
+	/* arm64's Image boots with booti, 32-bit arm's zImage with bootz */
+	if (!strcmp(a, "aarch64") || !strcmp(a, "arm64"))
+		return "image";
+	if (!strncmp(a, "arm", 3))
+		return "zimage";
+	return NULL;
+}
+
 int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen)
 {
+	int e;
+
+	if (s->kernel_type && !strcmp(s->device_type, "qemu"))
+		return errf(err, errlen, -EINVAL,
+			    "--kernel-type %s: for a board's job (qemu boots the kernel itself)",
+			    s->kernel_type);
+	if (strcmp(s->device_type, "qemu") && s->boot_method && !strcmp(s->boot_method, "u-boot") &&
+	    !job_kernel_type(s))
+		return errf(
+			err, errlen, -EINVAL,
+			"--boot-method u-boot: give --kernel-type image, zimage or uimage (what "
+			"u-boot boots with booti, bootz or bootm), or the board's --arch "
+			"(aarch64: image, arm*: zimage)");
+	if (s->arch &&
+	    (!s->arch[0] || strlen(s->arch) > 32 ||
+	     strspn(s->arch, "abcdefghijklmnopqrstuvwxyz0123456789_") != strlen(s->arch)))
+		return errf(err, errlen, -EINVAL,
+			    "--arch '%s': an architecture as uname -m names it (aarch64, armv7l, "
+			    "x86_64)",
+			    s->arch);
+
+	if ((e = lava_job_controls_check(s->priority, s->tags, "--priority", "--tags", err,
+					 errlen)))
+		return e;
 	if (strcmp(s->device_type, "qemu") && !s->device)
 		return errf(err, errlen, -EINVAL,
 			    "--device-type %s: give --device, the board's scratch disk (its "
@@ -162,6 +239,21 @@ int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64
 	if (!kernel && repetitions)
 		return errf(err, errlen, -EINVAL,
 			    "--repetitions needs --kernel (it is built into the initramfs)");
+	/* --kernel's initramfs holds this host's programs: a board of another kind cannot run them */
+	if (kernel && !s->ramdisk_url && strcmp(s->device_type, "qemu")) {
+		const char *arch = s->arch ? s->arch : device_x86(s->device_type) ? "x86_64" : NULL;
+		struct utsname u;
+
+		if (uname(&u))
+			return errf(err, errlen, -errno, "uname: %s", strerror(errno));
+		if (!arch || strcmp(arch, u.machine))
+			return errf(err, errlen, -EINVAL,
+				    "--device-type %s: the initramfs --kernel builds holds this "
+				    "host's %s programs, and the device's architecture is %s: give "
+				    "--ramdisk-url with an initramfs for it%s",
+				    s->device_type, u.machine, arch ? arch : "not known",
+				    arch ? "" : " (or --arch, if it is this host's)");
+	}
 	return 0;
 }
 
@@ -173,29 +265,63 @@ void lava_job_outdir(const char *out, char *dir, size_t len)
 		snprintf(dir, len, ".");
 }
 
-/* @src copied to @dst through base_out_open: a file planted at @dst or beside it is never written. */
-static int copy_file(const char *src, const char *dst)
+/*
+ * Bytes of a copy's SHA-256 in its name, as 32 hex digits: 128 bits, so two contents of one
+ * release never share a name by chance.
+ */
+#define LAVA_COPY_HASH_BYTES 16
+
+/*
+ * @src copied into @dir as "STEM-HASH@suffix" (its path into @ret, @len bytes), HASH its
+ * content's: a job names the bytes it boots, and a second job of the same release (another
+ * suite, another build) writes a file of its own instead of replacing the first one's. The
+ * copy goes through base_out_open (a temporary file renamed over the name, so a file planted
+ * there is never written) and is named once its bytes are hashed. 0 or -errno.
+ */
+static int copy_hashed(const char *src, const char *dir, const char *stem, const char *suffix,
+		       char *ret, size_t len)
 {
-	char buf[65536], *tmp;
-	FILE *in = fopen(src, "re"), *out;
+	unsigned char buf[65536], md[EVP_MAX_MD_SIZE];
+	char *tmp = NULL, first[PATH_MAX], hex[2 * LAVA_COPY_HASH_BYTES + 1];
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	FILE *in = NULL, *out = NULL;
+	unsigned int mdlen = 0;
 	size_t n;
 	int r = 0;
 
-	if (!in)
-		return -errno;
-	out = base_out_open(dst, &tmp);
-	if (!out) {
+	if (!ctx)
+		return -ENOMEM;
+	if (base_path(first, sizeof(first), "%s/%s%s", dir, stem, suffix) ||
+	    base_path(ret, len, "%s/%s-%0*d%s", dir, stem, 2 * LAVA_COPY_HASH_BYTES, 0, suffix))
+		r = -ENAMETOOLONG;
+	else if (!(in = fopen(src, "re")) || !(out = base_out_open(first, &tmp)))
 		r = -errno;
-		fclose(in);
-		return r;
-	}
+	else if (!tmp) /* a device or FIFO where the copy is made: not a file to rename */
+		r = -EEXIST;
+	if (!r && !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL))
+		r = -EIO;
 	while (!r && (n = fread(buf, 1, sizeof(buf), in)) > 0)
 		if (fwrite(buf, 1, n, out) != n)
 			r = errno ? -errno : -EIO;
+		else if (!EVP_DigestUpdate(ctx, buf, n))
+			r = -EIO;
 	if (!r && ferror(in))
 		r = -EIO;
-	fclose(in);
-	return base_out_commit(out, tmp, dst, r);
+	if (!r && (!EVP_DigestFinal_ex(ctx, md, &mdlen) || mdlen < LAVA_COPY_HASH_BYTES))
+		r = -EIO;
+	EVP_MD_CTX_free(ctx);
+	if (in)
+		fclose(in);
+	if (!r) {
+		for (int i = 0; i < LAVA_COPY_HASH_BYTES; i++)
+			snprintf(hex + 2 * i, 3, "%02x", md[i]);
+		/* the same length as the zeros it replaces */
+		memcpy(ret + strlen(ret) - strlen(suffix) - 2 * LAVA_COPY_HASH_BYTES, hex,
+		       2 * LAVA_COPY_HASH_BYTES);
+	}
+	if (out)
+		return base_out_commit(out, tmp, ret, r);
+	return r;
 }
 
 int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
@@ -223,16 +349,20 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
 int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
 		    char *rurl, size_t urllen, char *err, size_t errlen)
 {
-	char ipath[4400], kpath[4400], abs[4096];
+	char ipath[PATH_MAX], kpath[PATH_MAX], abs[PATH_MAX], istem[512], kstem[512];
 	int r;
 
 	if (!realpath(outdir, abs))
 		return errf(err, errlen, -errno, "%s: %s", outdir, strerror(errno));
-	snprintf(ipath, sizeof(ipath), "%s/fsbench-initramfs-%s%s.cpio", abs, tag, x->k[i].release);
-	snprintf(kpath, sizeof(kpath), "%s/vmlinuz-%s%s", abs, tag, x->k[i].release);
-	if ((r = copy_file(x->initramfs_at[i], ipath)) ||
-	    (r = copy_file(x->k[i].image_at[0] ? x->k[i].image_at : x->k[i].image, kpath)))
-		return errf(err, errlen, r, "copying the kernel and initramfs into %s: %s", abs,
+	snprintf(istem, sizeof(istem), "fsbench-initramfs-%s%s", tag, x->k[i].release);
+	snprintf(kstem, sizeof(kstem), "vmlinuz-%s%s", tag, x->k[i].release);
+	const char *image = x->k[i].image_at[0] ? x->k[i].image_at : x->k[i].image;
+
+	if ((r = copy_hashed(x->initramfs_at[i], abs, istem, ".cpio", ipath, sizeof(ipath))))
+		return errf(err, errlen, r, "copying the initramfs %s into %s: %s",
+			    x->initramfs_at[i], abs, strerror(-r));
+	if ((r = copy_hashed(image, abs, kstem, "", kpath, sizeof(kpath))))
+		return errf(err, errlen, r, "copying the kernel %s into %s: %s", image, abs,
 			    strerror(-r));
 	snprintf(kurl, urllen, "file://%s", kpath);
 	snprintf(rurl, urllen, "file://%s", ipath);
@@ -335,8 +465,39 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 	snprintf(jname, sizeof(jname), "fsbench %.*s%s%s", (int)(strlen(sname) - 5), sname,
 		 s->release && s->release[0] ? " " : "", s->release ? s->release : "");
 	yq(f, s->job_name ? s->job_name : jname);
+	/* whose job this is, for the lab: LAVA shows and searches a job's metadata */
+	fprintf(f, "\nmetadata:\n  fsbench.version: ");
+	yq(f, FSB_VERSION);
+	fprintf(f, "\n  fsbench.suite: ");
+	snprintf(jname, sizeof(jname), "%.*s", (int)(strlen(sname) - 5), sname);
+	yq(f, jname);
+	if (s->release && s->release[0]) {
+		fprintf(f, "\n  fsbench.kernel: ");
+		yq(f, s->release);
+	}
+	const char *const meta[][2] = { { "fsbench.gate", s->gate },
+					{ "fsbench.side", s->side },
+					{ "fsbench.boot", s->boot } };
+	for (size_t i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
+		if (meta[i][1]) {
+			fprintf(f, "\n  %s: ", meta[i][0]);
+			yq(f, meta[i][1]);
+		}
+	/* checked (lava_job_controls_check): a word or a number, as the schema takes it */
+	fprintf(f, "\npriority: %s", s->priority ? s->priority : "medium");
+	if (s->tags) {
+		fprintf(f, "\ntags:");
+		for (const char *t = s->tags; t; t = strchr(t, ',') ? strchr(t, ',') + 1 : NULL) {
+			char tag[LAVA_TAG_LEN_MAX + 1];
+
+			/* quoted: "1" or "-" unquoted would be a number or a sequence */
+			snprintf(tag, sizeof(tag), "%.*s", (int)strcspn(t, ","), t);
+			fprintf(f, "\n- ");
+			yq(f, tag);
+		}
+	}
 	fprintf(f,
-		"\npriority: medium\nvisibility: public\n"
+		"\nvisibility: public\n"
 		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
 		"  connection:\n    minutes: 2\n",
 		timeout + 10, timeout);
@@ -385,8 +546,13 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		}
 		fprintf(f, "\n");
 	} else {
+		const char *ktype = job_kernel_type(s);
+
 		fprintf(f, "    kernel:\n      url: ");
 		yq(f, s->kernel_url);
+		/* checked: one of the schema's words (the CLI's choices, or job_kernel_type's) */
+		if (ktype)
+			fprintf(f, "\n      type: %s", ktype);
 		fprintf(f, "\n    ramdisk:\n      url: ");
 		yq(f, s->ramdisk_url);
 		fprintf(f, "\n    os: oe\n");

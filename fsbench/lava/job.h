@@ -13,7 +13,15 @@
 /* What a job says: where LAVA fetches the images, the device, the suite. */
 struct lava_job_spec {
 	const char *device_type; /* "qemu" deploys to tmpfs and boots QEMU; else tftp */
-	const char *boot_method; /* a board's ("ipxe") */
+	const char *boot_method; /* a board's ("ipxe", "u-boot") */
+	/*
+	 * A board's architecture as uname -m says it ("aarch64"); NULL: x86_64 for qemu and
+	 * x86* device types, else unknown (lava_job_check_args)
+	 */
+	const char *arch;
+	/* a board's kernel format, LAVA's deploy type: "image", "zimage", "uimage"; NULL: by
+	 * @arch for u-boot (aarch64 image, arm zimage), else none said */
+	const char *kernel_type;
 	const char *device; /* the scratch disk in the guest; NULL: the default for the type */
 	const char *job_name; /* NULL: "fsbench SUITE RELEASE" */
 	const char *kernel_url, *ramdisk_url, *scratch_url; /* scratch_url: qemu, may be NULL */
@@ -26,17 +34,43 @@ struct lava_job_spec {
 	 * results are bound to the job that was submitted (lava_cases_bound).
 	 */
 	const char *token;
+	/* LAVA's job controls (lava_job_controls_check): NULL for medium, none */
+	const char *priority; /* "high", "medium", "low" or 0..100 */
+	const char *tags; /* a comma-separated list of device tags */
+	/*
+	 * What the job's `metadata` says besides its kernel (@release), suite and fsbench's
+	 * version, so a lab tells apart whose job it is: the gate (its work directory), the
+	 * side ("baseline") and the boot ("3/8"). NULL: not a gate's job.
+	 */
+	const char *gate, *side, *boot;
 };
+
+/* Device tags a job may name, and how long one may be (LAVA's Tag name is 50 characters). */
+#define LAVA_TAGS_MAX 16
+#define LAVA_TAG_LEN_MAX 50
+
+/*
+ * LAVA's job controls before any work, as lava-dispatcher's job schema takes them: a
+ * @priority (NULL: none given) of high, medium, low or a whole number 0..100, @tags (NULL:
+ * none) of 1..LAVA_TAGS_MAX names of [A-Za-z0-9_.-], each 1..LAVA_TAG_LEN_MAX long, joined by
+ * commas. @opt_priority and @opt_tags name the options in @err. 0 or -EINVAL.
+ */
+int lava_job_controls_check(const char *priority, const char *tags, const char *opt_priority,
+			    const char *opt_tags, char *err, size_t errlen);
 
 /*
  * Checks @s before any work: a board needs a device, and the device reaches the guest's
- * shell, so it must be a plain path. 0 or -EINVAL with @err naming the option.
+ * shell, so it must be a plain path; the job controls (lava_job_controls_check); a kernel
+ * type only for a board, and a u-boot board's known (given, or from its --arch). 0 or
+ * -EINVAL with @err naming the option.
  */
 int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
 
 /*
  * lava job's command line before any work: --kernel (@kernel) or both URLs, lava_job_check,
- * -o @output writable, --repetitions (nonzero @repetitions) only with --kernel. 0 or -EINVAL
+ * -o @output writable, --repetitions (nonzero @repetitions) only with --kernel; and the
+ * initramfs --kernel builds (this host's programs) only for a device of this host's
+ * architecture (qemu, x86*, or --arch): another needs its own --ramdisk-url. 0 or -EINVAL
  * with @err one line.
  */
 int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64_t repetitions,
@@ -47,8 +81,8 @@ void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
- * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE and
- * fsbench-initramfs-TAGRELEASE.cpio (lava_job_images); their file:// URLs into @kurl and
+ * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE-HASH and
+ * fsbench-initramfs-TAGRELEASE-HASH.cpio (lava_job_images); their file:// URLs into @kurl and
  * @rurl. 0, or -errno with @err and *@ret_fail the kind (a usage error, an unusable kernel,
  * or a failed journal or copy).
  */
@@ -56,9 +90,11 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
 		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen);
 
 /*
- * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE and
- * fsbench-initramfs-TAGRELEASE.cpio (@tag tells two kernels of one release apart), their
- * file:// URLs into @kurl and @rurl. 0 or -errno with @err.
+ * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE-HASH
+ * and fsbench-initramfs-TAGRELEASE-HASH.cpio, HASH the first 32 hex digits of the copy's
+ * SHA-256 (so a job of another suite or build of one release never replaces another job's
+ * files; @tag names the job's part, "baseline-"), their file:// URLs into @kurl and @rurl.
+ * 0 or -errno with @err naming the file.
  */
 int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
 		    char *rurl, size_t urllen, char *err, size_t errlen);

@@ -38,6 +38,58 @@ t_expect_eq "board job without --device: exit" 2 $?
 "$FSBENCH" lava job --device-type qemu >/dev/null 2>"$W/err"
 t_expect_eq "job without a kernel: exit" 2 $?
 
+# LAVA's job controls and whose job it is (issue 43): the priority and tags given, and the
+# metadata, as LAVA's schema takes them; values LAVA would refuse are refused first
+"$FSBENCH" lava job --kernel-url u --ramdisk-url r --priority 7 --tags rack-2,1,usb.hub -o "$W/ctl.yaml" 2>"$W/err" ||
+	t_fail "lava job --priority --tags: $(cat "$W/err")"
+[ $have_lava = 0 ] || lava_validate "$W/ctl.yaml" || t_fail "a job with priority and tags: LAVA's schema refuses it"
+t_expect_eq "the job's priority, tags and metadata" "7 [\"rack-2\", \"1\", \"usb.hub\"] $("$FSBENCH" --version | awk '{ print $2 }') kgate" "$(/usr/bin/python3 -c 'import sys, yaml
+j = yaml.safe_load(open(sys.argv[1])); m = j["metadata"]
+print(j["priority"], str(j["tags"]).replace("'"'"'", "\""), m["fsbench.version"], m["fsbench.suite"])' "$W/ctl.yaml")"
+for bad in "--priority 101" "--priority urgent" "--tags a,,b" "--tags a;b"; do
+	# shellcheck disable=SC2086 # the option and its value
+	"$FSBENCH" lava job --kernel-url u --ramdisk-url r $bad -o "$W/x.yaml" >/dev/null 2>"$W/err"
+	t_expect_eq "lava job $bad: exit" 2 $?
+done
+[ ! -e "$W/x.yaml" ] || t_fail "a refused job was written"
+# the gate's: refused before any work (no server is asked: the URL has none)
+: >"$W/k" && echo t >"$W/tok" && chmod 0600 "$W/tok"
+for bad in "--lava-priority 200" "--lava-tags x/y"; do
+	# shellcheck disable=SC2086
+	"$FSBENCH" kernel-gate --lava http://127.0.0.1:1/ --lava-token-file "$W/tok" $bad --baseline "$W/k" \
+		--candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
+	t_expect_eq "kernel-gate $bad: exit" 2 $?
+	grep -q -- "${bad%% *} '" "$W/err" || t_fail "kernel-gate $bad: $(cat "$W/err")"
+done
+# boards of another architecture (issue 43, item 7): --kernel's initramfs holds this host's
+# programs, so a board that is not x86 (by its type, or --arch) needs an initramfs of its
+# own (--ramdisk-url), refused before any work otherwise; a u-boot job says its kernel type
+mkdir "$W/arm"
+"$FSBENCH" lava job --kernel "$W/k" --device-type bcm2711-rpi-4-b --boot-method u-boot --arch aarch64 \
+	--device /dev/sda -o "$W/arm/job.yaml" >/dev/null 2>"$W/err"
+t_expect_eq "an arm board with --kernel's x86-64 initramfs: exit" 2 $?
+grep -q "give --ramdisk-url with an initramfs for it" "$W/err" || t_fail "arm board with --kernel: $(cat "$W/err")"
+t_expect_eq "files made for the refused arm job" "" "$(ls "$W/arm")"
+"$FSBENCH" lava job --kernel "$W/k" --device-type bcm2711-rpi-4-b --device /dev/sda -o "$W/arm/job.yaml" >/dev/null 2>"$W/err"
+t_expect_eq "a board of no known architecture with --kernel: exit" 2 $?
+grep -q "architecture is not known" "$W/err" || t_fail "unknown board with --kernel: $(cat "$W/err")"
+"$FSBENCH" lava job --kernel-url https://example.org/Image --ramdisk-url https://example.org/arm64.cpio \
+	--device-type bcm2711-rpi-4-b --boot-method u-boot --device /dev/sda -o "$W/x.yaml" >/dev/null 2>"$W/err"
+t_expect_eq "u-boot without a kernel type or architecture: exit" 2 $?
+for k in "--arch aarch64:image" "--arch armv7l:zimage" "--kernel-type uimage:uimage"; do
+	"$FSBENCH" lava job --kernel-url https://example.org/Image --ramdisk-url https://example.org/arm.cpio \
+		--device-type bcm2711-rpi-4-b --boot-method u-boot ${k%%:*} --device /dev/sda -o "$W/uboot.yaml" 2>"$W/err" ||
+		t_fail "u-boot job ${k%%:*}: $(cat "$W/err")"
+	t_expect_eq "u-boot job ${k%%:*}: the kernel's type" "${k#*:}" "$(/usr/bin/python3 -c 'import sys, yaml
+print(yaml.safe_load(open(sys.argv[1]))["actions"][0]["deploy"]["kernel"].get("type"))' "$W/uboot.yaml")"
+	[ $have_lava = 0 ] || lava_validate "$W/uboot.yaml" || t_fail "u-boot job ${k%%:*}: LAVA's schema refuses it"
+done
+"$FSBENCH" lava job --kernel-url u --ramdisk-url r --kernel-type image >/dev/null 2>"$W/err"
+t_expect_eq "--kernel-type for qemu: exit" 2 $?
+
+"$FSBENCH" kernel-gate --lava-tags a --baseline "$W/k" --candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
+t_expect_eq "kernel-gate --lava-tags without --lava: exit" 2 $?
+
 # a suite's result (3 repetitions, in a directory: no root needed), as the guest reports it
 "$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W" --repetitions 3 --json "$W/a.json" >/dev/null 2>&1 ||
 	t_die "suite run failed"
@@ -59,16 +111,16 @@ t_expect_eq "lava cases: latency in s, as the export has it" 0 "$(grep -c '\.p[0
 
 # LAVA's results as /results/JOB/yaml gives them (measurement a string), with LAVA's own
 # cases and the suite's pass/fail among them; and as the REST API's JSON page
-to_yaml() { # FILES_PER_SEC: a set value per repetition instead of the measured one
-	echo "- {job: '7', level: 1.1, metadata: {}, name: job, result: pass, suite: lava, unit: ''}"
-	echo "- {job: '7', name: fsbench-suite, result: pass, suite: 1_fsbench, measurement: null}"
-	awk -v f="$1" '{ v = $2; if (f != "" && $1 ~ /files_per_sec$/) { split($1, p, "."); v = f + 10 * substr(p[4], 2) }
-		printf "- {job: '\''7'\'', name: %s, result: pass, suite: 1_fsbench, measurement: '\''%.10f'\'', unit: %s}\n", $1, v, $3 }' "$W/cases"
+to_yaml() { # FILES_PER_SEC JOB: a set value per repetition instead of the measured one
+	echo "- {job: '$2', level: 1.1, metadata: {}, name: job, result: pass, suite: lava, unit: ''}"
+	echo "- {job: '$2', name: fsbench-suite, result: pass, suite: 1_fsbench, measurement: null}"
+	awk -v f="$1" -v job="$2" '{ v = $2; if (f != "" && $1 ~ /files_per_sec$/) { split($1, p, "."); v = f + 10 * substr(p[4], 2) }
+		printf "- {job: '\''%s'\'', name: %s, result: pass, suite: 1_fsbench, measurement: '\''%.10f'\'', unit: %s}\n", job, $1, v, $3 }' "$W/cases"
 }
 # files/s here is whatever this busy machine gave; the gate is shown on set values
-to_yaml "" >"$W/lava-a.yaml"
-to_yaml 1000 >"$W/lava-g1.yaml"
-to_yaml 800 >"$W/lava-g2.yaml"
+to_yaml "" 7 >"$W/lava-a.yaml"
+to_yaml 1000 8 >"$W/lava-g1.yaml"
+to_yaml 800 9 >"$W/lava-g2.yaml"
 awk 'BEGIN { printf "{\"count\": 0, \"next\": null, \"results\": [" }
 	{ printf "%s{\"name\": \"%s\", \"result\": \"pass\", \"measurement\": \"%s\", \"unit\": \"%s\"}", (NR > 1 ? ", " : ""), $1, $2, $3 }
 	END { print "]}" }' "$W/cases" >"$W/lava-a.json"
@@ -78,6 +130,22 @@ for g in g1 g2; do
 	"$FSBENCH" lava import -o "$W/imp-$g.json" "$W/lava-$g.yaml" 2>/dev/null || t_fail "import $g"
 done
 "$FSBENCH" lava import -o "$W/imp-j.json" "$W/lava-a.json" 2>/dev/null || t_fail "import of the REST API's JSON"
+# two jobs' files of the same cells (issue 43): every run of both kept, the second file's as
+# repetitions after the first's; one job's results given twice are refused
+"$FSBENCH" lava import -o "$W/imp-g12.json" "$W/lava-g1.yaml" "$W/lava-g2.yaml" 2>"$W/err" ||
+	t_fail "import of two files: $(cat "$W/err")"
+n1=$(t_json "$W/imp-g1.json" '.runs | length')
+t_expect_eq "runs of two files" $((2 * n1)) "$(t_json "$W/imp-g12.json" '.runs | length')"
+for v in 1000 1010 1020 800 810 820; do # files/s each repetition of each file was given
+	t_expect_eq "smallfile runs of two files at files/s $v" 1 \
+		"$(t_json "$W/imp-g12.json" "[.runs[] | select(.workload == \"smallfile\" and .summary.files_per_sec == $v)] | length")"
+done
+t_expect_eq "repetitions of the smallfile cell from two files" "0 1 2 3 4 5" \
+	"$(t_json "$W/imp-g12.json" '[.runs[] | select(.workload == "smallfile") | .coords.repetition] | sort | map(tostring) | join(" ")')"
+"$FSBENCH" lava import -o "$W/x.json" "$W/lava-g1.yaml" "$W/lava-g1.yaml" 2>"$W/err"
+t_expect_eq "import of one job's results twice: exit" 2 $?
+grep -q "both hold LAVA job 8's test cases" "$W/err" || t_fail "one job twice: $(cat "$W/err")"
+[ ! -e "$W/x.json" ] || t_fail "one job twice: a result was written"
 # an imported result holds the metrics compare judges, not histograms or time series
 t_expect_eq "imported result's command" lava-import "$(t_json "$W/imp-a1.json" .config.command)"
 t_expect_eq "imported from" "lava $W/lava-a.yaml" "$(t_json "$W/imp-a1.json" '.imported | "\(.from) \(.files[0])"')"

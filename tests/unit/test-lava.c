@@ -361,6 +361,74 @@ static void test_load_yaml(void **unused)
 	free(big);
 }
 
+/* The files_per_sec of @cell's repetition @rep among @im's runs, -1 when there is no such run. */
+static double files_at(const struct lava_import *im, const char *cell, long rep)
+{
+	const json_t *run;
+	size_t i;
+
+	json_array_foreach(im->runs, i, run)
+	{
+		const json_t *co = json_object_get(run, "coords");
+
+		if (!strcmp(run_cell(run), cell) &&
+		    json_integer_value(json_object_get(co, "repetition")) == rep)
+			return json_number_value(
+				json_object_get(json_object_get(run, "summary"), "files_per_sec"));
+	}
+	return -1;
+}
+
+/*
+ * Several files (issue 43): each file's runs are new repetitions of their cells, after the
+ * earlier files' ones (a cell the first file lacks starts at 0), so no file's values are
+ * lost; two files holding one LAVA job's cases are refused, naming both.
+ */
+static void test_files(void **unused)
+{
+	struct lava_import im = { 0 };
+	char a[64], b[64], c[64], err[1024], *paths[3] = { a, b, c };
+	json_t *all;
+
+	(void)unused;
+	write_tmp(a, "- {job: '5', name: smallfile.t1.ext4.r0.files_per_sec, result: pass, "
+		     "measurement: '100'}\n"
+		     "- {job: '5', name: smallfile.t1.ext4.r1.files_per_sec, result: pass, "
+		     "measurement: '101'}\n");
+	write_tmp(b, "- {job: '6', name: smallfile.t1.ext4.r0.files_per_sec, result: pass, "
+		     "measurement: '200'}\n"
+		     "- {job: '6', name: smallfile.t1.ext4.r1.files_per_sec, result: pass, "
+		     "measurement: '201'}\n"
+		     "- {job: '6', name: smallfile.t1.xfs.r0.files_per_sec, result: pass, "
+		     "measurement: '300'}\n");
+	write_tmp(c, "- {job: 5, name: smallfile.t1.ext4.r0.files_per_sec, result: pass, "
+		     "measurement: '100'}\n");
+	assert_int_equal(lava_results_load_all(paths, 2, &all, err, sizeof(err)), 0);
+	assert_int_equal(json_array_size(all), 2);
+	for (size_t i = 0; i < 2; i++) {
+		if (i)
+			assert_int_equal(lava_import_next_file(&im), 0);
+		assert_int_equal(lava_import_cases(&im, json_array_get(all, i), err, sizeof(err)),
+				 0);
+	}
+	assert_int_equal(json_array_size(im.runs), 5);
+	assert_true(files_at(&im, "ext4", 0) == 100);
+	assert_true(files_at(&im, "ext4", 1) == 101);
+	assert_true(files_at(&im, "ext4", 2) == 200);
+	assert_true(files_at(&im, "ext4", 3) == 201);
+	assert_true(files_at(&im, "xfs", 0) == 300);
+	json_decref(all);
+	lava_import_free(&im);
+	/* job 5 again (an integer here, a string there): the same runs twice */
+	assert_int_equal(lava_results_load_all(paths, 3, &all, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, a));
+	assert_non_null(strstr(err, c));
+	assert_non_null(strstr(err, "LAVA job 5"));
+	unlink(a);
+	unlink(b);
+	unlink(c);
+}
+
 static char lines[4][512];
 static int nlines;
 
@@ -482,14 +550,60 @@ static void test_job_token(void **unused)
 	free(buf);
 }
 
+/*
+ * A gate's job says whose it is in LAVA's metadata (issue 43): the kernel, the suite,
+ * fsbench's version, the gate (its work directory), the side and the boot; and carries the
+ * priority and tags asked for, each tag quoted (an unquoted "1" would be a number).
+ */
+static void test_job_metadata(void **unused)
+{
+	struct lava_job_spec s = { .device_type = "qemu",
+				   .kernel_url = "http://x/vmlinuz",
+				   .ramdisk_url = "http://x/initrd",
+				   .suite = "configs/kgate.json",
+				   .release = "6.1.0-57-amd64",
+				   .timeout_min = 30,
+				   .priority = "high",
+				   .tags = "rack-2,1",
+				   .gate = "/w/fsbench-kgate-x",
+				   .side = "candidate",
+				   .boot = "3/8" };
+	char *buf = NULL, err[512];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)unused;
+	assert_non_null(f);
+	assert_int_equal(lava_job_write(&s, f), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nmetadata:\n  fsbench.version: \"" FSB_VERSION "\"\n"
+				    "  fsbench.suite: \"kgate\"\n"
+				    "  fsbench.kernel: \"6.1.0-57-amd64\"\n"
+				    "  fsbench.gate: \"/w/fsbench-kgate-x\"\n"
+				    "  fsbench.side: \"candidate\"\n"
+				    "  fsbench.boot: \"3/8\"\n"
+				    "priority: high\ntags:\n- \"rack-2\"\n- \"1\"\n"));
+	free(buf);
+	assert_int_equal(lava_job_controls_check("100", "a", "--p", "--t", err, sizeof(err)), 0);
+	assert_int_equal(lava_job_controls_check("101", NULL, "--p", "--t", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--p '101'"));
+	assert_int_equal(lava_job_controls_check(NULL, "a,", "--p", "--t", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(lava_job_controls_check(NULL, "a;b", "--p", "--t", err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--t 'a;b'"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_bound),	       cmocka_unit_test(test_job_token),
-		cmocka_unit_test(test_index),	       cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_fixture),	       cmocka_unit_test(test_suite_coords),
-		cmocka_unit_test(test_matrix_results), cmocka_unit_test(test_many),
-		cmocka_unit_test(test_load_yaml),
+		cmocka_unit_test(test_bound),	     cmocka_unit_test(test_job_token),
+		cmocka_unit_test(test_job_metadata), cmocka_unit_test(test_index),
+		cmocka_unit_test(test_cases),	     cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_suite_coords), cmocka_unit_test(test_matrix_results),
+		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
+		cmocka_unit_test(test_files),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,57 @@
+#!/bin/bash
+# kernel-gate --lava that stops without a verdict (issue 43, item 6): a LAVA server that
+# refuses the token (403, as a wrong token gets) is "cannot judge" (125), and the gate still
+# writes its --json document, marked incomplete, with the verdict and the reason, so a CI
+# that reads the document finds one. The server is a stand-in on a port of its own choosing.
+. "$(dirname "$0")/lib.sh"
+W=$T_SCRATCH
+
+# a LAVA stand-in: every request answered 403 as LAVA answers a wrong token; it binds a free
+# port itself and says which in $W/port (no port picked and then raced for)
+cat >"$W/lava-403.py" <<'PY'
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def answer(self):
+        body = b'{"detail": "Invalid token."}'
+        self.send_response(403)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    do_GET = do_POST = answer
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write("%d\n" % s.server_address[1])
+import os; os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+s.serve_forever()
+PY
+t_daemon "$W/server.log" /usr/bin/python3 "$W/lava-403.py" "$W/port"
+for _ in $(seq 100); do [ -s "$W/port" ] && break; sleep 0.1; done
+[ -s "$W/port" ] || t_die "the LAVA stand-in did not start: $(cat "$W/server.log")"
+url=http://127.0.0.1:$(cat "$W/port")/
+
+echo not-a-token >"$W/token" && chmod 0600 "$W/token"
+# the kernels are not looked into before the server answers: any files do
+: >"$W/k1" && : >"$W/k2"
+"$FSBENCH" kernel-gate --lava "$url" --lava-token-file "$W/token" --baseline "$W/k1" --candidate "$W/k2" \
+	--workdir "$W" --json "$W/kernel-gate.json" >"$W/out" 2>"$W/err"
+t_expect_eq "kernel-gate with a refused token: exit" 125 $?
+grep -q "403" "$W/err" || t_fail "the 403 is not said: $(cat "$W/err")"
+[ -s "$W/kernel-gate.json" ] || t_die "no --json document: $(cat "$W/err")"
+t_expect_eq "the document's verdict" "cannot judge" "$(t_json "$W/kernel-gate.json" .verdict)"
+t_expect_eq "the document's exit" 125 "$(t_json "$W/kernel-gate.json" .exit)"
+t_expect_eq "the document is marked incomplete" false "$(t_json "$W/kernel-gate.json" .complete)"
+t_json "$W/kernel-gate.json" .reason | grep -q "403" ||
+	t_fail "the document's reason lacks the server's 403: $(t_json "$W/kernel-gate.json" .reason)"
+t_expect_eq "the document's kernels" "$W/k1 $W/k2" "$(t_json "$W/kernel-gate.json" '"\(.baseline.spec) \(.candidate.spec)"')"
+t_expect_eq "the document's suite" kgate "$(t_json "$W/kernel-gate.json" .suite)"
+
+# a usage error is found before any work: no document
+rm -f "$W/kernel-gate.json"
+"$FSBENCH" kernel-gate --lava "$url" --baseline "$W/k1" --candidate "$W/k2" --json "$W/kernel-gate.json" \
+	>/dev/null 2>"$W/err"
+t_expect_eq "--lava without a token file: exit" 2 $?
+[ ! -e "$W/kernel-gate.json" ] || t_fail "a usage error wrote a gate document"
+t_done
