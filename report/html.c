@@ -14,7 +14,7 @@
 #include "model/schema.h"
 
 /* The page's own check, read by tests through a headless browser: every SVG has a size. */
-static const char page_check_js[] =
+const char rpt_html_page_check_js[] =
 	"<script>\n"
 	"window.addEventListener('error', function () { document.body.dataset.jsErrors = 'yes'; });\n"
 	"window.addEventListener('load', function () {\n"
@@ -184,7 +184,7 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 			rpt_html_compare_table(out, cmp, o->compare_note, links);
 			fprintf(out, "</div>\n");
 		}
-		fprintf(out, "%s</body></html>\n", page_check_js);
+		fprintf(out, "%s</body></html>\n", rpt_html_page_check_js);
 		if (ferror(out))
 			e = -EIO;
 	}

@@ -27,6 +27,13 @@ struct rpt_html_opts {
  * -EIO, or the -errno of a temporary file; a gnuplot failure leaves that plot out and is
  * noted in the page.
  */
+/*
+ * The page's own check, a <script> run at load that marks <body> for tests in a headless
+ * browser: data-overflow ("no", or how many px wider than the window), data-bad-links,
+ * data-plots, data-js-errors. Every fsbench page ends with it.
+ */
+extern const char rpt_html_page_check_js[];
+
 int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 		   const struct rpt_cmp *cmp, const struct rpt_html_opts *o, FILE *out,
 		   int *ret_plotted);

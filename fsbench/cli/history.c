@@ -4,6 +4,7 @@
 #include "fsbench/cli/history_run.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <jansson.h>
@@ -550,6 +551,7 @@ static int changes_run(void *cfg)
 
 struct page_cfg {
 	char *db, *output, *title;
+	int64_t pairs;
 	struct judge_cfg j;
 };
 
@@ -568,6 +570,14 @@ static const struct fsb_opt page_opts[] = {
 	  .offset = O(title),
 	  .def = "fsbench history",
 	  .help = "the page's title" },
+	{ .name = "pairs",
+	  .type = OPT_INT,
+	  .offset = O(pairs),
+	  .max = 1000,
+	  .def = "10",
+	  .help = "pair pages made for the first N changes (fsbench report of the cell's results "
+		  "on the kernel before and the kernel after), each beside the page and linked "
+		  "from its change; 0: none" },
 	JUDGE_OPTS(O(j)),
 	{ 0 },
 };
@@ -584,11 +594,170 @@ static void page_usage(FILE *out)
 		"history changes'.\n\n");
 }
 
+/* @path usable as a report's input: a regular file, not a link; else why not in @why. */
+static bool input_ok(const char *path, char *why, size_t len)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		snprintf(why, len, "%s: %s (moved or removed since it was added?)", path,
+			 strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		snprintf(why, len, "%s: %s", path,
+			 S_ISLNK(st.st_mode) ? "a symbolic link now" : "not a regular file now");
+	else
+		return true;
+	return false;
+}
+
+/*
+ * `fsbench report -o @out --baseline @a... --candidate @b...`, its stdout to /dev/null (its
+ * errors stay on stderr): "" in @why when it wrote the page (whatever its verdict), else
+ * why not.
+ */
+static void pair_report(const char *out, const char *title, char **a, size_t na, char **b,
+			size_t nb, char *why, size_t len)
+{
+	char **argv = calloc(na + nb + 10, sizeof(*argv));
+	int n = 0, st = 0, e;
+	pid_t pid;
+
+	if (!argv) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		return;
+	}
+	argv[n++] = "/proc/self/exe";
+	argv[n++] = "report";
+	argv[n++] = "-o";
+	argv[n++] = (char *)out;
+	argv[n++] = "--title";
+	argv[n++] = (char *)title;
+	argv[n++] = "--baseline";
+	for (size_t i = 0; i < na; i++)
+		argv[n++] = a[i];
+	argv[n++] = "--candidate";
+	for (size_t i = 0; i < nb; i++)
+		argv[n++] = b[i];
+	fflush(stdout);
+	fflush(stderr);
+	pid = fork();
+	if (!pid) {
+		int fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		if (fd >= 0)
+			dup2(fd, 1);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	e = pid < 0 ? errno : 0;
+	while (pid > 0 && waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR) {
+			e = errno;
+			break;
+		}
+	free(argv);
+	if (e)
+		snprintf(why, len, "running fsbench report: %s", strerror(e));
+	else if (!WIFEXITED(st))
+		snprintf(why, len, "fsbench report was killed by signal %d", WTERMSIG(st));
+	else if (WEXITSTATUS(st) != FSB_EXIT_OK && WEXITSTATUS(st) != FSB_EXIT_REGRESSED &&
+		 WEXITSTATUS(st) != FSB_EXIT_CANNOT_JUDGE)
+		snprintf(why, len, "fsbench report exited %d", WEXITSTATUS(st));
+	else
+		why[0] = 0;
+}
+
+static void strv_free(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/*
+ * The pair pages of the first @max changes, beside @output ("DIR/history.html" ->
+ * "DIR/history-pair-N.html"); changes of one cell between the same two kernels share one.
+ * -ENOMEM, or 0 (a page that could not be made says why in @p->why).
+ */
+static int pairs_make(struct hist_db *db, const struct hist_summary *sum,
+		      const struct hist_findings *f, const char *output, size_t max,
+		      struct hist_pairs *p)
+{
+	const char *base = strrchr(output, '/') ? strrchr(output, '/') + 1 : output;
+	size_t dirlen = (size_t)(base - output), stem = strlen(base), made = 0;
+
+	if (stem > 5 && !strcmp(base + stem - 5, ".html"))
+		stem -= 5;
+	p->n = f->nchanges < max ? f->nchanges : max;
+	p->href = calloc(p->n + 1, sizeof(*p->href));
+	p->why = calloc(p->n + 1, sizeof(*p->why));
+	if (!p->href || !p->why)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->n; i++) {
+		const struct hist_change *ch = &f->changes[i];
+		size_t ka = ch->s->kernel[ch->cp->before], kb = ch->s->kernel[ch->cp->before + 1];
+		char **a = NULL, **b = NULL, why[1024] = "", out[4400], title[1200], err[1024];
+		size_t na = 0, nb = 0;
+		char *label;
+
+		for (size_t j = 0; j < i && !p->href[i]; j++) {
+			const struct hist_change *o = &f->changes[j];
+
+			if (p->href[j] && o->s->kernel[o->cp->before] == ka &&
+			    o->s->kernel[o->cp->before + 1] == kb &&
+			    !strcmp(o->s->sample_key, ch->s->sample_key) &&
+			    !(p->href[i] = strdup(p->href[j])))
+				return -ENOMEM;
+		}
+		if (p->href[i])
+			continue;
+		if (hist_cell_files(db, sum->kernels[ka].id, ch->s->sample_key, &a, &na, err,
+				    sizeof(err)) ||
+		    hist_cell_files(db, sum->kernels[kb].id, ch->s->sample_key, &b, &nb, err,
+				    sizeof(err)))
+			snprintf(why, sizeof(why), "%s", err);
+		for (size_t j = 0; !why[0] && j < na; j++)
+			input_ok(a[j], why, sizeof(why));
+		for (size_t j = 0; !why[0] && j < nb; j++)
+			input_ok(b[j], why, sizeof(why));
+		if (!why[0] && (!na || !nb))
+			snprintf(why, sizeof(why), "the store names no result file of this cell");
+		if (!why[0]) {
+			label = hist_sample_label(ch->s->sample_key);
+			snprintf(title, sizeof(title), "%s, %s: %s -> %s", ch->s->metric,
+				 label ? label : "", sum->kernels[ka].k.release,
+				 sum->kernels[kb].k.release);
+			free(label);
+			made++;
+			snprintf(out, sizeof(out), "%.*s%.*s-pair-%zu.html", (int)dirlen, output,
+				 (int)stem, base, made);
+			pair_report(out, title, a, na, b, nb, why, sizeof(why));
+			if (!why[0] && !(p->href[i] = strdup(out + dirlen)))
+				snprintf(why, sizeof(why), "%s", strerror(ENOMEM));
+		}
+		strv_free(a, na);
+		strv_free(b, nb);
+		if (why[0] && !(p->why[i] = strdup(why)))
+			return -ENOMEM;
+		if (why[0])
+			fprintf(stderr, "fsbench history report: change %zu: no pair page: %s\n",
+				i + 1, why);
+	}
+	return 0;
+}
+
+static void pairs_free(struct hist_pairs *p)
+{
+	strv_free(p->href, p->n);
+	strv_free(p->why, p->n);
+}
+
 static int page_run(void *cfg)
 {
 	struct page_cfg *c = cfg;
 	struct hist_summary sum;
 	struct hist_findings f;
+	struct hist_pairs pairs = { 0 };
 	struct hist_db *db = NULL;
 	const char *verdict;
 	char *tmp = NULL;
@@ -602,13 +771,16 @@ static int page_run(void *cfg)
 	if (status)
 		return status;
 	status = findings_status(&f, &verdict);
-	out = base_out_open(c->output, &tmp);
-	if (!out) {
+	if (pairs_make(db, &sum, &f, c->output, (size_t)c->pairs, &pairs)) {
+		status = cmd_fail(FSB_EXIT_SYSTEM, "history report", "pair pages: %s",
+				  strerror(ENOMEM));
+		out = NULL;
+	} else if (!(out = base_out_open(c->output, &tmp))) {
 		status = cmd_fail(FSB_EXIT_SYSTEM, "history report",
 				  "creating a temporary file beside %s: %s", c->output,
 				  strerror(errno));
 	} else {
-		e = hist_page_write(out, c->title, &sum, &f);
+		e = hist_page_write(out, c->title, &sum, &f, &pairs);
 		e = base_out_commit(out, tmp, c->output, e);
 		if (e)
 			status = cmd_fail(FSB_EXIT_SYSTEM, "history report", "writing %s: %s",
@@ -617,6 +789,7 @@ static int page_run(void *cfg)
 			fprintf(stderr, "fsbench history report: wrote %s (%zu series, %s)\n",
 				c->output, f.nseries, verdict);
 	}
+	pairs_free(&pairs);
 	hist_findings_free(&f);
 	hist_summary_free(&sum);
 	hist_db_close(db);

@@ -72,15 +72,16 @@ _Static_assert(sizeof(migrations) / sizeof(migrations[0]) == HIST_SCHEMA_VERSION
 
 /*
  * Whether the version table exists: each backend's catalogue, as a query that returns a
- * row when it does. PostgreSQL serialises first-time creation by many writers with an
+ * row when it does (PostgreSQL's pg_tables, which lists tables a role may not read, where
+ * information_schema shows a role without privileges an empty store to create). PostgreSQL serialises first-time creation by many writers with an
  * advisory lock held to the transaction's end; SQLite's BEGIN IMMEDIATE already has.
  */
 static const char *has_version_sql(const struct hist_backend *be)
 {
 	return be == &hist_sqlite ?
 		       "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'" :
-		       "SELECT count(*) FROM information_schema.tables "
-		       "WHERE table_schema = current_schema() AND table_name = 'schema_version'";
+		       "SELECT count(*) FROM pg_catalog.pg_tables "
+		       "WHERE schemaname = current_schema() AND tablename = 'schema_version'";
 }
 
 static int first_int(void *arg, const struct hist_row *row)

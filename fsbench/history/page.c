@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/html.h"
 #include "report/html_table.h"
 #include "report/metric.h"
 
@@ -116,7 +117,7 @@ static void plot(FILE *out, const struct hist_summary *sum, const struct hist_se
 }
 
 int hist_page_write(FILE *out, const char *title, const struct hist_summary *sum,
-		    const struct hist_findings *f)
+		    const struct hist_findings *f, const struct hist_pairs *pairs)
 {
 	bool *drawn = calloc(f->nseries ? f->nseries : 1, sizeof(*drawn));
 
@@ -163,15 +164,25 @@ int hist_page_write(FILE *out, const char *title, const struct hist_summary *sum
 			fputs(" &rarr; ", out);
 			rpt_html_esc(out, sum->kernels[s->kernel[ch->cp->before + 1]].k.release);
 			fprintf(out,
-				": %+.2f %% [%+.2f, %+.2f], floor %.2f %%, p %.3g, runs %zu | %zu</p>\n",
+				": %+.2f %% [%+.2f, %+.2f], floor %.2f %%, p %.3g, runs %zu | %zu",
 				ch->cp->change_pct, ch->cp->lo_pct, ch->cp->hi_pct,
 				ch->cp->floor_pct, ch->cp->p, ch->cp->n_before, ch->cp->n_after);
+			if (pairs && j < pairs->n && pairs->href[j]) {
+				fputs(" &middot; <a class=\"pair\" href=\"", out);
+				rpt_html_esc(out, pairs->href[j]);
+				fputs("\">the two kernels compared</a>", out);
+			} else if (pairs && j < pairs->n && pairs->why[j]) {
+				fputs(" &middot; <span class=\"nopair\">no pair page: ", out);
+				rpt_html_esc(out, pairs->why[j]);
+				fputs("</span>", out);
+			}
+			fputs("</p>\n", out);
 		}
 		plot(out, sum, s, scale);
 	}
 	if (!f->nchanges)
 		fputs("<p>No change point in any series.</p>\n", out);
-	fputs("</body></html>\n", out);
+	fprintf(out, "%s</body></html>\n", rpt_html_page_check_js);
 	free(drawn);
 	return ferror(out) ? -EIO : 0;
 }

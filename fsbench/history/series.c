@@ -436,3 +436,48 @@ char *hist_sample_label(const char *sample_key)
 	}
 	return out;
 }
+
+struct paths {
+	char **v;
+	size_t n, cap;
+};
+
+static int path_row(void *arg, const struct hist_row *row)
+{
+	struct paths *p = arg;
+	int e;
+
+	if (row->n < 1 || !row->v[0])
+		return 0;
+	if ((e = grow((void **)&p->v, &p->cap, p->n + 1, sizeof(*p->v))))
+		return e;
+	p->v[p->n] = strdup(row->v[0]);
+	return p->v[p->n++] ? 0 : -ENOMEM;
+}
+
+int hist_cell_files(struct hist_db *db, long long kernel_id, const char *sample_key, char ***ret,
+		    size_t *n, char *err, size_t errlen)
+{
+	struct paths p = { 0 };
+	char kid[24];
+	const char *params[] = { kid, sample_key };
+	int r;
+
+	snprintf(kid, sizeof(kid), "%lld", kernel_id);
+	r = hist_db_query(db,
+			  "SELECT f.path FROM files f WHERE EXISTS (SELECT 1 FROM runs r WHERE "
+			  "r.file_id = f.id AND r.kernel_id = $1 AND r.sample_key = $2 AND "
+			  "r.complete = 1) ORDER BY f.id",
+			  &(struct hist_row){ params, 2 }, path_row, &p, err, errlen);
+	if (r == -ENOMEM)
+		snprintf(err, errlen, "reading the store: %s", strerror(ENOMEM));
+	if (r) {
+		for (size_t i = 0; i < p.n; i++)
+			free(p.v[i]);
+		free(p.v);
+		return r;
+	}
+	*ret = p.v;
+	*n = p.n;
+	return 0;
+}

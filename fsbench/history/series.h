@@ -71,6 +71,15 @@ int hist_findings_load(struct hist_db *db, const struct hist_summary *sum, const
 		       size_t errlen);
 void hist_findings_free(struct hist_findings *f);
 
+/*
+ * The result files (paths as they were added) holding complete runs of the cell
+ * @sample_key on the kernel of store id @kernel_id, in the order they were added: what a
+ * pair page of a change compares. 0 with *@ret (each and the array freed by the caller)
+ * and *@n set, or a store's -errno.
+ */
+int hist_cell_files(struct hist_db *db, long long kernel_id, const char *sample_key, char ***ret,
+		    size_t *n, char *err, size_t errlen);
+
 /* A short label of a sample key ("fs=ext4 threads=1 workload=smallfile"); the caller frees it. */
 char *hist_sample_label(const char *sample_key);
 

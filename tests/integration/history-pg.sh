@@ -35,6 +35,9 @@ mkdir "$PGDIR/sock" && chown "$PGUSER_RUN" "$PGDIR/sock"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 as_pg "$PGBIN/initdb" -D "$PGDIR/data" --auth=trust --username=fsbench --locale=C.UTF-8 -E UTF8 \
 	>"$S/initdb.log" 2>&1 || { cat "$S/initdb.log"; t_die "initdb"; }
+# a role that must give its password (the others: trust), for a refused credential
+{ echo "local all secure scram-sha-256"; cat "$PGDIR/data/pg_hba.conf"; } >"$PGDIR/hba" &&
+	cat "$PGDIR/hba" >"$PGDIR/data/pg_hba.conf" || t_die "pg_hba.conf"
 as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w -t 60 \
 	-o "-p $PORT -k $PGDIR/sock -c listen_addresses=''" start >"$S/pgctl.log" 2>&1 ||
 	{ cat "$S/pgctl.log" "$PGDIR/server.log"; t_die "pg_ctl start"; }
@@ -99,10 +102,90 @@ two_writers() {
 	grep -q "<svg" "$S/page.html" && ! grep -qE "(src|href)=\"(https?:)?//" "$S/page.html" &&
 		t_ok "$name: the page has its plot inline, no external asset" ||
 		t_fail "$name: the page"
+	# the change links the pair page: fsbench report of the cell's files on the two kernels
+	t_expect_eq "$name: the change's pair page linked" 'href="page-pair-1.html"' \
+		"$(grep -o 'href="[^"]*"' "$S/page.html" | head -1)"
+	if [ -s "$S/page-pair-1.html" ] && grep -q "6.1.0-55-amd64" "$S/page-pair-1.html" &&
+		grep -q "6.1.0-57-amd64" "$S/page-pair-1.html" && grep -q "files_per_sec" "$S/page-pair-1.html"; then
+		t_ok "$name: the pair page compares 6.1.0-55 with 6.1.0-57"
+	else
+		t_fail "$name: the pair page: $(ls -l "$S"/page-pair-* 2>&1)"
+	fi
+	rm -f "$S"/page-pair-*.html
+	# a result file moved since it was added: no link, and the page says why
+	mv "$S/r/k5-b1.json" "$S/moved.json"
+	"$FSBENCH" history report --db "$db" -o "$S/page.html" --metric files_per_sec 2>"$S/page.err"
+	mv "$S/moved.json" "$S/r/k5-b1.json"
+	grep -q "no pair page: $S/r/k5-b1.json: No such file or directory" "$S/page.html" &&
+		grep -q "no pair page" "$S/page.err" && [ ! -e "$S/page-pair-1.html" ] &&
+		t_ok "$name: a moved result: $(cat "$S/page.err")" || t_fail "$name: a moved result: $(cat "$S/page.err")"
+	# in a browser 800 px wide: nothing wider, no script error, the link there
+	CHROME=$(command -v chromium || command -v chromium-browser || true)
+	if [ "$name" = sqlite ] && [ -n "$CHROME" ]; then
+		"$FSBENCH" history report --db "$db" -o "$S/page.html" 2>/dev/null
+		timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu --disable-background-networking \
+			--disable-component-update --disable-sync --no-first-run --user-data-dir="$(mktemp -d "$S/chrome.XXXXXX")" \
+			--window-size=800,1400 --virtual-time-budget=5000 --dump-dom "file://$S/page.html" >"$S/page.dom" 2>"$S/chrome.err" ||
+			t_fail "chromium: $(tail -3 "$S/chrome.err")"
+		body=$(grep -o '<body[^>]*>' "$S/page.dom")
+		case $body in
+		*data-js-errors*) t_fail "the history page in Chromium: script errors: $body" ;;
+		*'data-overflow="no"'*) t_ok "the history page in Chromium at 800 px: nothing wider, no script error" ;;
+		*) t_fail "the history page in Chromium: wider than 800 px: $body" ;;
+		esac
+		grep -q '<a class="pair" href="page-pair-1.html">' "$S/page.dom" && t_ok "the pair link in the browser's DOM" ||
+			t_fail "no pair link in the browser's DOM"
+		rm -f "$S"/page-pair-*.html
+	fi
+	"$FSBENCH" history report --db "$db" -o "$S/page.html" --pairs 0 2>/dev/null
+	! grep -q "pair" "$S/page.html" && [ ! -e "$S/page-pair-1.html" ] && t_ok "$name: --pairs 0 makes none" ||
+		t_fail "$name: --pairs 0"
 }
 
 two_writers "$URI" postgresql
 two_writers "$S/history.db" sqlite
+
+# a store of schema 1 (each value row naming its series by key) migrated in place on open
+as_pg "$PGBIN/createdb" -h "$PGDIR/sock" -p "$PORT" -U fsbench v1 || t_die "createdb v1"
+as_pg "$PGBIN/psql" -h "$PGDIR/sock" -p "$PORT" -U fsbench -d v1 -q -v ON_ERROR_STOP=1 >"$S/v1.out" 2>&1 <<-'SQL' || t_die "v1 store: $(cat "$S/v1.out")"
+	CREATE TABLE schema_version (version INTEGER NOT NULL);
+	INSERT INTO schema_version VALUES (1);
+	CREATE TABLE files (id BIGSERIAL PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, path TEXT NOT NULL, added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER NOT NULL);
+	CREATE TABLE kernels (id BIGSERIAL PRIMARY KEY, release TEXT NOT NULL, package TEXT NOT NULL, git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE (release, package, git_commit));
+	CREATE TABLE runs (id BIGSERIAL PRIMARY KEY, file_id BIGINT NOT NULL REFERENCES files (id), idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels (id), host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT NULL, mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT NULL, params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx));
+	CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), metric TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY KEY (run_id, metric));
+	CREATE INDEX run_values_series ON run_values (series);
+	INSERT INTO files (sha256, path, added, created, runs) VALUES ('aa', 'a.json', 'now', 'then', 2);
+	INSERT INTO kernels (release, package, git_commit, sort_key) VALUES ('6.1.0-47-amd64', '6.1.140-1', '', '01');
+	INSERT INTO runs (file_id, idx, kernel_id, host, cpu, disk, fs, mount_options, workload, threads, params, fsbench_version, date, sample_key, complete) VALUES (1, 0, 1, 'h', 'c', 'd', 'ext4', '', 'smallfile', 1, '{}', '0.1', 'then', 'cellA', 1), (1, 1, 1, 'h', 'c', 'd', 'xfs', '', 'smallfile', 1, '{}', '0.1', 'then', 'cellB', 1);
+	INSERT INTO run_values VALUES (1, 'files_per_sec', 'cellA|files_per_sec', 812.5), (1, 'fsync.p50', 'cellA|fsync.p50', 2048), (2, 'files_per_sec', 'cellB|files_per_sec', 4096);
+SQL
+V1="postgresql:///v1?host=$PGDIR/sock&port=$PORT&user=fsbench"
+"$FSBENCH" history list --db "$V1" >"$S/v1.list" 2>&1 || t_fail "schema 1 store: $(cat "$S/v1.list")"
+grep -q "(postgresql, schema 2): 1 files, 2 runs (0 incomplete), 3 series, 3 values" "$S/v1.list" &&
+	t_ok "schema 1 migrated: $(head -1 "$S/v1.list")" || t_fail "schema 1 migrated: $(cat "$S/v1.list")"
+t_expect_eq "schema 1 migrated: every value under its series" "cellA|files_per_sec 812.5 cellA|fsync.p50 2048 cellB|files_per_sec 4096" \
+	"$(as_pg "$PGBIN/psql" -h "$PGDIR/sock" -p "$PORT" -U fsbench -d v1 -tA -F ' ' -c "SELECT s.key, v.value FROM run_values v JOIN series s ON s.id = v.series_id WHERE s.sample_key LIKE 'cell%' ORDER BY s.key" 2>&1 | paste -sd' ')"
+"$FSBENCH" history add --db "$V1" "${FILES[0]}" >/dev/null 2>"$S/err" && t_ok "schema 1 migrated: a file added to it" ||
+	t_fail "adding to a migrated store: $(cat "$S/err")"
+
+# refused credentials: 128, the server's reason, and the password never printed
+as_pg "$PGBIN/psql" -h "$PGDIR/sock" -p "$PORT" -U fsbench -d hist -qc "CREATE ROLE secure LOGIN PASSWORD 'right-one'" ||
+	t_die "create role"
+# the right password of a role that may not read the store: the server's refusal, 128
+"$FSBENCH" history list --db "postgresql://secure:right-one@/hist?host=$PGDIR/sock&port=$PORT" >/dev/null 2>"$S/err"
+rc=$?
+t_expect_eq "a role without privileges: exit" 128 "$rc"
+grep -q 'permission denied for table schema_version' "$S/err" && t_ok "$(cat "$S/err")" ||
+	t_fail "a role without privileges: $(cat "$S/err")"
+as_pg "$PGBIN/psql" -h "$PGDIR/sock" -p "$PORT" -U fsbench -d hist -qc "GRANT fsbench TO secure" || t_die "grant"
+"$FSBENCH" history list --db "postgresql://secure:wrong-one@/hist?host=$PGDIR/sock&port=$PORT" >/dev/null 2>"$S/err"
+rc=$?
+t_expect_eq "refused credentials: exit" 128 "$rc"
+grep -q 'opening the store postgresql://secure@/hist.*password authentication failed for user "secure"' "$S/err" &&
+	! grep -q "wrong-one" "$S/err" && t_ok "$(cat "$S/err")" || t_fail "refused credentials: $(cat "$S/err")"
+"$FSBENCH" history list --db "postgresql://secure:right-one@/hist?host=$PGDIR/sock&port=$PORT" >/dev/null 2>"$S/err" &&
+	t_ok "the right password opens the store" || t_fail "the right password: $(cat "$S/err")"
 
 # a database that is not there, and a server that is gone: 128, a line that says so
 "$FSBENCH" history list --db "postgresql:///nodb?host=$PGDIR/sock&port=$PORT&user=fsbench" >/dev/null 2>"$S/err"
