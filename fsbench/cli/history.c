@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/spawn.h"
 #include "fsbench/history/db.h"
 #include "fsbench/history/page.h"
 #include "fsbench/history/series.h"
@@ -45,44 +46,54 @@ static int store_open(const char *cmd, const char *target, struct hist_db **ret)
 
 /* What changes and report judge by: bound to a struct judge_cfg at @off in the command's. */
 struct judge_cfg {
-	char *metric;
+	char *metric, *git, *git_rev;
 	double alpha, floor, min_change;
 	int64_t permutations;
 };
 
-#define JUDGE_OPTS(off)                                                                                    \
-	{ .name = "metric",                                                                                \
-	  .type = OPT_STRING,                                                                              \
-	  .offset = (off) + offsetof(struct judge_cfg, metric),                                            \
-	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "                   \
-		  "fdatasync.p99...)" },                                                                   \
-		{ .name = "alpha",                                                                         \
-		  .type = OPT_DOUBLE,                                                                      \
-		  .offset = (off) + offsetof(struct judge_cfg, alpha),                                     \
-		  .dmin = 1e-6,                                                                            \
-		  .dmax = 0.5,                                                                             \
-		  .def = CMD_XSTR(HIST_CP_ALPHA),                                                          \
-		  .help = "a change must be significant at this level (permutation test)" },               \
-		{ .name = "floor",                                                                         \
-		  .type = OPT_DOUBLE,                                                                      \
-		  .offset = (off) + offsetof(struct judge_cfg, floor),                                     \
-		  .dmax = 100,                                                                             \
-		  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),                                                 \
-		  .help = "and larger than MULTIPLE times the pooled standard deviation between boots "    \
-			  "of one kernel" },                                                               \
-		{ .name = "min-change",                                                                    \
-		  .type = OPT_DOUBLE,                                                                      \
-		  .offset = (off) + offsetof(struct judge_cfg, min_change),                                \
-		  .dmax = 1000,                                                                            \
-		  .def = "0",                                                                              \
-		  .unit = "%",                                                                             \
-		  .help = "and at least this much of the mean before it (a latency percentile: also more " \
-			  "than one bucket of its histogram)" },                                           \
-	{                                                                                                  \
-		.name = "permutations", .type = OPT_INT,                                                   \
-		.offset = (off) + offsetof(struct judge_cfg, permutations), .min = 19,                     \
-		.max = 100000, .def = CMD_XSTR(HIST_CP_PERMUTATIONS),                                      \
-		.help = "permutations of the significance test"                                            \
+#define JUDGE_OPTS(off)                                                                                                                                                    \
+	{ .name = "metric",                                                                                                                                                \
+	  .type = OPT_STRING,                                                                                                                                              \
+	  .offset = (off) + offsetof(struct judge_cfg, metric),                                                                                                            \
+	  .help = "only this metric's series (files_per_sec, bytes_per_sec, fsync.p50, "                                                                                   \
+		  "fdatasync.p99...)" },                                                                                                                                   \
+		{ .name = "alpha",                                                                                                                                         \
+		  .type = OPT_DOUBLE,                                                                                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, alpha),                                                                                                     \
+		  .dmin = 1e-6,                                                                                                                                            \
+		  .dmax = 0.5,                                                                                                                                             \
+		  .def = CMD_XSTR(HIST_CP_ALPHA),                                                                                                                          \
+		  .help = "a change must be significant at this level (permutation test)" },                                                                               \
+		{ .name = "floor",                                                                                                                                         \
+		  .type = OPT_DOUBLE,                                                                                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, floor),                                                                                                     \
+		  .dmax = 100,                                                                                                                                             \
+		  .def = CMD_XSTR(HIST_CP_FLOOR_MULTIPLE),                                                                                                                 \
+		  .help = "and larger than MULTIPLE times the pooled standard deviation between boots "                                                                    \
+			  "of one kernel" },                                                                                                                               \
+		{ .name = "min-change",                                                                                                                                    \
+		  .type = OPT_DOUBLE,                                                                                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, min_change),                                                                                                \
+		  .dmax = 1000,                                                                                                                                            \
+		  .def = "0",                                                                                                                                              \
+		  .unit = "%",                                                                                                                                             \
+		  .help = "and at least this much of the mean before it (a latency percentile: also more "                                                                 \
+			  "than one bucket of its histogram)" },                                                                                                           \
+		{ .name = "git",                                                                                                                                           \
+		  .type = OPT_STRING,                                                                                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, git),                                                                                                       \
+		  .file = OPT_DIR,                                                                                                                                         \
+		  .help = "kernels in the order of their commits in this git tree (rev-list --topo-order), not by version; kernels without a commit there are left out" }, \
+		{ .name = "git-rev",                                                                                                                                       \
+		  .type = OPT_STRING,                                                                                                                                      \
+		  .offset = (off) + offsetof(struct judge_cfg, git_rev),                                                                                                   \
+		  .def = "HEAD",                                                                                                                                           \
+		  .help = "with --git: the history walked (a branch, a tag, a commit)" },                                                                                  \
+	{                                                                                                                                                                  \
+		.name = "permutations", .type = OPT_INT,                                                                                                                   \
+		.offset = (off) + offsetof(struct judge_cfg, permutations), .min = 19,                                                                                     \
+		.max = 100000, .def = CMD_XSTR(HIST_CP_PERMUTATIONS),                                                                                                      \
+		.help = "permutations of the significance test"                                                                                                            \
 	}
 
 /* `history add` */
@@ -354,12 +365,37 @@ static void changes_text(const struct hist_findings *f, const struct hist_summar
 	       f->nregressions, f->nregressions == 1 ? "" : "s");
 }
 
+/*
+ * --git TREE --git-rev REV name a commit of a git tree: checked before the store is opened,
+ * so that a wrong tree or revision is a usage error (2) before any work.
+ */
+static int git_usable(const char *cmd, const struct judge_cfg *j)
+{
+	char spec[600], msg[512] = "";
+	char *argv[] = { "git", "-C", j->git, "rev-parse", "--verify", "-q", spec, NULL };
+	int st;
+
+	if (!j->git_rev[0] || j->git_rev[0] == '-' || strlen(j->git_rev) > 500)
+		return cmd_fail(FSB_EXIT_USAGE, cmd, "--git-rev %s: not a revision", j->git_rev);
+	snprintf(spec, sizeof(spec), "%s^{commit}", j->git_rev);
+	st = base_spawn_tool(argv, NULL, BASE_SPAWN_FIRST, msg, sizeof(msg));
+	if (st < 0)
+		return cmd_fail(FSB_EXIT_SYSTEM, cmd, "--git %s: running git: %s", j->git,
+				strerror(-st));
+	if (st)
+		return cmd_fail(FSB_EXIT_USAGE, cmd,
+				"--git %s --git-rev %s: no such commit there%s%s", j->git,
+				j->git_rev, msg[0] ? ": " : "", msg);
+	return 0;
+}
+
 /* The store's findings as @j asks; 0 or an exit status (said). */
 static int findings(const char *cmd, char *dbname, const struct judge_cfg *j, struct hist_db **db,
 		    struct hist_summary *sum, struct hist_findings *f)
 {
 	const char *metric = j->metric;
 	struct hist_cp_opts o;
+	size_t dropped = 0;
 	char err[2048];
 	int status, e;
 
@@ -368,6 +404,8 @@ static int findings(const char *cmd, char *dbname, const struct judge_cfg *j, st
 				"--metric %s: not a metric (files_per_sec, bytes_per_sec, "
 				"OP.p50, OP.p99, write_amplification...)",
 				metric);
+	if (j->git && (status = git_usable(cmd, j)))
+		return status;
 	if ((status = store_open(cmd, dbname, db)))
 		return status;
 	hist_cp_opts_init(&o);
@@ -376,6 +414,13 @@ static int findings(const char *cmd, char *dbname, const struct judge_cfg *j, st
 	o.min_change_pct = j->min_change;
 	o.permutations = (int)j->permutations;
 	e = hist_summary_load(*db, sum, err, sizeof(err));
+	if (!e && j->git &&
+	    (e = hist_order_git(sum, j->git, j->git_rev, &dropped, err, sizeof(err))))
+		hist_summary_free(sum);
+	if (!e && dropped)
+		fprintf(stderr,
+			"fsbench %s: %zu kernel%s without a commit in %s's history of %s: left out\n",
+			cmd, dropped, dropped == 1 ? "" : "s", j->git, j->git_rev);
 	if (!e && (e = hist_findings_load(*db, sum, metric, &o, f, err, sizeof(err))))
 		hist_summary_free(sum);
 	if (e) {

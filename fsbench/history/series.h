@@ -18,6 +18,7 @@ struct hist_kernel_row {
 	long long id;
 	struct hist_kernel k;
 	long long runs, files;
+	size_t place; /* hist_order_git(): its commit's place in the tree's order (1...); 0 none */
 };
 
 /* What a store holds: its kernels in version order and its counts. */
@@ -32,6 +33,15 @@ struct hist_summary {
  * upstream release order; the same kernel's builds by release then commit. For qsort().
  */
 int hist_kernel_cmp(const void *a, const void *b);
+
+/*
+ * Puts @sum's kernels in the order of their commits in `git -C @tree rev-list --topo-order
+ * --reverse @rev` (a commit abbreviated to 7 hex digits or more, as a -gHASH release has it).
+ * Kernels without a commit there are taken out of @sum (*@dropped of them): no series has a
+ * point for them. 0, or -errno with @err saying why (git's own message when it failed).
+ */
+int hist_order_git(struct hist_summary *sum, const char *tree, const char *rev, size_t *dropped,
+		   char *err, size_t errlen);
 
 /* Fills @ret (the caller frees it with hist_summary_free()). 0 or a store's -errno. */
 int hist_summary_load(struct hist_db *db, struct hist_summary *ret, char *err, size_t errlen);
