@@ -96,6 +96,38 @@ struct judge_cfg {
 		.help = "permutations of the significance test"                                                                                                            \
 	}
 
+/*
+ * --history: the results at @paths (@n of them) added to the store, one transaction each,
+ * from this thread once the boots are over. A store that refuses is the system's failure
+ * (128), not the kernel's; the command's own status stands otherwise.
+ */
+int cmd_history_add(const char *cmd, const char *store, const char *const *paths, size_t n,
+		    bool name_files, int status)
+{
+	struct hist_db *db = NULL;
+	char err[2048];
+	int e;
+
+	if (!n) /* no result: nothing to keep, the status says why */
+		return status;
+	e = hist_db_open(strcmp(store, "default") ? store : NULL, &db, err, sizeof(err));
+	for (size_t i = 0; !e && i < n; i++) {
+		struct hist_add_res res;
+
+		e = hist_add_file(db, paths[i], &res, err, sizeof(err));
+		if (!e)
+			fprintf(stderr, "fsbench %s: --history: %s: %s%s%s (%d runs)\n", cmd, store,
+				name_files ? paths[i] : "", name_files ? ": " : "",
+				res.present ? "already in the store" : "added", res.runs);
+	}
+	hist_db_close(db);
+	if (e) {
+		fprintf(stderr, "fsbench %s: --history: %s\n", cmd, err);
+		return status ? status : FSB_EXIT_SYSTEM;
+	}
+	return status;
+}
+
 /* `history add` */
 
 struct add_cfg {

@@ -29,6 +29,15 @@ struct hrun_cfg {
 	bool want_value; /* the last of @pass takes the next operand as its value */
 };
 
+/*
+ * --history STORE of kernel-run, kernel-gate and lava import: the results at @paths (@n of
+ * them) added to the store ("default": the default one), one transaction each, a line each
+ * on stderr (naming the file when @name_files). A store that refuses is the system's
+ * failure (128), not the kernel's; @status, the command's own, stands otherwise.
+ */
+int cmd_history_add(const char *cmd, const char *store, const char *const *paths, size_t n,
+		    bool name_files, int status);
+
 extern const struct fsb_opt hrun_opts[];
 int hrun_operand(void *cfg, char *arg, char *err, size_t errlen);
 void hrun_usage(FILE *out);

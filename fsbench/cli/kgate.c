@@ -2,6 +2,7 @@
 #include "fsbench/cli/args.h"
 #include "base/dirfd.h"
 #include "fsbench/cli/kgate.h"
+#include "fsbench/cli/history_run.h"
 #include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/lava/backend.h"
@@ -463,38 +464,6 @@ static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 	return r;
 }
 
-/*
- * --history: the results at @paths (@n of them) added to the store, one transaction each,
- * from this thread once the boots are over. A store that refuses is the system's failure
- * (128), not the kernel's; the command's own status stands otherwise.
- */
-static int history_add(const char *cmd, const char *store, const char *const *paths, size_t n,
-		       bool name_files, int status)
-{
-	struct hist_db *db = NULL;
-	char err[2048];
-	int e;
-
-	if (!n) /* no result: nothing to keep, the status says why */
-		return status;
-	e = hist_db_open(strcmp(store, "default") ? store : NULL, &db, err, sizeof(err));
-	for (size_t i = 0; !e && i < n; i++) {
-		struct hist_add_res res;
-
-		e = hist_add_file(db, paths[i], &res, err, sizeof(err));
-		if (!e)
-			fprintf(stderr, "fsbench %s: --history: %s: %s%s%s (%d runs)\n", cmd, store,
-				name_files ? paths[i] : "", name_files ? ": " : "",
-				res.present ? "already in the store" : "added", res.runs);
-	}
-	hist_db_close(db);
-	if (e) {
-		fprintf(stderr, "fsbench %s: --history: %s\n", cmd, err);
-		return status ? status : FSB_EXIT_SYSTEM;
-	}
-	return status;
-}
-
 static int boot_dir(const struct dirent *d)
 {
 	return !strncmp(d->d_name, "boot-", 5);
@@ -549,8 +518,8 @@ static int gate_history(const struct kg_cfg *c, const char *workdir, int status)
 		fprintf(stderr, "fsbench kernel-gate: --history: %s\n", strerror(ENOMEM));
 		return status ? status : FSB_EXIT_SYSTEM;
 	}
-	status =
-		history_add("kernel-gate", c->history, (const char *const *)paths, n, true, status);
+	status = cmd_history_add("kernel-gate", c->history, (const char *const *)paths, n, true,
+				 status);
 	for (size_t i = 0; i < n; i++)
 		free(paths[i]);
 	free(paths);
@@ -576,8 +545,8 @@ static int kernel_run(void *cfg)
 		r = run_with_backend(cfg, x, false);
 	free(x);
 	if (c->history && r != FSB_EXIT_USAGE)
-		r = history_add("kernel-run", c->history, (const char *const *)&c->json,
-				access(c->json, F_OK) ? 0 : 1, false, r);
+		r = cmd_history_add("kernel-run", c->history, (const char *const *)&c->json,
+				    access(c->json, F_OK) ? 0 : 1, false, r);
 	return r;
 }
 

@@ -1,6 +1,7 @@
 /* `fsbench lava import`: its options and lines over fsbench/lava/import.h. */
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
+#include "fsbench/cli/history_run.h"
 #include "fsbench/lava/import.h"
 #include "fsbench/suite/suite.h"
 
@@ -12,6 +13,7 @@
 
 struct import_cfg {
 	char *output, *suite, *fs, *threads;
+	char *kernel, *package, *commit, *history;
 	struct cmd_files files;
 };
 
@@ -35,6 +37,24 @@ static const struct fsb_opt import_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = offsetof(struct import_cfg, threads),
 	  .help = "with --suite: the --threads LIST the job's suite ran with" },
+	{ .name = "kernel",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, kernel),
+	  .help = "the release the job booted (uname -r): the result's kernel, which LAVA's "
+		  "test cases do not carry" },
+	{ .name = "kernel-package",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, package),
+	  .help = "with --kernel: its Debian package version (6.1.170-1), the history's order" },
+	{ .name = "kernel-commit",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, commit),
+	  .help = "with --kernel: its git commit (7 to 40 hex digits)" },
+	{ .name = "history",
+	  .type = OPT_STRING,
+	  .offset = offsetof(struct import_cfg, history),
+	  .help = "with --kernel: add the result to the history store DB (a SQLite file or a "
+		  "postgresql:// URI; 'default' for the default store, docs/history.md)" },
 	{ 0 },
 };
 
@@ -42,7 +62,8 @@ static void import_usage(FILE *out)
 {
 	fprintf(out,
 		"usage: fsbench lava import -o RESULT.json [--suite S [--fs L] [--threads L]]\n"
-		"                           LAVA-RESULTS.yaml|json...\n\n"
+		"                           [--kernel RELEASE [--kernel-package V] [--kernel-commit C]\n"
+		"                           [--history DB]] LAVA-RESULTS.yaml|json...\n\n"
 		"LAVA's test cases (as its API or lavacli gives them) back as an fsbench result\n"
 		"that compare can gate. Each file's runs are repetitions of their cells after the\n"
 		"files' before it; two files of one LAVA job are refused.\n\n");
@@ -64,6 +85,17 @@ static int lava_import(void *cfg)
 	}
 	if ((c->fs || c->threads) && !c->suite) {
 		fprintf(stderr, "fsbench lava import: --fs and --threads go with --suite\n");
+		return FSB_EXIT_USAGE;
+	}
+	if ((c->package || c->commit || c->history) && !c->kernel) {
+		fprintf(stderr,
+			"fsbench lava import: --kernel-package, --kernel-commit and --history "
+			"go with --kernel (the history keeps a result by its kernel)\n");
+		return FSB_EXIT_USAGE;
+	}
+	if (c->kernel &&
+	    lava_import_kernel_check(c->kernel, c->package, c->commit, err, sizeof(err))) {
+		fprintf(stderr, "fsbench lava import: %s\n", err);
 		return FSB_EXIT_USAGE;
 	}
 	/* the suite and every file read before any is taken: a broken one is a usage error */
@@ -98,7 +130,8 @@ static int lava_import(void *cfg)
 			im.seen);
 	else if (have_suite && lava_import_suite(&im, &su, err, sizeof(err)))
 		fprintf(stderr, "fsbench lava import: --suite %s: %s\n", c->suite, err);
-	else if ((e = (doc = lava_import_doc(&im, c->files.v, c->files.n)) ?
+	else if ((e = (doc = lava_import_doc(&im, c->files.v, c->files.n, c->kernel, c->package,
+					     c->commit)) ?
 			      mdl_json_write_atomic(doc, out) :
 			      -ENOMEM))
 		fprintf(stderr, "fsbench lava import: writing %s: %s\n", out, strerror(-e));
@@ -107,6 +140,9 @@ static int lava_import(void *cfg)
 			"fsbench lava import: %zu measurements in %zu runs into %s (%zu other test cases)\n",
 			im.used, json_array_size(im.runs), out, im.seen - im.used);
 		r = FSB_EXIT_OK;
+		if (c->history)
+			r = cmd_history_add("lava import", c->history, (const char *const *)&out, 1,
+					    false, r);
 	}
 	json_decref(doc);
 	json_decref(all);

@@ -116,6 +116,10 @@ void hist_kernel_of(const json_t *doc, struct hist_kernel *ret)
 	const json_t *vmk = json_object_get(json_object_get(doc, "vm"), "kernel");
 	char buf[256] = "";
 
+	/* a LAVA import names its kernel as `lava import --kernel` was told it */
+	if (!vmk)
+		vmk = json_object_get(json_object_get(doc, "imported"), "kernel");
+
 	memset(ret, 0, sizeof(*ret));
 	copy_clean(ret->release, sizeof(ret->release),
 		   str_at(vmk, "release")[0] ? str_at(vmk, "release") : str_at(doc, "host/kernel"));

@@ -167,7 +167,7 @@ static int import_results(struct lava_be *b, const struct kg_boot_req *req, cons
 	ret->booted = ret->boot.guest_status >= 0;
 	if (!(r = lava_import_cases(&im, cases, err, errlen)) && im.used &&
 	    !(r = lava_import_suite(&im, &b->suite, err, errlen))) {
-		doc = lava_import_doc(&im, files, 1);
+		doc = lava_import_doc(&im, files, 1, NULL, NULL, NULL);
 		r = doc ? mdl_json_write_atomic(doc, rpath) : -ENOMEM;
 		if (r)
 			errf(err, errlen, r, "boot %d: writing %s: %s", n, ret->boot.result,

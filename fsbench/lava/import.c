@@ -712,8 +712,40 @@ int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, 
 	return 0;
 }
 
-json_t *lava_import_doc(const struct lava_import *im, char *const *from, int nfiles)
+static bool all_of(const char *s, const char *set, size_t max)
 {
+	size_t n = strlen(s);
+
+	return n && n <= max && strspn(s, set) == n;
+}
+
+int lava_import_kernel_check(const char *kernel, const char *package, const char *commit, char *err,
+			     size_t errlen)
+{
+	static const char alnum[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char set[128];
+
+	snprintf(set, sizeof(set), "%s.+-_~", alnum);
+	if (kernel && !all_of(kernel, set, 255))
+		return errf(err, errlen, -EINVAL,
+			    "--kernel %s: not a kernel release (letters, digits and .+-_~)",
+			    kernel);
+	snprintf(set, sizeof(set), "%s.+-~:", alnum);
+	if (package && !all_of(package, set, 255))
+		return errf(err, errlen, -EINVAL, "--kernel-package %s: not a Debian version",
+			    package);
+	if (commit && (!all_of(commit, "0123456789abcdef", 40) || strlen(commit) < 7))
+		return errf(err, errlen, -EINVAL,
+			    "--kernel-commit %s: not a git commit (7 to 40 lowercase hex digits)",
+			    commit);
+	return 0;
+}
+
+json_t *lava_import_doc(const struct lava_import *im, char *const *from, int nfiles,
+			const char *kernel, const char *package, const char *commit)
+{
+	json_t *doc;
 	time_t t = time(NULL);
 	struct tm tm;
 	char when[32];
@@ -725,13 +757,22 @@ json_t *lava_import_doc(const struct lava_import *im, char *const *from, int nfi
 		json_array_append_new(files, json_string(from[a]));
 	if (!files)
 		return NULL;
-	return json_pack("{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s},"
-			 " s:O, s:{s:s, s:o}}",
-			 "schema", MDL_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
-			 FSB_VERSION, "created", when, "complete", 1, "host", "kernel",
-			 "unknown (imported from LAVA)", "cores", 1, "config", "argv", "lava",
-			 "command", "lava-import", "runs", im->runs, "imported", "from", "lava",
-			 "files", files);
+	doc = json_pack("{s:s, s:{s:s, s:s}, s:s, s:b, s:{s:s, s:i}, s:{s:[s], s:s},"
+			" s:O, s:{s:s, s:o}}",
+			"schema", MDL_RESULT_SCHEMA, "tool", "name", "fsbench", "version",
+			FSB_VERSION, "created", when, "complete", 1, "host", "kernel",
+			kernel ? kernel : "unknown (imported from LAVA)", "cores", 1, "config",
+			"argv", "lava", "command", "lava-import", "runs", im->runs, "imported",
+			"from", "lava", "files", files);
+	/* the kernel as the user named it, for the history's identity (package, commit) */
+	if (doc && kernel &&
+	    json_object_set_new(json_object_get(doc, "imported"), "kernel",
+				json_pack("{s:s, s:s?, s:s?}", "release", kernel, "package",
+					  package, "commit", commit))) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
 }
 
 int lava_import_suite_load(const char *name, const char *fs, const char *threads, struct suite *ret,

@@ -96,6 +96,16 @@ int lava_import_suite_load(const char *name, const char *fs, const char *threads
 			   char *err, size_t errlen);
 
 /* The result document around @im's runs, naming the @nfiles LAVA files it came from. */
-json_t *lava_import_doc(const struct lava_import *im, char *const *files, int nfiles);
+json_t *lava_import_doc(const struct lava_import *im, char *const *files, int nfiles,
+			const char *kernel, const char *package, const char *commit);
+
+/*
+ * The kernel a job booted, as `lava import --kernel` is told it (LAVA's test cases do not
+ * say): a release (printable, no blank, at most 255 bytes), a Debian version (its
+ * characters), a git commit (7 to 40 lowercase hex digits); NULL: not given. 0, or -EINVAL
+ * with @err saying which is not.
+ */
+int lava_import_kernel_check(const char *kernel, const char *package, const char *commit, char *err,
+			     size_t errlen);
 
 #endif

@@ -98,7 +98,7 @@ json_t *lava_matrix_result(char *const *files, char *const *suites, int n, char 
 		json_decref(cases);
 		lava_import_free(&im);
 	}
-	if (!r && !(doc = lava_import_doc(&all, files, n)))
+	if (!r && !(doc = lava_import_doc(&all, files, n, NULL, NULL, NULL)))
 		errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	lava_import_free(&all);
 	return doc;

@@ -146,6 +146,26 @@ t_expect_eq "repetitions of the smallfile cell from two files" "0 1 2 3 4 5" \
 t_expect_eq "import of one job's results twice: exit" 2 $?
 grep -q "both hold LAVA job 8's test cases" "$W/err" || t_fail "one job twice: $(cat "$W/err")"
 [ ! -e "$W/x.json" ] || t_fail "one job twice: a result was written"
+# the kernel the job booted, named on import, and the result kept in a history store
+"$FSBENCH" lava import -o "$W/imp-k.json" --kernel 6.1.0-57-amd64 --kernel-package 6.1.170-1 \
+	--kernel-commit 0123abcd --history "$W/h.db" "$W/lava-g1.yaml" 2>"$W/err" || t_fail "import --history: $(cat "$W/err")"
+grep -q "fsbench lava import: --history: $W/h.db: added ($n1 runs)" "$W/err" && t_ok "import --history: $(tail -1 "$W/err")" ||
+	t_fail "import --history: $(cat "$W/err")"
+t_expect_eq "import --kernel: the result's kernel" "6.1.0-57-amd64 6.1.170-1 0123abcd" \
+	"$(t_json "$W/imp-k.json" '"\(.host.kernel) \(.imported.kernel.package) \(.imported.kernel.commit)"')"
+"$SRCDIR/tests/tools/validate-json" "$SRCDIR/report/schema/fsbench-result-2.schema.json" "$W/imp-k.json" ||
+	t_fail "imp-k: an imported result with its kernel does not validate against schema 2"
+"$FSBENCH" history list --db "$W/h.db" >"$W/list" 2>&1
+grep -Eq "^ +1  6.1.0-57-amd64 +6.1.170-1 +0123abcd +$n1 runs +1 files" "$W/list" &&
+	t_ok "the store holds the LAVA job's runs under its kernel" || t_fail "history list: $(cat "$W/list")"
+for bad in "--history $W/h2.db" "--kernel-package 6.1.170-1" "--kernel 6.1.0-57 --kernel-commit XYZ123456" \
+	"--kernel 6.1.0/57" "--kernel 6.1.0-57 --kernel-package 6.1.170_1"; do
+	# shellcheck disable=SC2086 # the options' words
+	"$FSBENCH" lava import -o "$W/bad.json" $bad "$W/lava-g1.yaml" 2>"$W/err"
+	rc=$?
+	[ $rc = 2 ] && [ ! -e "$W/bad.json" ] && [ ! -e "$W/h2.db" ] && t_ok "import $bad: exit 2: $(head -1 "$W/err")" ||
+		t_fail "import $bad: exit $rc: $(cat "$W/err")"
+done
 # an imported result holds the metrics compare judges, not histograms or time series
 t_expect_eq "imported result's command" lava-import "$(t_json "$W/imp-a1.json" .config.command)"
 t_expect_eq "imported from" "lava $W/lava-a.yaml" "$(t_json "$W/imp-a1.json" '.imported | "\(.from) \(.files[0])"')"

@@ -229,7 +229,7 @@ static void test_fixture(void **unused)
 	assert_int_equal(lava_import_cases(&im, cases, err, sizeof(err)), 0);
 	assert_true(im.used > 0);
 	assert_true(im.seen > im.used);
-	doc = lava_import_doc(&im, (char *const[]){ path }, 1);
+	doc = lava_import_doc(&im, (char *const[]){ path }, 1, NULL, NULL, NULL);
 	assert_non_null(doc);
 	assert_ptr_equal(json_object_get(doc, "runs"), im.runs);
 	json_decref(doc);
