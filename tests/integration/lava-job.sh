@@ -149,7 +149,7 @@ grep -q "both hold LAVA job 8's test cases" "$W/err" || t_fail "one job twice: $
 # the kernel the job booted, named on import, and the result kept in a history store
 "$FSBENCH" lava import -o "$W/imp-k.json" --kernel 6.1.0-57-amd64 --kernel-package 6.1.170-1 \
 	--kernel-commit 0123abcd --history "$W/h.db" "$W/lava-g1.yaml" 2>"$W/err" || t_fail "import --history: $(cat "$W/err")"
-grep -q "fsbench lava import: --history: $W/h.db: added ($n1 runs)" "$W/err" && t_ok "import --history: $(tail -1 "$W/err")" ||
+grep -q "fsbench lava import: --history: $W/h.db: added ($n1 runs)" "$W/err" && t_ok "import --history: $(tr "\n" " " <"$W/err")" ||
 	t_fail "import --history: $(cat "$W/err")"
 t_expect_eq "import --kernel: the result's kernel" "6.1.0-57-amd64 6.1.170-1 0123abcd" \
 	"$(t_json "$W/imp-k.json" '"\(.host.kernel) \(.imported.kernel.package) \(.imported.kernel.commit)"')"
