@@ -74,4 +74,16 @@ struct fsb_command {
 /* NULL-terminated; order is the order of `fsbench --help`. */
 extern const struct fsb_command fsb_commands[];
 
+/* A program fsbench stands in for when run under its name (argv[0]'s last component). */
+struct fsb_dropin {
+	const char *program; /* "fs_mark" */
+	const char *workload; /* what it runs: "smallfile" */
+};
+
+/*
+ * NULL-terminated: fs_mark, dbench, compilebench. fsbench/gen/meson.build reads the
+ * `{ .program = "NAME"` lines for the pages fsbench-as-NAME(1) and the links it installs.
+ */
+extern const struct fsb_dropin fsb_dropins[];
+
 #endif

@@ -51,6 +51,13 @@ const struct fsb_command fsb_commands[] = {
 	{ 0 },
 };
 
+const struct fsb_dropin fsb_dropins[] = {
+	{ .program = "fs_mark", .workload = "smallfile" },
+	{ .program = "dbench", .workload = "dbench" },
+	{ .program = "compilebench", .workload = "tree" },
+	{ 0 },
+};
+
 static void usage(FILE *out)
 {
 	int w = 0;
@@ -76,18 +83,13 @@ static void usage(FILE *out)
  */
 static const struct fsb_workload *drop_in(const char *argv0, const char **ret_name)
 {
-	static const struct {
-		const char *program, *workload;
-	} links[] = { { "fs_mark", "smallfile" },
-		      { "dbench", "dbench" },
-		      { "compilebench", "tree" } };
 	const char *base = argv0 ? strrchr(argv0, '/') : NULL;
 
 	base = base ? base + 1 : argv0;
-	for (size_t i = 0; base && i < sizeof(links) / sizeof(links[0]); i++)
-		if (!strcmp(base, links[i].program)) {
-			*ret_name = links[i].program;
-			return fsb_workload_find(links[i].workload);
+	for (int i = 0; base && fsb_dropins[i].program; i++)
+		if (!strcmp(base, fsb_dropins[i].program)) {
+			*ret_name = fsb_dropins[i].program;
+			return fsb_workload_find(fsb_dropins[i].workload);
 		}
 	return NULL;
 }

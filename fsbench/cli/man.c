@@ -68,6 +68,13 @@ static const struct doc_status statuses[] = {
 	  "the store cannot be used: it cannot be opened or reached, it is damaged or "
 	  "truncated, it was written by a newer fsbench (schema version), the server went away "
 	  "or the disk is full; nothing was half added, and \\fBgit bisect run\\fR stops" },
+	/* the drop-ins' pages (fsbench-as-PROGRAM): their usage errors are the originals' */
+	{ "fs_mark", FSB_EXIT_FAIL,
+	  "the run failed or is incomplete; or, as fs_mark: \\-h or \\-\\-help, or no \\-d "
+	  "(the usage on stderr, nothing run)" },
+	{ "fs_mark", FSB_EXIT_USAGE, "bad flags or values (fs_mark says 1); nothing was created" },
+	{ "dbench", FSB_EXIT_FAIL, "the run failed or is incomplete; or, as dbench: no NPROCS" },
+	{ "dbench", FSB_EXIT_USAGE, "bad flags or values (dbench says 1); nothing was created" },
 };
 
 /* One example per page (roff). */
@@ -112,6 +119,89 @@ static const struct doc_example examples[] = {
 	  "the knobs fsbench can set under a path, with their "
 	  "values." },
 	{ "restore", "fsbench restore", "put back the knobs an interrupted run left changed." },
+	{ "fs_mark",
+	  "PATH=/usr/lib/fsbench/bin:$PATH fs_mark \\-d /mnt/test \\-s 4096 \\-n 1000 \\-L 1",
+	  "LKP's and mmtests' fs_mark command line, run by fsbench; fs_mark's table on stdout." },
+	{ "dbench", "PATH=/usr/lib/fsbench/bin:$PATH dbench \\-D /mnt/test \\-t 60 4",
+	  "four clients replay client.txt for 60 s after a 12 s warmup; dbench's output." },
+	{ "compilebench",
+	  "PATH=/usr/lib/fsbench/bin:$PATH compilebench \\-D /mnt/test \\-i 10 \\-\\-makej",
+	  "the Phoronix Test Suite's compilebench command line; compilebench's summary lines." },
+};
+
+/*
+ * The drop-ins, in fsb_dropins' order (cli/dispatch.c): what a page says beyond the
+ * options. What differs is what docs/smallfile.md, docs/dbench.md and docs/tree.md say.
+ */
+static const struct doc_dropin dropin_texts[] = {
+	{ "fs_mark", "smallfile", "fs_mark 3.3",
+	  "\\fBfs_mark\\fR \\-d \\fIDIR\\fR [\\-d \\fIDIR\\fR ...] [\\fIoptions\\fR]",
+	  "Its usage errors are fs_mark's: \\-h (or \\-\\-help) prints the usage on stderr and "
+	  "exits 1, and a command line without \\-d is refused (exit 1, nothing run), where "
+	  "\\fBfsbench smallfile\\fR prints its help on stdout with exit 0 and runs in a "
+	  "temporary directory without \\-d. A bad flag or value exits 2.",
+	  ".IP \\(bu 2\n"
+	  "Sizes take units: \\-s 4k and \\-w 4k mean 4096 bytes, where fs_mark 3.3 reads "
+	  "the number before the letter (4 bytes). A plain number is bytes in both.\n"
+	  ".IP \\(bu 2\n"
+	  "Files/sec is the files of a loop over its wall time, from the first thread's start "
+	  "to the last one's end; fs_mark adds up per-thread rates, which overstates throughput "
+	  "when threads end apart. fs_mark's figure is in the \\-\\-json result as "
+	  "fs_mark_files_per_sec.\n"
+	  ".IP \\(bu 2\n"
+	  "The \\-v table is over all calls (fs_mark averages per-thread averages), with "
+	  "percentiles from a latency histogram per operation.\n"
+	  ".IP \\(bu 2\n"
+	  "A loop that failed (ENOSPC, EIO, a signal) prints no row, and the exit status is "
+	  "1.\n"
+	  ".IP \\(bu 2\n"
+	  "\\-t is at most 1024 (fs_mark 64) and a multiple of the number of \\-d.\n"
+	  ".IP \\(bu 2\n"
+	  "\\-l \\fIFILE\\fR: fs_mark writes fs_log.txt unasked; fsbench only when told.\n"
+	  ".IP \\(bu 2\n"
+	  "fsbench's own options (\\-\\-json, \\-\\-fdatasync, \\-\\-runtime, "
+	  "\\-\\-interval, \\-\\-quiet and the probes') are accepted too." },
+	{ "dbench", "dbench", "dbench 4.0", "\\fBdbench\\fR [\\fIoptions\\fR] \\fINPROCS\\fR",
+	  "As dbench, a command line without NPROCS is refused (a line and the usage on "
+	  "stderr, exit 1, nothing run), where \\fBfsbench dbench\\fR runs one client. NPROCS "
+	  "may stand anywhere among the flags. Without \\-D the clients work in the current "
+	  "directory, as dbench's do.",
+	  ".IP \\(bu 2\n"
+	  "Clients are threads of one process, not processes; LockX and UnlockX use "
+	  "open-file-description locks, so each handle is its own lock owner.\n"
+	  ".IP \\(bu 2\n"
+	  "Each operation is timed alone (CLOCK_MONOTONIC) into a histogram per operation; "
+	  "dbench times with gettimeofday and reports a count, a mean and a maximum.\n"
+	  ".IP \\(bu 2\n"
+	  "Only the fileio backend: \\-B nfs, smb, iscsi and the others are refused.\n"
+	  ".IP \\(bu 2\n"
+	  "An open the loadfile expects to succeed that fails ends the run with the line and the "
+	  "reason; dbench warns and fails later.\n"
+	  ".IP \\(bu 2\n"
+	  "In a -D others may write to, paths are resolved beneath \\-D through no symbolic "
+	  "link (ELOOP instead), and one such \\-D below another user's directory is refused "
+	  "when run as root; dbench follows links.\n"
+	  ".IP \\(bu 2\n"
+	  "Cleanup removes the clients' directories and clients/ itself; dbench 4.0 leaves the "
+	  "directories." },
+	{ "compilebench", "tree", "compilebench 0.6",
+	  "\\fBcompilebench\\fR \\-D \\fIDIR\\fR [\\fIoptions\\fR] [\\fITEST\\fR]",
+	  "\\-h prints the help on stdout with exit 0, as compilebench's optparse does. A "
+	  "trailing TEST (INITIAL_CREATE, COMPILE or READ_COMPILED_TREE, what the Phoronix Test "
+	  "Suite appends) selects the phase the result reports; another name exits 2.",
+	  ".IP \\(bu 2\n"
+	  "File and directory names are generated from indices; compilebench replays the names "
+	  "of a 2.6 kernel tree from its description files. compilebench's \\-s (that "
+	  "directory) has no counterpart: the shape comes from \\-\\-shape\\-from or the "
+	  "default.\n"
+	  ".IP \\(bu 2\n"
+	  "patch rewrites files whole and neither adds nor removes files; compile writes objects "
+	  "without reading sources.\n"
+	  ".IP \\(bu 2\n"
+	  "A syncfs() after each phase run, for the device bytes per phase; "
+	  "\\-\\-no\\-sync leaves it out.\n"
+	  ".IP \\(bu 2\n"
+	  "Without \\-D, a fresh temporary directory, removed afterwards." },
 };
 
 /* Every top-level command, workloads first, as `fsbench --help` lists them. */
@@ -149,15 +239,58 @@ static struct doc_program program(void)
 				     .statuses = statuses,
 				     .nstatuses = sizeof(statuses) / sizeof(statuses[0]),
 				     .examples = examples,
-				     .nexamples = sizeof(examples) / sizeof(examples[0]) };
+				     .nexamples = sizeof(examples) / sizeof(examples[0]),
+				     .dropins = dropin_texts,
+				     .ndropins = sizeof(dropin_texts) / sizeof(dropin_texts[0]) };
+}
+
+/* The pages' drop-ins are dispatch's, one for one: a new drop-in needs its page's text. */
+static int dropins_match(void)
+{
+	size_t n = 0;
+
+	for (; fsb_dropins[n].program; n++)
+		if (n >= sizeof(dropin_texts) / sizeof(dropin_texts[0]) ||
+		    strcmp(fsb_dropins[n].program, dropin_texts[n].program) ||
+		    strcmp(fsb_dropins[n].workload, dropin_texts[n].cmd))
+			return cmd_fail(
+				FSB_EXIT_FAIL, "--man",
+				"drop-in %s (%s): cli/man.c's dropin_texts has no page text for "
+				"it in fsb_dropins' order",
+				fsb_dropins[n].program, fsb_dropins[n].workload);
+	if (n != sizeof(dropin_texts) / sizeof(dropin_texts[0]))
+		return cmd_fail(FSB_EXIT_FAIL, "--man",
+				"cli/man.c's dropin_texts has %zu drop-ins, cli/dispatch.c's "
+				"fsb_dropins %zu",
+				sizeof(dropin_texts) / sizeof(dropin_texts[0]), n);
+	return 0;
 }
 
 int fsb_man(int argc, char **argv)
 {
 	struct doc_program p = program();
 	char err[512] = "";
-	int i = -1;
+	int i = -1, r;
 
+	r = dropins_match();
+	if (r)
+		return r;
+
+	/* `--man as-PROGRAM`: a drop-in's page (dbench is a command too) */
+	if (argc >= 2 && !strncmp(argv[1], "as-", 3)) {
+		size_t k = 0;
+
+		while (k < p.ndropins && strcmp(argv[1] + 3, p.dropins[k].program))
+			k++;
+		if (k == p.ndropins)
+			return cmd_fail(FSB_EXIT_USAGE, "--man", "'%s' is not a drop-in",
+					argv[1] + 3);
+		if (doc_man_dropin(stdout, &p, (int)k, err, sizeof(err)) < 0) {
+			fprintf(stderr, "fsbench --man %s: %s\n", argv[1], err);
+			return FSB_EXIT_FAIL;
+		}
+		return fflush(stdout) == EOF ? FSB_EXIT_FAIL : FSB_EXIT_OK;
+	}
 	if (argc >= 2) {
 		while (++i < p.ncmds && strcmp(argv[1], p.cmds[i].name))
 			;

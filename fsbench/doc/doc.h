@@ -32,6 +32,19 @@ struct doc_example {
 };
 
 /*
+ * A program whose name runs command @cmd (fsbench as fs_mark is fsbench smallfile): its
+ * page, fsbench-as-PROGRAM(1), has @cmd's options and says what differs from @original.
+ */
+struct doc_dropin {
+	const char *program; /* "fs_mark" */
+	const char *cmd; /* a workload of doc_program's cmds: "smallfile" */
+	const char *original; /* what it stands in for: "fs_mark 3.3" */
+	const char *synopsis; /* roff: "\\fBfs_mark\\fR \\-d \\fIDIR\\fR [\\fIoptions\\fR]" */
+	const char *usage; /* roff: its usage errors, as the original's */
+	const char *differences; /* roff: .IP paragraphs */
+};
+
+/*
  * What the pages are made from. The generators know no command: the caller (the CLI)
  * lists them, runs their --help and says what their exit statuses mean.
  */
@@ -48,6 +61,8 @@ struct doc_program {
 	size_t nstatuses;
 	const struct doc_example *examples;
 	size_t nexamples;
+	const struct doc_dropin *dropins;
+	size_t ndropins;
 };
 
 /*
@@ -55,6 +70,12 @@ struct doc_program {
  * -errno with @err set (a --help that failed or could not be captured).
  */
 int doc_man(FILE *out, const struct doc_program *p, int i, char *err, size_t errlen);
+
+/*
+ * fsbench-as-PROGRAM(1) of drop-in @i, as roff on @out; its exit statuses are those listed
+ * for PROGRAM, else the common ones. 0, or -errno with @err set.
+ */
+int doc_man_dropin(FILE *out, const struct doc_program *p, int i, char *err, size_t errlen);
 
 /* The bash completion script on @out. 0, or -errno with @err set. */
 int doc_completion(FILE *out, const struct doc_program *p, char *err, size_t errlen);

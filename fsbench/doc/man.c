@@ -2,6 +2,7 @@
 #include "fsbench/doc/capture.h"
 #include "fsbench/doc/doc.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -333,8 +334,6 @@ static int man_main(FILE *out, const struct doc_program *p)
 	      ".PP\nWithout a command, fsbench runs the quick suite: as root on fresh "
 	      "filesystems on a temporary image, otherwise its small-file part in a temporary "
 	      "directory.\n"
-	      ".PP\nInvoked as \\fBfs_mark\\fR (the link \\-Dfs_mark_link=true installs), "
-	      "fsbench is \\fBfsbench smallfile\\fR with fs_mark's flags.\n"
 	      ".SH COMMANDS\n",
 	      out);
 	for (int i = 0; i < n; i++) {
@@ -343,6 +342,21 @@ static int man_main(FILE *out, const struct doc_program *p)
 		fputs("\\fR(1)\n", out);
 		roff_str(out, e[i].summary);
 		fputc('\n', out);
+	}
+	fputs(".SH DROP-INS\nRun under another program's name (a link named so, as the package "
+	      "puts in /usr/lib/fsbench/bin), fsbench is one of its commands with that program's "
+	      "flags:\n",
+	      out);
+	for (size_t i = 0; i < p->ndropins; i++) {
+		fputs(".TP\n\\fBfsbench\\-as\\-", out);
+		roff_str(out, p->dropins[i].program);
+		fputs("\\fR(1)\n\\fB", out);
+		roff_str(out, p->dropins[i].program);
+		fputs("\\fR is \\fBfsbench ", out);
+		roff_str(out, p->dropins[i].cmd);
+		fputs("\\fR, in place of ", out);
+		roff_str(out, p->dropins[i].original);
+		fputs("\n", out);
 	}
 	man_statuses(out, p, NULL);
 	fputs(".PP\nSome commands have statuses of their own: see their pages.\n"
@@ -360,7 +374,12 @@ static int man_main(FILE *out, const struct doc_program *p)
 		roff_str(out, e[i].name);
 		fputs("\\fR(1)", out);
 	}
-	fputs(",\n\\fBfs_mark\\fR(1)\n", out);
+	for (size_t i = 0; i < p->ndropins; i++) {
+		fputs(",\n\\fBfsbench\\-as\\-", out);
+		roff_str(out, p->dropins[i].program);
+		fputs("\\fR(1)", out);
+	}
+	fputc('\n', out);
 	return 0;
 }
 
@@ -369,4 +388,76 @@ int doc_man(FILE *out, const struct doc_program *p, int i, char *err, size_t err
 	if (i < 0)
 		return man_main(out, p);
 	return man_command(out, p, i, err, errlen);
+}
+
+/*
+ * fsbench-as-PROGRAM(1): the drop-in's synopsis and usage errors, what differs from the
+ * original, then the options of the command it runs, from the same --help as that
+ * command's page (the drop-in parses the same table).
+ */
+int doc_man_dropin(FILE *out, const struct doc_program *p, int i, char *err, size_t errlen)
+{
+	const struct doc_dropin *d = &p->dropins[i];
+	char page[64], summary[128];
+	unsigned types = 0;
+	struct doc_captured c;
+	int ci, r;
+
+	for (ci = 0; ci < p->ncmds && strcmp(p->cmds[ci].name, d->cmd); ci++)
+		;
+	if (ci == p->ncmds) {
+		snprintf(err, errlen, "drop-in %s runs '%s', which is not a command", d->program,
+			 d->cmd);
+		return -EINVAL;
+	}
+	snprintf(page, sizeof(page), "fsbench-as-%s", d->program);
+	snprintf(summary, sizeof(summary), "fsbench %s run as %s, in place of %s", d->cmd,
+		 d->program, d->original);
+	man_header(out, page, summary);
+	fprintf(out, ".SH SYNOPSIS\n.nf\n%s\n.fi\n.SH DESCRIPTION\n", d->synopsis);
+	fputs("Run under the name \\fB", out);
+	roff_str(out, d->program);
+	fputs("\\fR (a symbolic or hard link to fsbench; argv[0]'s last component), "
+	      "fsbench is \\fBfsbench ",
+	      out);
+	roff_str(out, d->cmd);
+	fputs("\\fR: it takes ", out);
+	roff_str(out, d->original);
+	fputs("'s flags with their meaning and prints its output, so a harness that runs \\fB",
+	      out);
+	roff_str(out, d->program);
+	fputs("\\fR from PATH runs fsbench unchanged. \\fBmeson install\\fR puts the link in "
+	      "PREFIX/lib/fsbench/bin, the Debian package in /usr/lib/fsbench/bin: first in "
+	      "PATH, it runs fsbench and \\fBman ",
+	      out);
+	roff_str(out, d->program);
+	fputs("\\fR shows this page. See \\fBfsbench\\fR(1) for choosing it with "
+	      "\\fBupdate\\-alternatives\\fR(1) instead; \\fBmeson install\\fR with \\-D",
+	      out);
+	roff_str(out, d->program);
+	fputs("_link=true puts the link in bindir itself.\n.PP\n", out);
+	fputs(d->usage, out);
+	fputs("\n.SH \"DIFFERENCES FROM ", out);
+	for (const char *o = d->original; *o; o++)
+		fputc(*o >= 'a' && *o <= 'z' ? *o - 'a' + 'A' : *o, out);
+	fprintf(out, "\"\n%s\n", d->differences);
+	r = doc_capture(p, ci, NULL, &c, err, errlen);
+	if (r)
+		return r;
+	if (c.ntbl) {
+		fputs(".SH OPTIONS\nThe options of \\fBfsbench ", out);
+		roff_str(out, d->cmd);
+		fputs("\\fR(1), fsbench's own among them:\n", out);
+		man_options(out, &c, &types);
+	}
+	doc_captured_free(&c);
+	man_values(out, types);
+	man_statuses(out, p, d->program);
+	man_examples(out, p, d->program);
+	fputs(".SH SEE ALSO\n\\fBfsbench\\-", out);
+	roff_str(out, d->cmd);
+	fputs("\\fR(1), \\fBfsbench\\fR(1), \\fB", out);
+	roff_str(out, d->program);
+	fputs("\\fR(1) (the original's page, where its package is installed)\n", out);
+	return 0;
 }
