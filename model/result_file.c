@@ -30,11 +30,9 @@ int mdl_json_write_atomic(const json_t *root, const char *path)
 	return base_out_commit(f, tmp, path, r);
 }
 
-json_t *mdl_json_file(const char *path, char *err, size_t errlen)
+int mdl_file_bytes(const char *path, char **ret, size_t *len, char *err, size_t errlen)
 {
 	struct stat lst, st;
-	json_error_t je;
-	json_t *root;
 	char *buf;
 	ssize_t got;
 	int fd;
@@ -42,13 +40,13 @@ json_t *mdl_json_file(const char *path, char *err, size_t errlen)
 	/* root reads what users name: a link another user planted is not followed */
 	if (lstat(path, &lst)) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return NULL;
+		return -EPROTO;
 	}
 	if (S_ISLNK(lst.st_mode) && lst.st_uid != 0 && lst.st_uid != geteuid()) {
 		snprintf(err, errlen,
 			 "%s: a symbolic link owned by uid %u: not followed (give the file itself)",
 			 path, (unsigned)lst.st_uid);
-		return NULL;
+		return -EPROTO;
 	}
 	/* O_NONBLOCK: a FIFO named as a result must not hang the reader before fstat says so */
 	fd = open(path,
@@ -57,7 +55,7 @@ json_t *mdl_json_file(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return NULL;
+		return -EPROTO;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_size > MDL_JSON_MAX_BYTES) {
 		snprintf(err, errlen, "%s: %s", path,
@@ -65,12 +63,12 @@ json_t *mdl_json_file(const char *path, char *err, size_t errlen)
 			 !S_ISREG(st.st_mode) ? "not a regular file" :
 						"larger than " MDL_JSON_MAX_TEXT ": not read");
 		close(fd);
-		return NULL;
+		return -EPROTO;
 	}
 	if (!(buf = malloc((size_t)st.st_size + 1))) {
 		snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 		close(fd);
-		return NULL;
+		return -ENOMEM;
 	}
 	/* what is read is bounded by the size fstat said, even if the file grows meanwhile */
 	got = base_read_fd(fd, buf, (size_t)st.st_size);
@@ -78,9 +76,23 @@ json_t *mdl_json_file(const char *path, char *err, size_t errlen)
 	if (got < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror((int)-got));
 		free(buf);
-		return NULL;
+		return -EPROTO;
 	}
-	root = json_loadb(buf, (size_t)got, 0, &je);
+	*ret = buf;
+	*len = (size_t)got;
+	return 0;
+}
+
+json_t *mdl_json_file(const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *root;
+	size_t len;
+	char *buf;
+
+	if (mdl_file_bytes(path, &buf, &len, err, errlen))
+		return NULL;
+	root = json_loadb(buf, len, 0, &je);
 	free(buf);
 	if (!root)
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);

@@ -38,6 +38,13 @@ int mdl_json_write_atomic(const json_t *root, const char *path);
 json_t *mdl_json_file(const char *path, char *err, size_t errlen);
 
 /*
+ * The bytes of the file at @path, read under mdl_json_file()'s rules, into *@ret (the
+ * caller frees it; one byte more is allocated) and *@len: what a reader that also hashes
+ * them takes. 0, -ENOMEM, or -EPROTO with @err naming the file and why.
+ */
+int mdl_file_bytes(const char *path, char **ret, size_t *len, char *err, size_t errlen);
+
+/*
  * Loads a JSON file and checks that its "schema" key is @schema_name (NULL: any). 0 or
  * -EPROTO with @err set. Which kind a file is, learnt from one parse: mdl_doc_load() (doc.h).
  */

@@ -7,6 +7,7 @@
  */
 #include "fsbench/history/db.h"
 #include "fsbench/history/ident.h"
+#include "model/result_file.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -62,6 +63,9 @@ static const char *const schema_v2[] = {
 	"FROM run_values v JOIN series s ON s.key = v.series ORDER BY v.run_id, s.id",
 	"DROP TABLE run_values",
 	"ALTER TABLE run_values_v2 RENAME TO run_values",
+	/* the bytes' own hash: a file added before is known without parsing it again */
+	"ALTER TABLE files ADD COLUMN raw_sha256 TEXT NOT NULL DEFAULT ''",
+	"CREATE INDEX files_raw ON files (raw_sha256)",
 	NULL,
 };
 
@@ -82,6 +86,13 @@ static const char *has_version_sql(const struct hist_backend *be)
 		       "SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'" :
 		       "SELECT count(*) FROM pg_catalog.pg_tables "
 		       "WHERE schemaname = current_schema() AND tablename = 'schema_version'";
+}
+
+/* The first column of the row, into a char[65] (a SHA-256 in hex). */
+static int first_text(void *arg, const struct hist_row *row)
+{
+	snprintf(arg, 65, "%s", row->n > 0 && row->v[0] ? row->v[0] : "");
+	return 0;
 }
 
 static int first_int(void *arg, const struct hist_row *row)
@@ -467,8 +478,8 @@ static int add_run(struct hist_db *db, const struct hist_run *run, const char *f
 }
 
 /* The file's rows, in the caller's transaction; res->present when another has it. */
-static int add_doc(struct hist_db *db, const struct hist_file *f, struct hist_add_res *res,
-		   char *err, size_t errlen)
+static int add_doc(struct hist_db *db, const struct hist_file *f, const char *raw,
+		   struct hist_add_res *res, char *err, size_t errlen)
 {
 	char fid[24], kid[24], nruns[24], added[32];
 	long long id;
@@ -477,9 +488,9 @@ static int add_doc(struct hist_db *db, const struct hist_file *f, struct hist_ad
 	hist_now_utc(added, sizeof(added));
 	snprintf(nruns, sizeof(nruns), "%zu", f->nruns);
 	r = returned_id(db,
-			"INSERT INTO files (sha256, path, added, created, runs) "
-			"VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING RETURNING id",
-			ROW(f->sha256, f->path, added, f->created, nruns), &id, err, errlen);
+			"INSERT INTO files (sha256, path, added, created, runs, raw_sha256) "
+			"VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id",
+			ROW(f->sha256, f->path, added, f->created, nruns, raw), &id, err, errlen);
 	if (r < 0)
 		return r;
 	if (id < 0) { /* the store has it (an earlier add, or a writer that just committed) */
@@ -497,17 +508,38 @@ int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret
 		  size_t errlen)
 {
 	struct hist_file *f = NULL;
-	char msg[1024];
+	char msg[1024], raw[65];
+	size_t len;
+	char *buf;
 	int r;
 
 	*ret = (struct hist_add_res){ 0 };
-	r = hist_file_read(path, &f, err, errlen);
+	r = mdl_file_bytes(path, &buf, &len, err, errlen);
+	if (r)
+		return r;
+	/* these very bytes added before: nothing to parse (a night's add of a whole directory) */
+	if (hist_raw_sha256(buf, len, raw)) {
+		free(buf);
+		snprintf(err, errlen, "%s: hashing its content failed", path);
+		return -EIO;
+	}
+	r = hist_db_query(db, "SELECT sha256 FROM files WHERE raw_sha256 = $1 LIMIT 1", ROW(raw),
+			  first_text, ret->sha256, msg, sizeof(msg));
+	if (r || ret->sha256[0]) {
+		free(buf);
+		if (r)
+			snprintf(err, errlen, "adding %s to %s: %s", path, db->where, msg);
+		ret->present = !r;
+		return r;
+	}
+	r = hist_file_parse(path, buf, len, &f, err, errlen);
+	free(buf);
 	if (r)
 		return r;
 	snprintf(ret->sha256, sizeof(ret->sha256), "%s", f->sha256);
 	r = db->be->begin(db->conn, msg, sizeof(msg));
 	if (!r)
-		r = add_doc(db, f, ret, msg, sizeof(msg));
+		r = add_doc(db, f, raw, ret, msg, sizeof(msg));
 	if (!r)
 		r = db->be->commit(db->conn, msg, sizeof(msg));
 	if (!r)

@@ -229,18 +229,26 @@ static int run_read(const json_t *doc, const json_t *run, size_t i, struct hist_
 	return run_values(run, r);
 }
 
-int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t errlen)
+int hist_raw_sha256(const char *buf, size_t len, char out[65])
+{
+	return sha256_hex(buf, len, out);
+}
+
+int hist_file_parse(const char *path, const char *buf, size_t len, struct hist_file **ret,
+		    char *err, size_t errlen)
 {
 	struct hist_file *f = calloc(1, sizeof(*f));
 	const char *schema;
 	json_t *doc = NULL;
+	json_error_t je;
 	char *canon = NULL;
 	int e = -ENOMEM;
 
 	if (!f)
 		goto nomem;
-	doc = mdl_json_file(path, err, errlen);
+	doc = json_loadb(buf, len, 0, &je);
 	if (!doc) {
+		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 		free(f);
 		return -EPROTO;
 	}
@@ -289,6 +297,19 @@ fail:
 	free(canon);
 	json_decref(doc);
 	hist_file_free(f);
+	return e;
+}
+
+int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t errlen)
+{
+	size_t len;
+	char *buf;
+	int e = mdl_file_bytes(path, &buf, &len, err, errlen);
+
+	if (e)
+		return e;
+	e = hist_file_parse(path, buf, len, ret, err, errlen);
+	free(buf);
 	return e;
 }
 

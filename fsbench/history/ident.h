@@ -54,6 +54,14 @@ struct hist_file {
  * *@ret set, -ENOMEM, or -EPROTO with @err naming the file and what makes it unusable.
  */
 int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t errlen);
+/* The same of the file's bytes @buf (@len of them), read from @path (named in @err). */
+int hist_file_parse(const char *path, const char *buf, size_t len, struct hist_file **ret,
+		    char *err, size_t errlen);
+/*
+ * The SHA-256 of @len bytes at @buf in hex: a file's bytes as they are, by which the store
+ * knows a file added before without reading it (its canonical hash is the identity).
+ */
+int hist_raw_sha256(const char *buf, size_t len, char out[65]);
 void hist_file_free(struct hist_file *f);
 
 /*

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ static long long count(const char *table)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	char sql[64];
+	char sql[128];
 	long long n;
 
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
@@ -88,6 +89,36 @@ static void add_twice_adds_once(void **state)
 	hist_db_close(db);
 	assert_int_equal(count("files"), 1);
 	assert_int_equal(count("runs"), 1);
+}
+
+/*
+ * A file is known by its bytes (added again: not parsed) and by its content (a re-indented
+ * copy: parsed, the same canonical hash): both are there already, with the same hash.
+ */
+static void known_by_bytes_and_content(void **state)
+{
+	struct hist_add_res res, again, copy;
+	struct hist_db *db;
+	char err[1024], path[160];
+	json_t *doc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/reindented.json", dir);
+	doc = json_load_file(fixture, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(7)), 0);
+	json_decref(doc);
+	assert_int_equal(hist_db_open(db_path, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_file(db, fixture, &again, err, sizeof(err)), 0);
+	assert_true(again.present);
+	assert_string_equal(again.sha256, res.sha256);
+	assert_int_equal(hist_add_file(db, path, &copy, err, sizeof(err)), 0);
+	assert_true(copy.present);
+	assert_string_equal(copy.sha256, res.sha256);
+	hist_db_close(db);
+	assert_int_equal(count("files"), 1);
+	assert_int_equal(count("files WHERE length(raw_sha256) = 64"), 1);
 }
 
 /* A file that is not a result adds nothing and says why. */
@@ -255,9 +286,9 @@ static void damaged_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(add_twice_adds_once),	cmocka_unit_test(not_a_result),
-		cmocka_unit_test(newer_schema_refused), cmocka_unit_test(damaged_refused),
-		cmocka_unit_test(v1_store_migrated),
+		cmocka_unit_test(add_twice_adds_once), cmocka_unit_test(known_by_bytes_and_content),
+		cmocka_unit_test(not_a_result),	       cmocka_unit_test(newer_schema_refused),
+		cmocka_unit_test(damaged_refused),     cmocka_unit_test(v1_store_migrated),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
