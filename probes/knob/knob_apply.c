@@ -55,6 +55,9 @@ static int entry_for(const struct knob_target *t, const char *name, json_t **ret
 		json_object_set_new(e, "dev", json_string(dev));
 		if (t->diskseq >= 0)
 			json_object_set_new(e, "diskseq", json_integer(t->diskseq));
+		/* a loop device's file, which a re-attached number would not have */
+		if (t->backing_file[0])
+			json_object_set_new(e, "loop_backing_file", json_string(t->backing_file));
 	}
 	*ret = e;
 	return 0;

@@ -155,7 +155,9 @@ static int item_parse(json_t *e, struct restore_item *it, char *err, size_t errl
 	}
 	dev = json_string_value(json_object_get(e, "dev"));
 	seq = json_object_get(e, "diskseq");
-	if (parse_devnum(dev, &ma, &mi) < 0 || (seq && !json_is_integer(seq)))
+	if (parse_devnum(dev, &ma, &mi) < 0 || (seq && !json_is_integer(seq)) ||
+	    (json_object_get(e, "loop_backing_file") &&
+	     !json_is_string(json_object_get(e, "loop_backing_file"))))
 		return errf(err, errlen, -EBADMSG,
 			    "%s: the entry names no device identity (dev major:minor): not "
 			    "replayed",
@@ -173,6 +175,7 @@ static int item_target(const char *root, const struct restore_item *it, struct k
 {
 	const char *dev = json_string_value(json_object_get(it->e, "dev"));
 	json_t *seq = json_object_get(it->e, "diskseq");
+	const char *backing = json_string_value(json_object_get(it->e, "loop_backing_file"));
 	char disk[64];
 	unsigned ma, mi;
 	int r;
@@ -195,6 +198,38 @@ static int item_target(const char *root, const struct restore_item *it, struct k
 			err, errlen, -ESTALE,
 			"%s (%s) has diskseq %lld, the journal saw %lld: another device now, not writing to it",
 			disk, dev, t->diskseq, (long long)json_integer_value(seq));
+	/*
+	 * A loop device detached since keeps its diskseq until the next attach: its knobs
+	 * would be the next attacher's. And one the journal saw over a file must be over it.
+	 */
+	if (!strncmp(disk, "loop", 4) && !t->backing_file[0])
+		return errf(err, errlen, -ESTALE,
+			    "%s (%s) is a detached loop device now: not writing to it", disk, dev);
+	if (backing && strcmp(backing, t->backing_file))
+		return errf(err, errlen, -ESTALE,
+			    "%s (%s) is over %s now, the journal saw %s: not writing to it", disk,
+			    dev, t->backing_file, backing);
+	return 0;
+}
+
+/*
+ * After the write: the device is still the one the entry names (the same diskseq). A loop
+ * number re-attached between the check and the write got the value: said, never quiet.
+ */
+static int still_same(const char *root, const struct knob_target *t, const char *rel, char *err,
+		      size_t errlen)
+{
+	struct knob_target now;
+
+	if (t->diskseq < 0)
+		return 0;
+	if (knob_target_init(root, t->disk, NULL, NULL, &now) < 0 || now.diskseq != t->diskseq ||
+	    now.major != t->major || now.minor != t->minor)
+		return errf(
+			err, errlen, -ESTALE,
+			"%s changed while %s was written (diskseq %lld, now %lld): the value may "
+			"have reached the device attached meanwhile",
+			t->disk, rel, t->diskseq, now.diskseq);
 	return 0;
 }
 
@@ -220,7 +255,7 @@ static int file_restore(const char *root, const struct restore_item *it, char *e
 	r = base_write_under(root, rel, it->value);
 	if (r < 0)
 		return errf(err, errlen, r, "writing %s to %s: %s", it->value, rel, strerror(-r));
-	return 0;
+	return it->def->scope == KNOB_SCOPE_VM ? 0 : still_same(root, &t, rel, err, errlen);
 }
 
 static int mount_restore(const char *root, const struct restore_item *it, char *err, size_t errlen)

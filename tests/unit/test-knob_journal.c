@@ -28,7 +28,7 @@ static void test_identity_mismatch_refused(void **st)
 	struct knob_batch b = { .t = &t };
 	struct journal *j = new_journal();
 	json_t *results = json_array();
-	char err[512], v[64];
+	char err[512], v[64], backing[256];
 
 	(void)st;
 	target("loop3", NULL, NULL, &t);
@@ -51,6 +51,27 @@ static void test_identity_mismatch_refused(void **st)
 	put("/sys/block/loop3/dev", "7:4\n");
 	assert_int_equal(knob_entries_restore(root, j->entries, 0, NULL), -ESTALE);
 	put("/sys/block/loop3/dev", "7:3\n");
+	/* the same number and diskseq, but detached (no backing file): no one's, refused */
+	slurp("/sys/block/loop3/loop/backing_file", backing, sizeof(backing));
+	assert_true(backing[0] != 0);
+	assert_non_null(json_object_get(json_array_get(j->entries, 0), "loop_backing_file"));
+	{
+		char path[PATH_MAX * 2];
+
+		snprintf(path, sizeof(path), "%s/sys/block/loop3/loop/backing_file", root);
+		assert_int_equal(unlink(path), 0);
+	}
+	json_array_clear(results);
+	assert_int_equal(knob_entries_restore(root, j->entries, 0, results), -ESTALE);
+	assert_non_null(
+		strstr(json_string_value(json_object_get(json_array_get(results, 0), "error")),
+		       "detached loop device"));
+	/* attached again, over another file: refused */
+	put("/sys/block/loop3/loop/backing_file", "/srv/other.img\n");
+	assert_int_equal(knob_entries_restore(root, j->entries, 0, NULL), -ESTALE);
+	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
+	assert_string_equal(v, "64");
+	put("/sys/block/loop3/loop/backing_file", backing);
 	assert_int_equal(knob_entries_restore(root, j->entries, 0, NULL), 0);
 	slurp("/sys/block/loop3/queue/nr_requests", v, sizeof(v));
 	assert_string_equal(v, "128");
