@@ -518,17 +518,3 @@ int rpt_compare_judge(const char *const *side_names, int nsides, const struct md
 	*ret = c;
 	return 0;
 }
-
-int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
-		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
-		      size_t errlen)
-{
-	struct rpt_cmp *c;
-	int e = rpt_compare_judge(side_names, nsides, runs, nruns, o, &c, err, errlen);
-
-	if (e)
-		return e;
-	*ret = rpt_cmp_to_json(c);
-	rpt_cmp_free(c);
-	return *ret ? 0 : -ENOMEM;
-}

@@ -49,11 +49,6 @@ int rpt_compare_judge(const char *const *side_names, int nsides, const struct md
 		      size_t nruns, const struct rpt_compare_opts *o, struct rpt_cmp **ret,
 		      char *err, size_t errlen);
 
-/* rpt_compare_judge() serialised: the fsbench-compare/1 document (rpt_cmp_to_json). */
-int rpt_compare_build(const char *const *side_names, int nsides, const struct mdl_run_ref *runs,
-		      size_t nruns, const struct rpt_compare_opts *o, json_t **ret, char *err,
-		      size_t errlen);
-
 /*
  * The A/A floor of one metric: the largest difference between two runs of one side that
  * share a repetition index (two boots' first repetitions, say), either side (@a the
@@ -77,11 +72,5 @@ double rpt_cmp_floor_pct(const struct rpt_cmp_side *a, const struct rpt_cmp_side
  * multiple. 0, -EINVAL (a bad @multiple), -ENOMEM or -EPROTO (a comparison without its rule).
  */
 int rpt_cmp_decide_floor(struct rpt_cmp *c, double multiple);
-
-/*
- * rpt_cmp_decide_floor() on a compare document @cmp: read into the structs, decided, and
- * written back into @cmp (its counts too). For callers that hold only the document.
- */
-int rpt_compare_floor(json_t *cmp, double multiple);
 
 #endif

@@ -134,27 +134,3 @@ int rpt_cmp_decide_floor(struct rpt_cmp *c, double multiple)
 	c->set.floor_multiple = multiple;
 	return 0;
 }
-
-int rpt_compare_floor(json_t *cmp, double multiple)
-{
-	struct rpt_cmp *c;
-	char err[256];
-	json_t *doc;
-	int r;
-
-	if (!isfinite(multiple) || multiple < 0)
-		return -EINVAL;
-	r = rpt_cmp_from_json(cmp, "comparison", &c, err, sizeof(err));
-	if (r)
-		return r;
-	r = rpt_cmp_decide_floor(c, multiple);
-	doc = r ? NULL : rpt_cmp_to_json(c);
-	rpt_cmp_free(c);
-	if (r)
-		return r;
-	if (!doc)
-		return -ENOMEM;
-	r = json_object_update(cmp, doc) ? -ENOMEM : 0;
-	json_decref(doc);
-	return r;
-}

@@ -79,7 +79,7 @@ int rpt_runset_judge(const struct rpt_runset *rs, const char *const *names, int 
 
 /*
  * Builds the comparison document of @rs's runs on @nsides sides named @names (NULL: the names
- * rpt_runset_sides_across() gave). 0, or what rpt_compare_build() returns, with @err set
+ * rpt_runset_sides_across() gave). 0, or what rpt_compare_judge() returns, with @err set
  * on every failure (strerror for -ENOMEM).
  */
 int rpt_runset_compare(const struct rpt_runset *rs, const char *const *names, int nsides,

@@ -28,7 +28,7 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
 /*
  * With the model disk every run of a kernel is nearly the same (files/s within 0.05 %
  * between boots), so a regression is a change beyond both the threshold and this many times
- * the largest difference between two runs of one kernel (rpt_compare_floor).
+ * the largest difference between two runs of one kernel (rpt_cmp_floor_pct).
  */
 #define KG_FLOOR_MULTIPLE "3"
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "report/compare.h"
+#include "tests/unit/compare_doc.h"
 #include "report/compare_text.h"
 #include "report/gate.h"
 #include "model/doc.h"
@@ -39,12 +40,12 @@ static void judge(struct mdl_run_ref *refs, size_t n, int nsides, const json_t *
 			free(names);
 			return;
 		}
-		if (rpt_compare_build(names, k, refs, n, &o, &cmp, err, sizeof(err)) == 0)
+		if (cmp_doc_build(names, k, refs, n, &o, &cmp, err, sizeof(err)) == 0)
 			goto print;
 		free(names);
 		return;
 	}
-	if (rpt_compare_build(sides, nsides, refs, n, &o, &cmp, err, sizeof(err)))
+	if (cmp_doc_build(sides, nsides, refs, n, &o, &cmp, err, sizeof(err)))
 		return;
 print:
 	rpt_compare_print(cmp, fuzz_null(), false);

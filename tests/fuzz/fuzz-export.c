@@ -10,6 +10,7 @@
 #include "model/doc.h"
 #include "model/runs.h"
 #include "report/compare.h"
+#include "tests/unit/compare_doc.h"
 #include "tests/fuzz/fuzz_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -53,7 +54,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	rpt_compare_opts_init(&o);
 	if (mdl_runs_load(path, &doc, err, sizeof(err)) == 0 &&
 	    mdl_runs_add(&refs, &nrefs, doc, path, 0) == 0 &&
-	    rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0) {
+	    cmp_doc_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0) {
 		export_all(cmp, NULL);
 		export_all(cmp, "files_per_sec,[");
 		json_decref(cmp);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "report/compare.h"
+#include "tests/unit/compare_doc.h"
 #include "model/result_file.h"
 #include "model/doc.h"
 #include "model/runs.h"
@@ -40,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 		rpt_compare_opts_init(&o);
 		if (mdl_runs_add(&refs, &nrefs, doc, path, 0) == 0 &&
-		    rpt_compare_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0)
+		    cmp_doc_build(side, 1, refs, nrefs, &o, &cmp, err, sizeof(err)) == 0)
 			json_decref(cmp);
 	}
 	mdl_runs_free(refs, nrefs); /* the typed runs' keys too */

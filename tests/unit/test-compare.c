@@ -15,6 +15,7 @@
 
 #include "model/doc.h"
 #include "report/compare.h"
+#include "tests/unit/compare_doc.h"
 #include "report/gate.h"
 #include "compare_fixture.h"
 
@@ -173,7 +174,7 @@ static void build_matches_runs_ignoring_dir(void **state)
 		snprintf(d, sizeof(d), "/tmp/b%d", i);
 		add(&f, mkrun(d, 100, fb[i], 2e6 + i, true, NULL, 0), "b.json", 1);
 	}
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 1);
 	assert_string_equal(json_string_value(json_object_get(cmp, "schema")), MDL_COMPARE_SCHEMA);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "regression");
@@ -191,7 +192,7 @@ static void build_matches_runs_ignoring_dir(void **state)
 	/* the gate file takes files/s out of the gate; the verdict stays */
 	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "files_*", "gate", 0);
 	assert_int_equal(rpt_gate_check(o.gate, err, sizeof(err)), 0);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "regression");
 	assert_true(json_is_false(json_object_get(cmp, "regressed")));
 	json_decref(cmp);
@@ -199,7 +200,7 @@ static void build_matches_runs_ignoring_dir(void **state)
 
 	/* a 31 % threshold for files/s: the 30 % drop no longer counts */
 	o.gate = json_pack("{s:{s:{s:f}}}", "metrics", "files_per_sec", "threshold_pct", 31.0);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "unchanged");
 	json_decref(cmp);
 	json_decref((json_t *)o.gate);
@@ -243,12 +244,11 @@ static void build_unmatched_and_incomplete(void **state)
 	for (int i = 0; i < 3; i++)
 		add(&f, mkrun("/a", 100, 1000 + i, 2e6, true, NULL, 0), "a.json", 0);
 	add(&f, mkrun("/b", 200, 1000, 2e6, true, NULL, 0), "b.json", 1);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)),
-			 -EPROTO);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "a.json: run 0"));
 	assert_non_null(strstr(err, "files=100 vs 200"));
 	o.allow_unmatched = true;
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "unmatched")), 2);
 	json_decref(cmp);
@@ -261,7 +261,7 @@ static void build_unmatched_and_incomplete(void **state)
 		add(&f, mkrun("/a", 100, 1000 + i, 2e6, true, NULL, 0), "a.json", 0);
 		add(&f, mkrun("/b", 100, 1000 + i, 2e6, i != 1, NULL, 0), "b.json", 1);
 	}
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "excluded")), 1);
 	assert_string_equal(json_string_value(json_object_get(
 				    json_array_get(json_object_get(cmp, "excluded"), 0), "reason")),
@@ -289,7 +289,7 @@ static void strict_gate_insufficient(void **state)
 	rpt_compare_opts_init(&o);
 	add(&f, mkrun("/a", 100, 1000, 2e6, true, NULL, 0), "a.json", 0);
 	add(&f, mkrun("/b", 100, 700, 2e6, true, NULL, 0), "b.json", 1);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "insufficient");
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
 	assert_int_equal(unjudged(cmp), 0);
@@ -297,7 +297,7 @@ static void strict_gate_insufficient(void **state)
 	json_decref(cmp);
 
 	o.strict = true;
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_UNJUDGED);
 	/* files/s and fsync p50/p99: every metric of the sample */
 	assert_int_equal(unjudged(cmp), 3);
@@ -310,7 +310,7 @@ static void strict_gate_insufficient(void **state)
 
 	/* a metric out of the gate does not block it; with none gated, nothing was judged */
 	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "fsync.*", "gate", 0);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(unjudged(cmp), 1);
 	json_decref(cmp);
 	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &typed, err, sizeof(err)), 0);
@@ -320,7 +320,7 @@ static void strict_gate_insufficient(void **state)
 	rpt_cmp_free(typed);
 	json_decref((json_t *)o.gate);
 	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "*", "gate", 0);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(unjudged(cmp), 0);
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_UNJUDGED);
 	json_decref(cmp);
@@ -332,7 +332,7 @@ static void strict_gate_insufficient(void **state)
 		add(&f, mkrun("/a", 200, 1000 + 10 * i, 2e6, true, NULL, 0), "a.json", 0);
 		add(&f, mkrun("/b", 200, 700 + 7 * i, 2e6, true, NULL, 0), "b.json", 1);
 	}
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 2);
 	assert_int_equal(unjudged(cmp), 3);
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_REGRESSED);
@@ -417,7 +417,7 @@ static void strict_gate_noisy(void **state)
 		add(&f, mkrun("/a", 100, fa[i], 2e6, true, NULL, 0), "a.json", 0);
 		add(&f, mkrun("/b", 100, fb[i], 2e6, true, NULL, 0), "b.json", 1);
 	}
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "noisy");
 	assert_string_equal(verdict(cmp, "fsync.p99"), "unchanged");
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
@@ -426,14 +426,14 @@ static void strict_gate_noisy(void **state)
 	/* the gate file turns strict on */
 	o.gate = json_pack("{s:b}", "strict", 1);
 	assert_int_equal(rpt_gate_check(o.gate, err, sizeof(err)), 0);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_true(json_is_true(json_object_get(json_object_get(cmp, "settings"), "strict")));
 	assert_int_equal(unjudged(cmp), 1);
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_UNJUDGED);
 	json_decref(cmp);
 
 	o.allow_noisy = true;
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(unjudged(cmp), 0);
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
 	json_decref(cmp);
@@ -443,7 +443,7 @@ static void strict_gate_noisy(void **state)
 	o.allow_noisy = false;
 	o.strict = true;
 	o.gate = json_pack("{s:b}", "allow_noisy", 1);
-	assert_int_equal(rpt_compare_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
 	json_decref(cmp);
 	json_decref((json_t *)o.gate);
@@ -466,7 +466,7 @@ static void build_across_coords(void **state)
 		add(&f, mkrun("/x", 100, 1000 + r, 2e6, true, "ext4", r), "suite.json", 0);
 		add(&f, mkrun("/y", 100, 2000 + r, 2e6, true, "xfs", r), "suite.json", 1);
 	}
-	assert_int_equal(rpt_compare_build(fs, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(fs, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
 	assert_int_equal(json_array_size(json_object_get(cmp, "samples")), 1);
 	assert_string_equal(verdict(cmp, "files_per_sec"), "improvement");
 	assert_null(json_object_get(

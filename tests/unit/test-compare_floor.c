@@ -15,6 +15,7 @@
 
 #include "model/doc.h"
 #include "report/compare.h"
+#include "tests/unit/compare_doc.h"
 #include "report/gate.h"
 #include "compare_fixture.h"
 
@@ -77,7 +78,7 @@ static const char *floor_verdict(const double *a, size_t na, const double *b, si
 	static char v[32];
 	json_t *doc = floor_doc(a, na, b, nb, threshold);
 
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	snprintf(v, sizeof(v), "%s", json_string_value(json_object_get(floor_cmp(doc), "verdict")));
 	*ret_floor = json_number_value(json_object_get(floor_cmp(doc), "floor_pct"));
 	assert_string_equal(
@@ -126,20 +127,20 @@ static void floor_histogram_resolution(void **state)
 
 	(void)state;
 	doc = floor_doc_of("fsync.p99", "lower", k, 6, k1, 6, 1);
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	v = json_string_value(json_object_get(floor_cmp(doc), "verdict"));
 	assert_string_equal(v, "unchanged");
 	res = json_number_value(json_object_get(floor_cmp(doc), "resolution_pct"));
 	assert_true(res > 1.025 && res < 1.027);
 	json_decref(doc);
 	doc = floor_doc_of("fsync.p99", "lower", k, 6, k2, 6, 1);
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	assert_string_equal(json_string_value(json_object_get(floor_cmp(doc), "verdict")),
 			    "regression");
 	json_decref(doc);
 	/* the same 1.03 % on files/s (no histogram) is beyond the 1 % threshold */
 	doc = floor_doc_of("files_per_sec", "lower", k, 6, k1, 6, 1);
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	assert_string_equal(json_string_value(json_object_get(floor_cmp(doc), "verdict")),
 			    "regression");
 	assert_null(json_object_get(floor_cmp(doc), "resolution_pct"));
@@ -172,7 +173,7 @@ static void floor_tail_of_few_calls(void **state)
 	(void)state;
 	doc = floor_doc_of("fsync.p99", "lower", k, 6, k2, 6, 1);
 	floor_doc_calls(doc, 400);
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	c = floor_cmp(doc);
 	assert_string_equal(json_string_value(json_object_get(c, "verdict")), "regression");
 	assert_true(json_is_false(json_object_get(c, "gate")));
@@ -181,12 +182,12 @@ static void floor_tail_of_few_calls(void **state)
 	json_decref(doc);
 	doc = floor_doc_of("fsync.p99", "lower", k, 6, k2, 6, 1);
 	floor_doc_calls(doc, 1000);
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	assert_true(json_is_true(json_object_get(floor_cmp(doc), "gate")));
 	json_decref(doc);
 	doc = floor_doc_of("fsync.p50", "lower", k, 6, k2, 6, 1);
 	floor_doc_calls(doc, 1);
-	assert_int_equal(rpt_compare_floor(doc, 3), 0);
+	assert_int_equal(cmp_doc_floor(doc, 3), 0);
 	assert_true(json_is_true(json_object_get(floor_cmp(doc), "gate")));
 	assert_null(json_object_get(floor_cmp(doc), "not_gated"));
 	json_decref(doc);
@@ -207,8 +208,8 @@ static void floor_noisy_and_insufficient(void **state)
 	/* three runs a side, each its own repetition: no two runs to set against each other */
 	assert_string_equal(floor_verdict(a, 3, b, 3, 1, &floor), "insufficient");
 	doc = floor_doc(a, 6, b, 6, 1);
-	assert_int_equal(rpt_compare_floor(doc, NAN), -EINVAL);
-	assert_int_equal(rpt_compare_floor(doc, -1), -EINVAL);
+	assert_int_equal(cmp_doc_floor(doc, NAN), -EINVAL);
+	assert_int_equal(cmp_doc_floor(doc, -1), -EINVAL);
 	json_decref(doc);
 }
 

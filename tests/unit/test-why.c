@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/compare.h"
+#include "tests/unit/compare_doc.h"
 #include "report/why.h"
 #include "report/why_text.h"
 #include "report/compare_text.h"
@@ -52,7 +53,7 @@ static json_t *build(json_t **runs, size_t n)
 						.index = i % NRUNS,
 						.side = i >= NRUNS };
 	rpt_compare_opts_init(&o);
-	assert_int_equal(rpt_compare_build(names, 2, refs, n, &o, &cmp, err, sizeof(err)), 0);
+	assert_int_equal(cmp_doc_build(names, 2, refs, n, &o, &cmp, err, sizeof(err)), 0);
 	return cmp;
 }
 
