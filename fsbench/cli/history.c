@@ -161,52 +161,67 @@ static void add_usage(FILE *out)
 		"others are still added.\n\n");
 }
 
+struct add_tally {
+	bool quiet;
+	int bad, added, present, runs, values;
+};
+
+static int add_one(void *arg, size_t i, const char *path, const struct hist_add_res *res, int error,
+		   const char *err)
+{
+	struct add_tally *t = arg;
+
+	(void)i;
+	if (error == -EPROTO) { /* this file only: the others are still added */
+		fprintf(stderr, "fsbench history add: %s: not added\n", err);
+		t->bad++;
+		return 0;
+	}
+	if (error) /* the system's (no memory): stop, said by the caller */
+		return error;
+	t->present += res->present;
+	t->added += !res->present;
+	t->runs += res->runs;
+	t->values += res->values;
+	if (t->quiet)
+		return 0;
+	if (res->present)
+		printf("%s: in the store already (%.12s)\n", path, res->sha256);
+	else
+		printf("%s: %d run%s, %d values (%.12s)%s\n", path, res->runs,
+		       res->runs == 1 ? "" : "s", res->values, res->sha256,
+		       res->incomplete ? ", incomplete runs kept outside the series" : "");
+	return 0;
+}
+
 static int add_run(void *cfg)
 {
 	struct add_cfg *c = cfg;
+	struct add_tally t = { .quiet = c->quiet };
 	struct hist_db *db = NULL;
-	int status, bad = 0, added = 0, present = 0, runs = 0, values = 0;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	struct timespec t0, t1;
+	char err[2048];
+	int status, e;
 
 	if (!c->files.n)
 		return cmd_fail(FSB_EXIT_USAGE, "history add", "no result files (see --help)");
 	if ((status = store_open("history add", c->db, &db)))
 		return status;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	for (int i = 0; i < c->files.n; i++) {
-		struct hist_add_res res;
-		char err[2048];
-		int e = hist_add_file(db, c->files.v[i], &res, err, sizeof(err));
-
-		if (e == -EPROTO) {
-			fprintf(stderr, "fsbench history add: %s: not added\n", err);
-			bad++;
-			continue;
-		}
-		if (e) {
-			fprintf(stderr, "fsbench history add: %s\n", err);
-			hist_db_close(db);
-			return store_status(e);
-		}
-		present += res.present;
-		added += !res.present;
-		runs += res.runs;
-		values += res.values;
-		if (c->quiet)
-			continue;
-		if (res.present)
-			printf("%s: in the store already (%.12s)\n", c->files.v[i], res.sha256);
-		else
-			printf("%s: %d run%s, %d values (%.12s)%s\n", c->files.v[i], res.runs,
-			       res.runs == 1 ? "" : "s", res.values, res.sha256,
-			       res.incomplete ? ", incomplete runs kept outside the series" : "");
-	}
+	/* decoding is most of the time: as many at once as there are processors */
+	e = hist_add_files(db, (const char *const *)c->files.v, (size_t)c->files.n,
+			   cpus > 0 ? (int)cpus : 1, add_one, &t, err, sizeof(err));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	hist_db_close(db);
+	if (e) {
+		fprintf(stderr, "fsbench history add: %s\n", err);
+		return store_status(e);
+	}
 	printf("added %d file%s (%d runs, %d values), %d already there, %d refused, in %.2f s\n",
-	       added, added == 1 ? "" : "s", runs, values, present, bad,
+	       t.added, t.added == 1 ? "" : "s", t.runs, t.values, t.present, t.bad,
 	       (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
-	return bad ? FSB_EXIT_USAGE : FSB_EXIT_OK;
+	return t.bad ? FSB_EXIT_USAGE : FSB_EXIT_OK;
 }
 
 /* `history list` */

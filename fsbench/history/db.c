@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -504,42 +505,64 @@ static int add_doc(struct hist_db *db, const struct hist_file *f, const char *ra
 	return r;
 }
 
-int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret, char *err,
-		  size_t errlen)
-{
-	struct hist_file *f = NULL;
-	char msg[1024], raw[65];
-	size_t len;
+/* One file on its way into the store: read, known or decoded, then added. */
+struct pending {
+	const char *path;
+	char raw[65];
 	char *buf;
+	size_t len;
+	struct hist_file *f;
+	struct hist_add_res res;
+	int error; /* of reading or decoding, with @err */
+	char err[1024];
+};
+
+/*
+ * Reads @p's file and asks the store whether it has these very bytes (a night's add of a
+ * whole directory: nothing to decode). In the caller's thread: it uses the connection.
+ */
+static int pending_read(struct hist_db *db, struct pending *p, char *err, size_t errlen)
+{
+	char msg[1024];
 	int r;
 
-	*ret = (struct hist_add_res){ 0 };
-	r = mdl_file_bytes(path, &buf, &len, err, errlen);
-	if (r)
-		return r;
-	/* these very bytes added before: nothing to parse (a night's add of a whole directory) */
-	if (hist_raw_sha256(buf, len, raw)) {
-		free(buf);
-		snprintf(err, errlen, "%s: hashing its content failed", path);
-		return -EIO;
+	p->error = mdl_file_bytes(p->path, &p->buf, &p->len, p->err, sizeof(p->err));
+	if (p->error)
+		return 0;
+	if (hist_raw_sha256(p->buf, p->len, p->raw)) {
+		snprintf(p->err, sizeof(p->err), "%s: hashing its content failed", p->path);
+		p->error = -EIO;
+		return 0;
 	}
-	r = hist_db_query(db, "SELECT sha256 FROM files WHERE raw_sha256 = $1 LIMIT 1", ROW(raw),
-			  first_text, ret->sha256, msg, sizeof(msg));
-	if (r || ret->sha256[0]) {
-		free(buf);
-		if (r)
-			snprintf(err, errlen, "adding %s to %s: %s", path, db->where, msg);
-		ret->present = !r;
+	r = hist_db_query(db, "SELECT sha256 FROM files WHERE raw_sha256 = $1 LIMIT 1", ROW(p->raw),
+			  first_text, p->res.sha256, msg, sizeof(msg));
+	if (r) {
+		snprintf(err, errlen, "adding %s to %s: %s", p->path, db->where, msg);
 		return r;
 	}
-	r = hist_file_parse(path, buf, len, &f, err, errlen);
-	free(buf);
-	if (r)
-		return r;
-	snprintf(ret->sha256, sizeof(ret->sha256), "%s", f->sha256);
+	p->res.present = p->res.sha256[0] != 0;
+	return 0;
+}
+
+/* Decodes @p's bytes (any thread: no connection, nothing shared). */
+static void pending_decode(struct pending *p)
+{
+	if (!p->error && !p->res.present)
+		p->error = hist_file_parse(p->path, p->buf, p->len, &p->f, p->err, sizeof(p->err));
+	free(p->buf);
+	p->buf = NULL;
+}
+
+/* @p's rows in one transaction (the caller's thread). */
+static int pending_add(struct hist_db *db, struct pending *p, char *err, size_t errlen)
+{
+	char msg[1024];
+	int r;
+
+	snprintf(p->res.sha256, sizeof(p->res.sha256), "%s", p->f->sha256);
 	r = db->be->begin(db->conn, msg, sizeof(msg));
 	if (!r)
-		r = add_doc(db, f, raw, ret, msg, sizeof(msg));
+		r = add_doc(db, p->f, p->raw, &p->res, msg, sizeof(msg));
 	if (!r)
 		r = db->be->commit(db->conn, msg, sizeof(msg));
 	if (!r)
@@ -547,10 +570,113 @@ int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret
 	json_object_clear(db->series_pending);
 	if (r) {
 		db->be->rollback(db->conn);
-		snprintf(err, errlen, "adding %s to %s: %s", path, db->where, msg);
-		ret->runs = ret->values = ret->incomplete = 0;
-		ret->present = false;
+		snprintf(err, errlen, "adding %s to %s: %s", p->path, db->where, msg);
+		p->res.runs = p->res.values = p->res.incomplete = 0;
+		p->res.present = false;
 	}
-	hist_file_free(f);
+	return r;
+}
+
+static void pending_free(struct pending *p)
+{
+	free(p->buf);
+	hist_file_free(p->f);
+	p->buf = NULL;
+	p->f = NULL;
+}
+
+int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret, char *err,
+		  size_t errlen)
+{
+	struct pending p = { .path = path };
+	int r = pending_read(db, &p, err, errlen);
+
+	if (!r)
+		pending_decode(&p);
+	if (!r && p.error) {
+		snprintf(err, errlen, "%s", p.err);
+		r = p.error;
+	} else if (!r && !p.res.present) {
+		r = pending_add(db, &p, err, errlen);
+	}
+	*ret = p.res;
+	pending_free(&p);
+	return r;
+}
+
+/* The decoders' shared state: the next file to take. */
+struct decoders {
+	struct pending *p;
+	size_t n, next;
+	pthread_mutex_t lock;
+};
+
+static void *decoder(void *arg)
+{
+	struct decoders *d = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&d->lock);
+		i = d->next++;
+		pthread_mutex_unlock(&d->lock);
+		if (i >= d->n)
+			return NULL;
+		pending_decode(&d->p[i]);
+	}
+}
+
+int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int threads,
+		   hist_added_fn fn, void *arg, char *err, size_t errlen)
+{
+	struct pending *all = calloc(n ? n : 1, sizeof(*all));
+	pthread_t tid[HIST_ADD_THREADS_MAX];
+	size_t window;
+	int r = 0;
+
+	if (!all) {
+		snprintf(err, errlen, "adding files: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	threads = threads < 1 ? 1 : threads > HIST_ADD_THREADS_MAX ? HIST_ADD_THREADS_MAX : threads;
+	/* a few files a decoder at a time: the bytes held are bounded, whatever @n */
+	window = (size_t)threads * 4;
+	for (size_t lo = 0; !r && lo < n; lo += window) {
+		struct decoders d = { .p = all + lo, .n = n - lo < window ? n - lo : window };
+		int started = 0;
+
+		/* read, and known by their bytes, in order: the connection is this thread's */
+		for (size_t i = 0; !r && i < d.n; i++) {
+			d.p[i].path = paths[lo + i];
+			r = pending_read(db, &d.p[i], err, errlen);
+		}
+		if (r)
+			break;
+		/* decoded by @threads at once, this one among them */
+		pthread_mutex_init(&d.lock, NULL);
+		for (int t = 1; t < threads && (size_t)t < d.n; t++)
+			if (!pthread_create(&tid[started], NULL, decoder, &d))
+				started++;
+		decoder(&d);
+		for (int t = 0; t < started; t++)
+			pthread_join(tid[t], NULL);
+		pthread_mutex_destroy(&d.lock);
+		/* then added in order, one transaction each */
+		for (size_t i = 0; !r && i < d.n; i++) {
+			struct pending *p = &d.p[i];
+			int e = p->error;
+
+			if (!e && !p->res.present)
+				r = pending_add(db, p, err, errlen);
+			if (!r && fn &&
+			    (r = fn(arg, lo + i, p->path, &p->res, e, e ? p->err : NULL)))
+				snprintf(err, errlen, "%s", e ? p->err : "stopped");
+			pending_free(p);
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		pending_free(&all[i]);
+	free(all);
 	return r;
 }

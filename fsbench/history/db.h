@@ -99,6 +99,22 @@ struct hist_add_res {
 int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret, char *err,
 		  size_t errlen);
 
+/* Called per file by hist_add_files(), in order: @error 0 (added or present, @res) or the
+ * file's own -EPROTO/-errno with @err; a non-zero return stops the add and is returned. */
+typedef int (*hist_added_fn)(void *arg, size_t i, const char *path, const struct hist_add_res *res,
+			     int error, const char *err);
+
+#define HIST_ADD_THREADS_MAX 16
+
+/*
+ * hist_add_file() of each of @paths, in order, their decoding (the JSON, the canonical
+ * hash: most of an add's time) by @threads at once. A file that cannot be read or is not
+ * a result is @fn's to say, and the others are added; 0, @fn's non-zero return, or a
+ * store's -errno with @err (what was added before it stays: one transaction a file).
+ */
+int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int threads,
+		   hist_added_fn fn, void *arg, char *err, size_t errlen);
+
 /* Runs @sql with @params (NULL: none) through @db's backend. */
 int hist_db_exec(struct hist_db *db, const char *sql, const struct hist_row *params, char *err,
 		 size_t errlen);

@@ -61,6 +61,20 @@ grep -q "3 kernels without a commit" "$S/err" && t_ok "--git-rev: $(cat "$S/err"
 grep -q "g$b4 $b4 -> 6.13.0-rc1-g$a5 $a5" "$S/out" && t_fail "found without --git: the test proves nothing" ||
 	t_ok "without --git the releases' order does not place the step"
 
+# one add of many files (decoded by several threads at once): a file that is not a result
+# and one that is not there are refused by name, exit 2, and every other file is added, in
+# the order given
+echo '{"schema": "something-else/1"}' >"$S/other.json"
+ls "$S"/r/k[0-4]-b1.json >"$S/some"
+mapfile -t SOME <"$S/some"
+"$FSBENCH" history add --db "$S/h2.db" "${SOME[0]}" "$S/other.json" "${SOME[@]:1}" "$S/none.json" >"$S/out" 2>"$S/err"
+t_expect_eq "an add with two bad files: exit" 2 "$?"
+t_expect_eq "every good file added, in order" "$(printf '%s\n' "${SOME[@]}")" "$(grep -o '^[^:]*: 1 run' "$S/out" | cut -d: -f1)"
+grep -q "$S/other.json: not an fsbench result" "$S/err" && grep -q "$S/none.json: No such file" "$S/err" &&
+	t_ok "both bad files named: $(tr '\n' ' ' <"$S/err")" || t_fail "the bad files: $(cat "$S/err")"
+tail -1 "$S/out" | grep -q "^added 5 files (5 runs, .*), 0 already there, 2 refused" && t_ok "$(tail -1 "$S/out")" ||
+	t_fail "the total: $(tail -1 "$S/out")"
+
 # usage errors before any work: no store is made
 "$FSBENCH" history changes --db "$S/none.db" --git "$S/r" >/dev/null 2>"$S/err"
 t_expect_eq "--git on no git tree: exit" 2 "$?"
