@@ -226,6 +226,47 @@ static int by_kernel(const void *a, const void *b)
 	return (x->before > y->before) - (x->before < y->before);
 }
 
+/*
+ * The within sum of squares of one kernel's @n samples from @off, and its degrees of
+ * freedom, added to *@ss and *@df: about each repetition's own mean when @s has them.
+ */
+static void within(const struct hist_cp_series *s, size_t off, size_t n, double *ss, size_t *df)
+{
+	const double *x = s->x + off;
+
+	if (!s->rep) {
+		if (n >= 2) {
+			*ss += var_of(x, n, mean_of(x, n)) * (double)(n - 1);
+			*df += n - 1;
+		}
+		return;
+	}
+	/* a kernel's samples are few (boots x repetitions): a pass per repetition seen */
+	for (size_t i = 0; i < n; i++) {
+		double sum = 0, sq = 0, m;
+		size_t cnt = 0;
+		bool first = true;
+
+		for (size_t j = 0; j < i && first; j++)
+			first = s->rep[off + j] != s->rep[off + i];
+		if (!first)
+			continue;
+		for (size_t j = i; j < n; j++)
+			if (s->rep[off + j] == s->rep[off + i]) {
+				sum += x[j];
+				cnt++;
+			}
+		if (cnt < 2)
+			continue;
+		m = sum / (double)cnt;
+		for (size_t j = i; j < n; j++)
+			if (s->rep[off + j] == s->rep[off + i])
+				sq += (x[j] - m) * (x[j] - m);
+		*ss += sq;
+		*df += cnt - 1;
+	}
+}
+
 int hist_cp_find(const struct hist_cp_series *s, const struct hist_cp_opts *o,
 		 struct hist_cp_result *ret)
 {
@@ -243,14 +284,8 @@ int hist_cp_find(const struct hist_cp_series *s, const struct hist_cp_opts *o,
 	for (size_t k = 0; k < s->nk; k++)
 		c.off[k + 1] = c.off[k] + s->n[k];
 	n = c.off[s->nk];
-	for (size_t k = 0; k < s->nk; k++) {
-		double m = mean_of(s->x + c.off[k], s->n[k]);
-
-		if (s->n[k] >= 2) {
-			ss += var_of(s->x + c.off[k], s->n[k], m) * (double)(s->n[k] - 1);
-			df += s->n[k] - 1;
-		}
-	}
+	for (size_t k = 0; k < s->nk; k++)
+		within(s, c.off[k], s->n[k], &ss, &df);
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(s->x[i])) {
 			free(c.off);

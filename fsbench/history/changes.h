@@ -32,6 +32,13 @@ struct hist_cp_series {
 	size_t nk;
 	const size_t *n;
 	const double *x; /* every sample, kernel by kernel */
+	/*
+	 * Each sample's repetition (NULL: all alike). The spread between boots is taken
+	 * among samples of one kernel and one repetition, as the gate's A/A floor pairs like
+	 * with like: a suite's first repetition (a cold cache, a fresh journal) differs from
+	 * the later ones on every boot, which is two modes, not noise.
+	 */
+	const int *rep;
 };
 
 struct hist_cp_opts {

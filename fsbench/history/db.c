@@ -67,6 +67,8 @@ static const char *const schema_v2[] = {
 	/* the bytes' own hash: a file added before is known without parsing it again */
 	"ALTER TABLE files ADD COLUMN raw_sha256 TEXT NOT NULL DEFAULT ''",
 	"CREATE INDEX files_raw ON files (raw_sha256)",
+	/* the run's repetition in its suite: the spread between boots pairs like with like */
+	"ALTER TABLE runs ADD COLUMN repetition INTEGER NOT NULL DEFAULT 0",
 	NULL,
 };
 
@@ -448,20 +450,21 @@ static int add_values(struct hist_db *db, const char *rid, const char *sample_ke
 static int add_run(struct hist_db *db, const struct hist_run *run, const char *file_id,
 		   const char *kid, struct hist_add_res *res, char *err, size_t errlen)
 {
-	char idx[24], threads[24], rid[24];
+	char idx[24], threads[24], rid[24], rep[24];
 	long long id;
 	int r;
 
 	snprintf(idx, sizeof(idx), "%zu", run->index);
 	snprintf(threads, sizeof(threads), "%lld", run->threads);
+	snprintf(rep, sizeof(rep), "%d", run->repetition);
 	r = query_id(db,
 		     "INSERT INTO runs (file_id, idx, kernel_id, host, cpu, disk, fs, "
 		     "mount_options, workload, threads, params, fsbench_version, date, "
-		     "sample_key, complete) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-		     "$11, $12, $13, $14, $15) RETURNING id",
+		     "sample_key, complete, repetition) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, "
+		     "$9, $10, $11, $12, $13, $14, $15, $16) RETURNING id",
 		     ROW(file_id, idx, kid, run->host, run->cpu, run->disk, run->fs,
 			 run->mount_options, run->workload, threads, run->params, run->version,
-			 run->date, run->sample_key, run->complete ? "1" : "0"),
+			 run->date, run->sample_key, run->complete ? "1" : "0", rep),
 		     &id, err, errlen);
 	if (r)
 		return r;

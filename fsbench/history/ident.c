@@ -205,7 +205,7 @@ static int run_values(const json_t *run, struct hist_run *r)
 
 static int run_read(const json_t *doc, const json_t *run, size_t i, struct hist_run *r)
 {
-	const json_t *target = json_object_get(run, "target"), *params;
+	const json_t *target = json_object_get(run, "target"), *params, *v;
 	const char *fs = str_at(run, "coords/fs");
 
 	r->index = i;
@@ -225,6 +225,11 @@ static int run_read(const json_t *doc, const json_t *run, size_t i, struct hist_
 	copy_clean(r->version, sizeof(r->version), str_at(doc, "tool/version"));
 	copy_clean(r->date, sizeof(r->date), str_at(doc, "created"));
 	r->threads = json_integer_value(json_object_get(run, MDL_KEY_THREADS));
+	v = json_object_get(json_object_get(run, MDL_KEY_COORDS), "repetition");
+	r->repetition = json_is_integer(v) && json_integer_value(v) >= 0 &&
+					json_integer_value(v) < 1000000 ?
+				(int)json_integer_value(v) :
+				0;
 	r->complete = json_is_true(json_object_get(mdl_run_summary(run), MDL_KEY_COMPLETE));
 	return run_values(run, r);
 }

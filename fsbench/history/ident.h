@@ -34,6 +34,7 @@ struct hist_run {
 	char host[256], cpu[256], disk[256], fs[64], mount_options[512], workload[64];
 	char version[64], date[32];
 	long long threads;
+	int repetition; /* coords.repetition: the run's place among its cell's repetitions */
 	bool complete;
 	struct hist_value *values;
 	size_t nvalues;

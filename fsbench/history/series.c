@@ -105,6 +105,7 @@ void hist_summary_free(struct hist_summary *s)
 struct sample {
 	size_t kernel;
 	double v;
+	int rep; /* the run's repetition in its suite (0 for a run without one) */
 };
 
 /* One series as read: its row, then every sample of it. */
@@ -144,6 +145,7 @@ static void series_free(struct hist_series *s)
 	free(s->kernel);
 	free(s->n);
 	free(s->x);
+	free(s->rep);
 	free(s->res.cps);
 }
 
@@ -162,7 +164,8 @@ static int judge(struct gathering *gg, struct gather *g)
 	s.kernel = calloc(g->n, sizeof(*s.kernel));
 	s.n = calloc(g->n, sizeof(*s.n));
 	s.x = calloc(g->n, sizeof(*s.x));
-	if (!s.kernel || !s.n || !s.x) {
+	s.rep = calloc(g->n, sizeof(*s.rep));
+	if (!s.kernel || !s.n || !s.x || !s.rep) {
 		series_free(&s);
 		return -ENOMEM;
 	}
@@ -173,8 +176,9 @@ static int judge(struct gathering *gg, struct gather *g)
 		}
 		s.n[s.nk - 1]++;
 		s.x[i] = g->v[i].v;
+		s.rep[i] = g->v[i].rep;
 	}
-	in = (struct hist_cp_series){ .nk = s.nk, .n = s.n, .x = s.x };
+	in = (struct hist_cp_series){ .nk = s.nk, .n = s.n, .x = s.x, .rep = s.rep };
 	/* a latency percentile's step must exceed one bucket of its histogram */
 	if (rpt_metric_percentile(g->metric)) {
 		o.metric = g->metric;
@@ -272,7 +276,8 @@ static int value_row(void *arg, const struct hist_row *row)
 	k = gg->kernel_at[kid];
 	if ((e = grow((void **)&g->v, &g->cap, g->n + 1, sizeof(*g->v))))
 		return e;
-	g->v[g->n++] = (struct sample){ k, strtod(row->v[2], NULL) };
+	g->v[g->n++] = (struct sample){ k, strtod(row->v[2], NULL),
+					row->n > 3 && row->v[3] ? atoi(row->v[3]) : 0 };
 	return 0;
 }
 
@@ -354,10 +359,11 @@ int hist_findings_load(struct hist_db *db, const struct hist_summary *sum, const
 		r = index_ids(&gg);
 	/* complete runs only: an incomplete run is kept, but is no sample of its kernel */
 	if (!r && gg.ns)
-		r = hist_db_query(db,
-				  "SELECT v.series_id, r.kernel_id, v.value FROM run_values v "
-				  "JOIN runs r ON r.id = v.run_id WHERE r.complete = 1",
-				  NULL, value_row, &gg, err, errlen);
+		r = hist_db_query(
+			db,
+			"SELECT v.series_id, r.kernel_id, v.value, r.repetition FROM "
+			"run_values v JOIN runs r ON r.id = v.run_id WHERE r.complete = 1",
+			NULL, value_row, &gg, err, errlen);
 	for (size_t i = 0; !r && i < gg.ns; i++)
 		r = judge(&gg, &gg.s[i]);
 	if (!r)

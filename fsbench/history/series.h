@@ -54,6 +54,7 @@ struct hist_series {
 	size_t *kernel; /* each point's kernel: an index into hist_summary.kernels */
 	size_t *n; /* each point's samples */
 	double *x; /* every sample, point by point (the result's raw unit) */
+	int *rep; /* each sample's repetition in its suite */
 	struct hist_cp_result res;
 };
 

@@ -41,7 +41,14 @@ static int teardown(void **state)
 	return system(cmd);
 }
 
+static long long count_in(const char *db_file, const char *table);
+
 static long long count(const char *table)
+{
+	return count_in(db_path, table);
+}
+
+static long long count_in(const char *db_file, const char *table)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
@@ -49,7 +56,7 @@ static long long count(const char *table)
 	long long n;
 
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
-	assert_int_equal(sqlite3_open(db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_open(db_file, &db), SQLITE_OK);
 	assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
 	assert_int_equal(sqlite3_step(st), SQLITE_ROW);
 	n = sqlite3_column_int64(st, 0);
@@ -119,6 +126,31 @@ static void known_by_bytes_and_content(void **state)
 	hist_db_close(db);
 	assert_int_equal(count("files"), 1);
 	assert_int_equal(count("files WHERE length(raw_sha256) = 64"), 1);
+}
+
+/* A run's repetition in its suite is kept (the spread between boots pairs like with like). */
+static void repetition_kept(void **state)
+{
+	struct hist_add_res res;
+	struct hist_db *db;
+	char err[1024], path[160], store[160];
+	json_t *doc;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/rep2.json", dir);
+	snprintf(store, sizeof(store), "%s/rep.db", dir); /* a store of its own */
+	doc = json_load_file(fixture, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_object_set_new(json_array_get(json_object_get(doc, "runs"), 0),
+					     "coords", json_pack("{s:i}", "repetition", 2)),
+			 0);
+	assert_int_equal(json_dump_file(doc, path, 0), 0);
+	json_decref(doc);
+	assert_int_equal(hist_db_open(store, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_file(db, path, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.runs, 1);
+	hist_db_close(db);
+	assert_int_equal(count_in(store, "runs WHERE repetition = 2"), 1);
 }
 
 /* A file that is not a result adds nothing and says why. */
@@ -232,6 +264,7 @@ static void v1_store_migrated(void **state)
 	assert_int_equal(sum.series, 3);
 	assert_int_equal(sum.values, 3);
 	assert_int_equal(sum.runs, 2);
+	assert_int_equal(count_in(path, "runs WHERE repetition = 0"), 2);
 	hist_summary_free(&sum);
 	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.runs, 1);
@@ -289,6 +322,7 @@ int main(void)
 		cmocka_unit_test(add_twice_adds_once), cmocka_unit_test(known_by_bytes_and_content),
 		cmocka_unit_test(not_a_result),	       cmocka_unit_test(newer_schema_refused),
 		cmocka_unit_test(damaged_refused),     cmocka_unit_test(v1_store_migrated),
+		cmocka_unit_test(repetition_kept),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
