@@ -228,13 +228,14 @@ static int by_kernel(const void *a, const void *b)
 
 /*
  * The within sum of squares of one kernel's @n samples from @off, and its degrees of
- * freedom, added to *@ss and *@df: about each repetition's own mean when @s has them.
+ * freedom, added to *@ss and *@df: about each repetition's own mean when @rep is given.
  */
-static void within(const struct hist_cp_series *s, size_t off, size_t n, double *ss, size_t *df)
+static void within(const struct hist_cp_series *s, size_t off, size_t n, const int *rep, double *ss,
+		   size_t *df)
 {
 	const double *x = s->x + off;
 
-	if (!s->rep) {
+	if (!rep) {
 		if (n >= 2) {
 			*ss += var_of(x, n, mean_of(x, n)) * (double)(n - 1);
 			*df += n - 1;
@@ -248,11 +249,11 @@ static void within(const struct hist_cp_series *s, size_t off, size_t n, double 
 		bool first = true;
 
 		for (size_t j = 0; j < i && first; j++)
-			first = s->rep[off + j] != s->rep[off + i];
+			first = rep[off + j] != rep[off + i];
 		if (!first)
 			continue;
 		for (size_t j = i; j < n; j++)
-			if (s->rep[off + j] == s->rep[off + i]) {
+			if (rep[off + j] == rep[off + i]) {
 				sum += x[j];
 				cnt++;
 			}
@@ -260,7 +261,7 @@ static void within(const struct hist_cp_series *s, size_t off, size_t n, double 
 			continue;
 		m = sum / (double)cnt;
 		for (size_t j = i; j < n; j++)
-			if (s->rep[off + j] == s->rep[off + i])
+			if (rep[off + j] == rep[off + i])
 				sq += (x[j] - m) * (x[j] - m);
 		*ss += sq;
 		*df += cnt - 1;
@@ -285,7 +286,11 @@ int hist_cp_find(const struct hist_cp_series *s, const struct hist_cp_opts *o,
 		c.off[k + 1] = c.off[k] + s->n[k];
 	n = c.off[s->nk];
 	for (size_t k = 0; k < s->nk; k++)
-		within(s, c.off[k], s->n[k], &ss, &df);
+		within(s, c.off[k], s->n[k], s->rep, &ss, &df);
+	/* one boot a kernel: no two runs share a repetition, the repetitions are the spread */
+	if (!df && s->rep)
+		for (size_t k = 0; k < s->nk; k++)
+			within(s, c.off[k], s->n[k], NULL, &ss, &df);
 	for (size_t i = 0; i < n; i++) {
 		if (!isfinite(s->x[i])) {
 			free(c.off);

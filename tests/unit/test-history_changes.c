@@ -317,6 +317,19 @@ static void repetitions_two_modes(void **state)
 	assert_int_equal(r.cps[0].before, 10);
 	assert_true(r.cps[0].change_pct > 24 && r.cps[0].change_pct < 26);
 	free(r.cps);
+	/* one boot a kernel (3 repetitions): no two runs share one, the repetitions are the
+	 * spread as before, and a series is judged, not "too short" */
+	for (size_t k = 0; k < NK; k++)
+		n[k] = 3;
+	for (size_t j = 0; j < NK * 3; j++) {
+		rep[j] = (int)(j % 3);
+		x[j] = 1000 * (j / 3 >= 11 ? 1.25 : 1) * (1 + 0.002 * gauss(&seed));
+	}
+	assert_int_equal(hist_cp_find(&s, &o, &r), 0);
+	assert_int_equal(r.status, HIST_CP_JUDGED);
+	assert_int_equal(r.ncps, 1);
+	assert_int_equal(r.cps[0].before, 10);
+	free(r.cps);
 }
 
 int main(void)
