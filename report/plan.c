@@ -8,6 +8,7 @@
 #include "base/errf.h"
 #include "model/doc.h"
 #include "model/schema.h"
+#include "report/cmp.h"
 
 void rpt_plan_free(struct rpt_plan *p)
 {
@@ -188,5 +189,28 @@ int rpt_plan_compare(struct rpt_plan *p, const struct rpt_compare_opts *judge, s
 	e = rpt_runset_judge(&p->rs, p->names, p->nsides, &o, ret, err, errlen);
 	if (e)
 		snprintf(p->note, sizeof(p->note), "No comparison: %s", err);
+	/*
+	 * compare --gate refuses runs without a match on a side (unless --allow-unmatched):
+	 * the page says so as its verdict, not a pass over what did match
+	 */
+	if (!e && (*ret)->nunmatched && !(*ret)->cannot_judge &&
+	    !(judge && judge->allow_unmatched)) {
+		const struct rpt_cmp_run_note *u = &(*ret)->unmatched[0];
+		char why[1024];
+
+		snprintf(why, sizeof(why),
+			 "%zu run%s without a match on another side, which compare --gate refuses "
+			 "(the first: run %lld of %s, %s, none on side '%s')",
+			 (*ret)->nunmatched, (*ret)->nunmatched == 1 ? "" : "s", u->run,
+			 u->file ? u->file : "?", u->what ? u->what : "?",
+			 u->side >= 0 && u->side < (*ret)->nsides ? (*ret)->side_names[u->side] :
+								    "?");
+		if (rpt_cmp_set_cannot_judge(*ret, why)) {
+			snprintf(err, errlen, "judging the comparison: %s", strerror(ENOMEM));
+			rpt_cmp_free(*ret);
+			*ret = NULL;
+			return -ENOMEM;
+		}
+	}
 	return e;
 }

@@ -24,7 +24,7 @@ struct report_cfg {
 	/* the judge's, as compare takes them: the page says what compare --gate would */
 	char *gate_file;
 	double alpha, threshold, floor;
-	bool allow_unproven;
+	bool allow_unproven, allow_unmatched;
 };
 
 #define O(f) offsetof(struct report_cfg, f)
@@ -81,6 +81,11 @@ static const struct fsb_opt report_opts[] = {
 	  .type = OPT_BOOL,
 	  .offset = O(allow_unproven),
 	  .help = "as compare: a headline metric beyond the threshold but not proven passes" },
+	{ .name = "allow-unmatched",
+	  .type = OPT_BOOL,
+	  .offset = O(allow_unmatched),
+	  .help = "as compare: runs without a match on a side are dropped (and listed); "
+		  "without it the page, like compare --gate, cannot judge such inputs" },
 	{ 0 },
 };
 #undef O
@@ -166,6 +171,7 @@ static int report_run(void *cfg)
 	judge.threshold_pct = c->threshold;
 	judge.floor_multiple = c->floor;
 	judge.allow_unproven = c->allow_unproven;
+	judge.allow_unmatched = c->allow_unmatched;
 	if (c->gate_file && rpt_gate_opts_load(c->gate_file, &judge, &gate, err, sizeof(err)))
 		return cmd_fail(FSB_EXIT_USAGE, "report", "%s", err);
 	if (!c->sides.nfiles[0] && !c->sides.nfiles[1])
