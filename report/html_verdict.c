@@ -59,6 +59,56 @@ static void unproven_list(FILE *out, const struct rpt_cmp *cmp)
 			cmp->set.family);
 }
 
+/* Why metrics were not judged, by reason (a verdict of "insufficient" has three). */
+struct few {
+	size_t runs, reason, spread;
+	const char *first_reason;
+};
+
+static int few_one(const struct rpt_cmp_sample *s, const struct rpt_cmp_metric *m,
+		   const struct rpt_cmp_judged *j, void *arg)
+{
+	struct few *f = arg;
+
+	(void)s;
+	if (j->verdict != RPT_INSUFFICIENT)
+		return 0;
+	if (j->cannot_judge) { /* the conditions, a canary, a probe missing on a side */
+		if (!f->reason++)
+			f->first_reason = j->reason;
+	} else if (m->sides[0].n < RPT_MIN_SAMPLES || m->sides[j->side].n < RPT_MIN_SAMPLES) {
+		f->runs++;
+	} else {
+		f->spread++; /* the floor: no two runs of one repetition a side */
+	}
+	return 0;
+}
+
+static void insufficient_reasons(FILE *out, const struct rpt_cmp *cmp)
+{
+	struct few f = { 0 };
+
+	rpt_cmp_foreach(cmp, few_one, &f);
+	if (f.runs)
+		fprintf(out, "; %zu metric%s had fewer than %d runs a side and %s not judged",
+			f.runs, f.runs == 1 ? "" : "s", RPT_MIN_SAMPLES,
+			f.runs == 1 ? "was" : "were");
+	if (f.reason) {
+		fprintf(out, "; %zu could not be judged", f.reason);
+		if (f.first_reason) {
+			fputs(" (", out);
+			rpt_html_esc(out, f.first_reason);
+			fputs(f.reason > 1 ? ", and others" : "", out);
+			fputs(")", out);
+		}
+	}
+	if (f.spread)
+		fprintf(out,
+			"; %zu had no two runs of one repetition on a side to measure the spread "
+			"by (the A/A floor) and %s not judged",
+			f.spread, f.spread == 1 ? "was" : "were");
+}
+
 void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 {
 	struct rpt_cmp_unproven unproven;
@@ -115,9 +165,7 @@ void rpt_html_verdict(FILE *out, const struct rpt_cmp *cmp, bool plots)
 	if (blocking)
 		fprintf(out, "; %zu gated metric%s could not be judged", blocking,
 			blocking == 1 ? "" : "s");
-	if (rpt_cmp_count(cmp, RPT_INSUFFICIENT, false))
-		fprintf(out, "; %zu metrics had fewer than %d runs a side and were not judged",
-			rpt_cmp_count(cmp, RPT_INSUFFICIENT, false), RPT_MIN_SAMPLES);
+	insufficient_reasons(out, cmp);
 	fprintf(out, ". %zu regression%s, %zu improvement%s.</p>\n",
 		rpt_cmp_count(cmp, RPT_REGRESSION, false),
 		rpt_cmp_count(cmp, RPT_REGRESSION, false) == 1 ? "" : "s",

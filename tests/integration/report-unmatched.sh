@@ -34,4 +34,12 @@ t_expect_eq "report --allow-unmatched states compare --gate --allow-unmatched's 
 	"exit $rc" "$(grep -o 'says of these inputs: exit [0-9]*' "$S/q.html" | grep -o 'exit [0-9]*')"
 grep -q "without a match on another side" "$S/q.html" && t_fail "--allow-unmatched: still refused" ||
 	t_ok "--allow-unmatched: not refused"
+# the page's reasons for what it did not judge are the true ones: 2 runs a side is "fewer
+# than 3 runs a side", said per metric count
+for i in 1 2; do cp "$S/a$i.json" "$S/c$i.json"; done
+"$FSBENCH" report --no-plots -o "$S/r.html" --baseline "$S"/a1.json "$S"/a2.json --candidate "$S"/c?.json 2>"$S/err" ||
+	t_die "report of 2 runs a side: $(cat "$S/err")"
+n=$(grep -o 'say: [0-9]* metrics\|; [0-9]* metrics* had fewer than 3 runs a side and w[a-z]* not judged' "$S/r.html" | head -1)
+[ -n "$n" ] && t_ok "2 runs a side: the page says$n" || t_fail "2 runs a side: $(grep -o 'says of these inputs[^<]*' "$S/r.html")"
+grep -q "could not be judged (" "$S/r.html" && t_fail "2 runs a side given another reason" || t_ok "no other reason given"
 t_done
