@@ -55,8 +55,11 @@ static void cmp_cell(char *buf, size_t len, const struct rpt_cmp_judged *c, bool
 		snprintf(pt, sizeof(pt), " floor %.2f%%", c->floor_pct);
 	else if (c->stats && c->tested && isfinite(c->p))
 		snprintf(pt, sizeof(pt), " p=%.3g", c->p);
+	/* no change computed (too few runs, a side cannot be judged): the verdict alone */
+	if (!c->stats)
+		snprintf(buf, len, "- %s%s", v, ng);
 	/* no relative change: the baseline's mean is 0 (a count that was nothing) */
-	if (!c->stats || !isfinite(c->change_pct))
+	else if (!isfinite(c->change_pct))
 		snprintf(buf, len, "from 0 %s%s%s%s%s", markdown && loud ? "**" : "", v,
 			 markdown && loud ? "**" : "", ng, pt);
 	else
@@ -168,8 +171,12 @@ size_t rpt_cmp_why_print(const struct rpt_cmp *cmp, FILE *out, bool markdown)
 								"why (kernel side, per call):\n");
 				fprintf(out, "%s%s [%s]: %s ", markdown ? "- " : "  ", s->label,
 					rpt_verdict_names[c->verdict], s->metrics[j].name);
-				fprintf(out, isfinite(c->change_pct) ? "%+.1f %%: " : "from 0: ",
-					c->change_pct);
+				if (!c->stats)
+					fputs("-: ", out);
+				else
+					fprintf(out,
+						isfinite(c->change_pct) ? "%+.1f %%: " : "from 0: ",
+						c->change_pct);
 				fprintf(out, "%s\n", line);
 			}
 	}

@@ -42,4 +42,16 @@ for i in 1 2; do cp "$S/a$i.json" "$S/c$i.json"; done
 n=$(grep -o 'say: [0-9]* metrics\|; [0-9]* metrics* had fewer than 3 runs a side and w[a-z]* not judged' "$S/r.html" | head -1)
 [ -n "$n" ] && t_ok "2 runs a side: the page says$n" || t_fail "2 runs a side: $(grep -o 'says of these inputs[^<]*' "$S/r.html")"
 grep -q "could not be judged (" "$S/r.html" && t_fail "2 runs a side given another reason" || t_ok "no other reason given"
+# latencies of sides that ran different probes (the block probe on one side only) are not
+# compared, and no change is computed: the text says "- insufficient", not "from 0"
+# (which means a baseline of 0)
+for i in 1 2 3; do
+	jq '.runs[0].probes.sources.block.status = "skipped: not loaded"' "$S/a$i.json" >"$S/d$i.json" || t_die "jq"
+done
+"$FSBENCH" compare "$S"/a?.json --candidate "$S"/d?.json >"$S/cmp2.out" 2>&1
+row=$(grep -m1 '^smallfile t=1  fsync.p50 ' "$S/cmp2.out")
+case $row in
+*'- insufficient'*) t_ok "a metric on one side: $row" ;;
+*) t_fail "a metric on one side: '$row' in $(head -40 "$S/cmp2.out")" ;;
+esac
 t_done
