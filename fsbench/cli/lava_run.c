@@ -115,6 +115,7 @@ static int lava_submit(void *cfg)
 	const bool matrix = c->kernels.n > 0;
 	const bool wait = c->wait || c->output || matrix, several = c->files.n > 1 || matrix;
 	struct stat st;
+	bool make_dir = false;
 	int r = FSB_EXIT_OK,
 	    n = matrix ? c->kernels.n * (c->suites.n ? c->suites.n : 1) : c->files.n;
 	char *yaml[MAX_JOBS] = { 0 };
@@ -138,7 +139,10 @@ static int lava_submit(void *cfg)
 				     "more than " CMD_XSTR(MAX_JOBS) " jobs");
 		return FSB_EXIT_USAGE;
 	}
-	if (c->output && several && (stat(c->output, &st) || !S_ISDIR(st.st_mode))) {
+	/* several jobs' results go into a directory: made here when it is not there yet */
+	if (c->output && several && lstat(c->output, &st) && errno == ENOENT)
+		make_dir = true;
+	else if (c->output && several && (lstat(c->output, &st) || !S_ISDIR(st.st_mode))) {
 		fprintf(stderr, "fsbench lava submit: -o %s: not a directory (several jobs)\n",
 			c->output);
 		return FSB_EXIT_USAGE;
@@ -149,6 +153,12 @@ static int lava_submit(void *cfg)
 	}
 	if (lava_client_open(c->lava, c->token_file, &cl, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava submit: %s\n", err);
+		return FSB_EXIT_USAGE;
+	}
+	if (make_dir && mkdir(c->output, 0755)) {
+		fprintf(stderr, "fsbench lava submit: -o %s: making the directory: %s\n", c->output,
+			strerror(errno));
+		lava_client_close(cl);
 		return FSB_EXIT_USAGE;
 	}
 	/* every job is read (or built) before the first is submitted: a bad one submits nothing */

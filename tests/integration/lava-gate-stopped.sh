@@ -48,6 +48,20 @@ t_json "$W/kernel-gate.json" .reason | grep -q "403" ||
 t_expect_eq "the document's kernels" "$W/k1 $W/k2" "$(t_json "$W/kernel-gate.json" '"\(.baseline.spec) \(.candidate.spec)"')"
 t_expect_eq "the document's suite" kgate "$(t_json "$W/kernel-gate.json" .suite)"
 
+# lava submit of several jobs with -o DIR makes DIR when it is not there (issue 43 item 6:
+# it had to exist, exit 2); a DIR that is a file is still refused, and the server's 403 said
+printf 'job_name: a\n' >"$W/j1.yaml" && printf 'job_name: b\n' >"$W/j2.yaml"
+"$FSBENCH" lava submit "$W/j1.yaml" "$W/j2.yaml" --lava "$url" --lava-token-file "$W/token" -o "$W/res" \
+	>/dev/null 2>"$W/err"
+rc=$?
+[ -d "$W/res" ] && t_ok "lava submit -o DIR made DIR (then exit $rc: $(tail -1 "$W/err"))" ||
+	t_fail "lava submit -o DIR: no directory (exit $rc: $(cat "$W/err"))"
+grep -q 403 "$W/err" || t_fail "lava submit: the 403 is not said: $(cat "$W/err")"
+: >"$W/afile"
+"$FSBENCH" lava submit "$W/j1.yaml" "$W/j2.yaml" --lava "$url" --lava-token-file "$W/token" -o "$W/afile" \
+	>/dev/null 2>"$W/err"
+t_expect_eq "lava submit -o a file: exit" 2 $?
+
 # a usage error is found before any work: no document
 rm -f "$W/kernel-gate.json"
 "$FSBENCH" kernel-gate --lava "$url" --baseline "$W/k1" --candidate "$W/k2" --json "$W/kernel-gate.json" \
