@@ -343,9 +343,10 @@ int lava_results_load_all(char *const *paths, int n, json_t **ret, char *err, si
 
 		if (lava_results_load(paths[a], &j, err, errlen))
 			r = -EINVAL;
-		else if ((r = jobs_once(jobs, j, paths, a, err, errlen)) ||
-			 json_array_append_new(all, j))
-			r = r ? r : -ENOMEM;
+		else if ((r = jobs_once(jobs, j, paths, a, err, errlen)))
+			json_decref(j); /* refused: not kept */
+		else if (json_array_append_new(all, j)) /* (which frees @j either way) */
+			r = -ENOMEM;
 	}
 	json_decref(jobs);
 	if (r) {
