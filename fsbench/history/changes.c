@@ -226,6 +226,19 @@ static int by_kernel(const void *a, const void *b)
 	return (x->before > y->before) - (x->before < y->before);
 }
 
+/* A sample by its repetition, for grouping one kernel's samples. */
+struct rep_value {
+	int rep;
+	double x;
+};
+
+static int by_rep(const void *a, const void *b)
+{
+	const struct rep_value *x = a, *y = b;
+
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
 /*
  * The within sum of squares of one kernel's @n samples from @off, and its degrees of
  * freedom, added to *@ss and *@df: about each repetition's own mean when @rep is given.
@@ -234,6 +247,7 @@ static void within(const struct hist_cp_series *s, size_t off, size_t n, const i
 		   size_t *df)
 {
 	const double *x = s->x + off;
+	struct rep_value *v;
 
 	if (!rep) {
 		if (n >= 2) {
@@ -242,30 +256,29 @@ static void within(const struct hist_cp_series *s, size_t off, size_t n, const i
 		}
 		return;
 	}
-	/* a kernel's samples are few (boots x repetitions): a pass per repetition seen */
-	for (size_t i = 0; i < n; i++) {
-		double sum = 0, sq = 0, m;
-		size_t cnt = 0;
-		bool first = true;
-
-		for (size_t j = 0; j < i && first; j++)
-			first = rep[off + j] != rep[off + i];
-		if (!first)
-			continue;
-		for (size_t j = i; j < n; j++)
-			if (rep[off + j] == rep[off + i]) {
-				sum += x[j];
-				cnt++;
-			}
-		if (cnt < 2)
-			continue;
-		m = sum / (double)cnt;
-		for (size_t j = i; j < n; j++)
-			if (rep[off + j] == rep[off + i])
-				sq += (x[j] - m) * (x[j] - m);
-		*ss += sq;
-		*df += cnt - 1;
+	/* grouped by repetition (sorted: a kernel of many runs costs n log n, not n^2) */
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v) { /* then the repetitions' spread, as without them: a bound, not a failure */
+		within(s, off, n, NULL, ss, df);
+		return;
 	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = (struct rep_value){ rep[off + i], x[i] };
+	qsort(v, n, sizeof(*v), by_rep);
+	for (size_t lo = 0, hi; lo < n; lo = hi) {
+		double sum = 0, m, sq = 0;
+
+		for (hi = lo; hi < n && v[hi].rep == v[lo].rep; hi++)
+			sum += v[hi].x;
+		if (hi - lo < 2)
+			continue;
+		m = sum / (double)(hi - lo);
+		for (size_t j = lo; j < hi; j++)
+			sq += (v[j].x - m) * (v[j].x - m);
+		*ss += sq;
+		*df += hi - lo - 1;
+	}
+	free(v);
 }
 
 int hist_cp_find(const struct hist_cp_series *s, const struct hist_cp_opts *o,
