@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <jansson.h>
@@ -148,17 +149,122 @@ static const struct fsb_opt add_opts[] = {
 };
 #undef O
 
+#define ADD_DEPTH_MAX 16
+#define ADD_FILES_MAX 10000000
+
 static void add_usage(FILE *out)
 {
 	fprintf(out,
-		"usage: fsbench history add [--db STORE] RESULT.json...\n\n"
+		"usage: fsbench history add [--db STORE] RESULT.json|DIR...\n\n"
 		"Keeps every run of each result file (host runs, suites, each boot of kernel-run and\n"
 		"kernel-gate, LAVA imports) with what identifies it: the kernel (release, Debian package\n"
 		"version, git commit), host, disk, filesystem and mount options, workload and parameters,\n"
 		"fsbench version and date, and its metric values. One transaction per file; a file the\n"
 		"store has (by its content's SHA-256) adds nothing, so adding a directory every night adds\n"
-		"only what is new. A file that is not an fsbench result is refused (exit 2) and the\n"
-		"others are still added.\n\n");
+		"only what is new. A DIR is walked (at most " CMD_XSTR(
+			ADD_DEPTH_MAX) " levels down, following no symbolic\n"
+				       "link) for its *.json files, taken in version order of their paths. A file that is not\n"
+				       "an fsbench result is refused (exit 2) and the others are still added.\n\n");
+}
+
+/* The files of a DIR operand: *.json below it, no symbolic link followed, paths in version order. */
+struct add_list {
+	char **v;
+	size_t n, cap;
+	int error; /* a directory that could not be read: -errno, with err */
+	char err[1024];
+};
+
+static struct add_list *walk_list; /* nftw() takes no argument */
+
+static int list_push(struct add_list *l, const char *path)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		char **v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	if (!(l->v[l->n] = strdup(path)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int walk_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	struct add_list *l = walk_list;
+	size_t len = strlen(path);
+
+	(void)st;
+	if (type == FTW_DNR || type == FTW_NS) {
+		l->error = -EACCES;
+		snprintf(l->err, sizeof(l->err), "reading %s: cannot read or stat it", path);
+		return 1;
+	}
+	if (type == FTW_D && ftw->level > ADD_DEPTH_MAX) {
+		l->error = -ELOOP;
+		snprintf(l->err, sizeof(l->err), "walking %s: more than %d levels down", path,
+			 ADD_DEPTH_MAX);
+		return 1;
+	}
+	/* regular files by name; a symbolic link (FTW_SL, never followed) is left */
+	if (type != FTW_F || !S_ISREG(st->st_mode) || len < 5 || strcmp(path + len - 5, ".json"))
+		return 0;
+	if (l->n >= ADD_FILES_MAX) {
+		l->error = -E2BIG;
+		snprintf(l->err, sizeof(l->err), "walking %s: more than %d result files", path,
+			 ADD_FILES_MAX);
+		return 1;
+	}
+	if (list_push(l, path)) {
+		l->error = -ENOMEM;
+		snprintf(l->err, sizeof(l->err), "walking %s: %s", path, strerror(ENOMEM));
+		return 1;
+	}
+	return 0;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strverscmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* @files, each DIR among them replaced by its result files: 0, or -errno with @l->err. */
+static int add_expand(const struct cmd_files *files, struct add_list *l)
+{
+	for (int i = 0; i < files->n; i++) {
+		struct stat st;
+		size_t from = l->n;
+
+		if (lstat(files->v[i], &st) || !S_ISDIR(st.st_mode)) {
+			/* a file (or what is not there): the reader's to judge and say */
+			if (list_push(l, files->v[i]))
+				return -ENOMEM;
+			continue;
+		}
+		walk_list = l;
+		if (nftw(files->v[i], walk_one, 32, FTW_PHYS) && !l->error) {
+			l->error = -errno;
+			snprintf(l->err, sizeof(l->err), "walking %s: %s", files->v[i],
+				 strerror(errno));
+		}
+		walk_list = NULL;
+		if (l->error)
+			return l->error;
+		qsort(l->v + from, l->n - from, sizeof(*l->v), path_cmp);
+	}
+	return 0;
+}
+
+static void add_list_free(struct add_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
 }
 
 struct add_tally {
@@ -204,16 +310,32 @@ static int add_run(void *cfg)
 	char err[2048];
 	int status, e;
 
+	struct add_list files = { .n = 0 };
+
 	if (!c->files.n)
 		return cmd_fail(FSB_EXIT_USAGE, "history add", "no result files (see --help)");
-	if ((status = store_open("history add", c->db, &db)))
+	if ((e = add_expand(&c->files, &files))) {
+		status = cmd_fail(e == -ENOMEM ? FSB_EXIT_SYSTEM : FSB_EXIT_USAGE, "history add",
+				  "%s", files.error ? files.err : strerror(-e));
+		add_list_free(&files);
 		return status;
+	}
+	if (!files.n) {
+		add_list_free(&files);
+		return cmd_fail(FSB_EXIT_USAGE, "history add", "no *.json file in %s%s",
+				c->files.v[0], c->files.n > 1 ? " and the others given" : "");
+	}
+	if ((status = store_open("history add", c->db, &db))) {
+		add_list_free(&files);
+		return status;
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* decoding is most of the time: as many at once as there are processors */
-	e = hist_add_files(db, (const char *const *)c->files.v, (size_t)c->files.n,
-			   cpus > 0 ? (int)cpus : 1, add_one, &t, err, sizeof(err));
+	e = hist_add_files(db, (const char *const *)files.v, files.n, cpus > 0 ? (int)cpus : 1,
+			   add_one, &t, err, sizeof(err));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	hist_db_close(db);
+	add_list_free(&files);
 	if (e) {
 		fprintf(stderr, "fsbench history add: %s\n", err);
 		return store_status(e);

@@ -3,7 +3,9 @@
 # a unix socket directory of its own, a port chosen now), stopped by its PID even when the
 # test fails. Two writers add the same files at once: each file is there once. Then list
 # puts the kernels in dpkg's order and changes finds the 4 % files/s step at its kernel (exit
-# 1); the same in SQLite; a server that is gone is a system failure (128), never "bad".
+# 1); the same in SQLite; a server that is gone is a system failure (128), never "bad"; a
+# server killed in the middle of an add (a directory of 600 results) leaves whole files only,
+# and the same add again adds just the rest.
 . "$(dirname "$0")/lib.sh"
 S=$T_SCRATCH
 PGBIN=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)
@@ -192,6 +194,68 @@ grep -q 'opening the store postgresql://secure@/hist.*password authentication fa
 rc=$?
 t_expect_eq "no such database: exit" 128 "$rc"
 grep -q 'opening the store postgresql:///nodb.*does not exist' "$S/err" && t_ok "$(cat "$S/err")" || t_fail "$(cat "$S/err")"
+
+# the server dies in the middle of an add (an immediate shutdown: every backend killed, no
+# checkpoint, as a crash): the add says which file it was adding and exits 128; after the
+# restart every file in the store has all of its runs and values and none is half there;
+# the same add again adds just the rest
+as_pg "$PGBIN/createdb" -h "$PGDIR/sock" -p "$PORT" -U fsbench mid || t_die "createdb mid"
+MID="postgresql:///mid?host=$PGDIR/sock&port=$PORT&user=fsbench"
+mkdir "$S/many"
+python3 - "$FX" "$S/many" <<-'PY' || t_die "making 600 results"
+	import json, sys
+	src = json.load(open(sys.argv[1]))
+	for i in range(600):
+	    src["host"]["kernel"] = "6.1.0-%d-amd64" % (i // 20)
+	    src["host"]["kernel_version"] = "#1 SMP PREEMPT_DYNAMIC Debian 6.1.%d-1 (2026-01-01)" % (100 + i // 20)
+	    src["runs"][0]["summary"]["files_per_sec"] = 200 + i * 0.01
+	    json.dump(src, open("%s/m%03d.json" % (sys.argv[2], i), "w"))
+	PY
+psql_mid() { as_pg "$PGBIN/psql" -h "$PGDIR/sock" -p "$PORT" -U fsbench -d mid -tA -c "$1" 2>/dev/null; }
+"$FSBENCH" history add --db "$MID" --quiet "$S/many" >"$S/mid.out" 2>"$S/mid.err" &
+addpid=$!
+T_PIDS+=("$addpid")
+stored=0
+for _ in $(seq 400); do
+	stored=$(psql_mid "SELECT count(*) FROM files" || echo 0)
+	[ "${stored:-0}" -ge 20 ] && break
+	kill -0 "$addpid" 2>/dev/null || break
+	sleep 0.05
+done
+if [ "${stored:-0}" -ge 20 ] && [ "$stored" -lt 600 ] && kill -0 "$addpid" 2>/dev/null; then
+	as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop >"$S/pgctl.log" 2>&1 || t_fail "pg_ctl stop -m immediate"
+	wait "$addpid"
+	rc=$?
+	t_expect_eq "the server killed in the middle of an add (after $stored files): exit" 128 "$rc"
+	grep -Eq "adding $S/many/m[0-9]{3}\.json|$S/many/m[0-9]{3}\.json.*(server|connection)" "$S/mid.err" &&
+		t_ok "the add names the file and the reason: $(head -2 "$S/mid.err" | paste -sd' ')" ||
+		t_fail "the add's error: $(cat "$S/mid.err")"
+	as_pg "$PGBIN/pg_ctl" -D "$PGDIR/data" -l "$PGDIR/server.log" -w -t 60 \
+		-o "-p $PORT -k $PGDIR/sock -c listen_addresses=''" start >"$S/pgctl.log" 2>&1 ||
+		{ cat "$S/pgctl.log" "$PGDIR/server.log"; t_die "pg_ctl start again"; }
+	PGPID=$(head -1 "$PGDIR/data/postmaster.pid")
+	after=$(psql_mid "SELECT count(*) FROM files")
+	# whole files only: each stored file has its run and that run its values; no run or
+	# value without its file
+	half=$(psql_mid "SELECT (SELECT count(*) FROM files f WHERE f.runs <> (SELECT count(*) FROM runs r WHERE r.file_id = f.id))
+		+ (SELECT count(*) FROM runs r WHERE NOT EXISTS (SELECT 1 FROM run_values v WHERE v.run_id = r.id))
+		+ (SELECT count(*) FROM runs r WHERE NOT EXISTS (SELECT 1 FROM files f WHERE f.id = r.file_id))")
+	[ -n "$after" ] && [ "$after" -ge "$stored" ] && [ "$after" -lt 600 ] && [ "$half" = 0 ] &&
+		t_ok "after the crash: $after whole files of 600, nothing half-added" ||
+		t_fail "after the crash: $after files, $half half-added rows"
+	"$FSBENCH" history add --db "$MID" "$S/many" >"$S/mid2.out" 2>"$S/mid2.err"
+	rc=$?
+	t_expect_eq "the same add again: exit" 0 "$rc"
+	t_expect_eq "the same add again: files and runs in the store" "600 600" \
+		"$(psql_mid "SELECT (SELECT count(*) FROM files) || ' ' || (SELECT count(*) FROM runs)")"
+	grep -q "in the store already" "$S/mid2.out" &&
+		t_ok "the same add again: $(tail -1 "$S/mid2.out")" || t_fail "the same add again: $(cat "$S/mid2.out")"
+else
+	kill "$addpid" 2>/dev/null
+	wait "$addpid" 2>/dev/null
+	t_fail "could not catch the add in the middle: $stored files stored; $(cat "$S/mid.err")"
+fi
+
 pg_stop
 "$FSBENCH" history add --db "$URI" "${FILES[0]}" >/dev/null 2>"$S/err"
 rc=$?
