@@ -308,6 +308,15 @@ int hist_db_open(const char *target, struct hist_db **ret, char *err, size_t err
 		return r;
 	}
 	r = schema_ready(db, err, errlen);
+	if (!r) {
+		char sha[65] = "";
+
+		r = hist_db_query(db, "SELECT sha256 FROM files WHERE raw_sha256 = '' LIMIT 1",
+				  NULL, first_text, sha, msg, sizeof(msg));
+		if (r)
+			snprintf(err, errlen, "%s: reading the store: %s", db->where, msg);
+		db->dump_rows = sha[0] != 0;
+	}
 	if (r) {
 		hist_db_close(db);
 		return r;
@@ -489,6 +498,21 @@ static int add_doc(struct hist_db *db, const struct hist_file *f, const char *ra
 	long long id;
 	int r;
 
+	if (f->dump_sha256[0]) { /* a row of schema 1 has it: known, and by its bytes from now */
+		id = -1;
+		r = hist_db_query(db, "SELECT id FROM files WHERE sha256 = $1 AND raw_sha256 = ''",
+				  ROW(f->dump_sha256), first_int, &id, err, errlen);
+		if (r)
+			return r;
+		if (id >= 0) {
+			snprintf(fid, sizeof(fid), "%lld", id);
+			snprintf(res->sha256, sizeof(res->sha256), "%s", f->dump_sha256);
+			res->present = true;
+			r = hist_db_exec(db, "UPDATE files SET raw_sha256 = $1 WHERE id = $2",
+					 ROW(raw, fid), err, errlen);
+			return r < 0 ? r : 0; /* else the rows changed */
+		}
+	}
 	hist_now_utc(added, sizeof(added));
 	snprintf(nruns, sizeof(nruns), "%zu", f->nruns);
 	r = returned_id(db,
@@ -514,6 +538,7 @@ struct pending {
 	char raw[65];
 	char *buf;
 	size_t len;
+	unsigned flags; /* hist_file_parse()'s */
 	struct hist_file *f;
 	struct hist_add_res res;
 	int error; /* of reading or decoding, with @err */
@@ -529,6 +554,7 @@ static int pending_read(struct hist_db *db, struct pending *p, char *err, size_t
 	char msg[1024];
 	int r;
 
+	p->flags = db->dump_rows ? HIST_PARSE_DUMP_HASH : 0;
 	p->error = mdl_file_bytes(p->path, &p->buf, &p->len, p->err, sizeof(p->err));
 	if (p->error)
 		return 0;
@@ -551,7 +577,8 @@ static int pending_read(struct hist_db *db, struct pending *p, char *err, size_t
 static void pending_decode(struct pending *p)
 {
 	if (!p->error && !p->res.present)
-		p->error = hist_file_parse(p->path, p->buf, p->len, &p->f, p->err, sizeof(p->err));
+		p->error = hist_file_parse(p->path, p->buf, p->len, p->flags, &p->f, p->err,
+					   sizeof(p->err));
 	free(p->buf);
 	p->buf = NULL;
 }
@@ -607,11 +634,13 @@ int hist_add_file(struct hist_db *db, const char *path, struct hist_add_res *ret
 	return r;
 }
 
-/* The decoders' shared state: the next file to take. */
+/* The decoders of one window: the next file to take, and the threads taking them. */
 struct decoders {
 	struct pending *p;
 	size_t n, next;
 	pthread_mutex_t lock;
+	pthread_t tid[HIST_ADD_THREADS_MAX];
+	int started;
 };
 
 static void *decoder(void *arg)
@@ -630,11 +659,43 @@ static void *decoder(void *arg)
 	}
 }
 
+/* @d's files decoded by @threads threads; what none could start is decoded by the caller. */
+static void decoders_start(struct decoders *d, int threads)
+{
+	pthread_mutex_init(&d->lock, NULL);
+	d->started = 0;
+	for (int t = 0; t < threads && (size_t)t < d->n; t++)
+		if (!pthread_create(&d->tid[d->started], NULL, decoder, d))
+			d->started++;
+	if (!d->started)
+		decoder(d);
+}
+
+static void decoders_join(struct decoders *d)
+{
+	for (int t = 0; t < d->started; t++)
+		pthread_join(d->tid[t], NULL);
+	pthread_mutex_destroy(&d->lock);
+}
+
+/* Reads window @d's files and asks the store for their bytes, in order (this thread's). */
+static int window_read(struct hist_db *db, struct decoders *d, const char *const *paths, char *err,
+		       size_t errlen)
+{
+	int r = 0;
+
+	for (size_t i = 0; !r && i < d->n; i++) {
+		d->p[i].path = paths[i];
+		r = pending_read(db, &d->p[i], err, errlen);
+	}
+	return r;
+}
+
 int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int threads,
 		   hist_added_fn fn, void *arg, char *err, size_t errlen)
 {
 	struct pending *all = calloc(n ? n : 1, sizeof(*all));
-	pthread_t tid[HIST_ADD_THREADS_MAX];
+	struct decoders win[2];
 	size_t window;
 	int r = 0;
 
@@ -643,31 +704,37 @@ int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int t
 		return -ENOMEM;
 	}
 	threads = threads < 1 ? 1 : threads > HIST_ADD_THREADS_MAX ? HIST_ADD_THREADS_MAX : threads;
-	/* a few files a decoder at a time: the bytes held are bounded, whatever @n */
+	/*
+	 * Windows of a few files a decoder: the bytes held are bounded, whatever @n. While
+	 * window k is decoded, this thread reads window k+1; while k+1 is decoded, it adds k,
+	 * one transaction a file, in order.
+	 */
 	window = (size_t)threads * 4;
-	for (size_t lo = 0; !r && lo < n; lo += window) {
-		struct decoders d = { .p = all + lo, .n = n - lo < window ? n - lo : window };
-		int started = 0;
+	if (n) {
+		win[0] = (struct decoders){ .p = all, .n = n < window ? n : window };
+		r = window_read(db, &win[0], paths, err, errlen);
+		if (!r)
+			decoders_start(&win[0], threads);
+	}
+	for (size_t lo = 0, k = 0; !r && lo < n; lo += window, k ^= 1) {
+		struct decoders *d = &win[k], *next = &win[k ^ 1];
+		size_t nlo = lo + window;
+		int rn = 0;
 
-		/* read, and known by their bytes, in order: the connection is this thread's */
-		for (size_t i = 0; !r && i < d.n; i++) {
-			d.p[i].path = paths[lo + i];
-			r = pending_read(db, &d.p[i], err, errlen);
+		if (nlo < n) {
+			*next = (struct decoders){ .p = all + nlo,
+						   .n = n - nlo < window ? n - nlo : window };
+			rn = window_read(db, next, paths + nlo, err, errlen);
 		}
-		if (r)
+		decoders_join(d);
+		if (rn) {
+			r = rn;
 			break;
-		/* decoded by @threads at once, this one among them */
-		pthread_mutex_init(&d.lock, NULL);
-		for (int t = 1; t < threads && (size_t)t < d.n; t++)
-			if (!pthread_create(&tid[started], NULL, decoder, &d))
-				started++;
-		decoder(&d);
-		for (int t = 0; t < started; t++)
-			pthread_join(tid[t], NULL);
-		pthread_mutex_destroy(&d.lock);
-		/* then added in order, one transaction each */
-		for (size_t i = 0; !r && i < d.n; i++) {
-			struct pending *p = &d.p[i];
+		}
+		if (nlo < n)
+			decoders_start(next, threads);
+		for (size_t i = 0; !r && i < d->n; i++) {
+			struct pending *p = &d->p[i];
 			int e = p->error;
 
 			if (!e && !p->res.present)
@@ -677,6 +744,8 @@ int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int t
 				snprintf(err, errlen, "%s", e ? p->err : "stopped");
 			pending_free(p);
 		}
+		if (r && nlo < n)
+			decoders_join(next);
 	}
 	for (size_t i = 0; i < n; i++)
 		pending_free(&all[i]);

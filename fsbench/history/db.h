@@ -61,6 +61,8 @@ struct hist_db {
 	char where[512]; /* the file or the URI without its password, for messages */
 	/* series key -> id: known (committed), and learnt in the open transaction */
 	struct json_t *series, *series_pending;
+	/* rows of schema 1 (no raw_sha256), known by the older dump hash: added files get it too */
+	bool dump_rows;
 };
 
 /*

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <openssl/evp.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,14 +240,173 @@ int hist_raw_sha256(const char *buf, size_t len, char out[65])
 	return sha256_hex(buf, len, out);
 }
 
-int hist_file_parse(const char *path, const char *buf, size_t len, struct hist_file **ret,
-		    char *err, size_t errlen)
+/*
+ * The content's digest: the document fed to SHA-256 as a tagged binary walk, object keys in
+ * byte order, numbers as their 8 bytes, through a buffer. The same content in any layout
+ * (indented, keys in another order) gives the same hash; a layout-independent text dump
+ * (json_dumps with sorted keys) cost as much as the parse, most of it formatting numbers.
+ */
+#define CANON_BUF 65536
+
+struct canon {
+	EVP_MD_CTX *md;
+	unsigned char buf[CANON_BUF];
+	size_t n;
+	bool failed;
+};
+
+static void canon_put(struct canon *c, const void *p, size_t n)
+{
+	if (c->n + n > CANON_BUF) {
+		c->failed |= !EVP_DigestUpdate(c->md, c->buf, c->n);
+		c->n = 0;
+	}
+	if (n > CANON_BUF) {
+		c->failed |= !EVP_DigestUpdate(c->md, p, n);
+		return;
+	}
+	memcpy(c->buf + c->n, p, n);
+	c->n += n;
+}
+
+static void canon_tag(struct canon *c, char tag, uint64_t n)
+{
+	unsigned char b[9] = { (unsigned char)tag };
+
+	for (int i = 0; i < 8; i++)
+		b[1 + i] = (unsigned char)(n >> (8 * i));
+	canon_put(c, b, sizeof(b));
+}
+
+struct canon_key {
+	const char *k;
+	size_t len;
+	json_t *v;
+};
+
+static int key_cmp(const void *a, const void *b)
+{
+	const struct canon_key *x = a, *y = b;
+	int r = memcmp(x->k, y->k, x->len < y->len ? x->len : y->len);
+
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+static int canon_walk(struct canon *c, json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT: {
+		size_t n = json_object_size(v), i = 0;
+		struct canon_key *keys = calloc(n ? n : 1, sizeof(*keys));
+		void *it;
+
+		if (!keys)
+			return -ENOMEM;
+		for (it = json_object_iter(v); it && i < n; it = json_object_iter_next(v, it), i++)
+			keys[i] = (struct canon_key){ json_object_iter_key(it),
+						      json_object_iter_key_len(it),
+						      json_object_iter_value(it) };
+		qsort(keys, i, sizeof(*keys), key_cmp);
+		canon_tag(c, 'o', i);
+		for (size_t j = 0; j < i; j++) {
+			canon_tag(c, 'k', keys[j].len);
+			canon_put(c, keys[j].k, keys[j].len);
+			if (canon_walk(c, keys[j].v)) {
+				free(keys);
+				return -ENOMEM;
+			}
+		}
+		free(keys);
+		return 0;
+	}
+	case JSON_ARRAY:
+		canon_tag(c, 'a', json_array_size(v));
+		for (size_t i = 0; i < json_array_size(v); i++)
+			if (canon_walk(c, json_array_get(v, i)))
+				return -ENOMEM;
+		return 0;
+	case JSON_STRING:
+		canon_tag(c, 's', json_string_length(v));
+		canon_put(c, json_string_value(v), json_string_length(v));
+		return 0;
+	case JSON_INTEGER:
+		canon_tag(c, 'i', (uint64_t)json_integer_value(v));
+		return 0;
+	case JSON_REAL: {
+		double d = json_real_value(v);
+		uint64_t bits;
+
+		memcpy(&bits, &d, sizeof(bits));
+		canon_tag(c, 'r', bits);
+		return 0;
+	}
+	case JSON_TRUE:
+		canon_tag(c, 't', 0);
+		return 0;
+	case JSON_FALSE:
+		canon_tag(c, 'f', 0);
+		return 0;
+	default:
+		canon_tag(c, 'n', 0);
+		return 0;
+	}
+}
+
+int hist_canon_sha256(json_t *doc, char out[65])
+{
+	static const char form[] = "fsbench-canonical/1";
+	struct canon *c = malloc(sizeof(*c));
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	int r = -EIO;
+
+	if (!c)
+		return -ENOMEM;
+	c->n = 0;
+	c->failed = false;
+	if (!(c->md = EVP_MD_CTX_new())) {
+		free(c);
+		return -ENOMEM;
+	}
+	if (!EVP_DigestInit_ex(c->md, EVP_sha256(), NULL))
+		goto out;
+	canon_put(c, form, sizeof(form));
+	if ((r = canon_walk(c, doc)))
+		goto out;
+	r = -EIO;
+	if (c->n)
+		c->failed |= !EVP_DigestUpdate(c->md, c->buf, c->n);
+	if (c->failed || !EVP_DigestFinal_ex(c->md, md, &mdlen) || mdlen != 32)
+		goto out;
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(out + 2 * i, 3, "%02x", md[i]);
+	r = 0;
+out:
+	EVP_MD_CTX_free(c->md);
+	free(c);
+	return r;
+}
+
+/* The hash of schema 2's first stores: the SHA-256 of json_dumps(COMPACT | SORT_KEYS). */
+static int dump_sha256(json_t *doc, char out[65])
+{
+	char *text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
+	int r;
+
+	if (!text)
+		return -ENOMEM;
+	r = sha256_hex(text, strlen(text), out);
+	free(text);
+	return r;
+}
+
+int hist_file_parse(const char *path, const char *buf, size_t len, unsigned flags,
+		    struct hist_file **ret, char *err, size_t errlen)
 {
 	struct hist_file *f = calloc(1, sizeof(*f));
 	const char *schema;
 	json_t *doc = NULL;
 	json_error_t je;
-	char *canon = NULL;
 	int e = -ENOMEM;
 
 	if (!f)
@@ -257,12 +417,13 @@ int hist_file_parse(const char *path, const char *buf, size_t len, struct hist_f
 		free(f);
 		return -EPROTO;
 	}
-	canon = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
-	if (!canon)
+	e = hist_canon_sha256(doc, f->sha256);
+	if (!e && (flags & HIST_PARSE_DUMP_HASH))
+		e = dump_sha256(doc, f->dump_sha256);
+	if (e == -ENOMEM)
 		goto nomem;
-	if (sha256_hex(canon, strlen(canon), f->sha256)) {
+	if (e) {
 		snprintf(err, errlen, "%s: hashing its content failed", path);
-		e = -EIO;
 		goto fail;
 	}
 	schema = json_string_value(json_object_get(doc, MDL_KEY_SCHEMA));
@@ -291,7 +452,6 @@ int hist_file_parse(const char *path, const char *buf, size_t len, struct hist_f
 		if ((e = run_read(doc, json_array_get(json_object_get(doc, MDL_KEY_RUNS), i), i,
 				  &f->runs[i])))
 			goto nomem;
-	free(canon);
 	json_decref(doc);
 	*ret = f;
 	return 0;
@@ -299,7 +459,6 @@ nomem:
 	e = -ENOMEM;
 	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 fail:
-	free(canon);
 	json_decref(doc);
 	hist_file_free(f);
 	return e;
@@ -313,7 +472,7 @@ int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t e
 
 	if (e)
 		return e;
-	e = hist_file_parse(path, buf, len, ret, err, errlen);
+	e = hist_file_parse(path, buf, len, 0, ret, err, errlen);
 	free(buf);
 	return e;
 }

@@ -41,7 +41,8 @@ struct hist_run {
 };
 
 struct hist_file {
-	char sha256[65];
+	char sha256[65]; /* hist_canon_sha256() of its content */
+	char dump_sha256[65]; /* with HIST_PARSE_DUMP_HASH: the older stores' hash, else "" */
 	char path[4096];
 	char created[32];
 	struct hist_kernel kernel;
@@ -50,14 +51,24 @@ struct hist_file {
 };
 
 /*
- * Reads the result at @path (version 1 or 2). The hash is of the document's content in a
- * canonical form (sorted keys, compact), so a copy re-indented is the same file. 0 with
- * *@ret set, -ENOMEM, or -EPROTO with @err naming the file and what makes it unusable.
+ * Reads the result at @path (version 1 or 2). The hash is of the document's content
+ * (hist_canon_sha256), so a copy re-indented is the same file. 0 with *@ret set, -ENOMEM,
+ * or -EPROTO with @err naming the file and what makes it unusable.
  */
 int hist_file_read(const char *path, struct hist_file **ret, char *err, size_t errlen);
+
+/* Also the hash older stores knew a file by (the sorted compact dump's), for their rows. */
+#define HIST_PARSE_DUMP_HASH 1u
+
 /* The same of the file's bytes @buf (@len of them), read from @path (named in @err). */
-int hist_file_parse(const char *path, const char *buf, size_t len, struct hist_file **ret,
-		    char *err, size_t errlen);
+int hist_file_parse(const char *path, const char *buf, size_t len, unsigned flags,
+		    struct hist_file **ret, char *err, size_t errlen);
+
+/*
+ * The SHA-256 in hex of @doc's content, independent of its layout: a tagged binary walk
+ * with object keys in byte order and numbers as their 8 bytes. 0, -ENOMEM or -EIO.
+ */
+int hist_canon_sha256(json_t *doc, char out[65]);
 /*
  * The SHA-256 of @len bytes at @buf in hex: a file's bytes as they are, by which the store
  * knows a file added before without reading it (its canonical hash is the identity).

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "fsbench/history/db.h"
+#include "fsbench/history/ident.h"
 #include "fsbench/history/series.h"
 
 static char dir[64], db_path[128], fixture[512];
@@ -292,6 +294,105 @@ static void v1_store_migrated(void **state)
 	sqlite3_close(s);
 }
 
+/* The content hash: the same for any layout and key order; 1, 1.0 and "1" differ. */
+static void canonical_hash(void **state)
+{
+	static const char *const same[] = {
+		"{\"a\":[1,2.5,\"x\"],\"b\":{\"c\":null,\"d\":true}}",
+		"{ \"b\": {\"d\": true, \"c\": null},\n  \"a\": [1, 2.50, \"x\"] }"
+	};
+	static const char *const other[] = {
+		"{\"a\":[1.0,2.5,\"x\"],\"b\":{\"c\":null,\"d\":true}}",
+		"{\"a\":[\"1\",2.5,\"x\"],\"b\":{\"c\":null,\"d\":true}}",
+		"{\"a\":[1,2.5,\"x\"],\"b\":{\"c\":null,\"d\":false}}",
+		"{\"a\":[1,2.5,\"x\"],\"b\":{\"c\":null},\"d\":true}",
+		"{\"a\":[1,2.5,\"x\"],\"b\":{\"c\":null,\"dd\":true}}"
+	};
+	char first[65], h[65];
+	json_t *doc;
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		assert_non_null(doc = json_loads(same[i], 0, NULL));
+		assert_int_equal(hist_canon_sha256(doc, i ? h : first), 0);
+		json_decref(doc);
+	}
+	assert_string_equal(first, h);
+	assert_int_equal(strlen(first), 64);
+	for (size_t i = 0; i < sizeof(other) / sizeof(*other); i++) {
+		assert_non_null(doc = json_loads(other[i], 0, NULL));
+		assert_int_equal(hist_canon_sha256(doc, h), 0);
+		json_decref(doc);
+		assert_string_not_equal(first, h);
+	}
+}
+
+/*
+ * A store of schema 1 knows its files by the SHA-256 of their sorted compact dump and not by
+ * their bytes: the same file added again is there already (not a second copy), and from
+ * then on known by its bytes.
+ */
+static void v1_file_known_by_its_old_hash(void **state)
+{
+	static const char v1[] =
+		"CREATE TABLE schema_version (version INTEGER NOT NULL);"
+		"INSERT INTO schema_version VALUES (1);"
+		"CREATE TABLE files (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, "
+		"path TEXT NOT NULL, added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER "
+		"NOT NULL);"
+		"CREATE TABLE kernels (id INTEGER PRIMARY KEY, release TEXT NOT NULL, package "
+		"TEXT NOT NULL, git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE "
+		"(release, package, git_commit));"
+		"CREATE TABLE runs (id INTEGER PRIMARY KEY, file_id BIGINT NOT NULL REFERENCES "
+		"files (id), idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels "
+		"(id), host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT "
+		"NULL, mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT "
+		"NULL, params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, "
+		"sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx));"
+		"CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), metric "
+		"TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY "
+		"KEY (run_id, metric));"
+		"CREATE INDEX run_values_series ON run_values (series);";
+	struct hist_add_res res;
+	struct hist_db *db;
+	unsigned char md[EVP_MAX_MD_SIZE];
+	unsigned int mdlen = 0;
+	char err[1024], path[160], sql[256], hex[65];
+	json_t *doc;
+	char *text;
+	sqlite3 *s;
+
+	(void)state;
+	assert_non_null(doc = json_load_file(fixture, 0, NULL));
+	assert_non_null(text = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS));
+	json_decref(doc);
+	assert_true(EVP_Digest(text, strlen(text), md, &mdlen, EVP_sha256(), NULL));
+	free(text);
+	for (unsigned i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", md[i]);
+	snprintf(path, sizeof(path), "%s/v1-known.db", dir);
+	assert_int_equal(sqlite3_open(path, &s), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(s, v1, NULL, NULL, NULL), SQLITE_OK);
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO files VALUES (1, '%s', 'then.json', 'now', 'then', 0)", hex);
+	assert_int_equal(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	assert_int_equal(hist_db_open(path, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
+	assert_true(res.present);
+	assert_string_equal(res.sha256, hex);
+	hist_db_close(db);
+	assert_int_equal(count_in(path, "files"), 1);
+	assert_int_equal(count_in(path, "files WHERE length(raw_sha256) = 64"), 1);
+	/* by its bytes now, without the older hash: no row of schema 1 is left unknown */
+	assert_int_equal(hist_db_open(path, &db, err, sizeof(err)), 0);
+	assert_false(db->dump_rows);
+	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
+	assert_true(res.present);
+	hist_db_close(db);
+	assert_int_equal(count_in(path, "files"), 1);
+}
+
 /* A truncated store, and a file that is no database, are refused as such. */
 static void damaged_refused(void **state)
 {
@@ -319,10 +420,15 @@ static void damaged_refused(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(add_twice_adds_once), cmocka_unit_test(known_by_bytes_and_content),
-		cmocka_unit_test(not_a_result),	       cmocka_unit_test(newer_schema_refused),
-		cmocka_unit_test(damaged_refused),     cmocka_unit_test(v1_store_migrated),
+		cmocka_unit_test(add_twice_adds_once),
+		cmocka_unit_test(known_by_bytes_and_content),
+		cmocka_unit_test(not_a_result),
+		cmocka_unit_test(newer_schema_refused),
+		cmocka_unit_test(damaged_refused),
+		cmocka_unit_test(v1_store_migrated),
 		cmocka_unit_test(repetition_kept),
+		cmocka_unit_test(canonical_hash),
+		cmocka_unit_test(v1_file_known_by_its_old_hash),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
