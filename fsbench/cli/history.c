@@ -513,6 +513,19 @@ static json_t *changes_json(const struct hist_findings *f, const struct hist_sum
 			(json_int_t)f->judged, "too_short", (json_int_t)f->short_, "too_noisy",
 			(json_int_t)f->noisy, "regressions", (json_int_t)f->nregressions, "changes",
 			arr);
+	arr = json_array();
+	for (size_t i = 0; doc && arr && i < f->nunjudged; i++) {
+		const struct hist_unjudged *u = &f->unjudged[i];
+		json_t *o = json_pack("{s:s, s:s, s:s, s:s}", "metric", u->metric, "sample_key",
+				      u->sample_key, "series", u->key, "reason",
+				      u->status == HIST_CP_SHORT ? "too short" : "too noisy");
+
+		if (o && u->status == HIST_CP_NOISY)
+			json_object_set_new(o, "spread_pct", json_real(u->spread_pct));
+		json_array_append_new(arr, o);
+	}
+	if (doc && json_object_set_new(doc, "not_judged", arr))
+		return json_decref(doc), NULL;
 	return doc;
 }
 
@@ -533,6 +546,21 @@ static void changes_text(const struct hist_findings *f, const struct hist_summar
 			printf(", bar %.2f %%", cp->bar_pct);
 		printf(", p %.3g), runs %zu | %zu over kernels %zu | %zu\n", cp->p, cp->n_before,
 		       cp->n_after, cp->before + 1 - cp->seg_lo, cp->seg_hi - cp->before - 1);
+		free(label);
+	}
+	for (size_t i = 0; i < f->nunjudged; i++) {
+		const struct hist_unjudged *u = &f->unjudged[i];
+		char *label = hist_sample_label(u->sample_key);
+
+		if (u->status == HIST_CP_NOISY)
+			printf("cannot judge %s  %s: too noisy (spread between boots %.1f %%, above "
+			       "%.0f %%)\n",
+			       u->metric, label ? label : u->sample_key, u->spread_pct,
+			       HIST_CP_NOISY_PCT);
+		else
+			printf("cannot judge %s  %s: too short (fewer than 2 kernels, or no kernel "
+			       "with 2 runs)\n",
+			       u->metric, label ? label : u->sample_key);
 		free(label);
 	}
 	printf("%zu series judged, %zu too short, %zu too noisy: %zu change point%s, %zu "

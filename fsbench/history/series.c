@@ -195,6 +195,27 @@ static int judge(struct gathering *gg, struct gather *g)
 	gg->f->judged += s.res.status == HIST_CP_JUDGED;
 	gg->f->short_ += s.res.status == HIST_CP_SHORT;
 	gg->f->noisy += s.res.status == HIST_CP_NOISY;
+	if (s.res.status == HIST_CP_SHORT || s.res.status == HIST_CP_NOISY) {
+		struct hist_unjudged *u =
+			realloc(gg->f->unjudged, (gg->f->nunjudged + 1) * sizeof(*u));
+
+		if (!u) {
+			series_free(&s);
+			return -ENOMEM;
+		}
+		gg->f->unjudged = u;
+		u += gg->f->nunjudged;
+		*u = (struct hist_unjudged){ .key = strdup(g->key),
+					     .sample_key = strdup(g->sample_key),
+					     .status = s.res.status,
+					     .spread_pct = s.res.spread_pct };
+		snprintf(u->metric, sizeof(u->metric), "%s", g->metric);
+		gg->f->nunjudged++;
+		if (!u->key || !u->sample_key) {
+			series_free(&s);
+			return -ENOMEM;
+		}
+	}
 	if (!s.res.ncps) {
 		series_free(&s);
 		return 0;
@@ -389,6 +410,11 @@ void hist_findings_free(struct hist_findings *f)
 		series_free(&f->series[i]);
 	free(f->series);
 	free(f->changes);
+	for (size_t i = 0; i < f->nunjudged; i++) {
+		free(f->unjudged[i].key);
+		free(f->unjudged[i].sample_key);
+	}
+	free(f->unjudged);
 	memset(f, 0, sizeof(*f));
 }
 

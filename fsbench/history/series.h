@@ -65,9 +65,19 @@ struct hist_change {
 	bool regression; /* in the metric's bad direction (report/metric.h) */
 };
 
+/* A series that could not be judged, and why. */
+struct hist_unjudged {
+	char *key, *sample_key;
+	char metric[64];
+	enum hist_cp_status status; /* HIST_CP_SHORT or HIST_CP_NOISY */
+	double spread_pct; /* with HIST_CP_NOISY: the spread between boots */
+};
+
 struct hist_findings {
 	struct hist_series *series; /* the series with a change point (the page draws them) */
 	size_t nseries;
+	struct hist_unjudged *unjudged; /* in the order met */
+	size_t nunjudged;
 	struct hist_change *changes; /* regressions first, then by the size of the change */
 	size_t nchanges, nregressions;
 	size_t judged, short_, noisy; /* every series, by how it was judged */
