@@ -5,7 +5,7 @@
 #include "fsbench/core/workload.h"
 
 /*
- * Exit statuses: one convention for every command, and the one table man.c prints and
+ * Exit statuses: one convention for every command, and the one table man_cmd.c prints and
  * docs/results.md copies. A gate's statuses are what `git bisect run` expects: 0 good,
  * 1 bad, 125 skip; and a failure of the system (no memory, a full disk, the restore
  * journal, a backend that could not be set up) is 128, on which git bisect run stops:
@@ -47,7 +47,7 @@ int cmd_job_status(int r, const struct fsb_job *job, const json_t *run);
  * errors then behave as the original's; NULL for `fsbench WORKLOAD`.
  */
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv, const char *drop_in);
-/* `fsbench` without arguments: the quick suite (see cli/suite.c). */
+/* `fsbench` without arguments: the quick suite (see cli/suite_cmd.c). */
 int cmd_default(void);
 int cmd_suite(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

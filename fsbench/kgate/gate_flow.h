@@ -1,6 +1,6 @@
 /* The kernel gate below the CLI: boots through a backend, the A/A floor, the verdict, the document. */
-#ifndef FSB_KGATE_GATE_H
-#define FSB_KGATE_GATE_H
+#ifndef FSB_KGATE_GATE_FLOW_H
+#define FSB_KGATE_GATE_FLOW_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "fsbench/kgate/prepare.h"
+#include "fsbench/kgate/preboot.h"
 
 /*
  * Boots a side by default. The model disk: 20 real A/A gates of 2 boots a side and pooled
