@@ -1,4 +1,19 @@
-/* The subcommands: every command's entry point, the command table, and the exit statuses. */
+/*
+ * The subcommands: every command's entry point, the command table, and the exit statuses.
+ *
+ * Adding a command:
+ *  1. fsbench/cli/<name>.c (<name>_cmd.c where a folder below has a <name>.c) with its
+ *     option table and handler (struct cmd_spec, cmd_args_run): the table binds options,
+ *     the handler calls the layers below (never another handler), prints, and maps their
+ *     0 or -errno to an exit status below.
+ *  2. Its prototype here, with the others.
+ *  3. One line in fsb_commands[] (fsbench/cli/dispatch.c): .name, .summary, .main.
+ *  4. The file in fsbench/cli/meson.build.
+ *  5. Its man page and completion follow from its table (fsbench/doc/); an example for the
+ *     page is one line in examples[], its own exit statuses one line each in statuses[]
+ *     (fsbench/cli/man_cmd.c), and subcommands with tables of their own a list like
+ *     lava_subs there.
+ */
 #ifndef FSB_COMMANDS_H
 #define FSB_COMMANDS_H
 
