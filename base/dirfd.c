@@ -14,12 +14,23 @@
 #include <unistd.h>
 
 #include "base/errf.h"
-#include "base/fileio.h"
 
 /* As the kernel's MAXSYMLINKS: a loop of links ends the walk. */
 #define LINKS_MAX 40
+
 /* base_rm_at's depth: each level holds a descriptor */
 #define RM_DEPTH_MAX 256
+
+const char *base_untrusted(const struct stat *st, bool ancestor, uid_t uid)
+{
+	if (S_ISLNK(st->st_mode))
+		return "it is a symlink";
+	if (ancestor ? st->st_uid != uid && st->st_uid != 0 : st->st_uid != uid)
+		return "another user owns it";
+	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(ancestor && (st->st_mode & S_ISVTX)))
+		return "group or others may write it";
+	return NULL;
+}
 
 /* @path absolute (a relative one below getcwd's) with "." and ".." taken lexically. 0 or -errno. */
 static int path_normal(const char *path, char *out, size_t len)

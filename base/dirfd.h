@@ -4,7 +4,16 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
+
+/*
+ * Why a file another user could have changed is not to be trusted by uid @uid, or NULL:
+ * a symlink; owned by another user (an @ancestor directory may also be root's); writable
+ * by group or others (an @ancestor may be when sticky, as /tmp: others make entries there,
+ * they cannot rename or replace ours).
+ */
+const char *base_untrusted(const struct stat *st, bool ancestor, uid_t uid);
 
 /*
  * Opens the directory @path (relative: below the current directory, whose path the kernel

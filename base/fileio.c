@@ -276,14 +276,3 @@ int base_out_check(const char *path)
 	free(tmp);
 	return 0;
 }
-
-const char *base_untrusted(const struct stat *st, bool ancestor, uid_t uid)
-{
-	if (S_ISLNK(st->st_mode))
-		return "it is a symlink";
-	if (ancestor ? st->st_uid != uid && st->st_uid != 0 : st->st_uid != uid)
-		return "another user owns it";
-	if ((st->st_mode & (S_IWGRP | S_IWOTH)) && !(ancestor && (st->st_mode & S_ISVTX)))
-		return "group or others may write it";
-	return NULL;
-}

@@ -5,7 +5,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <sys/types.h>
 
 /* Formats a path into @buf. 0, or -ENAMETOOLONG when it does not fit (buf is then empty). */
@@ -41,14 +40,6 @@ int base_write_under(const char *root, const char *rel, const char *value);
  * (the walk goes on past it).
  */
 int base_rm_tree(const char *path);
-
-/*
- * Why a file another user could have changed is not to be trusted by uid @uid, or NULL:
- * a symlink; owned by another user (an @ancestor directory may also be root's); writable
- * by group or others (an @ancestor may be when sticky, as /tmp: others make entries there,
- * they cannot rename or replace ours).
- */
-const char *base_untrusted(const struct stat *st, bool ancestor, uid_t uid);
 
 /*
  * Output files are replaced atomically: a new file beside @path made by mkstemp (O_EXCL,

@@ -39,6 +39,11 @@ json_t *mdl_run_sample_keyobj(const json_t *run, const char *across)
 	json_object_del(params, "log");
 	json_object_set(k, MDL_KEY_WORKLOAD, json_object_get(run, MDL_KEY_WORKLOAD));
 	json_object_set(k, MDL_KEY_THREADS, json_object_get(run, MDL_KEY_THREADS));
+	if (across) {
+		/* the thread count is in both (it differs from params' with more -d than -t) */
+		json_object_del(k, across);
+		json_object_del(params, across);
+	}
 	json_object_set_new(k, "params", params);
 	return k;
 }

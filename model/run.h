@@ -49,7 +49,9 @@ void mdl_run_clear(struct mdl_run *r);
  * The one key that says which runs are repetitions of each other (a "cell"): everything
  * in coords but the repetition (and the --across field @across, when not NULL); a run
  * without coords (a command's own run) is its workload, threads and parameters, less the
- * parameters that say where it ran and wrote (dir, json, quiet, log). Canonical: compact
+ * parameters that say where it ran and wrote (dir, json, quiet, log), and less @across
+ * from both (compare's --across needs coords; the page's throughput lines, which span
+ * thread counts, are this key across "threads"). Canonical: compact
  * JSON with sorted keys, so equal cells give equal strings on any machine, in any release
  * that keeps this function. compare's samples, the page's groups and the history's series
  * are all this key. A new string (free() it), or NULL on ENOMEM.

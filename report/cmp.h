@@ -22,7 +22,7 @@ struct rpt_cmp_side {
 };
 
 /*
- * One side's conditions (report/hostload.h): the means of its runs' host_load and the
+ * One side's conditions (report/hostload_rule.h): the means of its runs' host_load and the
  * median of its canaries' fsync p50; each figure valid when its flag is set.
  */
 struct rpt_cmp_cond_side {
@@ -59,7 +59,7 @@ struct rpt_cmp_judged {
 	/* decided by the A/A floor (RPT_DECIDE_FLOOR): NAN when not */
 	double floor_pct, bar_pct, resolution_pct;
 	char *not_gated; /* why the floor took it out of the gate, or NULL */
-	/* the host rule (report/hostload.h): unequal conditions (cannot_judge), or NULL */
+	/* the host rule (report/hostload_rule.h): unequal conditions (cannot_judge), or NULL */
 	struct rpt_cmp_conditions *conditions;
 	char *host_note; /* judged, but on a busy host: which side and how busy; or NULL */
 };

@@ -69,7 +69,7 @@ static json_t *cond_side_json(const struct rpt_cmp_cond_side *s)
 	return o;
 }
 
-/* conditions: why the host rule left it unjudged (report/hostload.h), and host_note. */
+/* conditions: why the host rule left it unjudged (report/hostload_rule.h), and host_note. */
 static void host_json(json_t *o, const struct rpt_cmp_judged *j)
 {
 	const struct rpt_cmp_conditions *cd = j->conditions;

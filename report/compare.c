@@ -3,7 +3,7 @@
 #include "report/cmp.h"
 #include "report/context.h"
 #include "report/gate.h"
-#include "report/hostload.h"
+#include "report/hostload_rule.h"
 #include "report/sample.h"
 #include "report/why.h"
 #include "model/doc.h"

@@ -31,7 +31,7 @@ struct rpt_compare_opts {
 	 * runs as repeatable as an instruction count; 0: by the tests.
 	 */
 	double floor_multiple;
-	/* a side whose others took this share of the CPU or more cannot be judged (report/hostload.h); 0: off */
+	/* a side whose others took this share of the CPU or more cannot be judged (report/hostload_rule.h); 0: off */
 	double max_host_load_pct;
 };
 

@@ -14,6 +14,15 @@
 /*
  * Machine formats first (scrapers, time series, tables), then CI services, then lab
  * harnesses.
+ *
+ * Adding an exporter:
+ *  1. report/export_<name>.c with `const struct rpt_exporter rpt_export_<name>` (export.h:
+ *     name, summary, an optional check before any output, write): it reads the typed
+ *     comparison, and rpt_export_foreach() walks its points.
+ *  2. Its extern in report/export.h and one line below, in its group.
+ *  3. The file in report/meson.build.
+ *  4. Nothing else: `fsbench export --format`, its --help and man page list this table. Its
+ *     tests: tests/unit/test-export.c, tests/integration/export-formats.sh.
  */
 const struct rpt_exporter *const rpt_exporters[] = {
 	&rpt_export_openmetrics,

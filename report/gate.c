@@ -1,7 +1,7 @@
 /* Gate rules: a gate file's per-metric thresholds, and what a gate makes of a comparison. */
 #include "report/gate.h"
 #include "model/result_file.h"
-#include "report/hostload.h"
+#include "report/hostload_rule.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -162,7 +162,7 @@ enum rpt_gate_status rpt_cmp_gate_status(const struct rpt_cmp *c)
 		return RPT_GATE_UNJUDGED;
 	if (rpt_cmp_count(c, RPT_REGRESSION, true))
 		return RPT_GATE_REGRESSED;
-	/* without strict, only a would-be regression on unequal conditions blocks (hostload.h) */
+	/* without strict, only a would-be regression on unequal conditions blocks (hostload_rule.h) */
 	if (rpt_cmp_count_blocking(c) || (c->set.strict && !rpt_cmp_count_gated(c)))
 		return RPT_GATE_UNJUDGED;
 	return RPT_GATE_PASS;

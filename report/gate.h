@@ -41,7 +41,7 @@ enum rpt_gate_status {
 	/*
 	 * strict, and a gated metric (or everything) could not be judged; strict or not, a
 	 * gated metric would have regressed but its sides ran under unequal conditions
-	 * (report/hostload.h); or the comparison as a whole cannot be judged
+	 * (report/hostload_rule.h); or the comparison as a whole cannot be judged
 	 * (rpt_cmp_set_cannot_judge), whatever its metrics say
 	 */
 	RPT_GATE_UNJUDGED = 2,

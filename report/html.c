@@ -164,7 +164,8 @@ int rpt_html_write(json_t *const *docs, const char *const *paths, size_t ndocs,
 	}
 	e = rpt_html_groups_build(g, &ng, docs, paths, ndocs, o->labels);
 	if (!e)
-		e = rpt_html_groups_build_cells(cells, &ncells, docs, paths, ndocs, o->labels);
+		e = rpt_html_groups_build_cells(cells, &ncells, docs, paths, ndocs, o->labels,
+						cmp ? cmp->set.across : NULL);
 	if (!e) {
 		page_head(out, paths, ndocs, cmp, o, plots);
 		/* with a verdict on top, the full comparison is folded under it, before the runs */

@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "model/result_file.h"
+#include "model/run.h"
 #include "model/schema.h"
+#include "report/sample.h"
 
 /*
  * A run's line in its workload's plots: its side (@label: baseline, candidate, a file) and
@@ -38,19 +40,29 @@ static const char *run_workload(const json_t *run)
 	return mdl_json_str(run, MDL_KEY_WORKLOAD, "");
 }
 
+/*
+ * The group of @workload named @name with runs of sample key @key (taken: the group keeps
+ * it, or it is freed); a new one while there are fewer than MAX_GROUPS, else NULL.
+ */
 static struct group *group_get(struct group *g, int *n, const char *workload, const char *name,
-			       const char *side, const char *line)
+			       json_t *key, const char *side, const char *line)
 {
 	for (int i = 0; i < *n; i++)
-		if (!strcmp(g[i].workload, workload) && !strcmp(g[i].name, name))
+		if (!strcmp(g[i].workload, workload) && !strcmp(g[i].name, name) &&
+		    json_equal(g[i].key, key)) {
+			json_decref(key);
 			return &g[i];
-	if (*n >= MAX_GROUPS)
+		}
+	if (*n >= MAX_GROUPS) {
+		json_decref(key);
 		return NULL;
+	}
 	memset(&g[*n], 0, sizeof(g[*n]));
 	snprintf(g[*n].workload, sizeof(g[*n].workload), "%s", workload);
 	snprintf(g[*n].name, sizeof(g[*n].name), "%s", name);
 	snprintf(g[*n].side, sizeof(g[*n].side), "%s", side ? side : "");
 	snprintf(g[*n].line, sizeof(g[*n].line), "%s", line ? line : "");
+	g[*n].key = key;
 	return &g[(*n)++];
 }
 
@@ -114,27 +126,14 @@ static int group_pct_add(struct group *gr, int k, const json_t *op, const struct
 	return 0;
 }
 
-/* Adds complete run @run of line @name to its group: throughput at its thread count, its histograms. */
-static int group_add(struct group *g, int *ng, const json_t *run, const char *name,
-		     const char *label, const char *line)
+/* Adds complete run @run to its group @gr: throughput at its thread count, its histograms. */
+static int group_add(struct group *gr, const json_t *run)
 {
 	const json_t *sum = mdl_run_summary(run), *op;
 	json_int_t th = json_integer_value(json_object_get(run, MDL_KEY_THREADS));
-	struct group *gr = group_get(g, ng, run_workload(run), name, label, line);
 	const char *opname;
 	int bytes;
 
-	if (!gr)
-		return 0;
-	if (!gr->nruns++) {
-		snprintf(gr->fs, sizeof(gr->fs), "%s",
-			 mdl_str_or(json_string_value(json_object_get(
-					    json_object_get(run, MDL_KEY_COORDS), "fs")),
-				    ""));
-		gr->threads = th;
-	} else if (gr->threads != th) {
-		gr->threads = 0;
-	}
 	bytes = mdl_run_unit(run) == MDL_UNIT_BYTES;
 	if (th >= 1 && th <= MDL_MAX_THREADS) {
 		double v = bytes ? json_number_value(json_object_get(sum, "bytes_per_sec")) / 1e6 :
@@ -196,8 +195,47 @@ static bool workload_threads_vary(json_t *const *docs, size_t ndocs, const char 
 	return false;
 }
 
+/*
+ * Names each group by its line and, where other groups of its workload have the same line
+ * (on any side: a line's colour pairs the sides), by what tells its sample apart from
+ * theirs, as compare's labels do: "ext4" becomes "ext4 mount_options=noatime". A line
+ * that was unique keeps its name. 0 or -ENOMEM.
+ */
+static int groups_name(struct group *g, int ng)
+{
+	char *suffix[MAX_GROUPS] = { 0 };
+	int e = 0;
+
+	for (int i = 0; i < ng && !e; i++) {
+		const json_t *others[MAX_GROUPS];
+		size_t n = 0;
+
+		for (int j = 0; j < ng; j++)
+			if (j != i && !strcmp(g[j].workload, g[i].workload) &&
+			    !strcmp(g[j].line, g[i].line) && !json_equal(g[j].key, g[i].key))
+				others[n++] = g[j].key;
+		suffix[i] = strdup("");
+		if (suffix[i])
+			rpt_label_append_differing(&suffix[i], g[i].key, others, n);
+		else
+			e = -ENOMEM;
+	}
+	for (int i = 0; i < ng && !e; i++) {
+		size_t at = strlen(g[i].name), lt = strlen(g[i].line);
+
+		if (!*suffix[i])
+			continue;
+		snprintf(g[i].name + at, sizeof(g[i].name) - at, "%s", suffix[i]);
+		/* a line without a filesystem or thread count is its difference alone */
+		snprintf(g[i].line + lt, sizeof(g[i].line) - lt, "%s", suffix[i] + !lt);
+	}
+	for (int i = 0; i < ng; i++)
+		free(suffix[i]);
+	return e;
+}
+
 static int groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
-			size_t ndocs, const char *const *labels, bool cells)
+			size_t ndocs, const char *const *labels, bool cells, const char *across)
 {
 	for (size_t d = 0; d < ndocs; d++) {
 		const json_t *run;
@@ -207,11 +245,17 @@ static int groups_build(struct group *g, int *ng, json_t *const *docs, const cha
 		{
 			const char *fs = json_string_value(
 				json_object_get(json_object_get(run, MDL_KEY_COORDS), "fs"));
-			char name[128], line[96];
+			char name[sizeof(g->name)], line[sizeof(g->line)];
+			json_t *key;
+			struct group *gr;
 			int e;
 
 			if (!mdl_run_complete(run))
 				continue;
+			/* compare's sample, which a throughput line spans over thread counts */
+			key = mdl_run_sample_keyobj(run, cells ? NULL : MDL_KEY_THREADS);
+			if (!key)
+				return -ENOMEM;
 			line_name(run, paths[d], labels ? labels[d] : NULL, name, sizeof(name));
 			snprintf(line, sizeof(line), "%s", fs ? fs : "");
 			/* a cell is a filesystem at a thread count: its own line, as its verdicts */
@@ -224,25 +268,34 @@ static int groups_build(struct group *g, int *ng, json_t *const *docs, const cha
 				snprintf(line + lt, sizeof(line) - lt, "%st=%lld", lt ? " " : "",
 					 (long long)t);
 			}
-			e = group_add(g, ng, run, name, labels ? labels[d] : NULL,
-				      fs || *line ? line : NULL);
+			gr = group_get(g, ng, run_workload(run), name, key,
+				       labels ? labels[d] : NULL, line);
+			if (!gr)
+				continue;
+			if (cells && !gr->sample) {
+				gr->sample = mdl_run_sample_keyobj(run, across);
+				if (!gr->sample)
+					return -ENOMEM;
+			}
+			e = group_add(gr, run);
 			if (e)
 				return e;
 		}
 	}
-	return 0;
+	return groups_name(g, *ng);
 }
 
 int rpt_html_groups_build(struct group *g, int *ng, json_t *const *docs, const char *const *paths,
 			  size_t ndocs, const char *const *labels)
 {
-	return groups_build(g, ng, docs, paths, ndocs, labels, false);
+	return groups_build(g, ng, docs, paths, ndocs, labels, false, NULL);
 }
 
 int rpt_html_groups_build_cells(struct group *g, int *ng, json_t *const *docs,
-				const char *const *paths, size_t ndocs, const char *const *labels)
+				const char *const *paths, size_t ndocs, const char *const *labels,
+				const char *across)
 {
-	return groups_build(g, ng, docs, paths, ndocs, labels, true);
+	return groups_build(g, ng, docs, paths, ndocs, labels, true, across);
 }
 
 void rpt_html_groups_free(struct group *g, int ng)
@@ -258,7 +311,16 @@ void rpt_html_groups_free(struct group *g, int ng)
 		free(g[i].samples);
 		g[i].samples = NULL;
 		g[i].nsamples = 0;
+		json_decref(g[i].key);
+		g[i].key = NULL;
+		json_decref(g[i].sample);
+		g[i].sample = NULL;
 	}
+}
+
+bool rpt_html_group_in_sample(const struct group *g, const struct rpt_cmp_sample *s)
+{
+	return g->sample && s->key && json_equal(g->sample, s->key);
 }
 
 size_t rpt_html_group_samples(const struct group *g, bool bytes, int threads, double *ret,

@@ -181,17 +181,6 @@ void rpt_html_pct_plots(struct page *pg, struct group *g, int ng, const char *wo
 	}
 }
 
-/* Whether group @g ran in the cell of sample @s: its workload, thread count and filesystem. */
-static bool group_in_cell(const struct group *g, const struct rpt_cmp_sample *s)
-{
-	const char *fs = json_string_value(json_object_get(s->coords, "fs"));
-
-	/* a comparison across filesystems has none in its cells: each side is one */
-	return !strcmp(g->workload, mdl_str_or(json_string_value(s->workload), "")) &&
-	       json_is_integer(s->threads) && g->threads == json_integer_value(s->threads) &&
-	       (!fs || !strcmp(g->fs, fs));
-}
-
 void rpt_html_pct_cell_plots(struct page *pg, struct group *g, int ng, const struct rpt_cmp *cmp,
 			     const char *workload)
 {
@@ -209,7 +198,7 @@ void rpt_html_pct_cell_plots(struct page *pg, struct group *g, int ng, const str
 			if (strcmp(mdl_str_or(json_string_value(s->workload), ""), workload))
 				continue;
 			for (int k = 0; k < ng; k++) {
-				use[k] = group_in_cell(&g[k], s);
+				use[k] = rpt_html_group_in_sample(&g[k], s);
 				rest[k] &= !use[k];
 			}
 			snprintf(cap, sizeof(cap), "%s: %s latency by percentile", s->label,

@@ -4,7 +4,7 @@
 #include "report/html_head.h"
 #include "report/html_table.h"
 #include "report/gate.h"
-#include "report/hostload.h"
+#include "report/hostload_rule.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -64,11 +64,40 @@ static char *value_text(const json_t *v)
 	return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_SORT_KEYS);
 }
 
-/* Appends " name=value" for @key entries (top level and params) that differ from @other. */
-void rpt_label_append_diff(char **label, const json_t *key, const json_t *other, bool with_other)
+/* Appends " name=value" (or ", name=value vs other") for entry @k of value @v, @ov the other's. */
+static void label_append(char **label, const char *k, const json_t *v, const json_t *ov,
+			 bool with_other)
+{
+	char *a = value_text(v), *b = ov ? value_text(ov) : strdup("(none)"), *n = NULL;
+
+	if (with_other)
+		n = asprintf(&n, "%s%s%s=%s vs %s", *label, **label ? ", " : "", k, a, b) < 0 ?
+			    NULL :
+			    n;
+	else
+		n = asprintf(&n, "%s %s=%s", *label, k, a) < 0 ? NULL : n;
+	free(a);
+	free(b);
+	if (n) {
+		free(*label);
+		*label = n;
+	}
+}
+
+/* The same entry as @k of @key's object @o (0 the top level, 1 its params) in @other, or NULL. */
+static const json_t *entry_in(const json_t *other, int o, const char *k)
+{
+	return json_object_get(o ? json_object_get(other, "params") : other, k);
+}
+
+/*
+ * Appends " name=value" (or "name=a vs b") for @key entries (top level and params) that
+ * differ from @other, or, with @others (@nothers of them) instead, from any of those.
+ */
+static void append_diff(char **label, const json_t *key, const json_t *other,
+			const json_t *const *others, size_t nothers, bool with_other)
 {
 	const json_t *objs[2] = { key, json_object_get(key, "params") };
-	const json_t *oobjs[2] = { other, json_object_get(other, "params") };
 
 	for (int o = 0; o < 2; o++) {
 		const char *k;
@@ -78,30 +107,30 @@ void rpt_label_append_diff(char **label, const json_t *key, const json_t *other,
 			continue;
 		json_object_foreach((json_t *)objs[o], k, v)
 		{
-			const json_t *ov = json_object_get(oobjs[o], k);
-			char *a, *b, *n = NULL;
+			const json_t *ov = NULL;
+			bool differs = false;
 
 			if (json_is_object(v) && o == 0 && !strcmp(k, "params"))
 				continue;
-			if (ov && json_equal(v, (json_t *)ov))
-				continue;
-			a = value_text(v);
-			b = ov ? value_text(ov) : strdup("(none)");
-			if (with_other)
-				n = asprintf(&n, "%s%s%s=%s vs %s", *label, **label ? ", " : "", k,
-					     a, b) < 0 ?
-					    NULL :
-					    n;
-			else
-				n = asprintf(&n, "%s %s=%s", *label, k, a) < 0 ? NULL : n;
-			free(a);
-			free(b);
-			if (n) {
-				free(*label);
-				*label = n;
+			for (size_t i = 0; i < (others ? nothers : 1) && !differs; i++) {
+				ov = entry_in(others ? others[i] : other, o, k);
+				differs = !ov || !json_equal(v, (json_t *)ov);
 			}
+			if (differs)
+				label_append(label, k, v, ov, with_other);
 		}
 	}
+}
+
+void rpt_label_append_diff(char **label, const json_t *key, const json_t *other, bool with_other)
+{
+	append_diff(label, key, other, NULL, 0, with_other);
+}
+
+void rpt_label_append_differing(char **label, const json_t *key, const json_t *const *others,
+				size_t n)
+{
+	append_diff(label, key, NULL, others, n, false);
 }
 
 int rpt_samples_build(struct samples *s, const struct mdl_run_ref *runs, size_t nruns, int nsides,

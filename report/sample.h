@@ -38,4 +38,11 @@ const struct sample *rpt_sample_nearest(const struct samples *s, const struct sa
 /* Appends " name=value" (or "name=a vs b") for @key entries that differ from @other. */
 void rpt_label_append_diff(char **label, const json_t *key, const json_t *other, bool with_other);
 
+/*
+ * Appends " name=value" once for each @key entry (top level and params) that differs from
+ * the same entry of any of @others (@n keys): what tells @key's runs apart from theirs.
+ */
+void rpt_label_append_differing(char **label, const json_t *key, const json_t *const *others,
+				size_t n);
+
 #endif

@@ -1,11 +1,26 @@
-/* The subcommands: every command's entry point, the command table, and the exit statuses. */
+/*
+ * The subcommands: every command's entry point, the command table, and the exit statuses.
+ *
+ * Adding a command:
+ *  1. fsbench/cli/<name>.c (<name>_cmd.c where a folder below has a <name>.c) with its
+ *     option table and handler (struct cmd_spec, cmd_args_run): the table binds options,
+ *     the handler calls the layers below (never another handler), prints, and maps their
+ *     0 or -errno to an exit status below.
+ *  2. Its prototype here, with the others.
+ *  3. One line in fsb_commands[] (fsbench/cli/dispatch.c): .name, .summary, .main.
+ *  4. The file in fsbench/cli/meson.build.
+ *  5. Its man page and completion follow from its table (fsbench/doc/); an example for the
+ *     page is one line in examples[], its own exit statuses one line each in statuses[]
+ *     (fsbench/cli/man_cmd.c), and subcommands with tables of their own a list like
+ *     lava_subs there.
+ */
 #ifndef FSB_COMMANDS_H
 #define FSB_COMMANDS_H
 
 #include "fsbench/core/workload.h"
 
 /*
- * Exit statuses: one convention for every command, and the one table man.c prints and
+ * Exit statuses: one convention for every command, and the one table man_cmd.c prints and
  * docs/results.md copies. A gate's statuses are what `git bisect run` expects: 0 good,
  * 1 bad, 125 skip; and a failure of the system (no memory, a full disk, the restore
  * journal, a backend that could not be set up) is 128, on which git bisect run stops:
@@ -47,7 +62,7 @@ int cmd_job_status(int r, const struct fsb_job *job, const json_t *run);
  * errors then behave as the original's; NULL for `fsbench WORKLOAD`.
  */
 int cmd_workload(const struct fsb_workload *wl, int argc, char **argv, const char *drop_in);
-/* `fsbench` without arguments: the quick suite (see cli/suite.c). */
+/* `fsbench` without arguments: the quick suite (see cli/suite_cmd.c). */
 int cmd_default(void);
 int cmd_suite(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

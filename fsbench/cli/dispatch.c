@@ -1,7 +1,7 @@
 /* Subcommand dispatch: the workloads from their table, then the other commands. */
 #include "fsbench/cli/commands.h"
 #include "fsbench/cli/dispatch.h"
-#include "fsbench/cli/man.h"
+#include "fsbench/cli/man_cmd.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -139,7 +139,7 @@ static int dispatch(int argc, char **argv)
 		printf("fsbench %s\n", FSB_VERSION);
 		return 0;
 	}
-	/* hidden: what the build runs to make the man pages and the completion (cli/man.c) */
+	/* hidden: what the build runs to make the man pages and the completion (cli/man_cmd.c) */
 	if (!strcmp(argv[1], "--man"))
 		return fsb_man(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "--completion"))

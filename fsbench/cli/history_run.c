@@ -23,7 +23,7 @@
 #include "fsbench/history/db.h"
 #include "fsbench/history/ident.h"
 #include "fsbench/kgate/kgate.h"
-#include "fsbench/kgate/prepare.h"
+#include "fsbench/kgate/preboot.h"
 
 #define O(f) offsetof(struct hrun_cfg, f)
 const struct fsb_opt hrun_opts[] = {

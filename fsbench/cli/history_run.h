@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "fsbench/cli/args.h"
-#include "fsbench/cli/kgate.h"
+#include "fsbench/cli/kgate_cmd.h"
 
 /* Every history subcommand's --db, bound at @off in its config. */
 #define DB_HELP                                                                 \

@@ -1,12 +1,12 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
 #include "fsbench/cli/args.h"
 #include "base/dirfd.h"
-#include "fsbench/cli/kgate.h"
+#include "fsbench/cli/kgate_cmd.h"
 #include "fsbench/cli/history_run.h"
 #include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
 #include "fsbench/lava/backend.h"
-#include "fsbench/lava/job.h"
+#include "fsbench/lava/jobdef.h"
 #include "fsbench/suite/suite.h"
 
 #include <dirent.h>

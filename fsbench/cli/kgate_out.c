@@ -1,5 +1,5 @@
 /* kernel-gate's and kernel-run's lines (the gate's observer) and their exit statuses. */
-#include "fsbench/cli/kgate.h"
+#include "fsbench/cli/kgate_cmd.h"
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>

@@ -1,8 +1,8 @@
 /* `fsbench lava`: the suite as a LAVA job, its metrics as test cases, and LAVA's results back. */
 #include "fsbench/cli/args.h"
-#include "fsbench/cli/kgate.h"
+#include "fsbench/cli/kgate_cmd.h"
 #include "fsbench/cli/commands.h"
-#include "fsbench/lava/job.h"
+#include "fsbench/lava/jobdef.h"
 
 #include <errno.h>
 #include <stdint.h>

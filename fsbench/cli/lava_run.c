@@ -13,7 +13,7 @@
 
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
-#include "fsbench/lava/matrix.h"
+#include "fsbench/lava/submit_matrix.h"
 
 #define MAX_JOBS CMD_MAX_FILES
 #define LOG_TAIL_LINES 20

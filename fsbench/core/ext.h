@@ -7,7 +7,7 @@
 #include "fsbench/core/workload.h"
 
 /*
- * An extension is one file exporting one const struct fsb_ext, and one line in ext/table.c's
+ * An extension is one file exporting one const struct fsb_ext, and one line in ext/ext_table.c's
  * list. It owns its configuration as fio engines own theirs: its option table's offsets
  * are into a struct of its own, of size cfg_size, which the job allocates beside the
  * workload's config and fills from the command line or a suite file. The runner's CLI

@@ -75,13 +75,13 @@ void opt_print_help(const struct fsb_opt *tbl, FILE *out);
 
 /*
  * The text --help prints after an option's flags: its help, choices, range with unit and
- * default. The man page prints the same (cli/man.c), so the two cannot disagree.
+ * default. The man page prints the same (cli/man_cmd.c), so the two cannot disagree.
  */
 void opt_help_text(const struct fsb_opt *o, char *buf, size_t len);
 
 /*
  * While set, opt_print_help() hands its table to @fn instead of printing it: the man page
- * and completion generator (cli/man.c) runs each command's --help this way to learn its
+ * and completion generator (cli/man_cmd.c) runs each command's --help this way to learn its
  * tables. NULL restores printing.
  */
 typedef void opt_help_hook_fn(const struct fsb_opt *tbl, FILE *out, void *data);

@@ -2,7 +2,7 @@
 #include "fsbench/core/partial.h"
 #include "fsbench/core/opt.h"
 #include "fsbench/core/result.h"
-#include "fsbench/core/run.h"
+#include "fsbench/core/run_state.h"
 
 #include <string.h>
 

@@ -11,7 +11,7 @@
 
 #include "fsbench/core/clock.h"
 #include "fsbench/core/opt.h"
-#include "fsbench/core/run.h"
+#include "fsbench/core/run_state.h"
 #include "fsbench/core/slowcall.h"
 #include "model/hist.h"
 

@@ -5,7 +5,7 @@
 #include <stddef.h>
 
 #include "fsbench/core/opt.h"
-#include "fsbench/doc/doc.h"
+#include "fsbench/doc/docgen.h"
 
 #define DOC_MAX_TABLES 8
 /* where --help would have printed a table: DOC_MARK "<index>\n" */

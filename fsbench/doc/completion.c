@@ -1,6 +1,6 @@
 /* The bash completion script: every command's options, from the tables its --help passes. */
 #include "fsbench/doc/capture.h"
-#include "fsbench/doc/doc.h"
+#include "fsbench/doc/docgen.h"
 
 #include <stdio.h>
 #include <string.h>

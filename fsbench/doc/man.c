@@ -1,6 +1,6 @@
 /* Man pages in roff: a command's --help and tables, its exit statuses, files and examples. */
 #include "fsbench/doc/capture.h"
-#include "fsbench/doc/doc.h"
+#include "fsbench/doc/docgen.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
-/* The local QEMU boot as the gate's backend (gate.h), its guest result adopted once; the journal. */
-#include "fsbench/kgate/gate.h"
+/* The local QEMU boot as the gate's backend (gate_flow.h), its guest result adopted once; the journal. */
+#include "fsbench/kgate/gate_flow.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -15,7 +15,7 @@
 #include "base/errf.h"
 #include "base/escape.h"
 #include "base/fileio.h"
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 #include "fsbench/kgate/kgate.h"
 #include "fsbench/kgate/user.h"
 #include "fsbench/kgate/util.h"

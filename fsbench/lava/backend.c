@@ -1,4 +1,4 @@
-/* The gate's boots as LAVA jobs (backend.h): job.c writes each, client.c runs it, import.c reads it back. */
+/* The gate's boots as LAVA jobs (backend.h): jobdef.c writes each, client.c runs it, import.c reads it back. */
 #include "fsbench/lava/backend.h"
 
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include "fsbench/lava/client.h"
 #include "fsbench/lava/import.h"
 #include "fsbench/kgate/util.h"
-#include "fsbench/lava/job.h"
+#include "fsbench/lava/jobdef.h"
 #include "fsbench/suite/suite.h"
 #include "model/result_file.h"
 

@@ -1,11 +1,11 @@
-/* The kernel gate's boots as LAVA jobs: a boot backend (kgate/gate.h) on a LAVA server's qemu devices. */
+/* The kernel gate's boots as LAVA jobs: a boot backend (kgate/gate_flow.h) on a LAVA server's qemu devices. */
 #ifndef FSB_LAVA_BACKEND_H
 #define FSB_LAVA_BACKEND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 
 /* The LAVA device type the jobs ask for: a qemu worker boots them as a local gate does. */
 #define LAVA_BACKEND_DEVICE_TYPE "qemu"
@@ -18,7 +18,7 @@ struct lava_backend_opts {
 };
 
 /*
- * A backend whose every boot is a LAVA job (job.c's, the model disk and -icount as a local
+ * A backend whose every boot is a LAVA job (jobdef.c's, the model disk and -icount as a local
  * boot has them) submitted and waited for through lava_boot(), its test cases imported
  * (import.c) with the suite's coordinates and adopted as a local guest result
  * (kg_boot_adopt). @ret->slots is the server's idle qemu devices, asked now: -ENODEV with
@@ -33,7 +33,7 @@ int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend 
 void lava_backend_close(struct kg_boot_backend *be);
 
 /*
- * The kernel-gate options a LAVA job fixes itself (job.c: TCG with -icount, the model disk
+ * The kernel-gate options a LAVA job fixes itself (jobdef.c: TCG with -icount, the model disk
  * with its defaults, the worker's QEMU, its command line) or that say nothing of a worker
  * (this host's load, boots at a time): refused with --lava unless at their defaults.
  * NULL-terminated.

@@ -14,7 +14,7 @@
 #include "base/escape.h"
 
 #include "base/errf.h"
-#include "fsbench/lava/job.h"
+#include "fsbench/lava/jobdef.h"
 #include "fsbench/suite/suite.h"
 #include "report/metric.h"
 #include "model/result_file.h"
@@ -667,7 +667,7 @@ int lava_import_cases(struct lava_import *im, const json_t *cases, char *err, si
  * A run's test cases name its cell only as a slug, so its coords hold little more than that;
  * compare pairs runs by every coordinate but the repetition and the cell (report/sample.c),
  * so a run must carry what the suite gives a local one. The suite's cells are named as
- * job.c names them (lava_case_prefix) and each run takes the coords of the cell whose
+ * jobdef.c names them (lava_case_prefix) and each run takes the coords of the cell whose
  * name is its own.
  */
 int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, size_t errlen)
@@ -685,7 +685,7 @@ int lava_import_suite(struct lava_import *im, const struct suite *s, char *err, 
 		long long rep = json_integer_value(json_object_get(coords, "repetition"));
 		char mine[256], theirs[256];
 
-		/* as job.c named it: the slugs again (a slug's slug is itself), so that a
+		/* as jobdef.c named it: the slugs again (a slug's slug is itself), so that a
 		 * second call finds the cells the first one named */
 		lava_case_prefix(mdl_json_str(run, "workload", ""),
 				 (long long)json_integer_value(json_object_get(run, "threads")),

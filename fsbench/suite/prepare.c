@@ -1,5 +1,5 @@
-/* A suite run set up from what the caller asks (run.h): the suite loaded, narrowed, expanded. */
-#include "fsbench/suite/run.h"
+/* A suite run set up from what the caller asks (suite_run.h): the suite loaded, narrowed, expanded. */
+#include "fsbench/suite/suite_run.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * parse.c (entries, validation, load, free), label.c (labels),
  * select.c (--fs, --threads, workloads), matrix.c (cells and their jobs),
  * coords.c (result JSON), find.c (a suite by name); parser.h holds what the parsing
- * files share. run.h runs one (the target, the cell loop, the result).
+ * files share. suite_run.h runs one (the target, the cell loop, the result).
  */
 #ifndef FSB_SUITE_H
 #define FSB_SUITE_H

@@ -1,4 +1,16 @@
-/* The ordered table of workloads: a new one is its own file and one line in the list below. */
+/*
+ * The ordered table of workloads: a new one is its own file and one line in the list below.
+ *
+ * Adding a workload:
+ *  1. fsbench/workloads/<name>.c exporting `const struct fsb_workload fsb_wl_<name>`
+ *     (fsbench/core/workload.h: name, option table, init, run-one-thread, fini). Every timed
+ *     call goes through FSB_TIME_CALL and fsb_record(), with nothing else between the clocks.
+ *  2. One X(<name>) line in FSB_WORKLOAD_LIST below, where it should sit in `fsbench --help`.
+ *  3. The file in fsbench/workloads/meson.build.
+ *  4. Nothing else: the command, its --help, man page and completion come from this table and
+ *     the option table (fsbench/doc/, fsbench/gen/ reads the X() lines). Its tests:
+ *     tests/unit/test-<name>.c, a run on a real filesystem in tests/integration/.
+ */
 #include <string.h>
 
 #include "fsbench/core/workload.h"

@@ -1,4 +1,4 @@
-/* Unit tests of the kernel gate's decision (fsbench/kgate/gate.c) from canned guest results, no QEMU. */
+/* Unit tests of the kernel gate's decision (fsbench/kgate/gate_flow.c) from canned guest results, no QEMU. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -14,7 +14,7 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 #include "report/compare.h"
 #include "report/verdict.h"
 

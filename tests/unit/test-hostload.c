@@ -1,4 +1,4 @@
-/* The conditions rule (report/hostload.c): busy hosts, unequal load and a drifting canary are no verdict. */
+/* The conditions rule (report/hostload_rule.c): busy hosts, unequal load and a drifting canary are no verdict. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,7 +10,7 @@
 #include <cmocka.h>
 
 #include "report/gate.h"
-#include "report/hostload.h"
+#include "report/hostload_rule.h"
 
 /* A complete run whose host had @others % taken by others and whose canary p50s were given. */
 static json_t *run(double others, double before_us, double after_us)

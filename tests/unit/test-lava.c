@@ -11,8 +11,8 @@
 #include <cmocka.h>
 
 #include "fsbench/lava/import.h"
-#include "fsbench/lava/job.h"
-#include "fsbench/lava/matrix.h"
+#include "fsbench/lava/jobdef.h"
+#include "fsbench/lava/submit_matrix.h"
 #include "fsbench/suite/suite.h"
 
 static json_t *tc(const char *name, const char *value)

@@ -61,6 +61,24 @@ static void key_of_a_command_run(void **state)
 	json_decref(c);
 }
 
+/* Across thread counts (the page's throughput lines): the count ran and the count asked for both go. */
+static void key_across_threads(void **state)
+{
+	json_t *a = parse("{\"workload\":\"smallfile\",\"threads\":4,\"params\":{\"threads\":2,"
+			  "\"files\":300},\"summary\":{}}");
+	json_t *b = parse("{\"workload\":\"smallfile\",\"threads\":1,\"params\":{\"threads\":1,"
+			  "\"files\":300},\"summary\":{}}");
+	char *ka = mdl_run_sample_key(a, "threads"), *kb = mdl_run_sample_key(b, "threads");
+
+	(void)state;
+	assert_string_equal(ka, "{\"params\":{\"files\":300},\"workload\":\"smallfile\"}");
+	assert_string_equal(ka, kb);
+	free(ka);
+	free(kb);
+	json_decref(a);
+	json_decref(b);
+}
+
 static void metric_key(void **state)
 {
 	char *m = mdl_metric_key("{\"fs\":\"ext4\"}", "fsync.p99");
@@ -116,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(key_of_a_suite_run),
 		cmocka_unit_test(key_of_a_command_run),
+		cmocka_unit_test(key_across_threads),
 		cmocka_unit_test(metric_key),
 		cmocka_unit_test(decode),
 	};

@@ -12,7 +12,7 @@
 
 #include "probes/scratch/scratch.h"
 #include "base/fileio.h"
-#include "fsbench/suite/run.h"
+#include "fsbench/suite/suite_run.h"
 #include "fsbench/suite/suite.h"
 
 #include <jansson.h>

@@ -1,5 +1,5 @@
-/* A night's matrix on LAVA (matrix.h): a job per kernel and suite, the jobs' results merged per kernel. */
-#include "fsbench/lava/matrix.h"
+/* A night's matrix on LAVA (submit_matrix.h): a job per kernel and suite, the jobs' results merged per kernel. */
+#include "fsbench/lava/submit_matrix.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "base/fileio.h"
 #include "fsbench/lava/client.h"
 #include "fsbench/lava/import.h"
-#include "fsbench/lava/job.h"
+#include "fsbench/lava/jobdef.h"
 #include "fsbench/suite/suite.h"
 #include "model/result_file.h"
 

@@ -1,12 +1,12 @@
 /* A night's matrix on LAVA: a job for each kernel with each suite, one result per kernel back. */
-#ifndef FSB_LAVA_MATRIX_H
-#define FSB_LAVA_MATRIX_H
+#ifndef FSB_LAVA_SUBMIT_MATRIX_H
+#define FSB_LAVA_SUBMIT_MATRIX_H
 
 #include <limits.h>
 #include <stddef.h>
 #include <jansson.h>
 
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 #include "fsbench/lava/client.h"
 
 /* One job of the matrix. */

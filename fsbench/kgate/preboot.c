@@ -1,5 +1,5 @@
-/* The step before the first boot (prepare.h), shared by kernel-gate, kernel-run and lava job. */
-#include "fsbench/kgate/prepare.h"
+/* The step before the first boot (preboot.h), shared by kernel-gate, kernel-run and lava job. */
+#include "fsbench/kgate/preboot.h"
 
 #include <errno.h>
 #include <limits.h>

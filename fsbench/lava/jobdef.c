@@ -1,5 +1,5 @@
-/* A LAVA job for a suite (job.h): its YAML, the kernel and initramfs beside it, its test cases. */
-#include "fsbench/lava/job.h"
+/* A LAVA job for a suite (jobdef.h): its YAML, the kernel and initramfs beside it, its test cases. */
+#include "fsbench/lava/jobdef.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -12,7 +12,7 @@
 
 #include "base/errf.h"
 #include "base/fileio.h"
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 #include "report/export.h"
 #include "report/metric.h"
 #include "model/schema.h"

@@ -1,5 +1,5 @@
-/* The figures of a suite's closing table and progress (run.h): rates, columns, means, the ETA. */
-#include "fsbench/suite/run.h"
+/* The figures of a suite's closing table and progress (suite_run.h): rates, columns, means, the ETA. */
+#include "fsbench/suite/suite_run.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* The run state: one run's threads, loops, series and stop, as the runner and workloads share it. */
-#ifndef FSB_RUN_H
-#define FSB_RUN_H
+#ifndef FSB_RUN_STATE_H
+#define FSB_RUN_STATE_H
 
 #include <pthread.h>
 #include <stdatomic.h>

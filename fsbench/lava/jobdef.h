@@ -1,6 +1,6 @@
 /* A LAVA job for a suite (its YAML, the kernel and initramfs beside it) and its test cases' names. */
-#ifndef FSB_LAVA_JOB_H
-#define FSB_LAVA_JOB_H
+#ifndef FSB_LAVA_JOBDEF_H
+#define FSB_LAVA_JOBDEF_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 
 /* What a job says: where LAVA fetches the images, the device, the suite. */
 struct lava_job_spec {
@@ -114,7 +114,7 @@ void lava_case_prefix(const char *workload, long long threads, const char *cell,
 
 /*
  * The test cases a result gives: one per metric of each complete run, named
- * "<workload>.t<threads>.<cell>.r<repetition>.<metric>" (job.c says why), each passed to
+ * "<workload>.t<threads>.<cell>.r<repetition>.<metric>" (jobdef.c says why), each passed to
  * @emit with its value in base units and the unit's name, as `export --format lava` spells
  * it (@emit returns 0 or -errno). Returns how many, or the
  * first error @emit returned.

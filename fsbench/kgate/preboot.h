@@ -1,6 +1,6 @@
 /* What kernel-gate, kernel-run and lava job do before the first boot: suite, kernels, initramfs. */
-#ifndef FSB_KGATE_PREPARE_H
-#define FSB_KGATE_PREPARE_H
+#ifndef FSB_KGATE_PREBOOT_H
+#define FSB_KGATE_PREBOOT_H
 
 #include "fsbench/kgate/kgate.h"
 #include "probes/scratch/scratch.h"

@@ -1,5 +1,5 @@
-/* Running a suite (run.h): the target, the cell loop, and the result after every cell. */
-#include "fsbench/suite/run.h"
+/* Running a suite (suite_run.h): the target, the cell loop, and the result after every cell. */
+#include "fsbench/suite/suite_run.h"
 #include "fsbench/core/job.h"
 #include "fsbench/core/result.h"
 #include "fsbench/core/runner.h"

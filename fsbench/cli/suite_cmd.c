@@ -1,7 +1,7 @@
 /* `fsbench suite FILE` and the embedded default: mkfs, mount, run every cell, one result. */
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
-#include "fsbench/suite/run.h"
+#include "fsbench/suite/suite_run.h"
 #include "fsbench/suite/suite.h"
 #include "base/errf.h"
 
@@ -105,7 +105,7 @@ static const struct fsb_opt suite_opts[] = {
 
 #define SUITE_ERR 8192
 
-/* The command's side of a suite run: its flags, and the run (suite/run.h) they set up. */
+/* The command's side of a suite run: its flags, and the run (suite/suite_run.h) they set up. */
 struct suite_ctx {
 	struct suite_args a;
 	struct suite_run r;
@@ -240,7 +240,7 @@ static const struct suite_observer cli_observer = {
 	.cell_done = on_cell_done,
 };
 
-/* The suite run (suite/run.h) with the CLI's progress, table and exit status. */
+/* The suite run (suite/suite_run.h) with the CLI's progress, table and exit status. */
 static int run_suite(struct suite_ctx *x, int argc, char **argv)
 {
 	struct suite_run *r = &x->r;

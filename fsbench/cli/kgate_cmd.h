@@ -2,7 +2,7 @@
 #ifndef FSB_CMD_KGATE_H
 #define FSB_CMD_KGATE_H
 
-#include "fsbench/kgate/gate.h"
+#include "fsbench/kgate/gate_flow.h"
 
 /* One line per kernel prepared (@nk of them), as @cmd: what boots and from which initramfs. */
 void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd);

@@ -11,7 +11,7 @@
 #include "report/compare_text.h"
 #include "report/export.h"
 #include "report/gate.h"
-#include "report/hostload.h"
+#include "report/hostload_rule.h"
 #include "report/runset.h"
 
 static const char *const formats[] = { "text", "markdown", "json", NULL };

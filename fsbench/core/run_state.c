@@ -1,5 +1,5 @@
-/* The run state's one shared verb (run.h): the first failure stops every worker. */
-#include "fsbench/core/run.h"
+/* The run state's one shared verb (run_state.h): the first failure stops every worker. */
+#include "fsbench/core/run_state.h"
 
 #include <stdio.h>
 

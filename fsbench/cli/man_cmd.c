@@ -4,8 +4,8 @@
  */
 #include "fsbench/cli/args.h"
 #include "fsbench/cli/commands.h"
-#include "fsbench/cli/man.h"
-#include "fsbench/doc/doc.h"
+#include "fsbench/cli/man_cmd.h"
+#include "fsbench/doc/docgen.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -255,12 +255,12 @@ static int dropins_match(void)
 		    strcmp(fsb_dropins[n].workload, dropin_texts[n].cmd))
 			return cmd_fail(
 				FSB_EXIT_FAIL, "--man",
-				"drop-in %s (%s): cli/man.c's dropin_texts has no page text for "
+				"drop-in %s (%s): cli/man_cmd.c's dropin_texts has no page text for "
 				"it in fsb_dropins' order",
 				fsb_dropins[n].program, fsb_dropins[n].workload);
 	if (n != sizeof(dropin_texts) / sizeof(dropin_texts[0]))
 		return cmd_fail(FSB_EXIT_FAIL, "--man",
-				"cli/man.c's dropin_texts has %zu drop-ins, cli/dispatch.c's "
+				"cli/man_cmd.c's dropin_texts has %zu drop-ins, cli/dispatch.c's "
 				"fsb_dropins %zu",
 				sizeof(dropin_texts) / sizeof(dropin_texts[0]), n);
 	return 0;

@@ -1,5 +1,5 @@
-/* The conditions rule (hostload.h): a busy or unequally loaded host, or a drifting canary, is no verdict. */
-#include "report/hostload.h"
+/* The conditions rule (hostload_rule.h): a busy or unequally loaded host, or a drifting canary, is no verdict. */
+#include "report/hostload_rule.h"
 #include "report/metric.h"
 #include "report/stats.h"
 #include "model/schema.h"

@@ -1,6 +1,6 @@
 /* Man pages and bash completion, made from the option tables of the commands the CLI hands in. */
-#ifndef FSB_DOC_H
-#define FSB_DOC_H
+#ifndef FSB_DOCGEN_H
+#define FSB_DOCGEN_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
-/* The kernel gate (gate.h): its plan, boots in the order A B B A, comparisons, verdict, document. */
-#include "fsbench/kgate/gate.h"
+/* The kernel gate (gate_flow.h): its plan, boots in the order A B B A, comparisons, verdict, document. */
+#include "fsbench/kgate/gate_flow.h"
 #include "fsbench/kgate/util.h"
 #include "fsbench/suite/suite.h"
 

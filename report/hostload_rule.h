@@ -1,6 +1,6 @@
-/* Whether two sides ran under comparable conditions: the host's load and the canary (report/hostload.c). */
-#ifndef RPT_HOSTLOAD_H
-#define RPT_HOSTLOAD_H
+/* Whether two sides ran under comparable conditions: the host's load and the canary (report/hostload_rule.c). */
+#ifndef RPT_HOSTLOAD_RULE_H
+#define RPT_HOSTLOAD_RULE_H
 
 #include <stdbool.h>
 #include <stddef.h>

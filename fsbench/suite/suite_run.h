@@ -118,7 +118,7 @@ int suite_run(struct suite_run *x, char *err, size_t errlen);
 
 void suite_run_free(struct suite_run *x);
 
-/* The closing table's figures (table.c): the rate a workload's runs are judged by, "MB/s"
+/* The closing table's figures (progress_table.c): the rate a workload's runs are judged by, "MB/s"
  * or "files/s", and a run's rate in it from its summary. */
 const char *suite_rate_unit(const struct suite_workload *w);
 double suite_run_rate(const struct suite_workload *w, const json_t *run);

@@ -1,6 +1,19 @@
-/* The kernel gate below the CLI: boots through a backend, the A/A floor, the verdict, the document. */
-#ifndef FSB_KGATE_GATE_H
-#define FSB_KGATE_GATE_H
+/*
+ * The kernel gate below the CLI: boots through a backend, the A/A floor, the verdict, the document.
+ *
+ * Adding a boot backend (where a boot runs: today the local QEMU, kgate/local.c, and LAVA,
+ * lava/backend.c):
+ *  1. Its own file, in its own folder when it brings a client (lava/): a function that fills
+ *     a struct kg_boot_backend (below) and one that releases what it opened. Its @run hands
+ *     the guest's result to kg_boot_adopt_at(), so every backend's result is checked alike.
+ *  2. The options it fixes itself (a list like lava_backend_fixed_opts), refused on the
+ *     command line with a reason.
+ *  3. Its option and its choice in fsbench/cli/kgate.c (run_with_backend).
+ *  4. The file in its folder's meson.build; a test against a fake backend as in
+ *     tests/unit/test-gate.c.
+ */
+#ifndef FSB_KGATE_GATE_FLOW_H
+#define FSB_KGATE_GATE_FLOW_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -8,7 +21,7 @@
 #include <stdio.h>
 #include <jansson.h>
 
-#include "fsbench/kgate/prepare.h"
+#include "fsbench/kgate/preboot.h"
 
 /*
  * Boots a side by default. The model disk: 20 real A/A gates of 2 boots a side and pooled
@@ -51,9 +64,9 @@ struct kg_boot_res {
 /*
  * How a boot is run. The gate knows nothing of QEMU: it asks @prepare for the kernels, hands
  * each boot of its order (A B B A ...) to @run, @slots at a time from as many threads, calls
- * @finish after the last, and judges the results it got back. The one implementation now is
- * the local QEMU boot (kg_local_backend); a LAVA backend would build the kernels' initramfs
- * in @prepare, submit a job per boot in @run, wait for it and return its imported result,
+ * @finish after the last, and judges the results it got back: the local QEMU boot
+ * (kg_local_backend), or LAVA's (lava_backend_open), which builds the kernels' initramfs in
+ * @prepare, submits a job per boot in @run, waits for it and returns its imported result,
  * with @slots the workers it may use.
  *
  * @prepare (may be NULL): before the first boot, the kernels x->a.spec[0..1] resolved and
