@@ -69,16 +69,21 @@ void hrun_usage(FILE *out)
 		"that already has --boots complete boots of this suite in the store is skipped\n"
 		"without booting, so a second night boots only what is new. The suite's key (in the\n"
 		"work directory's names and so in the store's file paths) is the suite and the\n"
-		"kernel-run options after \"--\" (but --timeout, --boot-timeout, --disk-dir). A boot\n"
-		"that fails is said and counted, and the run goes on. Exit 0: every boot added;\n"
-		"125: some kernel could not be booted (or its suite failed); 2: usage; 128: the\n"
-		"system or the store failed.\n\n");
+		"kernel-run options after \"--\" (but --timeout, --boot-timeout, --disk-dir,\n"
+		"--lava-token-file, --lava-priority). With \"-- --lava URL --lava-token-file F\" each\n"
+		"boot is a job on that LAVA server. A boot that fails is said and counted, and the\n"
+		"run goes on. Exit 0: every boot added; 125: some kernel could not be booted (or\n"
+		"its suite failed); 2: usage; 128: the system or the store failed.\n\n");
 }
 
 /* kernel-run options history run sets itself */
 static const char *const own_opts[] = { "--kernel", "--json", "--history", "--workdir", NULL };
-/* kernel-run options that change no result: not part of the suite's key */
-static const char *const keyless_opts[] = { "--timeout", "--boot-timeout", "--disk-dir", NULL };
+/*
+ * kernel-run options that change no result: not part of the suite's key (--lava's URL is:
+ * a LAVA lab's boots are not a local machine's, docs/lava.md)
+ */
+static const char *const keyless_opts[] = { "--timeout",	 "--boot-timeout",  "--disk-dir",
+					    "--lava-token-file", "--lava-priority", NULL };
 
 static bool opt_is(const char *arg, const char *const *names)
 {

@@ -11,11 +11,9 @@ kg_need_kernel
 LAVA="$SRCDIR/ci/lava-server"
 t0=$(date +%s)
 
-# a LAVA someone already runs is used and left running; one this test starts is stopped
-ours=1
-"$LAVA" status >/dev/null 2>&1 && ours=0
+# start holds LAVA for this shell and stop lets go of the hold: a LAVA another test or user
+# holds too is left running for them; the last holder's stop stops it
 lava_stop() {
-	[ $ours = 1 ] || return 0
 	"$LAVA" stop >"$W/stop.out" 2>&1
 	cat "$W/stop.out"
 }
@@ -37,6 +35,25 @@ pids=$(cat /var/lib/fsbench-lava/pids/* 2>/dev/null | awk '{ print $1 }')
 # rerunnable: start again says so and prints the same lines
 "$LAVA" start >"$W/env2" 2>"$W/start2.err" || t_fail "second start: $(cat "$W/start2.err")"
 t_expect_eq "second start's lines" "$(cat "$W/env")" "$(cat "$W/env2")"
+# this test alone holds it (no other test or user): then its stop below must stop it
+ours=0
+[ "$("$LAVA" status | grep '^held by pid' | awk '{ print $4 }' | paste -sd' ')" = "$$" ] && ours=1
+
+# a second holder (another test's shell): our stop leaves LAVA running for it, and once it
+# has ended, its hold is dropped and the last stop stops LAVA
+if [ $ours = 1 ]; then
+	("$LAVA" start >/dev/null 2>"$W/hold.err" && exec sleep 600) &
+	holder=$!
+	T_PIDS+=("$holder")
+	for i in $(seq 100); do "$LAVA" status | grep -q "^held by pid $holder " && break; sleep 0.2; done
+	t_expect_eq "holders" "$$ $holder" "$("$LAVA" status | grep '^held by pid' | awk '{ print $4 }' | sort -n | paste -sd' ')"
+	"$LAVA" stop >"$W/stop1.out" 2>&1
+	grep -q "still held by pid $holder: left running" "$W/stop1.out" && "$LAVA" status >/dev/null &&
+		t_ok "stop while another holds it: $(cat "$W/stop1.out")" || t_fail "stop while another holds it: $(cat "$W/stop1.out"); $("$LAVA" status)"
+	"$LAVA" start >"$W/env3" 2>/dev/null || t_fail "start again"
+	kill "$holder" && wait "$holder" 2>/dev/null
+	t_expect_eq "holders once the other has ended" "$$" "$("$LAVA" status | grep '^held by pid' | awk '{ print $4 }' | paste -sd' ')"
+fi
 
 # the job: the default suite on the model disk, the kernel and initramfs as file:// URLs
 "$FSBENCH" lava job --kernel "$deb" -o "$W/job.yaml" 2>"$W/err" || t_die "lava job: $(cat "$W/err")"
@@ -105,6 +122,22 @@ else
 	"$FSBENCH" compare --gate "$W/local.json" --candidate "$W"/gate/boot-0[14]-baseline/result.json >"$W/cmp" 2>&1
 	t_expect_eq "compare --gate, local vs the LAVA baseline boots" 0 $?
 	grep -q "files_per_sec" "$W/cmp" || t_fail "compare paired nothing: $(head -5 "$W/cmp")"
+
+	# a night's history through LAVA: `history run -- --lava` boots each kernel as a job and
+	# adds its result; the second night boots nothing
+	t1=$(date +%s)
+	"$FSBENCH" history run --db "$W/night.db" --boots 1 --suite "$W/aa.json" --workdir "$W/night" \
+		-- --lava "$LAVA_URL" --lava-token-file "$LAVA_TOKEN_FILE" "$deb" >"$W/night.out" 2>&1
+	t_expect_eq "history run through LAVA: exit" 0 "$?"
+	grep -q "boot 1: added" "$W/night.out" && "$FSBENCH" history list --db "$W/night.db" | grep -q ": 1 files, 2 runs (0 incomplete)" &&
+		t_ok "history run through LAVA: one job, its result in the store ($(($(date +%s) - t1)) s)" ||
+		t_fail "history run through LAVA: $(tail -5 "$W/night.out"); $("$FSBENCH" history list --db "$W/night.db" 2>&1 | head -3)"
+	t_expect_eq "the store's boot was a LAVA job" "lava" \
+		"$(t_json "$(ls "$W"/night/*/*/boot-1.json | head -1)" '.vm.backend // (if .vm.lava then "lava" else "local" end)')"
+	"$FSBENCH" history run --db "$W/night.db" --boots 1 --suite "$W/aa.json" --workdir "$W/night" \
+		-- --lava "$LAVA_URL" --lava-token-file "$LAVA_TOKEN_FILE" "$deb" >"$W/night2.out" 2>&1
+	grep -q "0 boots (0 failed), 1 kernels skipped as in the store" "$W/night2.out" &&
+		t_ok "the second night: $(tail -1 "$W/night2.out")" || t_fail "the second night: $(cat "$W/night2.out")"
 
 	# a matrix (one kernel x two suites: two jobs at once), one result for the kernel
 	cat >"$W/st.json" <<-'SUITE'
@@ -197,7 +230,6 @@ if [ $ours = 1 ]; then
 	done
 	pgrep -f "lava-run \[job: $id\]" >/dev/null || t_fail "job $id did not start within 120 s"
 	lava_stop >/dev/null
-	ours=0
 	grep -q "stopped worker (pid [0-9]*, and [0-9]* below it)" "$W/stop.out" ||
 		t_fail "stop did not end the worker's job: $(cat "$W/stop.out")"
 	left=""
