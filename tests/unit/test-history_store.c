@@ -215,6 +215,27 @@ static void value_is(sqlite3 *s, const char *metric, const char *key, double val
 	sqlite3_finalize(st);
 }
 
+/* The tables of a schema 1 store, as the first fsbench of the history made them. */
+#define V1_SCHEMA                                                                         \
+	"CREATE TABLE schema_version (version INTEGER NOT NULL);"                         \
+	"INSERT INTO schema_version VALUES (1);"                                          \
+	"CREATE TABLE files (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, "       \
+	"path TEXT NOT NULL, added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER "   \
+	"NOT NULL);"                                                                      \
+	"CREATE TABLE kernels (id INTEGER PRIMARY KEY, release TEXT NOT NULL, package "   \
+	"TEXT NOT NULL, git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE "        \
+	"(release, package, git_commit));"                                                \
+	"CREATE TABLE runs (id INTEGER PRIMARY KEY, file_id BIGINT NOT NULL REFERENCES "  \
+	"files (id), idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels " \
+	"(id), host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT "   \
+	"NULL, mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT " \
+	"NULL, params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, " \
+	"sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx));"    \
+	"CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), metric "   \
+	"TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY "  \
+	"KEY (run_id, metric));"                                                          \
+	"CREATE INDEX run_values_series ON run_values (series);"
+
 /*
  * A version 1 store (a series key in every value row), as the first history wrote it, is
  * migrated on open: every value kept, named by its series row, the series' sample key
@@ -222,25 +243,7 @@ static void value_is(sqlite3 *s, const char *metric, const char *key, double val
  */
 static void v1_store_migrated(void **state)
 {
-	static const char v1[] =
-		"CREATE TABLE schema_version (version INTEGER NOT NULL);"
-		"INSERT INTO schema_version VALUES (1);"
-		"CREATE TABLE files (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, "
-		"path TEXT NOT NULL, added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER "
-		"NOT NULL);"
-		"CREATE TABLE kernels (id INTEGER PRIMARY KEY, release TEXT NOT NULL, package "
-		"TEXT NOT NULL, git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE "
-		"(release, package, git_commit));"
-		"CREATE TABLE runs (id INTEGER PRIMARY KEY, file_id BIGINT NOT NULL REFERENCES "
-		"files (id), idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels "
-		"(id), host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT "
-		"NULL, mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT "
-		"NULL, params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, "
-		"sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx));"
-		"CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), metric "
-		"TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY "
-		"KEY (run_id, metric));"
-		"CREATE INDEX run_values_series ON run_values (series);"
+	static const char v1[] = V1_SCHEMA
 		"INSERT INTO files VALUES (1, 'aa', 'a.json', 'now', 'then', 2);"
 		"INSERT INTO kernels VALUES (1, '6.1.0-47-amd64', '6.1.140-1', '', '01');"
 		"INSERT INTO runs VALUES (1, 1, 0, 1, 'h', 'c', 'd', 'ext4', '', 'smallfile', 1, "
@@ -334,25 +337,7 @@ static void canonical_hash(void **state)
  */
 static void v1_file_known_by_its_old_hash(void **state)
 {
-	static const char v1[] =
-		"CREATE TABLE schema_version (version INTEGER NOT NULL);"
-		"INSERT INTO schema_version VALUES (1);"
-		"CREATE TABLE files (id INTEGER PRIMARY KEY, sha256 TEXT NOT NULL UNIQUE, "
-		"path TEXT NOT NULL, added TEXT NOT NULL, created TEXT NOT NULL, runs INTEGER "
-		"NOT NULL);"
-		"CREATE TABLE kernels (id INTEGER PRIMARY KEY, release TEXT NOT NULL, package "
-		"TEXT NOT NULL, git_commit TEXT NOT NULL, sort_key TEXT NOT NULL, UNIQUE "
-		"(release, package, git_commit));"
-		"CREATE TABLE runs (id INTEGER PRIMARY KEY, file_id BIGINT NOT NULL REFERENCES "
-		"files (id), idx INTEGER NOT NULL, kernel_id BIGINT NOT NULL REFERENCES kernels "
-		"(id), host TEXT NOT NULL, cpu TEXT NOT NULL, disk TEXT NOT NULL, fs TEXT NOT "
-		"NULL, mount_options TEXT NOT NULL, workload TEXT NOT NULL, threads INTEGER NOT "
-		"NULL, params TEXT NOT NULL, fsbench_version TEXT NOT NULL, date TEXT NOT NULL, "
-		"sample_key TEXT NOT NULL, complete INTEGER NOT NULL, UNIQUE (file_id, idx));"
-		"CREATE TABLE run_values (run_id BIGINT NOT NULL REFERENCES runs (id), metric "
-		"TEXT NOT NULL, series TEXT NOT NULL, value DOUBLE PRECISION NOT NULL, PRIMARY "
-		"KEY (run_id, metric));"
-		"CREATE INDEX run_values_series ON run_values (series);";
+	static const char v1[] = V1_SCHEMA;
 	struct hist_add_res res;
 	struct hist_db *db;
 	unsigned char md[EVP_MAX_MD_SIZE];
