@@ -2,6 +2,7 @@
 #include "fsbench/cli/commands.h"
 #include "fsbench/cli/dispatch.h"
 #include "fsbench/cli/man_cmd.h"
+#include "fsbench/workloads/table.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -6,6 +6,7 @@
 #include "fsbench/cli/commands.h"
 #include "fsbench/cli/man_cmd.h"
 #include "fsbench/doc/docgen.h"
+#include "fsbench/workloads/table.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,6 +3,7 @@
 #include "fsbench/cli/commands.h"
 #include "fsbench/core/job.h"
 #include "fsbench/core/partial.h"
+#include "fsbench/ext/ext_table.h"
 
 #include <errno.h>
 #include <string.h>
@@ -78,7 +79,7 @@ int cmd_workload(const struct fsb_workload *wl, int argc, char **argv, const cha
 				 .ret_operand_seen = &operand_seen };
 	int r, status;
 
-	r = fsb_job_init(&job, wl, err, sizeof(err));
+	r = fsb_job_init(&job, wl, fsb_exts, err, sizeof(err));
 	if (r < 0) {
 		fprintf(stderr, "fsbench %s: %s\n", wl->name, err);
 		fsb_job_free(&job);

@@ -30,8 +30,4 @@ struct fsb_ext {
 		      json_t *run_json);
 };
 
-/* NULL-terminated, in the order before() runs; fsb_nexts entries. */
-extern const struct fsb_ext *const fsb_exts[];
-extern const int fsb_nexts;
-
 #endif

@@ -41,18 +41,22 @@ static void opts_append(struct fsb_job *job, size_t *n, const struct fsb_opt *tb
 	}
 }
 
-int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, size_t errlen)
+int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl,
+		 const struct fsb_ext *const *exts, char *err, size_t errlen)
 {
 	size_t nopts = opts_count(wl->opts) + opts_count(fsb_common_opts), size, n = 0;
 
 	memset(job, 0, sizeof(*job));
 	job->wl = wl;
-	job->ext = calloc((size_t)fsb_nexts + 1, sizeof(*job->ext));
+	job->exts = exts;
+	while (exts && exts[job->nexts])
+		job->nexts++;
+	job->ext = calloc((size_t)job->nexts + 1, sizeof(*job->ext));
 	if (!job->ext)
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	size = cfg_round(wl->cfg_size);
-	for (int i = 0; i < fsb_nexts; i++) {
-		const struct fsb_ext *e = fsb_exts[i];
+	for (int i = 0; i < job->nexts; i++) {
+		const struct fsb_ext *e = job->exts[i];
 
 		/* an extension's table must fit the struct it declares, as fio checks an engine's */
 		for (const struct fsb_opt *o = e->opts; o && o->name; o++)
@@ -71,8 +75,8 @@ int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, 
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	opts_append(job, &n, wl->opts, 0);
 	opts_append(job, &n, fsb_common_opts, 0);
-	for (int i = 0; i < fsb_nexts; i++)
-		opts_append(job, &n, fsb_exts[i]->opts, job->ext[i].cfg_off);
+	for (int i = 0; i < job->nexts; i++)
+		opts_append(job, &n, job->exts[i]->opts, job->ext[i].cfg_off);
 	return opt_set_defaults(job->tbl, job->cfg, err, errlen);
 }
 
@@ -167,11 +171,11 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	if (ret < 0)
 		goto out;
 	base_install_signals();
-	for (int i = 0; i < fsb_nexts; i++) {
-		if (!fsb_exts[i]->before)
+	for (int i = 0; i < job->nexts; i++) {
+		if (!job->exts[i]->before)
 			continue;
-		ret = fsb_exts[i]->before(&run, common, fsb_job_ext_cfg(job, i), &job->ext[i].state,
-					  err, errlen);
+		ret = job->exts[i]->before(&run, common, fsb_job_ext_cfg(job, i),
+					   &job->ext[i].state, err, errlen);
 		if (ret < 0)
 			goto out_ext;
 		job->ext[i].on = true;
@@ -198,10 +202,10 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 
 	run_json = fsb_run_json(&run, job->tbl);
 	/* extensions stop and restore before the result is judged and written */
-	for (int i = fsb_nexts - 1; i >= 0; i--)
+	for (int i = job->nexts - 1; i >= 0; i--)
 		if (job->ext[i].on) {
-			fsb_exts[i]->after(&run, common, fsb_job_ext_cfg(job, i), job->ext[i].state,
-					   run_json);
+			job->exts[i]->after(&run, common, fsb_job_ext_cfg(job, i),
+					    job->ext[i].state, run_json);
 			job->ext[i].on = false;
 		}
 	if (run.err || run.signal) {
@@ -212,10 +216,10 @@ int fsb_job_run(struct fsb_job *job, int argc, char **argv, json_t **ret_run, ch
 	}
 	*ret_run = run_json;
 out_ext:
-	for (int i = fsb_nexts - 1; i >= 0; i--)
+	for (int i = job->nexts - 1; i >= 0; i--)
 		if (job->ext[i].on) {
-			fsb_exts[i]->after(&run, common, fsb_job_ext_cfg(job, i), job->ext[i].state,
-					   NULL);
+			job->exts[i]->after(&run, common, fsb_job_ext_cfg(job, i),
+					    job->ext[i].state, NULL);
 			job->ext[i].on = false;
 		}
 out:

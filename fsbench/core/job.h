@@ -18,6 +18,9 @@ struct fsb_job_ext {
 
 struct fsb_job {
 	const struct fsb_workload *wl;
+	/* the extensions that run around it, in the order before() runs (the caller's table) */
+	const struct fsb_ext *const *exts;
+	int nexts;
 	/*
 	 * The workload's options, the common ones, then every extension's, merged into one
 	 * table whose offsets are into @cfg (an extension's shifted by its cfg_off). Its
@@ -26,7 +29,7 @@ struct fsb_job {
 	struct fsb_opt *tbl;
 	/* One block: the workload's config (which starts with struct fsb_common), then each extension's. */
 	void *cfg;
-	struct fsb_job_ext *ext; /* fsb_nexts entries, in fsb_exts[] order */
+	struct fsb_job_ext *ext; /* @nexts entries, in @exts order */
 	bool print; /* fs_mark's table on stdout */
 	/* Called on the main thread after each loop, the workers joined (a partial result). */
 	void (*after_loop)(const struct fsb_run *run, int loop, void *arg);
@@ -35,10 +38,12 @@ struct fsb_job {
 };
 
 /*
- * Allocates @job's option table and config with every default. 0 or -errno with @err
- * set; fsb_job_free() is safe on @job either way.
+ * Allocates @job's option table and config with every default, for workload @wl and the
+ * NULL-terminated extensions @exts (fsb_exts, the extensions' table: core names none of
+ * them). 0 or -errno with @err set; fsb_job_free() is safe on @job either way.
  */
-int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl, char *err, size_t errlen);
+int fsb_job_init(struct fsb_job *job, const struct fsb_workload *wl,
+		 const struct fsb_ext *const *exts, char *err, size_t errlen);
 
 /* Sets one option by long name from text (suite files). 0, -ENOENT or -EINVAL. */
 int fsb_job_set(struct fsb_job *job, const char *name, const char *value, char *err, size_t errlen);

@@ -71,9 +71,6 @@ struct fsb_workload {
 	bool bare_header;
 };
 
-extern const struct fsb_workload *const fsb_workloads[];
-const struct fsb_workload *fsb_workload_find(const char *name);
-
 /*
  * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
  * the fsb_now_ns() reads right before and right after the call (FSB_TIME_CALL).

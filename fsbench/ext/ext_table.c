@@ -1,5 +1,5 @@
 /* The ordered table of extensions: a new one is its own file and one line in the list below. */
-#include "fsbench/core/ext.h"
+#include "fsbench/ext/ext_table.h"
 
 /*
  * Each X(name) is a const struct fsb_ext fsb_ext_<name> in ext/<name>.c. before() runs

@@ -5,6 +5,7 @@
 #include "probes/knob/knob.h"
 #include "fsbench/core/opt.h"
 #include "fsbench/core/workload.h"
+#include "fsbench/ext/ext_table.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -123,7 +124,7 @@ int suite_job(const struct suite *s, const struct suite_cell *c, struct fsb_job 
 	char v[16];
 	int r;
 
-	r = fsb_job_init(job, w->wl, err, errlen);
+	r = fsb_job_init(job, w->wl, fsb_exts, err, errlen);
 	for (int k = 0; k < w->np && !r; k++)
 		r = fsb_job_set(job, w->pname[k], w->pvalue[k], err, errlen);
 	snprintf(v, sizeof(v), "%d", c->threads);

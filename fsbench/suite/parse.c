@@ -4,6 +4,8 @@
 #include "probes/knob/knob.h"
 #include "fsbench/core/opt.h"
 #include "fsbench/core/workload.h"
+#include "fsbench/ext/ext_table.h"
+#include "fsbench/workloads/table.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -266,7 +268,7 @@ static int validate_jobs(struct parse *p, struct suite *s)
 		int nth = w->nthreads ? w->nthreads : s->nthreads;
 		struct fsb_job job;
 
-		r = fsb_job_init(&job, w->wl, msg, sizeof(msg));
+		r = fsb_job_init(&job, w->wl, fsb_exts, msg, sizeof(msg));
 		if (r < 0) {
 			fsb_job_free(&job);
 			return suite_fail_at(p, "", false, "%s", msg);

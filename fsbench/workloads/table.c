@@ -13,7 +13,7 @@
  */
 #include <string.h>
 
-#include "fsbench/core/workload.h"
+#include "fsbench/workloads/table.h"
 
 /*
  * Each X(name) is a const struct fsb_workload fsb_wl_<name> in workloads/<name>.c. Order is the

@@ -14,6 +14,8 @@
 #include "fsbench/core/job.h"
 #include "fsbench/core/partial.h"
 #include "model/result_file.h"
+#include "fsbench/ext/ext_table.h"
+#include "fsbench/workloads/table.h"
 
 static const struct fsb_opt *tbl_find(const struct fsb_job *job, const char *name)
 {
@@ -34,7 +36,7 @@ static void test_ext_configs_are_their_own(void **unused)
 		const struct fsb_workload *wl = fsb_workloads[w];
 		size_t end = wl->cfg_size;
 
-		assert_int_equal(fsb_job_init(&job, wl, err, sizeof(err)), 0);
+		assert_int_equal(fsb_job_init(&job, wl, fsb_exts, err, sizeof(err)), 0);
 		for (int i = 0; i < fsb_nexts; i++) {
 			const struct fsb_ext *e = fsb_exts[i];
 
@@ -62,7 +64,8 @@ static void test_ext_option_set_by_name(void **unused)
 	int64_t rate;
 
 	(void)unused;
-	assert_int_equal(fsb_job_init(&job, fsb_workload_find("smallfile"), err, sizeof(err)), 0);
+	assert_int_equal(
+		fsb_job_init(&job, fsb_workload_find("smallfile"), fsb_exts, err, sizeof(err)), 0);
 	o = tbl_find(&job, "victim-rate");
 	assert_non_null(o);
 	memcpy(&rate, (char *)job.cfg + o->offset, sizeof(rate));

@@ -13,6 +13,7 @@
 #include "fsbench/core/opt.h"
 #include "fsbench/workloads/smallfile.h"
 #include "fsbench/core/workload.h"
+#include "fsbench/workloads/table.h"
 
 static void test_sizes(void **state)
 {
