@@ -32,6 +32,10 @@
 # cwd and a file of its own), takes every move first: the moves work there (ptrace, its
 # fds, its cwd, its environ, the held descriptor written after the run), so a check below
 # that finds a move refused proves the protection, not a host that forbids the move anyway.
+# Against a build whose steps and QEMU ran as nobody (the design before issue 40, made by
+# hand: kg_user_claim giving 65534), every check of (a), (b), (c), (e) and QEMU's environ
+# failed, and the attacker wrote into root's cached boot/vmlinuz and modules.dep; the token
+# stayed off the command lines (its own protection, which that build kept).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
 kg_fake_setup
@@ -200,7 +204,7 @@ cache_sums >"$W/sums-root"
 	t_fail "the cache holds $(wc -l <"$W/sums-root") files"
 touch "$W/go-hold"
 wait "$holder"
-sed 's/^/    /' "$W/held"
+sed 's/^/    /' "$W/held" | head -5
 grep -qx "wrote $W/ctl/victim" "$W/held" && t_ok "control: the held descriptor on nobody's own file was written after the run" ||
 	t_fail "control: the attacker held and wrote nothing of its own process: the hold proves nothing"
 t_expect_eq "files of the run the attacker wrote after it" "" "$(grep '^wrote ' "$W/held" | grep -v "$W/ctl/")"
@@ -221,7 +225,7 @@ kh=$(awk '$1 == "kernel" { print $2 }' "$W/hash2")
 grep -q "^$kh  $W/cache/\(pvh\|kernels\)/" "$W/sums-root" &&
 	t_ok "the second boot's kernel is root's cached $(grep "^$kh " "$W/sums-root" | head -1 | sed "s|.*$W/||")" ||
 	t_fail "the second boot's kernel ($kh) is none of root's cached files"
-t_expect_eq "the second boot's initramfs (before its token)" "$(sha256sum "$cpio_file" | cut -d' ' -f1)" \
+t_expect_eq "the second boot's initramfs (before its token), against root's" "$(awk -v f="$cpio_file" '$2 == f { print $1 }' "$W/sums-root")" \
 	"$(awk '$1 == "initrd-prefix" { print $2 }' "$W/hash2")"
 same_cache "root's cache after the second run"
 t_done
