@@ -5,28 +5,12 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/sysmacros.h>
 
 /* At most this many holders of each kind are named: the first say enough. */
 #define BUSY_NAMED 4
-
-/* Appends to @buf (of @len, holding @*used bytes) without overrunning it. */
-static void add(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*used >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *used, len - *used, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		*used = *used + (size_t)n < len ? *used + (size_t)n : len - 1;
-}
 
 void probe_scratch_busy_why(const char *root, dev_t devno, char *ret, size_t len)
 {
@@ -50,39 +34,41 @@ void probe_scratch_busy_why(const char *root, dev_t devno, char *ret, size_t len
 			if (de->d_name[0] == '.')
 				continue;
 			if (named < BUSY_NAMED)
-				add(ret, len, &used, "%s%s", named++ ? ", " : "held by ",
-				    de->d_name);
+				base_appendf(ret, len, &used, "%s%s", named++ ? ", " : "held by ",
+					     de->d_name);
 			else
 				more++;
 		}
 		closedir(d);
 		if (more)
-			add(ret, len, &used, " and %zu more", more);
+			base_appendf(ret, len, &used, " and %zu more", more);
 		if (named)
-			add(ret, len, &used, " (/sys/dev/block/%u:%u/holders)", major(devno),
-			    minor(devno));
+			base_appendf(ret, len, &used, " (/sys/dev/block/%u:%u/holders)",
+				     major(devno), minor(devno));
 	}
 	r = probe_mount_holders(root, devno, h, BUSY_NAMED, &n, &cut);
 	for (size_t i = 0; i < n; i++) {
-		add(ret, len, &used, "%smounted on %s in ", used ? "; " : "", h[i].target);
+		base_appendf(ret, len, &used, "%smounted on %s in ", used ? "; " : "", h[i].target);
 		if (h[i].own_ns)
-			add(ret, len, &used, "fsbench's own mount namespace");
+			base_appendf(ret, len, &used, "fsbench's own mount namespace");
 		else
-			add(ret, len, &used, "the mount namespace of pid %ld (%s)", (long)h[i].pid,
-			    h[i].comm[0] ? h[i].comm : "ended");
+			base_appendf(ret, len, &used, "the mount namespace of pid %ld (%s)",
+				     (long)h[i].pid, h[i].comm[0] ? h[i].comm : "ended");
 		if (!h[i].own_ns && h[i].nprocs > 1)
-			add(ret, len, &used, " and %u other process%s", h[i].nprocs - 1,
-			    h[i].nprocs > 2 ? "es" : "");
+			base_appendf(ret, len, &used, " and %u other process%s", h[i].nprocs - 1,
+				     h[i].nprocs > 2 ? "es" : "");
 	}
 	if (r < 0)
-		add(ret, len, &used, "%sthe processes' mount namespaces: %s", used ? "; " : "",
-		    strerror(-r));
+		base_appendf(ret, len, &used, "%sthe processes' mount namespaces: %s",
+			     used ? "; " : "", strerror(-r));
 	else if (!used)
-		add(ret, len, &used,
-		    "no holder in /sys/dev/block/%u:%u/holders, and no running process's mount "
-		    "namespace mounts it (one that no process is in, kept by a bind mount or an "
-		    "open descriptor, is not seen)",
-		    major(devno), minor(devno));
+		base_appendf(
+			ret, len, &used,
+			"no holder in /sys/dev/block/%u:%u/holders, and no running process's mount "
+			"namespace mounts it (one that no process is in, kept by a bind mount or an "
+			"open descriptor, is not seen)",
+			major(devno), minor(devno));
 	if (cut)
-		add(ret, len, &used, " (not every process was looked at: the scan is bounded)");
+		base_appendf(ret, len, &used,
+			     " (not every process was looked at: the scan is bounded)");
 }
