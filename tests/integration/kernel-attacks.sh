@@ -125,15 +125,22 @@ wait_file() { # FILE: until it is there (120 s), or fail with the run's last wor
 	t_die "$(basename "$1") never came: $(tail -3 "$W/err1")"
 }
 
-# (c) the extraction, held after dpkg-deb -x: its tree holds boot/vmlinuz-RELEASE
-wait_file "$W/ids/dpkg-deb.pid"
-step=$(cat "$W/ids/dpkg-deb.pid")
-tree=$(readlink "/proc/$step/cwd")
-[ -f "/proc/$step/cwd/boot/vmlinuz-$release" ] && t_ok "the extraction (pid $step) is held in $tree" ||
-	t_fail "no boot/vmlinuz-$release in the held extraction's tree $tree"
-no_ok "listing /proc/$step/cwd (dpkg-deb)" "$(attack list "/proc/$step/cwd")"
-no_ok "boot/vmlinuz-$release through /proc/$step/cwd" "$(attack open "/proc/$step/cwd/boot/vmlinuz-$release")"
-no_ok "boot/vmlinuz-$release by its path" "$(attack open "$tree/boot/vmlinuz-$release")"
+# held_step TOOL FILE: (c) on the step that runs TOOL, held by its stand-in, whose working
+# directory holds FILE: nobody lists it and opens FILE through /proc/PID/cwd and by path;
+# sets $tree, the step's working directory as root sees it
+held_step() {
+	local step
+	wait_file "$W/ids/$1.pid"
+	step=$(cat "$W/ids/$1.pid")
+	tree=$(readlink "/proc/$step/cwd")
+	[ -f "/proc/$step/cwd/$2" ] && t_ok "$1 (pid $step) is held in $tree" ||
+		t_fail "no $2 in the tree $tree of the held $1"
+	no_ok "listing /proc/$step/cwd ($1)" "$(attack list "/proc/$step/cwd")"
+	no_ok "$2 through /proc/$step/cwd" "$(attack open "/proc/$step/cwd/$2")"
+	no_ok "$2 by its path" "$(attack open "$tree/$2")"
+}
+# the extraction, held after dpkg-deb -x: its tree holds boot/vmlinuz-RELEASE
+held_step dpkg-deb "boot/vmlinuz-$release"
 top=$(dirname "$tree")
 t_expect_eq "the extraction directory $(basename "$top")'s owner and mode" "0 700" "$(stat -c '%u %a' "$top")"
 read -r xu xm <<<"$(stat -c '%u %a' "$tree")"
@@ -141,15 +148,9 @@ read -r xu xm <<<"$(stat -c '%u %a' "$tree")"
 	t_fail "its x/ is uid $xu's"
 touch "$W/ids/go-dpkg-deb"
 
-# (c) the initramfs's staging tree, held before cpio packs it: its /init is there
-wait_file "$W/ids/cpio.pid"
-step=$(cat "$W/ids/cpio.pid")
-stage=$(readlink "/proc/$step/cwd")
-[ -f "/proc/$step/cwd/init" ] && t_ok "cpio (pid $step) is held in $stage" ||
-	t_fail "no init in the held staging tree $stage"
-no_ok "listing /proc/$step/cwd (cpio)" "$(attack list "/proc/$step/cwd")"
-no_ok "init through /proc/$step/cwd" "$(attack open "/proc/$step/cwd/init")"
-no_ok "init by its path" "$(attack open "$stage/init")"
+# the initramfs's staging tree, held before cpio packs it: its /init is there
+held_step cpio init
+stage=$tree
 # the staging tree and the directories above it up to the cache: none nobody's, and the
 # first one below the cache closed to others
 d=$stage
