@@ -30,6 +30,19 @@ int base_path(char *buf, size_t len, const char *fmt, ...)
 	return 0;
 }
 
+void base_appendf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*pos >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	*pos = n < 0 ? len : *pos + (size_t)n;
+}
+
 void base_strcpy(char *dst, size_t len, const char *src)
 {
 	size_t n;

@@ -13,6 +13,14 @@ int base_path(char *buf, size_t len, const char *fmt, ...) __attribute__((format
 /* Copies @src (NULL as "") into @dst, truncating to @len - 1 bytes. */
 void base_strcpy(char *dst, size_t len, const char *src);
 
+/*
+ * Formats at offset @*pos of @buf, never past @len - 1 bytes (always terminated), and
+ * advances @*pos by what was meant to be written: once it reaches @len, later calls add
+ * nothing, so a message is built from pieces without checking each.
+ */
+void base_appendf(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 /* Reads up to @len - 1 bytes of a file, NUL-terminated. Bytes read, or -errno. */
 ssize_t base_read_file(const char *path, char *buf, size_t len);
 

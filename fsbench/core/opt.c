@@ -1,5 +1,6 @@
 /* The option parser shared by every subcommand and by suite files (see opt.h). */
 #include "fsbench/core/opt.h"
+#include "base/fileio.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -352,21 +353,6 @@ int opt_parse_argv(const struct fsb_opt *tbl, void *cfg, int argc, char **argv, 
 	return optind;
 }
 
-/* snprintf at @*pos in @buf, never past @len; *pos stops at the end when it would. */
-static void __attribute__((format(printf, 4, 5)))
-append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (*pos >= len)
-		return;
-	va_start(ap, fmt);
-	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
-	va_end(ap);
-	*pos = n < 0 ? len : *pos + (size_t)n;
-}
-
 void opt_help_text(const struct fsb_opt *o, char *buf, size_t len)
 {
 	size_t pos = 0;
@@ -374,27 +360,27 @@ void opt_help_text(const struct fsb_opt *o, char *buf, size_t len)
 	if (!len)
 		return;
 	buf[0] = '\0';
-	append(buf, len, &pos, "%s", o->help);
+	base_appendf(buf, len, &pos, "%s", o->help);
 	if (o->type == OPT_ENUM) {
-		append(buf, len, &pos, " (");
+		base_appendf(buf, len, &pos, " (");
 		for (int i = 0; o->choices[i]; i++)
-			append(buf, len, &pos, "%s%s", i ? ", " : "", o->choices[i]);
-		append(buf, len, &pos, ")");
+			base_appendf(buf, len, &pos, "%s%s", i ? ", " : "", o->choices[i]);
+		base_appendf(buf, len, &pos, ")");
 	}
 	if (o->type == OPT_INT || o->type == OPT_SIZE || o->type == OPT_DURATION) {
 		char lo[32], hi[32];
 
 		format_value(o, o->min, lo, sizeof(lo));
 		format_value(o, o->max, hi, sizeof(hi));
-		append(buf, len, &pos, " [%s..%s%s%s]", lo, hi,
-		       o->unit && o->type == OPT_INT ? " " : "",
-		       o->unit && o->type == OPT_INT ? o->unit : "");
+		base_appendf(buf, len, &pos, " [%s..%s%s%s]", lo, hi,
+			     o->unit && o->type == OPT_INT ? " " : "",
+			     o->unit && o->type == OPT_INT ? o->unit : "");
 	}
 	if (o->type == OPT_DOUBLE)
-		append(buf, len, &pos, " [%g..%g%s%s]", o->dmin, o->dmax, o->unit ? " " : "",
-		       o->unit ? o->unit : "");
+		base_appendf(buf, len, &pos, " [%g..%g%s%s]", o->dmin, o->dmax, o->unit ? " " : "",
+			     o->unit ? o->unit : "");
 	if (o->def)
-		append(buf, len, &pos, " (default %s)", o->def);
+		base_appendf(buf, len, &pos, " (default %s)", o->def);
 }
 
 static opt_help_hook_fn *help_hook;

@@ -395,6 +395,34 @@ static void blkid_type_of(const char *dev, char *ret, size_t len)
 	blkid_free_probe(pr);
 }
 
+/*
+ * After a failed mkfs: when @dev is busy (an exclusive open fails with EBUSY, as mkfs's
+ * own did, or mkfs says it is in use), adds to @err who holds it, where that can be found.
+ * A mount of it in another process's mount namespace (a container's, a privilege-separated
+ * step's) is what mke2fs calls "apparently in use by the system" without naming anyone.
+ */
+static void busy_note(const char *dev, char *err, size_t errlen)
+{
+	char why[2048];
+	struct stat st;
+	size_t n;
+	int fd;
+
+	if (stat(dev, &st) || !S_ISBLK(st.st_mode))
+		return;
+	fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd >= 0)
+		close(fd);
+	if (!(fd < 0 && errno == EBUSY) && !strstr(err, "apparently in use") &&
+	    !strstr(err, strerror(EBUSY)) && !strstr(err, "is mounted"))
+		return;
+	probe_scratch_busy_why(NULL, st.st_rdev, why, sizeof(why));
+	n = strlen(err);
+	if (n < errlen)
+		snprintf(err + n, errlen - n, "; %s (%u:%u) is busy: %s", dev, major(st.st_rdev),
+			 minor(st.st_rdev), why);
+}
+
 int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *const *opts,
 		       char *err, size_t errlen)
 {
@@ -412,8 +440,10 @@ int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *
 		return errf(err, errlen, r, "mkfs.%s: %s", fstype,
 			    r == -EINVAL ? "not a filesystem type" : strerror(-r));
 	r = run_tool(s->mkfs_argv, err, errlen);
-	if (r < 0)
+	if (r < 0) {
+		busy_note(s->device, err, errlen);
 		return r;
+	}
 	blkid_type_of(s->device, s->blkid_type, sizeof(s->blkid_type));
 	return 0;
 }

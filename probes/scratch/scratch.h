@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 struct journal;
 
@@ -108,6 +109,16 @@ void probe_scratch_device_unlock(struct probe_scratch *s);
  */
 int probe_scratch_mkfs(struct probe_scratch *s, const char *fstype, const char *const *opts,
 		       char *err, size_t errlen);
+
+/*
+ * Why device @devno is busy, into @ret as one phrase for an error message: what
+ * <@root>/sys/dev/block/MAJ:MIN/holders lists (device-mapper, md), and the mount namespaces
+ * of running processes that mount it, each with a process in it, its comm and the mount
+ * point there (probe_mount_holders); or that none was found. @root NULL is the system;
+ * tests pass a fixture tree. probe_scratch_mkfs adds it to a failure when the device is
+ * busy (an O_EXCL open fails with EBUSY, or mkfs says so).
+ */
+void probe_scratch_busy_why(const char *root, dev_t devno, char *ret, size_t len);
 
 /* The mkfs command line that would run, for dry runs and tests; same ownership as above. */
 int probe_scratch_mkfs_argv(const char *fstype, const char *device, const char *const *opts,

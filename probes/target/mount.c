@@ -2,12 +2,14 @@
 #include "probes/target/mount.h"
 #include "base/fileio.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <libmount.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* Whether @mnt is @path or one of its parent directories, by whole components. */
 static bool covers(const char *mnt, const char *path)
@@ -108,6 +110,137 @@ int probe_mount_find(const char *root, enum probe_mount_match how, const char *p
 	ret->minor = minor(dev);
 	ret->netfs = mnt_fs_is_netfs(fs);
 	mnt_unref_table(tb);
+	return 0;
+}
+
+/* The namespace's name (mnt:[4026531841]) of <@root>/proc/@pid, or "pid:@pid" without one. */
+static void ns_of(const char *root, const char *pid, char *ret, size_t len)
+{
+	char p[PATH_MAX + 64];
+	ssize_t n = -1;
+
+	if (base_path(p, sizeof(p), "%s/proc/%s/ns/mnt", root, pid) == 0)
+		n = readlink(p, ret, len - 1);
+	if (n <= 0)
+		snprintf(ret, len, "pid:%s", pid);
+	else
+		ret[n] = 0;
+}
+
+/*
+ * Where <@root>/proc/@pid's namespace mounts @devno: 0 with @ret set, -ESRCH when it does
+ * not, or -errno when its mountinfo cannot be read (the process ended meanwhile).
+ */
+static int mounted_in(const char *root, const char *pid, dev_t devno, char *ret, size_t len)
+{
+	char mi[PATH_MAX + 64];
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
+	int r;
+
+	if (base_path(mi, sizeof(mi), "%s/proc/%s/mountinfo", root, pid) < 0)
+		return -ENAMETOOLONG;
+	tb = mnt_new_table();
+	if (!tb)
+		return -ENOMEM;
+	r = mnt_table_parse_file(tb, mi);
+	if (r == 0) {
+		fs = find_devno(tb, devno);
+		r = fs ? 0 : -ESRCH;
+		if (fs)
+			base_strcpy(ret, len, mnt_fs_get_target(fs));
+	}
+	mnt_unref_table(tb);
+	return r;
+}
+
+static void comm_of(const char *root, const char *pid, char *ret, size_t len)
+{
+	char p[PATH_MAX + 64];
+	FILE *f;
+
+	*ret = 0;
+	if (base_path(p, sizeof(p), "%s/proc/%s/comm", root, pid) < 0 || !(f = fopen(p, "re")))
+		return;
+	if (fgets(ret, (int)len, f))
+		ret[strcspn(ret, "\n")] = 0;
+	fclose(f);
+}
+
+int probe_mount_holders(const char *root, dev_t devno, struct probe_mount_holder *ret, size_t max,
+			size_t *ret_n, bool *ret_cut)
+{
+	/* namespaces parsed so far, and which of them hold it (its index in @ret, or -1) */
+	struct {
+		char name[64];
+		long held;
+	} seen[PROBE_MOUNT_SCAN_NS];
+	char proc[PATH_MAX + 16], own[64], ns[64], target[PATH_MAX];
+	size_t nseen = 0, n = 0, procs = 0;
+	bool cut = false;
+	struct dirent *de;
+	DIR *d;
+	int r;
+
+	root = root && strcmp(root, "/") ? root : "";
+	if (base_path(proc, sizeof(proc), "%s/proc", root) < 0)
+		return -ENAMETOOLONG;
+	d = opendir(proc);
+	if (!d)
+		return -errno;
+	ns_of(root, "self", own, sizeof(own));
+	while ((de = readdir(d))) {
+		size_t i;
+
+		if (de->d_name[0] < '1' || de->d_name[0] > '9' ||
+		    de->d_name[strspn(de->d_name, "0123456789")])
+			continue;
+		if (++procs > PROBE_MOUNT_SCAN_PROCS) {
+			cut = true;
+			break;
+		}
+		ns_of(root, de->d_name, ns, sizeof(ns));
+		for (i = 0; i < nseen && strcmp(seen[i].name, ns); i++)
+			;
+		if (i == nseen) {
+			if (nseen == PROBE_MOUNT_SCAN_NS) {
+				cut = true;
+				continue;
+			}
+			/* a process that ended meanwhile: its namespace is read through the next */
+			r = mounted_in(root, de->d_name, devno, target, sizeof(target));
+			if (r < 0 && r != -ESRCH)
+				continue;
+			base_strcpy(seen[i].name, sizeof(seen[i].name), ns);
+			seen[i].held = -1;
+			nseen++;
+			if (r == 0) {
+				if (n == max) {
+					cut = true;
+					continue;
+				}
+				memset(&ret[n], 0, sizeof(ret[n]));
+				ret[n].pid = (pid_t)atol(de->d_name);
+				comm_of(root, de->d_name, ret[n].comm, sizeof(ret[n].comm));
+				ret[n].own_ns = !strcmp(ns, own);
+				base_strcpy(ret[n].target, sizeof(ret[n].target), target);
+				seen[i].held = (long)n++;
+			}
+		}
+		if (seen[i].held >= 0) {
+			struct probe_mount_holder *h = &ret[seen[i].held];
+
+			/* the namespace's lowest pid, whatever order /proc lists them in */
+			if (h->nprocs++ && atol(de->d_name) < (long)h->pid) {
+				h->pid = (pid_t)atol(de->d_name);
+				comm_of(root, de->d_name, h->comm, sizeof(h->comm));
+			}
+		}
+	}
+	closedir(d);
+	*ret_n = n;
+	if (ret_cut)
+		*ret_cut = cut;
 	return 0;
 }
 

@@ -15,12 +15,16 @@
 # of its own, as a guest that escaped QEMU would),
 # FAKE_QEMU_LINGER (seconds it stays after its last console line, before it exits),
 # FAKE_QEMU_OUT_SEQ (a directory, writable by the guest's user, of 1/, 2/...: each boot in
-# turn takes the next one as its FAKE_QEMU_OUT, claimed by making taken.N).
+# turn takes the next one as its FAKE_QEMU_OUT, claimed by making taken.N),
+# FAKE_QEMU_HOLD (a file: once up, the guest waits until it exists, at most 60 s, before its
+# results), FAKE_QEMU_HASH (a file that gets the sha256 of the -kernel and of the -initrd it
+# was given, "kernel HASH" and "initrd HASH", and with FAKE_QEMU_HASH_PREFIX=N "initrd-prefix
+# HASH" of its first N bytes: the cached initramfs, before the boot's own token archive).
 # Into FAKE_QEMU_OUT's tar it adds what the real /init writes when the directory lacks it:
 # token (from the per-boot archive fsbench appends to the -initrd, etc/fsbench/token, or
 # else from fsbench.token= on -append), boot_id (a new one), time (now) and release
 # (FAKE_QEMU_RELEASE), so a test forges them by putting its own there.
-serial="" results="" drive1="" n=0 append="" initrd=""
+serial="" results="" drive1="" n=0 append="" initrd="" kernel=""
 [ -n "${FAKE_QEMU_ARGS:-}" ] && printf '%s\n' "$@" >"$FAKE_QEMU_ARGS"
 # who QEMU runs as: uid, gid, groups and no_new_privs
 [ -n "${FAKE_QEMU_ID:-}" ] && echo "$(id -u) $(id -g) [$(id -G)] $(awk '/^NoNewPrivs/ { print $2 }' /proc/self/status)" >"$FAKE_QEMU_ID"
@@ -29,6 +33,7 @@ while [ $# -gt 0 ]; do
 	-serial) serial=${2#file:}; shift ;;
 	-append) append=$2; shift ;;
 	-initrd) initrd=$2; shift ;;
+	-kernel) kernel=$2; shift ;;
 	-drive)
 		n=$((n + 1))
 		f=${2#file=}; f=${f%%,*}
@@ -40,6 +45,10 @@ while [ $# -gt 0 ]; do
 	shift
 done
 [ -n "${FAKE_QEMU_INITRD:-}" ] && stat -L -c '%u %a' "$initrd" >"$FAKE_QEMU_INITRD"
+[ -n "${FAKE_QEMU_HASH:-}" ] && echo "kernel $(sha256sum "$kernel" | cut -d' ' -f1)
+initrd $(sha256sum "$initrd" | cut -d' ' -f1)" >"$FAKE_QEMU_HASH"
+[ -n "${FAKE_QEMU_HASH_PREFIX:-}" ] &&
+	echo "initrd-prefix $(head -c "$FAKE_QEMU_HASH_PREFIX" "$initrd" | sha256sum | cut -d' ' -f1)" >>"$FAKE_QEMU_HASH"
 [ -n "${FAKE_QEMU_PIDFILE:-}" ] && echo $$ >"$FAKE_QEMU_PIDFILE"
 [ -n "${FAKE_QEMU_ORPHAN:-}" ] && setsid sh -c 'echo $$ >"$1"; exec sleep 600' sh "$FAKE_QEMU_ORPHAN" </dev/null >/dev/null 2>&1 &
 [ "${FAKE_QEMU_SILENT:-0}" = 1 ] && exec sleep 300 # no word until it is stopped
@@ -52,6 +61,10 @@ fi
 if [ -n "${FAKE_QEMU_FLOOD_MB:-}" ]; then
 	yes "[    1.000000] a guest flooding its console with lines of this size" |
 		head -c "$((FAKE_QEMU_FLOOD_MB << 20))" >>"$serial"
+fi
+if [ -n "${FAKE_QEMU_HOLD:-}" ]; then
+	hold_n=0
+	while [ ! -e "$FAKE_QEMU_HOLD" ] && [ $hold_n -lt 600 ]; do sleep 0.1; hold_n=$((hold_n + 1)); done
 fi
 if [ "${FAKE_QEMU_PAUSE:-0}" = 1 ]; then
 	kill -STOP $$

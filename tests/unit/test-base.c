@@ -111,6 +111,17 @@ static void test_path_and_strcpy(void **st)
 	assert_string_equal(small, "0123456");
 	base_strcpy(small, sizeof(small), NULL);
 	assert_string_equal(small, "");
+	/* pieces appended, cut at the end and terminated; past it, nothing more */
+	size_t pos = 0;
+
+	base_appendf(small, sizeof(small), &pos, "%s", "abc");
+	base_appendf(small, sizeof(small), &pos, "-%d", 42);
+	assert_string_equal(small, "abc-42");
+	base_appendf(small, sizeof(small), &pos, "%s", "xyz");
+	assert_string_equal(small, "abc-42x");
+	assert_true(pos >= sizeof(small));
+	base_appendf(small, sizeof(small), &pos, "%s", "more");
+	assert_string_equal(small, "abc-42x");
 }
 
 static void test_errf(void **st)

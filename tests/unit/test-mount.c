@@ -96,6 +96,78 @@ static void test_no_mountinfo(void **st)
 			 -ENOENT);
 }
 
+/*
+ * fixtures/holders: pid 100 in the host's namespace (self's); 200 ("sleep") and 201 in one
+ * other namespace that mounts 7:5 on /tmp/held; 300 with no ns link (a namespace of its
+ * own) mounting 7:6, which device-mapper also holds (sys/dev/block/7:6/holders/dm-0).
+ */
+static char holders[PATH_MAX];
+
+static void test_holders_other_ns(void **st)
+{
+	struct probe_mount_holder h[4];
+	size_t n = 99;
+	bool cut = true;
+
+	(void)st;
+	assert_int_equal(probe_mount_holders(holders, makedev(7, 5), h, 4, &n, &cut), 0);
+	assert_int_equal(n, 1);
+	assert_false(cut);
+	/* the namespace's lowest pid and its comm, whatever /proc's order */
+	assert_int_equal(h[0].pid, 200);
+	assert_string_equal(h[0].comm, "sleep");
+	assert_int_equal(h[0].nprocs, 2);
+	assert_false(h[0].own_ns);
+	assert_string_equal(h[0].target, "/tmp/held");
+	/* a process without an ns link is a namespace of its own */
+	assert_int_equal(probe_mount_holders(holders, makedev(7, 6), h, 4, &n, &cut), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(h[0].pid, 300);
+	assert_string_equal(h[0].target, "/mnt/six");
+}
+
+static void test_holders_own_ns(void **st)
+{
+	struct probe_mount_holder h[4];
+	size_t n = 99;
+	bool cut = false;
+
+	(void)st;
+	/* the root filesystem, mounted in every namespace: one holder per namespace */
+	assert_int_equal(probe_mount_holders(holders, makedev(8, 2), h, 4, &n, NULL), 0);
+	assert_int_equal(n, 3);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(h[i].own_ns, h[i].pid == 100);
+	/* @max bounds what is named, and says so */
+	assert_int_equal(probe_mount_holders(holders, makedev(8, 2), h, 1, &n, &cut), 0);
+	assert_int_equal(n, 1);
+	assert_true(cut);
+	assert_int_equal(probe_mount_holders(holders, makedev(9, 9), h, 4, &n, &cut), 0);
+	assert_int_equal(n, 0);
+	assert_false(cut);
+	assert_int_equal(probe_mount_holders("/nonexistent-fsb-root", makedev(9, 9), h, 4, &n,
+					     NULL),
+			 -ENOENT);
+}
+
+static void test_busy_why(void **st)
+{
+	char why[1024];
+
+	(void)st;
+	probe_scratch_busy_why(holders, makedev(7, 5), why, sizeof(why));
+	assert_string_equal(why, "mounted on /tmp/held in the mount namespace of pid 200 (sleep) "
+				 "and 1 other process");
+	probe_scratch_busy_why(holders, makedev(7, 6), why, sizeof(why));
+	assert_string_equal(why, "held by dm-0 (/sys/dev/block/7:6/holders); mounted on /mnt/six "
+				 "in the mount namespace of pid 300 (unshare)");
+	probe_scratch_busy_why(holders, makedev(9, 9), why, sizeof(why));
+	assert_non_null(strstr(why, "no holder in /sys/dev/block/9:9/holders, and no running"));
+	/* cut to the buffer, never overrun */
+	probe_scratch_busy_why(holders, makedev(7, 6), why, 12);
+	assert_string_equal(why, "held by dm-");
+}
+
 /* A mount's options for fs_traits_barrier_off(): "name" or "name=value" items. */
 static bool opts_have(const char *name, const char *value, void *arg)
 {
@@ -240,6 +312,8 @@ int main(void)
 		cmocka_unit_test(test_no_mountinfo),	   cmocka_unit_test(test_traits),
 		cmocka_unit_test(test_traits_barrier_off), cmocka_unit_test(test_mkfs_argv),
 		cmocka_unit_test(test_dir_json),	   cmocka_unit_test(test_drop_caches),
+		cmocka_unit_test(test_holders_other_ns),   cmocka_unit_test(test_holders_own_ns),
+		cmocka_unit_test(test_busy_why),
 	};
 
 	if (!fx) {
@@ -247,5 +321,6 @@ int main(void)
 		return 1;
 	}
 	snprintf(root, sizeof(root), "%s/target", fx);
+	snprintf(holders, sizeof(holders), "%s/holders", fx);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
