@@ -4,9 +4,11 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/mix64.h"
 #include "report/metric.h"
@@ -149,36 +151,34 @@ static void series_free(struct hist_series *s)
 	free(s->res.cps);
 }
 
-/* The gathered series judged; kept in @gg->f when it has a change point. */
-static int judge(struct gathering *gg, struct gather *g)
+/*
+ * The gathered series @g judged into @s (zeroed by the caller): no shared state is written,
+ * so series are judged on several threads at once. 0 or -errno.
+ */
+static int judge(const struct gathering *gg, struct gather *g, struct hist_series *s)
 {
-	struct hist_series s = { 0 };
 	struct hist_cp_series in;
 	struct hist_cp_opts o = *gg->o;
-	struct hist_series *grown;
-	int e;
 
 	if (!g->n)
 		return 0;
 	qsort(g->v, g->n, sizeof(*g->v), by_kernel);
-	s.kernel = calloc(g->n, sizeof(*s.kernel));
-	s.n = calloc(g->n, sizeof(*s.n));
-	s.x = calloc(g->n, sizeof(*s.x));
-	s.rep = calloc(g->n, sizeof(*s.rep));
-	if (!s.kernel || !s.n || !s.x || !s.rep) {
-		series_free(&s);
+	s->kernel = calloc(g->n, sizeof(*s->kernel));
+	s->n = calloc(g->n, sizeof(*s->n));
+	s->x = calloc(g->n, sizeof(*s->x));
+	s->rep = calloc(g->n, sizeof(*s->rep));
+	if (!s->kernel || !s->n || !s->x || !s->rep)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < g->n; i++) {
-		if (!s.nk || s.kernel[s.nk - 1] != g->v[i].kernel) {
-			s.kernel[s.nk] = g->v[i].kernel;
-			s.n[s.nk++] = 0;
+		if (!s->nk || s->kernel[s->nk - 1] != g->v[i].kernel) {
+			s->kernel[s->nk] = g->v[i].kernel;
+			s->n[s->nk++] = 0;
 		}
-		s.n[s.nk - 1]++;
-		s.x[i] = g->v[i].v;
-		s.rep[i] = g->v[i].rep;
+		s->n[s->nk - 1]++;
+		s->x[i] = g->v[i].v;
+		s->rep[i] = g->v[i].rep;
 	}
-	in = (struct hist_cp_series){ .nk = s.nk, .n = s.n, .x = s.x, .rep = s.rep };
+	in = (struct hist_cp_series){ .nk = s->nk, .n = s->n, .x = s->x, .rep = s->rep };
 	/* a latency percentile's step must exceed one bucket of its histogram */
 	if (rpt_metric_percentile(g->metric)) {
 		o.metric = g->metric;
@@ -187,52 +187,119 @@ static int judge(struct gathering *gg, struct gather *g)
 	/* each series its own permutations, the same on every run over the same store */
 	for (const char *p = g->key; *p; p++)
 		o.seed = base_mix64(o.seed ^ (unsigned char)*p);
-	e = hist_cp_find(&in, &o, &s.res);
-	if (e) {
-		series_free(&s);
-		return e;
-	}
-	gg->f->judged += s.res.status == HIST_CP_JUDGED;
-	gg->f->short_ += s.res.status == HIST_CP_SHORT;
-	gg->f->noisy += s.res.status == HIST_CP_NOISY;
-	if (s.res.status == HIST_CP_SHORT || s.res.status == HIST_CP_NOISY) {
+	return hist_cp_find(&in, &o, &s->res);
+}
+
+/*
+ * Series @g's judgement @s counted in @gg->f, in the series' order: a series with a change
+ * point kept (@s moved into it, and zeroed), one that could not be judged named. What is
+ * left in @s is the caller's to free.
+ */
+static int judged_keep(struct gathering *gg, const struct gather *g, struct hist_series *s)
+{
+	struct hist_series *grown;
+
+	if (!g->n)
+		return 0;
+	gg->f->judged += s->res.status == HIST_CP_JUDGED;
+	gg->f->short_ += s->res.status == HIST_CP_SHORT;
+	gg->f->noisy += s->res.status == HIST_CP_NOISY;
+	if (s->res.status == HIST_CP_SHORT || s->res.status == HIST_CP_NOISY) {
 		struct hist_unjudged *u =
 			realloc(gg->f->unjudged, (gg->f->nunjudged + 1) * sizeof(*u));
 
-		if (!u) {
-			series_free(&s);
+		if (!u)
 			return -ENOMEM;
-		}
 		gg->f->unjudged = u;
 		u += gg->f->nunjudged;
 		*u = (struct hist_unjudged){ .key = strdup(g->key),
 					     .sample_key = strdup(g->sample_key),
-					     .status = s.res.status,
-					     .spread_pct = s.res.spread_pct };
+					     .status = s->res.status,
+					     .spread_pct = s->res.spread_pct };
 		snprintf(u->metric, sizeof(u->metric), "%s", g->metric);
 		gg->f->nunjudged++;
-		if (!u->key || !u->sample_key) {
-			series_free(&s);
+		if (!u->key || !u->sample_key)
 			return -ENOMEM;
-		}
 	}
-	if (!s.res.ncps) {
-		series_free(&s);
+	if (!s->res.ncps) /* nothing to keep: the caller frees @s */
 		return 0;
-	}
-	s.key = strdup(g->key);
-	s.sample_key = strdup(g->sample_key);
-	snprintf(s.metric, sizeof(s.metric), "%s", g->metric);
+	s->key = strdup(g->key);
+	s->sample_key = strdup(g->sample_key);
+	snprintf(s->metric, sizeof(s->metric), "%s", g->metric);
 	grown = realloc(gg->f->series, (gg->f->nseries + 1) * sizeof(*grown));
-	if (!s.key || !s.sample_key || !grown) {
+	if (!s->key || !s->sample_key || !grown) {
 		if (grown)
 			gg->f->series = grown;
-		series_free(&s);
 		return -ENOMEM;
 	}
 	gg->f->series = grown;
-	gg->f->series[gg->f->nseries++] = s;
+	gg->f->series[gg->f->nseries++] = *s;
+	memset(s, 0, sizeof(*s));
 	return 0;
+}
+
+/* The judges: the next series to take, and each series' judgement and status. */
+struct judges {
+	struct gathering *gg;
+	struct hist_series *out;
+	int *e;
+	size_t next;
+	pthread_mutex_t lock;
+};
+
+static void *judge_thread(void *arg)
+{
+	struct judges *j = arg;
+
+	for (;;) {
+		size_t i;
+
+		pthread_mutex_lock(&j->lock);
+		i = j->next++;
+		pthread_mutex_unlock(&j->lock);
+		if (i >= j->gg->ns)
+			return NULL;
+		j->e[i] = judge(j->gg, &j->gg->s[i], &j->out[i]);
+	}
+}
+
+#define JUDGE_THREADS_MAX 16
+
+/*
+ * Every gathered series judged, on one thread per processor (the permutation tests are
+ * most of `history changes`' time), then counted and kept in the series' order, so that
+ * the findings are the same however the threads ran. 0 or -errno.
+ */
+static int judge_all(struct gathering *gg)
+{
+	struct judges j = { .gg = gg };
+	pthread_t tid[JUDGE_THREADS_MAX];
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	int started = 0, r = 0;
+
+	j.out = calloc(gg->ns ? gg->ns : 1, sizeof(*j.out));
+	j.e = calloc(gg->ns ? gg->ns : 1, sizeof(*j.e));
+	if (!j.out || !j.e) {
+		free(j.out);
+		free(j.e);
+		return -ENOMEM;
+	}
+	pthread_mutex_init(&j.lock, NULL);
+	for (long t = 1; t < cpus && t < JUDGE_THREADS_MAX && (size_t)t < gg->ns; t++)
+		if (!pthread_create(&tid[started], NULL, judge_thread, &j))
+			started++;
+	judge_thread(&j);
+	for (int t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
+	pthread_mutex_destroy(&j.lock);
+	for (size_t i = 0; i < gg->ns; i++) {
+		if (!r)
+			r = j.e[i] ? j.e[i] : judged_keep(gg, &gg->s[i], &j.out[i]);
+		series_free(&j.out[i]);
+	}
+	free(j.out);
+	free(j.e);
+	return r;
 }
 
 /* Grows @arr (of @size-byte items, @cap of them) to hold @need. */
@@ -385,8 +452,8 @@ int hist_findings_load(struct hist_db *db, const struct hist_summary *sum, const
 			"SELECT v.series_id, r.kernel_id, v.value, r.repetition FROM "
 			"run_values v JOIN runs r ON r.id = v.run_id WHERE r.complete = 1",
 			NULL, value_row, &gg, err, errlen);
-	for (size_t i = 0; !r && i < gg.ns; i++)
-		r = judge(&gg, &gg.s[i]);
+	if (!r)
+		r = judge_all(&gg);
 	if (!r)
 		r = changes_list(ret);
 	if (r == -ENOMEM || r == -EINVAL)
