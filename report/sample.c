@@ -177,18 +177,30 @@ int rpt_samples_build(struct samples *s, const struct mdl_run_ref *runs, size_t 
 		grown[sm->nruns[runs[i].side]++] = i;
 		sm->runs[runs[i].side] = grown;
 	}
-	/* same base label, different keys: say what differs so rows can be told apart */
+	/*
+	 * same base label, different keys: say once what differs from any of the others, so
+	 * rows can be told apart (one call per other sample named a field once per other)
+	 */
 	for (size_t i = 0; i < s->n; i++) {
 		char *base = base_label(s->v[i].first, across);
+		const json_t **others = calloc(s->n, sizeof(*others));
+		size_t nothers = 0;
 
-		for (size_t j = 0; base && j < s->n; j++) {
+		if (!base || !others) {
+			free(base);
+			free(others);
+			return -ENOMEM;
+		}
+		for (size_t j = 0; j < s->n; j++) {
 			char *other = j == i ? NULL : base_label(s->v[j].first, across);
 
 			if (other && !strcmp(base, other))
-				rpt_label_append_diff(&s->v[i].label, s->v[i].keyobj,
-						      s->v[j].keyobj, false);
+				others[nothers++] = s->v[j].keyobj;
 			free(other);
 		}
+		if (nothers)
+			rpt_label_append_differing(&s->v[i].label, s->v[i].keyobj, others, nothers);
+		free(others);
 		free(base);
 	}
 	return 0;

@@ -475,6 +475,38 @@ static void build_across_coords(void **state)
 	fixture_free(&f);
 }
 
+/*
+ * Three samples with one base label (smallfile t=2) apart only in -N: each label names its
+ * files= once, however many others share the base (it was once a name per other sample:
+ * "files=100 files=100").
+ */
+static void labels_say_a_difference_once(void **state)
+{
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	struct rpt_cmp *c;
+	char err[512];
+	int seen = 0;
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	for (int k = 1; k <= 3; k++)
+		for (int side = 0; side < 2; side++)
+			add(&f, mkrun("/a", 100 * k, 1000, 2e6, true, NULL, 0), "x.json", side);
+	assert_int_equal(rpt_compare_judge(sides, 2, f.refs, f.n, &o, &c, err, sizeof(err)), 0);
+	assert_int_equal(c->nsamples, 3);
+	for (size_t i = 0; i < c->nsamples; i++) {
+		const char *l = c->samples[i].label, *at = strstr(l, "files=");
+
+		assert_non_null(at);
+		assert_null(strstr(at + 1, "files="));
+		seen |= strstr(l, "files=100") ? 1 : strstr(l, "files=200") ? 2 : 4;
+	}
+	assert_int_equal(seen, 7);
+	rpt_cmp_free(c);
+	fixture_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -488,6 +520,7 @@ int main(void)
 		cmocka_unit_test(strict_gate_insufficient),
 		cmocka_unit_test(strict_gate_noisy),
 		cmocka_unit_test(gate_explains_itself),
+		cmocka_unit_test(labels_say_a_difference_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
