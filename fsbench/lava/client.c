@@ -306,6 +306,7 @@ int lava_job_status(struct lava_client *c, long id, struct lava_job_status *st, 
 	copy_field(st->state, sizeof(st->state), doc, "state");
 	copy_field(st->health, sizeof(st->health), doc, "health");
 	copy_field(st->failure_comment, sizeof(st->failure_comment), doc, "failure_comment");
+	copy_field(st->device, sizeof(st->device), doc, "actual_device");
 	json_decref(doc);
 	if (!st->state[0])
 		return errf(err, errlen, -EPROTO, "%s%s: no state in the answer", c->url, path);
@@ -345,6 +346,44 @@ int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n
 	return 0;
 }
 
+/* A name LAVA gives a device or a worker, safe in a URL's path: [A-Za-z0-9._-], 1 to 100. */
+static bool lava_name(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n && n <= 100 && s[0] != '.' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == n;
+}
+
+/*
+ * The worker that runs device @device and its state ("Online", "Offline"), as LAVA sees
+ * it: GET /api/v0.2/devices/DEVICE/ (worker_host), then /api/v0.2/workers/WORKER/.
+ */
+static int worker_state(struct lava_client *c, const char *device, char *worker, size_t wlen,
+			char *state, size_t slen, char *err, size_t errlen)
+{
+	char path[256];
+	json_t *doc;
+	int r;
+
+	worker[0] = state[0] = 0;
+	if (!lava_name(device))
+		return errf(err, errlen, -EPROTO, "device '%s': not a LAVA name", device);
+	snprintf(path, sizeof(path), "/api/v0.2/devices/%s/", device);
+	if ((r = get_json(c, path, NULL, &doc, err, errlen)))
+		return r;
+	copy_field(worker, wlen, doc, "worker_host");
+	json_decref(doc);
+	if (!lava_name(worker))
+		return errf(err, errlen, -EPROTO, "device %s: no worker named", device);
+	snprintf(path, sizeof(path), "/api/v0.2/workers/%s/", worker);
+	if ((r = get_json(c, path, NULL, &doc, err, errlen)))
+		return r;
+	copy_field(state, slen, doc, "state");
+	json_decref(doc);
+	return 0;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -356,7 +395,7 @@ static double now_s(void)
 int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lava_job_status *st,
 		  char *err, size_t errlen)
 {
-	double end = now_s() + timeout_s;
+	double end = now_s() + timeout_s, offline_since = 0;
 	long delay_ms = POLL_FIRST_MS;
 	int r;
 
@@ -373,6 +412,25 @@ int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lav
 		/* a job that does not exist or a refused token will not get better */
 		if (r == -ENOENT || r == -EACCES || r == -EPROTO)
 			return r;
+		/* a running job's worker gone (killed, its host down) is lost, not slow */
+		if (!r && !strcmp(st->state, "Running") && st->device[0]) {
+			char worker[128], wstate[32], e2[256];
+
+			if (!worker_state(c, st->device, worker, sizeof(worker), wstate,
+					  sizeof(wstate), e2, sizeof(e2)) &&
+			    !strcmp(wstate, "Offline")) {
+				if (!offline_since)
+					offline_since = now_s();
+				if (now_s() - offline_since >= LAVA_WORKER_LOST_S)
+					return errf(err, errlen, -EHOSTDOWN,
+						    "job %ld (%s/scheduler/job/%ld): worker %s "
+						    "(device %s) offline for %d s: lost",
+						    id, c->url, id, worker, st->device,
+						    (int)(now_s() - offline_since));
+			} else {
+				offline_since = 0;
+			}
+		}
 		if (timeout_s && now_s() + (double)delay_ms / 1000 > end) {
 			char last[512];
 
@@ -519,7 +577,7 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 		return r;
 	*ret_id = id;
 	r = lava_job_wait(c, id, timeout_s, &st, err, errlen);
-	if (r == -ETIMEDOUT || r == -EINTR) /* the message says why */
+	if (r == -ETIMEDOUT || r == -EINTR || r == -EHOSTDOWN) /* the message says why */
 		lava_job_cancel(c, id, e2, sizeof(e2));
 	if (r)
 		return r;
@@ -581,7 +639,7 @@ int lava_job_collect(struct lava_client *c, long id, const char *name, unsigned 
 	size_t len = 0;
 	int e = lava_job_wait(c, id, timeout_s, &js, err, sizeof(err));
 
-	if (e == -ETIMEDOUT) {
+	if (e == -ETIMEDOUT || e == -EHOSTDOWN) {
 		if (lava_job_cancel(c, id, e2, sizeof(e2)))
 			report(data, "canceling: %s", e2);
 		report(data, "cannot judge: %s (canceled)", err);

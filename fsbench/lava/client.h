@@ -20,7 +20,14 @@ struct lava_job_status {
 	char state[32];
 	char health[32];
 	char failure_comment[512]; /* escaped */
+	char device[128]; /* the device it runs on (actual_device), "" before one is chosen */
 };
+
+/*
+ * A running job whose device's worker has been Offline this long (LAVA's own view: the
+ * worker stopped pinging the server) is lost: the wait ends, rather than at its timeout.
+ */
+#define LAVA_WORKER_LOST_S 90
 
 /*
  * A client for the server at @url (http:// or https://, e.g. "http://127.0.0.1:8000/")
@@ -52,8 +59,10 @@ int lava_devices_idle(struct lava_client *c, const char *device_type, int *ret_n
 /*
  * Polls the job (1 s, then 1.5 times longer up to 15 s) until its state is "Finished";
  * -ETIMEDOUT after @timeout_s seconds (0: no limit), -EINTR once a signal was received
- * (base_signal_received). Transient errors (the server restarting) are retried until the
- * timeout; the last status is in *@st either way.
+ * (base_signal_received), -EHOSTDOWN when the worker of the job's device has been Offline
+ * for LAVA_WORKER_LOST_S while the job ran (the message names the worker and the device).
+ * Transient errors (the server restarting) are retried until the timeout; the last
+ * status is in *@st either way.
  */
 int lava_job_wait(struct lava_client *c, long id, unsigned timeout_s, struct lava_job_status *st,
 		  char *err, size_t errlen);
