@@ -278,6 +278,7 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 		f->cmdline[l++] = ' ';
 		kg_disk_cmdline(&vm->disk, f->cmdline + l, sizeof(f->cmdline) - l);
 	}
+	kg_cmdline_seed(f->cmdline, sizeof(f->cmdline));
 	snprintf(f->drive0, sizeof(f->drive0),
 		 "file=/dev/fd/%d,if=virtio,format=raw,cache=none,aio=native", f->scratch_fd);
 	snprintf(f->drive1, sizeof(f->drive1), "file=/dev/fd/%d,if=virtio,format=raw",

@@ -179,6 +179,17 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
  */
 int kg_cmdline(const struct kg_kernel *k, char *out, size_t len);
 
+/*
+ * A boot's own random word on its command line, which the kernel mixes into its random pool
+ * before anything draws from it: under -icount the guest's timing is the same on every boot
+ * and its clock has whole seconds, so two boots started in one second drew the same random
+ * numbers (their boot_id alike: one boot's result passing for two, cannot judge). It is no
+ * secret (the token is), and kg_cmdline_unseed() takes it out of what a result records.
+ */
+#define KG_SEED_PARAM "fsbench.seed="
+void kg_cmdline_seed(char *cmdline, size_t len);
+void kg_cmdline_unseed(char *cmdline);
+
 /* The record of one boot that goes into its result ("vm") and the gate's document. */
 json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const struct kg_boot *b);
 

@@ -83,13 +83,16 @@ json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const st
 
 	fs_name(vm->disk_dir, backing_fs, sizeof(backing_fs));
 	kg_cmdline(k, cmdline, sizeof(cmdline));
+	if (b->guest_cmdline[0]) { /* as booted, but for the boot's random seed */
+		snprintf(cmdline, sizeof(cmdline), "%s", b->guest_cmdline);
+		kg_cmdline_unseed(cmdline);
+	}
 	return json_pack(
 		"{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s*}, s:{s:s, s:s?, s:s, s:i, s:i}, "
 		"s:o, s:f, s:f, s:f, s:f, s:i}",
 		"kernel", "spec", k->spec, "image", k->image, "release",
-		b->guest_release[0] ? b->guest_release : k->release, "cmdline",
-		b->guest_cmdline[0] ? b->guest_cmdline : cmdline, "append", k->append, "entry",
-		k->entry[0] ? k->entry : "bzimage", "entry_why",
+		b->guest_release[0] ? b->guest_release : k->release, "cmdline", cmdline, "append",
+		k->append, "entry", k->entry[0] ? k->entry : "bzimage", "entry_why",
 		k->entry_why[0] ? k->entry_why : NULL, "qemu", "accelerator", vm->accel, "icount",
 		vm->icount && vm->icount[0] && !strcmp(vm->accel, "tcg") ? vm->icount : NULL,
 		"cpu_model", vm->cpu, "cpus", vm->cpus, "memory_mib",

@@ -3,6 +3,8 @@
 #include "fsbench/core/clock.h"
 
 #include <errno.h>
+#include <stdint.h>
+#include <sys/random.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +80,35 @@ int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
 			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic cryptomgr.notests "
 			"rdinit=/init%s%s",
 			k->append[0] ? " " : "", k->append);
+}
+
+void kg_cmdline_seed(char *cmdline, size_t len)
+{
+	unsigned char b[16] = { 0 };
+	size_t l = strlen(cmdline);
+
+	/* getrandom of 16 bytes does not fail short; should it, the time still differs */
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		uint64_t t = fsb_now_ns();
+
+		memcpy(b, &t, sizeof(t));
+	}
+	snprintf(cmdline + l, len - l,
+		 " " KG_SEED_PARAM
+		 "%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x%02x",
+		 b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+		 b[13], b[14], b[15]);
+}
+
+void kg_cmdline_unseed(char *cmdline)
+{
+	char *p = strstr(cmdline, " " KG_SEED_PARAM);
+
+	if (p) {
+		char *end = p + 1 + strcspn(p + 1, " ");
+
+		memmove(p, end, strlen(end) + 1);
+	}
 }
 
 double kg_now_s(void)
