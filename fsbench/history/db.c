@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,8 +259,8 @@ static void uri_shown(const char *uri, char *out, size_t len)
 
 static void hist_db_free(struct hist_db *db)
 {
-	json_decref(db->series);
-	json_decref(db->series_pending);
+	json_decref(db->ids);
+	json_decref(db->ids_pending);
 	free(db);
 }
 
@@ -294,9 +295,9 @@ int hist_db_open(const char *target, struct hist_db **ret, char *err, size_t err
 			return r;
 		}
 	}
-	db->series = json_object();
-	db->series_pending = json_object();
-	if (!db->series || !db->series_pending) {
+	db->ids = json_object();
+	db->ids_pending = json_object();
+	if (!db->ids || !db->ids_pending) {
 		snprintf(err, errlen, "opening the store: %s", strerror(ENOMEM));
 		hist_db_free(db);
 		return -ENOMEM;
@@ -353,153 +354,256 @@ static int query_id(struct hist_db *db, const char *sql, const struct hist_row *
 		(const char *const[]){ __VA_ARGS__ }, \
 		(int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)) })
 
-/* The kernel's row, inserted unless another writer has it; its id in @ret (text). */
-static int kernel_id(struct hist_db *db, const struct hist_kernel *k, char *ret, size_t len,
-		     char *err, size_t errlen)
-{
-	long long id;
-	int r = hist_db_exec(db,
-			     "INSERT INTO kernels (release, package, git_commit, sort_key) "
-			     "VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-			     ROW(k->release, k->package, k->commit, k->sort_key), err, errlen);
+/*
+ * A file's rows as statements sent together (hist_backend.exec_many): none waits for
+ * another's answer, so a row names the rows it belongs to by their unique keys (the
+ * file's hash, the kernel's identity, the run's place in its file), not by an id read
+ * back. The parameters are the file's own strings and numbers printed here.
+ */
+struct batch {
+	struct hist_stmt *s;
+	size_t n, cap;
+	char **own; /* what the batch frees: printed numbers, parameter arrays, SQL */
+	size_t nown, capown;
+};
 
-	if (r < 0)
-		return r;
-	r = query_id(
-		db,
-		"SELECT id FROM kernels WHERE release = $1 AND package = $2 AND git_commit = $3",
-		ROW(k->release, k->package, k->commit), &id, err, errlen);
-	snprintf(ret, len, "%lld", id);
-	return r;
+static void *batch_keep(struct batch *b, void *p)
+{
+	if (p && b->nown == b->capown) {
+		size_t cap = b->capown ? 2 * b->capown : 256;
+		char **own = realloc(b->own, cap * sizeof(*own));
+
+		if (!own) {
+			free(p);
+			return NULL;
+		}
+		b->own = own;
+		b->capown = cap;
+	}
+	if (p)
+		b->own[b->nown++] = p;
+	return p;
 }
 
-/* The id of the query's one row, -1 when it returned none. */
-static int returned_id(struct hist_db *db, const char *sql, const struct hist_row *p,
-		       long long *ret, char *err, size_t errlen)
+static const char *batch_num(struct batch *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static const char *batch_num(struct batch *b, const char *fmt, ...)
 {
-	*ret = -1;
-	return hist_db_query(db, sql, p, first_int, ret, err, errlen);
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : batch_keep(b, p);
+}
+
+/* Adds @sql with the @n parameters @v (copied; NULL among them: out of memory). */
+static int batch_add(struct batch *b, const char *sql, const char *const *v, int n)
+{
+	const char **copy = sql ? batch_keep(b, malloc((size_t)n * sizeof(*copy) + 1)) : NULL;
+
+	if (!copy)
+		return -ENOMEM;
+	for (int i = 0; i < n; i++)
+		if (!(copy[i] = v[i]))
+			return -ENOMEM;
+	if (b->n == b->cap) {
+		size_t cap = b->cap ? 2 * b->cap : 64;
+		struct hist_stmt *s = realloc(b->s, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		b->s = s;
+		b->cap = cap;
+	}
+	b->s[b->n++] = (struct hist_stmt){ sql, { copy, n } };
+	return 0;
+}
+
+#define BATCH(b, sql, ...)                                      \
+	batch_add(b, sql, (const char *const[]){ __VA_ARGS__ }, \
+		  (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *)))
+
+static void batch_free(struct batch *b)
+{
+	for (size_t i = 0; i < b->nown; i++)
+		free(b->own[i]);
+	free(b->own);
+	free(b->s);
 }
 
 /*
- * The series' id: from this connection's cache, else its row, inserted unless another
- * writer has it. Ids learnt in a transaction stay pending until it commits (a rollback
+ * The id of a series' or kernel's row (@key, this connection's name for it): from the
+ * connection's cache, else @insert (ON CONFLICT DO NOTHING: another writer may have it)
+ * and @select. Ids learnt in a transaction stay pending until it commits (a rollback
  * takes back the rows they name).
  */
-static int series_id(struct hist_db *db, const struct hist_value *v, const char *sample_key,
+static int cached_id(struct hist_db *db, const char *key, const char *insert,
+		     const struct hist_row *ins, const char *select, const struct hist_row *sel,
 		     long long *ret, char *err, size_t errlen)
 {
-	json_t *known = json_object_get(db->series, v->series);
+	json_t *known = json_object_get(db->ids, key);
 	int r;
 
 	if (!known)
-		known = json_object_get(db->series_pending, v->series);
+		known = json_object_get(db->ids_pending, key);
 	if (known) {
 		*ret = json_integer_value(known);
 		return 0;
 	}
-	r = hist_db_exec(db,
-			 "INSERT INTO series (key, metric, sample_key) VALUES ($1, $2, $3) "
-			 "ON CONFLICT DO NOTHING",
-			 ROW(v->series, v->metric, sample_key), err, errlen);
+	r = hist_db_exec(db, insert, ins, err, errlen);
 	if (r >= 0)
-		r = query_id(db, "SELECT id FROM series WHERE key = $1", ROW(v->series), ret, err,
-			     errlen);
+		r = query_id(db, select, sel, ret, err, errlen);
 	if (r < 0)
 		return r;
-	if (json_object_set_new(db->series_pending, v->series, json_integer(*ret))) {
+	if (json_object_set_new(db->ids_pending, key, json_integer(*ret))) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	return 0;
 }
 
-/* rows of one INSERT of values: 3 parameters a row, far below both backends' limits */
-#define VALUES_PER_INSERT 256
-
-/* @n values of the run @rid (of the cell @sample_key) from @v, in one statement. */
-static int add_values(struct hist_db *db, const char *rid, const char *sample_key,
-		      const struct hist_value *v, size_t n, char *err, size_t errlen)
+static int series_id(struct hist_db *db, const struct hist_value *v, const char *sample_key,
+		     long long *ret, char *err, size_t errlen)
 {
-	char ids[VALUES_PER_INSERT][24], nums[VALUES_PER_INSERT][40];
-	const char *p[1 + 2 * VALUES_PER_INSERT];
-	char *sql = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&sql, &len);
-	int r = 0;
+	char *key;
+	int r;
 
-	if (!f) {
+	if (asprintf(&key, "s\x1f%s", v->series) < 0) {
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	p[0] = rid;
+	r = cached_id(db, key,
+		      "INSERT INTO series (key, metric, sample_key) VALUES ($1, $2, $3) "
+		      "ON CONFLICT DO NOTHING",
+		      ROW(v->series, v->metric, sample_key), "SELECT id FROM series WHERE key = $1",
+		      ROW(v->series), ret, err, errlen);
+	free(key);
+	return r;
+}
+
+static int kernel_id(struct hist_db *db, const struct hist_kernel *k, long long *ret, char *err,
+		     size_t errlen)
+{
+	char *key;
+	int r;
+
+	if (asprintf(&key, "k\x1f%s\x1f%s\x1f%s", k->release, k->package, k->commit) < 0) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	r = cached_id(
+		db, key,
+		"INSERT INTO kernels (release, package, git_commit, sort_key) "
+		"VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
+		ROW(k->release, k->package, k->commit, k->sort_key),
+		"SELECT id FROM kernels WHERE release = $1 AND package = $2 AND git_commit = $3",
+		ROW(k->release, k->package, k->commit), ret, err, errlen);
+	free(key);
+	return r;
+}
+
+/* rows of one INSERT of values: 2 parameters a row, far below both backends' limits */
+#define VALUES_PER_INSERT 256
+
+/* SQL of @n values of the run added last, with the table's name in last_id's place */
+static char *values_sql(struct hist_db *db, size_t n)
+{
+	char *sql = NULL, run[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	snprintf(run, sizeof(run), db->be->last_id, "runs");
 	fputs("INSERT INTO run_values (run_id, series_id, value) VALUES ", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s(%s, $%zu, $%zu)", i ? ", " : "", run, 1 + 2 * i, 2 + 2 * i);
+	if (fclose(f)) {
+		free(sql);
+		return NULL;
+	}
+	return sql;
+}
+
+/* @n values of the run added just before (of the cell @sample_key), in one statement. */
+static int add_values(struct hist_db *db, struct batch *b, const char *sample_key,
+		      const struct hist_value *v, size_t n, char *err, size_t errlen)
+{
+	const char *p[2 * VALUES_PER_INSERT];
+	const char *sql = batch_keep(b, values_sql(db, n));
+	int r = sql ? 0 : -ENOMEM;
+
 	for (size_t i = 0; i < n && !r; i++) {
 		long long id = -1;
 
 		r = series_id(db, &v[i], sample_key, &id, err, errlen);
-		snprintf(ids[i], sizeof(ids[i]), "%lld", id);
-		snprintf(nums[i], sizeof(nums[i]), "%.17g", v[i].value);
-		p[1 + 2 * i] = ids[i];
-		p[2 + 2 * i] = nums[i];
-		fprintf(f, "%s($1, $%zu, $%zu)", i ? ", " : "", 2 + 2 * i, 3 + 2 * i);
+		p[2 * i] = batch_num(b, "%lld", id);
+		p[1 + 2 * i] = batch_num(b, "%.17g", v[i].value);
 	}
-	if (fclose(f)) {
-		free(sql);
+	if (!r && batch_add(b, sql, p, (int)(2 * n)))
+		r = -ENOMEM;
+	if (r == -ENOMEM)
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	if (!r)
-		r = hist_db_exec(db, sql, &(struct hist_row){ p, (int)(1 + 2 * n) }, err, errlen);
-	free(sql);
-	return r < 0 ? r : 0;
+	return r;
 }
 
-/* One run and its values; @file_id and @kernel are the file's. */
-static int add_run(struct hist_db *db, const struct hist_run *run, const char *file_id,
-		   const char *kid, struct hist_add_res *res, char *err, size_t errlen)
+/* One run of the file added just before, and its values. */
+static int add_run(struct hist_db *db, struct batch *b, const struct hist_run *run, const char *kid,
+		   struct hist_add_res *res, char *err, size_t errlen)
 {
-	char idx[24], threads[24], rid[24], rep[24];
-	long long id;
+	char sql[1024], file[128];
 	int r;
 
-	snprintf(idx, sizeof(idx), "%zu", run->index);
-	snprintf(threads, sizeof(threads), "%lld", run->threads);
-	snprintf(rep, sizeof(rep), "%d", run->repetition);
-	r = query_id(db,
-		     "INSERT INTO runs (file_id, idx, kernel_id, host, cpu, disk, fs, "
-		     "mount_options, workload, threads, params, fsbench_version, date, "
-		     "sample_key, complete, repetition) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, "
-		     "$9, $10, $11, $12, $13, $14, $15, $16) RETURNING id",
-		     ROW(file_id, idx, kid, run->host, run->cpu, run->disk, run->fs,
-			 run->mount_options, run->workload, threads, run->params, run->version,
-			 run->date, run->sample_key, run->complete ? "1" : "0", rep),
-		     &id, err, errlen);
-	if (r)
+	snprintf(file, sizeof(file), db->be->last_id, "files");
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO runs (file_id, idx, kernel_id, host, cpu, disk, fs, mount_options, "
+		 "workload, threads, params, fsbench_version, date, sample_key, complete, "
+		 "repetition) VALUES (%s, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, "
+		 "$13, $14, $15)",
+		 file);
+	r = BATCH(b, batch_keep(b, strdup(sql)), batch_num(b, "%zu", run->index), kid, run->host,
+		  run->cpu, run->disk, run->fs, run->mount_options, run->workload,
+		  batch_num(b, "%lld", run->threads), run->params, run->version, run->date,
+		  run->sample_key, run->complete ? "1" : "0", batch_num(b, "%d", run->repetition));
+	if (r) {
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
 		return r;
-	snprintf(rid, sizeof(rid), "%lld", id);
+	}
 	res->runs++;
 	res->incomplete += !run->complete;
 	for (size_t i = 0; i < run->nvalues && !r; i += VALUES_PER_INSERT) {
 		size_t n = run->nvalues - i < VALUES_PER_INSERT ? run->nvalues - i :
 								  VALUES_PER_INSERT;
 
-		r = add_values(db, rid, run->sample_key, run->values + i, n, err, errlen);
+		r = add_values(db, b, run->sample_key, run->values + i, n, err, errlen);
 		res->values += r ? 0 : (int)n;
 	}
 	return r;
 }
 
-/* The file's rows, in the caller's transaction; res->present when another has it. */
+/* What add_doc() returns when the store has the file by its content: roll back. */
+#define ADD_PRESENT 1
+
+/*
+ * The file's rows, in the caller's transaction: 0, ADD_PRESENT when the store has the
+ * file (an earlier add, or a writer that just committed; res->present), or -errno.
+ */
 static int add_doc(struct hist_db *db, const struct hist_file *f, const char *raw,
 		   struct hist_add_res *res, char *err, size_t errlen)
 {
-	char fid[24], kid[24], nruns[24], added[32];
-	long long id;
+	struct batch b = { 0 };
+	char added[32], kid[24];
+	long long kernel = -1;
+	size_t failed = 0;
 	int r;
 
 	if (f->dump_sha256[0]) { /* a row of schema 1 has it: known, and by its bytes from now */
-		id = -1;
+		long long id = -1;
+		char fid[24];
+
 		r = hist_db_query(db, "SELECT id FROM files WHERE sha256 = $1 AND raw_sha256 = ''",
 				  ROW(f->dump_sha256), first_int, &id, err, errlen);
 		if (r)
@@ -513,22 +617,29 @@ static int add_doc(struct hist_db *db, const struct hist_file *f, const char *ra
 			return r < 0 ? r : 0; /* else the rows changed */
 		}
 	}
-	hist_now_utc(added, sizeof(added));
-	snprintf(nruns, sizeof(nruns), "%zu", f->nruns);
-	r = returned_id(db,
-			"INSERT INTO files (sha256, path, added, created, runs, raw_sha256) "
-			"VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING RETURNING id",
-			ROW(f->sha256, f->path, added, f->created, nruns, raw), &id, err, errlen);
-	if (r < 0)
+	/* the kernel first: its row is looked up (or made) while nothing is sent yet */
+	r = kernel_id(db, &f->kernel, &kernel, err, errlen);
+	if (r)
 		return r;
-	if (id < 0) { /* the store has it (an earlier add, or a writer that just committed) */
-		res->present = true;
-		return 0;
-	}
-	snprintf(fid, sizeof(fid), "%lld", id);
-	r = kernel_id(db, &f->kernel, kid, sizeof(kid), err, errlen);
+	snprintf(kid, sizeof(kid), "%lld", kernel);
+	hist_now_utc(added, sizeof(added));
+	/* no ON CONFLICT: a file the store has refuses the rest (statement 0, -EEXIST) */
+	r = BATCH(&b,
+		  "INSERT INTO files (sha256, path, added, created, runs, raw_sha256) "
+		  "VALUES ($1, $2, $3, $4, $5, $6)",
+		  f->sha256, f->path, added, f->created, batch_num(&b, "%zu", f->nruns), raw);
+	if (r)
+		snprintf(err, errlen, "%s", strerror(ENOMEM));
 	for (size_t i = 0; !r && i < f->nruns; i++)
-		r = add_run(db, &f->runs[i], fid, kid, res, err, errlen);
+		r = add_run(db, &b, &f->runs[i], kid, res, err, errlen);
+	if (!r)
+		r = db->be->exec_many(db->conn, b.s, b.n, &failed, err, errlen);
+	batch_free(&b);
+	if (r == -EEXIST && failed == 0) {
+		res->runs = res->values = res->incomplete = 0;
+		res->present = true;
+		return ADD_PRESENT;
+	}
 	return r;
 }
 
@@ -593,11 +704,16 @@ static int pending_add(struct hist_db *db, struct pending *p, char *err, size_t 
 	r = db->be->begin(db->conn, msg, sizeof(msg));
 	if (!r)
 		r = add_doc(db, p->f, p->raw, &p->res, msg, sizeof(msg));
+	if (r == ADD_PRESENT) {
+		db->be->rollback(db->conn);
+		json_object_clear(db->ids_pending);
+		return 0;
+	}
 	if (!r)
 		r = db->be->commit(db->conn, msg, sizeof(msg));
 	if (!r)
-		r = json_object_update(db->series, db->series_pending) ? -ENOMEM : 0;
-	json_object_clear(db->series_pending);
+		r = json_object_update(db->ids, db->ids_pending) ? -ENOMEM : 0;
+	json_object_clear(db->ids_pending);
 	if (r) {
 		db->be->rollback(db->conn);
 		snprintf(err, errlen, "adding %s to %s: %s", p->path, db->where, msg);

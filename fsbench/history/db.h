@@ -28,6 +28,12 @@ struct hist_row {
 	int n;
 };
 
+/* One statement of several sent together (hist_backend.exec_many). */
+struct hist_stmt {
+	const char *sql;
+	struct hist_row params;
+};
+
 /* Called once per result row; a non-zero return stops the query and is returned by it. */
 typedef int (*hist_row_fn)(void *arg, const struct hist_row *row);
 
@@ -39,6 +45,12 @@ struct hist_backend {
 	const char *name; /* "sqlite", "postgresql" */
 	/* the column type of a table's generated key */
 	const char *id_type;
+	/*
+	 * SQL for the key of the row this connection's transaction added last to the table
+	 * %s: a statement sent with others (exec_many) names the file and run it belongs
+	 * to by it, as it cannot wait for an id read back.
+	 */
+	const char *last_id;
 	int (*open)(const char *target, void **ret_conn, char *err, size_t errlen);
 	/* a write transaction: SQLite takes its write lock at once (BEGIN IMMEDIATE) */
 	int (*begin)(void *conn, char *err, size_t errlen);
@@ -47,6 +59,14 @@ struct hist_backend {
 		    size_t errlen);
 	int (*query)(void *conn, const char *sql, const struct hist_row *params, hist_row_fn fn,
 		     void *arg, char *err, size_t errlen);
+	/*
+	 * @n statements that return no rows, in order, in the open transaction, stopping at
+	 * the first that fails: 0, or its -errno with @err and its index in *@failed. A
+	 * unique key's refusal is -EEXIST. PostgreSQL sends them all before it reads an
+	 * answer (libpq's pipeline mode): one round trip, not @n.
+	 */
+	int (*exec_many)(void *conn, const struct hist_stmt *s, size_t n, size_t *failed, char *err,
+			 size_t errlen);
 	int (*commit)(void *conn, char *err, size_t errlen);
 	void (*rollback)(void *conn);
 	void (*close)(void *conn);
@@ -59,8 +79,9 @@ struct hist_db {
 	const struct hist_backend *be;
 	void *conn;
 	char where[512]; /* the file or the URI without its password, for messages */
-	/* series key -> id: known (committed), and learnt in the open transaction */
-	struct json_t *series, *series_pending;
+	/* series and kernels (id_key()) -> id: known (committed), and learnt in the open
+	 * transaction */
+	struct json_t *ids, *ids_pending;
 	/* rows of schema 1 (no raw_sha256), known by the older dump hash: added files get it too */
 	bool dump_rows;
 };

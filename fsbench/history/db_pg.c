@@ -37,8 +37,22 @@ static int pg_errno(PGconn *c, const PGresult *res)
 		return -ENOSPC;
 	if (state && !strncmp(state, "28", 2)) /* invalid authorization */
 		return -EACCES;
+	if (state && !strcmp(state, "23505")) /* unique_violation */
+		return -EEXIST;
 	return -EIO;
 }
+
+/*
+ * A connection and the statements prepared on it: a file's add sends the same few
+ * statements for each of its runs, and the server parses and plans each text once, not
+ * once a run (9.7 s of the server's CPU for 10 000 runs otherwise).
+ */
+#define PG_PREPARED 32
+struct pg_conn {
+	PGconn *c;
+	char *sql[PG_PREPARED]; /* statement "sN" is sql[N] */
+	int n;
+};
 
 static void quiet(void *arg, const char *msg)
 {
@@ -65,7 +79,13 @@ static int pg_open(const char *target, void **ret_conn, char *err, size_t errlen
 		return e;
 	}
 	PQsetNoticeProcessor(c, quiet, NULL);
-	*ret_conn = c;
+	*ret_conn = calloc(1, sizeof(struct pg_conn));
+	if (!*ret_conn) {
+		PQfinish(c);
+		snprintf(err, errlen, "connecting: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	((struct pg_conn *)*ret_conn)->c = c;
 	return 0;
 }
 
@@ -79,12 +99,13 @@ static PGresult *pg_run(PGconn *c, const char *sql, const struct hist_row *param
 static int pg_exec(void *conn, const char *sql, const struct hist_row *params, char *err,
 		   size_t errlen)
 {
-	PGresult *res = pg_run(conn, sql, params);
+	PGconn *c = ((struct pg_conn *)conn)->c;
+	PGresult *res = pg_run(c, sql, params);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
 	int r;
 
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
-		r = pg_fail(conn, res, pg_errno(conn, res), "writing the store", err, errlen);
+		r = pg_fail(c, res, pg_errno(c, res), "writing the store", err, errlen);
 	else
 		r = atoi(PQcmdTuples(res));
 	PQclear(res);
@@ -99,7 +120,7 @@ static int pg_exec(void *conn, const char *sql, const struct hist_row *params, c
 static int pg_query(void *conn, const char *sql, const struct hist_row *params, hist_row_fn fn,
 		    void *arg, char *err, size_t errlen)
 {
-	PGconn *c = conn;
+	PGconn *c = ((struct pg_conn *)conn)->c;
 	const char *cols[64];
 	PGresult *res;
 	int r = 0;
@@ -126,6 +147,123 @@ static int pg_query(void *conn, const char *sql, const struct hist_row *params, 
 	return r;
 }
 
+/*
+ * Sends @s as a prepared statement: a text seen before runs as its statement, a new one
+ * is prepared first, in the same pipeline. Statements outlive transactions and live as
+ * long as the connection. The answers this queues, each with -1 for a prepare's and the
+ * slot it fills, are appended to @ans; 0 when libpq could not send.
+ */
+struct pg_answer {
+	int prepared; /* the slot a prepare fills, or -1: a statement's answer */
+};
+
+static int pg_send(struct pg_conn *pc, const struct hist_stmt *s, struct pg_answer *ans,
+		   size_t *nans)
+{
+	char name[16];
+	int i = 0, free_slot = -1;
+
+	for (; i < pc->n && (!pc->sql[i] || strcmp(pc->sql[i], s->sql)); i++)
+		if (!pc->sql[i] && free_slot < 0)
+			free_slot = i;
+	if (i == pc->n) {
+		i = free_slot >= 0 ? free_slot : pc->n;
+		if (i == PG_PREPARED) { /* texts beyond the table's size run unprepared */
+			ans[(*nans)++].prepared = -1;
+			return PQsendQueryParams(pc->c, s->sql, s->params.n, NULL, s->params.v,
+						 NULL, NULL, 0);
+		}
+		snprintf(name, sizeof(name), "s%d", i);
+		if (!(pc->sql[i] = strdup(s->sql)))
+			return 0;
+		if (i == pc->n)
+			pc->n++;
+		ans[(*nans)++].prepared = i;
+		if (!PQsendPrepare(pc->c, name, s->sql, s->params.n, NULL))
+			return 0;
+	}
+	snprintf(name, sizeof(name), "s%d", i);
+	ans[(*nans)++].prepared = -1;
+	return PQsendQueryPrepared(pc->c, name, s->params.n, s->params.v, NULL, NULL, 0);
+}
+
+/*
+ * Every statement sent before any answer is read (libpq's pipeline mode), then one sync:
+ * a file's rows in one round trip rather than one a statement. Each answer is a few
+ * bytes, so the server never waits on a full socket while this side is still sending.
+ * After a failure the server skips the rest up to the sync (PGRES_PIPELINE_ABORTED) and
+ * the transaction is left failed, for the caller's rollback; a prepare it skipped is
+ * forgotten, to be made again.
+ */
+static int pg_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t *failed, char *err,
+			size_t errlen)
+{
+	struct pg_conn *pc = conn;
+	PGconn *c = pc->c;
+	struct pg_answer *ans = malloc((2 * n + 1) * sizeof(*ans));
+	size_t sent = 0, nans = 0, a = 0, stmt = 0;
+	PGresult *res;
+	int r = 0;
+
+	if (!ans) {
+		snprintf(err, errlen, "writing the store: %s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (!PQenterPipelineMode(c)) {
+		free(ans);
+		return pg_fail(c, NULL, pg_errno(c, NULL), "writing the store", err, errlen);
+	}
+	while (sent < n && pg_send(pc, &s[sent], ans, &nans))
+		sent++;
+	if (sent < n) {
+		*failed = sent;
+		r = pg_fail(c, NULL, pg_errno(c, NULL), "writing the store", err, errlen);
+	}
+	if (!PQpipelineSync(c) && !r) {
+		*failed = sent;
+		r = pg_fail(c, NULL, pg_errno(c, NULL), "writing the store", err, errlen);
+	}
+	/* every answer is read, also after a failure, so that the connection can go on */
+	for (;;) {
+		ExecStatusType st;
+		int slot = a < nans ? ans[a].prepared : -1;
+
+		res = PQgetResult(c);
+		if (!res) { /* the end of answer a; past them all, a lost server's */
+			if (a < nans && ans[a].prepared < 0)
+				stmt++;
+			if (a++ > nans)
+				break;
+			continue;
+		}
+		st = PQresultStatus(res);
+		if (st == PGRES_PIPELINE_SYNC) {
+			PQclear(res);
+			break;
+		}
+		if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK && slot >= 0) {
+			free(pc->sql[slot]); /* never made: made again by the next use */
+			pc->sql[slot] = NULL;
+		}
+		if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK &&
+		    st != PGRES_PIPELINE_ABORTED && !r) {
+			*failed = stmt;
+			r = pg_fail(c, res, pg_errno(c, res), "writing the store", err, errlen);
+		}
+		PQclear(res);
+	}
+	/* a prepare never answered (the server went away) is not there either */
+	for (; a < nans; a++)
+		if (ans[a].prepared >= 0) {
+			free(pc->sql[ans[a].prepared]);
+			pc->sql[ans[a].prepared] = NULL;
+		}
+	free(ans);
+	if (!PQexitPipelineMode(c) && !r)
+		r = pg_fail(c, NULL, pg_errno(c, NULL), "writing the store", err, errlen);
+	return r;
+}
+
 static int pg_begin(void *conn, char *err, size_t errlen)
 {
 	int r = pg_exec(conn, "BEGIN", NULL, err, errlen);
@@ -142,22 +280,32 @@ static int pg_commit(void *conn, char *err, size_t errlen)
 
 static void pg_rollback(void *conn)
 {
-	if (PQtransactionStatus(conn) != PQTRANS_IDLE)
-		PQclear(PQexec(conn, "ROLLBACK"));
+	PGconn *c = ((struct pg_conn *)conn)->c;
+
+	if (PQtransactionStatus(c) != PQTRANS_IDLE)
+		PQclear(PQexec(c, "ROLLBACK"));
 }
 
 static void pg_close(void *conn)
 {
-	PQfinish(conn);
+	struct pg_conn *pc = conn;
+
+	PQfinish(pc->c);
+	for (int i = 0; i < pc->n; i++)
+		free(pc->sql[i]);
+	free(pc);
 }
 
 const struct hist_backend hist_postgresql = {
 	.name = "postgresql",
 	.id_type = "BIGSERIAL PRIMARY KEY",
+	/* the session's own last value of the table's sequence: no other writer's */
+	.last_id = "currval(pg_get_serial_sequence('%s', 'id'))",
 	.open = pg_open,
 	.begin = pg_begin,
 	.exec = pg_exec,
 	.query = pg_query,
+	.exec_many = pg_exec_many,
 	.commit = pg_commit,
 	.rollback = pg_rollback,
 	.close = pg_close,

@@ -30,6 +30,8 @@ struct sq_conn {
 /* An -errno for a SQLite result code: a damaged or foreign file is -EBADMSG. */
 static int sq_errno(int rc)
 {
+	if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+		return -EEXIST;
 	switch (rc & 0xff) {
 	case SQLITE_CORRUPT:
 	case SQLITE_NOTADB:
@@ -227,6 +229,21 @@ static int sq_exec(void *conn, const char *sql, const struct hist_row *params, c
 	return r;
 }
 
+/* One at a time: the statements are kept prepared, and nothing is a round trip. */
+static int sq_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t *failed, char *err,
+			size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
+		int r = sq_exec(conn, s[i].sql, &s[i].params, err, errlen);
+
+		if (r < 0) {
+			*failed = i;
+			return r;
+		}
+	}
+	return 0;
+}
+
 static int sq_begin(void *conn, char *err, size_t errlen)
 {
 	int r = sq_exec(conn, "BEGIN IMMEDIATE", NULL, err, errlen);
@@ -264,10 +281,13 @@ static void sq_close(void *conn)
 const struct hist_backend hist_sqlite = {
 	.name = "sqlite",
 	.id_type = "INTEGER PRIMARY KEY",
+	/* a writer holds the store's lock (BEGIN IMMEDIATE), and a new rowid is the largest */
+	.last_id = "(SELECT max(id) FROM %s)",
 	.open = sq_open,
 	.begin = sq_begin,
 	.exec = sq_exec,
 	.query = sq_query,
+	.exec_many = sq_exec_many,
 	.commit = sq_commit,
 	.rollback = sq_rollback,
 	.close = sq_close,

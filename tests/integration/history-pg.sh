@@ -142,6 +142,24 @@ two_writers() {
 	"$FSBENCH" history report --db "$db" -o "$S/page.html" --pairs 0 2>/dev/null
 	! grep -q "pair" "$S/page.html" && [ ! -e "$S/page-pair-1.html" ] && t_ok "$name: --pairs 0 makes none" ||
 		t_fail "$name: --pairs 0"
+	# One writer: a re-indented copy of a file the store has (other bytes, the same content:
+	# refused by the store's unique key, which ends its statements sent together, the new
+	# statements' preparation among them), then a new file on the same connection: added
+	# whole, its run and its values.
+	jq -c . "${FILES[0]}" >"$S/copy.json"
+	jq '.created = "2026-02-01T00:00:00Z"' "${FILES[0]}" >"$S/new.json"
+	"$FSBENCH" history add --db "$db" "$S/copy.json" "$S/new.json" >"$S/add4.out" 2>&1
+	"$FSBENCH" history list --db "$db" >"$S/list4.out" 2>&1
+	local v16 v17
+	v16=$(head -1 "$S/list.out" | grep -o '[0-9]* values' | awk '{print $1}')
+	v17=$(head -1 "$S/list4.out" | grep -o '[0-9]* values' | awk '{print $1}')
+	if grep -q "copy.json: in the store already" "$S/add4.out" && grep -q "new.json: 1 run, " "$S/add4.out" &&
+		grep -q ": 17 files, 17 runs (0 incomplete)" "$S/list4.out" && [ -n "$v16" ] &&
+		[ "$v17" = $((v16 + v16 / 16)) ]; then
+		t_ok "$name: a copy refused by content, then a new file added whole ($v16 -> $v17 values): $(tr '\n' ' ' <"$S/add4.out")"
+	else
+		t_fail "$name: copy then new file: $(cat "$S/add4.out") / $v16 -> $(head -1 "$S/list4.out")"
+	fi
 }
 
 two_writers "$URI" postgresql
