@@ -299,8 +299,12 @@ static void pg_close(void *conn)
 const struct hist_backend hist_postgresql = {
 	.name = "postgresql",
 	.id_type = "BIGSERIAL PRIMARY KEY",
-	/* the session's own last value of the table's sequence: no other writer's */
-	.last_id = "currval(pg_get_serial_sequence('%s', 'id'))",
+	/*
+	 * The session's own last value of the table's sequence (no other writer's), named as
+	 * BIGSERIAL names it: pg_get_serial_sequence() would read the catalogue for every row
+	 * (13 % of the server's CPU in an add).
+	 */
+	.last_id = "currval('%s_id_seq')",
 	.open = pg_open,
 	.begin = pg_begin,
 	.exec = pg_exec,
