@@ -69,6 +69,24 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	return h->max;
 }
 
+uint64_t hist_sorted_percentile(const uint64_t *sorted, size_t n, double p)
+{
+	uint64_t rank;
+
+	if (!n)
+		return 0;
+	if (p <= 0)
+		return sorted[0];
+	if (p >= 100)
+		return sorted[n - 1];
+	rank = (uint64_t)ceil(p / 100.0 * (double)n);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return sorted[rank - 1];
+}
+
 double hist_mean(const struct hist *h)
 {
 	return h->count ? (double)h->sum / (double)h->count : 0.0;

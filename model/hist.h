@@ -76,6 +76,14 @@ void hist_add(struct hist *dst, const struct hist *src);
 /* Nearest-rank percentile estimate (0 < @p <= 100); 0 for an empty histogram. */
 uint64_t hist_percentile(const struct hist *h, double p);
 
+/*
+ * The exact nearest-rank percentile of @n samples sorted in ascending order, by the same
+ * rank as hist_percentile(): the bucket's error (up to 0.78 %) is gone, which a gate
+ * judging a 1 % change needs (on the model disk an fsync median crossing a bucket's edge
+ * moved 1.04 % between two boots of one kernel). 0 when @n is 0.
+ */
+uint64_t hist_sorted_percentile(const uint64_t *sorted, size_t n, double p);
+
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
 

@@ -49,6 +49,20 @@ json_t *mdl_hist_to_json(const struct hist *h)
 	return o;
 }
 
+json_t *mdl_hist_to_json_exact(const struct hist *h, const uint64_t *sorted, size_t n)
+{
+	json_t *o = mdl_hist_to_json(h);
+
+	if (!o || !sorted || !n || n != h->count)
+		return o;
+	for (int i = 0; i < MDL_NPERCENTILES; i++)
+		json_object_set_new(o, mdl_percentiles[i].key,
+				    json_integer((json_int_t)hist_sorted_percentile(
+					    sorted, n, mdl_percentiles[i].pct)));
+	json_object_set_new(o, "exact", json_true());
+	return o;
+}
+
 /* One bucket into @ret: 0, or -EINVAL for a negative bound or count. */
 static int bin_add(struct hist *ret, json_int_t lo, json_int_t n)
 {

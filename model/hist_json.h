@@ -18,6 +18,13 @@ extern const struct mdl_percentile mdl_percentiles[MDL_NPERCENTILES];
 /* count, min_ns, max_ns, mean_ns, stddev_ns, sum_ns, overflow, p50_ns .. p99_99_ns, bins. */
 json_t *mdl_hist_to_json(const struct hist *h);
 
+/*
+ * The same, with the percentiles of @sorted (@n samples, ascending) when they are every
+ * sample of @h (@n == h->count): exact, and marked "exact": true. Otherwise (none kept,
+ * or not all) as mdl_hist_to_json(). NULL on failure.
+ */
+json_t *mdl_hist_to_json_exact(const struct hist *h, const uint64_t *sorted, size_t n);
+
 /* Rebuilds a histogram from an op object's bins (exact for fsbench's own bins). 0 or -EINVAL. */
 int mdl_hist_from_json(const json_t *op, struct hist *ret);
 

@@ -11,7 +11,8 @@
 /*
  * One side's values of one metric and their statistics (st is valid when n > 0).
  * reps: each value's repetition, NULL when a run did not say; calls_min: the fewest calls
- * behind a run's percentile, NAN when not counted.
+ * behind a run's percentile, NAN when not counted; exact: a percentile every run of the
+ * side computed from every latency it kept (model/hist_json.h), not from its histogram.
  */
 struct rpt_cmp_side {
 	size_t n;
@@ -19,6 +20,7 @@ struct rpt_cmp_side {
 	long long *reps;
 	struct rpt_stats st;
 	double calls_min;
+	bool exact;
 };
 
 /*

@@ -51,6 +51,8 @@ static json_t *side_json(const char *name, const struct rpt_cmp_side *sd)
 	}
 	if (isfinite(sd->calls_min))
 		json_object_set_new(o, "calls_min", json_real(sd->calls_min));
+	if (sd->exact)
+		json_object_set_new(o, "exact", json_true());
 	return o;
 }
 
@@ -284,6 +286,7 @@ static int side_parse(const json_t *o, struct rpt_cmp_side *sd)
 	size_t n = json_array_size(vals);
 
 	sd->calls_min = num(o, "calls_min");
+	sd->exact = json_is_true(json_object_get(o, "exact"));
 	sd->n = n;
 	sd->values = calloc(n + 1, sizeof(double));
 	if (!sd->values)

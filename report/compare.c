@@ -74,7 +74,7 @@ static void judged_fill(const struct judge_ctx *x, const struct sample *sm, int 
 static int side_fill(const struct judge_ctx *x, const struct sample *sm, int k,
 		     const struct rpt_metric_def *def, const char *op, struct rpt_cmp_side *sd)
 {
-	bool have_reps = true;
+	bool have_reps = true, exact = def->kind == RPT_KIND_LATENCY;
 
 	sd->calls_min = INFINITY;
 	sd->values = calloc(sm->nruns[k] + 1, sizeof(double));
@@ -91,6 +91,7 @@ static int side_fill(const struct judge_ctx *x, const struct sample *sm, int k,
 		/* the fewest calls behind a run's percentile: the floor's few_tail_calls */
 		if (rpt_metric_count(run, def, op, &cnt))
 			sd->calls_min = fmin(sd->calls_min, cnt);
+		exact &= rpt_metric_exact(run, def, op);
 		/* which repetition of its boot or invocation: rpt_floor_pct pairs them */
 		have_reps &= json_is_integer(rep);
 		sd->reps[sd->n] = json_integer_value(rep);
@@ -98,6 +99,7 @@ static int side_fill(const struct judge_ctx *x, const struct sample *sm, int k,
 	}
 	if (!isfinite(sd->calls_min))
 		sd->calls_min = NAN;
+	sd->exact = exact && sd->n;
 	if (!have_reps) {
 		free(sd->reps);
 		sd->reps = NULL;

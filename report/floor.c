@@ -105,8 +105,11 @@ static int judge_one(const struct rpt_cmp_metric *m, struct rpt_cmp_judged *c, d
 		c->rule.gate = false;
 	}
 	bar = fmax(thr, multiple * floor);
-	/* a step of one histogram bucket is no evidence of a change: at least two are */
-	res = rpt_metric_resolution_pct(m->name, a->st.mean);
+	/*
+	 * A step of one histogram bucket is no evidence of a change: at least two are. Exact
+	 * percentiles on both sides (every latency kept) have no bucket to step over.
+	 */
+	res = a->exact && b->exact ? NAN : rpt_metric_resolution_pct(m->name, a->st.mean);
 	if (isfinite(res)) {
 		res *= 1.0001; /* the step itself, computed at a mean, is not beyond it */
 		bar = fmax(bar, res);

@@ -221,6 +221,13 @@ bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const
 	return isfinite(*ret);
 }
 
+bool rpt_metric_exact(const json_t *run, const struct rpt_metric_def *def, const char *op)
+{
+	/* min, max and mean were always exact; "exact" says the percentiles are too */
+	return def->kind == RPT_KIND_LATENCY &&
+	       json_is_true(json_object_get(mdl_run_op(run, op), "exact"));
+}
+
 bool rpt_metric_applies(const json_t *run, const struct rpt_metric_def *def, const char *op)
 {
 	enum mdl_unit unit = mdl_run_unit(run);

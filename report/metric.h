@@ -73,6 +73,9 @@ bool rpt_metric_value(const json_t *run, const struct rpt_metric_def *def, const
 bool rpt_metric_count(const json_t *run, const struct rpt_metric_def *def, const char *op,
 		      double *ret);
 
+/* Whether @run's latency @def of @op is exact: its op says "exact": true. */
+bool rpt_metric_exact(const json_t *run, const struct rpt_metric_def *def, const char *op);
+
 /*
  * Base units: what every machine format names (influx, KCIDB, github-action-benchmark, the
  * LAVA export and `lava cases`), one spelling per quantity, from the OpenMetrics family's

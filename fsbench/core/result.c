@@ -71,13 +71,16 @@ static void params_from_table(json_t *params, const struct fsb_opt *tbl, const v
 	}
 }
 
-static json_t *ops_json(struct hist *const *hists)
+/* Each op's histogram, with exact percentiles where the run kept every latency. */
+static json_t *ops_json(const struct fsb_run *run)
 {
 	json_t *ops = json_object();
 
 	for (int op = 0; op < OP_COUNT; op++)
-		if (hists[op] && hists[op]->count)
-			json_object_set_new(ops, mdl_ops[op].name, mdl_hist_to_json(hists[op]));
+		if (run->total[op] && run->total[op]->count)
+			json_object_set_new(ops, mdl_ops[op].name,
+					    mdl_hist_to_json_exact(run->total[op], run->exact[op],
+								   run->nexact[op]));
 	return ops;
 }
 
@@ -166,7 +169,7 @@ json_t *fsb_run_json(const struct fsb_run *run, const struct fsb_opt *tbl)
 	if (run->wl->summary_json)
 		run->wl->summary_json(run, sum);
 	json_object_set_new(o, MDL_KEY_SUMMARY, sum);
-	json_object_set_new(o, MDL_KEY_OPS, ops_json(run->total));
+	json_object_set_new(o, MDL_KEY_OPS, ops_json(run));
 	for (int i = 0; i < run->nthreads; i++)
 		json_array_append_new(threads, thread_json(&run->threads[i], run));
 	json_object_set_new(o, MDL_KEY_PER_THREAD, threads);

@@ -59,6 +59,13 @@ struct fsb_thread {
 	int cpu; /* CPU pinned to, or -1 */
 	struct hist *hist[OP_COUNT]; /* NULL for ops the workload does not record */
 	struct fsb_slow_top *slow; /* [OP_COUNT]: slowest calls per op; NULL: not kept */
+	/*
+	 * Every latency of the ops whose percentiles are judged at the disk's resolution
+	 * (fsync, fdatasync), up to @exact_cap each; NULL for other ops. @nexact counts every
+	 * call, also those beyond the cap.
+	 */
+	uint64_t *exact[OP_COUNT];
+	uint64_t nexact[OP_COUNT], exact_cap;
 	_Atomic uint64_t progress; /* files or bytes done in this run, read by the monitor */
 	uint64_t t_start, t_end; /* monotonic ns: this loop's start (barrier) and end of work */
 	uint64_t files, bytes; /* done in the current loop */
@@ -109,6 +116,9 @@ struct fsb_run {
 	int nloops, loops_cap;
 	struct fsb_series series;
 	struct hist *total[OP_COUNT]; /* merged after the run */
+	/* every thread's exact[op], sorted, when each kept all its calls; else NULL */
+	uint64_t *exact[OP_COUNT];
+	size_t nexact[OP_COUNT];
 	struct fsb_slow_top *victim_slow; /* [OP_COUNT]: the victim thread's slowest calls */
 	int err; /* first error (negative errno), or 0 */
 	char errmsg[400];

@@ -74,12 +74,15 @@ struct fsb_workload {
 /*
  * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
  * the fsb_now_ns() reads right before and right after the call (FSB_TIME_CALL).
- * hist_record() allocates nothing and the slow-call capture (fsb_slow_note) keeps fixed
+ * hist_record() allocates nothing, the exact latencies go into memory taken before the
+ * run (up to its cap: past it the histogram alone holds them), and the slow-call capture (fsb_slow_note) keeps fixed
  * memory with no lock, so this stays on the measured loop's fixed path.
  */
 static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0, uint64_t t1)
 {
 	hist_record(t->hist[op], t1 - t0);
+	if (t->exact[op] && t->nexact[op]++ < t->exact_cap)
+		t->exact[op][t->nexact[op] - 1] = t1 - t0;
 	if (t->slow)
 		fsb_slow_note(&t->slow[op], t0, t1);
 }

@@ -49,6 +49,12 @@ done
 "$FSBENCH" smallfile -d "$d" -s 4k -n 10 -S 3 --fdatasync --json "$T_SCRATCH/fd.json" >/dev/null
 t_expect_eq "fdatasync count" 10 "$(jq -r '.runs[0].ops.fdatasync.count' "$T_SCRATCH/fd.json")"
 t_expect_eq "no fsync with --fdatasync" null "$(jq -r '.runs[0].ops.fsync' "$T_SCRATCH/fd.json")"
+# the flushes' percentiles are exact (every latency kept), the other ops' from the histogram
+t_expect_eq "fsync percentiles exact" "true null" \
+	"$(jq -r '.runs[0].ops | "\(.fsync.exact) \(.write.exact)"' "$T_SCRATCH/s1.json")"
+t_expect_eq "fdatasync percentiles exact" true "$(jq -r '.runs[0].ops.fdatasync.exact' "$T_SCRATCH/fd.json")"
+t_expect_eq "exact percentiles in order, within min and max" true \
+	"$(jq -r '.runs[0].ops.fsync | [.min_ns, .p50_ns, .p90_ns, .p99_ns, .p99_9_ns, .p99_99_ns, .max_ns] | . == sort' "$T_SCRATCH/s1.json")"
 
 # --- -L 3: three table rows, files kept as fs_mark does, cumulative Count column
 out=$("$FSBENCH" smallfile -d "$d" -s 1k -n 10 -t 2 -L 3 --json "$T_SCRATCH/loops.json")

@@ -173,6 +173,29 @@ static void floor_histogram_resolution(void **state)
 			    "regression");
 	assert_null(json_object_get(floor_cmp(doc), "resolution_pct"));
 	json_decref(doc);
+	/*
+	 * Exact percentiles (every latency kept, "exact" on both sides) have no bucket: the
+	 * 1.03 % is judged at the threshold as files/s is. With one side exact, the bar stays.
+	 */
+	for (int both = 0; both < 2; both++) {
+		json_t *sides;
+
+		doc = floor_doc_of("fsync.p99", "lower", k, 6, k1, 6, 1);
+		sides = json_object_get(
+			json_array_get(
+				json_object_get(json_array_get(json_object_get(doc, "samples"), 0),
+						"metrics"),
+				0),
+			"sides");
+		json_object_set_new(json_array_get(sides, 1), "exact", json_true());
+		if (both)
+			json_object_set_new(json_array_get(sides, 0), "exact", json_true());
+		assert_int_equal(cmp_doc_floor(doc, 3), 0);
+		assert_string_equal(json_string_value(json_object_get(floor_cmp(doc), "verdict")),
+				    both ? "regression" : "unchanged");
+		assert_true(both == !json_object_get(floor_cmp(doc), "resolution_pct"));
+		json_decref(doc);
+	}
 }
 
 /* Every side of @doc's one metric had at least @calls calls a run. */

@@ -148,6 +148,57 @@ static void test_small_values_exact(void **state)
 	}
 }
 
+/*
+ * The model disk's case: fsync latencies around 397 us, where a bucket is 4.1 us wide. Two
+ * runs whose medians differ by 0.1 % land in neighbouring buckets, and the histogram's
+ * medians differ by a whole bucket (1.04 %); the exact ones by what the samples differ.
+ * Their JSON says which it holds.
+ */
+static void test_exact_percentiles(void **state)
+{
+	enum { NS = 1001 };
+	uint64_t a[NS], b[NS];
+	struct hist ha, hb;
+	json_t *ja, *jb, *jh;
+
+	(void)state;
+	hist_init(&ha);
+	hist_init(&hb);
+	for (int i = 0; i < NS; i++) {
+		a[i] = 395000 + (uint64_t)i * 4; /* median 397000, a bucket's edge at 397312 */
+		b[i] = a[i] + 397; /* 0.1 % slower */
+		hist_record(&ha, a[i]);
+		hist_record(&hb, b[i]);
+	}
+	assert_int_equal(hist_sorted_percentile(a, NS, 50), 397000);
+	assert_int_equal(hist_sorted_percentile(b, NS, 50), 397397);
+	assert_int_equal(hist_sorted_percentile(a, NS, 100), a[NS - 1]);
+	assert_int_equal(hist_sorted_percentile(a, NS, 0), a[0]);
+	assert_int_equal(hist_sorted_percentile(a, 0, 50), 0);
+	/* the same rank as the histogram's: the exact value lies in the bucket it reports */
+	for (double p = 1; p < 100; p += 7.3) {
+		uint64_t lo, hi, e = hist_sorted_percentile(a, NS, p);
+
+		hist_bin_bounds(hist_index(hist_percentile(&ha, p)), &lo, &hi);
+		assert_true(e >= lo && e < hi);
+	}
+	/* the histogram's step between the two is a bucket, the exact one 0.1 % */
+	assert_true((double)hist_percentile(&hb, 50) / (double)hist_percentile(&ha, 50) > 1.009);
+	ja = mdl_hist_to_json_exact(&ha, a, NS);
+	jb = mdl_hist_to_json_exact(&hb, b, NS);
+	assert_int_equal(json_integer_value(json_object_get(ja, "p50_ns")), 397000);
+	assert_int_equal(json_integer_value(json_object_get(jb, "p50_ns")), 397397);
+	assert_true(json_is_true(json_object_get(ja, "exact")));
+	/* not every sample kept: the histogram's percentiles, not marked */
+	jh = mdl_hist_to_json_exact(&ha, a, NS - 1);
+	assert_int_equal(json_integer_value(json_object_get(jh, "p50_ns")),
+			 hist_percentile(&ha, 50));
+	assert_null(json_object_get(jh, "exact"));
+	json_decref(ja);
+	json_decref(jb);
+	json_decref(jh);
+}
+
 static void test_stall_not_clamped(void **state)
 {
 	struct hist h;
@@ -296,6 +347,7 @@ int main(void)
 		cmocka_unit_test(test_bimodal),
 		cmocka_unit_test(test_huge_outlier),
 		cmocka_unit_test(test_small_values_exact),
+		cmocka_unit_test(test_exact_percentiles),
 		cmocka_unit_test(test_stall_not_clamped),
 		cmocka_unit_test(test_bins_cover_range),
 		cmocka_unit_test(test_merge),
