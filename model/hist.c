@@ -2,6 +2,7 @@
 #include "model/hist.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void hist_init(struct hist *h)
@@ -67,6 +68,19 @@ uint64_t hist_percentile(const struct hist *h, double p)
 	}
 	/* the rank lies among samples beyond the range: the exact max is the best bound */
 	return h->max;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void hist_samples_sort(uint64_t *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), u64_cmp);
 }
 
 uint64_t hist_sorted_percentile(const uint64_t *sorted, size_t n, double p)

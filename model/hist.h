@@ -84,6 +84,9 @@ uint64_t hist_percentile(const struct hist *h, double p);
  */
 uint64_t hist_sorted_percentile(const uint64_t *sorted, size_t n, double p);
 
+/* Sorts @n latencies in ascending order, for hist_sorted_percentile(). */
+void hist_samples_sort(uint64_t *v, size_t n);
+
 double hist_mean(const struct hist *h);
 double hist_stddev(const struct hist *h);
 

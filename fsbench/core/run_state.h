@@ -53,6 +53,13 @@ enum fsb_stop {
 	FSB_STOP_FAILED, /* a failure or a signal: what the run did so far is incomplete */
 };
 
+/*
+ * The exact latencies kept per op and run (fsb_thread.exact): 1 MiB each, shared out
+ * among the threads. Taken and touched before the run, so that the measured loop
+ * neither allocates nor faults for them.
+ */
+#define FSB_EXACT_SAMPLES (1u << 17)
+
 struct fsb_thread {
 	struct fsb_run *run;
 	int id; /* 0..nthreads-1; -1: the victim's own thread (ext/victim.c), not in run->threads */

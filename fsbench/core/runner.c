@@ -10,12 +10,7 @@
 #include <sched.h>
 #include <unistd.h>
 
-/*
- * The exact latencies kept per op and run (fsb_thread.exact): 1 MiB each, shared out
- * among the threads, at least 2048 a thread. Taken and touched before the run, so that
- * the measured loop neither allocates nor faults for them.
- */
-#define EXACT_SAMPLES (1u << 17)
+/* The exact latencies a thread keeps of an op at least (FSB_EXACT_SAMPLES shared out). */
 #define EXACT_MIN_PER_THREAD 2048u
 
 /* The ops judged at the disk's resolution: the seeds' flushes. */
@@ -46,7 +41,7 @@ int runner_prepare(struct fsb_run *run)
 		t->slow = calloc(OP_COUNT, sizeof(*t->slow));
 		if (!t->slow)
 			return -ENOMEM;
-		t->exact_cap = EXACT_SAMPLES / (unsigned)run->nthreads;
+		t->exact_cap = FSB_EXACT_SAMPLES / (unsigned)run->nthreads;
 		if (t->exact_cap < EXACT_MIN_PER_THREAD)
 			t->exact_cap = EXACT_MIN_PER_THREAD;
 		for (int op = 0; op < OP_COUNT; op++) {
@@ -399,13 +394,6 @@ out:
 	return r;
 }
 
-static int u64_cmp(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * run->exact[op]: every thread's latencies of @op, sorted, when each thread kept all of
  * its calls and they are all the histogram holds; else none (the histogram's percentiles
@@ -434,7 +422,7 @@ static void exact_merge(struct fsb_run *run, int op)
 		       t->nexact[op] * sizeof(uint64_t));
 		run->nexact[op] += t->nexact[op];
 	}
-	qsort(run->exact[op], n, sizeof(uint64_t), u64_cmp);
+	hist_samples_sort(run->exact[op], n);
 }
 
 int runner_run(struct fsb_run *run)

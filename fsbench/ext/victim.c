@@ -96,6 +96,7 @@ static struct victim *victim_free(struct victim *v)
 		close(v->dfd);
 	free(v->buf);
 	free(v->h);
+	free(v->th.exact[OP_VICTIM]);
 	free(v);
 	return NULL;
 }
@@ -263,11 +264,17 @@ static int victim_before(struct fsb_run *run, const struct fsb_common *c, const 
 	v->period_ns = 1000000000u / (uint64_t)v->rate;
 	v->dir = c->dirs.v[0];
 	v->h = malloc(sizeof(*v->h));
-	if (!v->h || posix_memalign((void **)&v->buf, VICTIM_IO, VICTIM_FILL_BUF)) {
+	/* every latency kept, as the workers' flushes are: its percentiles exact */
+	v->th.exact_cap = FSB_EXACT_SAMPLES;
+	v->th.exact[OP_VICTIM] = malloc(FSB_EXACT_SAMPLES * sizeof(uint64_t));
+	if (!v->h || !v->th.exact[OP_VICTIM] ||
+	    posix_memalign((void **)&v->buf, VICTIM_IO, VICTIM_FILL_BUF)) {
 		victim_free(v);
 		return errf(err, errlen, -ENOMEM, "--victim: %s", strerror(ENOMEM));
 	}
 	hist_init(v->h);
+	/* touched now: the victim's loop takes no page faults for them */
+	memset(v->th.exact[OP_VICTIM], 0, FSB_EXACT_SAMPLES * sizeof(uint64_t));
 	v->th.run = run;
 	v->th.id = -1;
 	v->th.cpu = -1;
@@ -340,8 +347,16 @@ static void victim_after(struct fsb_run *run, const struct fsb_common *c, const 
 	if (run_json) {
 		json_t *ops = json_object_get(run_json, MDL_KEY_OPS);
 
+		uint64_t *ex = v->th.exact[OP_VICTIM];
+		size_t n = v->th.nexact[OP_VICTIM];
+
+		/* exact when every latency was kept (the rate times the run fits the cap) */
+		if (n <= v->th.exact_cap)
+			hist_samples_sort(ex, n);
 		if (ops && v->h->count)
-			json_object_set_new(ops, "victim", mdl_hist_to_json(v->h));
+			json_object_set_new(
+				ops, "victim",
+				mdl_hist_to_json_exact(v->h, n <= v->th.exact_cap ? ex : NULL, n));
 		o = json_pack("{s:s,s:I,s:I,s:I}", "mode", victim_modes[v->mode], "rate",
 			      (json_int_t)v->rate, "count", (json_int_t)v->h->count,
 			      "missed_deadlines", (json_int_t)v->missed);

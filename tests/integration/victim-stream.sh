@@ -23,6 +23,9 @@ for vmode in read fsync; do
 	t_expect_eq "$vmode: at most rate x elapsed operations" true \
 		"$(t_json "$out" ".runs[0] | .ops.victim.count <= ($RATE * (.summary.elapsed_ns / 1e9 + 0.3) | ceil) + 1")"
 	t_expect_eq "$vmode: no error" null "$(t_json "$out" '.runs[0].victim.error')"
+	# every victim latency kept: its percentiles exact, in order between min and max
+	t_expect_eq "$vmode: victim percentiles exact" "true true" \
+		"$(t_json "$out" '.runs[0].ops.victim | "\(.exact) \([.min_ns, .p50_ns, .p90_ns, .p99_ns, .max_ns] | . == sort)"')"
 	t_expect_eq "$vmode: files left" "lost+found" "$(ls -A "$T_MNT")"
 done
 
