@@ -189,8 +189,9 @@ static int pg_send(struct pg_conn *pc, const struct hist_stmt *s, struct pg_answ
 
 /*
  * Every statement sent before any answer is read (libpq's pipeline mode), then one sync:
- * a file's rows in one round trip rather than one a statement. Each answer is a few
- * bytes, so the server never waits on a full socket while this side is still sending.
+ * a file's rows in one round trip rather than one a statement. A file of many runs is
+ * one pipeline too: libpq takes the server's answers into its buffer while it waits to
+ * send (a file of 6000 runs, 12 000 statements, went in whole, in 28.5 s).
  * After a failure the server skips the rest up to the sync (PGRES_PIPELINE_ABORTED) and
  * the transaction is left failed, for the caller's rollback; a prepare it skipped is
  * forgotten, to be made again.
