@@ -114,7 +114,8 @@ struct rpt_cmp_settings {
 	json_t *gate; /* the gate file, or NULL */
 	bool strict, allow_noisy;
 	bool allow_unproven; /* a headline metric's not_proven passes with a warning */
-	size_t family; /* the gated, tested metrics corrected together (q); 0: none */
+	/* the tested metrics corrected together (q): the seeds' gated ones, and the others */
+	size_t family, family_other;
 	enum rpt_decide decide;
 	double floor_multiple;
 	double max_host_load_pct; /* compare --max-host-load; 0: off */

@@ -184,6 +184,8 @@ static json_t *settings_json(const struct rpt_cmp_settings *set)
 	json_object_set_new(o, "allow_unproven", json_boolean(set->allow_unproven));
 	if (set->family)
 		json_object_set_new(o, "family", json_integer((json_int_t)set->family));
+	if (set->family_other)
+		json_object_set_new(o, "family_other", json_integer((json_int_t)set->family_other));
 	json_object_set_new(o, "max_host_load_pct", json_real(set->max_host_load_pct));
 	if (set->decide == RPT_DECIDE_TEST)
 		json_object_set_new(o, "correction", json_string("benjamini-hochberg"));
@@ -483,6 +485,10 @@ static int settings_parse(const json_t *o, struct rpt_cmp_settings *set)
 		(size_t)(json_is_integer(json_object_get(o, "family")) &&
 					 json_integer_value(json_object_get(o, "family")) > 0 ?
 				 json_integer_value(json_object_get(o, "family")) :
+				 0);
+	set->family_other =
+		(size_t)(json_integer_value(json_object_get(o, "family_other")) > 0 ?
+				 json_integer_value(json_object_get(o, "family_other")) :
 				 0);
 	set->decide = !strcmp(mdl_json_str(o, "decision", ""), "aa_floor") ? RPT_DECIDE_FLOOR :
 									     RPT_DECIDE_TEST;

@@ -115,11 +115,15 @@ static int metric_fill(const struct judge_ctx *x, const struct sample *sm,
 		       struct rpt_cmp_metric *m)
 {
 	const struct rpt_compare_opts *o = x->o;
-	/* a host-wide figure (the neighbours' writes are in it) gates only when a gate file says */
+	/*
+	 * The seeds' figures (rpt_metric_headline) gate; every other metric, a host-wide
+	 * figure (the neighbours' writes are in it) among them, is reported, and gates only
+	 * when a gate file names it (rpt_rule_for).
+	 */
 	const struct rpt_rule cli = { .alpha = o->alpha,
 				      .threshold_pct = o->threshold_pct,
 				      .noise_cov_pct = o->noise_cov_pct,
-				      .gate = !def->host_wide };
+				      .gate = !def->host_wide && rpt_metric_headline(name) };
 	struct rpt_rule rule = rpt_rule_for(o->gate, &cli, name);
 	char why_src[512];
 	int e = 0;
@@ -394,12 +398,15 @@ static int settings_fill(struct rpt_cmp_settings *set, const struct rpt_compare_
 /*
  * Many metrics are many chances: a comparison tests about 20 metrics a cell, 140 in a
  * small suite, and at alpha 0.05 each, several pure-noise "regressions" are expected in
- * every A/A. The gated, tested comparisons are one family; a call stands only when its
- * Benjamini-Hochberg q is below its alpha (docs/compare.md says why FDR and not
- * family-wise). What the correction takes back is "not proven": beyond the threshold
- * (a call needs that), but not shown among this many metrics.
+ * every A/A. Two families are corrected apart: the seeds' metrics (rpt_metric_headline:
+ * files/s, MB/s, write amplification, fsync's and fdatasync's p50 and p99), which gate,
+ * and every other tested metric, gated only where a gate file names it. A call stands
+ * only when its Benjamini-Hochberg q within its family is below its alpha
+ * (docs/compare.md says why FDR and not family-wise, and why two). What the correction
+ * takes back is "not proven": beyond the threshold (a call needs that), but not shown
+ * among this many metrics. @headline: which family; returns its size in *@ret_n.
  */
-static int correct_many(struct rpt_cmp *c)
+static int correct_family(struct rpt_cmp *c, bool headline, size_t *ret_n)
 {
 	size_t cap = 0, n = 0;
 	struct rpt_cmp_judged **fam;
@@ -414,17 +421,22 @@ static int correct_many(struct rpt_cmp *c)
 	if (!fam || !p || !q)
 		goto out;
 	for (size_t i = 0; i < c->nsamples; i++)
-		for (size_t m = 0; m < c->samples[i].nmetrics; m++)
+		for (size_t m = 0; m < c->samples[i].nmetrics; m++) {
+			const struct rpt_cmp_metric *mm = &c->samples[i].metrics[m];
+
+			if (rpt_metric_headline(mm->name) != headline)
+				continue;
 			for (int k = 0; k + 1 < c->nsides; k++) {
-				struct rpt_cmp_judged *j = &c->samples[i].metrics[m].judged[k];
+				struct rpt_cmp_judged *j = &mm->judged[k];
 
 				/* cannot judge (unequal conditions, say): no call to correct */
 				if (!j->stats || j->cannot_judge || !j->tested || !isfinite(j->p) ||
-				    !j->rule.gate)
+				    (headline && !j->rule.gate))
 					continue;
 				p[n] = j->p;
 				fam[n++] = j;
 			}
+		}
 	e = rpt_bh_adjust(p, n, q);
 	for (size_t i = 0; !e && i < n; i++) {
 		struct rpt_cmp_judged *j = fam[i];
@@ -435,12 +447,19 @@ static int correct_many(struct rpt_cmp *c)
 		    !(j->q < j->rule.alpha))
 			j->verdict = RPT_NOT_PROVEN;
 	}
-	c->set.family = n;
+	*ret_n = n;
 out:
 	free(fam);
 	free(p);
 	free(q);
 	return e;
+}
+
+static int correct_many(struct rpt_cmp *c)
+{
+	int e = correct_family(c, true, &c->set.family);
+
+	return e ? e : correct_family(c, false, &c->set.family_other);
 }
 
 /* Every sample present on every side, judged: the structs the verdicts live in. */

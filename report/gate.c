@@ -145,8 +145,10 @@ struct rpt_rule rpt_rule_for(const json_t *gate, const struct rpt_rule *base, co
 			hit = v;
 			break;
 		}
-	if (hit)
+	if (hit) { /* a metric the gate file names gates, unless it says "gate": false */
+		r.gate = true;
 		rule_apply(hit, &r, false, "", err, sizeof(err));
+	}
 	return r;
 }
 

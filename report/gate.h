@@ -29,8 +29,9 @@ int rpt_gate_opts_load(const char *path, struct rpt_compare_opts *o, json_t **re
 		       size_t errlen);
 
 /*
- * The rule for @metric: @base (the CLI's values, gating), then the gate file's top-level
- * values, then its entry for the exact name, else its first matching glob.
+ * The rule for @metric: @base (the CLI's values; gating for the seeds' metrics), then the
+ * gate file's top-level values, then its entry for the exact name, else its first
+ * matching glob: a metric the gate file names gates unless the entry says "gate": false.
  */
 struct rpt_rule rpt_rule_for(const json_t *gate, const struct rpt_rule *base, const char *metric);
 

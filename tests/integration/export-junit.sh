@@ -17,10 +17,11 @@ for j in 0.99 1.00 1.01; do
 	jq ".runs[0].summary.files_per_sec *= 0.7" "$S/base$i.json" >"$S/slow$i.json"
 done
 i=0
-for j in 0.88 1.00 1.12; do
+# -55 % within +-25 %: beyond the threshold, not proven among the seeds' metrics (q 0.18)
+for j in 0.75 1.00 1.25; do
 	i=$((i + 1))
 	jq ".runs[0].summary.files_per_sec *= $j" "$S/a.json" >"$S/wide$i.json"
-	jq ".runs[0].summary.files_per_sec *= 0.5" "$S/wide$i.json" >"$S/half$i.json"
+	jq ".runs[0].summary.files_per_sec *= 0.45" "$S/wide$i.json" >"$S/half$i.json"
 done
 
 # read FILE: "tests failures skipped" over every suite, then each non-passing case
@@ -56,10 +57,10 @@ grep -q "^failure files_per_sec: files_per_sec -30.00 % (higher is better)" <<<"
 	t_ok "the regression is the one failure, with its change" || t_fail "failures: $out"
 
 "$FSBENCH" compare --gate --junit "$S/half.xml" "$S"/wide?.json --candidate "$S"/half?.json >/dev/null 2>&1
-t_expect_eq "unproven -50 %: exit" 125 $?
+t_expect_eq "unproven -55 %: exit" 125 $?
 out=$(read_junit "$S/half.xml")
 grep -q "^skipped files_per_sec: beyond the threshold but not proven: the gate cannot judge it" <<<"$out" &&
-	t_ok "the unproven -50 % is skipped with its reason, not passed" || t_fail "cases: $out"
+	t_ok "the unproven -55 % is skipped with its reason, not passed" || t_fail "cases: $out"
 grep -q "^failure" <<<"$out" && t_fail "a failure where nothing was proven: $out" || t_ok "no failure claimed"
 
 # a plain export: nothing to fail, every case passes and carries its value

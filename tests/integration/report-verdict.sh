@@ -301,10 +301,11 @@ if command -v gnuplot >/dev/null; then
 		"$(grep -o "<use xlink:href='#p[0-9]*gpPt[56]' transform='[^']*' color='rgb([^']*)'" "$S/bars.svg" | sed "s/ transform='[^']*'//" | sort -u | wc -l)"
 fi
 
-# a halving that could not be proven (issue 41): A's files/s spread +-12 %, the candidate half
-# of each; the page is never green over it and lists it on its first screen
-jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec *= ([0.88, 1.0, 1.12][$i])]' "$S/A.json" >"$S/Ah50.json" &&
-	jq -c '.runs |= map(.summary.files_per_sec *= 0.5)' "$S/Ah50.json" >"$S/Bh50.json" || t_die "making the halved pair"
+# a -55 % that could not be proven (issue 41): A's files/s spread +-25 %, the candidate 0.45
+# of each (q 0.18 among the seeds' metrics); the page is never green over it and lists it on
+# its first screen
+jq -c '.runs |= [range(3) as $i | .[$i] | .summary.files_per_sec *= ([0.75, 1.0, 1.25][$i])]' "$S/A.json" >"$S/Ah50.json" &&
+	jq -c '.runs |= map(.summary.files_per_sec *= 0.45)' "$S/Ah50.json" >"$S/Bh50.json" || t_die "making the halved pair"
 "$FSBENCH" report --no-plots -o "$S/half.html" --baseline "$S/Ah50.json" --candidate "$S/Bh50.json" 2>"$S/err" ||
 	t_die "report of the halved pair failed: $(cat "$S/err")"
 
@@ -341,14 +342,14 @@ chrome half --virtual-time-budget=5000 --dump-dom >"$S/half.dom" 2>"$S/chrome.er
 	t_fail "half: chromium failed: $(tail -3 "$S/chrome.err")"
 first=$(grep -o '<h[1-6][^>]*>[^<]*' "$S/half.dom" | head -1)
 case $first in
-'<h1 id="verdict" class="verdict noisy">Cannot judge: no proven regression, but 1 headline change of up to -50.0 %'*)
+'<h1 id="verdict" class="verdict noisy">Cannot judge: no proven regression, but 1 headline change of up to -55.0 %'*)
 	t_ok "half: the first heading ($first)" ;;
 *) t_fail "half: first heading is '$first'" ;;
 esac
 grep -q 'class="verdict improvement"' "$S/half.dom" && t_fail "half: a green verdict" || t_ok "half: nothing green"
 before=$(sed -n '/id="verdict"/,/<h2/p' "$S/half.dom")
 case $before in
-*'<ul class="unproven">'*'files_per_sec -50.0 %: <b>not proven</b>'*) t_ok "half: the unproven -50 % listed under the verdict, before any section" ;;
+*'<ul class="unproven">'*'files_per_sec -55.0 %: <b>not proven</b>'*) t_ok "half: the unproven -55 % listed under the verdict, before any section" ;;
 *) t_fail "half: no unproven list before the first section: $(head -c 600 <<<"$before")" ;;
 esac
 for page in ab suite; do

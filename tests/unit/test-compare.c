@@ -276,6 +276,55 @@ static json_int_t unjudged(const json_t *cmp)
 	return json_integer_value(json_object_get(cmp, "unjudged"));
 }
 
+/*
+ * Two families (issue 41): the seeds' metrics (files/s, fsync p50 and p99 here) gate and
+ * are corrected among themselves; every other one (write.p50 here) is judged, reported,
+ * corrected apart, and gates only when a gate file names it.
+ */
+static void seeds_gate_others_report(void **state)
+{
+	static const double wa[] = { 10000, 10100, 9900 }, wb[] = { 13000, 13130, 12870 };
+	struct fixture f = { 0 };
+	struct rpt_compare_opts o;
+	json_t *cmp = NULL, *settings;
+	char err[512];
+
+	(void)state;
+	rpt_compare_opts_init(&o);
+	for (int i = 0; i < 3; i++) {
+		json_t *a = mkrun("/a", 100, 1000 + i, 2e6 + i, true, NULL, 0),
+		       *b = mkrun("/b", 100, 1001 - i, 2e6 - i, true, NULL, 0);
+
+		json_object_set_new(json_object_get(a, "ops"), "write",
+				    json_pack("{s:f,s:I}", "p50_ns", wa[i], "count", 100));
+		json_object_set_new(json_object_get(b, "ops"), "write",
+				    json_pack("{s:f,s:I}", "p50_ns", wb[i], "count", 100));
+		add(&f, a, "a.json", 0);
+		add(&f, b, "b.json", 1);
+	}
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	/* write.p50 +30 %: a regression, reported, not gated: the gate passes */
+	assert_string_equal(verdict(cmp, "write.p50"), "regression");
+	assert_true(json_is_false(json_object_get(
+		json_array_get(json_object_get(metric(cmp, "write.p50"), "comparisons"), 0),
+		"gate")));
+	assert_string_equal(verdict(cmp, "files_per_sec"), "unchanged");
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_PASS);
+	/* corrected apart: the seeds' three, and the other one */
+	settings = json_object_get(cmp, "settings");
+	assert_int_equal(json_integer_value(json_object_get(settings, "family")), 3);
+	assert_int_equal(json_integer_value(json_object_get(settings, "family_other")), 1);
+	json_decref(cmp);
+	/* named by a gate file, it gates */
+	o.gate = json_pack("{s:{s:{}}}", "metrics", "write.*");
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	assert_string_equal(verdict(cmp, "write.p50"), "regression");
+	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_REGRESSED);
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
+	fixture_free(&f);
+}
+
 /* A strict gate fails (status 2) on what it could not judge; a plain gate lets it pass. */
 static void strict_gate_insufficient(void **state)
 {
@@ -517,6 +566,7 @@ int main(void)
 		cmocka_unit_test(build_rejects_bad_gate_files),
 		cmocka_unit_test(build_unmatched_and_incomplete),
 		cmocka_unit_test(build_across_coords),
+		cmocka_unit_test(seeds_gate_others_report),
 		cmocka_unit_test(strict_gate_insufficient),
 		cmocka_unit_test(strict_gate_noisy),
 		cmocka_unit_test(gate_explains_itself),
