@@ -81,13 +81,15 @@ static const struct fsb_opt compare_opts[] = {
 	{ .name = "gate",
 	  .type = OPT_BOOL,
 	  .offset = O(gate),
-	  .help = "exit 1 when a metric regressed (2: unusable input)" },
+	  .help = "exit 1 when a gated metric regressed: the seeds' (files/s, MB/s, fsync and "
+		  "fdatasync p50 and p99, write amplification), and those a gate file names "
+		  "(2: unusable input)" },
 	{ .name = "gate-file",
 	  .type = OPT_STRING,
 	  .offset = O(gate_file),
 	  .file = OPT_FILE,
-	  .help = "per-metric alpha/threshold_pct/noise_cov_pct/gate, and top-level strict/allow_noisy "
-		  "(implies --gate)" },
+	  .help = "per-metric alpha/threshold_pct/noise_cov_pct/gate (a metric it names gates "
+		  "unless gate is false), and top-level strict/allow_noisy (implies --gate)" },
 	{ .name = "strict",
 	  .type = OPT_BOOL,
 	  .offset = O(strict),
