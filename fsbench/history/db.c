@@ -1,9 +1,10 @@
 /*
  * The history's store: opening either backend, the schema and its version, and adding a
  * result file in one transaction. The SQL is written once, for both backends: types both
- * know (TEXT, INTEGER, BIGINT, DOUBLE PRECISION), $N parameters, and INSERT ... ON
- * CONFLICT DO NOTHING against unique keys, so that two writers adding the same file or
- * kernel at once add it once.
+ * know (TEXT, INTEGER, BIGINT, DOUBLE PRECISION), $N parameters, INSERT ... ON CONFLICT
+ * DO NOTHING against the unique keys of kernels and series, and a file's row refused by
+ * its unique hash (the rest of the file with it), so that two writers adding the same
+ * file or kernel at once add it once.
  */
 #include "fsbench/history/db.h"
 #include "fsbench/history/ident.h"
@@ -356,9 +357,10 @@ static int query_id(struct hist_db *db, const char *sql, const struct hist_row *
 
 /*
  * A file's rows as statements sent together (hist_backend.exec_many): none waits for
- * another's answer, so a row names the rows it belongs to by their unique keys (the
- * file's hash, the kernel's identity, the run's place in its file), not by an id read
- * back. The parameters are the file's own strings and numbers printed here.
+ * another's answer, so a run names its file, and a value its run, by the id the
+ * transaction made last (hist_backend.last_id), and a run its kernel by the id looked up
+ * before (kernel_id), not by an id read back. The parameters are the file's own strings
+ * and numbers printed here.
  */
 struct batch {
 	struct hist_stmt *s;
