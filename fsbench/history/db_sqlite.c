@@ -81,10 +81,21 @@ static int sq_open(const char *target, void **ret_conn, char *err, size_t errlen
 	 * 15 ms a file less on this disk (docs/history.md).
 	 */
 	/* cache_size: 32 MiB of pages (SQLite's default is 2), the series index's working set */
-	rc = sqlite3_exec(db,
-			  "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; "
-			  "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;",
-			  NULL, NULL, NULL);
+	/*
+	 * Turning a new store to WAL takes its lock, and SQLite answers "database is locked"
+	 * at once, without the busy handler, while another writer is making the same store
+	 * (history-pg's two writers on one new file, now and then): asked again, as the
+	 * handler would, for as long.
+	 */
+	for (int waited = 0;; waited += 10) {
+		rc = sqlite3_exec(db,
+				  "PRAGMA foreign_keys = ON; PRAGMA journal_mode = WAL; "
+				  "PRAGMA synchronous = NORMAL; PRAGMA cache_size = -32768;",
+				  NULL, NULL, NULL);
+		if ((rc & 0xff) != SQLITE_BUSY || waited >= SQLITE_BUSY_MS)
+			break;
+		sqlite3_sleep(10);
+	}
 	if (rc != SQLITE_OK) {
 		int e = sq_fail(db, rc, "SQLite", err, errlen);
 
