@@ -424,14 +424,14 @@ static int correct_family(struct rpt_cmp *c, bool headline, size_t *ret_n)
 		for (size_t m = 0; m < c->samples[i].nmetrics; m++) {
 			const struct rpt_cmp_metric *mm = &c->samples[i].metrics[m];
 
-			if (rpt_metric_headline(mm->name) != headline)
-				continue;
 			for (int k = 0; k + 1 < c->nsides; k++) {
 				struct rpt_cmp_judged *j = &mm->judged[k];
 
+				/* the first family: the seeds' gated metrics; the second: the rest */
+				if ((rpt_metric_headline(mm->name) && j->rule.gate) != headline)
+					continue;
 				/* cannot judge (unequal conditions, say): no call to correct */
-				if (!j->stats || j->cannot_judge || !j->tested || !isfinite(j->p) ||
-				    (headline && !j->rule.gate))
+				if (!j->stats || j->cannot_judge || !j->tested || !isfinite(j->p))
 					continue;
 				p[n] = j->p;
 				fam[n++] = j;

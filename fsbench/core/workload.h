@@ -75,8 +75,9 @@ struct fsb_workload {
  * Every timed call of every workload is recorded here, and only here: @t0 and @t1 are
  * the fsb_now_ns() reads right before and right after the call (FSB_TIME_CALL).
  * hist_record() allocates nothing, the exact latencies go into memory taken before the
- * run (up to its cap: past it the histogram alone holds them), and the slow-call capture (fsb_slow_note) keeps fixed
- * memory with no lock, so this stays on the measured loop's fixed path.
+ * run (up to its cap: past it the histogram alone holds them), and the slow-call capture
+ * (fsb_slow_note) keeps fixed memory with no lock, so this stays on the measured loop's
+ * fixed path. All of it runs after the second clock read.
  */
 static inline void fsb_record(struct fsb_thread *t, enum fsb_op op, uint64_t t0, uint64_t t1)
 {

@@ -322,6 +322,14 @@ static void seeds_gate_others_report(void **state)
 	assert_int_equal(rpt_gate_status(cmp), RPT_GATE_REGRESSED);
 	json_decref(cmp);
 	json_decref((json_t *)o.gate);
+	/* a seed's metric taken out of the gate is corrected with the others */
+	o.gate = json_pack("{s:{s:{s:b}}}", "metrics", "files_per_sec", "gate", 0);
+	assert_int_equal(cmp_doc_build(sides, 2, f.refs, f.n, &o, &cmp, err, sizeof(err)), 0);
+	settings = json_object_get(cmp, "settings");
+	assert_int_equal(json_integer_value(json_object_get(settings, "family")), 2);
+	assert_int_equal(json_integer_value(json_object_get(settings, "family_other")), 2);
+	json_decref(cmp);
+	json_decref((json_t *)o.gate);
 	fixture_free(&f);
 }
 
