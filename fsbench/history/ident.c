@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/json_arena.h"
 #include "model/op.h"
 #include "model/result_file.h"
 #include "model/run.h"
@@ -411,8 +412,10 @@ int hist_file_parse(const char *path, const char *buf, size_t len, unsigned flag
 
 	if (!f)
 		goto nomem;
-	doc = json_loadb(buf, len, 0, &je);
+	/* the tree dies in this function, on this thread: its nodes can be the arena's */
+	doc = mdl_json_loadb_arena(buf, len, 0, &je);
 	if (!doc) {
+		mdl_json_arena_end();
 		snprintf(err, errlen, "%s:%d:%d: %s", path, je.line, je.column, je.text);
 		free(f);
 		return -EPROTO;
@@ -453,6 +456,7 @@ int hist_file_parse(const char *path, const char *buf, size_t len, unsigned flag
 				  &f->runs[i])))
 			goto nomem;
 	json_decref(doc);
+	mdl_json_arena_end();
 	*ret = f;
 	return 0;
 nomem:
@@ -460,6 +464,7 @@ nomem:
 	snprintf(err, errlen, "%s: %s", path, strerror(ENOMEM));
 fail:
 	json_decref(doc);
+	mdl_json_arena_end();
 	hist_file_free(f);
 	return e;
 }
