@@ -592,9 +592,10 @@ static int add_run(struct hist_db *db, struct batch *b, const struct hist_run *r
 /*
  * The file's rows, in the caller's transaction: 0, ADD_PRESENT when the store has the
  * file (an earlier add, or a writer that just committed; res->present), or -errno.
+ * *@committed when the rows went with the transaction's commit.
  */
 static int add_doc(struct hist_db *db, const struct hist_file *f, const char *raw,
-		   struct hist_add_res *res, char *err, size_t errlen)
+		   struct hist_add_res *res, bool *committed, char *err, size_t errlen)
 {
 	struct batch b = { 0 };
 	char added[32], kid[24];
@@ -634,8 +635,10 @@ static int add_doc(struct hist_db *db, const struct hist_file *f, const char *ra
 		snprintf(err, errlen, "%s", strerror(ENOMEM));
 	for (size_t i = 0; !r && i < f->nruns; i++)
 		r = add_run(db, &b, &f->runs[i], kid, res, err, errlen);
-	if (!r)
-		r = db->be->exec_many(db->conn, b.s, b.n, &failed, err, errlen);
+	if (!r) {
+		r = db->be->exec_many(db->conn, b.s, b.n, true, &failed, err, errlen);
+		*committed = !r;
+	}
 	batch_free(&b);
 	if (r == -EEXIST && failed == 0) {
 		res->runs = res->values = res->incomplete = 0;
@@ -699,19 +702,20 @@ static void pending_decode(struct pending *p)
 /* @p's rows in one transaction (the caller's thread). */
 static int pending_add(struct hist_db *db, struct pending *p, char *err, size_t errlen)
 {
+	bool committed = false;
 	char msg[1024];
 	int r;
 
 	snprintf(p->res.sha256, sizeof(p->res.sha256), "%s", p->f->sha256);
 	r = db->be->begin(db->conn, msg, sizeof(msg));
 	if (!r)
-		r = add_doc(db, p->f, p->raw, &p->res, msg, sizeof(msg));
+		r = add_doc(db, p->f, p->raw, &p->res, &committed, msg, sizeof(msg));
 	if (r == ADD_PRESENT) {
 		db->be->rollback(db->conn);
 		json_object_clear(db->ids_pending);
 		return 0;
 	}
-	if (!r)
+	if (!r && !committed)
 		r = db->be->commit(db->conn, msg, sizeof(msg));
 	if (!r)
 		r = json_object_update(db->ids, db->ids_pending) ? -ENOMEM : 0;

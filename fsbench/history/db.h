@@ -52,7 +52,10 @@ struct hist_backend {
 	 */
 	const char *last_id;
 	int (*open)(const char *target, void **ret_conn, char *err, size_t errlen);
-	/* a write transaction: SQLite takes its write lock at once (BEGIN IMMEDIATE) */
+	/*
+	 * A write transaction: SQLite takes its write lock at once (BEGIN IMMEDIATE);
+	 * PostgreSQL sends BEGIN with the transaction's first statement.
+	 */
 	int (*begin)(void *conn, char *err, size_t errlen);
 	/* rows changed (>= 0), or -errno */
 	int (*exec)(void *conn, const char *sql, const struct hist_row *params, char *err,
@@ -61,12 +64,14 @@ struct hist_backend {
 		     void *arg, char *err, size_t errlen);
 	/*
 	 * @n statements that return no rows, in order, in the open transaction, stopping at
-	 * the first that fails: 0, or its -errno with @err and its index in *@failed. A
-	 * unique key's refusal is -EEXIST. PostgreSQL sends them all before it reads an
-	 * answer (libpq's pipeline mode): one round trip, not @n.
+	 * the first that fails, then the transaction's commit when @commit and all went
+	 * well: 0, or its -errno with @err and its index in *@failed (@n: the commit). A
+	 * unique key's refusal is -EEXIST. PostgreSQL sends them all, with the BEGIN that
+	 * begin() left to the first statement and the COMMIT, before it reads an answer
+	 * (libpq's pipeline mode): one round trip, not @n + 2.
 	 */
-	int (*exec_many)(void *conn, const struct hist_stmt *s, size_t n, size_t *failed, char *err,
-			 size_t errlen);
+	int (*exec_many)(void *conn, const struct hist_stmt *s, size_t n, bool commit,
+			 size_t *failed, char *err, size_t errlen);
 	int (*commit)(void *conn, char *err, size_t errlen);
 	void (*rollback)(void *conn);
 	void (*close)(void *conn);

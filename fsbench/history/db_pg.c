@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <libpq-fe.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,6 +53,12 @@ struct pg_conn {
 	PGconn *c;
 	char *sql[PG_PREPARED]; /* statement "sN" is sql[N] */
 	int n;
+	/*
+	 * begin() was asked and BEGIN not sent yet: it goes with the transaction's first
+	 * statement, in the same round trip when that is a pipeline (a file's add: its
+	 * BEGIN, rows and COMMIT in one, where each was a round trip of its own).
+	 */
+	bool begin_pending;
 };
 
 static void quiet(void *arg, const char *msg)
@@ -96,14 +103,32 @@ static PGresult *pg_run(PGconn *c, const char *sql, const struct hist_row *param
 	return PQexecParams(c, sql, params->n, NULL, params->v, NULL, NULL, 0);
 }
 
+/* The BEGIN begin() left for the transaction's first statement, when that is not a pipeline. */
+static int pg_begun(struct pg_conn *pc, char *err, size_t errlen)
+{
+	PGresult *res;
+	int r = 0;
+
+	if (!pc->begin_pending)
+		return 0;
+	pc->begin_pending = false;
+	res = PQexec(pc->c, "BEGIN");
+	if (!res || PQresultStatus(res) != PGRES_COMMAND_OK)
+		r = pg_fail(pc->c, res, pg_errno(pc->c, res), "writing the store", err, errlen);
+	PQclear(res);
+	return r;
+}
+
 static int pg_exec(void *conn, const char *sql, const struct hist_row *params, char *err,
 		   size_t errlen)
 {
 	PGconn *c = ((struct pg_conn *)conn)->c;
-	PGresult *res = pg_run(c, sql, params);
+	int r = pg_begun(conn, err, errlen);
+	PGresult *res = r ? NULL : pg_run(c, sql, params);
 	ExecStatusType st = res ? PQresultStatus(res) : PGRES_FATAL_ERROR;
-	int r;
 
+	if (r)
+		return r;
 	if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK)
 		r = pg_fail(c, res, pg_errno(c, res), "writing the store", err, errlen);
 	else
@@ -123,8 +148,10 @@ static int pg_query(void *conn, const char *sql, const struct hist_row *params, 
 	PGconn *c = ((struct pg_conn *)conn)->c;
 	const char *cols[64];
 	PGresult *res;
-	int r = 0;
+	int r = pg_begun(conn, err, errlen);
 
+	if (r)
+		return r;
 	if (!PQsendQueryParams(c, sql, params ? params->n : 0, NULL, params ? params->v : NULL,
 			       NULL, NULL, 0) ||
 	    !PQsetSingleRowMode(c))
@@ -154,8 +181,18 @@ static int pg_query(void *conn, const char *sql, const struct hist_row *params, 
  * slot it fills, are appended to @ans; 0 when libpq could not send.
  */
 struct pg_answer {
-	int prepared; /* the slot a prepare fills, or -1: a statement's answer */
+	/* the slot a prepare fills, or PG_ANS_STMT (a statement's), or PG_ANS_TX (BEGIN, COMMIT) */
+	int prepared;
 };
+#define PG_ANS_STMT (-1)
+#define PG_ANS_TX (-2)
+
+/* BEGIN or COMMIT in the pipeline: not one of the caller's statements. */
+static int pg_send_tx(PGconn *c, const char *sql, struct pg_answer *ans, size_t *nans)
+{
+	ans[(*nans)++].prepared = PG_ANS_TX;
+	return PQsendQueryParams(c, sql, 0, NULL, NULL, NULL, NULL, 0);
+}
 
 static int pg_send(struct pg_conn *pc, const struct hist_stmt *s, struct pg_answer *ans,
 		   size_t *nans)
@@ -169,7 +206,7 @@ static int pg_send(struct pg_conn *pc, const struct hist_stmt *s, struct pg_answ
 	if (i == pc->n) {
 		i = free_slot >= 0 ? free_slot : pc->n;
 		if (i == PG_PREPARED) { /* texts beyond the table's size run unprepared */
-			ans[(*nans)++].prepared = -1;
+			ans[(*nans)++].prepared = PG_ANS_STMT;
 			return PQsendQueryParams(pc->c, s->sql, s->params.n, NULL, s->params.v,
 						 NULL, NULL, 0);
 		}
@@ -183,7 +220,7 @@ static int pg_send(struct pg_conn *pc, const struct hist_stmt *s, struct pg_answ
 			return 0;
 	}
 	snprintf(name, sizeof(name), "s%d", i);
-	ans[(*nans)++].prepared = -1;
+	ans[(*nans)++].prepared = PG_ANS_STMT;
 	return PQsendQueryPrepared(pc->c, name, s->params.n, s->params.v, NULL, NULL, 0);
 }
 
@@ -196,12 +233,13 @@ static int pg_send(struct pg_conn *pc, const struct hist_stmt *s, struct pg_answ
  * the transaction is left failed, for the caller's rollback; a prepare it skipped is
  * forgotten, to be made again.
  */
-static int pg_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t *failed, char *err,
-			size_t errlen)
+static int pg_exec_many(void *conn, const struct hist_stmt *s, size_t n, bool commit,
+			size_t *failed, char *err, size_t errlen)
 {
 	struct pg_conn *pc = conn;
 	PGconn *c = pc->c;
-	struct pg_answer *ans = malloc((2 * n + 1) * sizeof(*ans));
+	struct pg_answer *ans = malloc((2 * n + 3) * sizeof(*ans));
+	bool begin = pc->begin_pending;
 	size_t sent = 0, nans = 0, a = 0, stmt = 0;
 	PGresult *res;
 	int r = 0;
@@ -214,10 +252,14 @@ static int pg_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t 
 		free(ans);
 		return pg_fail(c, NULL, pg_errno(c, NULL), "writing the store", err, errlen);
 	}
-	while (sent < n && pg_send(pc, &s[sent], ans, &nans))
-		sent++;
-	if (sent < n) {
-		*failed = sent;
+	pc->begin_pending = false;
+	if (!begin || pg_send_tx(c, "BEGIN", ans, &nans))
+		while (sent < n && pg_send(pc, &s[sent], ans, &nans))
+			sent++;
+	if (sent == n && commit && !pg_send_tx(c, "COMMIT", ans, &nans))
+		sent = n + 1; /* the commit could not be sent */
+	if (sent != n) {
+		*failed = sent > n ? n : sent;
 		r = pg_fail(c, NULL, pg_errno(c, NULL), "writing the store", err, errlen);
 	}
 	if (!PQpipelineSync(c) && !r) {
@@ -231,7 +273,7 @@ static int pg_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t 
 
 		res = PQgetResult(c);
 		if (!res) { /* the end of answer a; past them all, a lost server's */
-			if (a < nans && ans[a].prepared < 0)
+			if (a < nans && ans[a].prepared == PG_ANS_STMT)
 				stmt++;
 			if (a++ > nans)
 				break;
@@ -267,24 +309,34 @@ static int pg_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t 
 
 static int pg_begin(void *conn, char *err, size_t errlen)
 {
-	int r = pg_exec(conn, "BEGIN", NULL, err, errlen);
+	struct pg_conn *pc = conn;
 
-	return r < 0 ? r : 0;
+	(void)err;
+	(void)errlen;
+	pc->begin_pending = true;
+	return 0;
 }
 
 static int pg_commit(void *conn, char *err, size_t errlen)
 {
-	int r = pg_exec(conn, "COMMIT", NULL, err, errlen);
+	struct pg_conn *pc = conn;
+	int r;
 
+	if (pc->begin_pending) { /* nothing was sent: nothing to commit */
+		pc->begin_pending = false;
+		return 0;
+	}
+	r = pg_exec(conn, "COMMIT", NULL, err, errlen);
 	return r < 0 ? r : 0;
 }
 
 static void pg_rollback(void *conn)
 {
-	PGconn *c = ((struct pg_conn *)conn)->c;
+	struct pg_conn *pc = conn;
 
-	if (PQtransactionStatus(c) != PQTRANS_IDLE)
-		PQclear(PQexec(c, "ROLLBACK"));
+	pc->begin_pending = false;
+	if (PQtransactionStatus(pc->c) != PQTRANS_IDLE)
+		PQclear(PQexec(pc->c, "ROLLBACK"));
 }
 
 static void pg_close(void *conn)

@@ -241,30 +241,33 @@ static int sq_exec(void *conn, const char *sql, const struct hist_row *params, c
 }
 
 /* One at a time: the statements are kept prepared, and nothing is a round trip. */
-static int sq_exec_many(void *conn, const struct hist_stmt *s, size_t n, size_t *failed, char *err,
-			size_t errlen)
+static int sq_commit(void *conn, char *err, size_t errlen)
 {
-	for (size_t i = 0; i < n; i++) {
-		int r = sq_exec(conn, s[i].sql, &s[i].params, err, errlen);
+	int r = sq_exec(conn, "COMMIT", NULL, err, errlen);
 
+	return r < 0 ? r : 0;
+}
+
+static int sq_exec_many(void *conn, const struct hist_stmt *s, size_t n, bool commit,
+			size_t *failed, char *err, size_t errlen)
+{
+	int r = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		r = sq_exec(conn, s[i].sql, &s[i].params, err, errlen);
 		if (r < 0) {
 			*failed = i;
 			return r;
 		}
 	}
-	return 0;
+	if (commit && (r = sq_commit(conn, err, errlen)))
+		*failed = n;
+	return r;
 }
 
 static int sq_begin(void *conn, char *err, size_t errlen)
 {
 	int r = sq_exec(conn, "BEGIN IMMEDIATE", NULL, err, errlen);
-
-	return r < 0 ? r : 0;
-}
-
-static int sq_commit(void *conn, char *err, size_t errlen)
-{
-	int r = sq_exec(conn, "COMMIT", NULL, err, errlen);
 
 	return r < 0 ? r : 0;
 }
