@@ -661,32 +661,86 @@ struct pending {
 	char err[1024];
 };
 
-/*
- * Reads @p's file and asks the store whether it has these very bytes (a night's add of a
- * whole directory: nothing to decode). In the caller's thread: it uses the connection.
- */
-static int pending_read(struct hist_db *db, struct pending *p, char *err, size_t errlen)
+/* Reads @p's file and hashes its bytes; a failure is @p's own (p->error). */
+static void pending_load(struct hist_db *db, struct pending *p)
 {
-	char msg[1024];
-	int r;
-
 	p->flags = db->dump_rows ? HIST_PARSE_DUMP_HASH : 0;
 	p->error = mdl_file_bytes(p->path, &p->buf, &p->len, p->err, sizeof(p->err));
-	if (p->error)
-		return 0;
-	if (hist_raw_sha256(p->buf, p->len, p->raw)) {
+	if (!p->error && hist_raw_sha256(p->buf, p->len, p->raw)) {
 		snprintf(p->err, sizeof(p->err), "%s: hashing its content failed", p->path);
 		p->error = -EIO;
+	}
+}
+
+/* The files of a window the store has by these very bytes, asked in one query. */
+#define KNOWN_MAX 64
+/* a decoder's share of a window (hist_add_files) */
+#define WINDOW_PER_DECODER 4
+_Static_assert(HIST_ADD_THREADS_MAX *WINDOW_PER_DECODER <= KNOWN_MAX, "a window in one query");
+
+struct known {
+	struct pending *p;
+	size_t n;
+};
+
+static int known_row(void *arg, const struct hist_row *row)
+{
+	struct known *k = arg;
+
+	if (row->n < 2 || !row->v[0] || !row->v[1])
 		return 0;
-	}
-	r = hist_db_query(db, "SELECT sha256 FROM files WHERE raw_sha256 = $1 LIMIT 1", ROW(p->raw),
-			  first_text, p->res.sha256, msg, sizeof(msg));
-	if (r) {
-		snprintf(err, errlen, "adding %s to %s: %s", p->path, db->where, msg);
-		return r;
-	}
-	p->res.present = p->res.sha256[0] != 0;
+	for (size_t i = 0; i < k->n; i++)
+		if (!k->p[i].error && !k->p[i].res.present && !strcmp(k->p[i].raw, row->v[0])) {
+			snprintf(k->p[i].res.sha256, sizeof(k->p[i].res.sha256), "%s", row->v[1]);
+			k->p[i].res.present = true;
+		}
 	return 0;
+}
+
+/*
+ * Asks the store which of @n loaded files it has by these very bytes (a night's add of a
+ * whole directory: nothing to decode), one query for them all: a round trip a file was
+ * a tenth of PostgreSQL's add. In the caller's thread: it uses the connection.
+ */
+static int pending_known(struct hist_db *db, struct pending *p, size_t n, char *err, size_t errlen)
+{
+	const char *v[KNOWN_MAX];
+	struct known k = { p, n };
+	char msg[1024], *sql = NULL;
+	size_t len = 0, m = 0;
+	FILE *f;
+	int r;
+
+	if (n > KNOWN_MAX)
+		return -EINVAL; /* windows are smaller */
+	for (size_t i = 0; i < n; i++)
+		if (!p[i].error)
+			v[m++] = p[i].raw;
+	if (!m)
+		return 0;
+	if (!(f = open_memstream(&sql, &len)))
+		return -ENOMEM;
+	fputs("SELECT raw_sha256, sha256 FROM files WHERE raw_sha256 IN (", f);
+	for (size_t i = 0; i < m; i++)
+		fprintf(f, "%s$%zu", i ? ", " : "", i + 1);
+	fputs(")", f);
+	if (fclose(f)) {
+		free(sql);
+		return -ENOMEM;
+	}
+	r = hist_db_query(db, sql, &(struct hist_row){ v, (int)m }, known_row, &k, msg,
+			  sizeof(msg));
+	free(sql);
+	if (r)
+		snprintf(err, errlen, "adding %s to %s: %s", p[0].path, db->where, msg);
+	return r;
+}
+
+/* Reads @p's file and asks the store whether it has these very bytes. */
+static int pending_read(struct hist_db *db, struct pending *p, char *err, size_t errlen)
+{
+	pending_load(db, p);
+	return pending_known(db, p, 1, err, errlen);
 }
 
 /* Decodes @p's bytes (any thread: no connection, nothing shared). */
@@ -804,13 +858,11 @@ static void decoders_join(struct decoders *d)
 static int window_read(struct hist_db *db, struct decoders *d, const char *const *paths, char *err,
 		       size_t errlen)
 {
-	int r = 0;
-
-	for (size_t i = 0; !r && i < d->n; i++) {
+	for (size_t i = 0; i < d->n; i++) {
 		d->p[i].path = paths[i];
-		r = pending_read(db, &d->p[i], err, errlen);
+		pending_load(db, &d->p[i]);
 	}
-	return r;
+	return pending_known(db, d->p, d->n, err, errlen);
 }
 
 int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int threads,
@@ -831,7 +883,7 @@ int hist_add_files(struct hist_db *db, const char *const *paths, size_t n, int t
 	 * window k is decoded, this thread reads window k+1; while k+1 is decoded, it adds k,
 	 * one transaction a file, in order.
 	 */
-	window = (size_t)threads * 4;
+	window = (size_t)threads * WINDOW_PER_DECODER;
 	if (n) {
 		win[0] = (struct decoders){ .p = all, .n = n < window ? n : window };
 		r = window_read(db, &win[0], paths, err, errlen);

@@ -130,6 +130,73 @@ static void known_by_bytes_and_content(void **state)
 	assert_int_equal(count("files WHERE length(raw_sha256) = 64"), 1);
 }
 
+struct added {
+	char sha256[4][65];
+	bool present[4];
+};
+
+static int record_added(void *arg, size_t i, const char *path, const struct hist_add_res *res,
+			int error, const char *err)
+{
+	struct added *a = arg;
+
+	(void)path;
+	(void)err;
+	assert_int_equal(error, 0);
+	assert_true(i < 4);
+	snprintf(a->sha256[i], sizeof(a->sha256[i]), "%s", res->sha256);
+	a->present[i] = res->present;
+	return 0;
+}
+
+/*
+ * Files added together are asked for by their bytes in one query: a file whose bytes the
+ * store has is not decoded. Told apart from a file known by its content: the store's row
+ * is given another content hash, which only the bytes can lead to.
+ */
+static void window_known_by_bytes(void **state)
+{
+	static const char fake[] = "0123456789abcdef0123456789abcdef"
+				   "0123456789abcdef0123456789abcdef";
+	const char *paths[4];
+	struct hist_add_res res;
+	struct hist_db *db;
+	struct added a = { 0 };
+	char err[1024], path[160], store[160], sql[256];
+	json_t *doc;
+	sqlite3 *s;
+
+	(void)state;
+	snprintf(store, sizeof(store), "%s/window.db", dir);
+	snprintf(path, sizeof(path), "%s/window-copy.json", dir);
+	doc = json_load_file(fixture, 0, NULL);
+	assert_non_null(doc);
+	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(3)), 0);
+	json_decref(doc);
+	assert_int_equal(hist_db_open(store, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
+	hist_db_close(db);
+	assert_int_equal(sqlite3_open(store, &s), SQLITE_OK);
+	snprintf(sql, sizeof(sql), "UPDATE files SET sha256 = '%s'", fake);
+	assert_int_equal(sqlite3_exec(s, sql, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(s);
+	paths[0] = fixture;
+	paths[1] = path;
+	paths[2] = fixture;
+	assert_int_equal(hist_db_open(store, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_files(db, paths, 3, 2, record_added, &a, err, sizeof(err)), 0);
+	hist_db_close(db);
+	/* the fixture's bytes: present under the row's hash, never decoded to its own */
+	assert_true(a.present[0]);
+	assert_string_equal(a.sha256[0], fake);
+	assert_true(a.present[2]);
+	assert_string_equal(a.sha256[2], fake);
+	/* the copy has other bytes: decoded, its content hash is not the row's, so added */
+	assert_false(a.present[1]);
+	assert_string_equal(a.sha256[1], res.sha256);
+	assert_int_equal(count_in(store, "files"), 2);
+}
+
 /* A run's repetition in its suite is kept (the spread between boots pairs like with like). */
 static void repetition_kept(void **state)
 {
@@ -407,6 +474,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(add_twice_adds_once),
 		cmocka_unit_test(known_by_bytes_and_content),
+		cmocka_unit_test(window_known_by_bytes),
 		cmocka_unit_test(not_a_result),
 		cmocka_unit_test(newer_schema_refused),
 		cmocka_unit_test(damaged_refused),
