@@ -54,7 +54,7 @@ static long long count_in(const char *db_file, const char *table)
 {
 	sqlite3 *db;
 	sqlite3_stmt *st;
-	char sql[128];
+	char sql[512];
 	long long n;
 
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
@@ -195,6 +195,88 @@ static void window_known_by_bytes(void **state)
 	assert_false(a.present[1]);
 	assert_string_equal(a.sha256[1], res.sha256);
 	assert_int_equal(count_in(store, "files"), 2);
+}
+
+/* The fixture as a new file of another content (@created), indented @indent. */
+static void fixture_as(const char *path, const char *created, int indent)
+{
+	json_t *doc = json_load_file(fixture, 0, NULL);
+
+	assert_non_null(doc);
+	if (created)
+		assert_int_equal(json_object_set_new(doc, "created", json_string(created)), 0);
+	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(indent)), 0);
+	json_decref(doc);
+}
+
+/*
+ * Files added together go in one transaction; one the store has by content (a copy of
+ * another layout) sends the group one by one: the new files added, the copy there
+ * already, and two copies of one new content in one group added once.
+ */
+static void group_with_a_file_known_by_content(void **state)
+{
+	const char *paths[4];
+	char p[4][160], store[160], err[1024];
+	struct hist_add_res res;
+	struct hist_db *db;
+	struct added a = { 0 };
+
+	(void)state;
+	snprintf(store, sizeof(store), "%s/group.db", dir);
+	for (int i = 0; i < 4; i++) {
+		snprintf(p[i], sizeof(p[i]), "%s/group-%d.json", dir, i);
+		paths[i] = p[i];
+	}
+	fixture_as(p[0], "2031-01-01T00:00:00Z", 0);
+	fixture_as(p[1], NULL, 5); /* the fixture's content in other bytes */
+	fixture_as(p[2], "2032-01-01T00:00:00Z", 0);
+	fixture_as(p[3], "2032-01-01T00:00:00Z", 2); /* p[2]'s content in other bytes */
+	assert_int_equal(hist_db_open(store, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_files(db, paths, 4, 2, record_added, &a, err, sizeof(err)), 0);
+	hist_db_close(db);
+	assert_false(a.present[0]);
+	assert_true(a.present[1]);
+	assert_string_equal(a.sha256[1], res.sha256);
+	assert_false(a.present[2]);
+	assert_true(a.present[3]);
+	assert_string_equal(a.sha256[3], a.sha256[2]);
+	assert_int_equal(count_in(store, "files"), 3);
+	assert_int_equal(count_in(store, "runs"), 3 * count_in(store, "runs WHERE file_id = 1"));
+}
+
+/* New files added together: one transaction, every file whole, reported in order. */
+static void group_of_new_files(void **state)
+{
+	const char *paths[4];
+	char p[4][160], store[160], err[1024], created[32];
+	struct hist_db *db;
+	struct added a = { 0 };
+
+	(void)state;
+	snprintf(store, sizeof(store), "%s/group-new.db", dir);
+	for (int i = 0; i < 4; i++) {
+		snprintf(p[i], sizeof(p[i]), "%s/group-new-%d.json", dir, i);
+		snprintf(created, sizeof(created), "204%d-01-01T00:00:00Z", i);
+		fixture_as(p[i], created, 0);
+		paths[i] = p[i];
+	}
+	assert_int_equal(hist_db_open(store, &db, err, sizeof(err)), 0);
+	assert_int_equal(hist_add_files(db, paths, 4, 2, record_added, &a, err, sizeof(err)), 0);
+	hist_db_close(db);
+	for (int i = 0; i < 4; i++) {
+		char sql[160];
+
+		assert_false(a.present[i]);
+		snprintf(sql, sizeof(sql),
+			 "files WHERE sha256 = '%s' AND created = '204%d-01-01T00:00:00Z'",
+			 a.sha256[i], i);
+		assert_int_equal(count_in(store, sql), 1);
+	}
+	assert_int_equal(count_in(store, "files f WHERE f.runs <> (SELECT count(*) FROM runs r "
+					 "WHERE r.file_id = f.id)"),
+			 0);
 }
 
 /* A run's repetition in its suite is kept (the spread between boots pairs like with like). */
@@ -475,6 +557,8 @@ int main(void)
 		cmocka_unit_test(add_twice_adds_once),
 		cmocka_unit_test(known_by_bytes_and_content),
 		cmocka_unit_test(window_known_by_bytes),
+		cmocka_unit_test(group_with_a_file_known_by_content),
+		cmocka_unit_test(group_of_new_files),
 		cmocka_unit_test(not_a_result),
 		cmocka_unit_test(newer_schema_refused),
 		cmocka_unit_test(damaged_refused),
