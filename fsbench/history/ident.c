@@ -270,13 +270,20 @@ static void canon_put(struct canon *c, const void *p, size_t n)
 	c->n += n;
 }
 
+/* A tag and its number, little-endian, written in place: the walk's commonest put. */
 static void canon_tag(struct canon *c, char tag, uint64_t n)
 {
-	unsigned char b[9] = { (unsigned char)tag };
+	unsigned char *b;
 
+	if (c->n + 9 > CANON_BUF) {
+		c->failed |= !EVP_DigestUpdate(c->md, c->buf, c->n);
+		c->n = 0;
+	}
+	b = c->buf + c->n;
+	b[0] = (unsigned char)tag;
 	for (int i = 0; i < 8; i++)
 		b[1 + i] = (unsigned char)(n >> (8 * i));
-	canon_put(c, b, sizeof(b));
+	c->n += 9;
 }
 
 struct canon_key {
