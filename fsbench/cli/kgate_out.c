@@ -48,9 +48,9 @@ static void on_planned(void *arg, const struct kg_ctx *x, int reps, bool picked)
 
 	if (picked)
 		fprintf(stderr,
-			"fsbench %s: the suite runs %d repetition(s) a boot: %d boots a side, so that "
-			"each gated metric has %d samples a side\n",
-			o->cmd, reps, x->a.boots, reps * x->a.boots);
+			"fsbench %s: the suite runs %d repetition(s) a boot: %lld boots a side, so that "
+			"each gated metric has %lld samples a side\n",
+			o->cmd, reps, (long long)x->a.boots, (long long)(reps * x->a.boots));
 }
 
 static void on_prepared(void *arg, const struct kg_ctx *x, int nk)

@@ -196,7 +196,7 @@ static int job_kernel(struct kg_ctx *x, const struct job_cfg *c, const char *out
 	x->a.spec[0] = c->kernel;
 	x->a.modules[0] = c->modules;
 	x->a.suite = s->suite;
-	x->a.repetitions = (int)c->repetitions;
+	x->a.repetitions = c->repetitions;
 	if (lava_job_kernel(x, outdir, "", kurl, rurl, urllen, &fail, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava job: %s\n", err);
 		return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :

@@ -87,7 +87,7 @@ static int prepare_suite(struct kg_ctx *x, char *err, size_t errlen)
 			      errlen)))
 		return r;
 	if (x->a.repetitions) {
-		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
+		snprintf(x->reps, sizeof(x->reps), "%lld", (long long)x->a.repetitions);
 		x->suite_args[n++] = "--repetitions";
 		x->suite_args[n++] = x->reps;
 	}

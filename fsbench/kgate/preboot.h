@@ -14,11 +14,14 @@
  */
 #define KG_MODEL_THRESHOLD "1"
 
-/* What the command line asked for. */
+/*
+ * What the command line asked for. The CLI's option table writes most members directly
+ * (fsbench/cli/kgate.c), hence int64_t, the table's integer.
+ */
 struct kg_args {
 	const char *spec[2], *modules[2], *append[2], *common_append;
 	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
-	int boots, repetitions, jobs; /* jobs: boots at a time */
+	int64_t boots, repetitions, jobs; /* jobs: boots at a time */
 	double alpha, threshold, max_host_load, floor_multiple;
 	int64_t flush_latency_ns; /* --disk-flush-latency as given; vm.disk holds whole ms */
 	struct kg_vm vm;
