@@ -1,12 +1,11 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
 #include "fsbench/cli/args.h"
+#include "fsbench/cli/backends.h"
 #include "base/dirfd.h"
 #include "fsbench/cli/kgate_cmd.h"
 #include "fsbench/cli/history_run.h"
 #include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
-#include "fsbench/lava/backend.h"
-#include "fsbench/lava/jobdef.h"
 #include "fsbench/suite/suite.h"
 
 #include <dirent.h>
@@ -41,8 +40,7 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
 struct kg_cfg {
 	struct kg_args a;
 	int64_t boot_timeout, timeout; /* ns: @a.vm holds whole seconds */
-	char *lava, *lava_token_file; /* --lava: each boot a job on that LAVA server */
-	char *lava_priority, *lava_tags; /* its jobs' controls */
+	struct cmd_backend_cfg be; /* a backend other than the local boot (backends.h) */
 	int accel, disk; /* indexes into accels[] and disks[] */
 	bool no_icount;
 	char *history; /* --history DB: kernel-run's result, or each boot of the gate, added there */
@@ -104,19 +102,7 @@ struct kg_cfg {
 	  .help = "a whole boot" }, \
 	{ .name = "workdir", .type = OPT_STRING, .offset = A(workdir), .file = OPT_DIR, \
 	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }, \
-	{ .name = "lava", .type = OPT_STRING, .offset = O(lava), \
-	  .help = "boot each time as a job on the LAVA server at URL (http(s)://HOST[:PORT]/), " \
-		  "as many at once as it has idle qemu devices; the VM options are refused" }, \
-	{ .name = "lava-token-file", .type = OPT_STRING, .offset = O(lava_token_file), \
-	  .file = OPT_FILE, \
-	  .help = "with --lava: a file holding an API token of the server (yours or root's, " \
-		  "writable by no one else)" }, \
-	{ .name = "lava-priority", .type = OPT_STRING, .offset = O(lava_priority), \
-	  .help = "with --lava: each job's priority, high, medium, low or 0..100 (default " \
-		  "medium)" }, \
-	{ .name = "lava-tags", .type = OPT_STRING, .offset = O(lava_tags), \
-	  .help = "with --lava: device tags each job asks for, comma-separated (letters, " \
-		  "digits, _.-)" }
+	CMD_BACKEND_OPTS(O(be))
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
@@ -352,90 +338,62 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/* --lava's checks before any work: 0, or FSB_EXIT_USAGE after one line. */
-static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const char *cmd)
+/*
+ * The backends' options before any work: each backend's own rules, and the options the one
+ * selected fixes itself refused unless at their defaults. 0, or FSB_EXIT_USAGE after a line
+ * each.
+ */
+static int backend_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const char *cmd)
 {
 	struct kg_cfg def = { .a.max_host_load = NAN, .a.threshold = NAN };
+	const struct cmd_backend *be;
 	char err[512];
 	int r = 0;
 
-	if (!c->lava != !c->lava_token_file) {
-		fprintf(stderr, "fsbench %s: --lava and --lava-token-file go together\n", cmd);
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->lava && (c->lava_priority || c->lava_tags)) {
-		fprintf(stderr, "fsbench %s: --%s goes with --lava\n", cmd,
-			c->lava_priority ? "lava-priority" : "lava-tags");
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->lava)
+	for (be = cmd_backends; be->name; be++)
+		if (be->check && be->check(&c->be, err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			return FSB_EXIT_USAGE;
+		}
+	if (!(be = cmd_backend_selected(&c->be)) || !be->fixed)
 		return 0;
-	if (lava_job_controls_check(c->lava_priority, c->lava_tags, "--lava-priority",
-				    "--lava-tags", err, sizeof(err))) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		return FSB_EXIT_USAGE;
-	}
 	if (opt_set_defaults(tbl, &def, err, sizeof(err)))
 		r = -EINVAL;
-	for (int i = r ? -1 : opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, 0); i >= 0;
-	     i = opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, i + 1)) {
-		/* --disk model is what a job has; auto means it under tcg */
-		if (!strcmp(lava_backend_fixed_opts[i], "disk") && !strcmp(disks[c->disk], "model"))
+	for (int i = r ? -1 : opt_next_changed(tbl, c, &def, be->fixed, 0); i >= 0;
+	     i = opt_next_changed(tbl, c, &def, be->fixed, i + 1)) {
+		/* --disk as the backend boots it changes nothing; auto means it under tcg */
+		if (be->fixed_disk && !strcmp(be->fixed[i], "disk") &&
+		    !strcmp(disks[c->disk], be->fixed_disk))
 			continue;
-		fprintf(stderr,
-			"fsbench %s: --%s: not with --lava (the LAVA job sets the VM and the model "
-			"disk itself; docs/lava.md)\n",
-			cmd, lava_backend_fixed_opts[i]);
+		fprintf(stderr, "fsbench %s: --%s: not with --%s (%s)\n", cmd, be->fixed[i],
+			be->option, be->fixed_why);
 		r = -EINVAL;
 	}
 	opt_free(tbl, &def);
 	return r ? FSB_EXIT_USAGE : 0;
 }
 
-/*
- * Whether @url sends the token in the clear to another machine: http:// to a host that is
- * not this one's loopback (anyone on the path can read the token and answer for LAVA).
- */
-static bool lava_url_cleartext(const char *url)
-{
-	static const char *const local[] = { "localhost", "127.", "[::1]" };
-
-	if (strncmp(url, "http://", 7))
-		return false;
-	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
-		if (!strncmp(url + 7, local[i], strlen(local[i])))
-			return false;
-	return true;
-}
-
-/* The command once its options passed: the local backend, or LAVA's with --lava. */
+/* The command once its options passed: the local backend, or the one its options select. */
 static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 {
-	const struct lava_backend_opts lo = { .url = c->lava,
-					      .token_file = c->lava_token_file,
-					      .priority = c->lava_priority,
-					      .tags = c->lava_tags };
+	const struct cmd_backend *sel = cmd_backend_selected(&c->be);
+	const char *cmd = gate ? "kernel-gate" : "kernel-run";
 	struct kg_boot_backend be;
 	bool usage = false;
 	char err[4096];
 	int r;
 
-	if (!c->lava)
+	if (!sel)
 		return gate ? kg_cli_gate(x, NULL) : kg_cli_run(x, NULL);
-	if (lava_url_cleartext(c->lava))
-		fprintf(stderr,
-			"fsbench %s: warning: --lava %s is plain http to another machine: the API "
-			"token and the results cross the network readable and forgeable; use https\n",
-			gate ? "kernel-gate" : "kernel-run", c->lava);
-	if (lava_backend_open(&lo, &be, &usage, err, sizeof(err))) {
-		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run", err);
+	if (sel->open(&c->be, cmd, &be, &usage, err, sizeof(err))) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 		r = usage ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
-		/* the gate started (its server answered, or did not): its document says so */
+		/* the gate started (its backend answered, or did not): its document says so */
 		if (gate && !usage)
 			r = kg_cli_gate_stopped(x, r, err);
 	} else
 		r = gate ? kg_cli_gate(x, &be) : kg_cli_run(x, &be);
-	lava_backend_close(&be);
+	sel->close(&be);
 	return r;
 }
 
@@ -516,7 +474,7 @@ static int kernel_run(void *cfg)
 		free(x);
 		return cmd_fail(FSB_EXIT_USAGE, "kernel-run", "--history needs --json FILE");
 	}
-	if (!(r = lava_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
+	if (!(r = backend_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
 		r = run_with_backend(cfg, x, false);
 	free(x);
 	if (c->history && r != FSB_EXIT_USAGE)
@@ -535,7 +493,8 @@ static int kernel_gate(void *cfg)
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_SYSTEM;
 	}
-	if (!(r = lava_check(cfg, gate_opts, "kernel-gate")) && !(r = to_args(cfg, true, &x->a))) {
+	if (!(r = backend_check(cfg, gate_opts, "kernel-gate")) &&
+	    !(r = to_args(cfg, true, &x->a))) {
 		x->a.vm.progress = kg_cli_gate_progress;
 		r = run_with_backend(cfg, x, true);
 		if (((const struct kg_cfg *)cfg)->history && r != FSB_EXIT_USAGE)

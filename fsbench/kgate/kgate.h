@@ -69,7 +69,7 @@ struct kg_initramfs_opts {
 	const char *const *suite_args; /* extra `fsbench suite` arguments, NULL-terminated */
 	const char *const *fstypes; /* the suite's filesystems, NULL-terminated */
 	const char *cachedir;
-	bool lava; /* also the disk drivers for LAVA's overlay disk (IDE, ext2 labelled LAVA) */
+	bool shell_disk; /* also the drivers of a test shell's overlay disk (IDE, ext2): preboot.h */
 	bool flush_delay; /* also dm_delay and dmsetup, for the model's flush latency */
 };
 
