@@ -1,12 +1,11 @@
 /* `fsbench kernel-gate` and `kernel-run`: a suite on kernels booted in QEMU, gated. */
 #include "fsbench/cli/args.h"
+#include "fsbench/cli/backends.h"
 #include "base/dirfd.h"
 #include "fsbench/cli/kgate_cmd.h"
 #include "fsbench/cli/history_run.h"
 #include "fsbench/history/db.h"
 #include "fsbench/cli/commands.h"
-#include "fsbench/lava/backend.h"
-#include "fsbench/lava/jobdef.h"
 #include "fsbench/suite/suite.h"
 
 #include <dirent.h>
@@ -32,33 +31,31 @@ static const char *const disks[] = { "auto", "model", "virtio", NULL };
  */
 #define KG_FLOOR_MULTIPLE "3"
 
-/* The command line of kernel-gate and kernel-run, as the option tables fill it. */
+/*
+ * The command line of kernel-gate and kernel-run, as the option tables fill it: most options
+ * straight into the request the gate takes (@a), the rest in the units or forms they are
+ * given in, which to_args() turns into @a's. @a.suite is the operand (take_suite), and
+ * @a.max_host_load NAN when not given.
+ */
 struct kg_cfg {
-	char *spec[2], *modules[2], *append[2]; /* --baseline/--kernel, --candidate... */
-	char *common_append;
-	int64_t boots, repetitions, memory, disk_size, timeout, boot_timeout;
-	char *fs, *threads, *cpu, *qemu, *disk_dir, *workdir, *json;
-	char *gate_file;
-	char *lava, *lava_token_file; /* --lava: each boot a job on that LAVA server */
-	char *lava_priority, *lava_tags; /* its jobs' controls */
-	double alpha, threshold, max_host_load; /* max_host_load: NAN when not given */
-	int accel, disk;
-	int64_t disk_latency, disk_cache, disk_mbps, disk_queue_depth, disk_flush_latency, jobs;
-	double floor_multiple;
+	struct kg_args a;
+	int64_t boot_timeout, timeout; /* ns: @a.vm holds whole seconds */
+	struct cmd_backend_cfg be; /* a backend other than the local boot (backends.h) */
+	int accel, disk; /* indexes into accels[] and disks[] */
 	bool no_icount;
-	char *suite; /* the operand; a second one is an error */
 	char *history; /* --history DB: kernel-run's result, or each boot of the gate, added there */
 };
 
 #define O(f) offsetof(struct kg_cfg, f)
+#define A(f) offsetof(struct kg_cfg, a.f)
 /* What both commands take: the suite in the guest and the VM it runs in. */
 /* clang-format off */
 #define KG_COMMON_OPTS \
-	{ .name = "repetitions", .type = OPT_INT, .offset = O(repetitions), .min = 1, .max = 1000, \
+	{ .name = "repetitions", .type = OPT_INT, .offset = A(repetitions), .min = 1, .max = 1000, \
 	  .help = "passed to the suite in the guest (default: the suite's)" }, \
-	{ .name = "fs", .type = OPT_STRING, .offset = O(fs), \
+	{ .name = "fs", .type = OPT_STRING, .offset = A(fs), \
 	  .help = "passed to the suite in the guest: its filesystems to run, LIST" }, \
-	{ .name = "threads", .type = OPT_STRING, .offset = O(threads), \
+	{ .name = "threads", .type = OPT_STRING, .offset = A(threads), \
 	  .help = "passed to the suite in the guest: thread counts, LIST" }, \
 	{ .name = "accel", .type = OPT_ENUM, .offset = O(accel), .def = "tcg", .choices = accels, \
 	  .help = "QEMU's accelerator" }, \
@@ -68,33 +65,33 @@ struct kg_cfg {
 	{ .name = "disk", .type = OPT_ENUM, .offset = O(disk), .def = "auto", .choices = disks, \
 	  .help = "the suite's disk: model (null_blk in the guest, timed by guest timers; " \
 		  "auto under tcg) or virtio (a host file; auto under kvm)" }, \
-	{ .name = "disk-latency", .type = OPT_DURATION, .offset = O(disk_latency), \
+	{ .name = "disk-latency", .type = OPT_DURATION, .offset = A(vm.disk.latency_ns), \
 	  .min = 1000, .max = INT64_C(1000000000), .def = "50us", \
 	  .help = "model: the time each request takes" }, \
-	{ .name = "disk-cache", .type = OPT_SIZE, .offset = O(disk_cache), \
+	{ .name = "disk-cache", .type = OPT_SIZE, .offset = A(vm.disk.cache_bytes), \
 	  .max = INT64_C(1) << 40, .def = "0", \
 	  .help = "model: a volatile write cache of SIZE (whole MiB), written back by flush " \
 		  "and FUA; 0 for none" }, \
-	{ .name = "disk-flush-latency", .type = OPT_DURATION, .offset = O(disk_flush_latency), \
+	{ .name = "disk-flush-latency", .type = OPT_DURATION, .offset = A(flush_latency_ns), \
 	  .max = INT64_C(10000000000), .def = "0", \
 	  .help = "model: a flush's extra time, whole ms (dm-delay's flush class, served at " \
 		  "the guest's next timer tick); 0 for none" }, \
-	{ .name = "disk-mbps", .type = OPT_INT, .offset = O(disk_mbps), .max = 1000000, \
+	{ .name = "disk-mbps", .type = OPT_INT, .offset = A(vm.disk.mbps), .max = 1000000, \
 	  .def = "0", .unit = "MiB/s", .help = "model: a bandwidth limit; 0 for none" }, \
-	{ .name = "disk-queue-depth", .type = OPT_INT, .offset = O(disk_queue_depth), .min = 1, \
+	{ .name = "disk-queue-depth", .type = OPT_INT, .offset = A(vm.disk.queue_depth), .min = 1, \
 	  .max = 4096, .def = CMD_XSTR(KG_DISK_QUEUE_DEPTH), \
 	  .help = "model: requests in flight" }, \
-	{ .name = "cpu", .type = OPT_STRING, .offset = O(cpu), .def = "qemu64", \
+	{ .name = "cpu", .type = OPT_STRING, .offset = A(vm.cpu), .def = "qemu64", \
 	  .help = "QEMU's CPU model" }, \
-	{ .name = "memory", .type = OPT_INT, .offset = O(memory), .min = 256, .max = 1 << 20, \
-	  .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
-	{ .name = "qemu", .type = OPT_STRING, .offset = O(qemu), .file = OPT_FILE, \
+	{ .name = "memory", .type = OPT_INT, .offset = A(vm.memory_mib), .min = 256, \
+	  .max = 1 << 20, .def = "1024", .unit = "MiB", .help = "the guest's memory" }, \
+	{ .name = "qemu", .type = OPT_STRING, .offset = A(vm.qemu), .file = OPT_FILE, \
 	  .def = "qemu-system-x86_64", \
 	  .help = "the QEMU program" }, \
-	{ .name = "disk-size", .type = OPT_SIZE, .offset = O(disk_size), \
+	{ .name = "disk-size", .type = OPT_SIZE, .offset = A(vm.disk.bytes), \
 	  .min = INT64_C(64) << 20, .max = INT64_C(1) << 40, .def = "2G", \
 	  .help = "the scratch disk, fresh each boot (model: whole GiB, held in guest memory)" }, \
-	{ .name = "disk-dir", .type = OPT_STRING, .offset = O(disk_dir), .file = OPT_DIR, \
+	{ .name = "disk-dir", .type = OPT_STRING, .offset = A(vm.disk_dir), .file = OPT_DIR, \
 	  .def = "/dev/shm", \
 	  .help = "where the scratch disk lives (tmpfs)" }, \
 	{ .name = "boot-timeout", .type = OPT_DURATION, .offset = O(boot_timeout), \
@@ -103,59 +100,47 @@ struct kg_cfg {
 	{ .name = "timeout", .type = OPT_DURATION, .offset = O(timeout), \
 	  .min = INT64_C(10000000000), .max = INT64_C(604800000000000), .def = "30m", \
 	  .help = "a whole boot" }, \
-	{ .name = "workdir", .type = OPT_STRING, .offset = O(workdir), .file = OPT_DIR, \
+	{ .name = "workdir", .type = OPT_STRING, .offset = A(workdir), .file = OPT_DIR, \
 	  .help = "consoles and results (default a new fsbench-kgate-DATE-XXXXXX)" }, \
-	{ .name = "lava", .type = OPT_STRING, .offset = O(lava), \
-	  .help = "boot each time as a job on the LAVA server at URL (http(s)://HOST[:PORT]/), " \
-		  "as many at once as it has idle qemu devices; the VM options are refused" }, \
-	{ .name = "lava-token-file", .type = OPT_STRING, .offset = O(lava_token_file), \
-	  .file = OPT_FILE, \
-	  .help = "with --lava: a file holding an API token of the server (yours or root's, " \
-		  "writable by no one else)" }, \
-	{ .name = "lava-priority", .type = OPT_STRING, .offset = O(lava_priority), \
-	  .help = "with --lava: each job's priority, high, medium, low or 0..100 (default " \
-		  "medium)" }, \
-	{ .name = "lava-tags", .type = OPT_STRING, .offset = O(lava_tags), \
-	  .help = "with --lava: device tags each job asks for, comma-separated (letters, " \
-		  "digits, _.-)" }
+	CMD_BACKEND_OPTS(O(be))
 /* clang-format on */
 
 static const struct fsb_opt gate_opts[] = {
 	{ .name = "baseline",
 	  .type = OPT_STRING,
-	  .offset = O(spec[0]),
+	  .offset = A(spec[0]),
 	  .file = OPT_FILE,
 	  .help = "the baseline kernel K1 (required)" },
 	{ .name = "candidate",
 	  .type = OPT_STRING,
-	  .offset = O(spec[1]),
+	  .offset = A(spec[1]),
 	  .file = OPT_FILE,
 	  .help = "the candidate kernel K2 (required)" },
 	{ .name = "baseline-modules",
 	  .type = OPT_STRING,
-	  .offset = O(modules[0]),
+	  .offset = A(modules[0]),
 	  .file = OPT_DIR,
 	  .help = "K1's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "candidate-modules",
 	  .type = OPT_STRING,
-	  .offset = O(modules[1]),
+	  .offset = A(modules[1]),
 	  .file = OPT_DIR,
 	  .help = "K2's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "baseline-append",
 	  .type = OPT_STRING,
-	  .offset = O(append[0]),
+	  .offset = A(append[0]),
 	  .help = "extra kernel command line for K1" },
 	{ .name = "candidate-append",
 	  .type = OPT_STRING,
-	  .offset = O(append[1]),
+	  .offset = A(append[1]),
 	  .help = "extra kernel command line for K2" },
 	{ .name = "append",
 	  .type = OPT_STRING,
-	  .offset = O(common_append),
+	  .offset = A(common_append),
 	  .help = "extra kernel command line for both" },
 	{ .name = "boots",
 	  .type = OPT_INT,
-	  .offset = O(boots),
+	  .offset = A(boots),
 	  .min = 1,
 	  .max = KG_MAX_BOOTS,
 	  .help = "boots a side, in the order A B B A (default: " CMD_XSTR(KG_MODEL_BOOTS) " with the model disk, " CMD_XSTR(
@@ -167,32 +152,32 @@ static const struct fsb_opt gate_opts[] = {
 	KG_COMMON_OPTS,
 	{ .name = "json",
 	  .type = OPT_STRING,
-	  .offset = O(json),
+	  .offset = A(json),
 	  .file = OPT_FILE,
 	  .help = "the gate's document (default WORKDIR/kernel-gate.json)" },
 	{ .name = "gate-file",
 	  .type = OPT_STRING,
-	  .offset = O(gate_file),
+	  .offset = A(gate_file),
 	  .file = OPT_FILE,
 	  .help = "per-metric gate settings, as compare's --gate-file" },
 	{ .name = "jobs",
 	  .type = OPT_INT,
-	  .offset = O(jobs),
+	  .offset = A(jobs),
 	  .max = 64,
 	  .def = "0",
 	  .help = "boots at a time (default: the host's online CPUs with the model disk, 1 "
 		  "with virtio, whose timing other boots would change)" },
-	CMD_OPT_ALPHA(O(alpha), "significance level, as compare's (virtio disk)"),
+	CMD_OPT_ALPHA(A(alpha), "significance level, as compare's (virtio disk)"),
 	{ .name = "threshold",
 	  .type = OPT_DOUBLE,
-	  .offset = O(threshold),
+	  .offset = A(threshold),
 	  .dmax = 1000,
 	  .unit = "%",
 	  .help = "smallest change that counts, as compare's (default: " KG_MODEL_THRESHOLD
 		  " with the model disk, " CMD_XSTR(RPT_DEFAULT_THRESHOLD_PCT) " with virtio)" },
 	{ .name = "floor-multiple",
 	  .type = OPT_DOUBLE,
-	  .offset = O(floor_multiple),
+	  .offset = A(floor_multiple),
 	  .dmin = 1,
 	  .dmax = 1000,
 	  .def = KG_FLOOR_MULTIPLE,
@@ -206,7 +191,7 @@ static const struct fsb_opt gate_opts[] = {
 		  "store" },
 	{ .name = "max-host-load",
 	  .type = OPT_DOUBLE,
-	  .offset = O(max_host_load),
+	  .offset = A(max_host_load),
 	  .dmax = 100,
 	  .unit = "%",
 	  .help = "cannot judge when other processes used more of the host's CPUs than this "
@@ -217,22 +202,22 @@ static const struct fsb_opt gate_opts[] = {
 static const struct fsb_opt run_opts[] = {
 	{ .name = "kernel",
 	  .type = OPT_STRING,
-	  .offset = O(spec[0]),
+	  .offset = A(spec[0]),
 	  .file = OPT_FILE,
 	  .help = "the kernel K (required)" },
 	{ .name = "modules",
 	  .type = OPT_STRING,
-	  .offset = O(modules[0]),
+	  .offset = A(modules[0]),
 	  .file = OPT_DIR,
 	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "append",
 	  .type = OPT_STRING,
-	  .offset = O(common_append),
+	  .offset = A(common_append),
 	  .help = "extra kernel command line" },
 	KG_COMMON_OPTS,
 	{ .name = "json",
 	  .type = OPT_STRING,
-	  .offset = O(json),
+	  .offset = A(json),
 	  .file = OPT_FILE,
 	  .help = "copy the guest's result (with its \"vm\" record) to FILE" },
 	{ .name = "history",
@@ -243,6 +228,7 @@ static const struct fsb_opt run_opts[] = {
 	{ 0 },
 };
 #undef O
+#undef A
 
 int kg_run_opt_value(const char *arg)
 {
@@ -259,7 +245,7 @@ int kg_run_opt_value(const char *arg)
 
 int kg_run_args_check(int argc, char **argv, char *err, size_t errlen)
 {
-	struct kg_cfg c = { .max_host_load = NAN };
+	struct kg_cfg c = { .a.max_host_load = NAN };
 	char *copy[KG_RUN_MAX_ARGS + 1];
 	int r;
 
@@ -314,61 +300,36 @@ static int take_suite(void *cfg, char *arg, char *err, size_t errlen)
 {
 	struct kg_cfg *c = cfg;
 
-	if (c->suite) {
+	if (c->a.suite) {
 		snprintf(err, errlen, "one suite only ('%s' is extra)", arg);
 		return -EINVAL;
 	}
-	c->suite = arg;
+	c->a.suite = arg;
 	return 0;
 }
 
-/* The parsed command line as kg_prepare() takes it. 0, or FSB_EXIT_USAGE after one line. */
+/*
+ * The parsed command line as kg_prepare() takes it: @c->a as the option table filled it, with
+ * what is given in other units or forms made into the request's. 0, or FSB_EXIT_USAGE after
+ * one line.
+ */
 static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 {
 	const char *cmd = gate ? "kernel-gate" : "kernel-run";
 	char err[1280];
 
-	memset(a, 0, sizeof(*a));
-	for (int i = 0; i < 2; i++) {
-		a->spec[i] = c->spec[i];
-		a->modules[i] = c->modules[i];
-		a->append[i] = c->append[i];
-	}
-	a->common_append = c->common_append;
-	a->suite = c->suite;
-	a->fs = c->fs;
-	a->threads = c->threads;
-	a->gate_file = c->gate_file;
-	a->workdir = c->workdir;
-	a->json = c->json;
-	a->repetitions = (int)c->repetitions;
-	kg_vm_defaults(&a->vm);
-	a->vm.qemu = c->qemu;
+	*a = c->a;
 	a->vm.accel = accels[c->accel];
-	a->vm.cpu = c->cpu;
-	a->vm.memory_mib = (int)c->memory;
-	a->vm.disk_bytes = c->disk_size;
-	a->vm.disk_dir = c->disk_dir;
-	a->vm.disk.bytes = c->disk_size;
+	a->vm.disk_bytes = a->vm.disk.bytes;
 	a->vm.disk.kind = !strcmp(disks[c->disk], "model")  ? KG_DISK_MODEL :
 			  !strcmp(disks[c->disk], "virtio") ? KG_DISK_VIRTIO :
 			  !strcmp(a->vm.accel, "tcg")	    ? KG_DISK_MODEL :
 							      KG_DISK_VIRTIO;
-	a->vm.disk.latency_ns = c->disk_latency;
-	a->vm.disk.cache_bytes = c->disk_cache;
-	a->vm.disk.mbps = c->disk_mbps;
-	a->vm.disk.queue_depth = c->disk_queue_depth;
-	a->vm.disk.flush_latency_ms = c->disk_flush_latency / 1000000;
-	a->flush_latency_ns = c->disk_flush_latency;
-	a->boots = (int)c->boots; /* 0: the gate's default, raised for the suite's repetitions */
-	a->jobs = gate ? (int)c->jobs : 1;
-	a->floor_multiple = c->floor_multiple;
+	a->vm.disk.flush_latency_ms = a->flush_latency_ns / 1000000;
 	a->vm.boot_timeout_s = (int)(c->boot_timeout / 1000000000);
 	a->vm.timeout_s = (int)(c->timeout / 1000000000);
-	/* the option table refused nan, inf and values out of range */
-	a->alpha = c->alpha;
-	a->threshold = c->threshold;
-	a->max_host_load = c->max_host_load;
+	if (!gate)
+		a->jobs = 1; /* kernel-run's one boot; the gate's 0 is kg_args_defaults' to fill */
 	kg_args_defaults(a, c->no_icount);
 	if (kg_args_check(a, gate, err, sizeof(err))) {
 		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
@@ -377,90 +338,62 @@ static int to_args(const struct kg_cfg *c, bool gate, struct kg_args *a)
 	return 0;
 }
 
-/* --lava's checks before any work: 0, or FSB_EXIT_USAGE after one line. */
-static int lava_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const char *cmd)
+/*
+ * The backends' options before any work: each backend's own rules, and the options the one
+ * selected fixes itself refused unless at their defaults. 0, or FSB_EXIT_USAGE after a line
+ * each.
+ */
+static int backend_check(const struct kg_cfg *c, const struct fsb_opt *tbl, const char *cmd)
 {
-	struct kg_cfg def = { .max_host_load = NAN, .threshold = NAN };
+	struct kg_cfg def = { .a.max_host_load = NAN, .a.threshold = NAN };
+	const struct cmd_backend *be;
 	char err[512];
 	int r = 0;
 
-	if (!c->lava != !c->lava_token_file) {
-		fprintf(stderr, "fsbench %s: --lava and --lava-token-file go together\n", cmd);
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->lava && (c->lava_priority || c->lava_tags)) {
-		fprintf(stderr, "fsbench %s: --%s goes with --lava\n", cmd,
-			c->lava_priority ? "lava-priority" : "lava-tags");
-		return FSB_EXIT_USAGE;
-	}
-	if (!c->lava)
+	for (be = cmd_backends; be->name; be++)
+		if (be->check && be->check(&c->be, err, sizeof(err))) {
+			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
+			return FSB_EXIT_USAGE;
+		}
+	if (!(be = cmd_backend_selected(&c->be)) || !be->fixed)
 		return 0;
-	if (lava_job_controls_check(c->lava_priority, c->lava_tags, "--lava-priority",
-				    "--lava-tags", err, sizeof(err))) {
-		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
-		return FSB_EXIT_USAGE;
-	}
 	if (opt_set_defaults(tbl, &def, err, sizeof(err)))
 		r = -EINVAL;
-	for (int i = r ? -1 : opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, 0); i >= 0;
-	     i = opt_next_changed(tbl, c, &def, lava_backend_fixed_opts, i + 1)) {
-		/* --disk model is what a job has; auto means it under tcg */
-		if (!strcmp(lava_backend_fixed_opts[i], "disk") && !strcmp(disks[c->disk], "model"))
+	for (int i = r ? -1 : opt_next_changed(tbl, c, &def, be->fixed, 0); i >= 0;
+	     i = opt_next_changed(tbl, c, &def, be->fixed, i + 1)) {
+		/* --disk as the backend boots it changes nothing; auto means it under tcg */
+		if (be->fixed_disk && !strcmp(be->fixed[i], "disk") &&
+		    !strcmp(disks[c->disk], be->fixed_disk))
 			continue;
-		fprintf(stderr,
-			"fsbench %s: --%s: not with --lava (the LAVA job sets the VM and the model "
-			"disk itself; docs/lava.md)\n",
-			cmd, lava_backend_fixed_opts[i]);
+		fprintf(stderr, "fsbench %s: --%s: not with --%s (%s)\n", cmd, be->fixed[i],
+			be->option, be->fixed_why);
 		r = -EINVAL;
 	}
 	opt_free(tbl, &def);
 	return r ? FSB_EXIT_USAGE : 0;
 }
 
-/*
- * Whether @url sends the token in the clear to another machine: http:// to a host that is
- * not this one's loopback (anyone on the path can read the token and answer for LAVA).
- */
-static bool lava_url_cleartext(const char *url)
-{
-	static const char *const local[] = { "localhost", "127.", "[::1]" };
-
-	if (strncmp(url, "http://", 7))
-		return false;
-	for (size_t i = 0; i < sizeof(local) / sizeof(local[0]); i++)
-		if (!strncmp(url + 7, local[i], strlen(local[i])))
-			return false;
-	return true;
-}
-
-/* The command once its options passed: the local backend, or LAVA's with --lava. */
+/* The command once its options passed: the local backend, or the one its options select. */
 static int run_with_backend(const struct kg_cfg *c, struct kg_ctx *x, bool gate)
 {
-	const struct lava_backend_opts lo = { .url = c->lava,
-					      .token_file = c->lava_token_file,
-					      .priority = c->lava_priority,
-					      .tags = c->lava_tags };
+	const struct cmd_backend *sel = cmd_backend_selected(&c->be);
+	const char *cmd = gate ? "kernel-gate" : "kernel-run";
 	struct kg_boot_backend be;
 	bool usage = false;
 	char err[4096];
 	int r;
 
-	if (!c->lava)
+	if (!sel)
 		return gate ? kg_cli_gate(x, NULL) : kg_cli_run(x, NULL);
-	if (lava_url_cleartext(c->lava))
-		fprintf(stderr,
-			"fsbench %s: warning: --lava %s is plain http to another machine: the API "
-			"token and the results cross the network readable and forgeable; use https\n",
-			gate ? "kernel-gate" : "kernel-run", c->lava);
-	if (lava_backend_open(&lo, &be, &usage, err, sizeof(err))) {
-		fprintf(stderr, "fsbench %s: %s\n", gate ? "kernel-gate" : "kernel-run", err);
+	if (sel->open(&c->be, cmd, &be, &usage, err, sizeof(err))) {
+		fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 		r = usage ? FSB_EXIT_USAGE : FSB_EXIT_CANNOT_JUDGE;
-		/* the gate started (its server answered, or did not): its document says so */
+		/* the gate started (its backend answered, or did not): its document says so */
 		if (gate && !usage)
 			r = kg_cli_gate_stopped(x, r, err);
 	} else
 		r = gate ? kg_cli_gate(x, &be) : kg_cli_run(x, &be);
-	lava_backend_close(&be);
+	sel->close(&be);
 	return r;
 }
 
@@ -537,16 +470,16 @@ static int kernel_run(void *cfg)
 		fprintf(stderr, "fsbench kernel-run: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_SYSTEM;
 	}
-	if (c->history && !c->json) {
+	if (c->history && !c->a.json) {
 		free(x);
 		return cmd_fail(FSB_EXIT_USAGE, "kernel-run", "--history needs --json FILE");
 	}
-	if (!(r = lava_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
+	if (!(r = backend_check(cfg, run_opts, "kernel-run")) && !(r = to_args(cfg, false, &x->a)))
 		r = run_with_backend(cfg, x, false);
 	free(x);
 	if (c->history && r != FSB_EXIT_USAGE)
-		r = cmd_history_add("kernel-run", c->history, (const char *const *)&c->json,
-				    access(c->json, F_OK) ? 0 : 1, false, r);
+		r = cmd_history_add("kernel-run", c->history, (const char *const *)&c->a.json,
+				    access(c->a.json, F_OK) ? 0 : 1, false, r);
 	return r;
 }
 
@@ -560,7 +493,8 @@ static int kernel_gate(void *cfg)
 		fprintf(stderr, "fsbench kernel-gate: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_SYSTEM;
 	}
-	if (!(r = lava_check(cfg, gate_opts, "kernel-gate")) && !(r = to_args(cfg, true, &x->a))) {
+	if (!(r = backend_check(cfg, gate_opts, "kernel-gate")) &&
+	    !(r = to_args(cfg, true, &x->a))) {
 		x->a.vm.progress = kg_cli_gate_progress;
 		r = run_with_backend(cfg, x, true);
 		if (((const struct kg_cfg *)cfg)->history && r != FSB_EXIT_USAGE)
@@ -588,14 +522,16 @@ static const struct cmd_spec run_cmd = {
 
 int cmd_kernel_gate(int argc, char **argv)
 {
-	struct kg_cfg c = { .max_host_load = NAN, .threshold = NAN };
+	struct kg_cfg c = { .a.max_host_load = NAN, .a.threshold = NAN };
 
+	kg_vm_init(&c.a.vm); /* what no option sets; the table fills the rest */
 	return cmd_args_run(&gate_cmd, &c, argc, argv);
 }
 
 int cmd_kernel_run(int argc, char **argv)
 {
-	struct kg_cfg c = { .max_host_load = NAN };
+	struct kg_cfg c = { .a.max_host_load = NAN };
 
+	kg_vm_init(&c.a.vm); /* what no option sets; the table fills the rest */
 	return cmd_args_run(&run_cmd, &c, argc, argv);
 }

@@ -1,5 +1,6 @@
 /* kernel-gate's and kernel-run's lines (the gate's observer) and their exit statuses. */
 #include "fsbench/cli/kgate_cmd.h"
+#include "fsbench/cli/backends.h"
 #include "fsbench/cli/commands.h"
 
 #include <errno.h>
@@ -48,9 +49,9 @@ static void on_planned(void *arg, const struct kg_ctx *x, int reps, bool picked)
 
 	if (picked)
 		fprintf(stderr,
-			"fsbench %s: the suite runs %d repetition(s) a boot: %d boots a side, so that "
-			"each gated metric has %d samples a side\n",
-			o->cmd, reps, x->a.boots, reps * x->a.boots);
+			"fsbench %s: the suite runs %d repetition(s) a boot: %lld boots a side, so that "
+			"each gated metric has %lld samples a side\n",
+			o->cmd, reps, (long long)x->a.boots, (long long)(reps * x->a.boots));
 }
 
 static void on_prepared(void *arg, const struct kg_ctx *x, int nk)
@@ -101,19 +102,16 @@ static void on_boot_start(void *arg, const struct kg_boot_req *req)
 static void on_boot_done(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res)
 {
 	const struct kg_boot *b = &res->boot;
-	const json_t *lava = json_object_get(res->record, "lava");
+	char words[4200]; /* room for a server URL a backend may name */
 
-	if (lava) { /* the worker's boot: its times and load are not this host's to tell */
-		fprintf(stderr,
-			"fsbench %s: boot %d/%d: %s %s: LAVA job %lld (%s) done in %.0f s, "
-			"guest status %d\n",
-			((const struct out *)arg)->cmd, req->index + 1, req->total,
-			req->x->k[req->side].label, b->guest_release,
-			(long long)json_integer_value(json_object_get(lava, "job")),
-			json_string_value(json_object_get(lava, "url")), b->seconds,
-			b->guest_status);
-		return;
-	}
+	/* a backend's boot, worded by its row (its times and load may not be this host's) */
+	for (const struct cmd_backend *be = cmd_backends; be->name; be++)
+		if (be->boot_words && !be->boot_words(res->record, b, words, sizeof(words))) {
+			fprintf(stderr, "fsbench %s: boot %d/%d: %s %s: %s\n",
+				((const struct out *)arg)->cmd, req->index + 1, req->total,
+				req->x->k[req->side].label, b->guest_release, words);
+			return;
+		}
 	fprintf(stderr,
 		"fsbench %s: boot %d/%d: %s %s: up in %.0f s, done in %.0f s, guest status %d, "
 		"host load from others %.0f%%\n",

@@ -63,56 +63,63 @@ static int lava_cases_cmd(void *cfg)
 	return FSB_EXIT_OK;
 }
 
+/*
+ * lava job's command line as its table fills it: the job's own fields straight into its spec
+ * (@s; @s.suite is the operand), --kernel's into the request kg_prepare() takes (@a); the rest
+ * in the forms they are given in, which lava_job() converts.
+ */
 struct job_cfg {
-	char *kernel_url, *ramdisk_url, *scratch_url, *device_type, *boot_method, *device;
-	char *job_name, *output, *kernel, *modules, *priority, *tags, *arch;
-	int kernel_type;
-	int64_t timeout, repetitions;
-	char *suite; /* the operand; a second one is an error */
+	struct lava_job_spec s;
+	struct kg_args a; /* --kernel, --modules, --repetitions */
+	char *output;
+	int kernel_type; /* an index into kernel_types[] */
+	int64_t timeout; /* minutes, @s.timeout_min */
 };
 
 /* LAVA's deploy types of a board's kernel; auto: by --arch for u-boot, else none said */
 static const char *const kernel_types[] = { "auto", "image", "zimage", "uimage", NULL };
 
 #define O(f) offsetof(struct job_cfg, f)
+#define S(f) offsetof(struct job_cfg, s.f)
+#define A(f) offsetof(struct job_cfg, a.f)
 static const struct fsb_opt job_opts[] = {
 	{ .name = "kernel",
 	  .type = OPT_STRING,
-	  .offset = O(kernel),
+	  .offset = A(spec[0]),
 	  .file = OPT_FILE,
 	  .help = "build the initramfs for kernel K (as kernel-gate takes it) and copy both "
 		  "beside the job" },
 	{ .name = "modules",
 	  .type = OPT_STRING,
-	  .offset = O(modules),
+	  .offset = A(modules[0]),
 	  .file = OPT_DIR,
 	  .help = "K's modules: a directory holding lib/modules/RELEASE" },
 	{ .name = "kernel-url",
 	  .type = OPT_STRING,
-	  .offset = O(kernel_url),
+	  .offset = S(kernel_url),
 	  .help = "where LAVA fetches the kernel (default with --kernel: file:// of the copy)" },
 	{ .name = "ramdisk-url",
 	  .type = OPT_STRING,
-	  .offset = O(ramdisk_url),
+	  .offset = S(ramdisk_url),
 	  .help = "where LAVA fetches the fsbench initramfs (default with --kernel: file://)" },
 	{ .name = "scratch-url",
 	  .type = OPT_STRING,
-	  .offset = O(scratch_url),
+	  .offset = S(scratch_url),
 	  .help = "qemu: a raw disk image QEMU attaches as the scratch disk" },
 	{ .name = "device-type",
 	  .type = OPT_STRING,
-	  .offset = O(device_type),
+	  .offset = S(device_type),
 	  .def = "qemu",
 	  .help = "qemu deploys to tmpfs and boots with QEMU (TCG, icount); any other type "
 		  "deploys over tftp" },
 	{ .name = "boot-method",
 	  .type = OPT_STRING,
-	  .offset = O(boot_method),
+	  .offset = S(boot_method),
 	  .def = "ipxe",
 	  .help = "how a board boots (not qemu)" },
 	{ .name = "arch",
 	  .type = OPT_STRING,
-	  .offset = O(arch),
+	  .offset = S(arch),
 	  .help = "a board's architecture as uname -m names it (default: x86_64 for qemu and "
 		  "x86* types); --kernel's initramfs only for this host's, else give "
 		  "--ramdisk-url" },
@@ -125,19 +132,19 @@ static const struct fsb_opt job_opts[] = {
 		  "u-boot board, zimage for arm)" },
 	{ .name = "device",
 	  .type = OPT_STRING,
-	  .offset = O(device),
+	  .offset = S(device),
 	  .help = "the scratch disk in the guest, destroyed (qemu: /dev/vda; a board needs it)" },
 	{ .name = "job-name",
 	  .type = OPT_STRING,
-	  .offset = O(job_name),
+	  .offset = S(job_name),
 	  .help = "the job's name (default: fsbench SUITE RELEASE)" },
 	{ .name = "priority",
 	  .type = OPT_STRING,
-	  .offset = O(priority),
+	  .offset = S(priority),
 	  .help = "LAVA's job priority: high, medium, low or 0..100 (default medium)" },
 	{ .name = "tags",
 	  .type = OPT_STRING,
-	  .offset = O(tags),
+	  .offset = S(tags),
 	  .help = "device tags the job asks for, comma-separated (letters, digits, _.-)" },
 	{ .name = "timeout",
 	  .type = OPT_INT,
@@ -149,7 +156,7 @@ static const struct fsb_opt job_opts[] = {
 	  .help = "the test action's timeout" },
 	{ .name = "repetitions",
 	  .type = OPT_INT,
-	  .offset = O(repetitions),
+	  .offset = A(repetitions),
 	  .min = 1,
 	  .max = 1000,
 	  .help = "passed to the suite (needs --kernel: built into the initramfs)" },
@@ -162,6 +169,8 @@ static const struct fsb_opt job_opts[] = {
 	{ 0 },
 };
 #undef O
+#undef S
+#undef A
 
 static void job_usage(FILE *out)
 {
@@ -178,11 +187,11 @@ static int job_suite(void *cfg, char *arg, char *err, size_t errlen)
 {
 	struct job_cfg *c = cfg;
 
-	if (c->suite) {
+	if (c->s.suite) {
 		snprintf(err, errlen, "one suite only ('%s' is extra)", arg);
 		return -EINVAL;
 	}
-	c->suite = arg;
+	c->s.suite = arg;
 	return 0;
 }
 
@@ -193,10 +202,8 @@ static int job_kernel(struct kg_ctx *x, const struct job_cfg *c, const char *out
 	enum kg_gate_fail fail;
 	char err[4096];
 
-	x->a.spec[0] = c->kernel;
-	x->a.modules[0] = c->modules;
-	x->a.suite = s->suite;
-	x->a.repetitions = (int)c->repetitions;
+	x->a = c->a;
+	x->a.suite = s->suite; /* the default suite's name when none was given */
 	if (lava_job_kernel(x, outdir, "", kurl, rurl, urllen, &fail, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava job: %s\n", err);
 		return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
@@ -213,35 +220,25 @@ static int job_kernel(struct kg_ctx *x, const struct job_cfg *c, const char *out
 static int lava_job(void *cfg)
 {
 	const struct job_cfg *c = cfg;
-	struct lava_job_spec s = { .device_type = c->device_type,
-				   .boot_method = c->boot_method,
-				   .device = c->device,
-				   .job_name = c->job_name,
-				   .kernel_url = c->kernel_url,
-				   .ramdisk_url = c->ramdisk_url,
-				   .scratch_url = c->scratch_url,
-				   .suite = c->suite ? c->suite : KG_DEFAULT_SUITE,
-				   .release = "",
-				   .timeout_min = (int)c->timeout,
-				   .priority = c->priority,
-				   .tags = c->tags,
-				   .arch = c->arch,
-				   .kernel_type = c->kernel_type ? kernel_types[c->kernel_type] :
-								   NULL };
+	struct lava_job_spec s = c->s;
 	struct kg_ctx *x = calloc(1, sizeof(*x));
 	char outdir[4096], kurl[4500], rurl[4500], err[4200];
 	int r = 0, e;
 
+	s.suite = s.suite ? s.suite : KG_DEFAULT_SUITE;
+	s.release = "";
+	s.timeout_min = (int)c->timeout;
+	s.kernel_type = c->kernel_type ? kernel_types[c->kernel_type] : NULL;
 	if (!x) {
 		fprintf(stderr, "fsbench lava job: %s\n", strerror(ENOMEM));
 		return FSB_EXIT_FAIL;
 	}
-	if (lava_job_check_args(&s, c->kernel, c->repetitions, c->output, err, sizeof(err))) {
+	if (lava_job_check_args(&s, c->a.spec[0], c->a.repetitions, c->output, err, sizeof(err))) {
 		fprintf(stderr, "fsbench lava job: %s\n", err);
 		r = FSB_EXIT_USAGE;
 	}
 	lava_job_outdir(c->output, outdir, sizeof(outdir));
-	if (!r && c->kernel)
+	if (!r && c->a.spec[0])
 		r = job_kernel(x, c, outdir, &s, kurl, rurl, sizeof(kurl));
 	if (!r && (e = lava_job_save(&s, c->output))) {
 		fprintf(stderr, "fsbench lava job: writing %s: %s\n",

@@ -23,14 +23,20 @@
 #include "fsbench/kgate/util.h"
 #include "probes/scratch/scratch.h"
 
-void kg_vm_defaults(struct kg_vm *vm)
+void kg_vm_init(struct kg_vm *vm)
 {
 	memset(vm, 0, sizeof(*vm));
+	vm->icount = "shift=0,sleep=on";
+	vm->cpus = 1;
+	vm->disk_dir_fd = -1;
+}
+
+void kg_vm_defaults(struct kg_vm *vm)
+{
+	kg_vm_init(vm);
 	vm->qemu = "qemu-system-x86_64";
 	vm->accel = "tcg";
-	vm->icount = "shift=0,sleep=on";
 	vm->cpu = "qemu64";
-	vm->cpus = 1;
 	vm->memory_mib = 1024;
 	vm->disk_bytes = 2LL << 30;
 	vm->disk = (struct kg_disk){ .kind = KG_DISK_VIRTIO,
@@ -38,7 +44,6 @@ void kg_vm_defaults(struct kg_vm *vm)
 				     .latency_ns = KG_DISK_LATENCY_NS,
 				     .queue_depth = KG_DISK_QUEUE_DEPTH };
 	vm->disk_dir = "/dev/shm";
-	vm->disk_dir_fd = -1;
 	vm->boot_timeout_s = 180;
 	vm->timeout_s = 1800;
 }

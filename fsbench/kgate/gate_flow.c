@@ -112,31 +112,31 @@ static int gate_plan(struct gate *g)
 	struct kg_args *a = &g->x->a;
 	char path[PATH_MAX], err[1024];
 	struct suite su;
-	int reps, need;
+	int reps, need, boots = (int)a->boots; /* the option's range: 0..KG_MAX_BOOTS */
 
 	if (suite_find(a->suite ? a->suite : KG_DEFAULT_SUITE, path, sizeof(path)) ||
 	    suite_load(&su, path, err, sizeof(err)))
 		return 0;
-	reps = a->repetitions ? a->repetitions : su.repetitions;
+	reps = a->repetitions ? (int)a->repetitions : su.repetitions;
 	suite_free(&su);
-	need = kg_gate_boots_needed(a, reps, a->boots);
-	if (a->boots && need > a->boots && gate_counted(a) && a->boots < 2) {
+	need = kg_gate_boots_needed(a, reps, boots);
+	if (boots && need > boots && gate_counted(a) && boots < 2) {
 		say(g,
 		    "--boots 1: on the model disk a change is judged against the spread between "
 		    "boots of one kernel, which one boot a side cannot show: give --boots %d",
 		    need);
 		return -EINVAL;
 	}
-	if (a->boots && need > a->boots) {
+	if (boots && need > boots) {
 		say(g,
 		    "--boots %d: %d boot(s) a side of %d repetition(s) each (the suite's, or "
 		    "--repetitions) give %d sample(s) a side per gated metric, and a comparison "
 		    "needs %d: give --boots %d, or --repetitions %d",
-		    a->boots, a->boots, reps, a->boots * reps, RPT_MIN_SAMPLES, need,
-		    (RPT_MIN_SAMPLES + a->boots - 1) / a->boots);
+		    boots, boots, reps, boots * reps, RPT_MIN_SAMPLES, need,
+		    (RPT_MIN_SAMPLES + boots - 1) / boots);
 		return -EINVAL;
 	}
-	bool picked = need > boots_default(a) && !a->boots;
+	bool picked = need > boots_default(a) && !boots;
 
 	a->boots = need;
 	if (g->obs->planned)

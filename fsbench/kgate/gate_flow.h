@@ -1,15 +1,19 @@
 /*
  * The kernel gate below the CLI: boots through a backend, the A/A floor, the verdict, the document.
  *
- * Adding a boot backend (where a boot runs: today the local QEMU, kgate/local.c, and LAVA,
- * lava/backend.c):
- *  1. Its own file, in its own folder when it brings a client (lava/): a function that fills
- *     a struct kg_boot_backend (below) and one that releases what it opened. Its @run hands
- *     the guest's result to kg_boot_adopt_at(), so every backend's result is checked alike.
- *  2. The options it fixes itself (a list like lava_backend_fixed_opts), refused on the
- *     command line with a reason.
- *  3. Its option and its choice in fsbench/cli/kgate.c (run_with_backend).
- *  4. The file in its folder's meson.build; a test against a fake backend as in
+ * Adding a boot backend (where a boot runs: the local QEMU, kgate/local.c, is the default;
+ * the others are rows of fsbench/cli/backends.c's table):
+ *  1. Its own file, in its own folder when it brings a client: a function that fills a
+ *     struct kg_boot_backend (below) and one that releases what it opened. Its @prepare
+ *     sets x->needs (struct kg_prep_needs: what it asks of kg_prepare, as a remote machine
+ *     or one that boots the bzImage itself) before kg_prepare. Its @run hands the guest's
+ *     result to kg_boot_adopt_at(), so every backend's result is checked alike.
+ *  2. One row in cmd_backends[] (fsbench/cli/backends.c): the option that selects it and
+ *     its options' rules, the options it fixes itself (refused on the command line with
+ *     the row's reason), its open and close, and how its boot record is worded; its
+ *     options in CMD_BACKEND_OPTS and struct cmd_backend_cfg (backends.h). Nothing in
+ *     kgate/ or the rest of the CLI names it.
+ *  3. The file in its folder's meson.build; a test against a fake backend as in
  *     tests/unit/test-gate.c.
  */
 #ifndef FSB_KGATE_GATE_FLOW_H
@@ -65,9 +69,9 @@ struct kg_boot_res {
  * How a boot is run. The gate knows nothing of QEMU: it asks @prepare for the kernels, hands
  * each boot of its order (A B B A ...) to @run, @slots at a time from as many threads, calls
  * @finish after the last, and judges the results it got back: the local QEMU boot
- * (kg_local_backend), or LAVA's (lava_backend_open), which builds the kernels' initramfs in
- * @prepare, submits a job per boot in @run, waits for it and returns its imported result,
- * with @slots the workers it may use.
+ * (kg_local_backend), or one that boots elsewhere (a row of fsbench/cli/backends.c), which
+ * builds the kernels' initramfs in @prepare, hands each boot to its machines in @run, waits
+ * for it and returns its result, with @slots the machines it may use.
  *
  * @prepare (may be NULL): before the first boot, the kernels x->a.spec[0..1] resolved and
  * ready (kg_prepare, which also makes x->workdir). 0, or -errno with @err one line and
@@ -216,8 +220,8 @@ int kg_gate_run(struct kg_ctx *x, const struct kg_boot_backend *be,
 		const struct kg_gate_observer *obs, void *arg, enum kg_gate_fail *ret_fail);
 
 /*
- * The gate's document for a gate that stopped before kg_gate_run gave a verdict (its LAVA
- * server refused it, a kernel could not be prepared), written to --json (x->a.json; nothing
+ * The gate's document for a gate that stopped before kg_gate_run gave a verdict (its
+ * backend's server refused it, a kernel could not be prepared), written to --json (x->a.json; nothing
  * without it: the work directory may not be made yet), so that a CI reading the document
  * finds one: verdict "cannot judge", "complete": false, @why as "reason" (escaped), @status
  * as "exit", the suite and the kernels as far as they are known. 0 or -errno.

@@ -465,7 +465,7 @@ static int collect(const struct kg_initramfs_opts *o, struct ents *e, char *err,
 			return r;
 		names[nn++] = "dm_delay";
 	}
-	if (o->lava) { /* LAVA's qemu guest disk holds its test shell: IDE, ext2 */
+	if (o->shell_disk) { /* a test shell's overlay disk (kg_prep_needs): IDE, ext2 */
 		names[nn++] = "?ata_piix";
 		names[nn++] = "?sd_mod";
 		names[nn++] = "?ext4";

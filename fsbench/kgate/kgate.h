@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <jansson.h>
 
 #include "fsbench/kgate/disk.h"
@@ -68,7 +69,7 @@ struct kg_initramfs_opts {
 	const char *const *suite_args; /* extra `fsbench suite` arguments, NULL-terminated */
 	const char *const *fstypes; /* the suite's filesystems, NULL-terminated */
 	const char *cachedir;
-	bool lava; /* also the disk drivers for LAVA's overlay disk (IDE, ext2 labelled LAVA) */
+	bool shell_disk; /* also the drivers of a test shell's overlay disk (IDE, ext2): preboot.h */
 	bool flush_delay; /* also dm_delay and dmsetup, for the model's flush latency */
 };
 
@@ -93,7 +94,7 @@ struct kg_vm {
 	const char *icount; /* "shift=0,sleep=on"; NULL or "" for none */
 	const char *cpu; /* CPU model */
 	int cpus;
-	int memory_mib;
+	int64_t memory_mib; /* int64_t: an option table's integer is written here directly */
 	long long disk_bytes; /* scratch disk size */
 	struct kg_disk disk; /* its kind and the model's parameters (disk.bytes == disk_bytes) */
 	const char *disk_dir; /* directory of the scratch image (tmpfs) */
@@ -111,6 +112,11 @@ struct kg_vm {
 	void *progress_arg;
 };
 
+/*
+ * kg_vm_init: what no command line option sets (one CPU, -icount for virtio, no directory held),
+ * the rest zero for an option table to fill; kg_vm_defaults: that and the options' defaults.
+ */
+void kg_vm_init(struct kg_vm *vm);
 void kg_vm_defaults(struct kg_vm *vm);
 
 /* What one boot left behind. */

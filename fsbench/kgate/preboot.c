@@ -1,4 +1,4 @@
-/* The step before the first boot (preboot.h), shared by kernel-gate, kernel-run and lava job. */
+/* The step before the first boot (preboot.h), shared by kernel-gate, kernel-run and the job writers. */
 #include "fsbench/kgate/preboot.h"
 
 #include <errno.h>
@@ -87,7 +87,7 @@ static int prepare_suite(struct kg_ctx *x, char *err, size_t errlen)
 			      errlen)))
 		return r;
 	if (x->a.repetitions) {
-		snprintf(x->reps, sizeof(x->reps), "%d", x->a.repetitions);
+		snprintf(x->reps, sizeof(x->reps), "%lld", (long long)x->a.repetitions);
 		x->suite_args[n++] = "--repetitions";
 		x->suite_args[n++] = x->reps;
 	}
@@ -138,7 +138,7 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 					.suite_args = x->suite_args,
 					.fstypes = x->fstypes,
 					.cachedir = cachedir,
-					.lava = x->lava,
+					.shell_disk = x->needs.shell_disk,
 					.flush_delay = kg_disk_flush_delayed(&x->a.vm.disk) };
 	char why[3072] = "";
 	int r;
@@ -158,8 +158,8 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 		return errf(err, errlen, r, "%s: cannot judge: %s", label, why);
 	}
 	base_strcpy(x->k[i].label, sizeof(x->k[i].label), label);
-	/* LAVA's workers boot the image it copies out, so a LAVA job keeps the bzImage */
-	if (!x->lava && (r = kg_pvh_resolve(&x->k[i], cachedir, why, sizeof(why)))) {
+	/* a backend that boots the image it copies out keeps the bzImage */
+	if (!x->needs.keep_bzimage && (r = kg_pvh_resolve(&x->k[i], cachedir, why, sizeof(why)))) {
 		/* a cache another user could write is the user's to fix, as in resolve */
 		*ret_fail = r == -EPERM ? KG_PREPARE_USAGE : KG_PREPARE_KERNEL;
 		return errf(err, errlen, r, "%s: %s", label, why);
@@ -301,8 +301,8 @@ static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
 	bool exists;
 	int pfd, fd;
 
-	if (x->lava && !x->lava_gate) {
-		/* lava job's is -o's directory, written by mkstemp and rename only (base_out_open) */
+	if (x->needs.plain_outdir) {
+		/* an output directory, written by mkstemp and rename only (base_out_open) */
 		base_strcpy(x->workdir, sizeof(x->workdir), x->a.workdir);
 		if (mkdir(x->workdir, 0755) && errno != EEXIST)
 			return errf(err, errlen, -errno, "creating %s: %s", x->workdir,
@@ -351,7 +351,7 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 	x->workdir_fd = x->a.vm.disk_dir_fd = -1;
 	if ((r = prepare_suite(x, err, errlen)))
 		return r;
-	if (!x->lava && (r = prepare_checks(x, err, errlen)))
+	if (!x->needs.remote && (r = prepare_checks(x, err, errlen)))
 		return r;
 	kg_cachedir(cachedir, sizeof(cachedir));
 	for (int i = 0; i < nk; i++)

@@ -1,4 +1,4 @@
-/* What kernel-gate, kernel-run and lava job do before the first boot: suite, kernels, initramfs. */
+/* What kernel-gate, kernel-run and the job writers do before the first boot: suite, kernels, initramfs. */
 #ifndef FSB_KGATE_PREBOOT_H
 #define FSB_KGATE_PREBOOT_H
 
@@ -14,11 +14,14 @@
  */
 #define KG_MODEL_THRESHOLD "1"
 
-/* What the command line asked for. */
+/*
+ * What the command line asked for. The CLI's option table writes most members directly
+ * (fsbench/cli/kgate.c), hence int64_t, the table's integer.
+ */
 struct kg_args {
 	const char *spec[2], *modules[2], *append[2], *common_append;
 	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
-	int boots, repetitions, jobs; /* jobs: boots at a time */
+	int64_t boots, repetitions, jobs; /* jobs: boots at a time */
 	double alpha, threshold, max_host_load, floor_multiple;
 	int64_t flush_latency_ns; /* --disk-flush-latency as given; vm.disk holds whole ms */
 	struct kg_vm vm;
@@ -37,6 +40,27 @@ void kg_args_defaults(struct kg_args *a, bool no_icount);
  */
 int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen);
 
+/*
+ * What a boot backend other than the local QEMU boot asks of kg_prepare(); all false for the
+ * local boot. The backend sets them before kg_prepare(); kgate/ knows no backend by name.
+ */
+struct kg_prep_needs {
+	/* the boots run on another machine: this host's QEMU and --disk-dir are not checked */
+	bool remote;
+	/* the backend boots the kernel image as it is (bzImage): no PVH vmlinux (pvh.h) */
+	bool keep_bzimage;
+	/*
+	 * the backend's test definition runs the suite from a shell on the console (/init's
+	 * fsbench.shell), its files on an overlay disk the initramfs must reach (IDE, ext2)
+	 */
+	bool shell_disk;
+	/*
+	 * the work directory is an output directory (a job writer's -o), only written by
+	 * mkstemp and rename; without it, it is made or checked and held by descriptor as a gate's
+	 */
+	bool plain_outdir;
+};
+
 /* What kg_prepare() found and made. */
 struct kg_ctx {
 	struct kg_args a;
@@ -47,7 +71,7 @@ struct kg_ctx {
 	char suite[PATH_MAX];
 	char workdir[PATH_MAX];
 	/*
-	 * The work directory, held from its check or mkdirat on (-1: none, a LAVA job's):
+	 * The work directory, held from its check or mkdirat on (-1: none, needs.plain_outdir):
 	 * every boot's directory is made beneath it (kg_prepare sets it, kg_prepare_release
 	 * closes it and x->a.vm.disk_dir_fd).
 	 */
@@ -56,13 +80,7 @@ struct kg_ctx {
 	char reps[16];
 	const char *fstypes[KG_MAX_FS + 1];
 	char fsstore[KG_MAX_FS][32];
-	bool lava; /* the initramfs is for a LAVA job */
-	/*
-	 * A gate's or kernel-run's LAVA backend: its work directory holds the boots' files as
-	 * a local gate's does, made or checked and held by descriptor (`lava job`'s -o
-	 * directory, without it, is only written by mkstemp and rename)
-	 */
-	bool lava_gate;
+	struct kg_prep_needs needs; /* set by a backend that boots elsewhere before kg_prepare */
 	struct probe_scratch scratch; /* its journal: the boots' disks, for `fsbench restore` */
 };
 

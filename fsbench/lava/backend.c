@@ -40,8 +40,8 @@ static int be_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail,
 	int r, nk = x->a.spec[1] ? 2 : 1;
 
 	*ret_fail = KG_GATE_SYSTEM;
-	x->lava = true;
-	x->lava_gate = true; /* the boots' directories beneath the work directory held */
+	/* as a job's, but the boots' directories made beneath the work directory held */
+	x->needs = lava_prep_needs;
 	/* a .deb's extraction directory is journalled, as a local gate's */
 	if ((r = kg_journal_open(x, err, errlen)))
 		return r;

@@ -324,6 +324,12 @@ static int copy_hashed(const char *src, const char *dir, const char *stem, const
 	return r;
 }
 
+const struct kg_prep_needs lava_prep_needs = {
+	.remote = true,
+	.keep_bzimage = true,
+	.shell_disk = true,
+};
+
 int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
 		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen)
 {
@@ -331,7 +337,8 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
 	int r;
 
 	x->a.workdir = outdir;
-	x->lava = true;
+	x->needs = lava_prep_needs;
+	x->needs.plain_outdir = true; /* -o's directory: the job's files, written by rename */
 	kg_vm_defaults(&x->a.vm);
 	*ret_fail = KG_GATE_SYSTEM;
 	/* a .deb's extraction directory is journalled, as kernel-run's: restore removes it after a kill -9 */

@@ -80,6 +80,13 @@ int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64
 void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
+ * What a LAVA job's boot asks of kg_prepare(): the worker is another machine, boots the
+ * bzImage it is given, and runs the suite from LAVA's test shell on its overlay disk (an ext2
+ * disk labelled LAVA on IDE, which /init mounts where the test definition's paths say).
+ */
+extern const struct kg_prep_needs lava_prep_needs;
+
+/*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
  * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE-HASH and
  * fsbench-initramfs-TAGRELEASE-HASH.cpio (lava_job_images); their file:// URLs into @kurl and
