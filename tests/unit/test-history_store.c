@@ -100,6 +100,18 @@ static void add_twice_adds_once(void **state)
 	assert_int_equal(count("runs"), 1);
 }
 
+/* The fixture as a new file of another content (@created), indented @indent. */
+static void fixture_as(const char *path, const char *created, int indent)
+{
+	json_t *doc = json_load_file(fixture, 0, NULL);
+
+	assert_non_null(doc);
+	if (created)
+		assert_int_equal(json_object_set_new(doc, "created", json_string(created)), 0);
+	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(indent)), 0);
+	json_decref(doc);
+}
+
 /*
  * A file is known by its bytes (added again: not parsed) and by its content (a re-indented
  * copy: parsed, the same canonical hash): both are there already, with the same hash.
@@ -109,14 +121,10 @@ static void known_by_bytes_and_content(void **state)
 	struct hist_add_res res, again, copy;
 	struct hist_db *db;
 	char err[1024], path[160];
-	json_t *doc;
 
 	(void)state;
 	snprintf(path, sizeof(path), "%s/reindented.json", dir);
-	doc = json_load_file(fixture, 0, NULL);
-	assert_non_null(doc);
-	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(7)), 0);
-	json_decref(doc);
+	fixture_as(path, NULL, 7);
 	assert_int_equal(hist_db_open(db_path, &db, err, sizeof(err)), 0);
 	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
 	assert_int_equal(hist_add_file(db, fixture, &again, err, sizeof(err)), 0);
@@ -163,16 +171,12 @@ static void window_known_by_bytes(void **state)
 	struct hist_db *db;
 	struct added a = { 0 };
 	char err[1024], path[160], store[160], sql[256];
-	json_t *doc;
 	sqlite3 *s;
 
 	(void)state;
 	snprintf(store, sizeof(store), "%s/window.db", dir);
 	snprintf(path, sizeof(path), "%s/window-copy.json", dir);
-	doc = json_load_file(fixture, 0, NULL);
-	assert_non_null(doc);
-	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(3)), 0);
-	json_decref(doc);
+	fixture_as(path, NULL, 3);
 	assert_int_equal(hist_db_open(store, &db, err, sizeof(err)), 0);
 	assert_int_equal(hist_add_file(db, fixture, &res, err, sizeof(err)), 0);
 	hist_db_close(db);
@@ -195,18 +199,6 @@ static void window_known_by_bytes(void **state)
 	assert_false(a.present[1]);
 	assert_string_equal(a.sha256[1], res.sha256);
 	assert_int_equal(count_in(store, "files"), 2);
-}
-
-/* The fixture as a new file of another content (@created), indented @indent. */
-static void fixture_as(const char *path, const char *created, int indent)
-{
-	json_t *doc = json_load_file(fixture, 0, NULL);
-
-	assert_non_null(doc);
-	if (created)
-		assert_int_equal(json_object_set_new(doc, "created", json_string(created)), 0);
-	assert_int_equal(json_dump_file(doc, path, JSON_INDENT(indent)), 0);
-	json_decref(doc);
 }
 
 /*
