@@ -1,4 +1,4 @@
-/* Privilege separation (user.h): the guest's side's user, its steps in a dropped child, their trees taken back. */
+/* Privilege separation (user.h): the guest's side's user, its steps in a dropped child, their trees streamed back. */
 #include "fsbench/kgate/user.h"
 
 #include <dirent.h>
@@ -7,9 +7,11 @@
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -638,6 +641,371 @@ int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
 		return 0;
 	r = reclaim_dir(&w, dfd, path, 0);
 	return r ? r : fchmod(dfd, 0755) ? -errno : 0;
+}
+
+/*
+ * The stream a tree comes back in (kg_user_stream_back): one header an entry, depth first,
+ * a directory's entries after its own header and before its 'u'; all in host order, as
+ * both ends are this program on this host.
+ */
+enum { REC_DIR = 'd', REC_FILE = 'f', REC_LINK = 'l', REC_UP = 'u', REC_END = 'e' };
+struct rec {
+	uint8_t type;
+	uint8_t pad;
+	uint16_t namelen; /* the name's bytes follow the header, then @size bytes of content */
+	uint32_t mode;
+	uint64_t size; /* a file's bytes, a link's target's */
+};
+/* The deepest a tree may go: a kernel's modules are 8 below the top. */
+#define STREAM_DEPTH 64
+
+static int send_all(int out, const void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		/* a socket, not a pipe: root stopping reading is EPIPE here, never SIGPIPE */
+		ssize_t w = send(out, (const char *)p + done, n - done, MSG_NOSIGNAL);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+struct send {
+	int out;
+	char *buf; /* STREAM_BUF bytes */
+	char *err;
+	size_t errlen;
+};
+#define STREAM_BUF ((size_t)1 << 20)
+
+static int send_rec(struct send *s, int type, const char *name, mode_t mode, uint64_t size)
+{
+	struct rec h = { .type = (uint8_t)type,
+			 .namelen = (uint16_t)(name ? strlen(name) : 0),
+			 .mode = (uint32_t)mode,
+			 .size = size };
+	int r = send_all(s->out, &h, sizeof(h));
+
+	return r || !h.namelen ? r : send_all(s->out, name, h.namelen);
+}
+
+static int send_dir(struct send *s, int dfd, const char *path, int depth);
+
+/* One entry of @dfd: its header and content, a directory's entries after it. */
+static int send_entry(struct send *s, int dfd, const char *path, const char *name, int depth)
+{
+	char sub[PATH_MAX];
+	struct stat st;
+	int fd = -1, r = 0;
+
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
+		return errf(s->err, s->errlen, -errno, "%s/%s: %s", path, name, strerror(errno));
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
+	if (S_ISLNK(st.st_mode)) {
+		ssize_t n = readlinkat(dfd, name, s->buf, PATH_MAX);
+
+		if (n < 0 || n >= PATH_MAX)
+			return errf(s->err, s->errlen, n < 0 ? -errno : -ENAMETOOLONG, "%s: %s",
+				    sub, strerror(n < 0 ? errno : ENAMETOOLONG));
+		if (!(r = send_rec(s, REC_LINK, name, 0, (uint64_t)n)))
+			r = send_all(s->out, s->buf, (size_t)n);
+		return r;
+	}
+	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+		return errf(s->err, s->errlen, -EPERM, "%s is %s", sub,
+			    S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device node" :
+			    S_ISFIFO(st.st_mode)		       ? "a FIFO" :
+									 "a socket");
+	/* O_NONBLOCK: a FIFO swapped in since the fstatat does not hang the step */
+	fd = openat(dfd, name,
+		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
+			    (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+	if (fd < 0 || fstat(fd, &st))
+		r = errf(s->err, s->errlen, -errno, "opening %s: %s", sub, strerror(errno));
+	else if (S_ISDIR(st.st_mode)) {
+		if (!(r = send_rec(s, REC_DIR, name, st.st_mode, 0)) &&
+		    !(r = send_dir(s, fd, sub, depth + 1)))
+			r = send_rec(s, REC_UP, NULL, 0, 0);
+	} else if (!S_ISREG(st.st_mode))
+		r = errf(s->err, s->errlen, -EPERM, "%s is no longer what it was a moment ago",
+			 sub);
+	else if (!(r = send_rec(s, REC_FILE, name, st.st_mode, (uint64_t)st.st_size))) {
+		/* exactly the size announced: a file that changes meanwhile is an error */
+		for (off_t left = st.st_size; !r && left > 0;) {
+			ssize_t n = read(fd, s->buf,
+					 left < (off_t)STREAM_BUF ? (size_t)left : STREAM_BUF);
+
+			if (n > 0) {
+				r = send_all(s->out, s->buf, (size_t)n);
+				left -= n;
+			} else if (n == 0 || errno != EINTR)
+				r = errf(s->err, s->errlen, n ? -errno : -EIO, "reading %s: %s",
+					 sub, n ? strerror(errno) : "it shrank while read");
+		}
+	}
+	if (fd >= 0)
+		close(fd);
+	return r;
+}
+
+static int send_dir(struct send *s, int dfd, const char *path, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+	int fd, r = 0;
+
+	if (depth > STREAM_DEPTH)
+		return errf(s->err, s->errlen, -ELOOP, "%s: more than %d directories deep", path,
+			    STREAM_DEPTH);
+	if ((fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0)) < 0 || !(d = fdopendir(fd))) {
+		r = errf(s->err, s->errlen, -errno, "reading %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	while (!r && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			r = send_entry(s, dfd, path, de->d_name, depth);
+	closedir(d);
+	return r;
+}
+
+struct send_step {
+	int out;
+};
+
+/* The sending step, as the step's user: its tree @dfd onto the socket, then REC_END. */
+static int send_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
+{
+	const struct send_step *a = arg;
+	struct send s = { .out = a->out, .buf = malloc(STREAM_BUF), .err = err, .errlen = errlen };
+	int r;
+
+	if (!s.buf)
+		return errf(err, errlen, -ENOMEM, "%s: %s", dir, strerror(ENOMEM));
+	r = send_dir(&s, dfd, dir, 0);
+	if (!r)
+		r = send_rec(&s, REC_END, NULL, 0, 0);
+	if (r && !err[0])
+		errf(err, errlen, r, "sending %s: %s", dir, strerror(-r));
+	free(s.buf);
+	return r;
+}
+
+/* Root's end: what it has read and made so far, against @rules. */
+struct recv {
+	const struct kg_user_rules *rules;
+	int in;
+	long entries;
+	long long bytes;
+	bool eof; /* the stream ended early: the sender's error says why, when it has one */
+	char *buf; /* STREAM_BUF bytes */
+	char *err;
+	size_t errlen;
+};
+
+/* Exactly @n bytes from the stream; -EPROTO when it ends before. */
+static int recv_all(struct recv *rv, void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		ssize_t got = read(rv->in, (char *)p + done, n - done);
+
+		if (got > 0)
+			done += (size_t)got;
+		else if (got == 0) {
+			rv->eof = true;
+			return -EPROTO;
+		} else if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* @size bytes of the stream into @fd (root's new file). */
+static int recv_copy(struct recv *rv, int fd, uint64_t size)
+{
+	while (size > 0) {
+		size_t n = size < STREAM_BUF ? (size_t)size : STREAM_BUF;
+		int r = recv_all(rv, rv->buf, n);
+
+		if (r)
+			return r;
+		for (size_t done = 0; done < n;) {
+			ssize_t w = write(fd, rv->buf + done, n - done);
+
+			if (w > 0)
+				done += (size_t)w;
+			else if (w < 0 && errno != EINTR)
+				return -errno;
+		}
+		size -= n;
+	}
+	return 0;
+}
+
+/* A name the stream may make: one component, not "." or "..", no NUL, at most NAME_MAX. */
+static bool stream_name_ok(const char *name, size_t n)
+{
+	return n > 0 && n <= NAME_MAX && !memchr(name, '/', n) && !memchr(name, 0, n) &&
+	       !(n == 1 && name[0] == '.') && !(n == 2 && !memcmp(name, "..", 2));
+}
+
+static int recv_dir(struct recv *rv, int dfd, const char *path, int depth);
+
+/* The entry of header @h beneath @dfd, made by root, fresh. */
+static int recv_entry(struct recv *rv, int dfd, const char *path, const struct rec *h, int depth)
+{
+	char name[NAME_MAX + 1], sub[PATH_MAX];
+	const struct kg_user_rules *ru = rv->rules;
+	int fd, r;
+
+	if (!h->namelen || h->namelen > NAME_MAX || recv_all(rv, name, h->namelen))
+		return errf(rv->err, rv->errlen, -EBADMSG, "%s: a name of %u bytes", path,
+			    h->namelen);
+	name[h->namelen] = 0;
+	if (!stream_name_ok(name, h->namelen))
+		return errf(rv->err, rv->errlen, -EBADMSG,
+			    "%s: a name that is not one plain component", path);
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
+	if (++rv->entries > ru->max_entries)
+		return errf(rv->err, rv->errlen, -E2BIG, "%s: more than %ld entries", sub,
+			    ru->max_entries);
+	if (h->type == REC_LINK) {
+		if (!ru->links)
+			return errf(rv->err, rv->errlen, -EPERM, "%s is a symlink", sub);
+		if (h->size == 0 || h->size >= PATH_MAX || recv_all(rv, rv->buf, h->size))
+			return errf(rv->err, rv->errlen, -EBADMSG,
+				    "%s: a link target of %llu bytes", sub,
+				    (unsigned long long)h->size);
+		rv->buf[h->size] = 0;
+		if (strlen(rv->buf) != h->size || !link_inside(rv->buf, depth))
+			return errf(rv->err, rv->errlen, -EPERM,
+				    "%s is a symlink leading outside the tree", sub);
+		return symlinkat(rv->buf, dfd, name) ?
+			       errf(rv->err, rv->errlen, -errno, "symlink %s: %s", sub,
+				    strerror(errno)) :
+			       0;
+	}
+	if (h->type == REC_DIR) {
+		if (!ru->subdirs || depth >= STREAM_DEPTH)
+			return errf(rv->err, rv->errlen, -EPERM, "%s is a directory", sub);
+		if (mkdirat(dfd, name, 0700) ||
+		    (fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+			return errf(rv->err, rv->errlen, -errno, "mkdir %s: %s", sub,
+				    strerror(errno));
+		r = recv_dir(rv, fd, sub, depth + 1);
+		/* no setuid, setgid or sticky bit, nothing others may write */
+		if (!r && fchmod(fd, h->mode & 0755))
+			r = errf(rv->err, rv->errlen, -errno, "chmod %s: %s", sub, strerror(errno));
+		close(fd);
+		return r;
+	}
+	if (h->type != REC_FILE)
+		return errf(rv->err, rv->errlen, -EBADMSG, "%s: an entry of type %u", sub, h->type);
+	if (ru->max_file_bytes && h->size > (uint64_t)ru->max_file_bytes)
+		return errf(rv->err, rv->errlen, -EFBIG, "%s is larger than its bound", sub);
+	if (ru->max_total_bytes && h->size > (uint64_t)(ru->max_total_bytes - rv->bytes))
+		return errf(rv->err, rv->errlen, -EFBIG, "%s: the tree is larger than %lld bytes",
+			    sub, ru->max_total_bytes);
+	rv->bytes += (long long)h->size;
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errf(rv->err, rv->errlen, -errno, "creating %s: %s", sub, strerror(errno));
+	if ((r = recv_copy(rv, fd, h->size)) == -EPROTO)
+		errf(rv->err, rv->errlen, r, "%s: the stream ended inside it", sub);
+	else if (r || (r = fchmod(fd, h->mode & 0755) ? -errno : 0))
+		errf(rv->err, rv->errlen, r, "writing %s: %s", sub, strerror(-r));
+	if (close(fd) && !r)
+		r = errf(rv->err, rv->errlen, -errno, "writing %s: %s", sub, strerror(errno));
+	return r;
+}
+
+/* The entries of one directory, up to its REC_UP (REC_END at the top). */
+static int recv_dir(struct recv *rv, int dfd, const char *path, int depth)
+{
+	for (;;) {
+		struct rec h;
+		int r = recv_all(rv, &h, sizeof(h));
+
+		if (r)
+			return errf(rv->err, rv->errlen, r, "%s: %s", path,
+				    r == -EPROTO ? "the stream ended before the tree did" :
+						   strerror(-r));
+		if (h.type == REC_UP || h.type == REC_END) {
+			if ((h.type == REC_UP) != (depth > 0) || h.namelen || h.size)
+				return errf(rv->err, rv->errlen, -EBADMSG,
+					    "%s: the stream's tree ends out of place", path);
+			return 0;
+		}
+		if ((r = recv_entry(rv, dfd, path, &h, depth)))
+			return r;
+	}
+}
+
+struct stream_run {
+	const struct kg_user *u;
+	int dfd, out;
+	const char *path;
+	struct send_step a;
+	struct kg_user_ran ran;
+	int r;
+	char err[2048];
+};
+
+static void *stream_thread(void *arg)
+{
+	struct stream_run *s = arg;
+
+	s->r = kg_user_run(s->u, s->dfd, s->path, send_step, &s->a, &s->ran, s->err,
+			   sizeof(s->err));
+	/* the step's copies died with it: this was the last, the reader sees the end */
+	close(s->out);
+	return NULL;
+}
+
+int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int odfd,
+			const char *opath, const struct kg_user_rules *rules, char *err,
+			size_t errlen)
+{
+	struct stream_run *s = calloc(1, sizeof(*s));
+	struct recv rv = { .rules = rules, .buf = malloc(STREAM_BUF), .err = err, .errlen = errlen };
+	pthread_t t;
+	int sp[2], r;
+
+	if (!s || !rv.buf) {
+		free(s);
+		free(rv.buf);
+		return errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+	}
+	/* a socket, so that either end stopping early is an error at the other, not a signal */
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)) {
+		r = errf(err, errlen, -errno, "%s: socketpair: %s", path, strerror(errno));
+		goto out;
+	}
+	*s = (struct stream_run){ .u = u, .dfd = dfd, .out = sp[1], .path = path };
+	s->a.out = sp[1];
+	rv.in = sp[0];
+	/* the step in a thread (kg_user_run waits for it), root reading here meanwhile */
+	if ((r = -pthread_create(&t, NULL, stream_thread, s))) {
+		close(sp[0]);
+		close(sp[1]);
+		errf(err, errlen, r, "%s: a thread: %s", path, strerror(-r));
+		goto out;
+	}
+	r = recv_dir(&rv, odfd, opath, 0);
+	close(sp[0]); /* on an error, the sender's next write fails: it ends */
+	pthread_join(t, NULL);
+	if (s->r && (!r || rv.eof))
+		r = errf(err, errlen, s->r, "%s", s->err);
+	else if (!r && fchmod(odfd, 0755))
+		r = errf(err, errlen, -errno, "chmod %s: %s", opath, strerror(errno));
+out:
+	free(s);
+	free(rv.buf);
+	return r;
 }
 
 int kg_user_note(int dfd, const char *name, const char *step, const struct kg_user_ran *ran)

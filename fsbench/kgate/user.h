@@ -102,6 +102,7 @@ struct kg_user_rules {
 	bool links; /* relative symlinks that stay inside the tree */
 	long max_entries;
 	long long max_file_bytes; /* 0: any size */
+	long long max_total_bytes; /* of all files (kg_user_stream_back); 0: any size */
 };
 
 /*
@@ -114,6 +115,24 @@ struct kg_user_rules {
  */
 int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
 		    const struct kg_user_rules *rules, char *err, size_t errlen);
+
+/*
+ * After a dropped step (its processes all dead): its tree @dfd (named @path) comes back to
+ * root as bytes, never as the step's inodes. A second step of @u's uid walks the tree
+ * beneath @dfd (no symlink followed) and writes it onto a socket; root reads it with the
+ * bounds of @rules (one plain component a name, at most NAME_MAX; entries, depth, each
+ * file's and all files' bytes; directories, and relative symlinks that stay in the tree,
+ * only as @rules allow; nothing but directories, regular files and symlinks) and makes every
+ * entry itself, fresh (mkdirat, O_CREAT | O_EXCL | O_NOFOLLOW), beneath @odfd: an empty
+ * directory root made (named @opath), 0755 at the end. Modes are masked with 0755 (no
+ * setuid, setgid or sticky bit, nothing others may write). So a descriptor a step's tool
+ * kept, or passed to a process of another uid, reaches only the step's tree, which the
+ * caller then removes (base_rm_at), never root's copy. Not dropping, the same stream is made
+ * in this process. 0 or -errno with @err.
+ */
+int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int odfd,
+			const char *opath, const struct kg_user_rules *rules, char *err,
+			size_t errlen);
 
 /*
  * Root's note of who ran @step: one line, "@step: uid U gid G no_new_privs 1 pid_ns own
