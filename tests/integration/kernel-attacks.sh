@@ -264,4 +264,13 @@ grep -q "^$kh  $W/cache/\(pvh\|kernels\)/" "$W/sums-root" &&
 t_expect_eq "the second boot's initramfs (before its token), against root's" "$(awk -v f="$cpio_file" '$2 == f { print $1 }' "$W/sums-root")" \
 	"$(awk '$1 == "initrd-prefix" { print $2 }' "$W/hash2")"
 same_cache "root's cache after the second run"
+# a cached entry changed anyway (as the held descriptor changed root's vmlinuz before): its
+# seal no longer matches, and the next run refuses it, naming it, rather than boot it
+vmlinuz=$(ls "$W"/cache/kernels/*/boot/vmlinuz-* | head -1)
+printf ATTACKER | dd of="$vmlinuz" conv=notrunc status=none
+PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w3" >"$W/out3" 2>"$W/err3"
+rc=$?
+[ "$rc" != 0 ] && grep -q "refusing the cache entry $(dirname "$(dirname "$vmlinuz")")" "$W/err3" &&
+	t_ok "a changed cache entry is refused (exit $rc): $(grep -m1 'refusing the cache entry' "$W/err3" | cut -c1-200)" ||
+	t_fail "a changed cache entry: exit $rc, $(tail -2 "$W/err3")"
 t_done
