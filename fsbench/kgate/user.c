@@ -905,6 +905,9 @@ static int recv_entry(struct recv *rv, int dfd, const char *path, const struct r
 	}
 	if (h->type != REC_FILE)
 		return errf(rv->err, rv->errlen, -EBADMSG, "%s: an entry of type %u", sub, h->type);
+	/* no package or result has a use for one: refused, as a sign of what made the tree */
+	if (h->mode & (S_ISUID | S_ISGID))
+		return errf(rv->err, rv->errlen, -EPERM, "%s is a setuid or setgid file", sub);
 	if (ru->max_file_bytes && h->size > (uint64_t)ru->max_file_bytes)
 		return errf(rv->err, rv->errlen, -EFBIG, "%s is larger than its bound", sub);
 	if (ru->max_total_bytes && h->size > (uint64_t)(ru->max_total_bytes - rv->bytes))

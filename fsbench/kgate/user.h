@@ -122,10 +122,11 @@ int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
  * beneath @dfd (no symlink followed) and writes it onto a socket; root reads it with the
  * bounds of @rules (one plain component a name, at most NAME_MAX; entries, depth, each
  * file's and all files' bytes; directories, and relative symlinks that stay in the tree,
- * only as @rules allow; nothing but directories, regular files and symlinks) and makes every
- * entry itself, fresh (mkdirat, O_CREAT | O_EXCL | O_NOFOLLOW), beneath @odfd: an empty
- * directory root made (named @opath), 0755 at the end. Modes are masked with 0755 (no
- * setuid, setgid or sticky bit, nothing others may write). So a descriptor a step's tool
+ * only as @rules allow; nothing but directories, regular files and symlinks; no setuid or
+ * setgid file) and makes every entry itself, fresh (mkdirat, O_CREAT | O_EXCL | O_NOFOLLOW),
+ * beneath @odfd: an empty directory root made (named @opath), 0755 at the end. Modes are
+ * masked with 0755 (no setgid or sticky directory, nothing others may write). A hard link
+ * comes back as a copy of its own. So a descriptor a step's tool
  * kept, or passed to a process of another uid, reaches only the step's tree, which the
  * caller then removes (base_rm_at), never root's copy. Not dropping, the same stream is made
  * in this process. 0 or -errno with @err.

@@ -108,7 +108,7 @@ static void test_release_kills(void **state)
 	assert_false(lock_exists(u.uid));
 }
 
-/* A tree of @top: "f" (setuid, "hello"), "d/g", "d/l" -> "g", "d/e/" (and @extra's link). */
+/* A tree of @top: "f" (0775, "hello"), "d/g", "d/l" -> "g", "d/e/" (and @extra's link). */
 static int tree_make(const char *top, const char *extra)
 {
 	char p[512];
@@ -118,7 +118,7 @@ static int tree_make(const char *top, const char *extra)
 		return -1;
 	snprintf(p, sizeof(p), "%s/f", top);
 	if ((fd = open(p, O_WRONLY | O_CREAT | O_EXCL, 0644)) < 0 || write(fd, "hello", 5) != 5 ||
-	    fchmod(fd, 04755) || close(fd))
+	    fchmod(fd, 0775) || close(fd))
 		return -1;
 	snprintf(p, sizeof(p), "%s/d", top);
 	if (mkdir(p, 0775))
@@ -180,7 +180,7 @@ static void test_stream_back(void **state)
 	assert_int_equal(tree_stream(top, &all, err, sizeof(err)), 0);
 	snprintf(p, sizeof(p), "%s.out/f", top);
 	assert_int_equal(stat(p, &a), 0);
-	assert_int_equal(a.st_mode & 07777, 0755); /* no setuid */
+	assert_int_equal(a.st_mode & 07777, 0755); /* nothing others may write */
 	fd = open(p, O_RDONLY);
 	assert_int_equal(read(fd, buf, sizeof(buf)), 5);
 	close(fd);
@@ -217,6 +217,12 @@ static void test_stream_back(void **state)
 	flat.subdirs = false;
 	assert_int_equal(tree_make(top, NULL), 0);
 	assert_int_equal(tree_stream(top, &flat, err, sizeof(err)), -EPERM);
+	snprintf(top, sizeof(top), "%s/suid", tmp);
+	assert_int_equal(tree_make(top, NULL), 0);
+	snprintf(p, sizeof(p), "%s/d/g", top);
+	assert_int_equal(chmod(p, 04755), 0);
+	assert_int_equal(tree_stream(top, &all, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, "d/g is a setuid or setgid file"));
 	snprintf(top, sizeof(top), "%s/fifo", tmp);
 	assert_int_equal(tree_make(top, NULL), 0);
 	snprintf(p, sizeof(p), "%s/d/e/p", top);
