@@ -2,7 +2,8 @@
 # Privilege separation (issue 29, item 1): with fsbench as root, the guest's results disk (a
 # tar the kernel under test wrote) is parsed by a child running as a transient uid of its own
 # (issue 40: not QEMU's, not nobody), with no new privileges: strace sees the process that creates the guest's
-# files in guest/ change its uid first. Root then takes the files back (root's, 0644), and a
+# files in guest/ change its uid first. Root then makes files of its own from them (a stream,
+# kg_user_stream_back: root's, 0644), and a
 # stand-in for QEMU plays the guest (fake-qemu.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
