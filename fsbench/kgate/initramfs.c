@@ -509,7 +509,13 @@ static const char *const stage_dirs[] = { "/proc",    "/sys",	   "/dev", "/run",
 					  "/tmp",     "/var/tmp",  "/out", "/sbin",
 					  "/usr/bin", "/usr/sbin", "/mnt", NULL };
 
-/* What the staging step gets: the files, and the archive's descriptor (root's new file). */
+/*
+ * The most the archive may be: a gate's is tens of MiB (fsbench, its libraries, the mkfs
+ * tools, a few modules); the bound stops a step that would fill root's disk.
+ */
+#define INITRAMFS_MAX (1LL << 30)
+
+/* What the staging step gets: the files, and where the archive goes (a socket to root). */
 struct stage_step {
 	const struct ents *e;
 	int out;
@@ -637,7 +643,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		goto out;
 	}
 	base_path(stage, sizeof(stage), "%s/%s", base, sname);
-	/* the archive: root's new file, written by the step through its descriptor only */
+	/* the archive: root's new file, which root writes from what the step sends (run_into) */
 	snprintf(tname, sizeof(tname), "%s.tmp.%d", name, (int)getpid());
 	base_path(tmp, sizeof(tmp), "%s/%s", base, tname);
 	if ((out = openat(bfd, tname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) <
@@ -650,8 +656,9 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		errf(err, errlen, r, "chown %s: %s", stage, strerror(-r));
 		goto rm;
 	}
-	struct stage_step a = { .e = &e, .out = out };
-	if ((r = kg_user_run(&u, sfd, stage, stage_step, &a, &ran, err, errlen)))
+	struct stage_step a = { .e = &e, .out = -1 };
+	if ((r = kg_user_run_into(&u, sfd, stage, stage_step, &a, &a.out, out, INITRAMFS_MAX, &ran,
+				  err, errlen)))
 		goto rm;
 	if (u.drop && (r = console_append(out)))
 		errf(err, errlen, r, "writing %s: %s", tmp, strerror(-r));

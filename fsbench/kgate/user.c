@@ -807,6 +807,19 @@ struct recv {
 	size_t errlen;
 };
 
+static int write_all(int fd, const void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(fd, (const char *)p + done, n - done);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
 /* Exactly @n bytes from the stream; -EPROTO when it ends before. */
 static int recv_all(struct recv *rv, void *p, size_t n)
 {
@@ -831,16 +844,8 @@ static int recv_copy(struct recv *rv, int fd, uint64_t size)
 		size_t n = size < STREAM_BUF ? (size_t)size : STREAM_BUF;
 		int r = recv_all(rv, rv->buf, n);
 
-		if (r)
+		if (r || (r = write_all(fd, rv->buf, n)))
 			return r;
-		for (size_t done = 0; done < n;) {
-			ssize_t w = write(fd, rv->buf + done, n - done);
-
-			if (w > 0)
-				done += (size_t)w;
-			else if (w < 0 && errno != EINTR)
-				return -errno;
-		}
 		size -= n;
 	}
 	return 0;
@@ -948,11 +953,13 @@ static int recv_dir(struct recv *rv, int dfd, const char *path, int depth)
 	}
 }
 
+/* A step run in a thread (kg_user_run waits for it) while root reads what it sends. */
 struct stream_run {
 	const struct kg_user *u;
-	int dfd, out;
+	int dfd, out, in;
 	const char *path;
-	struct send_step a;
+	kg_user_fn fn;
+	void *arg;
 	struct kg_user_ran ran;
 	int r;
 	char err[2048];
@@ -962,11 +969,39 @@ static void *stream_thread(void *arg)
 {
 	struct stream_run *s = arg;
 
-	s->r = kg_user_run(s->u, s->dfd, s->path, send_step, &s->a, &s->ran, s->err,
-			   sizeof(s->err));
-	/* the step's copies died with it: this was the last, the reader sees the end */
+	s->r = kg_user_run(s->u, s->dfd, s->path, s->fn, s->arg, &s->ran, s->err, sizeof(s->err));
+	/*
+	 * The step is over: what it sent is queued, and root reads no more than that. Not the
+	 * end of its end: a tool may have handed that on (over a unix socket) to a process
+	 * that outlives the step, which would hold root's reading open, and append to it.
+	 */
+	shutdown(s->in, SHUT_RD);
 	close(s->out);
 	return NULL;
+}
+
+/*
+ * Starts @s's step (its fields set but out) in a thread, with *@ret_in the end root reads
+ * and *@wfd (where the step's fn finds it) the end it writes: set before the thread starts,
+ * as a dropped step's memory is copied when it forks. A socket, so that either end stopping
+ * early is an error at the other, not a signal. 0 or -errno with @err.
+ */
+static int stream_start(struct stream_run *s, int *wfd, pthread_t *t, int *ret_in, char *err,
+			size_t errlen)
+{
+	int sp[2], r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp))
+		return errf(err, errlen, -errno, "%s: socketpair: %s", s->path, strerror(errno));
+	s->out = *wfd = sp[1];
+	s->in = sp[0];
+	if ((r = -pthread_create(t, NULL, stream_thread, s))) {
+		close(sp[0]);
+		close(sp[1]);
+		return errf(err, errlen, r, "%s: a thread: %s", s->path, strerror(-r));
+	}
+	*ret_in = sp[0];
+	return 0;
 }
 
 int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int odfd,
@@ -974,37 +1009,70 @@ int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int 
 			size_t errlen)
 {
 	struct stream_run *s = calloc(1, sizeof(*s));
+	struct send_step a = { .out = -1 };
 	struct recv rv = { .rules = rules, .buf = malloc(STREAM_BUF), .err = err, .errlen = errlen };
 	pthread_t t;
-	int sp[2], r;
+	int r;
 
 	if (!s || !rv.buf) {
-		free(s);
-		free(rv.buf);
-		return errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
-	}
-	/* a socket, so that either end stopping early is an error at the other, not a signal */
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp)) {
-		r = errf(err, errlen, -errno, "%s: socketpair: %s", path, strerror(errno));
+		r = errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
 		goto out;
 	}
-	*s = (struct stream_run){ .u = u, .dfd = dfd, .out = sp[1], .path = path };
-	s->a.out = sp[1];
-	rv.in = sp[0];
-	/* the step in a thread (kg_user_run waits for it), root reading here meanwhile */
-	if ((r = -pthread_create(&t, NULL, stream_thread, s))) {
-		close(sp[0]);
-		close(sp[1]);
-		errf(err, errlen, r, "%s: a thread: %s", path, strerror(-r));
+	*s = (struct stream_run){ .u = u, .dfd = dfd, .path = path, .fn = send_step, .arg = &a };
+	if ((r = stream_start(s, &a.out, &t, &rv.in, err, errlen)))
 		goto out;
-	}
 	r = recv_dir(&rv, odfd, opath, 0);
-	close(sp[0]); /* on an error, the sender's next write fails: it ends */
+	/* on an error, the sender's next write fails: it ends (closed once the thread is done) */
+	shutdown(rv.in, SHUT_RDWR);
 	pthread_join(t, NULL);
+	close(rv.in);
 	if (s->r && (!r || rv.eof))
 		r = errf(err, errlen, s->r, "%s", s->err);
 	else if (!r && fchmod(odfd, 0755))
 		r = errf(err, errlen, -errno, "chmod %s: %s", opath, strerror(errno));
+out:
+	free(s);
+	free(rv.buf);
+	return r;
+}
+
+int kg_user_run_into(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn, void *arg,
+		     int *wfd, int out, long long max_bytes, struct kg_user_ran *ret, char *err,
+		     size_t errlen)
+{
+	struct stream_run *s = calloc(1, sizeof(*s));
+	struct recv rv = { .buf = malloc(STREAM_BUF) };
+	long long total = 0;
+	pthread_t t;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!s || !rv.buf) {
+		r = errf(err, errlen, -ENOMEM, "%s: %s", dir, strerror(ENOMEM));
+		goto out;
+	}
+	*s = (struct stream_run){ .u = u, .dfd = dfd, .path = dir, .fn = fn, .arg = arg };
+	if ((r = stream_start(s, wfd, &t, &rv.in, err, errlen)))
+		goto out;
+	for (ssize_t n = 1; !r && n > 0;) {
+		if ((n = read(rv.in, rv.buf, STREAM_BUF)) < 0 && errno != EINTR)
+			r = errf(err, errlen, -errno, "%s: reading the step's output: %s", dir,
+				 strerror(errno));
+		else if (n > 0 && (total += n) > max_bytes)
+			r = errf(err, errlen, -EFBIG,
+				 "%s: the step's output is larger than %lld bytes", dir, max_bytes);
+		else if (n > 0 && (r = write_all(out, rv.buf, (size_t)n)))
+			errf(err, errlen, r, "%s: writing the step's output: %s", dir,
+			     strerror(-r));
+		else if (n < 0)
+			n = 1; /* EINTR: again */
+	}
+	shutdown(rv.in, SHUT_RDWR);
+	pthread_join(t, NULL);
+	close(rv.in);
+	*ret = s->ran;
+	if (s->r)
+		r = errf(err, errlen, s->r, "%s", s->err);
 out:
 	free(s);
 	free(rv.buf);

@@ -136,6 +136,18 @@ int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int 
 			size_t errlen);
 
 /*
+ * kg_user_run of @fn, whose output comes back over a socket rather than through a file
+ * root opened: *@wfd (in @arg, where @fn finds it) is set to the end the step writes before
+ * it starts, and root copies what arrives into @out (its own file) meanwhile, at most
+ * @max_bytes. So a step's tool cannot hand on a descriptor of root's file (as a cpio writing
+ * root's archive could, to a process that writes the cache later). 0 or -errno with @err
+ * (the step's own error first).
+ */
+int kg_user_run_into(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn, void *arg,
+		     int *wfd, int out, long long max_bytes, struct kg_user_ran *ret, char *err,
+		     size_t errlen);
+
+/*
  * Root's note of who ran @step: one line, "@step: uid U gid G no_new_privs 1 pid_ns own
  * mnt_ns own other_mounts 0" (or "shared", and the count), appended to @name in the
  * directory @dfd. 0 or -errno.

@@ -37,7 +37,9 @@
 #       and the second kernel-run boots root's bytes. Rests on the tree coming back to root
 #       as a stream into files root makes (kg_user_stream_back): the descriptor reaches only
 #       the step's own inode. Before that (the tree re-owned by chown and renamed into the
-#       cache) the write landed in root's cached vmlinuz.
+#       cache) the write landed in root's cached vmlinuz. The same for the cpio stand-in's
+#       stdout, where the archive goes: a socket to root now (kg_user_run_into), root's
+#       cached .cpio itself before.
 # A control process run as nobody, with none of these protections (the attacker's uid, a
 # cwd and a file of its own), takes every move first: the moves work there (ptrace, its
 # fds, its cwd, its environ, the held descriptor written after the run), so a check below
@@ -87,6 +89,8 @@ for tool in dpkg-deb cpio; do
 		for dir; do :; done
 		/usr/bin/python3 "$W/attack" give "$sock" "\$dir"/boot/vmlinuz-* || true
 	fi
+	# (f): where the archive goes, cpio's stdout, handed to nobody's process as it is
+	[ "$tool" = cpio ] && { /usr/bin/python3 "$W/attack" give-fd "$sock" 1 || true; }
 	[ -e "$W/ids/$tool.pid" ] || echo "\$pid" >"$W/ids/$tool.pid"
 	i=0
 	while [ ! -e "$W/ids/go-$tool" ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
@@ -240,6 +244,9 @@ wait "$receiver"
 grep -q "^wrote .*/boot/vmlinuz-$release" "$W/received" &&
 	t_ok "(f) dpkg-deb's stand-in handed out its image, written after the run: $(grep -m1 '^wrote' "$W/received")" ||
 	t_fail "(f) nothing handed by dpkg-deb's stand-in was written ($(head -3 "$W/received" "$W/receive.err" 2>/dev/null | tr '\n' ' ')): the move proves nothing"
+grep -Eq "^(wrote|refused) (socket|.*\.cpio)" "$W/received" &&
+	t_ok "(f) cpio's stand-in handed out its stdout: $(grep -Em1 "^(wrote|refused) (socket|.*\.cpio)" "$W/received")" ||
+	t_fail "(f) cpio's stand-in handed out no stdout ($(tr '\n' ' ' <"$W/received"))"
 sed 's/^/    /' "$W/held" | head -5
 grep -qx "wrote $W/ctl/victim" "$W/held" && t_ok "control: the held descriptor on nobody's own file was written after the run" ||
 	t_fail "control: the attacker held and wrote nothing of its own process: the hold proves nothing"
