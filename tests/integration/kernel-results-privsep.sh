@@ -33,7 +33,7 @@ fi
 boot=$(dirname "$(find "$W/w1" -name guest -type d | head -1)")
 grep -Eq '^results disk: uid (8[0-9]{4}|9[0-9]{4}) gid (8[0-9]{4}|9[0-9]{4}) no_new_privs 1 pid_ns own mnt_ns own other_mounts 0$' "$boot/privsep" 2>/dev/null &&
 	t_ok "the boot's note: $(cat "$boot/privsep")" || t_fail "the boot's note: '$(cat "$boot/privsep" 2>/dev/null)'"
-# taken back: root's, not writable by others, as fsbench later reads it
+# streamed back into root's own files: root's, not writable by others, as fsbench later reads it
 t_expect_eq "guest/ entries not root's or writable by others" "" \
 	"$(find "$boot/guest" \( ! -user 0 -o -perm /022 \) | head -5)"
 t_expect_eq "guest/result.json" "$(cat "$W/good/result.json" | md5sum)" "$(cat "$boot/guest/result.json" | md5sum)"
