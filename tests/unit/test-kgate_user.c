@@ -162,6 +162,20 @@ static int tree_stream(const char *top, const struct kg_user_rules *rules, char 
 	return tree_stream_as(&u, top, rules, err, errlen);
 }
 
+/* A tree @tmp/@name whose @node is made @mode (a FIFO, or a file's mode) is refused: @why. */
+static void tree_refused(const char *tmp, const char *name, const char *node, mode_t mode,
+			 const struct kg_user_rules *rules, const char *why)
+{
+	char top[256], p[512], err[1024] = "";
+
+	snprintf(top, sizeof(top), "%s/%s", tmp, name);
+	assert_int_equal(tree_make(top, NULL), 0);
+	snprintf(p, sizeof(p), "%s/%s", top, node);
+	assert_int_equal(S_ISFIFO(mode) ? mkfifo(p, mode & 0777) : chmod(p, mode), 0);
+	assert_int_equal(tree_stream(top, rules, err, sizeof(err)), -EPERM);
+	assert_non_null(strstr(err, why));
+}
+
 /* A tree comes back as new files with masked modes; what the rules forbid is refused. */
 static void test_stream_back(void **state)
 {
@@ -217,18 +231,8 @@ static void test_stream_back(void **state)
 	flat.subdirs = false;
 	assert_int_equal(tree_make(top, NULL), 0);
 	assert_int_equal(tree_stream(top, &flat, err, sizeof(err)), -EPERM);
-	snprintf(top, sizeof(top), "%s/suid", tmp);
-	assert_int_equal(tree_make(top, NULL), 0);
-	snprintf(p, sizeof(p), "%s/d/g", top);
-	assert_int_equal(chmod(p, 04755), 0);
-	assert_int_equal(tree_stream(top, &all, err, sizeof(err)), -EPERM);
-	assert_non_null(strstr(err, "d/g is a setuid or setgid file"));
-	snprintf(top, sizeof(top), "%s/fifo", tmp);
-	assert_int_equal(tree_make(top, NULL), 0);
-	snprintf(p, sizeof(p), "%s/d/e/p", top);
-	assert_int_equal(mkfifo(p, 0600), 0);
-	assert_int_equal(tree_stream(top, &all, err, sizeof(err)), -EPERM);
-	assert_non_null(strstr(err, "is a FIFO"));
+	tree_refused(tmp, "suid", "d/g", 04755, &all, "d/g is a setuid or setgid file");
+	tree_refused(tmp, "fifo", "d/e/p", S_IFIFO | 0600, &all, "d/e/p is a FIFO");
 
 	/* as root: the sending step runs as a claimed uid, on a tree that uid owns */
 	if (!geteuid()) {
