@@ -308,19 +308,6 @@ static void pvh_seal_name(char *out, size_t len, const char *name)
 	snprintf(out, len, "%s%s", name, KG_SEAL);
 }
 
-/* The hash of the file @name beneath @dfd: all of it (a vmlinux is 30-100 MB). */
-static int pvh_hash(int dfd, const char *name, uint64_t *ret)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
-
-	if (fd < 0)
-		return -errno;
-	*ret = KG_FNV_SEED;
-	r = kg_hash_fd(ret, fd);
-	close(fd);
-	return r;
-}
-
 /*
  * pvh_step into x/ of a new staging directory beneath the cache @cfd (root's 0700; x given
  * to the step's user), streamed back into root's own fresh r/ (kg_user_stream_back), its
@@ -358,7 +345,7 @@ static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_ste
 	else if ((r = kg_user_stream_back(&u, xfd, shown, ofd, out, &pvh_rules, why, sizeof(why))))
 		r = errf(err, errlen, r == -ENOMEM || r == -ENOSPC ? r : -EINVAL,
 			 "kernel %s: refused: %s", a->image, why);
-	else if ((r = pvh_hash(ofd, "vmlinux", &h)) || (r = kg_seal_write(ofd, seal, h)))
+	else if ((r = kg_file_hash(ofd, "vmlinux", &h)) || (r = kg_seal_write(ofd, seal, h)))
 		errf(err, errlen, r, "sealing %s/vmlinux: %s", out, strerror(-r));
 	else if (renameat(ofd, seal, cfd, seal) || renameat(ofd, "vmlinux", cfd, name))
 		r = errf(err, errlen, -errno, "rename %s/%s: %s", cache, name, strerror(errno));
@@ -377,22 +364,6 @@ static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_ste
 	base_rm_at(cfd, stage);
 	kg_user_release(&u);
 	return r;
-}
-
-/* The cached @name beneath @cfd (shown as @shown) is root's, and what its seal records. */
-static int pvh_check(int cfd, const char *name, const char *shown, char *err, size_t errlen)
-{
-	char seal[NAME_MAX + 16], sshown[PATH_MAX + 16];
-	uint64_t h;
-	int r;
-
-	if ((r = kg_trusted_at(cfd, name, S_IFREG, shown, err, errlen)))
-		return r;
-	if ((r = pvh_hash(cfd, name, &h)))
-		return errf(err, errlen, r, "reading %s: %s", shown, strerror(-r));
-	pvh_seal_name(seal, sizeof(seal), name);
-	base_path(sshown, sizeof(sshown), "%s%s", shown, KG_SEAL);
-	return kg_seal_check(cfd, seal, h, sshown, err, errlen);
 }
 
 int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t errlen)
@@ -430,7 +401,7 @@ int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t 
 	snprintf(name, sizeof(name), "vmlinux-%s-%016llx", k->release, (unsigned long long)h);
 	snprintf(shown, sizeof(shown), "%s/%s", cache, name);
 	if (fstatat(cfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) /* made by an earlier run */
-		r = pvh_check(cfd, name, shown, err, errlen);
+		r = kg_file_seal_check(cfd, name, shown, err, errlen);
 	else
 		r = pvh_make(cfd, cache, name, &a, err, errlen);
 	close(a.fd);

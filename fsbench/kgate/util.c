@@ -444,3 +444,30 @@ int kg_seal_check(int dfd, const char *name, uint64_t h, const char *shown, char
 			    shown, (unsigned long long)h, line);
 	return 0;
 }
+
+int kg_file_hash(int dfd, const char *name, uint64_t *ret)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	*ret = KG_FNV_SEED;
+	r = kg_hash_fd(ret, fd);
+	close(fd);
+	return r;
+}
+
+int kg_file_seal_check(int dfd, const char *name, const char *shown, char *err, size_t errlen)
+{
+	char seal[NAME_MAX + 16], sshown[PATH_MAX + 16];
+	uint64_t h;
+	int r;
+
+	if ((r = kg_trusted_at(dfd, name, S_IFREG, shown, err, errlen)))
+		return r;
+	if ((r = kg_file_hash(dfd, name, &h)))
+		return errf(err, errlen, r, "reading %s: %s", shown, strerror(-r));
+	snprintf(seal, sizeof(seal), "%s%s", name, KG_SEAL);
+	base_path(sshown, sizeof(sshown), "%s%s", shown, KG_SEAL);
+	return kg_seal_check(dfd, seal, h, sshown, err, errlen);
+}

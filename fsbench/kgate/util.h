@@ -51,6 +51,14 @@ int kg_seal_write(int dfd, const char *name, uint64_t h);
 int kg_seal_check(int dfd, const char *name, uint64_t h, const char *shown, char *err,
 		  size_t errlen);
 
+/* The hash of all of the file @name beneath @dfd (not followed if a symlink). 0 or -errno. */
+int kg_file_hash(int dfd, const char *name, uint64_t *ret);
+/*
+ * The cached file @name beneath @dfd (shown as @shown) is root's (kg_trusted_at) and what
+ * its seal "@name" KG_SEAL beside it records, over all its bytes. 0 or -errno with @err.
+ */
+int kg_file_seal_check(int dfd, const char *name, const char *shown, char *err, size_t errlen);
+
 /*
  * A kernel release fsbench puts into paths (lib/modules/RELEASE, the caches) and a depmod
  * argument, whether a .deb or a bzImage's header says it: 1 to 127 of [A-Za-z0-9._+~-], not

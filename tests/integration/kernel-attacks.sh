@@ -273,11 +273,17 @@ t_expect_eq "the second boot's initramfs (before its token), against root's" "$(
 same_cache "root's cache after the second run"
 # a cached entry changed anyway (as the held descriptor changed root's vmlinuz before): its
 # seal no longer matches, and the next run refuses it, naming it, rather than boot it
+changed_refused() { # FILE ENTRY-PATH N: FILE changed in place is refused, naming ENTRY-PATH
+	cp "$1" "$W/saved"
+	printf ATTACKER | dd of="$1" conv=notrunc status=none
+	PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w$3" >"$W/out$3" 2>"$W/err$3"
+	rc=$?
+	[ "$rc" != 0 ] && grep -q "refusing the cache entry $2" "$W/err$3" &&
+		t_ok "a changed $(basename "$1") is refused (exit $rc): $(grep -m1 'refusing the cache entry' "$W/err$3" | cut -c1-200)" ||
+		t_fail "a changed $(basename "$1"): exit $rc, $(tail -2 "$W/err$3")"
+	dd if="$W/saved" of="$1" conv=notrunc status=none # its bytes back, for the next
+}
 vmlinuz=$(ls "$W"/cache/kernels/*/boot/vmlinuz-* | head -1)
-printf ATTACKER | dd of="$vmlinuz" conv=notrunc status=none
-PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w3" >"$W/out3" 2>"$W/err3"
-rc=$?
-[ "$rc" != 0 ] && grep -q "refusing the cache entry $(dirname "$(dirname "$vmlinuz")")" "$W/err3" &&
-	t_ok "a changed cache entry is refused (exit $rc): $(grep -m1 'refusing the cache entry' "$W/err3" | cut -c1-200)" ||
-	t_fail "a changed cache entry: exit $rc, $(tail -2 "$W/err3")"
+changed_refused "$vmlinuz" "$(dirname "$(dirname "$vmlinuz")")" 3
+changed_refused "$cpio_file" "$cpio_file" 4
 t_done
