@@ -293,9 +293,9 @@ static int deb_extract(const char *deb, int bfd, const char *base, struct probe_
 	else if ((r = kg_user_give(&u, dfd)))
 		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
 	else if ((r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)))
-		;
+		; /* @err says why */
 	else if ((odfd = base_dir_make(tfd, "r", 0700, why, sizeof(why))) < 0)
-		r = errf(err, errlen, odfd, "kernel %s: creating %s/%s/r: %s", deb, base, tmp, why);
+		r = errf(err, errlen, odfd, "kernel %s: creating %s: %s", deb, out, why);
 	else if ((r = kg_user_stream_back(&u, dfd, x, odfd, out, &deb_rules, why, sizeof(why))))
 		r = errf(err, errlen, r == -ENOMEM || r == -ENOSPC ? r : -EINVAL,
 			 "kernel %s: refused: %s", deb, why);

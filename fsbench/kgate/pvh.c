@@ -339,7 +339,7 @@ static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_ste
 	else if ((r = kg_user_give(&u, xfd)))
 		errf(err, errlen, r, "chown %s: %s", shown, strerror(-r));
 	else if ((r = kg_user_run(&u, xfd, shown, pvh_step, a, &ran, err, errlen)))
-		;
+		; /* @err says why */
 	else if ((ofd = base_dir_make(sfd, "r", 0700, why, sizeof(why))) < 0)
 		r = errf(err, errlen, ofd, "creating %s: %s", out, why);
 	else if ((r = kg_user_stream_back(&u, xfd, shown, ofd, out, &pvh_rules, why, sizeof(why))))

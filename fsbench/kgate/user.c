@@ -955,7 +955,7 @@ int kg_user_run_into(const struct kg_user *u, int dfd, const char *dir, kg_user_
 	pthread_join(t, NULL);
 	close(rv.in);
 	*ret = s->ran;
-	if (s->r)
+	if (s->r && !r) /* root's own error first: the step's may be its consequence */
 		r = errf(err, errlen, s->r, "%s", s->err);
 out:
 	free(s);

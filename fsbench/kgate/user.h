@@ -129,8 +129,9 @@ int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int 
  * root opened: *@wfd (in @arg, where @fn finds it) is set to the end the step writes before
  * it starts, and root copies what arrives into @out (its own file) meanwhile, at most
  * @max_bytes. So a step's tool cannot hand on a descriptor of root's file (as a cpio writing
- * root's archive could, to a process that writes the cache later). 0 or -errno with @err
- * (the step's own error first).
+ * root's archive could, to a process that writes the cache later). Root reads until the
+ * step has ended (then SHUT_RD: an end a tool handed on neither holds the read open nor
+ * writes after it). 0 or -errno with @err: root's (-EFBIG past the bound), else the step's.
  */
 int kg_user_run_into(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn, void *arg,
 		     int *wfd, int out, long long max_bytes, struct kg_user_ran *ret, char *err,

@@ -11,6 +11,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -253,13 +254,63 @@ static void test_stream_back(void **state)
 	assert_int_equal(system(p), 0);
 }
 
+struct into_step {
+	int out;
+	size_t n;
+};
+
+/* A step that writes @n bytes of 'x' where kg_user_run_into says. */
+static int into_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
+{
+	struct into_step *a = arg;
+	char buf[4096];
+
+	(void)dfd, (void)dir, (void)err, (void)errlen;
+	memset(buf, 'x', sizeof(buf));
+	for (size_t done = 0; done < a->n;) {
+		size_t k = a->n - done < sizeof(buf) ? a->n - done : sizeof(buf);
+		/* MSG_NOSIGNAL: the step runs in this process when not dropped */
+		ssize_t w = send(a->out, buf, k, MSG_NOSIGNAL);
+
+		if (w <= 0)
+			return -errno;
+		done += (size_t)w;
+	}
+	return 0;
+}
+
+/* A step's output comes to root's file over a socket, bounded. */
+static void test_run_into(void **state)
+{
+	const struct kg_user u = { .drop = false, .lock = -1 };
+	struct into_step a = { .out = -1, .n = 300000 };
+	struct kg_user_ran ran;
+	char tmp[] = "/tmp/fsb-into-XXXXXX", err[512] = "";
+	struct stat st;
+	int out = mkstemp(tmp);
+
+	(void)state;
+	assert_true(out >= 0);
+	unlink(tmp);
+	assert_int_equal(kg_user_run_into(&u, AT_FDCWD, ".", into_step, &a, &a.out, out, 1 << 20,
+					  &ran, err, sizeof(err)),
+			 0);
+	assert_int_equal(fstat(out, &st), 0);
+	assert_int_equal(st.st_size, 300000);
+	assert_int_equal(ftruncate(out, 0), 0);
+	/* past the bound: refused, and the step's next write fails rather than hang */
+	assert_int_equal(kg_user_run_into(&u, AT_FDCWD, ".", into_step, &a, &a.out, out, 1000, &ran,
+					  err, sizeof(err)),
+			 -EFBIG);
+	close(out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_in_range),
-		cmocka_unit_test(test_claim),
-		cmocka_unit_test(test_release_kills),
-		cmocka_unit_test(test_stream_back),
+		cmocka_unit_test(test_in_range),      cmocka_unit_test(test_claim),
+		cmocka_unit_test(test_release_kills), cmocka_unit_test(test_stream_back),
+		cmocka_unit_test(test_run_into),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
