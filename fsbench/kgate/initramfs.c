@@ -509,7 +509,13 @@ static const char *const stage_dirs[] = { "/proc",    "/sys",	   "/dev", "/run",
 					  "/tmp",     "/var/tmp",  "/out", "/sbin",
 					  "/usr/bin", "/usr/sbin", "/mnt", NULL };
 
-/* What the staging step gets: the files, and the archive's descriptor (root's new file). */
+/*
+ * The most the archive may be: a gate's is tens of MiB (fsbench, its libraries, the mkfs
+ * tools, a few modules); the bound stops a step that would fill root's disk.
+ */
+#define INITRAMFS_MAX (1LL << 30)
+
+/* What the staging step gets: the files, and where the archive goes (a socket to root). */
 struct stage_step {
 	const struct ents *e;
 	int out;
@@ -575,6 +581,28 @@ static int console_append(int fd)
 	return write(fd, buf, sizeof(buf)) == (ssize_t)sizeof(buf) ? 0 : -EIO;
 }
 
+/*
+ * The seal (KG_SEAL) of root's archive @tname beneath @dfd, as "@name" KG_SEAL: written under
+ * a name of this process's and renamed, before the archive is (a run that finds the archive
+ * finds its seal; two runs making the same one replace each other's alike). 0 or -errno.
+ */
+static int seal(int dfd, const char *tname, const char *name)
+{
+	char s[64], st[96]; /* "HASH.cpio" names */
+	uint64_t h;
+	int r;
+
+	snprintf(s, sizeof(s), "%s%s", name, KG_SEAL);
+	snprintf(st, sizeof(st), "%s.tmp.%d", s, (int)getpid());
+	if ((r = kg_file_hash(dfd, tname, &h)) || (r = kg_seal_write(dfd, st, h)))
+		return r;
+	if (renameat(dfd, st, dfd, s)) {
+		r = -errno;
+		unlinkat(dfd, st, 0);
+	}
+	return r;
+}
+
 int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *ret_at, size_t len,
 		       bool *ret_cached, char *err, size_t errlen)
 {
@@ -583,7 +611,8 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 	struct ents e = { 0 };
 	struct kg_user u = { .lock = -1 };
 	struct kg_user_ran ran;
-	uint64_t h = KG_FNV_SEED;
+	/* "sealed": archives from before their seal (issue 40) are not taken */
+	uint64_t h = kg_fnv(KG_FNV_SEED, "sealed", 6);
 	int r, sfd = -1, out = -1, bfd = -1;
 
 	*ret_cached = false;
@@ -618,7 +647,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 	base_strcpy(ret_path, len, final);
 	kg_fd_path(ret_at, len, bfd, name);
 	if (fstatat(bfd, name, &(struct stat){ 0 }, AT_SYMLINK_NOFOLLOW) == 0) {
-		r = kg_trusted_at(bfd, name, S_IFREG, final, err, errlen);
+		r = kg_file_seal_check(bfd, name, final, err, errlen);
 		*ret_cached = !r;
 		goto out;
 	}
@@ -637,7 +666,7 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		goto out;
 	}
 	base_path(stage, sizeof(stage), "%s/%s", base, sname);
-	/* the archive: root's new file, written by the step through its descriptor only */
+	/* the archive: root's new file, which root writes from what the step sends (run_into) */
 	snprintf(tname, sizeof(tname), "%s.tmp.%d", name, (int)getpid());
 	base_path(tmp, sizeof(tmp), "%s/%s", base, tname);
 	if ((out = openat(bfd, tname, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644)) <
@@ -650,14 +679,17 @@ int kg_initramfs_build(const struct kg_initramfs_opts *o, char *ret_path, char *
 		errf(err, errlen, r, "chown %s: %s", stage, strerror(-r));
 		goto rm;
 	}
-	struct stage_step a = { .e = &e, .out = out };
-	if ((r = kg_user_run(&u, sfd, stage, stage_step, &a, &ran, err, errlen)))
+	struct stage_step a = { .e = &e, .out = -1 };
+	if ((r = kg_user_run_into(&u, sfd, stage, stage_step, &a, &a.out, out, INITRAMFS_MAX, &ran,
+				  err, errlen)))
 		goto rm;
 	if (u.drop && (r = console_append(out)))
 		errf(err, errlen, r, "writing %s: %s", tmp, strerror(-r));
 	else if (close(out))
 		r = errf(err, errlen, -errno, "writing %s: %s", tmp, strerror(errno));
-	else if ((out = -1, renameat(bfd, tname, bfd, name)))
+	else if ((out = -1, r = seal(bfd, tname, name)))
+		errf(err, errlen, r, "sealing %s: %s", tmp, strerror(-r));
+	else if (renameat(bfd, tname, bfd, name))
 		r = errf(err, errlen, -errno, "rename %s: %s", final, strerror(errno));
 	else {
 		char note[64];

@@ -210,26 +210,64 @@ static int deb_step(int dfd, const char *dir, void *arg, char *err, size_t errle
 	return 0;
 }
 
-/* What an extracted package may hold once root takes it back: a tree, relative links inside. */
+/*
+ * What an extracted package may hold once it streams back to root: a tree, relative links
+ * inside. A Debian kernel's is ~5000 entries and ~400 MiB; the bounds leave room for a
+ * debug-heavy build and stop a tree made to fill root's disk.
+ */
 static const struct kg_user_rules deb_rules = { .subdirs = true,
 						.links = true,
-						.max_entries = 200000 };
+						.max_entries = 200000,
+						.max_total_bytes = 8LL << 30 };
+
+/*
+ * What of a kernel tree the seal hashes the bytes of: the image and the modules.* indexes
+ * (modules.dep names what the initramfs copies). Every entry's name, mode and size is
+ * hashed, but not the ~400 MiB of .ko files: read again on every use, they took 9.5 s on
+ * this host (cold) where the gate's other start-up is well under a second. A module changed
+ * in place at its size is the one change the seal misses; root's entry is made of root's
+ * own fresh files, which no step holds open, so that takes a writer that is root already.
+ */
+static bool deb_seal_bytes(const char *rel)
+{
+	const char *base = strrchr(rel, '/') ? strrchr(rel, '/') + 1 : rel;
+
+	return !strncmp(rel, "boot/", 5) || !strncmp(base, "modules.", 8);
+}
+
+/* The seal of the entry @fname beneath @bfd (shown as @shown) is what it holds. */
+static int deb_seal_check(int bfd, const char *fname, const char *shown, char *err, size_t errlen)
+{
+	char seal[PATH_MAX];
+	uint64_t h;
+	int efd = openat(bfd, fname, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC), r;
+
+	if (efd < 0)
+		return errf(err, errlen, -errno, "opening %s: %s", shown, strerror(errno));
+	base_path(seal, sizeof(seal), "%s/%s", shown, KG_SEAL);
+	if (!(r = kg_tree_hash(efd, deb_seal_bytes, &h, err, errlen)))
+		r = kg_seal_check(efd, KG_SEAL, h, seal, err, errlen);
+	close(efd);
+	return r;
+}
 
 /*
  * dpkg-deb -x of @deb into @tmp/x, @tmp (into @tmp, @tmplen bytes) a new directory beneath
- * the cache @bfd (named @base), and depmod on it, as the guest side's user, then taken back
- * by root. @tmp stays root's 0700, as restore removes only such a tree after a kill -9; x in
- * it is the one handed to the user, which it reaches by descriptor (its working directory),
- * never by a path through @tmp.
+ * the cache @bfd (named @base), and depmod on it, as the guest side's user, then streamed
+ * back into root's own fresh @tmp/r (kg_user_stream_back), sealed (KG_SEAL). @tmp stays
+ * root's 0700, as restore removes only such a tree after a kill -9; x in it is the one
+ * handed to the user, which it reaches by descriptor (its working directory), never by a
+ * path through @tmp.
  */
 static int deb_extract(const char *deb, int bfd, const char *base, struct probe_scratch *journal,
 		       char *tmp, size_t tmplen, struct kg_kernel *k, char *err, size_t errlen)
 {
 	struct deb_step a = { .fd = -1, .deb = deb, .base = base, .k = k };
-	char x[PATH_MAX + 80], why[PATH_MAX + 128], prefix[64];
+	char x[PATH_MAX + 80], out[PATH_MAX + 80], why[PATH_MAX + 128], prefix[64];
 	struct kg_user u;
 	struct kg_user_ran ran;
-	int tfd, dfd = -1, r;
+	int tfd, dfd = -1, odfd = -1, r;
+	uint64_t h;
 
 	if ((r = kg_user_claim(&u, err, errlen)))
 		return r;
@@ -247,17 +285,29 @@ static int deb_extract(const char *deb, int bfd, const char *base, struct probe_
 		return r;
 	}
 	base_path(x, sizeof(x), "%s/%s/x", base, tmp);
+	base_path(out, sizeof(out), "%s/%s/r", base, tmp);
 	if ((dfd = base_dir_make(tfd, "x", 0700, why, sizeof(why))) < 0)
 		r = errf(err, errlen, dfd, "kernel %s: creating %s: %s", deb, x, why);
 	else if ((a.fd = open(deb, O_RDONLY | O_CLOEXEC)) < 0)
 		r = errf(err, errlen, -errno, "kernel %s: opening it: %s", deb, strerror(errno));
 	else if ((r = kg_user_give(&u, dfd)))
 		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
-	else if (!(r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)) &&
-		 (r = kg_user_reclaim(&u, dfd, x, &deb_rules, why, sizeof(why))))
-		r = errf(err, errlen, -EINVAL, "kernel %s: refused: %s", deb, why);
-	else if (!r)
-		kg_user_note(dfd, ".privsep", "dpkg-deb, depmod", &ran);
+	else if ((r = kg_user_run(&u, dfd, x, deb_step, &a, &ran, err, errlen)))
+		; /* @err says why */
+	else if ((odfd = base_dir_make(tfd, "r", 0700, why, sizeof(why))) < 0)
+		r = errf(err, errlen, odfd, "kernel %s: creating %s: %s", deb, out, why);
+	else if ((r = kg_user_stream_back(&u, dfd, x, odfd, out, &deb_rules, why, sizeof(why))))
+		r = errf(err, errlen, r == -ENOMEM || r == -ENOSPC ? r : -EINVAL,
+			 "kernel %s: refused: %s", deb, why);
+	else {
+		kg_user_note(odfd, ".privsep", "dpkg-deb, depmod", &ran);
+		if ((r = kg_tree_hash(odfd, deb_seal_bytes, &h, why, sizeof(why))))
+			errf(err, errlen, r, "kernel %s: %s", deb, why);
+		else if ((r = kg_seal_write(odfd, KG_SEAL, h)))
+			errf(err, errlen, r, "writing %s/%s: %s", out, KG_SEAL, strerror(-r));
+	}
+	if (odfd >= 0)
+		close(odfd);
 	if (dfd >= 0)
 		close(dfd);
 	if (a.fd > 0)
@@ -286,8 +336,13 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 	if ((bfd = kg_cache_open(cachedir, "kernels", err, errlen)) < 0)
 		return bfd;
 	deb_sweep(bfd);
-	/* keyed by content: a package rebuilt with the same name, size and mtime is another */
-	uint64_t h = kg_fnv(KG_FNV_SEED, &st.st_size, sizeof(st.st_size));
+	/*
+	 * keyed by content: a package rebuilt with the same name, size and mtime is another.
+	 * "sealed": entries made before they were streamed back and sealed (issue 40) hold the
+	 * step's own inodes, which a descriptor it kept may still write: never taken.
+	 */
+	uint64_t h = kg_fnv(KG_FNV_SEED, "sealed", 6);
+	h = kg_fnv(h, &st.st_size, sizeof(st.st_size));
 	if ((r = kg_hash_file(&h, deb)))
 		return errf(err, errlen, r, "kernel %s: reading it: %s", deb, strerror(-r));
 	snprintf(fname, sizeof(fname), "%.*s-%016llx", (int)(strlen(name) - 4), name,
@@ -297,7 +352,7 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 		r = deb_extract(deb, bfd, base, journal, tmp, sizeof(tmp), k, err, errlen);
 		char x[sizeof(tmp) + 2];
 
-		snprintf(x, sizeof(x), "%s/x", tmp); /* in root's 0700 @tmp: no one else's path */
+		snprintf(x, sizeof(x), "%s/r", tmp); /* in root's 0700 @tmp: no one else's path */
 		if (!r && renameat(bfd, x, bfd, fname)) {
 			r = -errno;
 			if (r == -EEXIST || r == -ENOTEMPTY) /* another run extracted it first */
@@ -305,13 +360,14 @@ static int deb_resolve(const char *deb, const char *cachedir, struct probe_scrat
 			else
 				errf(err, errlen, r, "rename %s: %s", final, strerror(-r));
 		}
-		/* by descriptor: the unprivileged user's tree, unless it was taken back */
+		/* by descriptor: the unprivileged user's tree x, and root's r unless renamed */
 		if (tmp[0])
 			base_rm_at(bfd, tmp);
 		if (r)
 			return r;
 	}
-	if ((r = kg_trusted_at(bfd, fname, S_IFDIR, final, err, errlen)))
+	if ((r = kg_trusted_at(bfd, fname, S_IFDIR, final, err, errlen)) ||
+	    (r = deb_seal_check(bfd, fname, final, err, errlen)))
 		return r;
 	/* from here by the held directory: /proc/self/fd/N/NAME, never the cache's path */
 	kg_fd_path(at, sizeof(at), bfd, fname);

@@ -299,20 +299,30 @@ static int pvh_step(int dfd, const char *dir, void *arg, char *err, size_t errle
 
 /* What the step may leave: the one file, no larger than the bound it was held to. */
 static const struct kg_user_rules pvh_rules = { .max_entries = 1,
-						.max_file_bytes = (long long)PVH_OUT_MAX };
+						.max_file_bytes = (long long)PVH_OUT_MAX,
+						.max_total_bytes = (long long)PVH_OUT_MAX };
+
+/* The seal (KG_SEAL's, for one file) of the cache's @name: "@name.content" beside it. */
+static void pvh_seal_name(char *out, size_t len, const char *name)
+{
+	snprintf(out, len, "%s%s", name, KG_SEAL);
+}
 
 /*
- * pvh_step into a new staging directory beneath the cache @cfd (root's 0700, given to the
- * step's user, taken back by root by descriptor), its vmlinux renamed to @name beneath @cfd.
- * -ENOEXEC with @err as pvh_step says it, or -errno with @err.
+ * pvh_step into x/ of a new staging directory beneath the cache @cfd (root's 0700; x given
+ * to the step's user), streamed back into root's own fresh r/ (kg_user_stream_back), its
+ * vmlinux sealed and renamed to @name beneath @cfd, the seal first (a run that finds the
+ * vmlinux finds its seal). -ENOEXEC with @err as pvh_step says it, or -errno with @err.
  */
 static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_step *a, char *err,
 		    size_t errlen)
 {
-	char stage[64], shown[PATH_MAX + 80], why[PATH_MAX + 128];
+	char stage[64], shown[PATH_MAX + 80], out[PATH_MAX + 80], why[PATH_MAX + 128];
+	char seal[NAME_MAX + 16];
 	struct kg_user u;
 	struct kg_user_ran ran;
-	int sfd, r;
+	int sfd, xfd = -1, ofd = -1, r;
+	uint64_t h;
 
 	if ((r = kg_user_claim(&u, err, errlen)))
 		return r;
@@ -321,22 +331,36 @@ static int pvh_make(int cfd, const char *cache, const char *name, struct pvh_ste
 		kg_user_release(&u);
 		return errf(err, errlen, sfd, "creating a directory in %s: %s", cache, why);
 	}
-	snprintf(shown, sizeof(shown), "%s/%s", cache, stage);
-	if ((r = kg_user_give(&u, sfd)))
+	snprintf(shown, sizeof(shown), "%s/%s/x", cache, stage);
+	snprintf(out, sizeof(out), "%s/%s/r", cache, stage);
+	pvh_seal_name(seal, sizeof(seal), name);
+	if ((xfd = base_dir_make(sfd, "x", 0700, why, sizeof(why))) < 0)
+		r = errf(err, errlen, xfd, "creating %s: %s", shown, why);
+	else if ((r = kg_user_give(&u, xfd)))
 		errf(err, errlen, r, "chown %s: %s", shown, strerror(-r));
-	else if ((r = kg_user_run(&u, sfd, shown, pvh_step, a, &ran, err, errlen)) == 0 &&
-		 (r = kg_user_reclaim(&u, sfd, shown, &pvh_rules, why, sizeof(why))))
-		r = errf(err, errlen, -EINVAL, "kernel %s: refused: %s", a->image, why);
-	else if (!r && renameat(sfd, "vmlinux", cfd, name))
+	else if ((r = kg_user_run(&u, xfd, shown, pvh_step, a, &ran, err, errlen)))
+		; /* @err says why */
+	else if ((ofd = base_dir_make(sfd, "r", 0700, why, sizeof(why))) < 0)
+		r = errf(err, errlen, ofd, "creating %s: %s", out, why);
+	else if ((r = kg_user_stream_back(&u, xfd, shown, ofd, out, &pvh_rules, why, sizeof(why))))
+		r = errf(err, errlen, r == -ENOMEM || r == -ENOSPC ? r : -EINVAL,
+			 "kernel %s: refused: %s", a->image, why);
+	else if ((r = kg_file_hash(ofd, "vmlinux", &h)) || (r = kg_seal_write(ofd, seal, h)))
+		errf(err, errlen, r, "sealing %s/vmlinux: %s", out, strerror(-r));
+	else if (renameat(ofd, seal, cfd, seal) || renameat(ofd, "vmlinux", cfd, name))
 		r = errf(err, errlen, -errno, "rename %s/%s: %s", cache, name, strerror(errno));
-	else if (!r) {
+	else {
 		char note[NAME_MAX + 16];
 
 		snprintf(note, sizeof(note), "%s.privsep", name);
 		kg_user_note(cfd, note, "decompression", &ran);
 	}
+	if (ofd >= 0)
+		close(ofd);
+	if (xfd >= 0)
+		close(xfd);
 	close(sfd);
-	/* by descriptor: the unprivileged user's tree, unless it was taken back */
+	/* by descriptor: the unprivileged user's x, and root's r */
 	base_rm_at(cfd, stage);
 	kg_user_release(&u);
 	return r;
@@ -363,7 +387,8 @@ int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t 
 	}
 	a.len = (size_t)st.st_size;
 	/* the cache's name: the bytes hashed, not parsed (the step parses them) */
-	h = KG_FNV_SEED;
+	/* "sealed": entries from before kg_seal_check (issue 40) are not taken */
+	h = kg_fnv(KG_FNV_SEED, "sealed", 6);
 	if ((r = kg_hash_fd(&h, a.fd))) {
 		close(a.fd);
 		return errf(err, errlen, r, "reading %s: %s", k->image, strerror(-r));
@@ -376,7 +401,7 @@ int kg_pvh_resolve(struct kg_kernel *k, const char *cachedir, char *err, size_t 
 	snprintf(name, sizeof(name), "vmlinux-%s-%016llx", k->release, (unsigned long long)h);
 	snprintf(shown, sizeof(shown), "%s/%s", cache, name);
 	if (fstatat(cfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) /* made by an earlier run */
-		r = kg_trusted_at(cfd, name, S_IFREG, shown, err, errlen);
+		r = kg_file_seal_check(cfd, name, shown, err, errlen);
 	else
 		r = pvh_make(cfd, cache, name, &a, err, errlen);
 	close(a.fd);

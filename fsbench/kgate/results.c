@@ -276,17 +276,19 @@ static int tar_step(int dfd, const char *dir, void *arg, char *err, size_t errle
 	return tar_extract(a->in, dfd, err, errlen);
 }
 
-/* What root takes back from the reading step: the flat, bounded set tar_extract writes. */
+/* What streams back to root from the reading step: the flat, bounded set tar_extract writes. */
 static const struct kg_user_rules tar_rules = { .max_entries = RESULT_FILES,
-						.max_file_bytes = RESULT_FILE_BYTES };
+						.max_file_bytes = RESULT_FILE_BYTES,
+						.max_total_bytes = KG_RESULTS_DISK_BYTES };
 
 int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, size_t errlen)
 {
 	char guest[PATH_MAX + 16], results[PATH_MAX + 16], status[32], why[512], why2[512];
-	int in = -1, dfd, r;
+	char stage[64] = "", x[PATH_MAX + 80];
+	int in = -1, dfd, sfd = -1, xfd = -1, r;
 	struct stat st;
 	struct kg_user u = { .lock = -1 };
-	struct kg_user_ran ran;
+	struct kg_user_ran ran = { 0 };
 
 	snprintf(guest, sizeof(guest), "%s/guest", dir);
 	snprintf(results, sizeof(results), "%s/results.img", dir);
@@ -300,24 +302,38 @@ int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, 
 	}
 	if ((r = kg_user_claim(&u, err, errlen)))
 		goto out;
-	if ((r = kg_user_give(&u, dfd))) {
-		errf(err, errlen, r, "chown %s: %s", guest, strerror(-r));
+	/*
+	 * The reading step's own x/ in root's 0700 staging directory: no other user reaches it
+	 * by path while the step runs, and guest/ stays root's throughout.
+	 */
+	if ((sfd = base_dir_make_temp(bdfd, ".guest.", stage, sizeof(stage), why, sizeof(why))) <
+	    0) {
+		stage[0] = 0;
+		r = errf(err, errlen, sfd, "creating a directory in %s: %s", dir, why);
+		goto out;
+	}
+	snprintf(x, sizeof(x), "%s/%s/x", dir, stage);
+	if ((xfd = base_dir_make(sfd, "x", 0700, why, sizeof(why))) < 0) {
+		r = errf(err, errlen, xfd, "creating %s: %s", x, why);
+		goto out;
+	}
+	if ((r = kg_user_give(&u, xfd))) {
+		errf(err, errlen, r, "chown %s: %s", x, strerror(-r));
 		goto out;
 	}
 	/*
-	 * The guest's bytes are parsed by a child with no root, whose files root then takes
-	 * back one by one (regular, bounded, no links): what it wrote is checked again there.
+	 * The guest's bytes are parsed by a child with no root, whose files stream back into
+	 * root's own guest/ (regular, bounded, no links): what it wrote is checked again there,
+	 * and nothing it held open reaches root's copy.
 	 */
 	struct tar_step a = { .in = in };
-	r = kg_user_run(&u, dfd, guest, tar_step, &a, &ran, why, sizeof(why));
+	r = kg_user_run(&u, xfd, x, tar_step, &a, &ran, why, sizeof(why));
 	if (!r)
-		r = kg_user_reclaim(&u, dfd, guest, &tar_rules, why, sizeof(why));
-	else
-		kg_user_reclaim(&u, dfd, guest, &tar_rules, why2, sizeof(why2)); /* root's, kept */
-	if (!u.drop && fchmod(dfd, 0755) && !r)
-		r = errf(why, sizeof(why), -errno, "chmod %s: %s", guest, strerror(errno));
+		r = kg_user_stream_back(&u, xfd, x, dfd, guest, &tar_rules, why, sizeof(why));
+	else /* what was read before the refusal, for a look: root's, kept */
+		kg_user_stream_back(&u, xfd, x, dfd, guest, &tar_rules, why2, sizeof(why2));
 	kg_user_note(bdfd, "privsep", "results disk", &ran);
-	kg_user_release(&u); /* its tree is root's again: nothing of it left to the uid */
+	kg_user_release(&u); /* its tree is removed below: nothing of it left to the uid */
 	if (r) {
 		/* what was taken stays for a look; none of it is used */
 		r = errf(err, errlen, r, "the guest's results disk is refused: %s (see %s)", why,
@@ -342,6 +358,12 @@ int kg_results_collect(int bdfd, const char *dir, struct kg_boot *b, char *err, 
 		base_path(b->result, sizeof(b->result), "%s/result.json", guest);
 out:
 	kg_user_release(&u);
+	if (xfd >= 0)
+		close(xfd);
+	if (sfd >= 0)
+		close(sfd);
+	if (stage[0]) /* by descriptor: the step's tree, whatever it left in it */
+		base_rm_at(bdfd, stage);
 	if (in >= 0)
 		close(in);
 	if (dfd >= 0)

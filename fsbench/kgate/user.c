@@ -1,4 +1,4 @@
-/* Privilege separation (user.h): the guest's side's user, its steps in a dropped child, their trees taken back. */
+/* Privilege separation (user.h): the guest's side's user, its steps in a dropped child, their trees streamed back. */
 #include "fsbench/kgate/user.h"
 
 #include <dirent.h>
@@ -7,9 +7,11 @@
 #include <grp.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include <sys/file.h>
 #include <sys/prctl.h>
 #include <sys/random.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -524,120 +527,440 @@ static bool link_inside(const char *target, int depth)
 	return true;
 }
 
-struct walk {
-	const struct kg_user_rules *rules;
-	long entries;
+/*
+ * The stream a tree comes back in (kg_user_stream_back): one header an entry, depth first,
+ * a directory's entries after its own header and before its 'u'; all in host order, as
+ * both ends are this program on this host.
+ */
+enum { REC_DIR = 'd', REC_FILE = 'f', REC_LINK = 'l', REC_UP = 'u', REC_END = 'e' };
+struct rec {
+	uint8_t type;
+	uint8_t pad;
+	uint16_t namelen; /* the name's bytes follow the header, then @size bytes of content */
+	uint32_t mode;
+	uint64_t size; /* a file's bytes, a link's target's */
+};
+/* The deepest a tree may go: a kernel's modules are 8 below the top. */
+#define STREAM_DEPTH 64
+
+static int send_all(int out, const void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		/* a socket, not a pipe: root stopping reading is EPIPE here, never SIGPIPE */
+		ssize_t w = send(out, (const char *)p + done, n - done, MSG_NOSIGNAL);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+struct send {
+	int out;
+	char *buf; /* STREAM_BUF bytes */
 	char *err;
 	size_t errlen;
 };
+#define STREAM_BUF ((size_t)1 << 20)
 
-static int refuse(struct walk *w, int e, const char *path, const char *name, const char *why)
+static int send_rec(struct send *s, int type, const char *name, mode_t mode, uint64_t size)
 {
-	return errf(w->err, w->errlen, e, "%s/%s is %s", path, name, why);
+	struct rec h = { .type = (uint8_t)type,
+			 .namelen = (uint16_t)(name ? strlen(name) : 0),
+			 .mode = (uint32_t)mode,
+			 .size = size };
+	int r = send_all(s->out, &h, sizeof(h));
+
+	return r || !h.namelen ? r : send_all(s->out, name, h.namelen);
 }
 
-/* One entry @name of @dfd (root's 0700 by now), checked and made root's. */
-static int reclaim_dir(struct walk *w, int dfd, const char *path, int depth);
+static int send_dir(struct send *s, int dfd, const char *path, int depth);
 
-static int reclaim_entry(struct walk *w, int dfd, const char *path, const char *name, int depth)
+/* One entry of @dfd: its header and content, a directory's entries after it. */
+static int send_entry(struct send *s, int dfd, const char *path, const char *name, int depth)
 {
-	char sub[PATH_MAX], target[PATH_MAX];
+	char sub[PATH_MAX];
 	struct stat st;
-	ssize_t n;
-	int fd, r = 0;
+	int fd = -1, r = 0;
 
 	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW))
-		return errf(w->err, w->errlen, -errno, "%s/%s: %s", path, name, strerror(errno));
+		return errf(s->err, s->errlen, -errno, "%s/%s: %s", path, name, strerror(errno));
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
 	if (S_ISLNK(st.st_mode)) {
-		if (!w->rules->links)
-			return refuse(w, -EPERM, path, name, "a symlink");
-		n = readlinkat(dfd, name, target, sizeof(target) - 1);
-		if (n < 0)
-			return errf(w->err, w->errlen, -errno, "%s/%s: %s", path, name,
-				    strerror(errno));
-		target[n] = 0;
-		if (!link_inside(target, depth))
-			return refuse(w, -EPERM, path, name, "a symlink leading outside the tree");
-		return fchownat(dfd, name, 0, 0, AT_SYMLINK_NOFOLLOW) ?
-			       errf(w->err, w->errlen, -errno, "chown %s/%s: %s", path, name,
-				    strerror(errno)) :
-			       0;
+		ssize_t n = readlinkat(dfd, name, s->buf, PATH_MAX);
+
+		if (n < 0 || n >= PATH_MAX)
+			return errf(s->err, s->errlen, n < 0 ? -errno : -ENAMETOOLONG, "%s: %s",
+				    sub, strerror(n < 0 ? errno : ENAMETOOLONG));
+		if (!(r = send_rec(s, REC_LINK, name, 0, (uint64_t)n)))
+			r = send_all(s->out, s->buf, (size_t)n);
+		return r;
 	}
 	if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
-		return refuse(w, -EPERM, path, name,
-			      S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device node" :
-			      S_ISFIFO(st.st_mode)			 ? "a FIFO" :
-									   "a socket");
-	if (S_ISDIR(st.st_mode) && (!w->rules->subdirs || depth >= 64))
-		return refuse(w, -EPERM, path, name, "a directory");
+		return errf(s->err, s->errlen, -EPERM, "%s is %s", sub,
+			    S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "a device node" :
+			    S_ISFIFO(st.st_mode)		       ? "a FIFO" :
+									 "a socket");
+	/* O_NONBLOCK: a FIFO swapped in since the fstatat does not hang the step */
 	fd = openat(dfd, name,
 		    O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
 			    (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
-	if (fd < 0 || fstat(fd, &st)) {
-		r = errf(w->err, w->errlen, -errno, "opening %s/%s: %s", path, name,
-			 strerror(errno));
-		goto out;
+	if (fd < 0 || fstat(fd, &st))
+		r = errf(s->err, s->errlen, -errno, "opening %s: %s", sub, strerror(errno));
+	else if (S_ISDIR(st.st_mode)) {
+		if (!(r = send_rec(s, REC_DIR, name, st.st_mode, 0)) &&
+		    !(r = send_dir(s, fd, sub, depth + 1)))
+			r = send_rec(s, REC_UP, NULL, 0, 0);
+	} else if (!S_ISREG(st.st_mode))
+		r = errf(s->err, s->errlen, -EPERM, "%s is no longer what it was a moment ago",
+			 sub);
+	else if (!(r = send_rec(s, REC_FILE, name, st.st_mode, (uint64_t)st.st_size))) {
+		/* exactly the size announced: a file that changes meanwhile is an error */
+		for (off_t left = st.st_size; !r && left > 0;) {
+			ssize_t n = read(fd, s->buf,
+					 left < (off_t)STREAM_BUF ? (size_t)left : STREAM_BUF);
+
+			if (n > 0) {
+				r = send_all(s->out, s->buf, (size_t)n);
+				left -= n;
+			} else if (n == 0 || errno != EINTR)
+				r = errf(s->err, s->errlen, n ? -errno : -EIO, "reading %s: %s",
+					 sub, n ? strerror(errno) : "it shrank while read");
+		}
 	}
-	if (S_ISREG(st.st_mode)) {
-		if (st.st_nlink != 1)
-			r = refuse(w, -EPERM, path, name, "a hard link");
-		else if (st.st_mode & (S_ISUID | S_ISGID))
-			r = refuse(w, -EPERM, path, name, "a setuid or setgid file");
-		else if (w->rules->max_file_bytes && st.st_size > w->rules->max_file_bytes)
-			r = refuse(w, -EFBIG, path, name, "larger than its bound");
-		else if (fchown(fd, 0, 0) || fchmod(fd, st.st_mode & 0755))
-			r = errf(w->err, w->errlen, -errno, "chown %s/%s: %s", path, name,
-				 strerror(errno));
-	} else if (S_ISDIR(st.st_mode)) {
-		snprintf(sub, sizeof(sub), "%s/%s", path, name);
-		if (!(r = reclaim_dir(w, fd, sub, depth + 1)) && fchmod(fd, st.st_mode & 0755))
-			r = errf(w->err, w->errlen, -errno, "chmod %s: %s", sub, strerror(errno));
-	} else
-		r = refuse(w, -EPERM, path, name, "no longer what it was a moment ago");
-out:
 	if (fd >= 0)
 		close(fd);
 	return r;
 }
 
-static int reclaim_dir(struct walk *w, int dfd, const char *path, int depth)
+static int send_dir(struct send *s, int dfd, const char *path, int depth)
 {
 	struct dirent *de;
 	DIR *d;
 	int fd, r = 0;
 
-	/* first: from here on the other user can neither add, rename nor remove in it */
-	if (fchown(dfd, 0, 0) || fchmod(dfd, 0700))
-		return errf(w->err, w->errlen, -errno, "chown %s: %s", path, strerror(errno));
+	if (depth > STREAM_DEPTH)
+		return errf(s->err, s->errlen, -ELOOP, "%s: more than %d directories deep", path,
+			    STREAM_DEPTH);
 	if ((fd = fcntl(dfd, F_DUPFD_CLOEXEC, 0)) < 0 || !(d = fdopendir(fd))) {
-		r = errf(w->err, w->errlen, -errno, "reading %s: %s", path, strerror(errno));
+		r = errf(s->err, s->errlen, -errno, "reading %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return r;
 	}
-	while (!r && (de = readdir(d))) {
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		if (++w->entries > w->rules->max_entries)
-			r = errf(w->err, w->errlen, -E2BIG, "%s: more than %ld entries", path,
-				 w->rules->max_entries);
-		else
-			r = reclaim_entry(w, dfd, path, de->d_name, depth);
-	}
+	while (!r && (de = readdir(d)))
+		if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+			r = send_entry(s, dfd, path, de->d_name, depth);
 	closedir(d);
 	return r;
 }
 
-int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
-		    const struct kg_user_rules *rules, char *err, size_t errlen)
+struct send_step {
+	int out;
+};
+
+/* The sending step, as the step's user: its tree @dfd onto the socket, then REC_END. */
+static int send_step(int dfd, const char *dir, void *arg, char *err, size_t errlen)
 {
-	struct walk w = { .rules = rules, .err = err, .errlen = errlen };
+	const struct send_step *a = arg;
+	struct send s = { .out = a->out, .buf = malloc(STREAM_BUF), .err = err, .errlen = errlen };
 	int r;
 
-	if (!u->drop)
-		return 0;
-	r = reclaim_dir(&w, dfd, path, 0);
-	return r ? r : fchmod(dfd, 0755) ? -errno : 0;
+	if (!s.buf)
+		return errf(err, errlen, -ENOMEM, "%s: %s", dir, strerror(ENOMEM));
+	r = send_dir(&s, dfd, dir, 0);
+	if (!r)
+		r = send_rec(&s, REC_END, NULL, 0, 0);
+	if (r && !err[0])
+		errf(err, errlen, r, "sending %s: %s", dir, strerror(-r));
+	free(s.buf);
+	return r;
+}
+
+/* Root's end: what it has read and made so far, against @rules. */
+struct recv {
+	const struct kg_user_rules *rules;
+	int in;
+	long entries;
+	long long bytes;
+	bool eof; /* the stream ended early: the sender's error says why, when it has one */
+	char *buf; /* STREAM_BUF bytes */
+	char *err;
+	size_t errlen;
+};
+
+static int write_all(int fd, const void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		ssize_t w = write(fd, (const char *)p + done, n - done);
+
+		if (w > 0)
+			done += (size_t)w;
+		else if (w < 0 && errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* Exactly @n bytes from the stream; -EPROTO when it ends before. */
+static int recv_all(struct recv *rv, void *p, size_t n)
+{
+	for (size_t done = 0; done < n;) {
+		ssize_t got = read(rv->in, (char *)p + done, n - done);
+
+		if (got > 0)
+			done += (size_t)got;
+		else if (got == 0) {
+			rv->eof = true;
+			return -EPROTO;
+		} else if (errno != EINTR)
+			return -errno;
+	}
+	return 0;
+}
+
+/* @size bytes of the stream into @fd (root's new file). */
+static int recv_copy(struct recv *rv, int fd, uint64_t size)
+{
+	while (size > 0) {
+		size_t n = size < STREAM_BUF ? (size_t)size : STREAM_BUF;
+		int r = recv_all(rv, rv->buf, n);
+
+		if (r || (r = write_all(fd, rv->buf, n)))
+			return r;
+		size -= n;
+	}
+	return 0;
+}
+
+/* A name the stream may make: one component, not "." or "..", no NUL, at most NAME_MAX. */
+static bool stream_name_ok(const char *name, size_t n)
+{
+	return n > 0 && n <= NAME_MAX && !memchr(name, '/', n) && !memchr(name, 0, n) &&
+	       !(n == 1 && name[0] == '.') && !(n == 2 && !memcmp(name, "..", 2));
+}
+
+static int recv_dir(struct recv *rv, int dfd, const char *path, int depth);
+
+/* The entry of header @h beneath @dfd, made by root, fresh. */
+static int recv_entry(struct recv *rv, int dfd, const char *path, const struct rec *h, int depth)
+{
+	char name[NAME_MAX + 1], sub[PATH_MAX];
+	const struct kg_user_rules *ru = rv->rules;
+	int fd, r;
+
+	if (!h->namelen || h->namelen > NAME_MAX || recv_all(rv, name, h->namelen))
+		return errf(rv->err, rv->errlen, -EBADMSG, "%s: a name of %u bytes", path,
+			    h->namelen);
+	name[h->namelen] = 0;
+	if (!stream_name_ok(name, h->namelen))
+		return errf(rv->err, rv->errlen, -EBADMSG,
+			    "%s: a name that is not one plain component", path);
+	snprintf(sub, sizeof(sub), "%s/%s", path, name);
+	if (++rv->entries > ru->max_entries)
+		return errf(rv->err, rv->errlen, -E2BIG, "%s: more than %ld entries", sub,
+			    ru->max_entries);
+	if (h->type == REC_LINK) {
+		if (!ru->links)
+			return errf(rv->err, rv->errlen, -EPERM, "%s is a symlink", sub);
+		if (h->size == 0 || h->size >= PATH_MAX || recv_all(rv, rv->buf, h->size))
+			return errf(rv->err, rv->errlen, -EBADMSG,
+				    "%s: a link target of %llu bytes", sub,
+				    (unsigned long long)h->size);
+		rv->buf[h->size] = 0;
+		if (strlen(rv->buf) != h->size || !link_inside(rv->buf, depth))
+			return errf(rv->err, rv->errlen, -EPERM,
+				    "%s is a symlink leading outside the tree", sub);
+		return symlinkat(rv->buf, dfd, name) ?
+			       errf(rv->err, rv->errlen, -errno, "symlink %s: %s", sub,
+				    strerror(errno)) :
+			       0;
+	}
+	if (h->type == REC_DIR) {
+		if (!ru->subdirs || depth >= STREAM_DEPTH)
+			return errf(rv->err, rv->errlen, -EPERM, "%s is a directory", sub);
+		if (mkdirat(dfd, name, 0700) ||
+		    (fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0)
+			return errf(rv->err, rv->errlen, -errno, "mkdir %s: %s", sub,
+				    strerror(errno));
+		r = recv_dir(rv, fd, sub, depth + 1);
+		/* no setuid, setgid or sticky bit, nothing others may write */
+		if (!r && fchmod(fd, h->mode & 0755))
+			r = errf(rv->err, rv->errlen, -errno, "chmod %s: %s", sub, strerror(errno));
+		close(fd);
+		return r;
+	}
+	if (h->type != REC_FILE)
+		return errf(rv->err, rv->errlen, -EBADMSG, "%s: an entry of type %u", sub, h->type);
+	/* no package or result has a use for one: refused, as a sign of what made the tree */
+	if (h->mode & (S_ISUID | S_ISGID))
+		return errf(rv->err, rv->errlen, -EPERM, "%s is a setuid or setgid file", sub);
+	if (ru->max_file_bytes && h->size > (uint64_t)ru->max_file_bytes)
+		return errf(rv->err, rv->errlen, -EFBIG, "%s is larger than its bound", sub);
+	if (ru->max_total_bytes && h->size > (uint64_t)(ru->max_total_bytes - rv->bytes))
+		return errf(rv->err, rv->errlen, -EFBIG, "%s: the tree is larger than %lld bytes",
+			    sub, ru->max_total_bytes);
+	rv->bytes += (long long)h->size;
+	fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errf(rv->err, rv->errlen, -errno, "creating %s: %s", sub, strerror(errno));
+	if ((r = recv_copy(rv, fd, h->size)) == -EPROTO)
+		errf(rv->err, rv->errlen, r, "%s: the stream ended inside it", sub);
+	else if (r || (r = fchmod(fd, h->mode & 0755) ? -errno : 0))
+		errf(rv->err, rv->errlen, r, "writing %s: %s", sub, strerror(-r));
+	if (close(fd) && !r)
+		r = errf(rv->err, rv->errlen, -errno, "writing %s: %s", sub, strerror(errno));
+	return r;
+}
+
+/* The entries of one directory, up to its REC_UP (REC_END at the top). */
+static int recv_dir(struct recv *rv, int dfd, const char *path, int depth)
+{
+	for (;;) {
+		struct rec h;
+		int r = recv_all(rv, &h, sizeof(h));
+
+		if (r)
+			return errf(rv->err, rv->errlen, r, "%s: %s", path,
+				    r == -EPROTO ? "the stream ended before the tree did" :
+						   strerror(-r));
+		if (h.type == REC_UP || h.type == REC_END) {
+			if ((h.type == REC_UP) != (depth > 0) || h.namelen || h.size)
+				return errf(rv->err, rv->errlen, -EBADMSG,
+					    "%s: the stream's tree ends out of place", path);
+			return 0;
+		}
+		if ((r = recv_entry(rv, dfd, path, &h, depth)))
+			return r;
+	}
+}
+
+/* A step run in a thread (kg_user_run waits for it) while root reads what it sends. */
+struct stream_run {
+	const struct kg_user *u;
+	int dfd, out, in;
+	const char *path;
+	kg_user_fn fn;
+	void *arg;
+	struct kg_user_ran ran;
+	int r;
+	char err[2048];
+};
+
+static void *stream_thread(void *arg)
+{
+	struct stream_run *s = arg;
+
+	s->r = kg_user_run(s->u, s->dfd, s->path, s->fn, s->arg, &s->ran, s->err, sizeof(s->err));
+	/*
+	 * The step is over: what it sent is queued, and root reads no more than that. Not the
+	 * end of its end: a tool may have handed that on (over a unix socket) to a process
+	 * that outlives the step, which would hold root's reading open, and append to it.
+	 */
+	shutdown(s->in, SHUT_RD);
+	close(s->out);
+	return NULL;
+}
+
+/*
+ * Starts @s's step (its fields set but out) in a thread, with *@ret_in the end root reads
+ * and *@wfd (where the step's fn finds it) the end it writes: set before the thread starts,
+ * as a dropped step's memory is copied when it forks. A socket, so that either end stopping
+ * early is an error at the other, not a signal. 0 or -errno with @err.
+ */
+static int stream_start(struct stream_run *s, int *wfd, pthread_t *t, int *ret_in, char *err,
+			size_t errlen)
+{
+	int sp[2], r;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp))
+		return errf(err, errlen, -errno, "%s: socketpair: %s", s->path, strerror(errno));
+	s->out = *wfd = sp[1];
+	s->in = sp[0];
+	if ((r = -pthread_create(t, NULL, stream_thread, s))) {
+		close(sp[0]);
+		close(sp[1]);
+		return errf(err, errlen, r, "%s: a thread: %s", s->path, strerror(-r));
+	}
+	*ret_in = sp[0];
+	return 0;
+}
+
+int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int odfd,
+			const char *opath, const struct kg_user_rules *rules, char *err,
+			size_t errlen)
+{
+	struct stream_run *s = calloc(1, sizeof(*s));
+	struct send_step a = { .out = -1 };
+	struct recv rv = { .rules = rules, .buf = malloc(STREAM_BUF), .err = err, .errlen = errlen };
+	pthread_t t;
+	int r;
+
+	if (!s || !rv.buf) {
+		r = errf(err, errlen, -ENOMEM, "%s: %s", path, strerror(ENOMEM));
+		goto out;
+	}
+	*s = (struct stream_run){ .u = u, .dfd = dfd, .path = path, .fn = send_step, .arg = &a };
+	if ((r = stream_start(s, &a.out, &t, &rv.in, err, errlen)))
+		goto out;
+	r = recv_dir(&rv, odfd, opath, 0);
+	/* on an error, the sender's next write fails: it ends (closed once the thread is done) */
+	shutdown(rv.in, SHUT_RDWR);
+	pthread_join(t, NULL);
+	close(rv.in);
+	if (s->r && (!r || rv.eof))
+		r = errf(err, errlen, s->r, "%s", s->err);
+	else if (!r && fchmod(odfd, 0755))
+		r = errf(err, errlen, -errno, "chmod %s: %s", opath, strerror(errno));
+out:
+	free(s);
+	free(rv.buf);
+	return r;
+}
+
+int kg_user_run_into(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn, void *arg,
+		     int *wfd, int out, long long max_bytes, struct kg_user_ran *ret, char *err,
+		     size_t errlen)
+{
+	struct stream_run *s = calloc(1, sizeof(*s));
+	struct recv rv = { .buf = malloc(STREAM_BUF) };
+	long long total = 0;
+	pthread_t t;
+	int r;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!s || !rv.buf) {
+		r = errf(err, errlen, -ENOMEM, "%s: %s", dir, strerror(ENOMEM));
+		goto out;
+	}
+	*s = (struct stream_run){ .u = u, .dfd = dfd, .path = dir, .fn = fn, .arg = arg };
+	if ((r = stream_start(s, wfd, &t, &rv.in, err, errlen)))
+		goto out;
+	for (ssize_t n = 1; !r && n > 0;) {
+		if ((n = read(rv.in, rv.buf, STREAM_BUF)) < 0 && errno != EINTR)
+			r = errf(err, errlen, -errno, "%s: reading the step's output: %s", dir,
+				 strerror(errno));
+		else if (n > 0 && (total += n) > max_bytes)
+			r = errf(err, errlen, -EFBIG,
+				 "%s: the step's output is larger than %lld bytes", dir, max_bytes);
+		else if (n > 0 && (r = write_all(out, rv.buf, (size_t)n)))
+			errf(err, errlen, r, "%s: writing the step's output: %s", dir,
+			     strerror(-r));
+		else if (n < 0)
+			n = 1; /* EINTR: again */
+	}
+	shutdown(rv.in, SHUT_RDWR);
+	pthread_join(t, NULL);
+	close(rv.in);
+	*ret = s->ran;
+	if (s->r && !r) /* root's own error first: the step's may be its consequence */
+		r = errf(err, errlen, s->r, "%s", s->err);
+out:
+	free(s);
+	free(rv.buf);
+	return r;
 }
 
 int kg_user_note(int dfd, const char *name, const char *step, const struct kg_user_ran *ran)

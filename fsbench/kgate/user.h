@@ -49,7 +49,7 @@ void kg_user_release(struct kg_user *u);
 
 /*
  * Kills every process running as @u->uid (as kg_user_release, keeping the claim): after a
- * step or QEMU ends, before root reads or takes back what it wrote, so that nothing of
+ * step or QEMU ends, before root reads or copies what it wrote, so that nothing of
  * that uid can still write through a descriptor it kept. Whether none is left.
  */
 bool kg_user_kill(const struct kg_user *u);
@@ -96,24 +96,46 @@ int kg_user_run(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn
 /* Hands the directory @dfd (root's, 0700) to @u when it drops. 0 or -errno. */
 int kg_user_give(const struct kg_user *u, int dfd);
 
-/* What a tree a dropped step wrote may hold. */
+/* What a tree a dropped step wrote may hold when it comes back (kg_user_stream_back). */
 struct kg_user_rules {
 	bool subdirs;
 	bool links; /* relative symlinks that stay inside the tree */
 	long max_entries;
 	long long max_file_bytes; /* 0: any size */
+	long long max_total_bytes; /* of all files (kg_user_stream_back); 0: any size */
 };
 
 /*
- * After a dropped step: takes the tree @dfd (named @path, for errors) back for root, by
- * descriptor only: every directory is made root's 0700 before its entries are read (so the
- * other user can no longer change them), every entry is opened beneath it with O_NOFOLLOW
- * and checked (no device nodes, FIFOs, sockets, setuid or setgid files, hard links, links
- * leading outside, nothing @rules forbids), then given to root with group and others'
- * write bits cleared. With @u not dropping, nothing is done. 0 or -errno with @err.
+ * After a dropped step (its processes all dead): its tree @dfd (named @path) comes back to
+ * root as bytes, never as the step's inodes. A second step of @u's uid walks the tree
+ * beneath @dfd (no symlink followed) and writes it onto a socket; root reads it with the
+ * bounds of @rules (one plain component a name, at most NAME_MAX; entries, depth, each
+ * file's and all files' bytes; directories, and relative symlinks that stay in the tree,
+ * only as @rules allow; nothing but directories, regular files and symlinks; no setuid or
+ * setgid file) and makes every entry itself, fresh (mkdirat, O_CREAT | O_EXCL | O_NOFOLLOW),
+ * beneath @odfd: an empty directory root made (named @opath), 0755 at the end. Modes are
+ * masked with 0755 (no setgid or sticky directory, nothing others may write). A hard link
+ * comes back as a copy of its own. So a descriptor a step's tool kept, or passed to a
+ * process of another uid, reaches only the step's tree, which the caller then removes
+ * (base_rm_at), never root's copy. Not dropping, the same stream is made in this process.
+ * 0 or -errno with @err.
  */
-int kg_user_reclaim(const struct kg_user *u, int dfd, const char *path,
-		    const struct kg_user_rules *rules, char *err, size_t errlen);
+int kg_user_stream_back(const struct kg_user *u, int dfd, const char *path, int odfd,
+			const char *opath, const struct kg_user_rules *rules, char *err,
+			size_t errlen);
+
+/*
+ * kg_user_run of @fn, whose output comes back over a socket rather than through a file
+ * root opened: *@wfd (in @arg, where @fn finds it) is set to the end the step writes before
+ * it starts, and root copies what arrives into @out (its own file) meanwhile, at most
+ * @max_bytes. So a step's tool cannot hand on a descriptor of root's file (as a cpio writing
+ * root's archive could, to a process that writes the cache later). Root reads until the
+ * step has ended (then SHUT_RD: an end a tool handed on neither holds the read open nor
+ * writes after it). 0 or -errno with @err: root's (-EFBIG past the bound), else the step's.
+ */
+int kg_user_run_into(const struct kg_user *u, int dfd, const char *dir, kg_user_fn fn, void *arg,
+		     int *wfd, int out, long long max_bytes, struct kg_user_ran *ret, char *err,
+		     size_t errlen);
 
 /*
  * Root's note of who ran @step: one line, "@step: uid U gid G no_new_privs 1 pid_ns own

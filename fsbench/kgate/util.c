@@ -2,6 +2,7 @@
 #include "fsbench/kgate/util.h"
 #include "fsbench/core/clock.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <sys/random.h>
@@ -328,4 +329,145 @@ int kg_qemu_path_ok(const char *what, const char *path, char *err, size_t errlen
 			    "%s %s: a comma in the path would reach QEMU as an option separator",
 			    what, path);
 	return 0;
+}
+
+/* Names in byte order: the hash must not depend on readdir's order or the locale. */
+static int name_cmp(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static int tree_hash_dir(int dfd, const char *rel, bool (*bytes)(const char *rel), uint64_t *h,
+			 char *err, size_t errlen, int depth)
+{
+	struct dirent **list = NULL;
+	int n, r = 0;
+
+	if (depth > 64)
+		return errf(err, errlen, -ELOOP, "%s: more than 64 directories deep", rel);
+	if ((n = scandirat(dfd, ".", &list, NULL, name_cmp)) < 0)
+		return errf(err, errlen, -errno, "reading %s: %s", rel, strerror(errno));
+	for (int i = 0; i < n; i++) {
+		const char *name = list[i]->d_name;
+		char sub[PATH_MAX], target[PATH_MAX];
+		struct stat st;
+		uint64_t meta[3];
+		int fd;
+		ssize_t tn;
+
+		if (r || !strcmp(name, ".") || !strcmp(name, "..") ||
+		    (!depth && !strcmp(name, KG_SEAL)))
+			continue;
+		snprintf(sub, sizeof(sub), "%s%s%s", rel, rel[0] ? "/" : "", name);
+		if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+			r = errf(err, errlen, -errno, "%s: %s", sub, strerror(errno));
+			continue;
+		}
+		meta[0] = st.st_mode;
+		meta[1] = S_ISDIR(st.st_mode) ? 0 : (uint64_t)st.st_size;
+		meta[2] = st.st_uid;
+		*h = kg_fnv(kg_fnv(*h, sub, strlen(sub) + 1), meta, sizeof(meta));
+		if (S_ISLNK(st.st_mode)) {
+			if ((tn = readlinkat(dfd, name, target, sizeof(target))) < 0)
+				r = errf(err, errlen, -errno, "%s: %s", sub, strerror(errno));
+			else
+				*h = kg_fnv(*h, target, (size_t)tn);
+		} else if (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && bytes(sub))) {
+			fd = openat(dfd, name,
+				    O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+					    (S_ISDIR(st.st_mode) ? O_DIRECTORY : 0));
+			if (fd < 0)
+				r = errf(err, errlen, -errno, "opening %s: %s", sub,
+					 strerror(errno));
+			else if (S_ISDIR(st.st_mode))
+				r = tree_hash_dir(fd, sub, bytes, h, err, errlen, depth + 1);
+			else if ((r = kg_hash_fd(h, fd)))
+				errf(err, errlen, r, "reading %s: %s", sub, strerror(-r));
+			if (fd >= 0)
+				close(fd);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(list[i]);
+	free(list);
+	return r;
+}
+
+int kg_tree_hash(int dfd, bool (*bytes)(const char *rel), uint64_t *ret, char *err, size_t errlen)
+{
+	uint64_t h = KG_FNV_SEED;
+	int r = tree_hash_dir(dfd, "", bytes, &h, err, errlen, 0);
+
+	if (!r)
+		*ret = h;
+	return r;
+}
+
+int kg_seal_write(int dfd, const char *name, uint64_t h)
+{
+	char line[64];
+	int n = snprintf(line, sizeof(line), "fnv1a64 %016llx\n", (unsigned long long)h), r = 0;
+	int fd = openat(dfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, line, (size_t)n) != n)
+		r = errno ? -errno : -EIO;
+	else if (fsync(fd))
+		r = -errno;
+	if (close(fd) && !r)
+		r = -errno;
+	return r;
+}
+
+int kg_seal_check(int dfd, const char *name, uint64_t h, const char *shown, char *err,
+		  size_t errlen)
+{
+	char want[64], line[64] = "";
+	ssize_t n = -1;
+	int fd, r;
+
+	if ((r = kg_trusted_at(dfd, name, S_IFREG, shown, err, errlen)))
+		return r;
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)) >= 0) {
+		n = read(fd, line, sizeof(line) - 1);
+		close(fd);
+	}
+	if (n < 0)
+		return errf(err, errlen, -errno, "reading %s: %s", shown, strerror(errno));
+	line[n] = 0;
+	snprintf(want, sizeof(want), "fnv1a64 %016llx\n", (unsigned long long)h);
+	if (strcmp(line, want))
+		return errf(err, errlen, -EBADMSG,
+			    "refusing the cache entry %s: what it holds is not what fsbench wrote "
+			    "(content hash %016llx, recorded %.24s): remove it",
+			    shown, (unsigned long long)h, line);
+	return 0;
+}
+
+int kg_file_hash(int dfd, const char *name, uint64_t *ret)
+{
+	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), r;
+
+	if (fd < 0)
+		return -errno;
+	*ret = KG_FNV_SEED;
+	r = kg_hash_fd(ret, fd);
+	close(fd);
+	return r;
+}
+
+int kg_file_seal_check(int dfd, const char *name, const char *shown, char *err, size_t errlen)
+{
+	char seal[NAME_MAX + 16], sshown[PATH_MAX + 16];
+	uint64_t h;
+	int r;
+
+	if ((r = kg_trusted_at(dfd, name, S_IFREG, shown, err, errlen)))
+		return r;
+	if ((r = kg_file_hash(dfd, name, &h)))
+		return errf(err, errlen, r, "reading %s: %s", shown, strerror(-r));
+	snprintf(seal, sizeof(seal), "%s%s", name, KG_SEAL);
+	base_path(sshown, sizeof(sshown), "%s%s", shown, KG_SEAL);
+	return kg_seal_check(dfd, seal, h, sshown, err, errlen);
 }

@@ -29,6 +29,37 @@ int kg_hash_file(uint64_t *h, const char *path);
 /* The same over @fd's contents from its start (pread: its offset is left alone). */
 int kg_hash_fd(uint64_t *h, int fd);
 /*
+ * A cache entry's seal: the content hash of what root wrote into it, written by root when it
+ * makes the entry and checked on each use, so that an entry changed since (a descriptor a
+ * step kept on files root re-owned, as fsbench did before issue 40; a disk's or an editor's
+ * change) is refused, not booted. FNV, as the caches' names: it catches a change, it does
+ * not authenticate (whoever can write root's cache can write the seal too).
+ */
+#define KG_SEAL ".content"
+/*
+ * The hash of the tree @dfd: every entry's path (in byte order, the top's KG_SEAL left out),
+ * mode, size and owner, each link's target, and the bytes of each regular file for which
+ * @bytes(its path relative to the top) says so. 0 with *@ret, or -errno with @err.
+ */
+int kg_tree_hash(int dfd, bool (*bytes)(const char *rel), uint64_t *ret, char *err, size_t errlen);
+/* Writes the seal of hash @h as the new file @name beneath @dfd (O_EXCL, fsync'ed). 0 or -errno. */
+int kg_seal_write(int dfd, const char *name, uint64_t h);
+/*
+ * Whether the seal @name beneath @dfd (root's, kg_trusted_at; @shown in errors) records @h.
+ * 0, or -EBADMSG with @err naming @shown (the entry is not to be used), or other -errno.
+ */
+int kg_seal_check(int dfd, const char *name, uint64_t h, const char *shown, char *err,
+		  size_t errlen);
+
+/* The hash of all of the file @name beneath @dfd (not followed if a symlink). 0 or -errno. */
+int kg_file_hash(int dfd, const char *name, uint64_t *ret);
+/*
+ * The cached file @name beneath @dfd (shown as @shown) is root's (kg_trusted_at) and what
+ * its seal "@name" KG_SEAL beside it records, over all its bytes. 0 or -errno with @err.
+ */
+int kg_file_seal_check(int dfd, const char *name, const char *shown, char *err, size_t errlen);
+
+/*
  * A kernel release fsbench puts into paths (lib/modules/RELEASE, the caches) and a depmod
  * argument, whether a .deb or a bzImage's header says it: 1 to 127 of [A-Za-z0-9._+~-], not
  * starting with a dot.

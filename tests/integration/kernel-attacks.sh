@@ -31,6 +31,15 @@
 #       the run: the cache's kernel, vmlinux and initramfs keep their hashes, and a second
 #       kernel-run boots the cached entries (no tool runs again) whose bytes equal those root
 #       wrote. Rests on (b) and (c): the attacker holds nothing of the run's.
+#   (f) a subverted step tool: the dpkg-deb stand-in, as the step's uid, opens the tree's
+#       boot/vmlinuz-RELEASE read-write and hands the descriptor over an abstract unix socket
+#       to nobody's process, which writes it after the run: root's cache keeps its hashes
+#       and the second kernel-run boots root's bytes. Rests on the tree coming back to root
+#       as a stream into files root makes (kg_user_stream_back): the descriptor reaches only
+#       the step's own inode. Before that (the tree re-owned by chown and renamed into the
+#       cache) the write landed in root's cached vmlinuz. The same for the cpio stand-in's
+#       stdout, where the archive goes: a socket to root now (kg_user_run_into), root's
+#       cached .cpio itself before.
 # A control process run as nobody, with none of these protections (the attacker's uid, a
 # cwd and a file of its own), takes every move first: the moves work there (ptrace, its
 # fds, its cwd, its environ, the held descriptor written after the run), so a check below
@@ -65,6 +74,8 @@ no_ok() {
 # staging directories' own modes are all that keeps nobody out by path.
 export FSBENCH_CACHE_DIR=$W/cache
 mkdir -p "$W/disks" "$W/bin" && mkdir -m 1777 "$W/ids"
+# (f)'s socket: abstract, so no permission guards it
+sock=fsbench-attack-$$-$RANDOM
 # stand-ins that hold the steps while the attacker moves: dpkg-deb after its extraction (the
 # tree is there), cpio before it packs (its working directory is the staging tree)
 for tool in dpkg-deb cpio; do
@@ -73,6 +84,13 @@ for tool in dpkg-deb cpio; do
 	#!/bin/sh
 	read -r pid _ </proc/self/stat # as the host sees it (the step has its own PID namespace)
 	[ "$tool" = cpio ] || "$real" "\$@" || exit \$?
+	# (f): the extraction's image handed to nobody's process (dpkg-deb -x - DIR: DIR last)
+	if [ "$tool" = dpkg-deb ]; then
+		for dir; do :; done
+		/usr/bin/python3 "$W/attack" give "$sock" "\$dir"/boot/vmlinuz-* || true
+	fi
+	# (f): where the archive goes, cpio's stdout, handed to nobody's process as it is
+	[ "$tool" = cpio ] && { /usr/bin/python3 "$W/attack" give-fd "$sock" 1 || true; }
 	[ -e "$W/ids/$tool.pid" ] || echo "\$pid" >"$W/ids/$tool.pid"
 	i=0
 	while [ ! -e "$W/ids/go-$tool" ] && [ \$i -lt 600 ]; do sleep 0.1; i=\$((i + 1)); done
@@ -100,6 +118,10 @@ ctl_ok "/proc/PID/fd/N" "$(attack open "/proc/$ctl/fd/3")" "read=ok write=ok"
 ctl_ok "/proc/PID/cwd" "$(attack list "/proc/$ctl/cwd"; attack open "/proc/$ctl/cwd/victim")" "read=ok write=ok"
 ctl_ok "/proc/PID/environ" "$(attack cat "/proc/$ctl/environ" >/dev/null && echo read=ok)" "read=ok"
 
+# (f)'s receiver: whatever a step's tool hands it, written after the run ($W/go-hold)
+attack receive "$sock" "$W/received" "$W/go-hold" 2>"$W/receive.err" &
+receiver=$!
+T_PIDS+=("$receiver")
 # the run, and the attacker's hold on whatever it reaches (ended by $W/go-hold)
 run=(--kernel "$deb" --qemu "$FAKE" --disk virtio --disk-dir "$W/disks" --disk-size 64M --boot-timeout 60s --timeout 120s)
 PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good FAKE_QEMU_HOLD=$W/ids/go-qemu FAKE_QEMU_PIDFILE=$W/ids/qemu.pid \
@@ -218,6 +240,13 @@ cache_sums >"$W/sums-root"
 	t_fail "the cache holds $(wc -l <"$W/sums-root") files"
 touch "$W/go-hold"
 wait "$holder"
+wait "$receiver"
+grep -q "^wrote .*/boot/vmlinuz-$release" "$W/received" &&
+	t_ok "(f) dpkg-deb's stand-in handed out its image, written after the run: $(grep -m1 '^wrote' "$W/received")" ||
+	t_fail "(f) nothing handed by dpkg-deb's stand-in was written ($(head -3 "$W/received" "$W/receive.err" 2>/dev/null | tr '\n' ' ')): the move proves nothing"
+grep -Eq "^(wrote|refused) (socket|.*\.cpio)" "$W/received" &&
+	t_ok "(f) cpio's stand-in handed out its stdout: $(grep -Em1 "^(wrote|refused) (socket|.*\.cpio)" "$W/received")" ||
+	t_fail "(f) cpio's stand-in handed out no stdout ($(tr '\n' ' ' <"$W/received"))"
 sed 's/^/    /' "$W/held" | head -5
 grep -qx "wrote $W/ctl/victim" "$W/held" && t_ok "control: the held descriptor on nobody's own file was written after the run" ||
 	t_fail "control: the attacker held and wrote nothing of its own process: the hold proves nothing"
@@ -242,4 +271,19 @@ grep -q "^$kh  $W/cache/\(pvh\|kernels\)/" "$W/sums-root" &&
 t_expect_eq "the second boot's initramfs (before its token), against root's" "$(awk -v f="$cpio_file" '$2 == f { print $1 }' "$W/sums-root")" \
 	"$(awk '$1 == "initrd-prefix" { print $2 }' "$W/hash2")"
 same_cache "root's cache after the second run"
+# a cached entry changed anyway (as the held descriptor changed root's vmlinuz before): its
+# seal no longer matches, and the next run refuses it, naming it, rather than boot it
+changed_refused() { # FILE ENTRY-PATH N: FILE changed in place is refused, naming ENTRY-PATH
+	cp "$1" "$W/saved"
+	printf ATTACKER | dd of="$1" conv=notrunc status=none
+	PATH=$W/bin:$PATH FAKE_QEMU_OUT=$W/good "$FSBENCH" kernel-run "${run[@]}" --workdir "$W/w$3" >"$W/out$3" 2>"$W/err$3"
+	rc=$?
+	[ "$rc" != 0 ] && grep -q "refusing the cache entry $2" "$W/err$3" &&
+		t_ok "a changed $(basename "$1") is refused (exit $rc): $(grep -m1 'refusing the cache entry' "$W/err$3" | cut -c1-200)" ||
+		t_fail "a changed $(basename "$1"): exit $rc, $(tail -2 "$W/err$3")"
+	dd if="$W/saved" of="$1" conv=notrunc status=none # its bytes back, for the next
+}
+vmlinuz=$(ls "$W"/cache/kernels/*/boot/vmlinuz-* | head -1)
+changed_refused "$vmlinuz" "$(dirname "$(dirname "$vmlinuz")")" 3
+changed_refused "$cpio_file" "$cpio_file" 4
 t_done

@@ -2,7 +2,8 @@
 # Privilege separation (issue 29, item 1): with fsbench as root, the guest's results disk (a
 # tar the kernel under test wrote) is parsed by a child running as a transient uid of its own
 # (issue 40: not QEMU's, not nobody), with no new privileges: strace sees the process that creates the guest's
-# files in guest/ change its uid first. Root then takes the files back (root's, 0644), and a
+# files in guest/ change its uid first. Root then makes files of its own from them (a stream,
+# kg_user_stream_back: root's, 0644), and a
 # stand-in for QEMU plays the guest (fake-qemu.sh).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
@@ -32,7 +33,7 @@ fi
 boot=$(dirname "$(find "$W/w1" -name guest -type d | head -1)")
 grep -Eq '^results disk: uid (8[0-9]{4}|9[0-9]{4}) gid (8[0-9]{4}|9[0-9]{4}) no_new_privs 1 pid_ns own mnt_ns own other_mounts 0$' "$boot/privsep" 2>/dev/null &&
 	t_ok "the boot's note: $(cat "$boot/privsep")" || t_fail "the boot's note: '$(cat "$boot/privsep" 2>/dev/null)'"
-# taken back: root's, not writable by others, as fsbench later reads it
+# streamed back into root's own files: root's, not writable by others, as fsbench later reads it
 t_expect_eq "guest/ entries not root's or writable by others" "" \
 	"$(find "$boot/guest" \( ! -user 0 -o -perm /022 \) | head -5)"
 t_expect_eq "guest/result.json" "$(cat "$W/good/result.json" | md5sum)" "$(cat "$boot/guest/result.json" | md5sum)"
