@@ -29,9 +29,10 @@ void kg_cli_gate_progress(void *arg, const struct kg_kernel *k, const struct kg_
 			  enum kg_stage stage);
 
 /*
- * kernel-run once its command line is in @x->a: one boot through @be (NULL: local), what the suite printed in the
- * guest, the result copied to --json. Returns the guest's status, 125 when the kernel did
- * not boot, 2 on usage errors, 128 when the system failed, 128 + a signal.
+ * kernel-run once its command line is in @x->a: kg_run_boot through @be (NULL: the local QEMU
+ * boot), its lines and what the suite printed in the guest printed, the result copied to
+ * --json. Returns the guest's status, 125 when the kernel did not boot, 2 on usage errors,
+ * 128 when the system failed, 128 + a signal.
  */
 int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be);
 

@@ -1,9 +1,9 @@
-/* kernel-gate's and kernel-run's lines (the gate's observer) and their exit statuses. */
+/* kernel-gate's and kernel-run's lines (the observer of both flows) and their exit statuses. */
 #include "fsbench/cli/kgate_cmd.h"
 #include "fsbench/cli/backends.h"
 #include "fsbench/cli/commands.h"
+#include "fsbench/kgate/run_flow.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <math.h>
@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/signal.h"
 #include "fsbench/core/clock.h"
 #include "report/compare.h"
 #include "report/compare_text.h"
@@ -120,6 +119,13 @@ static void on_boot_done(void *arg, const struct kg_boot_req *req, const struct 
 		b->guest_status, b->host_load_pct);
 }
 
+/* kernel-run's boot: what the suite printed in the guest, as if it had run here. */
+static void on_boot_left(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res)
+{
+	(void)arg;
+	kg_guest_stdout_copy(req->x->workdir_fd, res->name, stdout);
+}
+
 static void print_line(void *arg, const char *line)
 {
 	(void)arg;
@@ -167,6 +173,7 @@ static const struct kg_gate_observer gate_printer = {
 	.boots_start = on_boots_start,
 	.boot_start = on_boot_start,
 	.boot_done = on_boot_done,
+	.boot_left = on_boot_left,
 	.judged = on_judged,
 	.verdict = on_verdict,
 	.written = on_written,
@@ -205,49 +212,16 @@ int kg_cli_gate_stopped(const struct kg_ctx *x, int status, const char *why)
 	return status;
 }
 
-/* kernel-run's exit status after the boot returned @r: the guest's status when it has one. */
-static int run_status(int r, const struct kg_boot_res *res)
-{
-	int st = res->boot.guest_status;
-
-	if (r == -EINTR)
-		return 128 + (int)base_signal_received;
-	if (r == -ENODATA) /* no result: the guest's own failure, when it said one */
-		return st > 0 && st < 126 ? st : FSB_EXIT_CANNOT_JUDGE;
-	return r ? FSB_EXIT_CANNOT_JUDGE : st;
-}
-
 int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be)
 {
 	struct kg_boot_backend local = kg_local_backend(1);
-	struct kg_boot_req req = { .x = x, .total = 1 };
-	struct kg_boot_res res = { 0 };
 	struct out o = { .cmd = "kernel-run" };
+	struct kg_run_res res;
 	enum kg_gate_fail fail;
-	char err[9216];
-	int r;
+	int r = kg_run_boot(x, be ? be : &local, &gate_printer, &o, &res, &fail);
 
-	be = be ? be : &local;
-	if (be->prepare(be->priv, x, &fail, err, sizeof(err))) {
-		on_error(&o, err);
-		if (be->finish)
-			be->finish(be->priv, x);
-		return kg_cli_fail_status(fail);
-	}
-	kg_cli_prepared(x, 1, o.cmd);
-	base_install_signals();
-	on_boot_start(&o, &req);
-	r = be->run(be->priv, &req, &res, err, sizeof(err));
-	if (res.booted)
-		on_boot_done(&o, &req, &res);
-	if (r)
-		on_error(&o, err);
-	/* beneath the work directory, while finish has not let it go */
-	if (res.record)
-		kg_guest_stdout_copy(x->workdir_fd, res.name, stdout);
-	if (be->finish)
-		be->finish(be->priv, x);
-	r = run_status(r, &res);
+	/* the suite's own status; else 128 + the signal that stopped it; else its failure's kind */
+	r = !r ? res.status : res.signal ? 128 + res.signal : kg_cli_fail_status(fail);
 	if (x->a.json && res.result) {
 		int e = mdl_json_write_atomic(res.result, x->a.json);
 
@@ -257,6 +231,6 @@ int kg_cli_run(struct kg_ctx *x, const struct kg_boot_backend *be)
 			r = r ? r : FSB_EXIT_SYSTEM;
 		}
 	}
-	kg_boot_res_free(&res);
+	json_decref(res.result);
 	return r;
 }

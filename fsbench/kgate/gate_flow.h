@@ -2,7 +2,9 @@
  * The kernel gate below the CLI: boots through a backend, the A/A floor, the verdict, the document.
  *
  * Adding a boot backend (where a boot runs: the local QEMU, kgate/local.c, is the default;
- * the others are rows of fsbench/cli/backends.c's table):
+ * the others are rows of fsbench/cli/backends.c's table). The gate's flow (kg_gate_run,
+ * gate_flow.c) and kernel-run's (kg_run_boot, run_flow.c) call every backend alike and
+ * report to one struct kg_gate_observer, so neither changes:
  *  1. Its own file, in its own folder when it brings a client: a function that fills a
  *     struct kg_boot_backend (below) and one that releases what it opened. Its @prepare
  *     sets x->needs (struct kg_prep_needs: what it asks of kg_prepare, as a remote machine
@@ -14,7 +16,7 @@
  *     options in CMD_BACKEND_OPTS and struct cmd_backend_cfg (backends.h). Nothing in
  *     kgate/ or the rest of the CLI names it.
  *  3. The file in its folder's meson.build; a test against a fake backend as in
- *     tests/unit/test-gate.c.
+ *     tests/unit/test-gate.c (the gate's boots and kernel-run's one).
  */
 #ifndef FSB_KGATE_GATE_FLOW_H
 #define FSB_KGATE_GATE_FLOW_H
@@ -178,7 +180,10 @@ struct kg_gate_report {
 void kg_gate_explain(const struct kg_gate_report *rep, void (*emit)(void *arg, const char *line),
 		     void *arg);
 
-/* What the caller (the CLI) learns as the gate runs; any member may be NULL. */
+/*
+ * What the caller (the CLI) learns as the gate (kg_gate_run) or kernel-run's boot (kg_run_boot,
+ * run_flow.h) runs; any member may be NULL.
+ */
 struct kg_gate_observer {
 	/* One line that stops the gate, or names a boot that failed. */
 	void (*error)(void *arg, const char *msg);
@@ -192,6 +197,10 @@ struct kg_gate_observer {
 	/* From the boot's own thread: before it, and once the guest reported a status. */
 	void (*boot_start)(void *arg, const struct kg_boot_req *req);
 	void (*boot_done)(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res);
+	/* kernel-run's boot (kg_run_boot) once it ended with a record, before the backend's
+	 * @finish lets the work directory go: what the guest left (@res->name beneath
+	 * req->x->workdir_fd) can still be read. */
+	void (*boot_left)(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res);
 	/* The comparisons judged (before the verdict). */
 	void (*judged)(void *arg, const struct kg_gate_report *rep);
 	/* The verdict; returns the exit status that the gate's document records. */

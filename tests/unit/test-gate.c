@@ -1,9 +1,10 @@
-/* Unit tests of the kernel gate's decision (fsbench/kgate/gate_flow.c) from canned guest results, no QEMU. */
+/* Unit tests of the kernel gate (kgate/gate_flow.c) and kernel-run's boot (run_flow.c) over a fake backend. */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -14,7 +15,9 @@
 #include <cmocka.h>
 #include <sys/stat.h>
 
+#include "base/signal.h"
 #include "fsbench/kgate/gate_flow.h"
+#include "fsbench/kgate/run_flow.h"
 #include "report/compare.h"
 #include "report/verdict.h"
 
@@ -28,13 +31,18 @@ struct fake {
 	int order[2 * KG_MAX_BOOTS]; /* the side of each boot, in the order run() saw them */
 	int nboots, seen[2];
 	int prepared, finished;
+	bool single; /* kernel-run's one boot, not a gate's */
+	int prep_error, error; /* what prepare and run return (run's with no result) */
+	int guest_status;
 	char dir[PATH_MAX], moved[PATH_MAX + 8], decoy[PATH_MAX + 8];
 };
 
 /* What the observer saw. */
 struct seen {
+	const struct fake *f;
 	enum kg_verdict verdict;
 	int verdicts, judged;
+	int nprepared, done, left; /* kernel-run's: kernels prepared, boot_done, boot_left seen */
 	size_t naa;
 	char error[1024];
 	char why[256]; /* rep->why at the verdict */
@@ -68,8 +76,12 @@ static int fake_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fai
 {
 	struct fake *f = priv;
 
-	(void)ret_fail, (void)err, (void)errlen;
 	f->prepared++;
+	if (f->prep_error) {
+		*ret_fail = KG_GATE_SYSTEM;
+		snprintf(err, errlen, "preparing the fake: %s", strerror(-f->prep_error));
+		return f->prep_error;
+	}
 	for (int i = 0; i < 2; i++) {
 		snprintf(x->k[i].label, sizeof(x->k[i].label), "%s", i ? "candidate" : "baseline");
 		snprintf(x->k[i].release, sizeof(x->k[i].release), "6.1.0-test");
@@ -98,13 +110,20 @@ static int fake_run(void *priv, const struct kg_boot_req *req, struct kg_boot_re
 	struct fake *f = priv;
 	int nth = f->seen[req->side]++;
 
-	(void)err, (void)errlen;
 	assert_int_equal(req->index, f->nboots);
-	assert_true(req->gate);
+	assert_int_equal(req->gate, !f->single);
 	f->order[f->nboots++] = req->side;
 	ret->record = json_pack("{s:i, s:s, s:f, s:i}", "index", req->index + 1, "side",
 				req->x->k[req->side].label, "host_load_pct", 0.0, "guest_status",
-				0);
+				f->guest_status);
+	ret->boot.guest_status = f->guest_status;
+	if (f->error) { /* as a backend's boot that ends without a result */
+		if (f->error == -EINTR)
+			base_signal_received = SIGINT;
+		ret->booted = f->error != -EINTR;
+		snprintf(err, errlen, "boot 1: the fake failed: %s", strerror(-f->error));
+		return f->error;
+	}
 	ret->result = canned_result(f->value[req->side][nth], f->rep_step, f->p99[req->side][nth]);
 	json_object_set(ret->result, "vm", ret->record);
 	ret->booted = true;
@@ -168,15 +187,29 @@ static void ctx_init(struct kg_ctx *x, int boots, int reps)
 	x->a.jobs = 1;
 }
 
+static struct kg_boot_backend fake_backend(struct fake *f)
+{
+	return (struct kg_boot_backend){ .name = "fake",
+					 .slots = 1,
+					 .prepare = fake_prepare,
+					 .run = fake_run,
+					 .finish = fake_finish,
+					 .priv = f };
+}
+
+/* The work directory's three names that fake_prepare made (or the one, had it failed). */
+static void fake_cleanup(struct fake *f)
+{
+	if (unlink(f->dir))
+		rmdir(f->dir);
+	rmdir(f->decoy);
+	rmdir(f->moved);
+}
+
 /* Runs the gate on @f's values; the verdict the observer got. */
 static enum kg_verdict gate(struct fake *f, int boots, struct seen *s)
 {
-	struct kg_boot_backend be = { .name = "fake",
-				      .slots = 1,
-				      .prepare = fake_prepare,
-				      .run = fake_run,
-				      .finish = fake_finish,
-				      .priv = f };
+	struct kg_boot_backend be = fake_backend(f);
 	struct kg_ctx *x = malloc(sizeof(*x));
 	enum kg_gate_fail fail;
 	char path[PATH_MAX + 32];
@@ -198,11 +231,155 @@ static enum kg_verdict gate(struct fake *f, int boots, struct seen *s)
 	unlink(path);
 	snprintf(path, sizeof(path), "%s/kernel-gate.json", f->decoy);
 	assert_int_equal(stat(path, &st), -1);
-	unlink(f->dir);
-	rmdir(f->decoy);
-	rmdir(f->moved);
+	fake_cleanup(f);
 	free(x);
 	return s->verdict;
+}
+
+static void on_run_prepared(void *arg, const struct kg_ctx *x, int nk)
+{
+	(void)x;
+	((struct seen *)arg)->nprepared = nk;
+}
+
+static void on_run_done(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res)
+{
+	(void)req, (void)res;
+	((struct seen *)arg)->done++;
+}
+
+/* What the guest left is read before the backend lets the work directory go. */
+static void on_run_left(void *arg, const struct kg_boot_req *req, const struct kg_boot_res *res)
+{
+	struct seen *s = arg;
+
+	(void)res;
+	assert_int_equal(s->f->finished, 0);
+	assert_true(req->x->workdir_fd >= 0);
+	s->left++;
+}
+
+static const struct kg_gate_observer run_obs = {
+	.error = on_error,
+	.prepared = on_run_prepared,
+	.boot_done = on_run_done,
+	.boot_left = on_run_left,
+};
+
+/* What kernel-run's boot gave: kg_run_boot's return, its outputs, what the observer saw. */
+struct run_out {
+	int r;
+	struct kg_run_res res;
+	enum kg_gate_fail fail;
+	struct seen s;
+};
+
+/* kernel-run's boot through @f into @o; kg_run_boot's return. */
+static int run_one(struct fake *f, struct run_out *o)
+{
+	struct kg_boot_backend be = fake_backend(f);
+	struct kg_ctx *x = malloc(sizeof(*x));
+	struct seen *s = &o->s;
+
+	assert_non_null(x);
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test-gate.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	ctx_init(x, 1, REPS);
+	x->workdir_fd = -1;
+	memset(s, 0, sizeof(*s));
+	s->f = f;
+	f->single = true;
+	o->r = kg_run_boot(x, &be, &run_obs, s, &o->res, &o->fail);
+	base_signal_received = 0;
+	/* finish after prepare, whether it failed or not */
+	assert_int_equal(f->prepared, 1);
+	assert_int_equal(f->finished, 1);
+	fake_cleanup(f);
+	free(x);
+	return o->r;
+}
+
+/* A boot that ran: the suite's status and its result, the guest's output read before finish. */
+static void test_run_good(void **unused)
+{
+	struct fake f = { .value = { { 1000 } }, .guest_status = 0 };
+	struct run_out o;
+
+	(void)unused;
+	assert_int_equal(run_one(&f, &o), 0);
+	assert_int_equal(o.res.status, 0);
+	assert_int_equal(o.res.signal, 0);
+	assert_non_null(o.res.result);
+	assert_int_equal(json_array_size(json_object_get(o.res.result, "runs")), REPS);
+	assert_int_equal(f.nboots, 1);
+	assert_int_equal(f.order[0], 0);
+	assert_int_equal(o.s.nprepared, 1);
+	assert_int_equal(o.s.done, 1);
+	assert_int_equal(o.s.left, 1);
+	assert_string_equal(o.s.error, "");
+	json_decref(o.res.result);
+}
+
+/*
+ * A boot that failed cannot judge the kernel (the CLI's 125, kg_cli_fail_status), nor does
+ * one whose suite wrote no result and gave no failure of its own (0, or 126 and above);
+ * a failure the suite reported is its answer, as it would be run here.
+ */
+static void test_run_failed(void **unused)
+{
+	static const struct {
+		int error, guest_status, r, status;
+	} cases[] = {
+		{ -EIO, 0, -EIO, 0 },
+		{ -ENODATA, 0, -ENODATA, 0 },
+		{ -ENODATA, 137, -ENODATA, 0 },
+		{ -ENODATA, 3, 0, 3 },
+	};
+
+	(void)unused;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fake f = { .error = cases[i].error, .guest_status = cases[i].guest_status };
+		struct run_out o;
+
+		assert_int_equal(run_one(&f, &o), cases[i].r);
+		assert_null(o.res.result);
+		assert_int_equal(o.res.signal, 0);
+		assert_int_equal(o.s.left, 1);
+		assert_non_null(strstr(o.s.error, "the fake failed"));
+		if (cases[i].r)
+			assert_int_equal(o.fail, KG_GATE_KERNEL);
+		else
+			assert_int_equal(o.res.status, cases[i].status);
+	}
+}
+
+/* A boot a signal stopped says which (the CLI's 128 + the signal). */
+static void test_run_interrupted(void **unused)
+{
+	struct fake f = { .error = -EINTR };
+	struct run_out o;
+
+	(void)unused;
+	assert_int_equal(run_one(&f, &o), -EINTR);
+	assert_int_equal(o.res.signal, SIGINT);
+	assert_null(o.res.result);
+	assert_int_equal(o.s.done, 0);
+	assert_int_equal(o.s.left, 1);
+}
+
+/* A prepare that failed: its kind and its line, the backend finished, no boot. */
+static void test_run_prepare_failed(void **unused)
+{
+	struct fake f = { .prep_error = -ENOMEM };
+	struct run_out o;
+
+	(void)unused;
+	assert_int_equal(run_one(&f, &o), -ENOMEM);
+	assert_int_equal(o.fail, KG_GATE_SYSTEM);
+	assert_int_equal(f.nboots, 0);
+	assert_int_equal(o.s.nprepared, 0);
+	assert_null(o.res.result);
+	assert_non_null(strstr(o.s.error, "preparing the fake"));
 }
 
 /* Each side's boots alike (0.05 % apart): a 3 % drop in files/s is a regression. */
@@ -436,10 +613,18 @@ static void test_explain(void **unused)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_regression), cmocka_unit_test(test_aa_good),
-		cmocka_unit_test(test_floor),	   cmocka_unit_test(test_order),
-		cmocka_unit_test(test_plan),	   cmocka_unit_test(test_args),
-		cmocka_unit_test(test_explain),	   cmocka_unit_test(test_replayed),
+		cmocka_unit_test(test_regression),
+		cmocka_unit_test(test_aa_good),
+		cmocka_unit_test(test_floor),
+		cmocka_unit_test(test_order),
+		cmocka_unit_test(test_plan),
+		cmocka_unit_test(test_args),
+		cmocka_unit_test(test_explain),
+		cmocka_unit_test(test_replayed),
+		cmocka_unit_test(test_run_good),
+		cmocka_unit_test(test_run_failed),
+		cmocka_unit_test(test_run_interrupted),
+		cmocka_unit_test(test_run_prepare_failed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
