@@ -503,9 +503,10 @@ void kg_gate_explain(const struct kg_gate_report *rep, void (*emit)(void *arg, c
 		     "verdict)",
 		     a->threshold, a->floor_multiple);
 		line(emit, arg,
-		     "and a percentile only beyond one histogram bucket, and gated only with %d "
-		     "or more calls a run at or above it (p99: %d calls; fewer say "
-		     "\"(not gated)\")",
+		     "and a percentile read from a histogram only beyond one of its buckets (an "
+		     "exact one, as fsync's when every call was kept, without that bar), and "
+		     "gated only with %d or more calls a run at or above it (p99: %d calls; "
+		     "fewer say \"(not gated)\")",
 		     RPT_TAIL_CALLS, RPT_TAIL_CALLS * 100);
 	} else if (rep->load_max > 25)
 		line(emit, arg,

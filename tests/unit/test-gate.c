@@ -599,6 +599,9 @@ static void test_explain(void **unused)
 				    "times"));
 	assert_non_null(strstr(buf, "gated only with 10 or more calls a run at or above it (p99: "
 				    "1000 calls"));
+	/* the bucket's bar is the histogram's: an exact percentile is judged without it */
+	assert_non_null(strstr(buf, "a percentile read from a histogram only beyond one of its "
+				    "buckets (an exact one"));
 	assert_null(strstr(buf, "warning"));
 	buf[0] = 0;
 	rep.naa = 4;
