@@ -13,17 +13,28 @@
 #include "fsbench/lava/backend.h"
 #include "fsbench/lava/jobdef.h"
 
-/* --lava-token-file goes with --lava; its jobs' controls are checked before any request. */
-static int lava_check(const struct cmd_backend_cfg *c, char *err, size_t errlen)
+/*
+ * --lava-token-file goes with --lava; its jobs' controls and the files' URL are checked
+ * before any request. The URL serves the work directory, so that is given, not made.
+ */
+static int lava_check(const struct cmd_backend_cfg *c, const struct kg_args *a, char *err,
+		      size_t errlen)
 {
 	if (!c->lava != !c->lava_token_file)
 		return errf(err, errlen, -EINVAL, "--lava and --lava-token-file go together");
-	if (!c->lava && (c->lava_priority || c->lava_tags))
+	if (!c->lava && (c->lava_priority || c->lava_tags || c->lava_files_url))
 		return errf(err, errlen, -EINVAL, "--%s goes with --lava",
-			    c->lava_priority ? "lava-priority" : "lava-tags");
+			    c->lava_priority ? "lava-priority" :
+			    c->lava_tags     ? "lava-tags" :
+					       "lava-files-url");
 	if (c->lava && lava_job_controls_check(c->lava_priority, c->lava_tags, "--lava-priority",
 					       "--lava-tags", err, errlen))
 		return -EINVAL;
+	if (c->lava_files_url && lava_files_url_check(c->lava_files_url, err, errlen))
+		return -EINVAL;
+	if (c->lava_files_url && !a->workdir)
+		return errf(err, errlen, -EINVAL,
+			    "--lava-files-url needs --workdir DIR, the directory that URL serves");
 	return 0;
 }
 
@@ -49,7 +60,8 @@ static int lava_open(const struct cmd_backend_cfg *c, const char *cmd, struct kg
 	const struct lava_backend_opts lo = { .url = c->lava,
 					      .token_file = c->lava_token_file,
 					      .priority = c->lava_priority,
-					      .tags = c->lava_tags };
+					      .tags = c->lava_tags,
+					      .files_url = c->lava_files_url };
 
 	if (lava_url_cleartext(c->lava))
 		fprintf(stderr,

@@ -15,6 +15,7 @@
 struct cmd_backend_cfg {
 	char *lava, *lava_token_file; /* --lava: each boot a job on that LAVA server */
 	char *lava_priority, *lava_tags; /* its jobs' controls */
+	char *lava_files_url; /* where its workers fetch the work directory's files */
 };
 
 #define CMD_BACKEND_AT(base, f) ((base) + offsetof(struct cmd_backend_cfg, f))
@@ -34,7 +35,12 @@ struct cmd_backend_cfg {
 		  "medium)" }, \
 	{ .name = "lava-tags", .type = OPT_STRING, .offset = CMD_BACKEND_AT(base, lava_tags), \
 	  .help = "with --lava: device tags each job asks for, comma-separated (letters, " \
-		  "digits, _.-)" }
+		  "digits, _.-)" }, \
+	{ .name = "lava-files-url", .type = OPT_STRING, \
+	  .offset = CMD_BACKEND_AT(base, lava_files_url), \
+	  .help = "with --lava and --workdir DIR: the http(s) URL where the workers fetch DIR's " \
+		  "files (the kernels and initramfs copied there), as a lab's file server " \
+		  "serves DIR (default: file:// paths, for workers that see this machine's DIR)" }
 /* clang-format on */
 
 /* A boot backend as the command line sees it: how it is chosen, what it fixes, its words. */
@@ -45,9 +51,11 @@ struct cmd_backend {
 	size_t select;
 	/*
 	 * Its own options' rules, checked whether it is selected or not (an option of its
-	 * given without the one that selects it): 0, or -EINVAL with @err one line.
+	 * given without the one that selects it), with the command's other options @a: 0, or
+	 * -EINVAL with @err one line.
 	 */
-	int (*check)(const struct cmd_backend_cfg *c, char *err, size_t errlen);
+	int (*check)(const struct cmd_backend_cfg *c, const struct kg_args *a, char *err,
+		     size_t errlen);
 	/*
 	 * The kernel-gate and kernel-run options it sets itself or that say nothing of where
 	 * it boots, refused unless at their defaults, with @fixed_why; NULL-terminated. --disk

@@ -351,7 +351,7 @@ static int backend_check(const struct kg_cfg *c, const struct fsb_opt *tbl, cons
 	int r = 0;
 
 	for (be = cmd_backends; be->name; be++)
-		if (be->check && be->check(&c->be, err, sizeof(err))) {
+		if (be->check && be->check(&c->be, &c->a, err, sizeof(err))) {
 			fprintf(stderr, "fsbench %s: %s\n", cmd, err);
 			return FSB_EXIT_USAGE;
 		}

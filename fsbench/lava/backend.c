@@ -25,7 +25,7 @@
 
 struct lava_be {
 	char url[1024], token_file[PATH_MAX];
-	const char *priority, *tags; /* the caller's, for the backend's life */
+	const char *priority, *tags, *files_url; /* the caller's, for the backend's life */
 	char kurl[2][4500], rurl[2][4500];
 	struct suite suite; /* the cells the import gives their coordinates from */
 	bool suite_loaded;
@@ -53,7 +53,8 @@ static int be_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail,
 	}
 	for (int i = 0; i < nk; i++)
 		if ((r = lava_job_images(x, i, x->workdir, i ? "candidate-" : "baseline-",
-					 b->kurl[i], b->rurl[i], sizeof(b->kurl[i]), err, errlen)))
+					 b->files_url, b->kurl[i], b->rurl[i], sizeof(b->kurl[i]),
+					 err, errlen)))
 			return r;
 	*ret_fail = KG_GATE_USAGE;
 	b->suite_loaded = true; /* suite_load's suite is freed even when it fails */
@@ -288,6 +289,7 @@ int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend 
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	b->priority = o->priority;
 	b->tags = o->tags;
+	b->files_url = o->files_url;
 	if (snprintf(b->url, sizeof(b->url), "%s", o->url) >= (int)sizeof(b->url) ||
 	    snprintf(b->token_file, sizeof(b->token_file), "%s", o->token_file) >=
 		    (int)sizeof(b->token_file))

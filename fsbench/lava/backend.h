@@ -15,6 +15,11 @@ struct lava_backend_opts {
 	const char *token_file; /* its API token (lava_client_open says which files it takes) */
 	/* each job's priority and device tags (lava_job_controls_check'ed), NULL: none */
 	const char *priority, *tags;
+	/*
+	 * Where the workers fetch the work directory's files (lava_files_url_check'ed), NULL:
+	 * file:// paths, for workers that see this machine's work directory
+	 */
+	const char *files_url;
 };
 
 /*

@@ -350,11 +350,46 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
 		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
 		return r;
 	}
-	return lava_job_images(x, 0, outdir, tag, kurl, rurl, urllen, err, errlen);
+	return lava_job_images(x, 0, outdir, tag, NULL, kurl, rurl, urllen, err, errlen);
 }
 
-int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
-		    char *rurl, size_t urllen, char *err, size_t errlen)
+int lava_files_url_check(const char *url, char *err, size_t errlen)
+{
+	size_t n = strlen(url), scheme = !strncmp(url, "https://", 8) ? 8 :
+					 !strncmp(url, "http://", 7)  ? 7 :
+									0;
+
+	if (!scheme || n == scheme || url[scheme] == '/')
+		return errf(err, errlen, -EINVAL,
+			    "--lava-files-url %.64s: not an http:// or https:// URL with a host",
+			    url);
+	if (n > LAVA_FILES_URL_MAX)
+		return errf(err, errlen, -EINVAL, "--lava-files-url: longer than %d bytes",
+			    LAVA_FILES_URL_MAX);
+	/* it goes into the job's YAML quoted, and to a worker's fetch as it is */
+	for (const char *p = url; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '\\' || *p == '\'')
+			return errf(err, errlen, -EINVAL,
+				    "--lava-files-url: a space, quote, backslash or control "
+				    "character at byte %zu",
+				    (size_t)(p - url));
+	return 0;
+}
+
+/* Where a worker fetches @path, a file of the work directory: file://, or @files_url's. */
+static int image_url(const char *files_url, const char *path, char *url, size_t len)
+{
+	const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	int n = files_url ? snprintf(url, len, "%s%s%s", files_url,
+				     files_url[strlen(files_url) - 1] == '/' ? "" : "/", name) :
+			    snprintf(url, len, "file://%s", path);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag,
+		    const char *files_url, char *kurl, char *rurl, size_t urllen, char *err,
+		    size_t errlen)
 {
 	char ipath[PATH_MAX], kpath[PATH_MAX], abs[PATH_MAX], istem[512], kstem[512];
 	int r;
@@ -371,8 +406,10 @@ int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const cha
 	if ((r = copy_hashed(image, abs, kstem, "", kpath, sizeof(kpath))))
 		return errf(err, errlen, r, "copying the kernel %s into %s: %s", image, abs,
 			    strerror(-r));
-	snprintf(kurl, urllen, "file://%s", kpath);
-	snprintf(rurl, urllen, "file://%s", ipath);
+	if ((r = image_url(files_url, kpath, kurl, urllen)) ||
+	    (r = image_url(files_url, ipath, rurl, urllen)))
+		return errf(err, errlen, r, "the URL of %s: longer than %zu bytes", kpath,
+			    urllen - 1);
 	return 0;
 }
 

@@ -100,11 +100,23 @@ int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char 
  * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE-HASH
  * and fsbench-initramfs-TAGRELEASE-HASH.cpio, HASH the first 32 hex digits of the copy's
  * SHA-256 (so a job of another suite or build of one release never replaces another job's
- * files; @tag names the job's part, "baseline-"), their file:// URLs into @kurl and @rurl.
- * 0 or -errno with @err naming the file.
+ * files; @tag names the job's part, "baseline-"), their URLs into @kurl and @rurl: file://
+ * paths, or with @files_url (where the workers fetch @outdir's files, lava_files_url_check)
+ * that URL and the file's name. 0 or -errno with @err naming the file.
  */
-int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag, char *kurl,
-		    char *rurl, size_t urllen, char *err, size_t errlen);
+int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const char *tag,
+		    const char *files_url, char *kurl, char *rurl, size_t urllen, char *err,
+		    size_t errlen);
+
+/* The longest --lava-files-url taken. */
+#define LAVA_FILES_URL_MAX 1024
+
+/*
+ * Whether @url can say where LAVA's workers fetch a work directory's files
+ * (--lava-files-url): http:// or https:// and a host, printable ASCII without spaces,
+ * quotes or backslashes, at most LAVA_FILES_URL_MAX bytes. 0, or -EINVAL with @err one line.
+ */
+int lava_files_url_check(const char *url, char *err, size_t errlen);
 
 /* The job's YAML for @s into @f: device, timeouts, deploy, boot and the test definition. */
 int lava_job_write(const struct lava_job_spec *s, FILE *f);

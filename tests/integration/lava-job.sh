@@ -89,6 +89,22 @@ t_expect_eq "--kernel-type for qemu: exit" 2 $?
 
 "$FSBENCH" kernel-gate --lava-tags a --baseline "$W/k" --candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
 t_expect_eq "kernel-gate --lava-tags without --lava: exit" 2 $?
+# where HTTP workers fetch the work directory's files (issue 43, item 7): an http(s) URL, with
+# --workdir, and with --lava; refused before any work otherwise, saying why
+"$FSBENCH" kernel-gate --lava-files-url https://files.example.org/g/ --baseline "$W/k" --candidate "$W/k" \
+	--workdir "$W" >/dev/null 2>"$W/err"
+t_expect_eq "kernel-gate --lava-files-url without --lava: exit" 2 $?
+grep -q -- "--lava-files-url goes with --lava" "$W/err" || t_fail "--lava-files-url alone: $(cat "$W/err")"
+for bad in "ftp://files.example.org/g/|not an http:// or https:// URL" "https://files.example.org/a b/|a space, quote"; do
+	"$FSBENCH" kernel-gate --lava http://127.0.0.1:1/ --lava-token-file "$W/tok" --lava-files-url "${bad%|*}" \
+		--baseline "$W/k" --candidate "$W/k" --workdir "$W" >/dev/null 2>"$W/err"
+	t_expect_eq "kernel-gate --lava-files-url '${bad%|*}': exit" 2 $?
+	grep -qF -- "${bad#*|}" "$W/err" || t_fail "--lava-files-url '${bad%|*}': $(cat "$W/err")"
+done
+"$FSBENCH" kernel-gate --lava http://127.0.0.1:1/ --lava-token-file "$W/tok" \
+	--lava-files-url https://files.example.org/g/ --baseline "$W/k" --candidate "$W/k" >/dev/null 2>"$W/err"
+t_expect_eq "kernel-gate --lava-files-url without --workdir: exit" 2 $?
+grep -q "needs --workdir DIR" "$W/err" || t_fail "--lava-files-url without --workdir: $(cat "$W/err")"
 
 # a suite's result (3 repetitions, in a directory: no root needed), as the guest reports it
 "$FSBENCH" suite "$SRCDIR/configs/kgate.json" -d "$W" --repetitions 3 --json "$W/a.json" >/dev/null 2>&1 ||

@@ -30,16 +30,35 @@ static void test_check(void **state)
 {
 	struct cmd_backend_cfg c = { .lava_priority = "high" };
 	const struct cmd_backend *be = cmd_backends;
+	struct kg_args a = { 0 };
 	char err[512];
 
 	(void)state;
-	assert_int_equal(be->check(&c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--lava-priority goes with --lava");
 	c = (struct cmd_backend_cfg){ .lava = "https://lava.example/" };
-	assert_int_equal(be->check(&c, err, sizeof(err)), -EINVAL);
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
 	assert_string_equal(err, "--lava and --lava-token-file go together");
 	c.lava_token_file = "/tok";
-	assert_int_equal(be->check(&c, err, sizeof(err)), 0);
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), 0);
+	/* the files' URL serves the work directory: given, an http(s) URL, nothing to quote */
+	c.lava_files_url = "https://files.example.org/gates/g1/";
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err,
+			    "--lava-files-url needs --workdir DIR, the directory that URL serves");
+	a.workdir = "/srv/gates/g1";
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), 0);
+	c.lava_files_url = "ftp://files.example.org/";
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "not an http:// or https:// URL with a host"));
+	c.lava_files_url = "https:///gates/";
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
+	c.lava_files_url = "https://files.example.org/a b/";
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "at byte 27"));
+	c = (struct cmd_backend_cfg){ .lava_files_url = "https://files.example.org/" };
+	assert_int_equal(be->check(&c, &a, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--lava-files-url goes with --lava");
 }
 
 /* A boot's line is the row's for its own records only: the local boot's is the printer's. */

@@ -595,6 +595,54 @@ static void test_job_metadata(void **unused)
 	assert_non_null(strstr(err, "--t 'a;b'"));
 }
 
+/*
+ * A kernel and its initramfs copied beside the job: their URLs are file:// paths, or, with
+ * the URL where the workers fetch the directory (--lava-files-url), that URL and the name.
+ */
+static void test_images_urls(void **unused)
+{
+	struct kg_ctx *x = calloc(1, sizeof(*x));
+	char kernel[64], initramfs[64], dir[64], kurl[4500], rurl[4500], err[1024], cmd[128];
+	const char *urls[] = { NULL, "https://files.example.org/g1/",
+			       "https://files.example.org/g1" };
+
+	(void)unused;
+	assert_non_null(x);
+	write_tmp(kernel, "a kernel");
+	write_tmp(initramfs, "an initramfs");
+	strcpy(dir, "/tmp/fsbench-test-lava.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	snprintf(x->k[0].image, sizeof(x->k[0].image), "%s", kernel);
+	snprintf(x->k[0].release, sizeof(x->k[0].release), "6.1.0-57-amd64");
+	snprintf(x->initramfs_at[0], sizeof(x->initramfs_at[0]), "%s", initramfs);
+	for (size_t i = 0; i < sizeof(urls) / sizeof(urls[0]); i++) {
+		assert_int_equal(lava_job_images(x, 0, dir, "baseline-", urls[i], kurl, rurl,
+						 sizeof(kurl), err, sizeof(err)),
+				 0);
+		if (!urls[i]) {
+			assert_true(!strncmp(kurl, "file:///tmp/fsbench-test-lava.", 30));
+			assert_non_null(strstr(kurl, "/vmlinuz-baseline-6.1.0-57-amd64-"));
+			assert_non_null(
+				strstr(rurl, "/fsbench-initramfs-baseline-6.1.0-57-amd64-"));
+			continue;
+		}
+		/* one slash between the URL and the name, whether the URL ends in one or not */
+		const char *k = "https://files.example.org/g1/vmlinuz-baseline-6.1.0-57-amd64-";
+		const char *r =
+			"https://files.example.org/g1/fsbench-initramfs-baseline-6.1.0-57-amd64-";
+
+		assert_true(!strncmp(kurl, k, strlen(k)));
+		assert_null(strchr(kurl + strlen(k), '/'));
+		assert_true(!strncmp(rurl, r, strlen(r)));
+		assert_non_null(strstr(rurl, ".cpio"));
+	}
+	unlink(kernel);
+	unlink(initramfs);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+	free(x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -603,7 +651,7 @@ int main(void)
 		cmocka_unit_test(test_cases),	     cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_suite_coords), cmocka_unit_test(test_matrix_results),
 		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
-		cmocka_unit_test(test_files),
+		cmocka_unit_test(test_files),	     cmocka_unit_test(test_images_urls),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
