@@ -204,7 +204,8 @@ static int job_kernel(struct kg_ctx *x, const struct job_cfg *c, const char *out
 
 	x->a = c->a;
 	x->a.suite = s->suite; /* the default suite's name when none was given */
-	if (lava_job_kernel(x, outdir, "", kurl, rurl, urllen, &fail, err, sizeof(err))) {
+	if (lava_job_kernel(x, s->device_type, outdir, "", kurl, rurl, urllen, &fail, err,
+			    sizeof(err))) {
 		fprintf(stderr, "fsbench lava job: %s\n", err);
 		return fail == KG_GATE_USAGE  ? FSB_EXIT_USAGE :
 		       fail == KG_GATE_KERNEL ? FSB_EXIT_CANNOT_JUDGE :

@@ -290,12 +290,14 @@ static void qemu_argv(const struct kg_kernel *k, const char *initramfs, const st
 		 f->results_fd);
 	snprintf(f->mem, sizeof(f->mem), "%d", kg_disk_memory_mib(&vm->disk, vm->memory_mib));
 	snprintf(f->smp, sizeof(f->smp), "%d", vm->cpus);
+	static const char *const guest_opts[] = KG_QEMU_GUEST_OPTS;
+
 	argv[n++] = vm->qemu;
-	argv[n++] = "-nodefaults";
+	for (size_t i = 0; i < sizeof(guest_opts) / sizeof(guest_opts[0]); i++)
+		argv[n++] = guest_opts[i];
 	argv[n++] = "-no-user-config";
 	argv[n++] = "-display";
 	argv[n++] = "none";
-	argv[n++] = "-no-reboot";
 	argv[n++] = "-sandbox"; /* QEMU's own seccomp filter */
 	argv[n++] = "on";
 	argv[n++] = "-accel";

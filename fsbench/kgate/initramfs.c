@@ -238,6 +238,8 @@ static const char guest_init[] =
 	"fi\n"
 	"if grep -qw fsbench.shell /proc/cmdline; then\n"
 	"\t# LAVA: a shell on the console; the test definition runs the suite\n"
+	"\t# LAVA waits for the kernel's banner, which quiet keeps off the console\n"
+	"\tcat /proc/version\n"
 	"\texport PS1='fsbench-guest# '\n"
 	"\t# its overlay: an ext2 disk labelled LAVA, mounted where its own paths say\n"
 	"\tsleep 1\n"

@@ -180,6 +180,24 @@ int kg_boot_run(const struct kg_kernel *k, const char *initramfs, const struct k
 		const char *name, const char *dir, struct kg_boot *ret, char *err, size_t errlen);
 
 /*
+ * The kernel command line every boot starts with, a LAVA job's too (its qemu jobs boot what a
+ * local boot boots; kg_cmdline says why each word is there).
+ */
+#define KG_CMDLINE_BASE \
+	"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic cryptomgr.notests rdinit=/init"
+
+/*
+ * QEMU's options that shape the guest the same way wherever it boots, after -smp, -cpu and
+ * -m: no default devices (a VGA card, a floppy and a CD-ROM drive the kernel would probe,
+ * a serial port the console is not on), and a panic (panic=-1) ends QEMU instead of
+ * booting again. A LAVA job adds them to its device's (lava/jobdef.c).
+ */
+#define KG_QEMU_GUEST_OPTS                  \
+	{                                   \
+		"-nodefaults", "-no-reboot" \
+	}
+
+/*
  * The kernel command line kg_boot_run gives @k, into @out. Returns its length: when that
  * is KG_CMDLINE_MAX or more the kernel would cut it (kg_prepare refuses such an append).
  */

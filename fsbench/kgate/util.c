@@ -77,10 +77,7 @@ int kg_cmdline(const struct kg_kernel *k, char *out, size_t len)
 	 * guest time to /init (0.82 s without) and 9 % of QEMU's CPU time; they test algorithms,
 	 * they change none, and the suite's paths run the same.
 	 */
-	return snprintf(out, len,
-			"console=ttyS0 quiet tsc=reliable panic=-1 oops=panic cryptomgr.notests "
-			"rdinit=/init%s%s",
-			k->append[0] ? " " : "", k->append);
+	return snprintf(out, len, KG_CMDLINE_BASE "%s%s", k->append[0] ? " " : "", k->append);
 }
 
 void kg_cmdline_seed(char *cmdline, size_t len)

@@ -326,18 +326,20 @@ static int copy_hashed(const char *src, const char *dir, const char *stem, const
 
 const struct kg_prep_needs lava_prep_needs = {
 	.remote = true,
-	.keep_bzimage = true,
 	.shell_disk = true,
 };
 
-int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
-		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen)
+int lava_job_kernel(struct kg_ctx *x, const char *device_type, const char *outdir, const char *tag,
+		    char *kurl, char *rurl, size_t urllen, enum kg_gate_fail *ret_fail, char *err,
+		    size_t errlen)
 {
 	enum kg_prepare_fail pf;
 	int r;
 
 	x->a.workdir = outdir;
 	x->needs = lava_prep_needs;
+	/* a board's boot loader takes the bzImage; QEMU the PVH vmlinux, as a local boot */
+	x->needs.keep_bzimage = strcmp(device_type, "qemu") != 0;
 	x->needs.plain_outdir = true; /* -o's directory: the job's files, written by rename */
 	kg_vm_defaults(&x->a.vm);
 	*ret_fail = KG_GATE_SYSTEM;
@@ -397,8 +399,12 @@ int lava_job_images(const struct kg_ctx *x, int i, const char *outdir, const cha
 	if (!realpath(outdir, abs))
 		return errf(err, errlen, -errno, "%s: %s", outdir, strerror(errno));
 	snprintf(istem, sizeof(istem), "fsbench-initramfs-%s%s", tag, x->k[i].release);
-	snprintf(kstem, sizeof(kstem), "vmlinuz-%s%s", tag, x->k[i].release);
-	const char *image = x->k[i].image_at[0] ? x->k[i].image_at : x->k[i].image;
+	const struct kg_kernel *k = &x->k[i];
+	/* what a local boot boots: the PVH vmlinux where the kernel has that entry */
+	bool pvh = !strcmp(k->entry, "pvh") && k->boot_image[0];
+	const char *image = pvh ? k->boot_image : k->image_at[0] ? k->image_at : k->image;
+
+	snprintf(kstem, sizeof(kstem), "%s-%s%s", pvh ? "vmlinux" : "vmlinuz", tag, k->release);
 
 	if ((r = copy_hashed(x->initramfs_at[i], abs, istem, ".cpio", ipath, sizeof(ipath))))
 		return errf(err, errlen, r, "copying the initramfs %s into %s: %s",
@@ -493,6 +499,34 @@ static int job_testdef(FILE *f, const char *suite, const char *device, int timeo
 	return 0;
 }
 
+/*
+ * The model disk a qemu job's guest runs its suite on: kernel-gate's defaults (docs/
+ * kernel-gate.md, "The model disk"); with a scratch image the suite's disk is that image,
+ * host-timed (virtio).
+ */
+static void job_model(const struct lava_job_spec *s, struct kg_disk *d)
+{
+	*d = (struct kg_disk){ .kind = !strcmp(s->device_type, "qemu") && !s->scratch_url ?
+					       KG_DISK_MODEL :
+					       KG_DISK_VIRTIO,
+			       .bytes = INT64_C(2) << 30,
+			       .latency_ns = KG_DISK_LATENCY_NS,
+			       .queue_depth = KG_DISK_QUEUE_DEPTH };
+}
+
+int lava_job_cmdline(const struct lava_job_spec *s, char *out, size_t len)
+{
+	struct kg_disk model;
+	char words[512];
+	int n;
+
+	job_model(s, &model);
+	kg_disk_cmdline(&model, words, sizeof(words));
+	/* fsbench.shell: the guest's init stops at a shell for LAVA's test shell */
+	n = snprintf(out, len, KG_CMDLINE_BASE " fsbench.shell%s%s", words[0] ? " " : "", words);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 int lava_job_write(const struct lava_job_spec *s, FILE *f)
 {
 	const char *dtype = s->device_type;
@@ -545,33 +579,39 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		"timeouts:\n  job:\n    minutes: %d\n  action:\n    minutes: %d\n"
 		"  connection:\n    minutes: 2\n",
 		timeout + 10, timeout);
-	/*
-	 * One vCPU with instruction counting and a reliable TSC: what makes timing repeatable
-	 * under TCG. Without a scratch image the suite runs on kernel-gate's model disk with
-	 * its defaults and sleep=off (docs/kernel-gate.md, "The model disk"), so a qemu
-	 * worker's numbers are a local gate's; a scratch image is host-timed: sleep=on.
-	 */
-	struct kg_disk model = { .kind = qemu && !s->scratch_url ? KG_DISK_MODEL : KG_DISK_VIRTIO,
-				 .bytes = INT64_C(2) << 30,
-				 .latency_ns = KG_DISK_LATENCY_NS,
-				 .queue_depth = KG_DISK_QUEUE_DEPTH };
-	char words[512];
+	struct kg_disk model;
+	char cmdline[KG_CMDLINE_MAX];
 
-	kg_disk_cmdline(&model, words, sizeof(words));
-	if (qemu)
+	job_model(s, &model);
+	lava_job_cmdline(s, cmdline, sizeof(cmdline));
+	kg_cmdline_seed(cmdline, sizeof(cmdline)); /* a job's own, as a local boot's */
+	if (qemu) {
+		/*
+		 * What a local boot gives QEMU to shape the guest (docs/lava.md, "The same
+		 * boot"): one vCPU of the same model with instruction counting, its memory, no
+		 * default devices (LAVA's device adds -nographic and a NIC: the console then
+		 * needs its serial port on stdio), no reboot after a panic.
+		 */
+		static const char *const guest_opts[] = KG_QEMU_GUEST_OPTS;
+		struct kg_vm vm;
+
+		kg_vm_defaults(&vm);
 		fprintf(f,
 			"context:\n  arch: amd64\n  no_kvm: true\n  memory: %d\n"
-			"  extra_options:\n  - -smp 1\n  - -icount shift=0,sleep=%s\n",
-			kg_disk_memory_mib(&model, 1024), words[0] ? "off" : "on");
+			"  extra_options:\n  - -smp 1\n  - -cpu %s\n  - -icount shift=0,sleep=%s\n",
+			kg_disk_memory_mib(&model, vm.memory_mib), vm.cpu,
+			model.kind == KG_DISK_MODEL ? "off" : "on");
+		for (size_t i = 0; i < sizeof(guest_opts) / sizeof(guest_opts[0]); i++)
+			fprintf(f, "  - %s\n", guest_opts[i]);
+		fprintf(f, "  - -serial stdio\n");
+	}
 	fprintf(f, "actions:\n- deploy:\n    timeout:\n      minutes: 10\n    to: %s\n",
 		qemu ? "tmpfs" : "tftp");
 	if (qemu) {
-		/* fsbench.shell: the guest's init stops at a shell for LAVA's test shell */
 		fprintf(f,
 			"    images:\n      kernel:\n        image_arg: '-kernel {kernel} -append "
-			"\"console=ttyS0,115200 rdinit=/init fsbench.shell tsc=reliable%s%s\"'\n"
-			"        url: ",
-			words[0] ? " " : "", words);
+			"\"%s\"'\n        url: ",
+			cmdline);
 		yq(f, s->kernel_url);
 		/*
 		 * LAVA's test shell unpacked into the ramdisk (a cpio, uncompressed as fsbench

@@ -76,28 +76,38 @@ int lava_job_check(const struct lava_job_spec *s, char *err, size_t errlen);
 int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64_t repetitions,
 			const char *output, char *err, size_t errlen);
 
+/*
+ * The kernel command line a qemu job boots with, but for its random seed (kg_cmdline_seed):
+ * a local boot's (KG_CMDLINE_BASE and the model disk's words) and fsbench.shell, which
+ * stops the guest's /init at a shell for LAVA's test shell. 0 or -ENAMETOOLONG.
+ */
+int lava_job_cmdline(const struct lava_job_spec *s, char *out, size_t len);
+
 /* The job's directory, where --kernel's copies go: -o @out's, else the current one. */
 void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
- * What a LAVA job's boot asks of kg_prepare(): the worker is another machine, boots the
- * bzImage it is given, and runs the suite from LAVA's test shell on its overlay disk (an ext2
- * disk labelled LAVA on IDE, which /init mounts where the test definition's paths say).
+ * What a LAVA job's boot asks of kg_prepare(): the worker is another machine, and runs the
+ * suite from LAVA's test shell on its overlay disk (an ext2 disk labelled LAVA on IDE, which
+ * /init mounts where the test definition's paths say). A qemu job boots the PVH vmlinux as a
+ * local boot does; lava_job_kernel keeps the bzImage for a board's.
  */
 extern const struct kg_prep_needs lava_prep_needs;
 
 /*
  * --kernel: @x->a.spec[0] resolved (its .deb's extraction journalled, as kernel-run's) and
- * its initramfs built for LAVA, both copied into @outdir as vmlinuz-TAGRELEASE-HASH and
+ * its initramfs built for LAVA on a @device_type, both copied into @outdir as
+ * vmlinux-TAGRELEASE-HASH (qemu, a PVH entry; else the bzImage, vmlinuz-...) and
  * fsbench-initramfs-TAGRELEASE-HASH.cpio (lava_job_images); their file:// URLs into @kurl and
  * @rurl. 0, or -errno with @err and *@ret_fail the kind (a usage error, an unusable kernel,
  * or a failed journal or copy).
  */
-int lava_job_kernel(struct kg_ctx *x, const char *outdir, const char *tag, char *kurl, char *rurl,
-		    size_t urllen, enum kg_gate_fail *ret_fail, char *err, size_t errlen);
+int lava_job_kernel(struct kg_ctx *x, const char *device_type, const char *outdir, const char *tag,
+		    char *kurl, char *rurl, size_t urllen, enum kg_gate_fail *ret_fail, char *err,
+		    size_t errlen);
 
 /*
- * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinuz-TAGRELEASE-HASH
+ * Kernel @i of @x (prepared) and its initramfs copied into @outdir as vmlinux- or vmlinuz-TAGRELEASE-HASH
  * and fsbench-initramfs-TAGRELEASE-HASH.cpio, HASH the first 32 hex digits of the copy's
  * SHA-256 (so a job of another suite or build of one release never replaces another job's
  * files; @tag names the job's part, "baseline-"), their URLs into @kurl and @rurl: file://

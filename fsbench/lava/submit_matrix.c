@@ -33,7 +33,7 @@ int lava_matrix_job(const char *spec, const char *suite, int repetitions, int k,
 	x->a.repetitions = repetitions;
 	snprintf(tag, sizeof(tag), "k%d-s%d-", k, s);
 	snprintf(ret->name, sizeof(ret->name), "job-k%d-s%d.yaml", k, s);
-	if ((r = lava_job_kernel(x, outdir, tag, kurl, rurl, sizeof(kurl), ret_fail, err,
+	if ((r = lava_job_kernel(x, "qemu", outdir, tag, kurl, rurl, sizeof(kurl), ret_fail, err,
 				 errlen))) {
 		free(x);
 		return r;

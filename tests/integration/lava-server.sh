@@ -201,7 +201,7 @@ grep -Eq "boot 1 \(kernel\): job $id \(http://127.0.0.1:[0-9]+/scheduler/job/$id
 	t_fail "canceled job: $(cat "$W/kr.err")"
 
 # a job LAVA cannot run (its kernel is not there): cannot judge, naming the job, with its log
-sed "s|url: \"file://[^\"]*vmlinuz[^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" "$W/job.yaml" >"$W/bad.yaml"
+sed "s|url: \"file://[^\"]*vmlinu[xz][^\"]*\"|url: \"file://$W/no-such-vmlinuz\"|" "$W/job.yaml" >"$W/bad.yaml"
 grep -q no-such-vmlinuz "$W/bad.yaml" || t_die "could not make the bad job"
 expect 125 "cannot judge: job [0-9]+ \(.*bad.yaml, http://127.0.0.1:[0-9]+/scheduler/job/[0-9]+\) finished Incomplete" \
 	sub "$W/bad.yaml" --wait --timeout 10m
