@@ -105,17 +105,30 @@ struct kg_cfg {
 	CMD_BACKEND_OPTS(O(be))
 /* clang-format on */
 
+/* --baseline-url, --candidate-url, --kernel-url: kgate/fetch.h */
+#define KG_URL_HELP(k)                                                                         \
+	"instead of a file, " k " as an http(s) URL (a .deb or a bzImage), fetched once into " \
+	"the work directory (at most 1 GiB); its URL and SHA-256 go into the records"
+
 static const struct fsb_opt gate_opts[] = {
 	{ .name = "baseline",
 	  .type = OPT_STRING,
 	  .offset = A(spec[0]),
 	  .file = OPT_FILE,
-	  .help = "the baseline kernel K1 (required)" },
+	  .help = "the baseline kernel K1 (this or --baseline-url)" },
 	{ .name = "candidate",
 	  .type = OPT_STRING,
 	  .offset = A(spec[1]),
 	  .file = OPT_FILE,
-	  .help = "the candidate kernel K2 (required)" },
+	  .help = "the candidate kernel K2 (this or --candidate-url)" },
+	{ .name = "baseline-url",
+	  .type = OPT_STRING,
+	  .offset = A(url[0]),
+	  .help = KG_URL_HELP("K1") },
+	{ .name = "candidate-url",
+	  .type = OPT_STRING,
+	  .offset = A(url[1]),
+	  .help = KG_URL_HELP("K2") },
 	{ .name = "baseline-modules",
 	  .type = OPT_STRING,
 	  .offset = A(modules[0]),
@@ -204,7 +217,8 @@ static const struct fsb_opt run_opts[] = {
 	  .type = OPT_STRING,
 	  .offset = A(spec[0]),
 	  .file = OPT_FILE,
-	  .help = "the kernel K (required)" },
+	  .help = "the kernel K (this or --kernel-url)" },
+	{ .name = "kernel-url", .type = OPT_STRING, .offset = A(url[0]), .help = KG_URL_HELP("K") },
 	{ .name = "modules",
 	  .type = OPT_STRING,
 	  .offset = A(modules[0]),
@@ -275,7 +289,8 @@ int kg_run_args_check(int argc, char **argv, char *err, size_t errlen)
 static const char kernel_forms[] =
 	"A kernel is a bzImage/vmlinuz (its modules from --*modules DIR holding\n"
 	"lib/modules/RELEASE, else /lib/modules/RELEASE), a Debian linux-image .deb, or a\n"
-	"release installed under /boot and /lib/modules.\n\n";
+	"release installed under /boot and /lib/modules; or, with --*-url, a .deb or a bzImage\n"
+	"served over http(s).\n\n";
 
 static void gate_usage(FILE *out)
 {

@@ -19,10 +19,14 @@
 
 void kg_cli_prepared(const struct kg_ctx *x, int nk, const char *cmd)
 {
-	for (int i = 0; i < nk; i++)
+	for (int i = 0; i < nk; i++) {
+		if (x->k[i].url[0]) /* what was fetched, to compare with what the lab published */
+			fprintf(stderr, "fsbench %s: %s: fetched %s, sha256 %s\n", cmd,
+				x->k[i].label, x->k[i].url, x->k[i].sha256);
 		fprintf(stderr, "fsbench %s: %s %s: %s, initramfs %s%s\n", cmd, x->k[i].label,
 			x->k[i].release, x->k[i].image, x->initramfs[i],
 			x->cached[i] ? " (cached)" : "");
+	}
 }
 
 /* The observer's argument: the command whose name starts each line. */

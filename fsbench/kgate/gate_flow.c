@@ -552,8 +552,10 @@ static void gate_document(struct gate *g, int status)
 		}
 		json_object_set_new(
 			out, x->k[i].label[0] ? x->k[i].label : (i ? "candidate" : "baseline"),
-			json_pack("{s:s, s:s, s:s, s:s}", "spec", x->k[i].spec, "image",
-				  x->k[i].image, "release", x->k[i].release, "cmdline", cl));
+			json_pack("{s:s, s:s*, s:s*, s:s, s:s, s:s}", "spec", x->k[i].spec, "url",
+				  x->k[i].url[0] ? x->k[i].url : NULL, "sha256",
+				  x->k[i].url[0] ? x->k[i].sha256 : NULL, "image", x->k[i].image,
+				  "release", x->k[i].release, "cmdline", cl));
 	}
 	json_object_set(out, "boots", g->boots);
 	if (g->cmp)
@@ -588,7 +590,11 @@ int kg_gate_document_stopped(const struct kg_ctx *x, int status, const char *why
 				      KG_DEFAULT_SUITE,
 			"boots");
 	for (int i = 0; out && i < 2; i++) {
-		json_t *k = json_pack("{s:s?}", "spec", x->a.spec[i]);
+		/* a URL's SHA-256 once fetched */
+		json_t *k = json_pack("{s:s?, s:s*, s:s*}", "spec",
+				      x->a.url[i] && x->k[i].spec[0] ? x->k[i].spec : x->a.spec[i],
+				      "url", x->a.url[i], "sha256",
+				      x->k[i].sha256[0] ? x->k[i].sha256 : NULL);
 
 		if (k && x->k[i].release[0])
 			json_object_set_new(k, "release", json_string(x->k[i].release));

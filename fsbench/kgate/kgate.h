@@ -22,7 +22,9 @@ struct probe_scratch;
 #define KG_MAX_MODULES 256
 
 struct kg_kernel {
-	char spec[PATH_MAX]; /* as the user gave it */
+	char spec[PATH_MAX]; /* as the user gave it, or the file its @url was fetched into */
+	char url[1025]; /* where it was fetched from (--baseline-url), or "" */
+	char sha256[65]; /* the fetched file's SHA-256 in hex, with @url */
 	char image[PATH_MAX]; /* bzImage / vmlinuz */
 	/* image as root opens it: beneath the cache's descriptor (kg_fd_path) for a .deb's */
 	char image_at[PATH_MAX];

@@ -167,7 +167,7 @@ static int local_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fa
 	if ((r = kg_journal_open(x, err, errlen)))
 		return r;
 	/* kernel-run's one kernel, or the gate's two */
-	if ((r = kg_prepare(x, x->a.spec[1] ? 2 : 1, &pf, err, errlen)))
+	if ((r = kg_prepare(x, kg_args_kernels(&x->a), &pf, err, errlen)))
 		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
 	return r;
 }

@@ -2,6 +2,7 @@
 #include "fsbench/kgate/preboot.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include "base/errf.h"
 #include "base/escape.h"
 #include "base/fileio.h"
+#include "base/url.h"
+#include "fsbench/kgate/fetch.h"
 #include "fsbench/kgate/pvh.h"
 #include "fsbench/kgate/util.h"
 #include "fsbench/suite/suite.h"
@@ -128,6 +131,37 @@ static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err,
 	return 0;
 }
 
+/*
+ * Kernel @i's URL fetched into the work directory (made before the kernels for it), once:
+ * @path the file, which resolves as if the user had named it; the URL and the file's
+ * SHA-256 kept in x->k[i] for the records. A fetch that failed cannot judge, as a kernel
+ * that does not resolve.
+ */
+static int fetch_kernel(struct kg_ctx *x, int i, const char *label, char *path, size_t len,
+			char *err, size_t errlen)
+{
+	struct kg_kernel *k = &x->k[i];
+	struct kg_fetched f;
+	char why[2048];
+	int fd = x->workdir_fd >= 0 ? x->workdir_fd :
+				      open(x->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	int r = fd < 0 ? -errno :
+			 kg_fetch(fd, x->a.url[i], label, KG_FETCH_MAX, &f, why, sizeof(why));
+
+	if (fd >= 0 && fd != x->workdir_fd)
+		close(fd);
+	if (fd < 0)
+		return errf(err, errlen, r, "%s: %s: %s", label, x->workdir, strerror(-r));
+	if (r)
+		return errf(err, errlen, r, "%s: %s", label, why);
+	base_strcpy(k->url, sizeof(k->url), x->a.url[i]);
+	base_strcpy(k->sha256, sizeof(k->sha256), f.sha256);
+	if ((r = base_path(path, len, "%s/%s", x->workdir, f.name)))
+		return errf(err, errlen, r, "%s: %s/%s: %s", label, x->workdir, f.name,
+			    strerror(-r));
+	return 0;
+}
+
 /* Kernel @i resolved, its command line joined, its initramfs built. */
 static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 			  enum kg_prepare_fail *ret_fail, char *err, size_t errlen)
@@ -140,18 +174,25 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 					.cachedir = cachedir,
 					.shell_disk = x->needs.shell_disk,
 					.flush_delay = kg_disk_flush_delayed(&x->a.vm.disk) };
-	char why[3072] = "";
+	char why[3072] = "", fetched[PATH_MAX], from[1200] = "";
 	int r;
 
 	if ((r = prepare_append(x, i, label, err, errlen)))
 		return r;
-	r = kg_kernel_resolve(x->a.spec[i], x->a.modules[i], cachedir, x->a.vm.scratch, &x->k[i],
-			      why, sizeof(why));
+	if (x->a.url[i]) {
+		*ret_fail = KG_PREPARE_KERNEL;
+		if ((r = fetch_kernel(x, i, label, fetched, sizeof(fetched), err, errlen)))
+			return r;
+		snprintf(from, sizeof(from), " (%s, sha256 %s)", x->k[i].url, x->k[i].sha256);
+	}
+	r = kg_kernel_resolve(x->a.url[i] ? fetched : x->a.spec[i], x->a.modules[i], cachedir,
+			      x->a.vm.scratch, &x->k[i], why, sizeof(why));
 	if (r) {
 		/* a name that names nothing, a directory, a cache another user could write */
-		*ret_fail = r == -ENOENT || r == -EISDIR || r == -EPERM ? KG_PREPARE_USAGE :
-									  KG_PREPARE_KERNEL;
-		return errf(err, errlen, r, "%s: %s", label, why);
+		*ret_fail = !x->a.url[i] && (r == -ENOENT || r == -EISDIR || r == -EPERM) ?
+				    KG_PREPARE_USAGE :
+				    KG_PREPARE_KERNEL;
+		return errf(err, errlen, r, "%s%s: %s", label, from, why);
 	}
 	if ((r = kg_disk_check(&x->a.vm.disk, x->k[i].moddir, x->k[i].release, why, sizeof(why)))) {
 		*ret_fail = KG_PREPARE_KERNEL;
@@ -345,6 +386,7 @@ static int prepare_workdir(struct kg_ctx *x, char *err, size_t errlen)
 int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *err, size_t errlen)
 {
 	char cachedir[PATH_MAX];
+	bool fetch;
 	int r;
 
 	*ret_fail = KG_PREPARE_USAGE;
@@ -354,11 +396,14 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 	if (!x->needs.remote && (r = prepare_checks(x, err, errlen)))
 		return r;
 	kg_cachedir(cachedir, sizeof(cachedir));
+	/* a kernel fetched goes into the work directory: made first then, else last */
+	if ((fetch = x->a.url[0] || x->a.url[1]) && (r = prepare_workdir(x, err, errlen)))
+		return r;
 	for (int i = 0; i < nk; i++)
 		if ((r = prepare_kernel(x, i, nk, cachedir, ret_fail, err, errlen)))
 			return r;
 	*ret_fail = KG_PREPARE_USAGE;
-	return prepare_workdir(x, err, errlen);
+	return fetch ? 0 : prepare_workdir(x, err, errlen);
 }
 
 void kg_prepare_release(struct kg_ctx *x)
@@ -402,9 +447,39 @@ static bool has_dashdash(const char *s)
 	return false;
 }
 
+/* No kernel named twice, by a file and a URL; the URLs http(s); --*modules not with a .deb. */
+static int kernels_check(const struct kg_args *a, bool gate, char *err, size_t errlen)
+{
+	static const char *const opt[2][2] = { { "kernel", "modules" }, { "", "" } };
+	static const char *const gopt[2][2] = { { "baseline", "baseline-modules" },
+						{ "candidate", "candidate-modules" } };
+
+	for (int i = 0; i < (gate ? 2 : 1); i++) {
+		const char *const *o = gate ? gopt[i] : opt[i];
+		char name[96], what[64];
+		int r;
+
+		if (a->spec[i] && a->url[i])
+			return errf(err, errlen, -EINVAL, "--%s and --%s-url: one or the other",
+				    o[0], o[0]);
+		snprintf(what, sizeof(what), "--%s-url", o[0]);
+		if (a->url[i] &&
+		    (r = base_url_http_check(a->url[i], what, KG_FETCH_URL_MAX, err, errlen)))
+			return r;
+		if (a->url[i])
+			kg_fetch_name(a->url[i], name, sizeof(name));
+		if (a->modules[i] && kg_ends_with(a->url[i] ? name : a->spec[i], ".deb"))
+			return errf(err, errlen, -EINVAL,
+				    "%s: a .deb brings its own modules; --%s would be ignored",
+				    a->modules[i], o[1]);
+	}
+	return 0;
+}
+
 int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen)
 {
 	const struct kg_disk *d = &a->vm.disk;
+	int r;
 
 	if (a->flush_latency_ns % 1000000 || (a->flush_latency_ns && d->kind != KG_DISK_MODEL))
 		return errf(err, errlen, -EINVAL,
@@ -418,15 +493,8 @@ int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen)
 			err, errlen, -EINVAL,
 			"--disk-latency, --disk-cache, --disk-mbps and --disk-queue-depth shape "
 			"the model disk: with --disk virtio they would be ignored");
-	for (int i = 0; i < 2; i++)
-		if (a->modules[i] && a->spec[i] && strlen(a->spec[i]) > 4 &&
-		    !strcmp(a->spec[i] + strlen(a->spec[i]) - 4, ".deb"))
-			return errf(err, errlen, -EINVAL,
-				    "%s: a .deb brings its own modules; %s would be ignored",
-				    a->modules[i],
-				    i	 ? "--candidate-modules" :
-				    gate ? "--baseline-modules" :
-					   "--modules");
+	if ((r = kernels_check(a, gate, err, errlen)))
+		return r;
 	for (int i = 0; i < 3; i++) {
 		const char *ap = i < 2 ? a->append[i] : a->common_append;
 		char esc[1024];
@@ -437,9 +505,15 @@ int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen)
 				    "after it to init, not the kernel (the model's null_blk.* too)",
 				    base_escape_str(esc, sizeof(esc), ap));
 	}
-	if (!a->spec[0] || (gate && !a->spec[1]))
+	if ((!a->spec[0] && !a->url[0]) || (gate && !a->spec[1] && !a->url[1]))
 		return errf(err, errlen, -EINVAL, "%s",
-			    gate ? "--baseline and --candidate are both needed" :
-				   "--kernel is needed");
+			    gate ? "--baseline and --candidate are both needed (or "
+				   "--baseline-url, --candidate-url)" :
+				   "--kernel is needed (or --kernel-url)");
 	return 0;
+}
+
+int kg_args_kernels(const struct kg_args *a)
+{
+	return a->spec[1] || a->url[1] ? 2 : 1;
 }

@@ -20,6 +20,8 @@
  */
 struct kg_args {
 	const char *spec[2], *modules[2], *append[2], *common_append;
+	/* a kernel a lab serves over http(s) instead of @spec (one of the two), fetched by kg_prepare */
+	const char *url[2];
 	const char *suite, *fs, *threads, *gate_file, *workdir, *json;
 	int64_t boots, repetitions, jobs; /* jobs: boots at a time */
 	double alpha, threshold, max_host_load, floor_multiple;
@@ -36,7 +38,8 @@ void kg_args_defaults(struct kg_args *a, bool no_icount);
 /*
  * Refuses what kernel-gate (@gate) or kernel-run cannot do as asked: options that do not
  * apply to the disk, --*modules with a .deb, an --append that would reach init, a kernel not
- * named. 0, or -EINVAL with @err one line.
+ * named or named twice (a file and a URL), a URL not http(s). 0, or -EINVAL with @err one
+ * line.
  */
 int kg_args_check(const struct kg_args *a, bool gate, char *err, size_t errlen);
 
@@ -60,6 +63,9 @@ struct kg_prep_needs {
 	 */
 	bool plain_outdir;
 };
+
+/* The kernels @a names, by file or URL: 1 or 2. */
+int kg_args_kernels(const struct kg_args *a);
 
 /* What kg_prepare() found and made. */
 struct kg_ctx {
@@ -92,7 +98,8 @@ enum kg_prepare_fail {
 
 /*
  * Finds the suite and its filesystems, resolves x->a.spec[0..@nk-1] and builds an initramfs
- * for each, and creates the work directory. The work directory and --disk-dir are held by
+ * for each, and creates the work directory: first, when a kernel is x->a.url[i], which is
+ * fetched into it (kg_fetch) and resolved as that file. The work directory and --disk-dir are held by
  * descriptor from their check on (x->workdir_fd, x->a.vm.disk_dir_fd). 0, or -errno with @err one line (naming the side
  * when @nk is 2) and *@ret_fail the kind of failure.
  */

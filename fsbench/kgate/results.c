@@ -88,9 +88,10 @@ json_t *kg_boot_json(const struct kg_kernel *k, const struct kg_vm *vm, const st
 		kg_cmdline_unseed(cmdline);
 	}
 	return json_pack(
-		"{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:s*}, s:{s:s, s:s?, s:s, s:i, s:i}, "
+		"{s:{s:s, s:s*, s:s*, s:s, s:s, s:s, s:s, s:s, s:s*}, s:{s:s, s:s?, s:s, s:i, s:i}, "
 		"s:o, s:f, s:f, s:f, s:f, s:i}",
-		"kernel", "spec", k->spec, "image", k->image, "release",
+		"kernel", "spec", k->spec, "url", k->url[0] ? k->url : NULL, "sha256",
+		k->url[0] ? k->sha256 : NULL, "image", k->image, "release",
 		b->guest_release[0] ? b->guest_release : k->release, "cmdline", cmdline, "append",
 		k->append, "entry", k->entry[0] ? k->entry : "bzimage", "entry_why",
 		k->entry_why[0] ? k->entry_why : NULL, "qemu", "accelerator", vm->accel, "icount",

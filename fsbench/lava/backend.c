@@ -37,7 +37,7 @@ static int be_prepare(void *priv, struct kg_ctx *x, enum kg_gate_fail *ret_fail,
 {
 	struct lava_be *b = priv;
 	enum kg_prepare_fail pf;
-	int r, nk = x->a.spec[1] ? 2 : 1;
+	int r, nk = kg_args_kernels(&x->a);
 
 	*ret_fail = KG_GATE_SYSTEM;
 	/* as a job's, but the boots' directories made beneath the work directory held */

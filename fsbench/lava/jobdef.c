@@ -11,6 +11,7 @@
 #include <sys/utsname.h>
 
 #include "base/errf.h"
+#include "base/url.h"
 #include "base/fileio.h"
 #include "fsbench/kgate/gate_flow.h"
 #include "report/export.h"
@@ -357,25 +358,7 @@ int lava_job_kernel(struct kg_ctx *x, const char *device_type, const char *outdi
 
 int lava_files_url_check(const char *url, char *err, size_t errlen)
 {
-	size_t n = strlen(url), scheme = !strncmp(url, "https://", 8) ? 8 :
-					 !strncmp(url, "http://", 7)  ? 7 :
-									0;
-
-	if (!scheme || n == scheme || url[scheme] == '/')
-		return errf(err, errlen, -EINVAL,
-			    "--lava-files-url %.64s: not an http:// or https:// URL with a host",
-			    url);
-	if (n > LAVA_FILES_URL_MAX)
-		return errf(err, errlen, -EINVAL, "--lava-files-url: longer than %d bytes",
-			    LAVA_FILES_URL_MAX);
-	/* it goes into the job's YAML quoted, and to a worker's fetch as it is */
-	for (const char *p = url; *p; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '\\' || *p == '\'')
-			return errf(err, errlen, -EINVAL,
-				    "--lava-files-url: a space, quote, backslash or control "
-				    "character at byte %zu",
-				    (size_t)(p - url));
-	return 0;
+	return base_url_http_check(url, "--lava-files-url", LAVA_FILES_URL_MAX, err, errlen);
 }
 
 /* Where a worker fetches @path, a file of the work directory: file://, or @files_url's. */

@@ -547,7 +547,8 @@ static void test_args(void **unused)
 	a.append[0] = NULL;
 	a.spec[1] = NULL;
 	assert_int_equal(kg_args_check(&a, true, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--baseline and --candidate are both needed");
+	assert_string_equal(err, "--baseline and --candidate are both needed (or --baseline-url, "
+				 "--candidate-url)");
 	assert_int_equal(kg_args_check(&a, false, err, sizeof(err)), 0);
 	/* virtio: no -icount sleep=off, one boot at a time, compare's threshold */
 	memset(&a, 0, sizeof(a));
