@@ -78,9 +78,21 @@ static int lava_boot_words(const json_t *record, const struct kg_boot *b, char *
 
 	if (!lava)
 		return -ENOENT;
-	snprintf(out, len, "LAVA job %lld (%s) done in %.0f s, guest status %d",
-		 (long long)json_integer_value(json_object_get(lava, "job")),
-		 json_string_value(json_object_get(lava, "url")), b->seconds, b->guest_status);
+	const json_t *nl = json_object_get(lava, "not_local"), *o;
+	size_t i;
+	int n = snprintf(out, len, "LAVA job %lld (%s) done in %.0f s, guest status %d",
+			 (long long)json_integer_value(json_object_get(lava, "job")),
+			 json_string_value(json_object_get(lava, "url")), b->seconds,
+			 b->guest_status);
+
+	/* what its QEMU had that a local boot's has not, as the worker's log shows it */
+	json_array_foreach(nl, i, o)
+	{
+		if (n < 0 || (size_t)n >= len)
+			break;
+		n += snprintf(out + n, len - (size_t)n, "%s%s",
+			      i ? ", " : "; beside a local boot's QEMU: ", json_string_value(o));
+	}
 	return 0;
 }
 

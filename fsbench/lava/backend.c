@@ -236,6 +236,21 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	ret->boot.seconds = now_s() - t0;
 	if (id && c)
 		snprintf(job_url, sizeof(job_url), "%s/scheduler/job/%ld", lava_client_url(c), id);
+	/*
+	 * What was booted: the job's command line, or the one the worker's log shows it gave
+	 * QEMU, with what that QEMU had that a local boot's has not (the device's NIC, ...)
+	 */
+	struct lava_job_spec cs = { .device_type = LAVA_BACKEND_DEVICE_TYPE };
+	char *bootcmd = id && c && !r ? malloc(LAVA_BOOT_COMMAND_MAX) : NULL;
+	json_t *not_local = NULL;
+
+	lava_job_cmdline(&cs, ret->boot.guest_cmdline, sizeof(ret->boot.guest_cmdline));
+	if (bootcmd &&
+	    !lava_job_boot_command(c, id, bootcmd, LAVA_BOOT_COMMAND_MAX, path, sizeof(path)))
+		not_local = lava_boot_command_diff(&cs, bootcmd, ret->boot.guest_cmdline,
+						   sizeof(ret->boot.guest_cmdline));
+	else if (bootcmd)
+		bootcmd[0] = 0;
 	lava_client_close(c);
 	if (!r)
 		r = import_results(b, req, name, id, token, res, len, ret, why, sizeof(why));
@@ -247,7 +262,13 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	json_object_set_new(ret->record, "backend", json_string("lava"));
 	if (id)
 		json_object_set_new(ret->record, "lava",
-				    json_pack("{s:I, s:s}", "job", (json_int_t)id, "url", job_url));
+				    json_pack("{s:I, s:s, s:s*, s:o*}", "job", (json_int_t)id,
+					      "url", job_url, "boot_command",
+					      bootcmd && bootcmd[0] ? bootcmd : NULL, "not_local",
+					      not_local));
+	else
+		json_decref(not_local);
+	free(bootcmd);
 	if (req->gate && ret->booted && ret->boot.guest_status) {
 		snprintf(err, errlen,
 			 "boot %d (%s): LAVA job %ld (%s): the suite failed in the guest: cannot "

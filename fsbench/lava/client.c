@@ -541,6 +541,44 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 	return 0;
 }
 
+int lava_job_boot_command(struct lava_client *c, long id, char *out, size_t len, char *err,
+			  size_t errlen)
+{
+	static const char key[] = "Boot command: ";
+	struct body b = { .cap = BIG_MAX };
+	char path[64];
+	int r;
+
+	out[0] = 0;
+	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/logs/", id);
+	if ((r = request(c, path, NULL, &b, err, errlen))) {
+		free(b.buf);
+		return r;
+	}
+	r = -ENOENT;
+	/* a line a log entry: "- {dt: ..., lvl: info, msg: ...}" in YAML's flow style, JSON */
+	for (char *line = b.buf, *nl; r == -ENOENT && line && *line; line = nl ? nl + 1 : NULL) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = 0;
+		if (strncmp(line, "- {", 3) || !strstr(line, key))
+			continue;
+		json_t *j = json_loads(line + 2, 0, NULL);
+		const char *msg = json_string_value(json_object_get(j, "msg"));
+
+		if (msg && !strncmp(msg, key, sizeof(key) - 1))
+			r = snprintf(out, len, "%s", msg + sizeof(key) - 1) >= (int)len ? -E2BIG :
+											  0;
+		json_decref(j);
+	}
+	free(b.buf);
+	if (r == -ENOENT)
+		errf(err, errlen, r, "job %ld's log has no \"%s\" line", id, key);
+	else if (r)
+		errf(err, errlen, r, "job %ld's boot command: longer than %zu bytes", id, len - 1);
+	return r;
+}
+
 int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen)
 {
 	struct body b = { .cap = SMALL_MAX };

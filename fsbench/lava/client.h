@@ -115,6 +115,16 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen);
 
 /*
+ * The QEMU command line job @id's worker ran, from its log's "Boot command: " line (LAVA's
+ * qemu boot method writes it before it starts QEMU), into @out. 0; -ENOENT when the log has
+ * no such line; -E2BIG when it is longer than @len; another -errno when the server failed.
+ */
+int lava_job_boot_command(struct lava_client *c, long id, char *out, size_t len, char *err,
+			  size_t errlen);
+/* a QEMU command line with a kernel command line in it: a few KiB */
+#define LAVA_BOOT_COMMAND_MAX 16384
+
+/*
  * A job file's text for lava_job_submit(): a regular file (no symlink), at most 1 MiB, no
  * NUL byte; malloc'ed, or NULL with @err naming @path.
  */

@@ -510,6 +510,78 @@ int lava_job_cmdline(const struct lava_job_spec *s, char *out, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* The next word of @p (a "..." one without its quotes, as a shell reads it), or NULL. */
+static const char *next_word(const char **p, char *w, size_t len)
+{
+	size_t n = 0;
+
+	while (**p == ' ')
+		(*p)++;
+	if (!**p)
+		return NULL;
+	for (bool q = false; **p && (q || **p != ' '); (*p)++)
+		if (**p == '"')
+			q = !q;
+		else if (n + 1 < len)
+			w[n++] = **p;
+	w[n] = 0;
+	return w;
+}
+
+json_t *lava_boot_command_diff(const struct lava_job_spec *s, const char *cmd, char *cmdline,
+			       size_t len)
+{
+	/* a local boot's options (kgate/boot.c) and whether each takes a value */
+	static const char *const local[][2] = {
+		{ "-nodefaults", "" }, { "-no-reboot", "" }, { "-no-user-config", "" },
+		{ "-display", "v" },   { "-sandbox", "v" },  { "-accel", "v" },
+		{ "-icount", "v" },    { "-cpu", "v" },	     { "-smp", "v" },
+		{ "-m", "v" },	       { "-kernel", "v" },   { "-initrd", "v" },
+		{ "-append", "v" },    { "-serial", "v" },   { "-drive", "v" },
+	};
+	struct kg_disk model;
+	struct kg_vm vm;
+	char w[KG_CMDLINE_MAX + 64], v[KG_CMDLINE_MAX + 64], mem[16];
+	json_t *diff = json_array();
+	const char *p = cmd;
+
+	job_model(s, &model);
+	kg_vm_defaults(&vm);
+	snprintf(mem, sizeof(mem), "%d", kg_disk_memory_mib(&model, vm.memory_mib));
+	const char *const want[][2] = { { "-smp", "1" },
+					{ "-cpu", vm.cpu },
+					{ "-m", mem },
+					{ "-icount", model.kind == KG_DISK_MODEL ?
+							     "shift=0,sleep=off" :
+							     "shift=0,sleep=on" } };
+	cmdline[0] = 0;
+	if (!diff || !next_word(&p, w, sizeof(w))) /* the program */
+		return diff;
+	while (next_word(&p, w, sizeof(w))) {
+		size_t i = 0, n = sizeof(local) / sizeof(local[0]);
+		const char *q = p;
+		bool arg;
+
+		while (i < n && strcmp(local[i][0], w))
+			i++;
+		/* an option's value: the next word, unless that is an option itself */
+		arg = i < n ? local[i][1][0] != 0 : next_word(&q, v, sizeof(v)) && v[0] != '-';
+		if (!arg || !next_word(&p, v, sizeof(v)))
+			v[0] = 0;
+		if (!strcmp(w, "-append"))
+			snprintf(cmdline, len, "%s", v);
+		for (size_t k = 0; k < sizeof(want) / sizeof(want[0]); k++)
+			if (!strcmp(want[k][0], w) && strcmp(want[k][1], v))
+				i = n; /* a local option with another value: named too */
+		if (i == n &&
+		    json_array_append_new(diff, json_sprintf("%s%s%s", w, v[0] ? " " : "", v))) {
+			json_decref(diff);
+			return NULL;
+		}
+	}
+	return diff;
+}
+
 int lava_job_write(const struct lava_job_spec *s, FILE *f)
 {
 	const char *dtype = s->device_type;

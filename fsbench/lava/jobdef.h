@@ -83,6 +83,16 @@ int lava_job_check_args(const struct lava_job_spec *s, const char *kernel, int64
  */
 int lava_job_cmdline(const struct lava_job_spec *s, char *out, size_t len);
 
+/*
+ * What the QEMU command line @cmd a worker ran for qemu job @s (lava_job_boot_command) has
+ * that a local boot's has not, as a JSON array of strings: each option a local boot does not
+ * give (LAVA's device adds -nographic, a NIC and -monitor), and each of -smp, -cpu, -m and
+ * -icount whose value is not the job's; -append's value, the command line the kernel was
+ * given, into @cmdline (empty when there is none). NULL when out of memory.
+ */
+json_t *lava_boot_command_diff(const struct lava_job_spec *s, const char *cmd, char *cmdline,
+			       size_t len);
+
 /* The job's directory, where --kernel's copies go: -o @out's, else the current one. */
 void lava_job_outdir(const char *out, char *dir, size_t len);
 

@@ -643,6 +643,79 @@ static void test_images_urls(void **unused)
 	free(x);
 }
 
+/*
+ * A qemu job's command line and QEMU options are a local boot's (kgate.h), and what the
+ * worker's boot command has beside them is named: LAVA 2023.01's, from a real job's log.
+ */
+static void test_same_boot(void **unused)
+{
+	struct lava_job_spec s = { .device_type = "qemu",
+				   .kernel_url = "http://x/vmlinux",
+				   .ramdisk_url = "http://x/initrd",
+				   .suite = "configs/kgate.json",
+				   .timeout_min = 30 };
+	char *buf = NULL, cmdline[KG_CMDLINE_MAX], booted[KG_CMDLINE_MAX], want[KG_CMDLINE_MAX];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct kg_kernel k = { 0 };
+
+	(void)unused;
+	assert_non_null(f);
+	assert_int_equal(lava_job_write(&s, f), 0);
+	fclose(f);
+	/* the local boot's words, the model disk's, LAVA's shell, a seed of the job's own */
+	assert_int_equal(lava_job_cmdline(&s, cmdline, sizeof(cmdline)), 0);
+	kg_cmdline(&k, want, sizeof(want));
+	assert_int_equal(strncmp(cmdline, want, strlen(want)), 0);
+	assert_non_null(strstr(cmdline, " fsbench.shell fsbench.disk=model null_blk."));
+	assert_non_null(strstr(buf, cmdline));
+	assert_non_null(strstr(strstr(buf, cmdline), " " KG_SEED_PARAM));
+	for (const char *o = "-smp 1\0-cpu qemu64\0-icount shift=0,sleep=off\0-nodefaults\0"
+			     "-no-reboot\0-serial stdio\0";
+	     *o; o += strlen(o) + 1) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "\n  - %s\n", o);
+		assert_non_null(strstr(buf, line));
+	}
+	free(buf);
+
+	const char *cmd =
+		"/usr/bin/qemu-system-x86_64 -nographic -net "
+		"nic,model=virtio,macaddr=52:54:00:12:34:58 -net user -m 3072 -monitor none -smp 1 "
+		"-cpu qemu64 -icount shift=0,sleep=off -nodefaults -no-reboot -serial stdio -kernel "
+		"/var/lib/lava/dispatcher/tmp/2/deployimages-akwjrpkx/kernel/vmlinux-baseline-6.1.0-"
+		"57-amd64-c3718796ffdb206cc149543cf925b868 -append \"console=ttyS0 quiet tsc=reliable "
+		"panic=-1 oops=panic cryptomgr.notests rdinit=/init fsbench.shell fsbench.disk=model "
+		"null_blk.nr_devices=1 null_blk.memory_backed=1 null_blk.irqmode=2 "
+		"null_blk.queue_mode=2 null_blk.bs=4096 null_blk.completion_nsec=50000 null_blk.gb=2 "
+		"null_blk.cache_size=0 null_blk.mbps=0 null_blk.hw_queue_depth=64 "
+		"fsbench.seed=e0a569989d7c8301337da8715908521d\" -initrd "
+		"/var/lib/lava/dispatcher/tmp/2/deployimages-akwjrpkx/ramdisk/fsbench-initramfs-"
+		"baseline-6.1.0-57-amd64-aef489f84ad0748716580217c898d4f8.cpio";
+	json_t *d = lava_boot_command_diff(&s, cmd, booted, sizeof(booted));
+	char *got = json_dumps(d, JSON_COMPACT);
+
+	assert_string_equal(got, "[\"-nographic\",\"-net "
+				 "nic,model=virtio,macaddr=52:54:00:12:34:58\",\"-net user\","
+				 "\"-monitor none\"]");
+	free(got);
+	json_decref(d);
+	assert_int_equal(strncmp(booted, cmdline, strlen(cmdline)), 0);
+	assert_string_equal(booted + strlen(cmdline),
+			    " fsbench.seed=e0a569989d7c8301337da8715908521d");
+	/* a device whose QEMU differs from the job's: named with its value */
+	d = lava_boot_command_diff(&s,
+				   "qemu -m 512 -smp 2 -cpu max -icount shift=0,sleep=off "
+				   "-nodefaults -append \"x y\"",
+				   booted, sizeof(booted));
+	got = json_dumps(d, JSON_COMPACT);
+	assert_string_equal(got, "[\"-m 512\",\"-smp 2\",\"-cpu max\"]");
+	assert_string_equal(booted, "x y");
+	free(got);
+	json_decref(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -652,6 +725,7 @@ int main(void)
 		cmocka_unit_test(test_suite_coords), cmocka_unit_test(test_matrix_results),
 		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
 		cmocka_unit_test(test_files),	     cmocka_unit_test(test_images_urls),
+		cmocka_unit_test(test_same_boot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
