@@ -130,13 +130,15 @@ static double now_s(void)
 }
 
 /*
- * The job's results (@res, @len bytes) into the imported document at DIR/lava-result.json
- * (@ret->boot.result), after DIR/lava-results.yaml as LAVA gave them; DIR is @name beneath
- * the work directory's descriptor held since its check. 0 or -errno.
+ * The job's results (@res, @len bytes) into the document at DIR/lava-result.json
+ * (@ret->boot.result), after DIR/lava-results.yaml as LAVA gave them: the guest's own from the
+ * job's log (@facts), else one imported from the test cases; DIR is @name beneath the work
+ * directory's descriptor held since its check. 0 or -errno.
  */
 static int import_results(struct lava_be *b, const struct kg_boot_req *req, const char *name,
 			  long job, const char *token, const char *res, size_t len,
-			  struct kg_boot_res *ret, char *err, size_t errlen)
+			  const struct lava_log_facts *facts, struct kg_boot_res *ret, char *err,
+			  size_t errlen)
 {
 	struct lava_import im = { 0 };
 	char ypath[PATH_MAX + 64], shown[PATH_MAX + 64], rpath[PATH_MAX + 64], rel[128];
@@ -166,6 +168,18 @@ static int import_results(struct lava_be *b, const struct kg_boot_req *req, cons
 	}
 	ret->boot.guest_status = suite_status(cases);
 	ret->booted = ret->boot.guest_status >= 0;
+	/*
+	 * The guest's own document from the job's log, bound to this job as its cases are
+	 * (the job's id, its token, the kernel it booted), is what a local boot adopts from its
+	 * results disk: every run, histogram and probe; else one made from the cases.
+	 */
+	if (facts->result) {
+		json_decref(cases);
+		if ((r = lava_save(rpath, facts->result, facts->result_len)))
+			return errf(err, errlen, r, "boot %d: writing %s: %s", n, ret->boot.result,
+				    strerror(-r));
+		return 0;
+	}
 	if (!(r = lava_import_cases(&im, cases, err, errlen)) && im.used &&
 	    !(r = lava_import_suite(&im, &b->suite, err, errlen))) {
 		doc = lava_import_doc(&im, files, 1, NULL, NULL, NULL);
@@ -241,19 +255,19 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	 * QEMU, with what that QEMU had that a local boot's has not (the device's NIC, ...)
 	 */
 	struct lava_job_spec cs = { .device_type = LAVA_BACKEND_DEVICE_TYPE };
-	char *bootcmd = id && c && !r ? malloc(LAVA_BOOT_COMMAND_MAX) : NULL;
+	struct lava_log_facts facts = { 0 };
 	json_t *not_local = NULL;
 
 	lava_job_cmdline(&cs, ret->boot.guest_cmdline, sizeof(ret->boot.guest_cmdline));
-	if (bootcmd &&
-	    !lava_job_boot_command(c, id, bootcmd, LAVA_BOOT_COMMAND_MAX, path, sizeof(path)))
-		not_local = lava_boot_command_diff(&cs, bootcmd, ret->boot.guest_cmdline,
+	if (id && c && !r && lava_job_log_facts(c, id, &facts, path, sizeof(path)))
+		facts = (struct lava_log_facts){ 0 }; /* the results' import then, as before */
+	if (facts.boot_command)
+		not_local = lava_boot_command_diff(&cs, facts.boot_command, ret->boot.guest_cmdline,
 						   sizeof(ret->boot.guest_cmdline));
-	else if (bootcmd)
-		bootcmd[0] = 0;
 	lava_client_close(c);
 	if (!r)
-		r = import_results(b, req, name, id, token, res, len, ret, why, sizeof(why));
+		r = import_results(b, req, name, id, token, res, len, &facts, ret, why,
+				   sizeof(why));
 	free(res);
 	ret->record = kg_boot_json(k, &x->a.vm, &ret->boot);
 	json_object_set_new(ret->record, "index", json_integer(n));
@@ -261,14 +275,15 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	json_object_set_new(ret->record, "dir", json_string(ret->dir));
 	json_object_set_new(ret->record, "backend", json_string("lava"));
 	if (id)
-		json_object_set_new(ret->record, "lava",
-				    json_pack("{s:I, s:s, s:s*, s:o*}", "job", (json_int_t)id,
-					      "url", job_url, "boot_command",
-					      bootcmd && bootcmd[0] ? bootcmd : NULL, "not_local",
-					      not_local));
+		json_object_set_new(
+			ret->record, "lava",
+			json_pack("{s:I, s:s, s:s*, s:o*, s:s, s:s*}", "job", (json_int_t)id, "url",
+				  job_url, "boot_command", facts.boot_command, "not_local",
+				  not_local, "result_from", facts.result ? "log" : "test cases",
+				  "log_result_why", facts.result_why[0] ? facts.result_why : NULL));
 	else
 		json_decref(not_local);
-	free(bootcmd);
+	lava_log_facts_free(&facts);
 	if (req->gate && ret->booted && ret->boot.guest_status) {
 		snprintf(err, errlen,
 			 "boot %d (%s): LAVA job %ld (%s): the suite failed in the guest: cannot "

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <jansson.h>
+#include <openssl/evp.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -541,42 +542,112 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 	return 0;
 }
 
-int lava_job_boot_command(struct lava_client *c, long id, char *out, size_t len, char *err,
-			  size_t errlen)
+/* A log line's message when it is a string of level @lvl (NULL: any), as a new JSON. */
+static json_t *log_entry(const char *line, const char *lvl, const char **msg)
 {
-	static const char key[] = "Boot command: ";
+	json_t *j;
+
+	*msg = NULL;
+	/* a line an entry: "- {dt: ..., lvl: ..., msg: ...}" in YAML's flow style, JSON */
+	if (strncmp(line, "- {", 3) || !(j = json_loads(line + 2, 0, NULL)))
+		return NULL;
+	const char *l = json_string_value(json_object_get(j, "lvl"));
+
+	if (!lvl || (l && !strcmp(l, lvl)))
+		*msg = json_string_value(json_object_get(j, "msg"));
+	return j;
+}
+
+/* The base64 text @b64 (@n bytes) decoded into @f->result, or @f->result_why says why not. */
+static void log_result(struct lava_log_facts *f, const char *b64, size_t n)
+{
+	size_t pad = 0;
+	int got;
+
+	if (!n || n % 4 || n / 4 * 3 > LAVA_LOG_RESULT_MAX) {
+		snprintf(f->result_why, sizeof(f->result_why), "%zu base64 bytes: %s", n,
+			 n / 4 * 3 > LAVA_LOG_RESULT_MAX ? "over 32 MiB" : "not whole quads");
+		return;
+	}
+	if (!(f->result = malloc(n / 4 * 3 + 1))) {
+		snprintf(f->result_why, sizeof(f->result_why), "%s", strerror(ENOMEM));
+		return;
+	}
+	got = EVP_DecodeBlock((unsigned char *)f->result, (const unsigned char *)b64, (int)n);
+	pad = (b64[n - 1] == '=') + (b64[n - 2] == '=');
+	if (got < 0 || (size_t)got < pad) {
+		free(f->result);
+		f->result = NULL;
+		snprintf(f->result_why, sizeof(f->result_why), "not base64");
+		return;
+	}
+	f->result_len = (size_t)got - pad;
+}
+
+int lava_job_log_facts(struct lava_client *c, long id, struct lava_log_facts *f, char *err,
+		       size_t errlen)
+{
 	struct body b = { .cap = BIG_MAX };
 	char path[64];
 	int r;
 
-	out[0] = 0;
+	*f = (struct lava_log_facts){ 0 };
 	snprintf(path, sizeof(path), "/api/v0.2/jobs/%ld/logs/", id);
-	if ((r = request(c, path, NULL, &b, err, errlen))) {
-		free(b.buf);
-		return r;
-	}
-	r = -ENOENT;
-	/* a line a log entry: "- {dt: ..., lvl: info, msg: ...}" in YAML's flow style, JSON */
-	for (char *line = b.buf, *nl; r == -ENOENT && line && *line; line = nl ? nl + 1 : NULL) {
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		if (strncmp(line, "- {", 3) || !strstr(line, key))
-			continue;
-		json_t *j = json_loads(line + 2, 0, NULL);
-		const char *msg = json_string_value(json_object_get(j, "msg"));
+	if (!(r = request(c, path, NULL, &b, err, errlen)) &&
+	    (r = lava_log_facts_parse(b.buf, b.len, f)))
+		errf(err, errlen, r, "job %ld's log: %s", id, strerror(-r));
+	free(b.buf);
+	return r;
+}
 
-		if (msg && !strncmp(msg, key, sizeof(key) - 1))
-			r = snprintf(out, len, "%s", msg + sizeof(key) - 1) >= (int)len ? -E2BIG :
-											  0;
+int lava_log_facts_parse(char *log, size_t len, struct lava_log_facts *f)
+{
+	static const char key[] = "Boot command: ";
+	char *b64 = NULL;
+	size_t n64 = 0;
+	int r = 0, in = 0; /* 1 between the result's markers, 2 after them */
+
+	*f = (struct lava_log_facts){ 0 };
+	if (log && !(b64 = malloc(len + 1)))
+		r = -ENOMEM;
+	for (char *line = log, *nl; !r && line && *line; line = nl ? nl + 1 : NULL) {
+		const char *msg;
+		json_t *j;
+
+		if ((nl = strchr(line, '\n')))
+			*nl = 0;
+		if (!f->boot_command && strstr(line, key) && (j = log_entry(line, "info", &msg))) {
+			if (msg && !strncmp(msg, key, sizeof(key) - 1))
+				f->boot_command = strdup(msg + sizeof(key) - 1);
+			json_decref(j);
+			continue;
+		}
+		if (in == 2 || !strstr(line, "\"target\"") ||
+		    !(j = log_entry(line, "target", &msg)))
+			continue;
+		if (msg && !strcmp(msg, "FSBENCH-RESULT-BEGIN"))
+			in = 1;
+		else if (msg && !strcmp(msg, "FSBENCH-RESULT-END"))
+			in = 2;
+		/* the shell's trace of each command (+ ...) is no part of it */
+		else if (in == 1 && msg && strncmp(msg, "+ ", 2))
+			for (const char *p = msg; *p; p++)
+				if (isalnum((unsigned char)*p) || *p == '+' || *p == '/' ||
+				    *p == '=')
+					b64[n64++] = *p;
 		json_decref(j);
 	}
-	free(b.buf);
-	if (r == -ENOENT)
-		errf(err, errlen, r, "job %ld's log has no \"%s\" line", id, key);
-	else if (r)
-		errf(err, errlen, r, "job %ld's boot command: longer than %zu bytes", id, len - 1);
+	if (!r && in == 2)
+		log_result(f, b64, n64);
+	free(b64);
 	return r;
+}
+
+void lava_log_facts_free(struct lava_log_facts *f)
+{
+	free(f->boot_command);
+	free(f->result);
+	f->boot_command = f->result = NULL;
 }
 
 int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen)

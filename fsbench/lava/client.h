@@ -114,15 +114,35 @@ int lava_save(const char *path, const char *buf, size_t len);
 int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, long *ret_id,
 	      char **ret_results, size_t *ret_len, char *err, size_t errlen);
 
+/* What a finished job's log says of its boot (lava_job_log_facts); malloc'ed, NULL: absent. */
+struct lava_log_facts {
+	/* the QEMU command line the worker ran: LAVA's qemu method's "Boot command: " line */
+	char *boot_command;
+	/*
+	 * the guest's own result document, as the job's test definition prints it base64 between
+	 * FSBENCH-RESULT-BEGIN and FSBENCH-RESULT-END (lava/jobdef.c), decoded: not NUL-ended
+	 */
+	char *result;
+	size_t result_len;
+	/* why @result is absent when the markers were there (a bad encoding, too large) */
+	char result_why[128];
+};
+
+/* a result document the guest writes is at most this, as a local boot's results disk takes */
+#define LAVA_LOG_RESULT_MAX (32 << 20)
+
 /*
- * The QEMU command line job @id's worker ran, from its log's "Boot command: " line (LAVA's
- * qemu boot method writes it before it starts QEMU), into @out. 0; -ENOENT when the log has
- * no such line; -E2BIG when it is longer than @len; another -errno when the server failed.
+ * Reads job @id's log once for what it says of the boot (struct lava_log_facts). 0 (facts
+ * absent from the log are NULL), or -errno when the server failed; free with
+ * lava_log_facts_free().
  */
-int lava_job_boot_command(struct lava_client *c, long id, char *out, size_t len, char *err,
-			  size_t errlen);
-/* a QEMU command line with a kernel command line in it: a few KiB */
-#define LAVA_BOOT_COMMAND_MAX 16384
+int lava_job_log_facts(struct lava_client *c, long id, struct lava_log_facts *f, char *err,
+		       size_t errlen);
+void lava_log_facts_free(struct lava_log_facts *f);
+
+/* lava_job_log_facts()'s reading of a log's text @log (@len bytes, NUL-ended; its lines are
+ * cut in place). 0 or -ENOMEM. */
+int lava_log_facts_parse(char *log, size_t len, struct lava_log_facts *f);
 
 /*
  * A job file's text for lava_job_submit(): a regular file (no symlink), at most 1 MiB, no

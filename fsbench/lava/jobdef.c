@@ -327,7 +327,6 @@ static int copy_hashed(const char *src, const char *dir, const char *stem, const
 
 const struct kg_prep_needs lava_prep_needs = {
 	.remote = true,
-	.shell_disk = true,
 };
 
 int lava_job_kernel(struct kg_ctx *x, const char *device_type, const char *outdir, const char *tag,
@@ -339,8 +338,12 @@ int lava_job_kernel(struct kg_ctx *x, const char *device_type, const char *outdi
 
 	x->a.workdir = outdir;
 	x->needs = lava_prep_needs;
-	/* a board's boot loader takes the bzImage; QEMU the PVH vmlinux, as a local boot */
-	x->needs.keep_bzimage = strcmp(device_type, "qemu") != 0;
+	/*
+	 * A qemu job boots what a local boot boots: the PVH vmlinux and the same initramfs (its
+	 * test shell rides in the ramdisk). A board's boot loader takes the bzImage, and its
+	 * initramfs has the drivers of a test shell's overlay disk.
+	 */
+	x->needs.keep_bzimage = x->needs.shell_disk = strcmp(device_type, "qemu") != 0;
 	x->needs.plain_outdir = true; /* -o's directory: the job's files, written by rename */
 	kg_vm_defaults(&x->a.vm);
 	*ret_fail = KG_GATE_SYSTEM;
@@ -462,7 +465,9 @@ static int job_testdef(FILE *f, const char *suite, const char *device, int timeo
 	      "lava-test-case \"$name\" --result pass --measurement \"$value\" --units \"$unit\"; "
 	      "done");
 	fprintf(f, "\n          - ");
-	yq(f, "echo FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json; echo; echo "
+	/* the whole document, base64 (no quote or backslash for the log to escape): a gate
+	 * takes it from the job's log, as a local boot's from its results disk */
+	yq(f, "echo FSBENCH-RESULT-BEGIN; base64 /tmp/fsbench-result.json; echo "
 	      "FSBENCH-RESULT-END");
 	fprintf(f, "\n");
 	if (token) {

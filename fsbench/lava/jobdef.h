@@ -97,10 +97,11 @@ json_t *lava_boot_command_diff(const struct lava_job_spec *s, const char *cmd, c
 void lava_job_outdir(const char *out, char *dir, size_t len);
 
 /*
- * What a LAVA job's boot asks of kg_prepare(): the worker is another machine, and runs the
- * suite from LAVA's test shell on its overlay disk (an ext2 disk labelled LAVA on IDE, which
- * /init mounts where the test definition's paths say). A qemu job boots the PVH vmlinux as a
- * local boot does; lava_job_kernel keeps the bzImage for a board's.
+ * What a LAVA qemu job's boot asks of kg_prepare(): the worker is another machine; it boots
+ * the PVH vmlinux and the initramfs a local boot boots, LAVA's test shell in the ramdisk.
+ * lava_job_kernel asks for a board's: the bzImage, and the drivers of a test shell's overlay
+ * disk (an ext2 disk labelled LAVA on IDE, which /init mounts where the test definition's
+ * paths say).
  */
 extern const struct kg_prep_needs lava_prep_needs;
 

@@ -24,7 +24,7 @@ for j in qemu board; do
 	fi
 	grep -q "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do lava-test-case" "$W/$j.yaml" ||
 		t_fail "$j job: no lava-test-case loop"
-	grep -q "FSBENCH-RESULT-BEGIN; cat /tmp/fsbench-result.json" "$W/$j.yaml" || t_fail "$j job: result JSON not kept"
+	grep -q "FSBENCH-RESULT-BEGIN; base64 /tmp/fsbench-result.json" "$W/$j.yaml" || t_fail "$j job: result JSON not kept"
 done
 [ $have_lava = 1 ] || echo "note: lava-common is not installed: schema checks skipped"
 grep -q -- "--device /dev/sdb" "$W/board.yaml" || t_fail "board job: --device not used"

@@ -2,21 +2,25 @@
 # The same boot locally and through LAVA (issue 43, item 1): a local boot's QEMU command line,
 # as the stand-in QEMU gets it, against a qemu LAVA job's for the same kernel and suite (lava
 # job): the kernel command line word for word (but for each boot's own seed and LAVA's
-# fsbench.shell), the same kernel file (the PVH vmlinux, by its SHA-256), and the options that
-# shape the guest (-smp, -cpu, -m, -icount, -nodefaults, -no-reboot) with the same values.
+# fsbench.shell), the same kernel file (the PVH vmlinux) and initramfs (by their SHA-256), and
+# the options that shape the guest (-smp, -cpu, -m, -icount, -nodefaults, -no-reboot) with
+# the same values.
 # No real boot: fake-qemu.sh records its arguments and the -kernel's hash, and exits.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/kgate-lib.sh"
 kg_fake_setup
 mkdir -p "$W/job"
 
-# the local boot: the model disk, as under TCG by default; the stand-in writes no result
-FAKE_QEMU_ARGS=$W/args FAKE_QEMU_HASH=$W/hash FAKE_QEMU_SLEEP=0 "$FSBENCH" kernel-run \
-	--kernel "$deb" --qemu "$FAKE" --boot-timeout 10s --timeout 30s --workdir "$W/run" \
-	>"$W/out" 2>"$W/err"
-[ -s "$W/args" ] && [ -s "$W/hash" ] || t_die "the stand-in QEMU was not run: $(cat "$W/err")"
 "$FSBENCH" lava job --kernel "$deb" -o "$W/job/job.yaml" >/dev/null 2>"$W/err" ||
 	t_die "lava job: $(cat "$W/err")"
+cpio=$(ls "$W"/job/fsbench-initramfs-*.cpio)
+# the local boot: the model disk, as under TCG by default; the stand-in writes no result.
+# Its -initrd is the cached initramfs and then the boot's own token archive: the hash of as
+# many bytes as the job's initramfs has
+FAKE_QEMU_ARGS=$W/args FAKE_QEMU_HASH=$W/hash FAKE_QEMU_HASH_PREFIX=$(stat -c %s "$cpio") \
+	FAKE_QEMU_SLEEP=0 "$FSBENCH" kernel-run --kernel "$deb" --qemu "$FAKE" --boot-timeout 10s \
+	--timeout 30s --workdir "$W/run" >"$W/out" 2>"$W/err"
+[ -s "$W/args" ] && [ -s "$W/hash" ] || t_die "the stand-in QEMU was not run: $(cat "$W/err")"
 
 # both sides as lines "OPTION VALUE", the command line without its seed (and fsbench.shell)
 /usr/bin/python3 - "$W/args" "$W/job/job.yaml" >"$W/cmp" <<'PY' || t_die "could not read the job"
@@ -56,4 +60,6 @@ jk=$(grep "^jobkernel " "$W/cmp" | cut -d' ' -f2-)
 case $(basename "$jk") in vmlinux-*) t_ok "the job boots a vmlinux: $(basename "$jk")" ;; *) t_fail "the job's kernel: $jk" ;; esac
 t_expect_eq "the job's kernel is the file a local boot boots" \
 	"$(awk '$1 == "kernel" { print $2 }' "$W/hash")" "$(sha256sum "$jk" | cut -d' ' -f1)"
+t_expect_eq "the job's initramfs is the one a local boot boots" \
+	"$(awk '$1 == "initrd-prefix" { print $2 }' "$W/hash")" "$(sha256sum "$cpio" | cut -d' ' -f1)"
 t_done

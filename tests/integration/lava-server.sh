@@ -98,6 +98,14 @@ else
 	# the gate's judgement: the same comparison and A/A floor as a local gate's
 	t_expect_eq "gate's comparisons judged" true \
 		"$(t_json "$W/gate.json" '[.compare.samples[].metrics[] | select(.name == "files_per_sec")] | length > 0')"
+	# the same boot as a local one (docs/lava.md, "The same boot"): the guest's own result
+	# from each job's log, the local command line (and LAVA's shell), what QEMU had beside
+	t_expect_eq "each boot's result from its job's log" "log log log log" \
+		"$(t_json "$W/gate.json" '[.boots[].lava.result_from] | join(" ")')"
+	t_expect_eq "each boot's command line as booted" true \
+		"$(t_json "$W/gate.json" '[.boots[].kernel.cmdline | test("^console=ttyS0 quiet .*panic=-1 .*fsbench.shell")] | all')"
+	t_expect_eq "each boot names LAVA's extra QEMU options" true \
+		"$(t_json "$W/gate.json" '[.boots[].lava.not_local | index("-nographic") != null] | all')"
 	# LAVA's raw results back through `fsbench lava import`, too
 	"$FSBENCH" lava import -o "$W/imp1.json" "$W/gate/boot-01-baseline/lava-results.yaml" 2>"$W/err" ||
 		t_fail "import: $(cat "$W/err")"
@@ -119,9 +127,13 @@ else
 		t_ok "$m median: LAVA boots$all, local $l (within 1 %)"
 	done
 	# and compare pairs a local result's runs with LAVA's (the import's suite coordinates)
-	"$FSBENCH" compare --gate "$W/local.json" --candidate "$W"/gate/boot-0[14]-baseline/result.json >"$W/cmp" 2>&1
+	"$FSBENCH" compare --gate "$W/local.json" --candidate "$W"/gate/boot-0[14]-baseline/result.json \
+		--json "$W/cmp.json" >"$W/cmp" 2>&1
 	t_expect_eq "compare --gate, local vs the LAVA baseline boots" 0 $?
 	grep -q "files_per_sec" "$W/cmp" || t_fail "compare paired nothing: $(head -5 "$W/cmp")"
+	# every metric, latencies too: both sides' probes and exact percentiles are the guest's
+	t_expect_eq "local vs LAVA: fsync.p50 judged" false \
+		"$(t_json "$W/cmp.json" '[.samples[].metrics[] | select(.name == "fsync.p50") | .comparisons[].verdict] | (length == 0 or any(. == "insufficient"))')"
 
 	# a night's history through LAVA: `history run -- --lava` boots each kernel as a job and
 	# adds its result; the second night boots nothing

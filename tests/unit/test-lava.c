@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "fsbench/lava/import.h"
+#include "fsbench/lava/client.h"
 #include "fsbench/lava/jobdef.h"
 #include "fsbench/lava/submit_matrix.h"
 #include "fsbench/suite/suite.h"
@@ -716,6 +717,56 @@ static void test_same_boot(void **unused)
 	json_decref(d);
 }
 
+/*
+ * A job's log (LAVA 2023.01's lines) read for its boot command and the guest's own result,
+ * base64 between the markers, the shell's trace lines left out; a broken one is said.
+ */
+static void test_log_facts(void **unused)
+{
+	const char *head =
+		"- {\"dt\": \"t\", \"lvl\": \"info\", \"msg\": \"Boot command: /usr/bin/qemu-system-x86_64 "
+		"-m 3072 -append \\\"a b\\\"\"}\n"
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"+ echo FSBENCH-RESULT-BEGIN\"}\n"
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"FSBENCH-RESULT-BEGIN\"}\n"
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"+ base64 /tmp/fsbench-result.json\"}\n"
+		"- {\"dt\": \"t\", \"lvl\": \"info\", \"msg\": \"eyJ4IjoxfQ==\"}\n";
+	const char *tail =
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"FSBENCH-RESULT-END\"}\n"
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"eyJ4IjoxfQ==\"}\n";
+	const char *body[] = {
+		/* two lines of one document */
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"eyJhIjoxLCJi\"}\n"
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"IjpbMSwyXX0=\"}\n",
+		/* cut short */
+		"- {\"dt\": \"t\", \"lvl\": \"target\", \"msg\": \"eyJhIjoxLCJ\"}\n",
+	};
+	struct lava_log_facts f;
+	char log[2048];
+
+	(void)unused;
+	for (int i = 0; i < 2; i++) {
+		snprintf(log, sizeof(log), "%s%s%s", head, body[i], tail);
+		assert_int_equal(lava_log_facts_parse(log, strlen(log), &f), 0);
+		assert_string_equal(f.boot_command,
+				    "/usr/bin/qemu-system-x86_64 -m 3072 -append \"a b\"");
+		if (i == 0) {
+			assert_int_equal(f.result_len, 17);
+			assert_memory_equal(f.result, "{\"a\":1,\"b\":[1,2]}", 17);
+			assert_string_equal(f.result_why, "");
+		} else {
+			assert_null(f.result);
+			assert_non_null(strstr(f.result_why, "11 base64 bytes: not whole quads"));
+		}
+		lava_log_facts_free(&f);
+	}
+	/* no markers: no result, nothing to say */
+	snprintf(log, sizeof(log), "%s", head);
+	assert_int_equal(lava_log_facts_parse(log, strlen(log), &f), 0);
+	assert_null(f.result);
+	assert_string_equal(f.result_why, "");
+	lava_log_facts_free(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -725,7 +776,7 @@ int main(void)
 		cmocka_unit_test(test_suite_coords), cmocka_unit_test(test_matrix_results),
 		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
 		cmocka_unit_test(test_files),	     cmocka_unit_test(test_images_urls),
-		cmocka_unit_test(test_same_boot),
+		cmocka_unit_test(test_same_boot),    cmocka_unit_test(test_log_facts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
