@@ -379,6 +379,7 @@ int rpt_export_foreach(const struct rpt_cmp *cmp, const struct rpt_export_opts *
 					const struct rpt_cmp_judged *c = &m->judged[k - 1];
 
 					p.verdict = rpt_verdict_names[c->verdict];
+					p.gated = c->rule.gate && !c->not_gated;
 					/* no relative change (a zero baseline) exports as 0 */
 					p.change_pct = c->stats && isfinite(c->change_pct) ?
 							       c->change_pct :

@@ -77,6 +77,7 @@ struct rpt_point {
 	const double *values; /* the side's per-run values, n of them */
 	const long long *reps; /* each value's repetition (suite runs); NULL when unknown */
 	const char *verdict; /* NULL for the baseline side and for single-side documents */
+	bool gated; /* with @verdict: the comparison's rule gates (a regression fails the gate) */
 	double change_pct;
 	/* when the side's first run started (RFC 3339); the document's creation time if unknown */
 	const char *start_time;

@@ -1,6 +1,6 @@
 /*
- * KCIDB v5.3 exporter: a tests[] entry per value (status DONE, number {value, unit, prefix} in
- * base units). Ids come from the content, start_time from the run, and the build from the
+ * KCIDB v5.3 exporter: a tests[] entry per value (status DONE, or a gated comparison's FAIL or
+ * PASS; number {value, unit, prefix} in base units). Ids come from the content, start_time from the run, and the build from the
  * kernel the side ran (release and uname -v), so a re-submission updates instead of adding.
  *
  * A test's path is what KCIDB groups a test's results over builds by, so it names the series
@@ -106,6 +106,21 @@ static void kcidb_path(const struct rpt_point *p, char *path, size_t len)
 	snprintf(path, len, "fsbench.%s.%s.%s.%s.%s", label, fs, mount, knobs, metric);
 }
 
+/*
+ * A gated comparison's verdict as KCIDB's status, so a dashboard shows a kernel the gate
+ * called regressed as failed: FAIL for a regression, PASS for unchanged or an improvement;
+ * DONE (a measurement) for the baseline, a plain export, a metric the gate does not judge
+ * and a verdict that is not proven (noisy, insufficient, not proven: misc.verdict says).
+ */
+static const char *kcidb_status(const struct rpt_point *p)
+{
+	if (!p->verdict || !p->gated)
+		return "DONE";
+	if (!strcmp(p->verdict, "regression"))
+		return "FAIL";
+	return !strcmp(p->verdict, "unchanged") || !strcmp(p->verdict, "improvement") ? "PASS" :
+											"DONE";
+}
 static int kcidb_point(const struct rpt_point *p, void *ctx)
 {
 	struct kcidb_ctx *c = ctx;
@@ -156,8 +171,8 @@ static int kcidb_point(const struct rpt_point *p, void *ctx)
 			"host", rpt_point_label(p, "host"), "device_model",
 			rpt_point_label(p, "device_model"), "kernel", rpt_point_label(p, "kernel"));
 	t = json_pack("{s:s,s:s,s:s,s:s,s:s,s:o,s:o,s:o}", "id", id, "build_id", build, "origin",
-		      "fsbench", "path", path, "status", "DONE", "number", number(p), "environment",
-		      env, "misc", misc);
+		      "fsbench", "path", path, "status", kcidb_status(p), "number", number(p),
+		      "environment", env, "misc", misc);
 	if (rpt_time_parse(p->start_time) >= 0)
 		json_object_set_new(t, "start_time", json_string(p->start_time));
 	json_array_append_new(c->tests, t);
@@ -221,7 +236,9 @@ static int kcidb_write(const struct rpt_cmp *cmp, const struct rpt_export_opts *
 
 const struct rpt_exporter rpt_export_kcidb = {
 	.name = "kcidb",
-	.summary = "KCIDB v5.3 submission: tests[] (status DONE, number) with their builds",
+	.summary =
+		"KCIDB v5.3 submission: tests[] (status DONE; a gated comparison's FAIL or PASS; "
+		"number) with their builds",
 	.check = kcidb_check,
 	.write = kcidb_write,
 };

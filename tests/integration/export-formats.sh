@@ -32,7 +32,18 @@ for input in result compare; do
 	done
 
 	"$VALIDATE" "$FIX/kcidb-v5.3.schema.json" "$S/$input.kcidb" && t_ok "$input: kcidb valid against KCIDB v5.3" || t_fail "$input: kcidb invalid"
-	t_expect_eq "$input: kcidb statuses" DONE "$(jq -r '[.tests[].status] | unique | join(",")' "$S/$input.kcidb")"
+	if [ $input = result ]; then
+		t_expect_eq "$input: kcidb statuses" DONE "$(jq -r '[.tests[].status] | unique | join(",")' "$S/$input.kcidb")"
+	else # a gated comparison's verdict: FAIL for a regression, PASS unchanged or improved
+		t_expect_eq "$input: kcidb statuses, FAIL and PASS only for verdicts" 0 \
+			"$(jq '[.tests[] | select((.status == "FAIL" and .misc.verdict != "regression") or
+				(.status == "PASS" and (.misc.verdict | IN("unchanged", "improvement") | not)) or
+				(.misc.verdict == null and .status != "DONE"))] | length' "$S/$input.kcidb")"
+		t_expect_eq "$input: kcidb the regressed files/s FAILs" FAIL \
+			"$(jq -r '[.tests[] | select(.misc.side == "candidate" and (.path | endswith("files_per_sec"))) | .status] | unique | join(",")' "$S/$input.kcidb")"
+		t_expect_eq "$input: kcidb gated unchanged or improved metrics PASS" true \
+			"$(jq '[.tests[] | select(.status == "PASS")] | length > 0' "$S/$input.kcidb")"
+	fi
 	t_expect_eq "$input: kcidb files/s unit" "files/s" \
 		"$(jq -r '[.tests[] | select(.path | contains("files_per_sec")) | .number.unit][0]' "$S/$input.kcidb")"
 	t_expect_eq "$input: kcidb ratio unit" "x" \
