@@ -163,6 +163,10 @@ static void run_about(json_t *about, const struct mdl_run_ref *r, struct load_su
 
 	label_add(about, "device", mdl_json_str(json_object_get(r->run, "target"), "device", NULL));
 	label_add(about, "cmdline", mdl_json_str(host, "cmdline", NULL));
+	/* a kernel gate's boot: where (a LAVA job's guest runs its suite from LAVA's test shell) */
+	if (json_is_object(json_object_get(r->doc, "vm")))
+		label_add(about, "booted",
+			  mdl_json_str(json_object_get(r->doc, "vm"), "backend", "local"));
 	label_add(about, "cpu", mdl_json_str(host, "cpu_model", NULL));
 	label_add(about, "fsbench", mdl_json_str(json_object_get(r->doc, "tool"), "version", NULL));
 	json_array_foreach(argv, i, x)

@@ -14,6 +14,7 @@ static const struct {
 	{ "labels", "kernel", "kernel release" },
 	{ "labels", "kernel_version", "kernel build" },
 	{ "about", "cmdline", "kernel command line" },
+	{ "about", "booted", "booted by" },
 	{ "labels", "host", "host" },
 	{ "about", "cpu", "CPU" },
 	{ "labels", "arch", "arch" },

@@ -170,6 +170,13 @@ static void on_written(void *arg, const char *workdir, const char *path, int e)
 			workdir, path);
 }
 
+static void on_published(void *arg, const char *where)
+{
+	const struct out *o = arg;
+
+	fprintf(stderr, "fsbench %s: the verdict is also in %s\n", o->cmd, where);
+}
+
 static const struct kg_gate_observer gate_printer = {
 	.error = on_error,
 	.planned = on_planned,
@@ -181,6 +188,7 @@ static const struct kg_gate_observer gate_printer = {
 	.judged = on_judged,
 	.verdict = on_verdict,
 	.written = on_written,
+	.published = on_published,
 };
 
 int kg_cli_fail_status(enum kg_gate_fail fail)

@@ -562,6 +562,19 @@ static void gate_document(struct gate *g, int status)
 		json_object_set_new(out, "compare", rpt_cmp_to_json(g->cmp));
 	if (g->aa)
 		json_object_set_new(out, "aa_compare", rpt_cmp_to_json(g->aa));
+	if (g->judged && g->be->publish && out) {
+		char err[2048] = "";
+		json_t *pub = g->be->publish(g->be->priv, x, out, err, sizeof(err));
+		const char *said = json_string_value(json_object_get(pub, "said"));
+
+		if (said && g->obs->published)
+			g->obs->published(g->arg, said);
+		if (pub)
+			json_object_set_new(out, "published", pub);
+		else
+			say(g, "warning: the verdict was not published: %s",
+			    err[0] ? err : strerror(ENOMEM));
+	}
 	/* the work directory's own file, beneath its descriptor held since its check */
 	snprintf(docpath, sizeof(docpath), "%s/kernel-gate.json", x->workdir);
 	if (!x->a.json && x->workdir_fd >= 0)

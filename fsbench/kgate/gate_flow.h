@@ -87,6 +87,11 @@ struct kg_boot_res {
  * at once with different requests.
  *
  * @finish (may be NULL): after the last boot, or after a @prepare that failed.
+ *
+ * @publish (may be NULL): with the gate's document @doc, before it is written, shows the
+ * verdict where the backend's boots are seen (LAVA: a job of its own, a test case per gated
+ * metric) and returns what it made, for the document's "published"; NULL with @err saying
+ * why when it could not (the verdict stands: the gate warns).
  */
 /* Why kg_gate_run stopped before a verdict: the caller's exit status depends on it. */
 enum kg_gate_fail {
@@ -103,6 +108,8 @@ struct kg_boot_backend {
 	int (*run)(void *priv, const struct kg_boot_req *req, struct kg_boot_res *ret, char *err,
 		   size_t errlen);
 	void (*finish)(void *priv, struct kg_ctx *x);
+	json_t *(*publish)(void *priv, const struct kg_ctx *x, const json_t *doc, char *err,
+			   size_t errlen);
 	void *priv;
 };
 
@@ -207,6 +214,8 @@ struct kg_gate_observer {
 	int (*verdict)(void *arg, const struct kg_gate_report *rep);
 	/* The gate's document written to @path (@e 0) or not (-errno). */
 	void (*written)(void *arg, const char *workdir, const char *path, int e);
+	/* the verdict shown where the backend's boots are seen too (@publish): @where says it */
+	void (*published)(void *arg, const char *where);
 };
 
 /*

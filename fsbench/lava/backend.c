@@ -310,6 +310,61 @@ static int be_run(void *priv, const struct kg_boot_req *req, struct kg_boot_res 
 	return r == -EINTR || r == -ECANCELED || r == -ENODATA ? -EIO : r;
 }
 
+/*
+ * The gate's verdict as a LAVA job of its own (metadata fsbench.side "verdict" and
+ * fsbench.verdict), so that the lab sees in LAVA which kernel regressed and by how much: it
+ * boots the baseline's kernel and initramfs, as the gate's boots did, and its test reports a
+ * case per gated metric (lava_verdict_steps). Submitted, not waited for: the verdict is made.
+ */
+static json_t *be_publish(void *priv, const struct kg_ctx *x, const json_t *doc, char *err,
+			  size_t errlen)
+{
+	struct lava_be *b = priv;
+	const char *verdict = json_string_value(json_object_get(doc, "verdict"));
+	char name[512], said[1400], url[1200], *yaml = NULL;
+	struct lava_client *c = NULL;
+	size_t n = 0, len = 0;
+	char **steps = lava_verdict_steps(doc, &n);
+	json_t *ret = NULL;
+	long id = 0;
+	FILE *f = steps ? open_memstream(&yaml, &len) : NULL;
+
+	snprintf(name, sizeof(name), "fsbench gate verdict: %s, %s against %s",
+		 verdict ? verdict : "none", x->k[1].release, x->k[0].release);
+	struct lava_job_spec s = { .device_type = LAVA_BACKEND_DEVICE_TYPE,
+				   .job_name = name,
+				   .kernel_url = b->kurl[0],
+				   .ramdisk_url = b->rurl[0],
+				   .suite = x->a.suite ? x->a.suite : KG_DEFAULT_SUITE,
+				   .release = x->k[1].release,
+				   .timeout_min = LAVA_VERDICT_JOB_MIN,
+				   .priority = b->priority,
+				   .tags = b->tags,
+				   .gate = x->workdir,
+				   .side = "verdict",
+				   .steps = steps,
+				   .verdict = verdict };
+	int r = !f ? -ENOMEM : lava_job_write(&s, f) || ferror(f) ? -EIO : 0;
+
+	if (f)
+		fclose(f);
+	if (r)
+		errf(err, errlen, r, "the verdict job: %s", strerror(-r));
+	else if (!(r = lava_client_open(b->url, b->token_file, &c, err, errlen)) &&
+		 !(r = lava_job_submit(c, yaml, &id, err, errlen))) {
+		snprintf(url, sizeof(url), "%s/scheduler/job/%ld", lava_client_url(c), id);
+		snprintf(said, sizeof(said),
+			 "LAVA job %ld (%s): %zu test cases, one per gated metric and the verdict",
+			 id, url, n);
+		ret = json_pack("{s:s, s:I, s:s, s:I, s:s}", "where", "LAVA", "job", (json_int_t)id,
+				"url", url, "cases", (json_int_t)n, "said", said);
+	}
+	lava_client_close(c);
+	free(yaml);
+	lava_steps_free(steps);
+	return ret;
+}
+
 int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend *ret,
 		      bool *ret_usage, char *err, size_t errlen)
 {
@@ -318,9 +373,12 @@ int lava_backend_open(const struct lava_backend_opts *o, struct kg_boot_backend 
 	int r, idle = 0;
 
 	*ret_usage = false;
-	*ret = (struct kg_boot_backend){
-		.name = "LAVA", .prepare = be_prepare, .run = be_run, .finish = be_finish, .priv = b
-	};
+	*ret = (struct kg_boot_backend){ .name = "LAVA",
+					 .prepare = be_prepare,
+					 .run = be_run,
+					 .finish = be_finish,
+					 .publish = be_publish,
+					 .priv = b };
 	if (!b)
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	b->priority = o->priority;

@@ -9,6 +9,8 @@
 
 /* The LAVA device type the jobs ask for: a qemu worker boots them as a local gate does. */
 #define LAVA_BACKEND_DEVICE_TYPE "qemu"
+/* a verdict job's timeout: a boot to the shell and a few test cases */
+#define LAVA_VERDICT_JOB_MIN 10
 
 struct lava_backend_opts {
 	const char *url; /* the server, http(s)://HOST[:PORT]/ */
@@ -24,9 +26,10 @@ struct lava_backend_opts {
 
 /*
  * A backend whose every boot is a LAVA job (jobdef.c's, the model disk and -icount as a local
- * boot has them) submitted and waited for through lava_boot(), its test cases imported
- * (import.c) with the suite's coordinates and adopted as a local guest result
- * (kg_boot_adopt). @ret->slots is the server's idle qemu devices, asked now: -ENODEV with
+ * boot has them) submitted and waited for through lava_boot(), the guest's result taken
+ * from the job's log (else its test cases imported, import.c, with the suite's coordinates)
+ * and adopted as a local guest result (kg_boot_adopt). The gate's verdict is published as a
+ * job of its own, a test case per gated metric (@publish). @ret->slots is the server's idle qemu devices, asked now: -ENODEV with
  * @err when it has none. The kernels and initramfs are copied into the gate's work
  * directory and fetched by file:// URL, so the worker must see that directory at the same
  * path. 0, or -errno with @err (*@ret_usage: the URL or the token file is refused, before

@@ -1,6 +1,7 @@
 /* A LAVA job for a suite (jobdef.h): its YAML, the kernel and initramfs beside it, its test cases. */
 #include "fsbench/lava/jobdef.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdint.h>
@@ -428,8 +429,8 @@ static void yq(FILE *f, const char *s)
  * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
  * metric as a test case and keeps the result JSON in the log between two marker lines.
  */
-static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min,
-		       const char *token)
+/* A test action's head, an inline definition @name of @timeout_min, up to its steps. */
+static void test_head(FILE *f, int timeout_min, const char *name, const char *description)
 {
 	fprintf(f,
 		"- test:\n"
@@ -437,16 +438,25 @@ static int job_testdef(FILE *f, const char *suite, const char *device, int timeo
 		"      minutes: %d\n"
 		"    definitions:\n"
 		"    - from: inline\n"
-		"      name: fsbench\n"
-		"      path: inline/fsbench.yaml\n"
+		"      name: %s\n"
+		"      path: inline/%s.yaml\n"
 		"      repository:\n"
 		"        metadata:\n"
 		"          format: Lava-Test Test Definition 1.0\n"
-		"          name: fsbench\n"
-		"          description: fsbench suite %s; one test case per metric and run\n"
+		"          name: %s\n"
+		"          description: %s\n"
 		"        run:\n"
 		"          steps:\n",
-		timeout_min, suite);
+		timeout_min, name, name, name, description);
+}
+
+static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min,
+		       const char *token)
+{
+	char what[320];
+
+	snprintf(what, sizeof(what), "fsbench suite %s; one test case per metric and run", suite);
+	test_head(f, timeout_min, "fsbench", what);
 	fprintf(f, "          - ");
 	char *step = NULL;
 	/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
@@ -587,6 +597,115 @@ json_t *lava_boot_command_diff(const struct lava_job_spec *s, const char *cmd, c
 	return diff;
 }
 
+/* @in (NULL: none) as a LAVA test case name's part: [A-Za-z0-9._-], anything else '_'. */
+static void case_part(char *out, size_t len, const char *in)
+{
+	size_t o = 0;
+
+	in = in ? in : "";
+	for (; *in && o + 1 < len; in++)
+		out[o++] = isalnum((unsigned char)*in) || strchr("._-", *in) ? *in : '_';
+	out[o] = 0;
+}
+
+/* Appends a step to the NULL-ended @v of @n (room for one more and the NULL); -ENOMEM. */
+static int steps_add(char ***v, size_t *n, char *step)
+{
+	char **nv = step ? realloc(*v, (*n + 2) * sizeof(**v)) : NULL;
+
+	if (!nv) {
+		free(step);
+		return -ENOMEM;
+	}
+	nv[(*n)++] = step;
+	nv[*n] = NULL;
+	*v = nv;
+	return 0;
+}
+
+/* The step of gated comparison @c of metric @name in @cell: malloc'ed, NULL for none or ENOMEM. */
+static char *verdict_case(const char *cell, const char *name, const json_t *c)
+{
+	const char *vd = json_string_value(json_object_get(c, "verdict"));
+	const json_t *ch = json_object_get(c, "change_pct");
+	const char *res;
+	char *step = NULL, m[64] = "";
+
+	if (!vd)
+		return NULL;
+	res = !strcmp(vd, "regression")				     ? "fail" :
+	      !strcmp(vd, "unchanged") || !strcmp(vd, "improvement") ? "pass" :
+								       "skip";
+	if (json_is_number(ch))
+		snprintf(m, sizeof(m), " --measurement %.4f --units %%", json_number_value(ch));
+	return asprintf(&step, "lava-test-case fsbench-gate-%s-%s --result %s%s", cell, name, res,
+			m) < 0 ?
+		       NULL :
+		       step;
+}
+
+char **lava_verdict_steps(const json_t *doc, size_t *ret_n)
+{
+	const char *verdict = json_string_value(json_object_get(doc, "verdict"));
+	const json_t *sample, *metric, *c;
+	char **v = calloc(1, sizeof(*v)), cell[128], name[128], *step = NULL;
+	size_t i, k, l, n = 0;
+
+	*ret_n = 0;
+	json_array_foreach(json_object_get(json_object_get(doc, "compare"), "samples"), i, sample)
+	{
+		case_part(cell, sizeof(cell), json_string_value(json_object_get(sample, "label")));
+		json_array_foreach(json_object_get(sample, "metrics"), k, metric)
+		{
+			case_part(name, sizeof(name),
+				  json_string_value(json_object_get(metric, "name")));
+			json_array_foreach(json_object_get(metric, "comparisons"), l, c)
+			{
+				/* the gated ones: what the gate's verdict rests on */
+				if (!json_is_true(json_object_get(c, "gate")) ||
+				    json_object_get(c, "not_gated") ||
+				    !json_object_get(c, "verdict"))
+					continue;
+				if (!v || steps_add(&v, &n, verdict_case(cell, name, c)))
+					goto nomem;
+			}
+		}
+	}
+	*ret_n = n + 1;
+	if (asprintf(&step, "lava-test-case fsbench-gate-verdict --result %s",
+		     verdict && !strcmp(verdict, "good")      ? "pass" :
+		     verdict && !strcmp(verdict, "regressed") ? "fail" :
+								"skip") < 0)
+		step = NULL;
+	if (!v)
+		free(step);
+	else if (!steps_add(&v, &n, step)) /* it frees @step when it fails */
+		return v;
+nomem:
+	lava_steps_free(v);
+	return NULL;
+}
+
+void lava_steps_free(char **steps)
+{
+	for (char **p = steps; p && *p; p++)
+		free(*p);
+	free(steps);
+}
+
+/* The test action of a verdict job: @steps, and no suite. */
+static int job_steps(FILE *f, char *const *steps, int timeout_min)
+{
+	test_head(f, timeout_min, "fsbench-verdict",
+		  "an fsbench kernel gate's verdict; a test case per gated metric");
+	for (char *const *p = steps; *p; p++) {
+		fprintf(f, "          - ");
+		yq(f, *p);
+		fprintf(f, "\n");
+	}
+	return 0;
+}
+
 int lava_job_write(const struct lava_job_spec *s, FILE *f)
 {
 	const char *dtype = s->device_type;
@@ -615,7 +734,8 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 	}
 	const char *const meta[][2] = { { "fsbench.gate", s->gate },
 					{ "fsbench.side", s->side },
-					{ "fsbench.boot", s->boot } };
+					{ "fsbench.boot", s->boot },
+					{ "fsbench.verdict", s->verdict } };
 	for (size_t i = 0; i < sizeof(meta) / sizeof(meta[0]); i++)
 		if (meta[i][1]) {
 			fprintf(f, "\n  %s: ", meta[i][0]);
@@ -706,6 +826,8 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		"    prompts:\n    - 'fsbench-guest# '\n",
 		qemu ? "qemu" : s->boot_method,
 		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
+	if (s->steps)
+		return job_steps(f, s->steps, timeout);
 	return job_testdef(f, sname, lava_job_device(s), timeout, s->token);
 }
 

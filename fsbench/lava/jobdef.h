@@ -43,6 +43,12 @@ struct lava_job_spec {
 	 * side ("baseline") and the boot ("3/8"). NULL: not a gate's job.
 	 */
 	const char *gate, *side, *boot;
+	/*
+	 * A gate's verdict job (lava_verdict_steps): its test runs these shell steps (NULL-ended)
+	 * instead of the suite, and its metadata says the verdict; NULL for a suite's job.
+	 */
+	char *const *steps;
+	const char *verdict;
 };
 
 /* Device tags a job may name, and how long one may be (LAVA's Tag name is 50 characters). */
@@ -92,6 +98,18 @@ int lava_job_cmdline(const struct lava_job_spec *s, char *out, size_t len);
  */
 json_t *lava_boot_command_diff(const struct lava_job_spec *s, const char *cmd, char *cmdline,
 			       size_t len);
+
+/*
+ * The steps of a kernel gate's verdict job, from the gate's document @doc
+ * (fsbench-kernel-gate/1): a LAVA test case per gated comparison, fsbench-gate-CELL-METRIC,
+ * whose result is fail for a regression, pass for unchanged or an improvement and skip for
+ * what was not judged (noisy, insufficient, not proven), with the change in % as its
+ * measurement; then fsbench-gate-verdict: pass (good), fail (regressed) or skip (cannot
+ * judge). A NULL-ended array for lava_job_spec.steps (free with lava_steps_free), the cases
+ * counted in *@ret_n; NULL when out of memory.
+ */
+char **lava_verdict_steps(const json_t *doc, size_t *ret_n);
+void lava_steps_free(char **steps);
 
 /* The job's directory, where --kernel's copies go: -o @out's, else the current one. */
 void lava_job_outdir(const char *out, char *dir, size_t len);

@@ -95,6 +95,25 @@ else
 		"$(t_json "$W/gate.json" '([.boots[].side] + [.boots[].backend]) | join(" ")')"
 	t_json "$W/gate.json" '.boots[0].lava.url' | grep -Eq "^http://127.0.0.1:[0-9]+/scheduler/job/[0-9]+$" ||
 		t_fail "boot 1 names no LAVA job: $(t_json "$W/gate.json" '.boots[0]')"
+	# the verdict in LAVA too: a job of its own whose test cases are the gated metrics' and
+	# the verdict's, each pass here (good), with the change as the measurement
+	vj=$(t_json "$W/gate.json" '.published.job // empty')
+	grep -q "the verdict is also in LAVA job $vj (.*): [0-9]* test cases" "$W/err" ||
+		t_fail "the gate does not say where the verdict is: $(grep -i verdict "$W/err")"
+	vapi() { curl -sf -H "Authorization: Token $(cat "$LAVA_TOKEN_FILE")" "${LAVA_URL%/}$1"; }
+	for i in $(seq 600); do
+		[ -n "$vj" ] && [ "$(vapi "/api/v0.2/jobs/$vj/" | jq -r .state)" = Finished ] && break
+		sleep 1
+	done
+	t_expect_eq "the verdict job $vj: its health and metadata" "Complete verdict good" \
+		"$(vapi "/api/v0.2/jobs/$vj/" | jq -r '"\(.health) \(.definition | capture("fsbench.side: \"?(?<s>[a-z]+)").s) \(.definition | capture("fsbench.verdict: \"?(?<v>[a-z][a-z ]*[a-z])").v)"')"
+	vapi "/api/v0.2/jobs/$vj/tests/?limit=1000" >"$W/vtests.json" || t_fail "the verdict job's tests"
+	t_expect_eq "its verdict case" pass "$(jq -r '.results[] | select(.name == "fsbench-gate-verdict") | .result' "$W/vtests.json")"
+	t_expect_eq "its files/s case" pass \
+		"$(jq -r '.results[] | select(.name | endswith("-files_per_sec")) | .result' "$W/vtests.json")"
+	t_expect_eq "its cases: the document's gated comparisons and the verdict" \
+		"$(t_json "$W/gate.json" '.published.cases')" \
+		"$(jq '[.results[] | select(.name | startswith("fsbench-gate-"))] | length' "$W/vtests.json")"
 	# the gate's judgement: the same comparison and A/A floor as a local gate's
 	t_expect_eq "gate's comparisons judged" true \
 		"$(t_json "$W/gate.json" '[.compare.samples[].metrics[] | select(.name == "files_per_sec")] | length > 0')"

@@ -767,6 +767,82 @@ static void test_log_facts(void **unused)
 	lava_log_facts_free(&f);
 }
 
+/*
+ * A gate's verdict job: a case per gated comparison (fail a regression, pass unchanged, skip
+ * what was not judged), none for what the gate does not judge, then the verdict's; the job
+ * runs them instead of the suite and says the verdict in its metadata.
+ */
+static void test_verdict_job(void **unused)
+{
+	json_t *doc = json_loads(
+		"{\"schema\": \"fsbench-kernel-gate/1\", \"verdict\": \"regressed\", \"compare\": "
+		"{\"samples\": [{\"label\": \"ext4/smallfile/t=1\", \"metrics\": ["
+		"{\"name\": \"files_per_sec\", \"comparisons\": [{\"gate\": true, \"verdict\": "
+		"\"regression\", \"change_pct\": -2.326}]},"
+		"{\"name\": \"fsync.p50\", \"comparisons\": [{\"gate\": true, \"verdict\": "
+		"\"unchanged\", \"change_pct\": 0.004}]},"
+		"{\"name\": \"fsync.p99\", \"comparisons\": [{\"gate\": true, \"verdict\": \"noisy\", "
+		"\"change_pct\": 1.1}]},"
+		"{\"name\": \"create.p99.9\", \"comparisons\": [{\"gate\": true, \"not_gated\": "
+		"\"tail\", \"verdict\": \"regression\", \"change_pct\": 7.4}]},"
+		"{\"name\": \"dirty_max\", \"comparisons\": [{\"gate\": false, \"verdict\": "
+		"\"regression\", \"change_pct\": 90}]}]}]}}",
+		0, NULL);
+	const char *want[] = {
+		"lava-test-case fsbench-gate-ext4_smallfile_t_1-files_per_sec --result fail "
+		"--measurement -2.3260 --units %",
+		"lava-test-case fsbench-gate-ext4_smallfile_t_1-fsync.p50 --result pass "
+		"--measurement 0.0040 --units %",
+		"lava-test-case fsbench-gate-ext4_smallfile_t_1-fsync.p99 --result skip "
+		"--measurement 1.1000 --units %",
+		"lava-test-case fsbench-gate-verdict --result fail",
+	};
+	size_t n = 0, len = 0;
+	char **steps, *buf = NULL;
+	FILE *f;
+
+	(void)unused;
+	assert_non_null(doc);
+	steps = lava_verdict_steps(doc, &n);
+	assert_non_null(steps);
+	assert_int_equal(n, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_string_equal(steps[i], want[i]);
+	assert_null(steps[4]);
+
+	struct lava_job_spec s = { .device_type = "qemu",
+				   .kernel_url = "http://x/vmlinux",
+				   .ramdisk_url = "http://x/initrd",
+				   .suite = "kgate",
+				   .release = "6.12.117+deb12-amd64",
+				   .timeout_min = 10,
+				   .gate = "/w/g",
+				   .side = "verdict",
+				   .steps = steps,
+				   .verdict = "regressed" };
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(lava_job_write(&s, f), 0);
+	fclose(f);
+	assert_non_null(
+		strstr(buf, "  fsbench.side: \"verdict\"\n  fsbench.verdict: \"regressed\"\n"));
+	assert_non_null(strstr(buf, "      name: fsbench-verdict\n"));
+	assert_non_null(
+		strstr(buf, "          - \"lava-test-case fsbench-gate-verdict --result fail\"\n"));
+	assert_null(strstr(buf, "fsbench suite"));
+	free(buf);
+	lava_steps_free(steps);
+	/* a good gate's verdict passes; cannot judge is skipped */
+	json_object_set_new(doc, "verdict", json_string("good"));
+	steps = lava_verdict_steps(doc, &n);
+	assert_string_equal(steps[n - 1], "lava-test-case fsbench-gate-verdict --result pass");
+	lava_steps_free(steps);
+	json_object_set_new(doc, "verdict", json_string("cannot judge"));
+	steps = lava_verdict_steps(doc, &n);
+	assert_string_equal(steps[n - 1], "lava-test-case fsbench-gate-verdict --result skip");
+	lava_steps_free(steps);
+	json_decref(doc);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -777,6 +853,7 @@ int main(void)
 		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
 		cmocka_unit_test(test_files),	     cmocka_unit_test(test_images_urls),
 		cmocka_unit_test(test_same_boot),    cmocka_unit_test(test_log_facts),
+		cmocka_unit_test(test_verdict_job),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
