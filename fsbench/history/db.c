@@ -8,6 +8,7 @@
  */
 #include "fsbench/history/db.h"
 #include "fsbench/history/ident.h"
+#include "base/errf.h"
 #include "model/result_file.h"
 
 #include <errno.h>
@@ -731,22 +732,26 @@ static int pending_known(struct hist_db *db, struct pending *p, size_t n, char *
 	FILE *f;
 	int r;
 
-	if (n > KNOWN_MAX)
-		return -EINVAL; /* windows are smaller */
+	if (n > KNOWN_MAX) /* windows are smaller */
+		return errf(err, errlen, -EINVAL,
+			    "adding %s to %s: %zu files asked at once, %d at most", p[0].path,
+			    db->where, n, KNOWN_MAX);
 	for (size_t i = 0; i < n; i++)
 		if (!p[i].error)
 			v[m++] = p[i].raw;
 	if (!m)
 		return 0;
 	if (!(f = open_memstream(&sql, &len)))
-		return -ENOMEM;
+		return errf(err, errlen, -ENOMEM, "adding %s to %s: %s", p[0].path, db->where,
+			    strerror(ENOMEM));
 	fputs("SELECT raw_sha256, sha256 FROM files WHERE raw_sha256 IN (", f);
 	for (size_t i = 0; i < m; i++)
 		fprintf(f, "%s$%zu", i ? ", " : "", i + 1);
 	fputs(")", f);
 	if (fclose(f)) {
 		free(sql);
-		return -ENOMEM;
+		return errf(err, errlen, -ENOMEM, "adding %s to %s: %s", p[0].path, db->where,
+			    strerror(ENOMEM));
 	}
 	r = hist_db_query(db, sql, &(struct hist_row){ v, (int)m }, known_row, &k, msg,
 			  sizeof(msg));

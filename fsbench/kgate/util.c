@@ -14,6 +14,7 @@
 
 #include "base/dirfd.h"
 #include "base/errf.h"
+#include "base/escape.h"
 #include "base/fileio.h"
 #include "base/spawn.h"
 #include <unistd.h>
@@ -434,11 +435,15 @@ int kg_seal_check(int dfd, const char *name, uint64_t h, const char *shown, char
 		return errf(err, errlen, -errno, "reading %s: %s", shown, strerror(errno));
 	line[n] = 0;
 	snprintf(want, sizeof(want), "fnv1a64 %016llx\n", (unsigned long long)h);
-	if (strcmp(line, want))
+	if (strcmp(line, want)) {
+		char esc[128];
+
+		line[n < 24 ? n : 24] = 0; /* the seal's first bytes, as a log shows them */
 		return errf(err, errlen, -EBADMSG,
 			    "refusing the cache entry %s: what it holds is not what fsbench wrote "
-			    "(content hash %016llx, recorded %.24s): remove it",
-			    shown, (unsigned long long)h, line);
+			    "(content hash %016llx, recorded %s): remove it",
+			    shown, (unsigned long long)h, base_escape_str(esc, sizeof(esc), line));
+	}
 	return 0;
 }
 

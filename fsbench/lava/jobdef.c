@@ -424,11 +424,6 @@ static void yq(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/*
- * The test definition both device kinds share: the guest's init found the modules and
- * stopped at a shell (fsbench.shell on the command line); this runs the suite, reports each
- * metric as a test case and keeps the result JSON in the log between two marker lines.
- */
 /* A test action's head, an inline definition @name of @timeout_min, up to its steps. */
 static void test_head(FILE *f, int timeout_min, const char *name, const char *description)
 {
@@ -450,8 +445,14 @@ static void test_head(FILE *f, int timeout_min, const char *name, const char *de
 		timeout_min, name, name, name, description);
 }
 
-static int job_testdef(FILE *f, const char *suite, const char *device, int timeout_min,
-		       const char *token)
+/*
+ * The test definition both device kinds share: the guest's init found the modules and
+ * stopped at a shell (fsbench.shell on the command line), after running the suite when
+ * @init_ran; this reports the suite (or runs it), each metric as a test case, and keeps the
+ * result JSON in the log between two marker lines.
+ */
+static int job_testdef(FILE *f, const char *suite, const char *device, bool init_ran,
+		       int timeout_min, const char *token)
 {
 	char what[320];
 
@@ -459,26 +460,37 @@ static int job_testdef(FILE *f, const char *suite, const char *device, int timeo
 	test_head(f, timeout_min, "fsbench", what);
 	fprintf(f, "          - ");
 	char *step = NULL;
-	/* the suite and its arguments the initramfs was built with, as kernel-gate's guest */
-	if (asprintf(&step,
-		     "set -- $(cat /etc/fsbench/args); fsbench suite \"$@\" --device %s --force "
-		     "--json /tmp/fsbench-result.json >/tmp/fsbench-suite.log 2>&1; rc=$?; "
-		     "cat /tmp/fsbench-suite.log; "
-		     "if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
-		     "else lava-test-case fsbench-suite --result fail; fi",
-		     device) < 0)
+	/*
+	 * On the model disk the guest's /init ran the suite before the shell, as a local boot's
+	 * (kgate/initramfs.c): what it left in /out is reported. Else the suite runs here, with
+	 * the arguments the initramfs was built with and the command /init gives it.
+	 */
+	if (init_ran)
+		step = strdup(
+			"rc=$(cat /out/status 2>/dev/null || echo 125); "
+			"cat /out/stdout /out/stderr 2>/dev/null; "
+			"if [ \"$rc\" = 0 ]; then lava-test-case fsbench-suite --result pass; "
+			"else lava-test-case fsbench-suite --result fail; fi");
+	else if (asprintf(&step,
+			  "set -- $(cat /etc/fsbench/args); mkdir -p /out; fsbench suite \"$@\" "
+			  "--device %s --force --no-canary --json /out/result.json >/out/stdout "
+			  "2>/out/stderr; rc=$?; cat /out/stdout /out/stderr; "
+			  "if [ $rc = 0 ]; then lava-test-case fsbench-suite --result pass; "
+			  "else lava-test-case fsbench-suite --result fail; fi",
+			  device) < 0)
+		step = NULL;
+	if (!step)
 		return -ENOMEM;
 	yq(f, step);
 	free(step);
 	fprintf(f, "\n          - ");
-	yq(f, "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do "
+	yq(f, "fsbench lava cases /out/result.json | while read -r name value unit; do "
 	      "lava-test-case \"$name\" --result pass --measurement \"$value\" --units \"$unit\"; "
 	      "done");
 	fprintf(f, "\n          - ");
 	/* the whole document, base64 (no quote or backslash for the log to escape): a gate
 	 * takes it from the job's log, as a local boot's from its results disk */
-	yq(f, "echo FSBENCH-RESULT-BEGIN; base64 /tmp/fsbench-result.json; echo "
-	      "FSBENCH-RESULT-END");
+	yq(f, "echo FSBENCH-RESULT-BEGIN; base64 /out/result.json; echo FSBENCH-RESULT-END");
 	fprintf(f, "\n");
 	if (token) {
 		/* what binds the results to this job: its token and the kernel the guest booted */
@@ -828,7 +840,8 @@ int lava_job_write(const struct lava_job_spec *s, FILE *f)
 		qemu ? "    media: tmpfs\n" : "    commands: ramdisk\n");
 	if (s->steps)
 		return job_steps(f, s->steps, timeout);
-	return job_testdef(f, sname, lava_job_device(s), timeout, s->token);
+	return job_testdef(f, sname, lava_job_device(s), qemu && !s->scratch_url, timeout,
+			   s->token);
 }
 
 int lava_job_save(const struct lava_job_spec *s, const char *out)

@@ -18,14 +18,24 @@ have_lava=1
 	--scratch-url https://example.org/scratch.img -o "$W/qemu.yaml" 2>/dev/null || t_fail "lava job (qemu)"
 "$FSBENCH" lava job --kernel-url https://example.org/bzImage --ramdisk-url https://example.org/initramfs.cpio \
 	--device-type x86 --boot-method ipxe --device /dev/sdb -o "$W/board.yaml" 2>/dev/null || t_fail "lava job (x86)"
-for j in qemu board; do
+# and on the model disk (no --scratch-url), where the guest's /init runs the suite itself
+"$FSBENCH" lava job --kernel-url https://example.org/vmlinux --ramdisk-url https://example.org/initramfs.cpio \
+	-o "$W/model.yaml" 2>/dev/null || t_fail "lava job (qemu, model disk)"
+for j in qemu board model; do
 	if [ $have_lava = 1 ]; then
 		lava_validate "$W/$j.yaml" && t_ok "$j job passes lava_common's schema" || t_fail "$j job: LAVA's schema refuses it"
 	fi
-	grep -q "fsbench lava cases /tmp/fsbench-result.json | while read -r name value unit; do lava-test-case" "$W/$j.yaml" ||
+	grep -q "fsbench lava cases /out/result.json | while read -r name value unit; do lava-test-case" "$W/$j.yaml" ||
 		t_fail "$j job: no lava-test-case loop"
-	grep -q "FSBENCH-RESULT-BEGIN; base64 /tmp/fsbench-result.json" "$W/$j.yaml" || t_fail "$j job: result JSON not kept"
+	grep -q "FSBENCH-RESULT-BEGIN; base64 /out/result.json" "$W/$j.yaml" || t_fail "$j job: result JSON not kept"
 done
+# the suite as a local boot's /init runs it: no canary; on the model disk /init ran it
+for j in qemu board; do
+	grep -q "fsbench suite .*--force --no-canary --json /out/result.json" "$W/$j.yaml" ||
+		t_fail "$j job: the suite is not run as a local boot runs it"
+done
+grep -q 'rc=$(cat /out/status' "$W/model.yaml" && ! grep -qF 'fsbench suite \"$@\"' "$W/model.yaml" &&
+	t_ok "model-disk job: reports the suite /init ran" || t_fail "model-disk job: $(grep -A3 'steps:' "$W/model.yaml")"
 [ $have_lava = 1 ] || echo "note: lava-common is not installed: schema checks skipped"
 grep -q -- "--device /dev/sdb" "$W/board.yaml" || t_fail "board job: --device not used"
 grep -q "icount shift=0,sleep=on" "$W/qemu.yaml" || t_fail "qemu job: no icount"

@@ -375,6 +375,34 @@ static void test_pvh(void **unused)
 	assert_int_equal(base_rm_tree(path), 0);
 }
 
+/* A cache seal: what kg_seal_write wrote checks; another line is refused, shown escaped. */
+static void test_seal(void **unused)
+{
+	char dir[] = "/tmp/fsbench-seal.XXXXXX", err[512];
+	int dfd, fd;
+
+	(void)unused;
+	if (geteuid() != 0)
+		skip(); /* a seal is root's (kg_trusted_at) */
+	assert_non_null(mkdtemp(dir));
+	assert_true((dfd = open(dir, O_RDONLY | O_DIRECTORY)) >= 0);
+	assert_int_equal(kg_seal_write(dfd, "s", 0x1234), 0);
+	assert_int_equal(kg_seal_check(dfd, "s", 0x1234, "s", err, sizeof(err)), 0);
+	assert_int_equal(kg_seal_check(dfd, "s", 0x1235, "s", err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "recorded fnv1a64 0000000000001234"));
+	/* a line that is no seal, with a terminal's escape in it: shown as \xNN */
+	assert_int_equal(unlinkat(dfd, "s", 0), 0);
+	assert_true((fd = openat(dfd, "s", O_WRONLY | O_CREAT | O_EXCL, 0644)) >= 0);
+	assert_int_equal(write(fd, "fnv1a64 \x1b]0;owned\x07\n", 19), 19);
+	close(fd);
+	assert_int_equal(kg_seal_check(dfd, "s", 0x1234, "s", err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "recorded fnv1a64 \\x1b]0;owned\\x07\\x0a)"));
+	assert_null(strchr(err, '\x1b'));
+	unlinkat(dfd, "s", 0);
+	close(dfd);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -387,6 +415,7 @@ int main(void)
 		cmocka_unit_test_setup(test_disk_check, setup),
 		cmocka_unit_test(test_disk_fits),
 		cmocka_unit_test(test_pvh),
+		cmocka_unit_test(test_seal),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
