@@ -487,10 +487,15 @@ void kg_gate_explain(const struct kg_gate_report *rep, void (*emit)(void *arg, c
 		     rep->aametric ? ")" : "", rep->aareg, rep->aanoisy);
 	else
 		line(emit, arg, "A/A noise floor: not measured (needs --boots 2 or more)");
-	line(emit, arg,
-	     "host load from other processes during the boots: mean %.0f%%, max %.0f%% of the "
-	     "host's CPUs",
-	     rep->load_mean, rep->load_max);
+	if (rep->x->needs.remote) /* another machine's: not this host's to see */
+		line(emit, arg,
+		     "host load during the boots: not measured (they ran on the backend's "
+		     "machines)");
+	else
+		line(emit, arg,
+		     "host load from other processes during the boots: mean %.0f%%, max %.0f%% "
+		     "of the host's CPUs",
+		     rep->load_mean, rep->load_max);
 	if (rep->cnoisy)
 		line(emit, arg,
 		     "note: %zu gated metric(s) were too noisy to judge and did not fail the "
@@ -533,6 +538,10 @@ static void gate_document(struct gate *g, int status)
 				rep->load_mean, "host_load_max_pct", rep->load_max);
 	else
 		out = json_pack("{s:s}", "schema", "fsbench-kernel-gate/1");
+	if (g->judged && x->needs.remote) { /* not measured, not 0 % */
+		json_object_set_new(out, "host_load_mean_pct", json_null());
+		json_object_set_new(out, "host_load_max_pct", json_null());
+	}
 	json_object_set_new(out, "verdict", json_string(kg_verdict_name(rep->verdict)));
 	/* every boot ran and was compared: else the verdict is the reason why not */
 	json_object_set_new(out, "complete", json_boolean(g->judged));

@@ -586,6 +586,15 @@ static void test_explain(void **unused)
 		"host load from other processes during the boots: mean 3%, max 30% of the host's "
 		"CPUs|warning: the host was busy; under TCG host load leaks into the guest's timing "
 		"(two busy loops cut files/s by 42%)|");
+	/* boots on another machine (LAVA's workers): their host's load is not this one's */
+	buf[0] = 0;
+	x->needs.remote = true;
+	rep.load_mean = rep.load_max = 0;
+	kg_gate_explain(&rep, add_line, buf);
+	assert_string_equal(buf, "A/A noise floor: not measured (needs --boots 2 or more)|"
+				 "host load during the boots: not measured (they ran on the "
+				 "backend's machines)|");
+	x->needs.remote = false;
 	buf[0] = 0;
 	x->a.threshold = 1;
 	x->a.floor_multiple = 3;
