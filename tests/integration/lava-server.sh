@@ -123,6 +123,12 @@ else
 		"$(t_json "$W/gate.json" '[.boots[].lava.result_from] | join(" ")')"
 	t_expect_eq "each boot's command line as booted" true \
 		"$(t_json "$W/gate.json" '[.boots[].kernel.cmdline | test("^console=ttyS0 quiet .*panic=-1 .*fsbench.shell")] | all')"
+	# every metric a local boot's result has, each LAVA boot's has: its ops, summary and probes
+	metrics() { jq -c '[.runs[] | {w: .workload, o: (.ops | keys), s: (.summary | keys), p: (.probes.sources // {} | keys)}] | unique' "$1"; }
+	for r in "$W"/gate/boot-0*/result.json; do
+		t_expect_eq "$(basename "$(dirname "$r")"): the metrics of a local boot's result" \
+			"$(metrics "$W/local.json")" "$(metrics "$r")"
+	done
 	t_expect_eq "each boot names LAVA's extra QEMU options" true \
 		"$(t_json "$W/gate.json" '[.boots[].lava.not_local | index("-nographic") != null] | all')"
 	# LAVA's raw results back through `fsbench lava import`, too
