@@ -24,10 +24,12 @@ struct lava_job_status {
 };
 
 /*
- * A running job whose device's worker has been Offline this long (LAVA's own view: the
- * worker stopped pinging the server) is lost: the wait ends, rather than at its timeout.
+ * A running job whose device's worker has been Offline this long is lost: the wait ends,
+ * rather than at its timeout. LAVA's own view already waited (its scheduler marks a worker
+ * Offline 60 s after its last ping); this only sees it on polls 15 s apart, so that a state
+ * read once while the worker reconnects does not end a job.
  */
-#define LAVA_WORKER_LOST_S 90
+#define LAVA_WORKER_LOST_S 15
 
 /*
  * A client for the server at @url (http:// or https://, e.g. "http://127.0.0.1:8000/")
