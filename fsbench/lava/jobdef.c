@@ -516,7 +516,9 @@ static int job_testdef(FILE *f, const char *suite, const char *device, bool init
  */
 static void job_model(const struct lava_job_spec *s, struct kg_disk *d)
 {
-	*d = (struct kg_disk){ .kind = !strcmp(s->device_type, "qemu") && !s->scratch_url ?
+	/* a verdict job (@s->steps) runs no suite: without the model, /init runs none either */
+	*d = (struct kg_disk){ .kind = !strcmp(s->device_type, "qemu") && !s->scratch_url &&
+						       !s->steps ?
 					       KG_DISK_MODEL :
 					       KG_DISK_VIRTIO,
 			       .bytes = INT64_C(2) << 30,

@@ -829,6 +829,9 @@ static void test_verdict_job(void **unused)
 	assert_non_null(
 		strstr(buf, "          - \"lava-test-case fsbench-gate-verdict --result fail\"\n"));
 	assert_null(strstr(buf, "fsbench suite"));
+	/* no model disk: the guest's /init runs no suite before the shell, and no memory for it */
+	assert_null(strstr(buf, "fsbench.disk=model"));
+	assert_non_null(strstr(buf, "  memory: 1024\n"));
 	free(buf);
 	lava_steps_free(steps);
 	/* a good gate's verdict passes; cannot judge is skipped */
