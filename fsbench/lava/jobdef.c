@@ -637,23 +637,36 @@ static int steps_add(char ***v, size_t *n, char *step)
 	return 0;
 }
 
-/* The step of gated comparison @c of metric @name in @cell: malloc'ed, NULL for none or ENOMEM. */
-static char *verdict_case(const char *cell, const char *name, const json_t *c)
+#define VERDICT_CASE_HEAD "fsbench-gate-"
+
+/*
+ * The step of gated comparison @c of metric @name in @cell: malloc'ed, NULL for none or
+ * ENOMEM. The case is VERDICT_CASE_HEAD CELL-METRIC, kept to RPT_LAVA_NAME_MAX as `lava
+ * cases` keeps its own: a long metric is cut to VERDICT_METRIC_MAX, then the cell to what
+ * is left, each with a hash of the whole (rpt_slug_shorten), so that two still differ.
+ */
+#define VERDICT_METRIC_MAX 40
+static char *verdict_case(const char *cell_in, const char *name_in, const json_t *c)
 {
 	const char *vd = json_string_value(json_object_get(c, "verdict"));
 	const json_t *ch = json_object_get(c, "change_pct");
 	const char *res;
-	char *step = NULL, m[64] = "";
+	char *step = NULL, m[64] = "", cell[128], name[128];
 
 	if (!vd)
 		return NULL;
+	snprintf(name, sizeof(name), "%s", name_in);
+	rpt_slug_shorten(name, VERDICT_METRIC_MAX, '_');
+	snprintf(cell, sizeof(cell), "%s", cell_in);
+	rpt_slug_shorten(cell, RPT_LAVA_NAME_MAX - strlen(VERDICT_CASE_HEAD) - 1 - strlen(name),
+			 '_');
 	res = !strcmp(vd, "regression")				     ? "fail" :
 	      !strcmp(vd, "unchanged") || !strcmp(vd, "improvement") ? "pass" :
 								       "skip";
 	if (json_is_number(ch))
 		snprintf(m, sizeof(m), " --measurement %.4f --units %%", json_number_value(ch));
-	return asprintf(&step, "lava-test-case fsbench-gate-%s-%s --result %s%s", cell, name, res,
-			m) < 0 ?
+	return asprintf(&step, "lava-test-case " VERDICT_CASE_HEAD "%s-%s --result %s%s", cell,
+			name, res, m) < 0 ?
 		       NULL :
 		       step;
 }

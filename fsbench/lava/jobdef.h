@@ -101,7 +101,8 @@ json_t *lava_boot_command_diff(const struct lava_job_spec *s, const char *cmd, c
 
 /*
  * The steps of a kernel gate's verdict job, from the gate's document @doc
- * (fsbench-kernel-gate/1): a LAVA test case per gated comparison, fsbench-gate-CELL-METRIC,
+ * (fsbench-kernel-gate/1): a LAVA test case per gated comparison, fsbench-gate-CELL-METRIC
+ * (within RPT_LAVA_NAME_MAX: a long cell cut with a hash of the whole),
  * whose result is fail for a regression, pass for unchanged or an improvement and skip for
  * what was not judged (noisy, insufficient, not proven), with the change in % as its
  * measurement; then fsbench-gate-verdict: pass (good), fail (regressed) or skip (cannot

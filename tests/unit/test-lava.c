@@ -810,6 +810,36 @@ static void test_verdict_job(void **unused)
 		assert_string_equal(steps[i], want[i]);
 	assert_null(steps[4]);
 
+	/* long cells: each case within LAVA's 100 characters, and two cells cut alike differ */
+	json_t *samples = json_object_get(json_object_get(doc, "compare"), "samples");
+	json_t *s0 = json_array_get(samples, 0), *s1 = json_deep_copy(s0);
+	char *lab0 = NULL, *lab1 = NULL, **long_steps;
+	size_t ln = 0;
+
+	assert_true(asprintf(&lab0, "ext4/%0120d/a", 0) > 0 &&
+		    asprintf(&lab1, "ext4/%0120d/b", 0) > 0);
+	json_object_set_new(s0, "label", json_string(lab0));
+	json_object_set_new(s1, "label", json_string(lab1));
+	json_array_append_new(samples, s1);
+	long_steps = lava_verdict_steps(doc, &ln);
+	assert_non_null(long_steps);
+	assert_int_equal(ln, 7);
+	for (size_t i = 0; i + 1 < ln; i++) {
+		const char *cs = long_steps[i] + strlen("lava-test-case ");
+		size_t nl = strcspn(cs, " ");
+
+		assert_true(nl <= 100);
+		assert_true(nl > 90); /* cut to fit, not emptied */
+		assert_true(!strncmp(cs, "fsbench-gate-ext4_000", 21));
+	}
+	/* the same metric in the two cells: fsync.p50 is the second case of each */
+	assert_non_null(strstr(long_steps[1], "-fsync.p50 --result pass"));
+	assert_non_null(strstr(long_steps[4], "-fsync.p50 --result pass"));
+	assert_string_not_equal(long_steps[1], long_steps[4]);
+	lava_steps_free(long_steps);
+	free(lab0);
+	free(lab1);
+
 	struct lava_job_spec s = { .device_type = "qemu",
 				   .kernel_url = "http://x/vmlinux",
 				   .ramdisk_url = "http://x/initrd",
