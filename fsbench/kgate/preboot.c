@@ -138,25 +138,27 @@ static int prepare_append(struct kg_ctx *x, int i, const char *label, char *err,
  * that does not resolve.
  */
 static int fetch_kernel(struct kg_ctx *x, int i, const char *label, char *path, size_t len,
-			char *err, size_t errlen)
+			char *shown, size_t shownlen, char *err, size_t errlen)
 {
 	struct kg_kernel *k = &x->k[i];
 	struct kg_fetched f;
 	char why[2048];
-	int fd = x->workdir_fd >= 0 ? x->workdir_fd :
-				      open(x->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	int r = fd < 0 ? -errno :
-			 kg_fetch(fd, x->a.url[i], label, KG_FETCH_MAX, &f, why, sizeof(why));
+	int fd = x->workdir_fd, r;
 
-	if (fd >= 0 && fd != x->workdir_fd)
-		close(fd);
-	if (fd < 0)
-		return errf(err, errlen, r, "%s: %s: %s", label, x->workdir, strerror(-r));
-	if (r)
+	if (fd < 0) {
+		if (x->fetch_fd < 0 &&
+		    (x->fetch_fd = open(x->workdir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+			return errf(err, errlen, -errno, "%s: %s: %s", label, x->workdir,
+				    strerror(errno));
+		fd = x->fetch_fd;
+	}
+	if ((r = kg_fetch(fd, x->a.url[i], label, KG_FETCH_MAX, &f, why, sizeof(why))))
 		return errf(err, errlen, r, "%s: %s", label, why);
 	base_strcpy(k->url, sizeof(k->url), x->a.url[i]);
 	base_strcpy(k->sha256, sizeof(k->sha256), f.sha256);
-	if ((r = base_path(path, len, "%s/%s", x->workdir, f.name)))
+	/* resolved beneath the directory held, not by its name again; @shown for the user */
+	if ((r = kg_fd_path(path, len, fd, f.name)) ||
+	    (r = base_path(shown, shownlen, "%s/%s", x->workdir, f.name)))
 		return errf(err, errlen, r, "%s: %s/%s: %s", label, x->workdir, f.name,
 			    strerror(-r));
 	return 0;
@@ -174,19 +176,27 @@ static int prepare_kernel(struct kg_ctx *x, int i, int nk, const char *cachedir,
 					.cachedir = cachedir,
 					.shell_disk = x->needs.shell_disk,
 					.flush_delay = kg_disk_flush_delayed(&x->a.vm.disk) };
-	char why[3072] = "", fetched[PATH_MAX], from[1200] = "";
+	char why[3072] = "", fetched[PATH_MAX], shown[PATH_MAX], from[1200] = "";
 	int r;
 
 	if ((r = prepare_append(x, i, label, err, errlen)))
 		return r;
 	if (x->a.url[i]) {
 		*ret_fail = KG_PREPARE_KERNEL;
-		if ((r = fetch_kernel(x, i, label, fetched, sizeof(fetched), err, errlen)))
+		if ((r = fetch_kernel(x, i, label, fetched, sizeof(fetched), shown, sizeof(shown),
+				      err, errlen)))
 			return r;
 		snprintf(from, sizeof(from), " (%s, sha256 %s)", x->k[i].url, x->k[i].sha256);
 	}
 	r = kg_kernel_resolve(x->a.url[i] ? fetched : x->a.spec[i], x->a.modules[i], cachedir,
 			      x->a.vm.scratch, &x->k[i], why, sizeof(why));
+	if (x->a.url[i]) {
+		kg_err_shown(why, sizeof(why), fetched, shown);
+		base_strcpy(x->k[i].spec, sizeof(x->k[i].spec), shown);
+		/* a bzImage is opened by the held path (pvh, LAVA's copy); a .deb's is the cache's */
+		if (!r && !x->k[i].image_at[0])
+			base_strcpy(x->k[i].image_at, sizeof(x->k[i].image_at), fetched);
+	}
 	if (r) {
 		/* a name that names nothing, a directory, a cache another user could write */
 		*ret_fail = !x->a.url[i] && (r == -ENOENT || r == -EISDIR || r == -EPERM) ?
@@ -390,7 +400,7 @@ int kg_prepare(struct kg_ctx *x, int nk, enum kg_prepare_fail *ret_fail, char *e
 	int r;
 
 	*ret_fail = KG_PREPARE_USAGE;
-	x->workdir_fd = x->a.vm.disk_dir_fd = -1;
+	x->workdir_fd = x->fetch_fd = x->a.vm.disk_dir_fd = -1;
 	if ((r = prepare_suite(x, err, errlen)))
 		return r;
 	if (!x->needs.remote && (r = prepare_checks(x, err, errlen)))
@@ -410,9 +420,11 @@ void kg_prepare_release(struct kg_ctx *x)
 {
 	if (x->workdir_fd >= 0)
 		close(x->workdir_fd);
+	if (x->fetch_fd >= 0)
+		close(x->fetch_fd);
 	if (x->a.vm.disk_dir_fd >= 0)
 		close(x->a.vm.disk_dir_fd);
-	x->workdir_fd = x->a.vm.disk_dir_fd = -1;
+	x->workdir_fd = x->fetch_fd = x->a.vm.disk_dir_fd = -1;
 }
 
 void kg_args_defaults(struct kg_args *a, bool no_icount)

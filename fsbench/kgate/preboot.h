@@ -82,6 +82,12 @@ struct kg_ctx {
 	 * closes it and x->a.vm.disk_dir_fd).
 	 */
 	int workdir_fd;
+	/*
+	 * Without workdir_fd (needs.plain_outdir), the output directory held when a kernel is
+	 * fetched into it, until kg_prepare_release: the fetched kernel is resolved, and a
+	 * fetched bzImage opened, beneath it (kg_fd_path), never by its name again.
+	 */
+	int fetch_fd;
 	const char *suite_args[16];
 	char reps[16];
 	const char *fstypes[KG_MAX_FS + 1];

@@ -206,13 +206,12 @@ int kg_fd_path(char *buf, size_t len, int dfd, const char *rel)
 
 void kg_err_shown(char *err, size_t errlen, const char *at, const char *shown)
 {
-	size_t n = strlen(at);
-	char rest[4096];
+	char *p = at[0] ? strstr(err, at) : NULL, rest[4096];
 
-	if (strncmp(err, at, n))
+	if (!p)
 		return;
-	snprintf(rest, sizeof(rest), "%s", err + n);
-	snprintf(err, errlen, "%s%s", shown, rest);
+	snprintf(rest, sizeof(rest), "%s", p + strlen(at));
+	snprintf(p, errlen - (size_t)(p - err), "%s%s", shown, rest);
 }
 
 /* Why @st is not this user's alone, or NULL when it is (base_untrusted). */

@@ -126,7 +126,7 @@ int kg_dir_fresh_at(int dfd, const char *name, const char *shown, char *err, siz
  */
 int kg_fd_path(char *buf, size_t len, int dfd, const char *rel);
 
-/* @err starting with @at (a kg_fd_path) starts with @shown instead: the path a user knows. */
+/* @at (a kg_fd_path) where it first appears in @err is @shown instead: the path a user knows. */
 void kg_err_shown(char *err, size_t errlen, const char *at, const char *shown);
 
 /*

@@ -357,7 +357,10 @@ int lava_job_kernel(struct kg_ctx *x, const char *device_type, const char *outdi
 		*ret_fail = pf == KG_PREPARE_USAGE ? KG_GATE_USAGE : KG_GATE_KERNEL;
 		return r;
 	}
-	return lava_job_images(x, 0, outdir, tag, NULL, kurl, rurl, urllen, err, errlen);
+	/* the images copied, what kg_prepare held (a fetched kernel's directory) is let go */
+	r = lava_job_images(x, 0, outdir, tag, NULL, kurl, rurl, urllen, err, errlen);
+	kg_prepare_release(x);
+	return r;
 }
 
 int lava_files_url_check(const char *url, char *err, size_t errlen)

@@ -136,6 +136,11 @@ if [ -r "$deb" ]; then
 		t_fail "the fetch not said: $(cat "$W/err")"
 	t_expect_eq "the document's baseline" "$d $dsum 6.1.0-57-amd64" \
 		"$(t_json "$W/wdd/kernel-gate.json" '"\(.baseline.url) \(.baseline.sha256) \(.baseline.release)"')"
+	# resolved beneath the work directory held (kg_fd_path), recorded by the path a user knows
+	case $(t_json "$W/wdd/kernel-gate.json" .baseline.spec) in
+	"$W"/wdd/fetched-baseline-*/"$(basename "$deb")") t_ok "the document's baseline spec is the fetched file" ;;
+	*) t_fail "the document's baseline spec: $(t_json "$W/wdd/kernel-gate.json" .baseline.spec)" ;;
+	esac
 	t_expect_eq "each boot's record" "$d $dsum" \
 		"$(t_json "$W/wdd/kernel-gate.json" '[.boots[].kernel | "\(.url) \(.sha256)"] | unique | .[]')"
 else
