@@ -3,7 +3,9 @@
 # job) gives good, and with the model disk (guest instructions are the clock) its boots'
 # numbers agree with a local kernel-run of the same kernel, suite and build, which compare
 # pairs with them; a job LAVA cannot run is "cannot judge" naming the job with its log's
-# tail; `ci/lava-server stop` leaves nothing behind.
+# tail; `ci/lava-server stop` leaves nothing behind. The test's LAVA is an instance of its own
+# (a state directory in the scratch directory, a free port): the machine's LAVA and another
+# test's are not touched, and a second instance beside it is started and destroyed.
 . "$(dirname "$0")/lib.sh"
 . "$T_TESTS/kgate-lib.sh"
 W=$T_SCRATCH
@@ -11,49 +13,99 @@ kg_need_kernel
 LAVA="$SRCDIR/ci/lava-server"
 t0=$(date +%s)
 
-# start holds LAVA for this shell and stop lets go of the hold: a LAVA another test or user
-# holds too is left running for them; the last holder's stop stops it
+ST=$W/lava # this test's instance
+lava() { "$LAVA" --state-dir "$ST" "$@"; }
+# start holds LAVA for this shell and stop lets go of the hold: a LAVA another holds too is
+# left running for them; the last holder's stop stops it. destroy (at exit) stops it whoever
+# holds it and removes its database, configuration and state.
 lava_stop() {
-	"$LAVA" stop >"$W/stop.out" 2>&1
+	lava stop >"$W/stop.out" 2>&1
 	cat "$W/stop.out"
 }
-trap 'lava_stop; t_cleanup' EXIT
+# INSTANCE-DIR OUT ERR [start's options]: started on a free port (another program may take
+# the one tried: then another is tried); start's exit status
+start_free() {
+	local st=$1 out=$2 err=$3 rc i p
+	shift 3
+	for i in 1 2 3 4 5; do
+		p=$((20000 + RANDOM % 40000))
+		"$LAVA" --state-dir "$st" --port "$p" start "$@" >"$out" 2>"$err"
+		rc=$?
+		[ $rc = 1 ] && grep -q "is in use by another program" "$err" && continue
+		return $rc
+	done
+	return $rc
+}
+trap '"$LAVA" --state-dir "$W/lava-b" destroy >/dev/null 2>&1; "$LAVA" --state-dir "$ST" destroy >>"$W/stop.out" 2>&1; t_cleanup' EXIT
 
-"$LAVA" start >"$W/env" 2>"$W/start.err"
+start_free "$ST" "$W/env" "$W/start.err"
 rc=$?
 [ $rc = 3 ] && t_skip "LAVA's packages cannot be installed here: $(tail -1 "$W/start.err")"
 [ $rc = 0 ] || t_die "ci/lava-server start: exit $rc: $(tail -5 "$W/start.err")"
+IDA=$(cat "$ST/instance")
 # stdout is for eval: the two lines and nothing the services print on the way
 t_expect_eq "start's stdout" "LAVA_URL LAVA_TOKEN_FILE" "$(cut -d= -f1 "$W/env" | paste -sd' ')"
 eval "$(grep -E '^LAVA_(URL|TOKEN_FILE)=' "$W/env")"
 [ -n "${LAVA_URL:-}" ] && [ -r "${LAVA_TOKEN_FILE:-}" ] || t_die "start printed no LAVA_URL/LAVA_TOKEN_FILE: $(cat "$W/env")"
 t_ok "LAVA up at $LAVA_URL in $(($(date +%s) - t0)) s"
-echo "    memory of the idle services (RSS): $(ps -o rss= -p "$(cat /var/lib/fsbench-lava/pids/* | awk '{ print $1 }' | paste -sd,)" --ppid "$(cat /var/lib/fsbench-lava/pids/* | awk '{ print $1 }' | paste -sd,)" | awk '{ s += $1 } END { printf "%d MiB", s / 1024 }')"
-pids=$(cat /var/lib/fsbench-lava/pids/* 2>/dev/null | awk '{ print $1 }')
+echo "    memory of the idle services (RSS): $(ps -o rss= -p "$(cat "$ST"/pids/* | awk '{ print $1 }' | paste -sd,)" --ppid "$(cat "$ST"/pids/* | awk '{ print $1 }' | paste -sd,)" | awk '{ s += $1 } END { printf "%d MiB", s / 1024 }')"
+pids=$(cat "$ST"/pids/* 2>/dev/null | awk '{ print $1 }')
 [ -n "$pids" ] || t_fail "ci/lava-server recorded no PIDs"
 
 # rerunnable: start again says so and prints the same lines
-"$LAVA" start >"$W/env2" 2>"$W/start2.err" || t_fail "second start: $(cat "$W/start2.err")"
+lava start >"$W/env2" 2>"$W/start2.err" || t_fail "second start: $(cat "$W/start2.err")"
 t_expect_eq "second start's lines" "$(cat "$W/env")" "$(cat "$W/env2")"
 # this test alone holds it (no other test or user): then its stop below must stop it
 ours=0
-[ "$("$LAVA" status | grep '^held by pid' | awk '{ print $4 }' | paste -sd' ')" = "$$" ] && ours=1
+[ "$(lava status | grep '^held by pid' | awk '{ print $4 }' | paste -sd' ')" = "$$" ] && ours=1
 
 # a second holder (another test's shell): our stop leaves LAVA running for it, and once it
 # has ended, its hold is dropped and the last stop stops LAVA
 if [ $ours = 1 ]; then
-	("$LAVA" start >/dev/null 2>"$W/hold.err" && exec sleep 600) &
+	(lava start >/dev/null 2>"$W/hold.err" && exec sleep 600) &
 	holder=$!
 	T_PIDS+=("$holder")
-	for i in $(seq 100); do "$LAVA" status | grep -q "^held by pid $holder " && break; sleep 0.2; done
-	t_expect_eq "holders" "$$ $holder" "$("$LAVA" status | grep '^held by pid' | awk '{ print $4 }' | sort -n | paste -sd' ')"
-	"$LAVA" stop >"$W/stop1.out" 2>&1
-	grep -q "still held by pid $holder: left running" "$W/stop1.out" && "$LAVA" status >/dev/null &&
-		t_ok "stop while another holds it: $(cat "$W/stop1.out")" || t_fail "stop while another holds it: $(cat "$W/stop1.out"); $("$LAVA" status)"
-	"$LAVA" start >"$W/env3" 2>/dev/null || t_fail "start again"
+	for i in $(seq 100); do lava status | grep -q "^held by pid $holder " && break; sleep 0.2; done
+	t_expect_eq "holders" "$$ $holder" "$(lava status | grep '^held by pid' | awk '{ print $4 }' | sort -n | paste -sd' ')"
+	lava stop >"$W/stop1.out" 2>&1
+	grep -q "still held by pid $holder: left running" "$W/stop1.out" && lava status >/dev/null &&
+		t_ok "stop while another holds it: $(cat "$W/stop1.out")" || t_fail "stop while another holds it: $(cat "$W/stop1.out"); $(lava status)"
+	lava start >"$W/env3" 2>/dev/null || t_fail "start again"
 	kill "$holder" && wait "$holder" 2>/dev/null
-	t_expect_eq "holders once the other has ended" "$$" "$("$LAVA" status | grep '^held by pid' | awk '{ print $4 }' | paste -sd' ')"
+	t_expect_eq "holders once the other has ended" "$$" "$(lava status | grep '^held by pid' | awk '{ print $4 }' | paste -sd' ')"
 fi
+
+# what an instance is refused, before anything starts
+expect 1 "--state-dir lava: not an absolute path" "$LAVA" --state-dir lava status
+ln -s "$ST" "$W/lava-link"
+expect 1 "--state-dir $W/lava-link: a symlink" "$LAVA" --state-dir "$W/lava-link" status
+expect 1 "--port 80: not a port from 1000 to 65533" "$LAVA" --state-dir "$W/lava-b" --port 80 start
+expect 1 "port $(cat "$ST/port") on 127.0.0.1 is in use by another program" \
+	"$LAVA" --state-dir "$W/lava-b" --port "$(cat "$ST/port")" start
+expect 1 "destroy: the machine's LAVA \(/var/lib/fsbench-lava\) is not destroyed" "$LAVA" --state-dir /var/lib/fsbench-lava destroy
+expect 2 "usage: ci/lava-server" "$LAVA" --state-dir "$ST" start -n 0
+rm -rf "$W/lava-b"
+
+# a second instance beside the first (its own state directory and port): its own database,
+# worker and devices, and its stop and destroy end nothing of the first's
+t1=$(date +%s)
+start_free "$W/lava-b" "$W/envb" "$W/startb.err" -n 1 || t_fail "the second instance's start: $(tail -3 "$W/startb.err")"
+IDB=$(cat "$W/lava-b/instance")
+urlb=$(sed -n 's/^LAVA_URL=//p' "$W/envb")
+[ "$IDB" != "$IDA" ] && [ "$urlb" != "$LAVA_URL" ] || t_fail "the second instance is the first: $IDB $urlb"
+t_expect_eq "the second instance's worker and devices" "fsbench-worker-$IDB qemu01" \
+	"$(curl -sf -H "Authorization: Token $(cat "$W/lava-b/token")" "${urlb}api/v0.2/devices/" | jq -r '.results[] | "\(.worker_host) \(.hostname)"' | sort -u | paste -sd' ')"
+t_expect_eq "the first's workers, with the second up" "fsbench-worker-$IDA" \
+	"$(curl -sf -H "Authorization: Token $(cat "$LAVA_TOKEN_FILE")" "${LAVA_URL}api/v0.2/workers/" | jq -r '[.results[].hostname | select(startswith("fsbench-"))] | join(" ")')"
+grep -q "^instance: $IDB (state $W/lava-b, $urlb, database lavaserver_$IDB)" <("$LAVA" --state-dir "$W/lava-b" status) ||
+	t_fail "the second's status: $("$LAVA" --state-dir "$W/lava-b" status)"
+"$LAVA" --state-dir "$W/lava-b" destroy >"$W/destroyb.out" 2>&1 || t_fail "destroy: $(cat "$W/destroyb.out")"
+grep -q "dropped database lavaserver_$IDB" "$W/destroyb.out" || t_fail "destroy dropped no database: $(cat "$W/destroyb.out")"
+t_expect_eq "the second's database, configuration and state after destroy" "" \
+	"$(cd / && runuser -u postgres -- psql -Atc "select datname from pg_database where datname = 'lavaserver_$IDB'" 2>&1; ls -d "/etc/lava-server/fsbench-$IDB" "/etc/lava-server/dispatcher.d/fsbench-worker-$IDB" "/var/lib/lava-server/fsbench-$IDB" "$W/lava-b" 2>/dev/null)"
+lava status >/dev/null && [ "$(cat "$ST"/pids/* | awk '{ print $1 }' | sort | paste -sd' ')" = "$(echo "$pids" | sort | paste -sd' ')" ] &&
+	t_ok "the first instance runs on, its processes the same ($(($(date +%s) - t1)) s for the second's start and destroy)" ||
+	t_fail "the second's destroy touched the first: $(lava status)"
 
 # the job: the default suite on the model disk, the kernel and initramfs as file:// URLs
 "$FSBENCH" lava job --kernel "$deb" -o "$W/job.yaml" 2>"$W/err" || t_die "lava job: $(cat "$W/err")"
@@ -275,8 +327,8 @@ if [ $ours = 1 ]; then
 	done
 	t_expect_eq "processes of ci/lava-server left after stop" "" "$left"
 	t_expect_eq "lava-run or qemu of job $id left" "" \
-		"$(pgrep -f "lava-run \[job: $id\]|/var/lib/lava/dispatcher/tmp/$id/" || true)"
-	"$LAVA" status >/dev/null && t_fail "status says running after stop"
+		"$(pgrep -f "lava-run \[job: $id\]|/var/lib/lava/dispatcher/tmp/$IDA-$id/" || true)"
+	lava status >/dev/null && t_fail "status says running after stop"
 fi
 echo "    wall time: $(($(date +%s) - t0)) s"
 t_done
