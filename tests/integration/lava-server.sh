@@ -29,8 +29,11 @@ start_free() {
 	shift 3
 	for i in 1 2 3 4 5; do
 		p=$((20000 + RANDOM % 40000))
-		"$LAVA" --state-dir "$st" --port "$p" start "$@" >"$out" 2>"$err"
+		# as docs/lava.md runs it, eval "$(ci/lava-server start)": it returns once up (the
+		# services it leaves running hold no end of the pipe; 124: they did)
+		v=$(timeout 900 "$LAVA" --state-dir "$st" --port "$p" start "$@" 2>"$err")
 		rc=$?
+		printf '%s\n' "$v" >"$out"
 		[ $rc = 1 ] && grep -q "is in use by another program" "$err" && continue
 		return $rc
 	done
