@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -334,11 +335,28 @@ static void set_armed(struct probe_bpf *b, uint32_t on)
 			bpf_map_update_elem(b->src[i].ctl_fd, &key, &on, BPF_ANY);
 }
 
+/*
+ * On a machine of one CPU (a kernel gate's guest) the consumer shares it with the workers
+ * it watches, and a drain that runs while a worker waits for the disk delays that worker's
+ * call by the drain's length. SCHED_IDLE lets the wakeup of a worker or of jbd2 preempt it
+ * at once (a drain runs in user space, on the mapped ring). With more CPUs it keeps the
+ * policy it was started with. Failing to change it is harmless: the drain runs as before.
+ */
+static void consumer_yield_on_one_cpu(void)
+{
+	struct sched_param sp = { 0 };
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) == 1)
+		pthread_setschedparam(pthread_self(), SCHED_IDLE, &sp);
+}
+
 static void *consumer_main(void *arg)
 {
 	struct probe_bpf *b = arg;
 	struct timespec drain = { 0, DRAIN_NS }, arm = { 0, ARM_POLL_NS };
 
+	consumer_yield_on_one_cpu();
 	while (!atomic_load(&b->stop)) {
 		if (!b->armed && b->arm_when && __atomic_load_n(b->arm_when, __ATOMIC_ACQUIRE))
 			set_armed(b, 1);
