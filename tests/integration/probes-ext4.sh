@@ -157,6 +157,29 @@ else
 	echo "note: $bdi has no strict_limit/max_bytes (before 6.2): writeback pauses not tested here"
 fi
 
+# on one CPU (a kernel gate's guest) the ring's consumer runs as SCHED_IDLE, so its drains
+# do not land inside the timed calls of the workers it watches; with more CPUs it keeps its
+# policy (ps's CLS: IDL against TS). Seen while the run lasts, polled from its threads.
+policies() { # CMD...: every scheduling class the run's threads had while it ran
+	"$@" >/dev/null 2>&1 &
+	local pid=$! seen=""
+	while kill -0 "$pid" 2>/dev/null; do
+		seen="$seen $(ps -L -o cls= -p "$pid" 2>/dev/null | tr -d ' ' | paste -sd' ')"
+		sleep 0.05
+	done
+	wait "$pid" || echo "run failed"
+	tr ' ' '\n' <<<"$seen" | sed '/^$/d' | sort -u | paste -sd' '
+}
+cls=$(policies taskset -c 0 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 2000 --probes block,jbd2 --json "$out")
+case " $cls " in *" IDL "*) t_ok "pinned to one CPU: the consumer is SCHED_IDLE ($cls)" ;; *) t_fail "pinned to one CPU: no SCHED_IDLE thread ($cls)" ;; esac
+t_expect_eq "pinned: events dropped" 0 "$(t_json "$out" "$p.sources.block.counters.events_dropped")"
+rm -rf "$T_MNT/y"/*
+if [ "$(taskset -pc $$ | sed 's/.*: //')" != 0 ] && [ "$(nproc)" -ge 2 ]; then
+	cls=$(policies taskset -c 0,1 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 2000 --probes block,jbd2 --json "$out")
+	case " $cls " in *" IDL "*) t_fail "on two CPUs a thread was SCHED_IDLE ($cls)" ;; *) t_ok "on two CPUs no thread is SCHED_IDLE ($cls)" ;; esac
+	rm -rf "$T_MNT/y"/*
+fi
+
 # --probes none: no probes at all; a bad source name is a usage error
 "$FSBENCH" smallfile -d "$T_MNT/y" -s 4096 -n 20 --probes none --json "$out" >/dev/null || t_fail "--probes none run failed"
 t_expect_eq "--probes none" null "$(t_json "$out" '.runs[0].probes')"
