@@ -475,6 +475,8 @@ int lava_job_results(struct lava_client *c, long id, char **ret, size_t *ret_len
  * One log line, "- {"dt": ..., "lvl": ..., "msg": ...}" (YAML in JSON's syntax): "LEVEL: MSG",
  * escaped, appended to @out. A line that is not that is kept whole, escaped.
  */
+static json_t *log_entry(const char *line, const char *lvl, const char **msg);
+
 static void log_line(const char *p, size_t n, char *out, size_t outlen)
 {
 	json_t *j = n > 2 && !strncmp(p, "- ", 2) ? json_loadb(p + 2, n - 2, 0, NULL) : NULL;
@@ -499,8 +501,8 @@ done:
 	json_decref(j);
 }
 
-int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret, char *err,
-		      size_t errlen)
+int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret, char *fault,
+		      size_t faultlen, char *err, size_t errlen)
 {
 	struct body b = { .cap = BIG_MAX };
 	size_t outlen = (size_t)lines * 1024 + 1;
@@ -520,6 +522,8 @@ int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret
 		free(b.buf);
 		return errf(err, errlen, -ENOMEM, "%s", strerror(ENOMEM));
 	}
+	if (fault)
+		lava_log_kernel_fault(b.buf, b.len, fault, faultlen);
 	/* back from the end to the start of the last @lines lines */
 	start = b.buf ? b.buf + b.len : NULL;
 	while (start && start > b.buf && k < lines) {
@@ -556,6 +560,38 @@ static json_t *log_entry(const char *line, const char *lvl, const char **msg)
 	if (!lvl || (l && !strcmp(l, lvl)))
 		*msg = json_string_value(json_object_get(j, "msg"));
 	return j;
+}
+
+void lava_log_kernel_fault(const char *log, size_t len, char *out, size_t outlen)
+{
+	/* what the kernel prints first when it fails: an oops's BUG: or Oops:, or the panic */
+	static const char *const words[] = { "BUG: ", "Oops: ", "Kernel panic" };
+	const char *end = log ? log + len : NULL;
+
+	if (outlen)
+		out[0] = 0;
+	for (const char *line = log, *nl; line && line < end && outlen; line = nl ? nl + 1 : NULL) {
+		const char *msg, *at = NULL;
+		char buf[4096];
+		size_t n;
+		json_t *j;
+
+		nl = memchr(line, '\n', (size_t)(end - line));
+		n = nl ? (size_t)(nl - line) : (size_t)(end - line);
+		if (n >= sizeof(buf) || !memmem(line, n, "\"target\"", 8))
+			continue;
+		memcpy(buf, line, n);
+		buf[n] = 0;
+		if (!(j = log_entry(buf, "target", &msg)))
+			continue;
+		for (size_t w = 0; msg && !at && w < sizeof(words) / sizeof(words[0]); w++)
+			at = strstr(msg, words[w]);
+		if (at)
+			esc(out, outlen, at, strlen(at));
+		json_decref(j);
+		if (at)
+			return;
+	}
 }
 
 /* The base64 text @b64 (@n bytes) decoded into @f->result, or @f->result_why says why not. */
@@ -691,13 +727,16 @@ int lava_boot(struct lava_client *c, const char *job_yaml, unsigned timeout_s, l
 	if (r)
 		return r;
 	if (strcmp(st.health, "Complete")) {
-		if (lava_job_log_tail(c, id, 20, &tail, e2, sizeof(e2)))
+		char fault[512] = "";
+
+		if (lava_job_log_tail(c, id, 20, &tail, fault, sizeof(fault), e2, sizeof(e2)))
 			tail = NULL;
-		r = errf(
-			err, errlen, !strcmp(st.health, "Canceled") ? -ECANCELED : -EIO,
-			"job %ld (%s/scheduler/job/%ld) finished %s%s%s; the log's last lines:\n%s",
-			id, c->url, id, st.health[0] ? st.health : "without a health",
-			st.failure_comment[0] ? ": " : "", st.failure_comment, tail ? tail : e2);
+		r = errf(err, errlen, !strcmp(st.health, "Canceled") ? -ECANCELED : -EIO,
+			 "job %ld (%s/scheduler/job/%ld) finished %s%s%s%s%s; the log's last "
+			 "lines:\n%s",
+			 id, c->url, id, st.health[0] ? st.health : "without a health",
+			 st.failure_comment[0] ? ": " : "", st.failure_comment,
+			 fault[0] ? "; the guest's kernel failed: " : "", fault, tail ? tail : e2);
 		free(tail);
 		return r;
 	}
@@ -759,13 +798,17 @@ int lava_job_collect(struct lava_client *c, long id, const char *name, unsigned 
 		return e == -ECANCELED ? -EIO : e;
 	}
 	if (strcmp(js.health, "Complete")) {
-		if (lava_job_log_tail(c, id, tail_lines, &tail, err, sizeof(err)))
+		char fault[512] = "";
+
+		if (lava_job_log_tail(c, id, tail_lines, &tail, fault, sizeof(fault), err,
+				      sizeof(err)))
 			tail = NULL;
 		report(data,
-		       "cannot judge: job %ld (%s, %s/scheduler/job/%ld) finished %s%s%s; the "
+		       "cannot judge: job %ld (%s, %s/scheduler/job/%ld) finished %s%s%s%s%s; the "
 		       "log's last lines:\n%s",
 		       id, name, c->url, id, js.health[0] ? js.health : "without a health",
-		       js.failure_comment[0] ? ": " : "", js.failure_comment, tail ? tail : err);
+		       js.failure_comment[0] ? ": " : "", js.failure_comment,
+		       fault[0] ? "; the guest's kernel failed: " : "", fault, tail ? tail : err);
 		free(tail);
 		return -ECANCELED;
 	}

@@ -76,10 +76,19 @@ int lava_job_results(struct lava_client *c, long id, char **ret, size_t *ret_len
 
 /*
  * The last @lines messages of the job's log (GET /api/v0.2/jobs/ID/logs/, at most 64 MiB
- * read), one per line as "LEVEL: MESSAGE", escaped, malloc'ed in *@ret.
+ * read), one per line as "LEVEL: MESSAGE", escaped, malloc'ed in *@ret; with @fault, what
+ * lava_log_kernel_fault finds in the whole log.
  */
-int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret, char *err,
-		      size_t errlen);
+int lava_job_log_tail(struct lava_client *c, long id, unsigned lines, char **ret, char *fault,
+		      size_t faultlen, char *err, size_t errlen);
+
+/*
+ * The first line the guest's kernel printed on its console (a "target" message of the job's
+ * log @log, @len bytes) that says it failed: from "BUG: ", "Oops: " or "Kernel panic" on,
+ * escaped, in @out; "" when there is none. A job whose kernel panicked ends at once
+ * (panic=-1, -no-reboot) as LAVA's "Connection closed", which names no cause; this does.
+ */
+void lava_log_kernel_fault(const char *log, size_t len, char *out, size_t outlen);
 
 /* Asks the server to cancel the job (GET /api/v0.2/jobs/ID/cancel/). */
 int lava_job_cancel(struct lava_client *c, long id, char *err, size_t errlen);

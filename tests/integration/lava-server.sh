@@ -302,6 +302,16 @@ grep -q "the log's last lines:" "$W/err" && [ "$(grep -c '^  [a-z]*: ' "$W/err")
 	t_fail "no log tail: $(cat "$W/err")"
 grep -q "no-such-vmlinuz" "$W/err" || t_fail "the log tail does not say what failed: $(cat "$W/err")"
 
+# a kernel that panics (no init to run: rdinit names nothing): panic=-1 and -no-reboot end
+# the job at once, not at LAVA's timeout, and the line names the panic, which LAVA's
+# "Connection closed" does not
+sed 's|rdinit=/init|rdinit=/no-such-init|' "$W/job.yaml" >"$W/panic.yaml"
+grep -q no-such-init "$W/panic.yaml" || t_die "could not make the panicking job"
+t1=$(date +%s)
+expect 125 "finished Incomplete.*; the guest's kernel failed: Kernel panic - not syncing: VFS: Unable to mount root fs" \
+	sub "$W/panic.yaml" --wait --timeout 10m
+echo "    a panicking kernel's job: $(($(date +%s) - t1)) s from submission to cannot judge"
+
 # a job that outlives --timeout: canceled, cannot judge
 expect 125 "cannot judge: job [0-9]+ \(http://127.0.0.1:[0-9]+/scheduler/job/[0-9]+\): not finished after 10 s .*\(canceled\)" \
 	sub "$W/job.yaml" --wait --timeout 10s

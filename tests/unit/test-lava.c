@@ -772,6 +772,50 @@ static void test_log_facts(void **unused)
  * what was not judged), none for what the gate does not judge, then the verdict's; the job
  * runs them instead of the suite and says the verdict in its metadata.
  */
+/* The kernel's failure in a job's log: job 104 of a real LAVA (a kernel without its init). */
+static void test_kernel_fault(void **unused)
+{
+	const char *panic =
+		"- {\"dt\": \"2026-12-03T05:56:28.537692\", \"lvl\": \"target\", \"msg\": \"\"}\n"
+		"- {\"dt\": \"2026-12-03T05:56:34.950614\", \"lvl\": \"target\", \"msg\": \"Booting "
+		"from ROM..[    0.792951] Kernel panic - not syncing: VFS: Unable to mount root fs on "
+		"unknown-block(0,0)\"}\n"
+		"- {\"dt\": \"2026-12-03T05:56:34.951484\", \"lvl\": \"target\", \"msg\": \"[    "
+		"0.792960] CPU: 0 PID: 1 Comm: swapper/0 Not tainted 6.1.0-57-amd64 #1  Debian "
+		"6.1.192-3\"}\n"
+		"- {\"dt\": \"2026-12-03T05:56:34.965074\", \"lvl\": \"exception\", \"msg\": "
+		"\"Connection closed\"}\n";
+	/* an oops under oops=panic: the BUG line first, not the panic it ends in; LAVA's own
+	 * messages naming such words are not the guest's */
+	const char *oops =
+		"- {\"dt\": \"1\", \"lvl\": \"info\", \"msg\": \"Kernel panic strings: BUG: \"}\n"
+		"- {\"dt\": \"2\", \"lvl\": \"target\", \"msg\": \"[    3.1] BUG: kernel NULL pointer "
+		"dereference, address: 0000000000000008\\u001b[2J\"}\n"
+		"- {\"dt\": \"3\", \"lvl\": \"target\", \"msg\": \"[    3.1] Oops: 0000 [#1] PREEMPT "
+		"SMP NOPTI\"}\n"
+		"- {\"dt\": \"4\", \"lvl\": \"target\", \"msg\": \"[    3.2] Kernel panic - not "
+		"syncing: Fatal exception\"}\n";
+	const char *none =
+		"- {\"dt\": \"1\", \"lvl\": \"target\", \"msg\": \"fsbench-guest: ready\"}\n";
+	char out[256];
+
+	(void)unused;
+	lava_log_kernel_fault(panic, strlen(panic), out, sizeof(out));
+	assert_string_equal(
+		out,
+		"Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)");
+	lava_log_kernel_fault(oops, strlen(oops), out, sizeof(out));
+	assert_string_equal(
+		out, "BUG: kernel NULL pointer dereference, address: 0000000000000008\\x1b[2J");
+	lava_log_kernel_fault(none, strlen(none), out, sizeof(out));
+	assert_string_equal(out, "");
+	/* a log cut short (no newline at its end) and an empty one */
+	lava_log_kernel_fault(panic, 120, out, sizeof(out));
+	assert_string_equal(out, "");
+	lava_log_kernel_fault(NULL, 0, out, sizeof(out));
+	assert_string_equal(out, "");
+}
+
 static void test_verdict_job(void **unused)
 {
 	json_t *doc = json_loads(
@@ -886,7 +930,7 @@ int main(void)
 		cmocka_unit_test(test_many),	     cmocka_unit_test(test_load_yaml),
 		cmocka_unit_test(test_files),	     cmocka_unit_test(test_images_urls),
 		cmocka_unit_test(test_same_boot),    cmocka_unit_test(test_log_facts),
-		cmocka_unit_test(test_verdict_job),
+		cmocka_unit_test(test_verdict_job),  cmocka_unit_test(test_kernel_fault),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

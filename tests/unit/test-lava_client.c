@@ -190,9 +190,13 @@ static void test_hostile_answers(void **state)
 			  "not yaml \x1b]0;x\n";
 	answer(log, strlen(log));
 	run1(&t);
-	assert_int_equal(lava_job_log_tail(c, 42, 3, &s, err, sizeof(err)), 0);
+	char fault[128] = "x";
+
+	assert_int_equal(lava_job_log_tail(c, 42, 3, &s, fault, sizeof(fault), err, sizeof(err)),
+			 0);
 	pthread_join(t, NULL);
 	assert_string_equal(s, "  target: second\n  error: third\\x07\nnot yaml \\x1b]0;x");
+	assert_string_equal(fault, ""); /* nothing of the kernel's failing */
 	free(s);
 	/* results with a NUL byte */
 	answer("- a\0b", 5);
