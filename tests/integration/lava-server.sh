@@ -79,10 +79,10 @@ if [ $ours = 1 ]; then
 fi
 
 # what an instance is refused, before anything starts
-expect 1 "--state-dir lava: not an absolute path" "$LAVA" --state-dir lava status
+expect 2 "--state-dir lava: not an absolute path" "$LAVA" --state-dir lava status
 ln -s "$ST" "$W/lava-link"
-expect 1 "--state-dir $W/lava-link: a symlink" "$LAVA" --state-dir "$W/lava-link" status
-expect 1 "--port 80: not a port from 1000 to 65533" "$LAVA" --state-dir "$W/lava-b" --port 80 start
+expect 2 "--state-dir $W/lava-link: a symlink" "$LAVA" --state-dir "$W/lava-link" status
+expect 2 "--port 80: not a port from 1000 to 65533" "$LAVA" --state-dir "$W/lava-b" --port 80 start
 expect 1 "port $(cat "$ST/port") on 127.0.0.1 is in use by another program" \
 	"$LAVA" --state-dir "$W/lava-b" --port "$(cat "$ST/port")" start
 expect 1 "destroy: the machine's LAVA \(/var/lib/fsbench-lava\) is not destroyed" "$LAVA" --state-dir /var/lib/fsbench-lava destroy
