@@ -471,12 +471,12 @@ int lava_job_results(struct lava_client *c, long id, char **ret, size_t *ret_len
 	return 0;
 }
 
+static json_t *log_entry(const char *line, const char *lvl, const char **msg);
+
 /*
  * One log line, "- {"dt": ..., "lvl": ..., "msg": ...}" (YAML in JSON's syntax): "LEVEL: MSG",
  * escaped, appended to @out. A line that is not that is kept whole, escaped.
  */
-static json_t *log_entry(const char *line, const char *lvl, const char **msg);
-
 static void log_line(const char *p, size_t n, char *out, size_t outlen)
 {
 	json_t *j = n > 2 && !strncmp(p, "- ", 2) ? json_loadb(p + 2, n - 2, 0, NULL) : NULL;

@@ -767,11 +767,6 @@ static void test_log_facts(void **unused)
 	lava_log_facts_free(&f);
 }
 
-/*
- * A gate's verdict job: a case per gated comparison (fail a regression, pass unchanged, skip
- * what was not judged), none for what the gate does not judge, then the verdict's; the job
- * runs them instead of the suite and says the verdict in its metadata.
- */
 /* The kernel's failure in a job's log: job 104 of a real LAVA (a kernel without its init). */
 static void test_kernel_fault(void **unused)
 {
@@ -816,6 +811,11 @@ static void test_kernel_fault(void **unused)
 	assert_string_equal(out, "");
 }
 
+/*
+ * A gate's verdict job: a case per gated comparison (fail a regression, pass unchanged, skip
+ * what was not judged), none for what the gate does not judge, then the verdict's; the job
+ * runs them instead of the suite and says the verdict in its metadata.
+ */
 static void test_verdict_job(void **unused)
 {
 	json_t *doc = json_loads(
